@@ -1,0 +1,92 @@
+/**
+ * The contract of the embedded Cube API client: one typed method per operation the emulator
+ * serves. Engine, reconciler and provider code depend on this interface only.
+ */
+import type {
+  AttachDomainRequest,
+  AttachDomainResponse,
+  CreateCubeRequest,
+  CreateSnapshotRequest,
+  CreateTcpMappingRequest,
+  CreateWebhookRequest,
+  CreatedWebhook,
+  Cube,
+  CubeSshInfo,
+  Domain,
+  DomainRecordsView,
+  Image,
+  Pagination,
+  PatchDomainRequest,
+  Pricing,
+  Region,
+  Snapshot,
+  Space,
+  TcpMapping,
+  Webhook,
+  WebhookDelivery,
+} from "../schema/index.js";
+import type { z } from "zod";
+
+/** Options of a create: the key is minted once per operation and reused on every retry. */
+export interface CreateOptions {
+  idempotencyKey: string;
+}
+
+export interface CubePage {
+  cubes: Cube[];
+  pagination: Pagination | undefined;
+}
+
+/** Counters of what a client has sent, for reports, metrics and benchmarks. */
+export interface ClientStats {
+  reads: number;
+  mutations: number;
+  retries: number;
+  rateLimited: number;
+}
+
+export interface CubeApi {
+  /** The space every call is scoped to: configured, else resolved once with GET /space. */
+  spaceId(): Promise<string>;
+  getSpace(): Promise<Space>;
+  readonly stats: ClientStats;
+
+  listRegions(): Promise<Region[]>;
+  listImages(): Promise<Image[]>;
+  getPricing(): Promise<Pricing>;
+
+  /** Every cube of the space, walking every page. */
+  listCubes(options?: { pageSize?: number }): Promise<Cube[]>;
+  listCubesPage(page: number, limit?: number): Promise<CubePage>;
+  getCube(cubeId: string): Promise<Cube>;
+  createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube>;
+  setTerminationProtection(cubeId: string, value: boolean): Promise<Cube>;
+  /** Asynchronous on the server; throws TerminationProtectedError (code termination_protected) on a protected cube. */
+  deleteCube(cubeId: string): Promise<void>;
+  powerOff(cubeId: string): Promise<void>;
+  wake(cubeId: string): Promise<void>;
+  restart(cubeId: string): Promise<void>;
+  getSsh(cubeId: string): Promise<CubeSshInfo>;
+  setSshPort(cubeId: string, cubePort: number): Promise<void>;
+
+  listDomains(cubeId: string): Promise<Domain[]>;
+  attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse>;
+  patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain>;
+  detachDomain(cubeId: string, domainId: string): Promise<void>;
+  getDomainRecords(cubeId: string, domainId: string): Promise<DomainRecordsView>;
+
+  listTcpMappings(cubeId: string): Promise<TcpMapping[]>;
+  createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping>;
+  deleteTcpMapping(cubeId: string, mappingId: string): Promise<void>;
+
+  listSnapshots(cubeId: string): Promise<Snapshot[]>;
+  createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot>;
+  deleteSnapshot(cubeId: string, snapshotId: string): Promise<void>;
+  restoreSnapshot(cubeId: string, snapshotId: string): Promise<void>;
+
+  listWebhooks(): Promise<Webhook[]>;
+  createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook>;
+  getWebhook(webhookId: string): Promise<Webhook>;
+  deleteWebhook(webhookId: string): Promise<void>;
+  listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]>;
+}

@@ -1,0 +1,413 @@
+/**
+ * zod schemas of the Cube Hosting API: the source of truth for every API type in cubeform.
+ *
+ * Shapes follow the live service's OpenAPI document (shared/reference/krova-openapi.json) and
+ * keep every rule the user's spec states. Response schemas are tolerant (fields the spec does
+ * not name are optional) so the client accepts both the spec's and the reference's bodies;
+ * request schemas are strict, because the emulator validates with them and answers 400.
+ */
+import { z } from "zod";
+
+// ---------------------------------------------------------------- shared scalars
+
+export const Timestamp = z.string();
+/** "user:<id>" for customer toggles, "admin:<id>" for operator changes (reference). */
+export const ActorRef = z.string();
+
+export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
+export type CubeState = z.infer<typeof CubeState>;
+
+// ---------------------------------------------------------------- public lookups
+
+export const Region = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+export type Region = z.infer<typeof Region>;
+
+export const Image = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  defaultUser: z.string(),
+});
+export type Image = z.infer<typeof Image>;
+
+export const PricingTier = z.object({
+  minVcpus: z.number().int(),
+  maxVcpus: z.number().int().nullable(),
+  multiplier: z.number(),
+  label: z.string(),
+});
+export const Pricing = z.object({
+  currency: z.string(),
+  rates: z.object({ vcpuPerHour: z.number(), ramGbPerHour: z.number(), diskGbPerHour: z.number() }),
+  tiers: z.array(PricingTier),
+  note: z.string(),
+});
+export type Pricing = z.infer<typeof Pricing>;
+
+export const Space = z.object({ id: z.string(), name: z.string(), tier: z.string(), createdAt: Timestamp });
+export type Space = z.infer<typeof Space>;
+
+export const Pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+// ---------------------------------------------------------------- cubes
+
+export const CubeResources = z.object({
+  vcpu: z.number().int(),
+  /** The spec says integer, the reference says number: accept any number. */
+  ramGb: z.number(),
+  diskGb: z.number().int(),
+});
+export type CubeResources = z.infer<typeof CubeResources>;
+
+export const Cube = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: CubeState,
+  publicIpv4: z.string().nullable(),
+  image: z.string(),
+  sshUser: z.string(),
+  resources: CubeResources,
+  terminationProtection: z.boolean(),
+  terminationProtectionChangedAt: Timestamp.nullable(),
+  terminationProtectionChangedBy: ActorRef.nullable(),
+  costPerHour: z.number().optional(),
+  serverDomain: z.string().nullable().optional(),
+  region: z.string().optional(),
+  createdAt: Timestamp.optional(),
+  updatedAt: Timestamp.optional(),
+});
+export type Cube = z.infer<typeof Cube>;
+
+/** Names become the hostname inside the Cube: 1–64 characters, letters, digits and inner hyphens. */
+export const CubeName = z
+  .string()
+  .min(1, "name must not be empty")
+  .max(64, "name must be at most 64 characters")
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "name may contain letters, digits and hyphens, and must start and end with a letter or digit");
+
+export const SSH_KEY_PATTERN = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
+export const SshPublicKey = z
+  .string()
+  .max(16384, "sshPublicKey must be at most 16384 characters")
+  .regex(SSH_KEY_PATTERN, "sshPublicKey must start with ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key");
+
+export const USER_DATA_MAX_BYTES = 16 * 1024;
+export const UserData = z
+  .string()
+  .refine((s) => Buffer.byteLength(s, "utf8") <= USER_DATA_MAX_BYTES, "userData must be at most 16 KB (16384 bytes)");
+
+export const ResourcesRequest = z.strictObject({
+  vcpu: z.number().int("vcpu must be a whole number").min(1, "vcpu must be at least 1"),
+  ramGb: z.number().int("ramGb must be a whole number").min(1, "ramGb must be at least 1"),
+  diskGb: z
+    .number()
+    .int("diskGb must be a whole number")
+    .min(10, "diskGb must be at least 10")
+    .refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
+});
+
+export const CreateCubeRequest = z.strictObject({
+  name: CubeName,
+  image: z.string().min(1),
+  resources: ResourcesRequest,
+  sshPublicKey: SshPublicKey,
+  region: z.string().min(1).optional(),
+  userData: UserData.optional(),
+  terminationProtection: z.boolean().optional(),
+});
+export type CreateCubeRequest = z.infer<typeof CreateCubeRequest>;
+
+export const PatchCubeRequest = z.strictObject({ terminationProtection: z.boolean().optional() });
+export type PatchCubeRequest = z.infer<typeof PatchCubeRequest>;
+
+export const SshPortRequest = z.strictObject({ cubePort: z.number().int().min(1).max(65535) });
+export type SshPortRequest = z.infer<typeof SshPortRequest>;
+
+export const SshPortResponse = z.object({ success: z.boolean(), cubePort: z.number().int().optional() });
+
+export const CubeSshInfo = z.object({
+  host: z.string().nullable(),
+  port: z.number().int(),
+  user: z.string(),
+  hostKeys: z.array(z.object({ type: z.string(), key: z.string() })),
+});
+export type CubeSshInfo = z.infer<typeof CubeSshInfo>;
+
+export const SuccessResponse = z.object({ success: z.boolean() });
+
+// ---------------------------------------------------------------- domains
+
+export const HeaderOverrides = z.object({
+  set: z.record(z.string(), z.string()).optional(),
+  remove: z.array(z.string()).optional(),
+});
+export type HeaderOverrides = z.infer<typeof HeaderOverrides>;
+
+export const CorsConfig = z.object({
+  allowedOrigins: z.array(z.string()).max(20),
+  allowedMethods: z.array(z.string()).max(30).optional(),
+  allowedHeaders: z.array(z.string()).max(30).optional(),
+  exposedHeaders: z.array(z.string()).max(30).optional(),
+  allowCredentials: z.boolean().optional(),
+  maxAgeSeconds: z.number().int().min(0).max(86400).optional(),
+});
+export type CorsConfig = z.infer<typeof CorsConfig>;
+
+export const SecurityHeadersMode = z.enum(["enforced", "app_managed"]);
+export const OriginScheme = z.enum(["http", "https"]);
+export const ProxyProtocol = z.enum(["v1", "v2"]);
+
+/** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
+export const DomainSettings = z.strictObject({
+  securityHeadersMode: SecurityHeadersMode.optional(),
+  responseHeaderTimeoutSecs: z.number().int().min(10).max(3600).optional(),
+  responseHeaderOverrides: HeaderOverrides.nullable().optional(),
+  requestHeaderOverrides: HeaderOverrides.nullable().optional(),
+  maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
+  corsConfig: CorsConfig.nullable().optional(),
+  originScheme: OriginScheme.optional(),
+  responseCompression: z.boolean().optional(),
+  ipAllowList: z.array(z.string()).max(50).nullable().optional(),
+  ipDenyList: z.array(z.string()).max(50).nullable().optional(),
+  basicAuthUser: z.string().nullable().optional(),
+  basicAuthPassword: z.string().optional(),
+  proxyProtocol: ProxyProtocol.nullable().optional(),
+  confirmMixedProxyProtocol: z.boolean().optional(),
+});
+export type DomainSettings = z.infer<typeof DomainSettings>;
+export const DOMAIN_SETTING_KEYS = Object.keys(DomainSettings.shape) as (keyof DomainSettings)[];
+
+const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+export const Hostname = z
+  .string()
+  .max(253)
+  .regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com");
+
+export const AttachDomainRequest = DomainSettings.extend({
+  domain: Hostname,
+  port: z.number().int().min(1).max(65535),
+});
+export type AttachDomainRequest = z.infer<typeof AttachDomainRequest>;
+
+export const PatchDomainRequest = DomainSettings;
+export type PatchDomainRequest = z.infer<typeof PatchDomainRequest>;
+
+export const Domain = z.object({
+  id: z.string(),
+  cubeId: z.string(),
+  domain: z.string(),
+  port: z.number().int().nullable(),
+  status: z.string(),
+  ingressStatus: z.string().nullable().optional(),
+  securityHeadersMode: SecurityHeadersMode.optional(),
+  responseHeaderTimeoutSecs: z.number().int().optional(),
+  responseHeaderOverrides: HeaderOverrides.nullable().optional(),
+  requestHeaderOverrides: HeaderOverrides.nullable().optional(),
+  maxRequestBodyMb: z.number().int().nullable().optional(),
+  responseCompression: z.boolean().optional(),
+  ipAllowList: z.array(z.string()).nullable().optional(),
+  ipDenyList: z.array(z.string()).nullable().optional(),
+  basicAuthUser: z.string().nullable().optional(),
+  basicAuthEnabled: z.boolean().optional(),
+  corsConfig: CorsConfig.nullable().optional(),
+  /** Not in the reference's Domain schema; the emulator returns them so drift can be seen. */
+  originScheme: OriginScheme.optional(),
+  proxyProtocol: ProxyProtocol.nullable().optional(),
+  isWildcard: z.boolean(),
+  wildcardCertState: z.enum(["pending_delegation", "issuing", "ready", "failed"]).nullable().optional(),
+  acmeDelegationTarget: z.string().nullable().optional(),
+  createdAt: Timestamp.optional(),
+  updatedAt: Timestamp.optional(),
+});
+export type Domain = z.infer<typeof Domain>;
+
+export const DnsRecordPurpose = z.enum(["ownership", "routing", "certificate"]);
+export const DnsRecordType = z.enum(["CNAME", "TXT", "A"]);
+
+export const DnsRecord = z.object({
+  id: z.string(),
+  type: DnsRecordType,
+  host: z.string(),
+  value: z.string(),
+  purpose: z.string(),
+  note: z.string().nullable().optional(),
+  mustBeGrey: z.boolean(),
+  proxyOk: z.boolean(),
+});
+export type DnsRecord = z.infer<typeof DnsRecord>;
+
+/** found is the state the spec leaves unnamed; the reference names it. */
+export const DnsRecordState = z.enum(["found", "missing", "mismatch", "unknown"]);
+export type DnsRecordState = z.infer<typeof DnsRecordState>;
+
+export const DnsRecordStatus = DnsRecord.extend({
+  mustBeGrey: z.boolean(),
+  proxyOk: z.boolean(),
+  state: DnsRecordState,
+  detail: z.string().optional(),
+  observed: z.array(z.string()).nullable().optional(),
+});
+export type DnsRecordStatus = z.infer<typeof DnsRecordStatus>;
+
+export const DomainRecordsView = z.object({
+  domain: z.string().optional(),
+  isWildcard: z.boolean().optional(),
+  records: z.array(DnsRecordStatus),
+  summary: z.object({ found: z.number().int().optional(), total: z.number().int().optional(), complete: z.boolean() }),
+  checkedAt: Timestamp.optional(),
+});
+export type DomainRecordsView = z.infer<typeof DomainRecordsView>;
+
+export const AttachDomainResponse = z.object({ domain: Domain, records: z.array(DnsRecord).default([]) });
+export type AttachDomainResponse = z.infer<typeof AttachDomainResponse>;
+
+// ---------------------------------------------------------------- TCP mappings
+
+export const TcpMapping = z.object({
+  id: z.string(),
+  cubeId: z.string(),
+  cubePort: z.number().int(),
+  hostPort: z.number().int(),
+  host: z.string().nullable(),
+  label: z.string().nullable(),
+  status: z.string(),
+  isSsh: z.boolean(),
+  udpEnabled: z.boolean(),
+  whitelistedIps: z.array(z.object({ id: z.string(), cidr: z.string() })),
+  createdAt: Timestamp.optional(),
+  updatedAt: Timestamp.optional(),
+});
+export type TcpMapping = z.infer<typeof TcpMapping>;
+
+const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
+export const Cidr = z.string().regex(CIDR, "must be an IPv4 or IPv6 address or CIDR");
+
+export const CreateTcpMappingRequest = z.strictObject({
+  cubePort: z.number().int().min(1).max(65535),
+  label: z.string().max(100).optional(),
+  udpEnabled: z.boolean().optional(),
+  whitelistedIps: z.array(Cidr).max(500).optional(),
+  /** Deprecated alias; whitelistedIps wins when both are sent. */
+  whitelistIps: z.array(Cidr).max(500).optional(),
+});
+export type CreateTcpMappingRequest = z.infer<typeof CreateTcpMappingRequest>;
+
+// ---------------------------------------------------------------- snapshots
+
+export const Snapshot = z.object({
+  id: z.string(),
+  cubeId: z.string(),
+  name: z.string(),
+  sizeBytes: z.number().int().nullable(),
+  status: z.string(),
+  kind: z.string(),
+  createdAt: Timestamp,
+});
+export type Snapshot = z.infer<typeof Snapshot>;
+
+export const CreateSnapshotRequest = z.strictObject({ name: z.string().min(1).max(128).optional() });
+export const RestoreRequest = z.strictObject({ snapshotId: z.string().min(1) });
+
+// ---------------------------------------------------------------- webhooks
+
+export const WEBHOOK_EVENTS = [
+  "cube.created", "cube.running", "cube.stopped", "cube.error", "cube.deleted", "cube.cold_restarted",
+  "cube.transfer.started", "cube.transfer.completed", "cube.transfer.failed",
+  "cube.resize.started", "cube.resize.completed", "cube.resize.failed",
+  "resource.alert.memory", "resource.alert.cpu", "resource.alert.disk",
+  "domain.alert.error_4xx", "domain.alert.error_5xx",
+  "snapshot.created", "snapshot.restored", "snapshot.deleted", "snapshot.pinned", "snapshot.promoted_to_backup", "snapshot.exported",
+  "backup.created", "backup.deleted", "backup.redeployed",
+  "domain.added", "domain.active", "domain.removed",
+  "tcp_mapping.added", "tcp_mapping.removed", "tcp_mapping.updated",
+  "hosting.provisioned", "hosting.suspended", "hosting.unsuspended", "hosting.deleted", "hosting.plan_changed",
+  "hosting.renewed", "hosting.cancellation_scheduled", "hosting.suspended_for_non_payment", "hosting.deleted_after_recovery",
+  "member.invited", "member.joined", "member.removed", "member.role_changed",
+] as const;
+export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+export const Webhook = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  description: z.string().nullable().optional(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Webhook = z.infer<typeof Webhook>;
+
+export const CreatedWebhook = Webhook.extend({ secret: z.string() });
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
+
+export const CreateWebhookRequest = z.strictObject({
+  url: z.url(),
+  events: z.array(WebhookEvent).min(1),
+  description: z.string().max(500).optional(),
+});
+export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
+
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  event: z.string(),
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number().int(),
+  lastAttemptAt: Timestamp.nullable(),
+  responseStatus: z.number().int().nullable(),
+  createdAt: Timestamp,
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+// ---------------------------------------------------------------- errors
+
+/** The general error body: a single string field. */
+export const ErrorBody = z.object({ error: z.string() });
+
+/** The typed 409 of DELETE on a protected cube (spec §7). The cube block may be partial or absent (reference). */
+export const TerminationProtectedBody = z.object({
+  error: z.object({
+    code: z.literal("termination_protected"),
+    message: z.string(),
+    cube: z
+      .object({
+        id: z.string(),
+        terminationProtectionChangedAt: Timestamp.nullable().optional(),
+        terminationProtectionChangedBy: ActorRef.nullable().optional(),
+      })
+      .loose()
+      .optional(),
+  }),
+});
+export type TerminationProtectedBody = z.infer<typeof TerminationProtectedBody>;
+
+/** The 409 of a domain create/PATCH that would mix PROXY-protocol settings on one port (reference). */
+export const ProxyProtocolMismatchBody = z.object({
+  error: z.string(),
+  errorMeta: z.object({ code: z.literal("proxy_protocol_port_mismatch"), port: z.number().int(), domains: z.array(z.string()) }),
+});
+
+// ---------------------------------------------------------------- envelopes
+
+/** Accept the reference's envelope (`{cube: …}`) and the spec's bare object alike. */
+export function enveloped<T extends z.ZodType>(key: string, inner: T) {
+  return z.union([z.object({ [key]: inner }).transform((o) => (o as Record<string, z.infer<T>>)[key] as z.infer<T>), inner]);
+}
+
+/** A list in the reference's envelope (`{cubes: […], pagination}`) or the spec's bare array. */
+export function listEnveloped<T extends z.ZodType>(key: string, inner: T) {
+  return z.union([
+    z.object({ [key]: z.array(inner), pagination: Pagination.optional() }).transform((o) => ({
+      items: (o as Record<string, z.infer<T>[]>)[key] as z.infer<T>[],
+      pagination: (o as { pagination?: Pagination }).pagination,
+    })),
+    z.array(inner).transform((items) => ({ items, pagination: undefined as Pagination | undefined })),
+  ]);
+}
