@@ -1,0 +1,213 @@
+/**
+ * The engine's data model. CONTRACT: reconciler/ and provider/ code against these types.
+ *
+ * Flow: DesiredState (normalized file or Pulumi inputs) + ObservedState (read through the
+ * client) → diff → Plan (complete list of ResourceChange, ordered Steps) → apply (executors).
+ */
+import type { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, Cube, DnsRecord, Domain, PatchDomainRequest, TcpMapping } from "../schema/index.js";
+import type { Power } from "../schema/desired.js";
+
+// ---------------------------------------------------------------- desired state (normalized)
+
+/** A secret is referenced by the name of the environment variable that holds it; plans keep only the name. */
+export interface SecretRef {
+  env: string;
+}
+
+export interface DesiredDomainSpec {
+  hostname: string;
+  port: number;
+  /** Only the settings the user declared; undeclared settings are not managed. */
+  settings: Omit<PatchDomainRequest, "basicAuthPassword" | "confirmMixedProxyProtocol">;
+  basicAuthPassword?: SecretRef;
+}
+
+export interface DesiredPortSpec {
+  cubePort: number;
+  /** undefined: label not managed. */
+  label?: string;
+  udpEnabled: boolean;
+  /** CIDRs; empty = open to the internet. Compared as a set. */
+  whitelistedIps: string[];
+}
+
+export type IgnorableField = "image" | "region" | "resources" | "sshPublicKey" | "userData" | "terminationProtection" | "power" | "sshPort" | "domains" | "ports";
+
+export interface DesiredCubeSpec {
+  name: string;
+  /** Pins the live cube by id. */
+  id?: string;
+  image: string;
+  region?: string;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  sshPublicKey: string;
+  userData?: string;
+  /** undefined: not managed (left as it is live; API default on create). */
+  terminationProtection?: boolean;
+  power?: Power;
+  sshPort?: number;
+  /** undefined: sub-resources of this kind are not managed (the Pulumi Cube resource). */
+  domains?: DesiredDomainSpec[];
+  ports?: DesiredPortSpec[];
+  lifecycle: { allowReplace: boolean; ignoreChanges: IgnorableField[] };
+}
+
+export interface DesiredState {
+  spaceId?: string;
+  prune: boolean;
+  cubes: DesiredCubeSpec[];
+}
+
+// ---------------------------------------------------------------- observed state
+
+export interface ObservedCube {
+  cube: Cube;
+  domains: Domain[];
+  /** Includes the SSH mapping (isSsh). */
+  tcpMappings: TcpMapping[];
+}
+
+export interface ObservedState {
+  spaceId: string;
+  cubes: ObservedCube[];
+  /** API reads it took (for reports and benchmarks). */
+  reads: number;
+  observedAt: string;
+}
+
+// ---------------------------------------------------------------- plan
+
+export type Action = "noop" | "create" | "update" | "delete" | "delete-then-create" | "create-then-delete";
+export const isReplace = (action: Action): boolean => action === "delete-then-create" || action === "create-then-delete";
+
+export type ResourceKind = "cube" | "domain" | "port";
+
+export interface FieldChange {
+  /** Dotted path, e.g. "resources.vcpu", "settings.ipAllowList", "power". */
+  path: string;
+  before: unknown;
+  after: unknown;
+  forcesReplace: boolean;
+}
+
+export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name";
+
+export interface Blocked {
+  code: BlockCode;
+  /** One line a person can act on, e.g. how to turn the flag off. */
+  reason: string;
+}
+
+export interface ResourceChange {
+  /** "cube/web-1", "cube/web-1/domain/app.example.com", "cube/web-1/port/5432" */
+  address: string;
+  kind: ResourceKind;
+  cubeName: string;
+  /** Live id when the resource exists. */
+  id: string | null;
+  action: Action;
+  /** Display only (secrets never appear): the live view and the desired view. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  changes: FieldChange[];
+  blocked?: Blocked;
+  /** A cube of the space that the desired state does not declare. */
+  unmanaged?: boolean;
+}
+
+/** A reference to a cube that may not exist yet at plan time (created earlier in the same apply). */
+export interface CubeRef {
+  cubeName: string;
+  /** Known when the cube exists at plan time. */
+  cubeId: string | null;
+}
+
+/** One API mutation (or a wait) that the executors carry out. Executors read only `op` and its data. */
+export type Step =
+  | { op: "create-cube"; address: string; cube: CubeRef; body: CreateCubeRequest }
+  | { op: "delete-cube"; address: string; cube: CubeRef & { cubeId: string } }
+  | { op: "wait-deleted"; address: string; cube: CubeRef & { cubeId: string } }
+  | { op: "set-protection"; address: string; cube: CubeRef; value: boolean }
+  | { op: "power-off"; address: string; cube: CubeRef }
+  | { op: "wake"; address: string; cube: CubeRef }
+  | { op: "wait-running"; address: string; cube: CubeRef }
+  | { op: "set-ssh-port"; address: string; cube: CubeRef; cubePort: number }
+  | { op: "attach-domain"; address: string; cube: CubeRef; body: Omit<AttachDomainRequest, "basicAuthPassword">; basicAuthPassword?: SecretRef }
+  | { op: "patch-domain"; address: string; cube: CubeRef; domainId: string; body: Omit<PatchDomainRequest, "basicAuthPassword">; basicAuthPassword?: SecretRef }
+  | { op: "detach-domain"; address: string; cube: CubeRef; domainId: string }
+  | { op: "create-port"; address: string; cube: CubeRef; body: CreateTcpMappingRequest }
+  | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string };
+
+export type StepOp = Step["op"];
+export const WAIT_OPS: readonly StepOp[] = ["wait-running", "wait-deleted"];
+export const isMutation = (step: Step): boolean => !WAIT_OPS.includes(step.op);
+
+export interface PlanSummary {
+  add: number;
+  change: number;
+  destroy: number;
+  /** Replacements (each also counts once in add and once in destroy). */
+  replace: number;
+  blocked: number;
+  unmanaged: number;
+  /** API mutations the steps will send (waits excluded). */
+  mutations: number;
+  /** How long the mutation rate limit makes those mutations take at least, in seconds. */
+  estimatedSeconds: number;
+}
+
+export interface Plan {
+  formatVersion: 1;
+  createdAt: string;
+  spaceId: string;
+  /** Complete: one entry per address in desired ∪ observed, noop included. */
+  changes: ResourceChange[];
+  /** Ordered mutations; blocked changes contribute none. */
+  steps: Step[];
+  summary: PlanSummary;
+  /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. */
+  priorStateDigest: string;
+  options: PlanOptions;
+}
+
+export interface PlanOptions {
+  prune: boolean;
+  allowReplace: boolean;
+  /** Cube names; empty = all. */
+  targets: string[];
+  rateLimit: { limit: number; windowMs: number };
+}
+
+// ---------------------------------------------------------------- apply
+
+export interface StepOutcome {
+  step: Step;
+  status: "done" | "failed" | "skipped";
+  error?: { code: string; message: string };
+  /** Id of what a create made. */
+  createdId?: string;
+  /** DNS records a domain attach returned. */
+  records?: DnsRecord[];
+}
+
+export interface ApplyResult {
+  outcomes: StepOutcome[];
+  /** Blocked changes that were not tried. */
+  blocked: ResourceChange[];
+  /** The plan computed from a fresh observation after applying: converged when it has no changes. */
+  after: Plan;
+  converged: boolean;
+  mutationsSent: number;
+}
+
+/** Where create idempotency keys are written before the request (the CLI: a file under .cubeform/). */
+export interface IdempotencyJournal {
+  /** The key for this create: a stored one when an earlier run wrote it, else a new one, written before returning. */
+  keyFor(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<string>;
+  /** Forget the entry once the create's response arrived. */
+  settle(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<void>;
+}
+
+export interface EngineLogger {
+  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe"; address?: string; op?: StepOp; message?: string }): void;
+}
