@@ -1,0 +1,270 @@
+/**
+ * The typed Cube API client: one method per operation of the CubeApi contract. Every response
+ * is validated with the zod schemas; both the spec's bare shapes and the reference's envelopes
+ * are accepted.
+ */
+import { z } from "zod";
+import {
+  AttachDomainResponse,
+  CreatedWebhook,
+  Cube,
+  CubeSshInfo,
+  Domain,
+  DomainRecordsView,
+  Image,
+  Pricing,
+  Region,
+  Snapshot,
+  Space,
+  TcpMapping,
+  Webhook,
+  WebhookDelivery,
+  enveloped,
+  listEnveloped,
+  type AttachDomainRequest,
+  type CreateCubeRequest,
+  type CreateSnapshotRequest,
+  type CreateTcpMappingRequest,
+  type CreateWebhookRequest,
+  type PatchDomainRequest,
+} from "../schema/index.js";
+import type { ClientStats, CreateOptions, CubeApi, CubePage } from "./api.js";
+import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
+import { checkIdempotencyKey } from "./keys.js";
+import { InvalidArgumentError } from "./errors.js";
+import { parseResponse } from "./validate.js";
+
+export interface ClientOptions extends HttpOptions {
+  /** The space to work in; resolved once with GET /space when absent. */
+  spaceId?: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** A bare Domain (spec) or {domain, records} (reference). */
+const AttachDomainResult = z.union([AttachDomainResponse, Domain.transform((domain) => ({ domain, records: [] }))]);
+/** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
+const Ignored = z.unknown();
+
+const seg = (id: string) => {
+  if (typeof id !== "string" || id.length === 0) throw new InvalidArgumentError("An id must be a non-empty string");
+  return encodeURIComponent(id);
+};
+
+export class CubeClient implements CubeApi {
+  private readonly http: HttpClient;
+  private spacePromise: Promise<string> | undefined;
+
+  constructor(options: ClientOptions) {
+    this.http = new HttpClient(options);
+    if (options.spaceId !== undefined) this.spacePromise = Promise.resolve(options.spaceId);
+  }
+
+  get stats(): ClientStats {
+    return this.http.stats;
+  }
+
+  /** The pacer this client's mutations go through (shared when one was passed in). */
+  get pacer() {
+    return this.http.pacer;
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  // ------------------------------------------------------------ plumbing
+
+  private async request<S extends z.ZodType>(schema: S, req: CallRequest): Promise<z.output<S>> {
+    const res = await this.http.call(req);
+    return parseResponse(schema, res.body, req.method, req.path, res.status);
+  }
+
+  private async spacePath(suffix = ""): Promise<string> {
+    return `/spaces/${seg(await this.spaceId())}${suffix}`;
+  }
+
+  private async cubePath(cubeId: string, suffix = ""): Promise<string> {
+    return this.spacePath(`/cubes/${seg(cubeId)}${suffix}`);
+  }
+
+  private async create<S extends z.ZodType>(schema: S, path: string, body: unknown, options: CreateOptions): Promise<z.output<S>> {
+    const idempotencyKey = checkIdempotencyKey(options?.idempotencyKey);
+    return this.request(schema, { method: "POST", path, body, idempotencyKey });
+  }
+
+  // ------------------------------------------------------------ space and lookups
+
+  spaceId(): Promise<string> {
+    if (!this.spacePromise) {
+      const pending = this.getSpace().then((space) => space.id);
+      // A failed lookup is not cached: the next call tries again.
+      pending.catch(() => {
+        if (this.spacePromise === pending) this.spacePromise = undefined;
+      });
+      this.spacePromise = pending;
+    }
+    return this.spacePromise;
+  }
+
+  getSpace(): Promise<Space> {
+    return this.request(enveloped("space", Space), { method: "GET", path: "/space" });
+  }
+
+  async listRegions(): Promise<Region[]> {
+    return (await this.request(listEnveloped("regions", Region), { method: "GET", path: "/regions", auth: false })).items;
+  }
+
+  async listImages(): Promise<Image[]> {
+    return (await this.request(listEnveloped("images", Image), { method: "GET", path: "/images", auth: false })).items;
+  }
+
+  getPricing(): Promise<Pricing> {
+    return this.request(enveloped("pricing", Pricing), { method: "GET", path: "/pricing", auth: false });
+  }
+
+  // ------------------------------------------------------------ cubes
+
+  async listCubes(options: { pageSize?: number } = {}): Promise<Cube[]> {
+    const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    const byId = new Map<string, Cube>();
+    for (let page = 1; ; page++) {
+      const { cubes, pagination } = await this.listCubesPage(page, limit);
+      // A cube may shift between pages while we walk them: keep the first sighting.
+      for (const cube of cubes) if (!byId.has(cube.id)) byId.set(cube.id, cube);
+      if (!pagination || page >= pagination.totalPages || cubes.length === 0) break;
+    }
+    return [...byId.values()];
+  }
+
+  async listCubesPage(page: number, limit = DEFAULT_PAGE_SIZE): Promise<CubePage> {
+    if (!Number.isInteger(page) || page < 1) throw new InvalidArgumentError("page must be a positive integer");
+    if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError("limit must be a positive integer");
+    const path = await this.spacePath("/cubes");
+    const result = await this.request(listEnveloped("cubes", Cube), { method: "GET", path, query: { page, limit } });
+    return { cubes: result.items, pagination: result.pagination };
+  }
+
+  async getCube(cubeId: string): Promise<Cube> {
+    return this.request(enveloped("cube", Cube), { method: "GET", path: await this.cubePath(cubeId) });
+  }
+
+  async createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube> {
+    return this.create(enveloped("cube", Cube), await this.spacePath("/cubes"), body, options);
+  }
+
+  async setTerminationProtection(cubeId: string, value: boolean): Promise<Cube> {
+    const path = await this.cubePath(cubeId);
+    return this.request(enveloped("cube", Cube), { method: "PATCH", path, body: { terminationProtection: value } });
+  }
+
+  async deleteCube(cubeId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId) });
+  }
+
+  async powerOff(cubeId: string): Promise<void> {
+    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/power-off") });
+  }
+
+  async wake(cubeId: string): Promise<void> {
+    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/wake") });
+  }
+
+  async restart(cubeId: string): Promise<void> {
+    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/restart") });
+  }
+
+  async getSsh(cubeId: string): Promise<CubeSshInfo> {
+    return this.request(enveloped("ssh", CubeSshInfo), { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
+  }
+
+  async setSshPort(cubeId: string, cubePort: number): Promise<void> {
+    await this.request(Ignored, { method: "PUT", path: await this.cubePath(cubeId, "/ssh-port"), body: { cubePort } });
+  }
+
+  // ------------------------------------------------------------ domains
+
+  async listDomains(cubeId: string): Promise<Domain[]> {
+    return (await this.request(listEnveloped("domains", Domain), { method: "GET", path: await this.cubePath(cubeId, "/domains") })).items;
+  }
+
+  async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
+    return this.create(AttachDomainResult, await this.cubePath(cubeId, "/domains"), body, options);
+  }
+
+  async patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain> {
+    const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}`);
+    return this.request(enveloped("domain", Domain), { method: "PATCH", path, body });
+  }
+
+  async detachDomain(cubeId: string, domainId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}`) });
+  }
+
+  async getDomainRecords(cubeId: string, domainId: string): Promise<DomainRecordsView> {
+    const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`);
+    return this.request(DomainRecordsView, { method: "GET", path });
+  }
+
+  // ------------------------------------------------------------ TCP mappings
+
+  async listTcpMappings(cubeId: string): Promise<TcpMapping[]> {
+    const path = await this.cubePath(cubeId, "/tcp-mappings");
+    return (await this.request(listEnveloped("tcpMappings", TcpMapping), { method: "GET", path })).items;
+  }
+
+  async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {
+    return this.create(enveloped("tcpMapping", TcpMapping), await this.cubePath(cubeId, "/tcp-mappings"), body, options);
+  }
+
+  async deleteTcpMapping(cubeId: string, mappingId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/tcp-mappings/${seg(mappingId)}`) });
+  }
+
+  // ------------------------------------------------------------ snapshots
+
+  async listSnapshots(cubeId: string): Promise<Snapshot[]> {
+    const path = await this.cubePath(cubeId, "/snapshots");
+    return (await this.request(listEnveloped("snapshots", Snapshot), { method: "GET", path })).items;
+  }
+
+  async createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot> {
+    return this.create(enveloped("snapshot", Snapshot), await this.cubePath(cubeId, "/snapshots"), body, options);
+  }
+
+  async deleteSnapshot(cubeId: string, snapshotId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/snapshots/${seg(snapshotId)}`) });
+  }
+
+  async restoreSnapshot(cubeId: string, snapshotId: string): Promise<void> {
+    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId } });
+  }
+
+  // ------------------------------------------------------------ webhooks
+
+  async listWebhooks(): Promise<Webhook[]> {
+    return (await this.request(listEnveloped("webhooks", Webhook), { method: "GET", path: await this.spacePath("/webhooks") })).items;
+  }
+
+  async createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
+    return this.request(enveloped("webhook", CreatedWebhook), { method: "POST", path: await this.spacePath("/webhooks"), body });
+  }
+
+  async getWebhook(webhookId: string): Promise<Webhook> {
+    return this.request(enveloped("webhook", Webhook), { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
+  }
+
+  async deleteWebhook(webhookId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
+  }
+
+  async listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]> {
+    const path = await this.spacePath(`/webhooks/${seg(webhookId)}/deliveries`);
+    const query: Record<string, number> = limit === undefined ? {} : { limit };
+    return (await this.request(listEnveloped("deliveries", WebhookDelivery), { method: "GET", path, query })).items;
+  }
+}
+
+export function createClient(options: ClientOptions): CubeClient & CubeApi & { close(): Promise<void> } {
+  return new CubeClient(options);
+}

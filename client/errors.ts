@@ -1,0 +1,278 @@
+/**
+ * Typed errors of the Cube API client. Every error has a stable `code`; HTTP errors also carry
+ * `status`, `method` and `path` (API-relative, without the query string).
+ *
+ * Errors never hold request headers, and every message that may contain server text goes
+ * through the client's redactor first, so the API key cannot leak through `String(e)`,
+ * `JSON.stringify(e)` or `util.inspect(e)`.
+ */
+import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/index.js";
+
+export type CubeApiErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "termination_protected"
+  | "proxy_protocol_port_mismatch"
+  | "unprocessable"
+  | "rate_limited"
+  | "server_error"
+  | "http_error"
+  | "network_error"
+  | "timeout"
+  | "invalid_response"
+  | "invalid_argument"
+  | "config"
+  | "insecure_url"
+  | "redirect_refused";
+
+export interface ErrorContext {
+  method?: string;
+  path?: string;
+  status?: number;
+}
+
+export class CubeApiError extends Error {
+  readonly code: CubeApiErrorCode;
+  readonly status: number | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  /** How many times the request was retried before this error was final. */
+  retries = 0;
+
+  constructor(code: CubeApiErrorCode, message: string, context: ErrorContext = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.status = context.status;
+    this.method = context.method;
+    this.path = context.path;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, status: this.status, method: this.method, path: this.path, message: this.message, retries: this.retries };
+  }
+}
+
+export function isCubeApiError(e: unknown): e is CubeApiError {
+  return e instanceof CubeApiError;
+}
+
+export class BadRequestError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("bad_request", message, context);
+  }
+}
+export class UnauthorizedError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("unauthorized", message, context);
+  }
+}
+export class ForbiddenError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("forbidden", message, context);
+  }
+}
+export class NotFoundError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("not_found", message, context);
+  }
+}
+export class ConflictError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("conflict", message, context);
+  }
+}
+
+/** The cube block of a termination_protected 409 (the reference may send only these fields). */
+export interface ProtectedCubeInfo {
+  id: string;
+  terminationProtectionChangedAt: string | null;
+  terminationProtectionChangedBy: string | null;
+  [field: string]: unknown;
+}
+
+export class TerminationProtectedError extends CubeApiError {
+  readonly cube: ProtectedCubeInfo;
+  readonly cubeId: string;
+  constructor(message: string, context: ErrorContext, cube: ProtectedCubeInfo) {
+    super("termination_protected", message, context);
+    this.cube = cube;
+    this.cubeId = cube.id;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), cubeId: this.cubeId, cube: this.cube };
+  }
+}
+
+export class ProxyProtocolMismatchError extends CubeApiError {
+  readonly port: number;
+  readonly domains: string[];
+  constructor(message: string, context: ErrorContext, port: number, domains: string[]) {
+    super("proxy_protocol_port_mismatch", message, context);
+    this.port = port;
+    this.domains = domains;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), port: this.port, domains: this.domains };
+  }
+}
+
+export class UnprocessableError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("unprocessable", message, context);
+  }
+}
+
+export class RateLimitedError extends CubeApiError {
+  /** From Retry-After; undefined when the header was absent or unreadable. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, context: ErrorContext, retryAfterSeconds: number | undefined) {
+    super("rate_limited", message, context);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
+  }
+}
+
+export class ServerError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("server_error", message, context);
+  }
+}
+/** A status the client has no dedicated class for (e.g. 410). */
+export class HttpError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("http_error", message, context);
+  }
+}
+export class NetworkError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("network_error", message, context);
+  }
+}
+export class TimeoutError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("timeout", message, context);
+  }
+}
+export class InvalidResponseError extends CubeApiError {
+  constructor(message: string, context: ErrorContext) {
+    super("invalid_response", message, context);
+  }
+}
+/** A caller passed an argument the client refuses before sending (e.g. an over-long idempotency key). */
+export class InvalidArgumentError extends CubeApiError {
+  constructor(message: string) {
+    super("invalid_argument", message);
+  }
+}
+export class ConfigError extends CubeApiError {
+  constructor(message: string) {
+    super("config", message);
+  }
+}
+export class InsecureUrlError extends CubeApiError {
+  constructor(message: string) {
+    super("insecure_url", message);
+  }
+}
+export class RedirectRefusedError extends CubeApiError {
+  /** Origin of the Location header only (its path and query are not kept). */
+  readonly locationOrigin: string | undefined;
+  constructor(message: string, context: ErrorContext, locationOrigin: string | undefined) {
+    super("redirect_refused", message, context);
+    this.locationOrigin = locationOrigin;
+  }
+}
+
+// ---------------------------------------------------------------- mapping an HTTP answer
+
+export interface ErrorResponse {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+  retryAfterSeconds: number | undefined;
+}
+
+/** Replace every occurrence of a secret in server-provided text. */
+export type Redactor = (text: string) => string;
+
+export function redactorFor(secret: string): Redactor {
+  if (secret.length === 0) return (t) => t;
+  return (text) => text.split(secret).join("[REDACTED]");
+}
+
+const MAX_SERVER_TEXT = 500;
+
+function serverMessage(body: unknown): string | undefined {
+  const plain = ErrorBody.safeParse(body);
+  if (plain.success) return plain.data.error;
+  if (typeof body === "object" && body !== null && "error" in body) {
+    const inner = (body as { error: unknown }).error;
+    if (typeof inner === "object" && inner !== null && typeof (inner as { message?: unknown }).message === "string") {
+      return (inner as { message: string }).message;
+    }
+  }
+  if (typeof body === "string" && body.length > 0) return body;
+  return undefined;
+}
+
+function describe(res: ErrorResponse, redact: Redactor): string {
+  const text = serverMessage(res.body);
+  const head = `Cube API ${res.status} on ${res.method} ${res.path}`;
+  if (text === undefined) return head;
+  return `${head}: ${redact(text).slice(0, MAX_SERVER_TEXT)}`;
+}
+
+/** The cube id of a /spaces/{s}/cubes/{c} path, for a 409 whose body omits the cube block. */
+function cubeIdFromPath(path: string): string {
+  const match = /\/cubes\/([^/?]+)/.exec(path);
+  return match?.[1] !== undefined ? decodeURIComponent(match[1]) : "";
+}
+
+function conflictError(res: ErrorResponse, message: string, context: ErrorContext): CubeApiError {
+  const protectedBody = TerminationProtectedBody.safeParse(res.body);
+  if (protectedBody.success) {
+    const block = protectedBody.data.error.cube;
+    const cube: ProtectedCubeInfo = {
+      ...block,
+      id: block?.id ?? cubeIdFromPath(res.path),
+      terminationProtectionChangedAt: block?.terminationProtectionChangedAt ?? null,
+      terminationProtectionChangedBy: block?.terminationProtectionChangedBy ?? null,
+    };
+    return new TerminationProtectedError(message, context, cube);
+  }
+  const mismatch = ProxyProtocolMismatchBody.safeParse(res.body);
+  if (mismatch.success) {
+    return new ProxyProtocolMismatchError(message, context, mismatch.data.errorMeta.port, mismatch.data.errorMeta.domains);
+  }
+  return new ConflictError(message, context);
+}
+
+export function errorFromResponse(res: ErrorResponse, redact: Redactor): CubeApiError {
+  const message = describe(res, redact);
+  const context: ErrorContext = { method: res.method, path: res.path, status: res.status };
+  switch (res.status) {
+    case 400:
+      return new BadRequestError(message, context);
+    case 401:
+      return new UnauthorizedError(message, context);
+    case 403:
+      return new ForbiddenError(message, context);
+    case 404:
+      return new NotFoundError(message, context);
+    case 409:
+      return conflictError(res, message, context);
+    case 422:
+      return new UnprocessableError(message, context);
+    case 429:
+      return new RateLimitedError(message, context, res.retryAfterSeconds);
+  }
+  if (res.status >= 500) return new ServerError(message, context);
+  return new HttpError(message, context);
+}

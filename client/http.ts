@@ -1,0 +1,161 @@
+/**
+ * Composition of the HTTP layers, in one place:
+ *   retry (5xx, network) → throttle (pacing, 429) → instrument (stats, logs) → transport (undici)
+ */
+import { Agent } from "undici";
+import { checkBaseUrl } from "./config.js";
+import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./errors.js";
+import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
+import { DEFAULT_RETRY, withRetry } from "./retry.js";
+import { withThrottle } from "./throttle.js";
+import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send } from "./transport.js";
+import type { ClientStats } from "./api.js";
+
+export type ClientLogEventType = "request" | "retry" | "rate_limited" | "paced";
+
+/** What the client reports to an injected logger. Never headers, never bodies. */
+export interface ClientLogEvent {
+  type: ClientLogEventType;
+  method: string;
+  path: string;
+  status?: number;
+  /** 1-based number of the send this event belongs to (for retry: the upcoming send). */
+  attempt?: number;
+  waitMs?: number;
+}
+
+export interface RetrySettings {
+  maxRetries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface HttpOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Share one pacer across clients (e.g. one per process); else one is made from `rateLimit`. */
+  pacer?: MutationPacer;
+  /** Mutations per window when no pacer is passed. Default 10 per 60 000 ms. */
+  rateLimit?: { limit: number; windowMs: number };
+  retry?: RetrySettings;
+  /** Per request, headers and body. Default 30 000 ms. */
+  timeoutMs?: number;
+  logger?: (event: ClientLogEvent) => void;
+  userAgent?: string;
+  /** Every wait (backoff, Retry-After, pacing of a pacer made here) goes through this. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
+/** Concurrent connections (hence in-flight requests) per client. */
+export const MAX_CONNECTIONS = 16;
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export type CallRequest = Omit<ApiRequest, "progress">;
+
+export class HttpClient {
+  readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
+  readonly pacer: MutationPacer;
+  private readonly agent: Agent;
+  private readonly send: Send;
+  private readonly redact: Redactor;
+  private readonly log: (event: ClientLogEvent) => void;
+
+  constructor(options: HttpOptions) {
+    const baseUrl = checkBaseUrl(options.baseUrl);
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new ConfigError("No API key given");
+    if (/[\r\n]/.test(options.apiKey)) throw new ConfigError("The API key contains a line break");
+    const sleep = options.sleep ?? realSleep;
+    this.redact = redactorFor(options.apiKey);
+    this.log = safeLogger(options.logger);
+    this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT), sleep });
+    this.agent = new Agent({ connections: MAX_CONNECTIONS, keepAliveTimeout: 10_000 });
+    const transport = createTransport(
+      {
+        baseUrl,
+        apiKey: options.apiKey,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+        redact: this.redact,
+        now: Date.now,
+      },
+      this.agent,
+    );
+    this.send = this.compose(transport, options, sleep);
+  }
+
+  private compose(transport: Send, options: HttpOptions, sleep: (ms: number) => Promise<void>): Send {
+    const maxRetries = options.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries;
+    const throttled = withThrottle(this.instrument(transport), {
+      pacer: this.pacer,
+      sleep,
+      onRateLimit: (seconds, req, attempt) => {
+        this.log({ ...eventBase("rate_limited", req), status: 429, waitMs: Math.round(seconds * 1000) });
+        if (attempt > maxRetries) return false;
+        this.stats.retries++;
+        return true;
+      },
+      onPaced: (req, waitMs) => this.log({ ...eventBase("paced", req), waitMs }),
+    });
+    return withRetry(throttled, {
+      maxRetries,
+      baseDelayMs: options.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+      maxDelayMs: options.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+      sleep,
+      onRetry: (req, error, delayMs) => {
+        this.stats.retries++;
+        this.log({ ...eventBase("retry", req), attempt: req.progress.retries + 2, waitMs: delayMs, ...(error.status ? { status: error.status } : {}) });
+      },
+    });
+  }
+
+  /** Innermost layer: counts every send and logs its outcome. */
+  private instrument(next: Send): Send {
+    return async (req) => {
+      if (isMutating(req.method)) this.stats.mutations++;
+      else this.stats.reads++;
+      try {
+        const res = await next(req);
+        this.log({ ...eventBase("request", req), status: res.status });
+        return res;
+      } catch (err) {
+        const status = isCubeApiError(err) ? err.status : undefined;
+        if (status === 429) this.stats.rateLimited++;
+        this.log({ ...eventBase("request", req), ...(status === undefined ? {} : { status }) });
+        throw err;
+      }
+    };
+  }
+
+  /** One API call with every layer; a final error carries how many resends it took. */
+  async call(request: CallRequest): Promise<ApiResponse> {
+    const req: ApiRequest = { ...request, progress: { retries: 0 } };
+    try {
+      return await this.send(req);
+    } catch (err) {
+      if (isCubeApiError(err)) err.retries = req.progress.retries;
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+function eventBase(type: ClientLogEventType, req: ApiRequest): ClientLogEvent {
+  return { type, method: req.method, path: req.path, attempt: req.progress.retries + 1 };
+}
+
+function safeLogger(logger: ((event: ClientLogEvent) => void) | undefined): (event: ClientLogEvent) => void {
+  if (!logger) return () => {};
+  return (event) => {
+    try {
+      logger(event);
+    } catch {
+      // A failing logger must not fail the request it reports on.
+    }
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The retry wrapper: owns 5xx answers and network failures (429 belongs to the throttle).
+ *
+ * Reads (GET/HEAD) are always retried. A POST/PUT/PATCH/DELETE is retried only when it carries
+ * an Idempotency-Key: without one, a 5xx or a lost response leaves unknown whether the server
+ * performed it, and resending could do it twice. Backoff is full jitter:
+ * random(0, min(maxDelayMs, baseDelayMs * 2^n)).
+ */
+import { CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
+import { isMutating, type ApiRequest, type Send } from "./transport.js";
+
+export interface RetryOptions {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Called before each resend with the error that caused it and the delay. */
+  onRetry?: (req: ApiRequest, error: CubeApiError, delayMs: number) => void;
+}
+
+export const DEFAULT_RETRY = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 30_000 } as const;
+
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+export function isRetryableFailure(err: unknown): err is CubeApiError {
+  if (err instanceof NetworkError || err instanceof TimeoutError) return true;
+  return err instanceof ServerError && err.status !== undefined && RETRYABLE_STATUSES.has(err.status);
+}
+
+export function mayResend(req: ApiRequest): boolean {
+  return !isMutating(req.method) || req.idempotencyKey !== undefined;
+}
+
+export function backoffDelayMs(retry: number, options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random">): number {
+  const cap = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
+  return Math.floor((options.random ?? Math.random)() * cap);
+}
+
+export function withRetry(next: Send, options: RetryOptions): Send {
+  return async (req) => {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await next(req);
+      } catch (err) {
+        if (!isRetryableFailure(err) || !mayResend(req) || retry >= options.maxRetries) throw err;
+        const delayMs = backoffDelayMs(retry, options);
+        options.onRetry?.(req, err, delayMs);
+        await options.sleep(delayMs);
+        req.progress.retries++;
+      }
+    }
+  };
+}

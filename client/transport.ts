@@ -1,0 +1,154 @@
+/**
+ * The undici transport: one HTTP exchange, no retries, no pacing. A non-2xx answer becomes a
+ * typed error; a 3xx is never followed (redirect_refused), so the X-API-KEY header cannot be
+ * carried to another origin.
+ */
+import { Agent, request } from "undici";
+import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** API-relative path without the query, e.g. /spaces/s1/cubes */
+  path: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  idempotencyKey?: string;
+  /** False for the unauthenticated lookups (regions, images, pricing): the key is not sent. */
+  auth?: boolean;
+  /** Shared by every send of one call: wrappers count their resends here. */
+  progress: { retries: number };
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  /** The server answered from its idempotency store (Idempotency-Replayed: true). */
+  replayed: boolean;
+}
+
+/** The signature the transport and every wrapper share. */
+export type Send = (req: ApiRequest) => Promise<ApiResponse>;
+
+export function isMutating(method: HttpMethod): boolean {
+  return method !== "GET" && method !== "HEAD";
+}
+
+export interface TransportOptions {
+  baseUrl: URL;
+  apiKey: string;
+  timeoutMs: number;
+  userAgent: string;
+  redact: Redactor;
+  now: () => number;
+}
+
+/** Retry-After is delay-seconds or an HTTP-date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - nowMs) / 1000);
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function buildUrl(baseUrl: URL, req: ApiRequest): string {
+  const url = new URL(baseUrl.href.replace(/\/+$/, "") + req.path);
+  for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, String(value));
+  return url.href;
+}
+
+function buildHeaders(options: TransportOptions, req: ApiRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json", "user-agent": options.userAgent };
+  if (req.auth !== false) headers["x-api-key"] = options.apiKey;
+  if (req.body !== undefined) headers["content-type"] = "application/json";
+  if (req.idempotencyKey !== undefined) headers["idempotency-key"] = req.idempotencyKey;
+  return headers;
+}
+
+function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === "") return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function originOf(location: string | undefined, base: URL): string | undefined {
+  if (location === undefined) return undefined;
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function transportFailure(err: unknown, req: ApiRequest, timedOut: boolean, timeoutMs: number): Error {
+  const context = { method: req.method, path: req.path };
+  if (timedOut) return new TimeoutError(`Cube API ${req.method} ${req.path} timed out after ${timeoutMs} ms`, context);
+  const code = (err as { code?: unknown }).code;
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+    return new TimeoutError(`Cube API ${req.method} ${req.path} timed out (${code})`, context);
+  }
+  // Only the error code is kept: an underlying error object is never attached as `cause`.
+  const reason = typeof code === "string" ? code : err instanceof Error ? err.name : "unknown";
+  return new NetworkError(`Cube API ${req.method} ${req.path} failed: network error (${reason})`, context);
+}
+
+export function createTransport(options: TransportOptions, dispatcher: Agent): Send {
+  return async (req) => {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    let status: number;
+    let headers: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await request(buildUrl(options.baseUrl, req), {
+        method: req.method,
+        headers: buildHeaders(options, req),
+        body: req.body === undefined ? null : JSON.stringify(req.body),
+        dispatcher,
+        signal,
+      });
+      status = res.statusCode;
+      headers = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      throw transportFailure(err, req, signal.aborted, options.timeoutMs);
+    }
+    return interpret(options, req, status, headers, text);
+  };
+}
+
+function interpret(
+  options: TransportOptions,
+  req: ApiRequest,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+): ApiResponse {
+  const context = { method: req.method, path: req.path, status };
+  if (status >= 300 && status < 400) {
+    const target = originOf(headerValue(headers, "location"), options.baseUrl);
+    throw new RedirectRefusedError(
+      `Cube API ${status} on ${req.method} ${req.path}: redirect${target ? ` to ${target}` : ""} refused (redirects are never followed)`,
+      context,
+      target,
+    );
+  }
+  const parsed = parseBody(text);
+  if (status >= 200 && status < 300) {
+    if (!parsed.ok) throw new InvalidResponseError(`Cube API ${req.method} ${req.path}: response body is not JSON`, context);
+    return { status, body: parsed.value, replayed: headerValue(headers, "idempotency-replayed") === "true" };
+  }
+  const body = parsed.ok ? parsed.value : text.slice(0, 200);
+  const retryAfterSeconds = parseRetryAfter(headerValue(headers, "retry-after"), options.now());
+  throw errorFromResponse({ method: req.method, path: req.path, status, body, retryAfterSeconds }, options.redact);
+}

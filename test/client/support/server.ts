@@ -1,0 +1,107 @@
+/** Tiny loopback HTTP servers for client tests: a handler per test, every request recorded. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Received {
+  method: string;
+  /** Path relative to /api/v1, without the query. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  /** performance.now() when the request was fully received. */
+  at: number;
+}
+
+export type Reply = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | "reset";
+export type Handler = (req: Received, index: number) => Reply | Promise<Reply>;
+
+export interface TestServer {
+  url: string;
+  origin: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function answer(res: ServerResponse, reply: Reply): void {
+  if (reply === "reset") {
+    res.socket?.destroy();
+    return;
+  }
+  const text = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+  res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
+  res.end(text);
+}
+
+export async function startTestServer(handler: Handler): Promise<TestServer> {
+  const received: Received[] = [];
+  const server = createServer(async (req, res) => {
+    const text = await readBody(req);
+    const url = new URL(req.url ?? "/", "http://x");
+    const entry: Received = {
+      method: req.method ?? "GET",
+      path: url.pathname.replace(/^\/api\/v1/, ""),
+      query: url.searchParams,
+      headers: req.headers,
+      body: text === "" ? undefined : (JSON.parse(text) as unknown),
+      at: performance.now(),
+    };
+    const index = received.push(entry) - 1;
+    try {
+      answer(res, await handler(entry, index));
+    } catch (err) {
+      res.writeHead(599).end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/api/v1`,
+    origin,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A sleep that records the requested waits and returns at once. */
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
+}
+
+export function sampleCube(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    name: `cube-${id}`,
+    state: "running",
+    publicIpv4: null,
+    image: "ubuntu-24.04",
+    sshUser: "ubuntu",
+    resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+    terminationProtection: false,
+    terminationProtectionChangedAt: null,
+    terminationProtectionChangedBy: null,
+    ...overrides,
+  };
+}
+
+export const CREATE_BODY = {
+  name: "web-1",
+  image: "ubuntu-24.04",
+  resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+  sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample user@host",
+};
