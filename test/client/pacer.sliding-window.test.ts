@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { createClient, MutationPacer } from "../../client/index.js";
+import { startTestServer, type TestServer } from "./support/server.js";
+
+/** A fake clock whose sleep advances time: the pacer runs without real waiting. */
+function fakeClock() {
+  let t = 0;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    // Time moves on only after pending grants have been observed (a macrotask later).
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      await new Promise((resolve) => setImmediate(resolve));
+      t += ms;
+    },
+    advance: (ms: number) => void (t += ms),
+    sleeps,
+  };
+}
+
+async function grantTimes(pacer: MutationPacer, clock: { now(): number }, n: number): Promise<number[]> {
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: n }, () => pacer.acquire().then(() => times.push(clock.now()))));
+  return times;
+}
+
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  return Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
+}
+
+describe("MutationPacer (sliding-window log)", () => {
+  test("never grants more than `limit` in any window, unlike a refilling token bucket", async () => {
+    const clock = fakeClock();
+    const pacer = new MutationPacer({ limit: 10, windowMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const times = await grantTimes(pacer, clock, 25);
+    expect(maxInAnyWindow(times, 60_000)).toBe(10);
+    // 10 at once, then the next 10 one window (plus the 1.2 s margin) later, and so on.
+    expect(times.slice(0, 10).every((t) => t === 0)).toBe(true);
+    expect(times[10]).toBe(61_200);
+    expect(times[20]).toBe(122_400);
+  });
+
+  test("the margin is 2% of the window, at least 50 ms", () => {
+    expect(new MutationPacer({ limit: 1, windowMs: 60_000 }).marginMs).toBe(1200);
+    expect(new MutationPacer({ limit: 1, windowMs: 300 }).marginMs).toBe(50);
+  });
+
+  test("serves waiters in FIFO order, and a retry (priority) jumps the queue", async () => {
+    const clock = fakeClock();
+    const pacer = new MutationPacer({ limit: 1, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const order: string[] = [];
+    const first = pacer.acquire().then(() => order.push("a"));
+    const b = pacer.acquire().then(() => order.push("b"));
+    const c = pacer.acquire().then(() => order.push("c"));
+    const retry = pacer.acquire({ priority: true }).then(() => order.push("retry"));
+    await Promise.all([first, b, c, retry]);
+    expect(order).toEqual(["a", "retry", "b", "c"]);
+  });
+
+  test("estimates how long N mutations take, counting history and the queue", async () => {
+    const clock = fakeClock();
+    const pacer = new MutationPacer({ limit: 10, windowMs: 60_000, now: clock.now, sleep: clock.sleep });
+    expect(pacer.estimateDurationMs(10)).toBe(0);
+    expect(pacer.estimateDurationMs(11)).toBe(61_200);
+    expect(pacer.estimateDurationMs(30)).toBe(122_400);
+    expect(MutationPacer.estimateDurationMs(30, { limit: 10, windowMs: 60_000 })).toBe(122_400);
+    await grantTimes(pacer, clock, 10);
+    clock.advance(1_200);
+    expect(pacer.waitingMs()).toBe(60_000);
+  });
+});
+
+describe("pacing over real HTTP", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => server?.close());
+
+  test("3 per 300 ms: the server never receives more than 3 mutations in any 300 ms", async () => {
+    server = await startTestServer(() => ({ body: { success: true } }));
+    const client = createClient({ baseUrl: server.url, apiKey: "kro_test", spaceId: "s1", rateLimit: { limit: 3, windowMs: 300 } });
+    try {
+      await Promise.all([
+        ...Array.from({ length: 7 }, (_, i) => client.powerOff(`c${i}`)),
+        client.getCube("c0").catch(() => undefined), // reads are not paced
+      ]);
+    } finally {
+      await client.close();
+    }
+    const mutations = server.received.filter((r) => r.method === "POST").map((r) => r.at);
+    expect(mutations).toHaveLength(7);
+    expect(maxInAnyWindow(mutations, 300)).toBe(3);
+    expect(client.stats).toMatchObject({ mutations: 7, reads: 1, rateLimited: 0 });
+  });
+});
