@@ -42,7 +42,11 @@ export interface HttpOptions {
   timeoutMs?: number;
   logger?: (event: ClientLogEvent) => void;
   userAgent?: string;
-  /** Every wait (backoff, Retry-After, pacing of a pacer made here) goes through this. */
+  /**
+   * Backoff and Retry-After waits go through this (tests inject one that returns at once).
+   * The pacer made from `rateLimit` keeps real time: to fake its clock, pass a `pacer` built
+   * with `now` and `sleep`.
+   */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -70,7 +74,7 @@ export class HttpClient {
     const sleep = options.sleep ?? realSleep;
     this.redact = redactorFor(options.apiKey);
     this.log = safeLogger(options.logger);
-    this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT), sleep });
+    this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
     this.agent = new Agent({ connections: MAX_CONNECTIONS, keepAliveTimeout: 10_000 });
     const transport = createTransport(
       {

@@ -9,6 +9,8 @@ export interface Received {
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
   body: unknown;
+  /** Client side port of the connection (to see connection reuse). */
+  remotePort: number | undefined;
   /** performance.now() when the request was fully received. */
   at: number;
 }
@@ -53,6 +55,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
       query: url.searchParams,
       headers: req.headers,
       body: text === "" ? undefined : (JSON.parse(text) as unknown),
+      remotePort: req.socket.remotePort,
       at: performance.now(),
     };
     const index = received.push(entry) - 1;
