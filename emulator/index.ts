@@ -109,3 +109,5 @@ export interface RunningEmulator {
 }
 
 export { startEmulator } from "./server.js";
+export { createEmulatorApp, type EmulatorApp } from "./app.js";
+export { runEmulatorCommand, parseRateLimit, EmulatorCommandError, type EmulatorCommandOptions, type EmulatorCommandIo } from "./cli.js";

@@ -1,5 +1,96 @@
+/** startEmulator: the core behind a node:http server on 127.0.0.1. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdmin } from "./admin.js";
+import { Core } from "./core.js";
+import { createHandler, type Handle } from "./handler.js";
+import type { ApiRequest, ApiResponse } from "./http.js";
 import type { EmulatorOptions, RunningEmulator } from "./index.js";
 
-export async function startEmulator(_options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  throw new Error("emulator not implemented yet");
+const BODY_LIMIT = 1024 * 1024;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const core = new Core(options);
+  const admin = createAdmin(core);
+  const handle = createHandler(core, admin);
+  const server = createServer((req, res) => void serve(handle, req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/api/v1`,
+    origin,
+    port,
+    apiKey: core.apiKey,
+    spaceId: core.spaceId,
+    admin,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        core.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let body: string;
+  try {
+    body = await readBody(req);
+  } catch {
+    return send(res, { status: 413, body: { error: `Request body larger than ${BODY_LIMIT} bytes` } });
+  }
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const request: ApiRequest = {
+    method: (req.method ?? "GET").toUpperCase(),
+    path: url.pathname,
+    query: url.searchParams,
+    headers: flattenHeaders(req),
+    body,
+    clientIp: req.socket.remoteAddress ?? "unknown",
+  };
+  const response = await handle(request);
+  if (response.abort) {
+    req.socket.destroy();
+    return;
+  }
+  send(res, response);
+}
+
+function send(res: ServerResponse, response: ApiResponse): void {
+  const text = response.body === undefined ? "" : JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    ...(text ? { "content-type": "application/json; charset=utf-8" } : {}),
+    "content-length": Buffer.byteLength(text),
+    ...response.headers,
+  });
+  res.end(text);
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  return headers;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        reject(new Error("too large"));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
 }

@@ -1,0 +1,132 @@
+/**
+ * The operator/test surface: in process (`admin` on the running emulator) and over HTTP under
+ * /__emulator (no API key, never rate limited or logged; only the emulator has it).
+ */
+import { z } from "zod";
+import { auditRows, writeAudit } from "./audit.js";
+import { createSpace } from "./auth.js";
+import type { Core } from "./core.js";
+import { removeCube } from "./cubes.js";
+import { publishDns, removeDns, setDnsUnavailable } from "./dns.js";
+import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./http.js";
+import { isoAt } from "./ids.js";
+import type { EmulatorAdmin } from "./index.js";
+
+export const ADMIN_PREFIX = "/__emulator";
+
+const DnsType = z.enum(["CNAME", "TXT", "A"]);
+const SystemCase = z.enum(["unfunded_storage_sweep", "snapshot_rollback_failure", "transfer_cancellation_cleanup", "orphan_directory_teardown"]);
+const Schemas = {
+  space: z.strictObject({ id: z.string().min(1).optional(), name: z.string().min(1).optional() }),
+  dns: z.strictObject({ type: DnsType, host: z.string().min(1), value: z.string().min(1) }),
+  dnsRemove: z.strictObject({ type: DnsType, host: z.string().min(1) }),
+  dnsUnavailable: z.strictObject({ host: z.string().min(1), unavailable: z.boolean().default(true) }),
+  fault: z.strictObject({
+    kind: z.enum(["latency", "status", "reset", "drop-after-commit"]),
+    method: z.string().optional(),
+    path: z.string().optional(),
+    times: z.number().int().min(1).optional(),
+    status: z.number().int().min(100).max(599).optional(),
+    ms: z.number().int().min(0).optional(),
+  }),
+  clock: z.strictObject({ speed: z.number().positive() }),
+  rateLimit: z.strictObject({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }),
+  terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
+};
+
+export function createAdmin(core: Core): EmulatorAdmin {
+  const mutate = <T>(fn: () => T): T => {
+    core.scheduler.runDue();
+    const result = fn();
+    core.save();
+    return result;
+  };
+  return {
+    createSpace: (input = {}) => mutate(() => createSpace(core.data, parseWith(Schemas.space, input), isoAt(core.now()))),
+    publishDns: (record) => mutate(() => publishDns(core.data, parseWith(Schemas.dns, record))),
+    removeDns: (record) => mutate(() => removeDns(core.data, parseWith(Schemas.dnsRemove, record))),
+    setDnsUnavailable: (host, unavailable) => mutate(() => setDnsUnavailable(core.data, host, unavailable)),
+    injectFault: (fault) => core.faults.add(parseWith(Schemas.fault, fault)),
+    clearFaults: () => core.faults.clear(),
+    setClockSpeed: (speed) => {
+      core.scheduler.runDue();
+      core.clock.setSpeed(speed);
+      core.scheduler.arm();
+    },
+    setRateLimit: (setting) => core.rateLimiter.configure(parseWith(Schemas.rateLimit, setting)),
+    terminateCube: (input) => mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
+    requests: () => core.requests(),
+    clearRequests: () => core.clearRequests(),
+    auditRows: (filter) => auditRows(core, filter),
+  };
+}
+
+/**
+ * Operator or system-recovery termination: allowed on a protected cube; the cube is gone at
+ * once. It writes only an internal row: the customer audit log does not show it at all (the
+ * spec keeps such rows on the internal surface), so the operator's reason cannot leak.
+ */
+function terminateCube(core: Core, input: z.infer<typeof Schemas.terminate>): void {
+  if (input.actorType === "system" && !input.systemCase) throw badRequest("systemCase is required when actorType is system");
+  if (input.actorType === "admin" && input.systemCase) throw badRequest("systemCase applies only to actorType system");
+  const cube = core.data.cubes[input.cubeId];
+  if (!cube) throw notFound("Cube");
+  const now = core.now();
+  writeAudit(core, {
+    at: isoAt(now),
+    spaceId: cube.spaceId,
+    category: "cube",
+    action: "cube.terminated",
+    actorType: input.actorType,
+    actorId: input.actorType === "admin" ? "admin:emulator-operator" : `system:${input.systemCase}`,
+    targetId: cube.id,
+    visibility: "internal",
+    reason: input.reason,
+    details: { wasProtected: cube.terminationProtection, ...(input.systemCase ? { systemCase: input.systemCase } : {}) },
+  });
+  removeCube(core, cube, now);
+}
+
+type AdminRoute = (admin: EmulatorAdmin, body: unknown, query: URLSearchParams) => ApiResponse;
+
+const ADMIN_ROUTES: Record<string, AdminRoute> = {
+  "POST /spaces": (admin, body) => json(201, admin.createSpace((body ?? {}) as { id?: string; name?: string })),
+  "POST /dns": (admin, body) => ok(() => admin.publishDns(body as never)),
+  "DELETE /dns": (admin, body, query) => ok(() => admin.removeDns((body ?? Object.fromEntries(query)) as never)),
+  "POST /dns/unavailable": (admin, body) => ok(() => {
+    const { host, unavailable } = parseWith(Schemas.dnsUnavailable, body);
+    admin.setDnsUnavailable(host, unavailable);
+  }),
+  "POST /faults": (admin, body) => ok(() => admin.injectFault(body as never), 201),
+  "DELETE /faults": (admin) => ok(() => admin.clearFaults()),
+  "POST /clock": (admin, body) => ok(() => admin.setClockSpeed(parseWith(Schemas.clock, body).speed)),
+  "POST /rate-limit": (admin, body) => ok(() => admin.setRateLimit(body as never)),
+  "POST /terminate": (admin, body) => ok(() => admin.terminateCube(body as never)),
+  "GET /requests": (admin) => json(200, { requests: admin.requests() }),
+  "DELETE /requests": (admin) => ok(() => admin.clearRequests()),
+  "GET /audit": (admin, _body, query) => {
+    const visibility = query.get("visibility");
+    if (visibility !== null && visibility !== "customer" && visibility !== "internal") throw badRequest("visibility must be customer or internal");
+    return json(200, { auditRows: admin.auditRows({ visibility: visibility ?? undefined, spaceId: query.get("spaceId") ?? undefined }) });
+  },
+};
+
+function ok(action: () => void, status = 200): ApiResponse {
+  action();
+  return json(status, SUCCESS);
+}
+
+export function adminHandler(admin: EmulatorAdmin): (req: ApiRequest) => Promise<ApiResponse> {
+  return async (req) => {
+    const route = ADMIN_ROUTES[`${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`];
+    if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
+    try {
+      const body = req.body.trim() === "" ? undefined : (JSON.parse(req.body) as unknown);
+      return route(admin, body, req.query);
+    } catch (thrown) {
+      if (thrown instanceof HttpError) return json(thrown.status, { error: thrown.message });
+      if (thrown instanceof SyntaxError || thrown instanceof RangeError || thrown instanceof Error) return json(400, { error: thrown.message });
+      return json(500, { error: String(thrown) });
+    }
+  };
+}

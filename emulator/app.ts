@@ -1,0 +1,42 @@
+/** The emulator without a socket: `app.request()` answers like fetch (for unit tests). */
+import { createAdmin } from "./admin.js";
+import { Core } from "./core.js";
+import { createHandler } from "./handler.js";
+import type { EmulatorAdmin, EmulatorOptions } from "./index.js";
+
+export interface EmulatorApp {
+  apiKey: string;
+  spaceId: string;
+  admin: EmulatorAdmin;
+  /** A path such as "/api/v1/regions" or a full URL; an injected reset rejects like fetch. */
+  request(input: string | Request, init?: RequestInit & { clientIp?: string }): Promise<Response>;
+  close(): void;
+}
+
+export function createEmulatorApp(options: EmulatorOptions = {}): EmulatorApp {
+  const core = new Core(options);
+  const admin = createAdmin(core);
+  const handle = createHandler(core, admin);
+  return {
+    apiKey: core.apiKey,
+    spaceId: core.spaceId,
+    admin,
+    close: () => core.close(),
+    async request(input, init) {
+      const request = new Request(typeof input === "string" ? new URL(input, "http://emulator.local") : input, init);
+      const url = new URL(request.url);
+      const response = await handle({
+        method: request.method.toUpperCase(),
+        path: url.pathname,
+        query: url.searchParams,
+        headers: Object.fromEntries(request.headers),
+        body: await request.text(),
+        clientIp: init?.clientIp ?? "127.0.0.1",
+      });
+      if (response.abort) throw new TypeError("fetch failed: connection closed without a response (injected fault)");
+      const body = response.body === undefined ? null : JSON.stringify(response.body);
+      const headers = { ...(body ? { "content-type": "application/json" } : {}), ...response.headers };
+      return new Response(body, { status: response.status, headers });
+    },
+  };
+}

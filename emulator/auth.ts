@@ -1,0 +1,30 @@
+/** API keys (stored as sha256 hashes) and spaces. */
+import type { AuthInfo } from "./context.js";
+import { HttpError } from "./http.js";
+import { keyIdFromHash, newApiKey, newId, sha256Hex } from "./ids.js";
+import type { KeyRole, StateData } from "./state.js";
+
+export function addKey(data: StateData, spaceId: string, role: KeyRole, key = newApiKey()): string {
+  const hash = sha256Hex(key);
+  const id = keyIdFromHash(hash);
+  data.keys[id] = { id, hash, spaceId, role };
+  return key;
+}
+
+export function ensureSpace(data: StateData, input: { id?: string; name?: string }, createdAt: string): string {
+  const id = input.id ?? newId("spc");
+  data.spaces[id] ??= { id, name: input.name ?? "Emulated space", tier: "emulator", createdAt };
+  return id;
+}
+
+export function createSpace(data: StateData, input: { id?: string; name?: string }, createdAt: string) {
+  if (input.id !== undefined && data.spaces[input.id]) throw new HttpError(409, `space ${input.id} already exists`);
+  const spaceId = ensureSpace(data, input, createdAt);
+  return { spaceId, ownerKey: addKey(data, spaceId, "owner"), readOnlyKey: addKey(data, spaceId, "read_only") };
+}
+
+export function findKey(data: StateData, key: string): AuthInfo | undefined {
+  const hash = sha256Hex(key);
+  const record = data.keys[keyIdFromHash(hash)];
+  return record && record.hash === hash ? { keyId: record.id, spaceId: record.spaceId, role: record.role } : undefined;
+}

@@ -1,0 +1,41 @@
+/** The public lookups: regions, images and pricing, and the hourly cost derived from them. */
+import type { CubeResources, Image, Pricing, Region } from "../schema/api.js";
+
+export const REGIONS: readonly Region[] = [
+  { id: "reg_nbg1", name: "Nuremberg, Germany", slug: "eu-nuremberg" },
+  { id: "reg_hel1", name: "Helsinki, Finland", slug: "eu-helsinki" },
+  { id: "reg_ash1", name: "Ashburn, USA", slug: "us-ashburn" },
+];
+
+export const IMAGES: readonly Image[] = [
+  { id: "ubuntu-24.04", name: "Ubuntu", version: "24.04", description: "Ubuntu 24.04 LTS", defaultUser: "ubuntu" },
+  { id: "ubuntu-24.04-docker", name: "Ubuntu + Docker", version: "24.04", description: "Ubuntu 24.04 LTS with Docker preinstalled", defaultUser: "ubuntu" },
+  { id: "debian-13", name: "Debian", version: "13", description: "Debian 13 (trixie)", defaultUser: "debian" },
+  { id: "debian-13-docker", name: "Debian + Docker", version: "13", description: "Debian 13 (trixie) with Docker preinstalled", defaultUser: "debian" },
+];
+
+export const PRICING: Pricing = {
+  currency: "EUR",
+  rates: { vcpuPerHour: 0.004, ramGbPerHour: 0.002, diskGbPerHour: 0.00005 },
+  tiers: [
+    { minVcpus: 1, maxVcpus: 4, multiplier: 1, label: "Standard" },
+    { minVcpus: 5, maxVcpus: 16, multiplier: 0.9, label: "Volume" },
+    { minVcpus: 17, maxVcpus: null, multiplier: 0.8, label: "Scale" },
+  ],
+  note: "Emulated prices: billed per hour of runtime; disk is billed while the Cube exists.",
+};
+
+export function findImage(id: string): Image | undefined {
+  return IMAGES.find((image) => image.id === id);
+}
+
+export function findRegion(slug: string): Region | undefined {
+  return REGIONS.find((region) => region.slug === slug);
+}
+
+export function costPerHour(resources: CubeResources): number {
+  const { rates, tiers } = PRICING;
+  const tier = tiers.find((t) => resources.vcpu >= t.minVcpus && (t.maxVcpus === null || resources.vcpu <= t.maxVcpus));
+  const base = resources.vcpu * rates.vcpuPerHour + resources.ramGb * rates.ramGbPerHour + resources.diskGb * rates.diskGbPerHour;
+  return Math.round(base * (tier?.multiplier ?? 1) * 1e6) / 1e6;
+}

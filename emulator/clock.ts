@@ -1,0 +1,48 @@
+/**
+ * The emulated clock: state transitions, timestamps, idempotency expiry and webhook retries
+ * run on it. At speed 100 one emulated minute passes in 0.6 real seconds.
+ */
+export class EmulatedClock {
+  private baseReal: number;
+  private baseEmulated: number;
+
+  constructor(
+    private speedValue = 1,
+    startAt?: number,
+    private readonly realNow: () => number = Date.now,
+  ) {
+    this.baseReal = realNow();
+    this.baseEmulated = Math.max(startAt ?? 0, this.baseReal);
+  }
+
+  now(): number {
+    return Math.floor(this.baseEmulated + (this.realNow() - this.baseReal) * this.speedValue);
+  }
+
+  get speed(): number {
+    return this.speedValue;
+  }
+
+  setSpeed(speed: number): void {
+    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError("clock speed must be a positive number");
+    this.baseEmulated = this.now();
+    this.baseReal = this.realNow();
+    this.speedValue = speed;
+  }
+
+  /** Real milliseconds until the emulated time `at` (0 when already past). */
+  realDelayUntil(at: number): number {
+    return Math.max(0, (at - this.now()) / this.speedValue);
+  }
+}
+
+/** Emulated durations of the asynchronous operations, in ms at speed 1. */
+export const DELAYS = {
+  pending: 2_000,
+  booting: 3_000,
+  stopping: 2_000,
+  deleting: 2_000,
+  snapshot: 2_000,
+  sshPort: 1_000,
+  webhookRetry: 60_000,
+} as const;

@@ -1,0 +1,28 @@
+/** What a route handler receives. */
+import type { Core } from "./core.js";
+import type { ApiResponse } from "./http.js";
+import type { KeyRole } from "./state.js";
+
+export interface AuthInfo {
+  keyId: string;
+  spaceId: string;
+  role: KeyRole;
+}
+
+export interface RouteContext {
+  core: Core;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Parsed JSON body; undefined when the body was empty. */
+  body: unknown;
+  auth: AuthInfo;
+  /** Emulated time of the request. */
+  now: number;
+}
+
+export type RouteHandler = (ctx: RouteContext) => ApiResponse;
+
+/** "user:<keyId>": who changed something, as the API reports it. */
+export function actorOf(ctx: RouteContext): string {
+  return `user:${ctx.auth.keyId}`;
+}

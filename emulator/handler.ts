@@ -1,0 +1,148 @@
+/**
+ * The fetch-style core: handle(ApiRequest) → ApiResponse, usable without a socket.
+ *
+ * Order for /api/v1 requests (the reference's request lifecycle): injected fault, route
+ * lookup, rate limit (mutating requests only), idempotency replay, then authentication and
+ * permission. The idempotency lookup needs the Space, so it resolves the key's Space from the
+ * key hash first; a key that resolves to nothing cannot replay and falls through to the 401.
+ */
+import { adminHandler, ADMIN_PREFIX } from "./admin.js";
+import { findKey } from "./auth.js";
+import type { AuthInfo, RouteContext } from "./context.js";
+import type { Core } from "./core.js";
+import { HttpError, type ApiRequest, type ApiResponse } from "./http.js";
+import { findReplay, fingerprint, IDEMPOTENCY_KEY_MAX, storeOutcome } from "./idempotency.js";
+import { isoAt } from "./ids.js";
+import type { EmulatorAdmin, FaultSpec } from "./index.js";
+import { matchRoute, type Route } from "./routes.js";
+
+export const API_PREFIX = "/api/v1";
+const REPLAYED = "Idempotency-Replayed";
+
+export type Handle = (req: ApiRequest) => Promise<ApiResponse>;
+
+export function createHandler(core: Core, admin: EmulatorAdmin): Handle {
+  const handleAdmin = adminHandler(admin);
+  return async (req) => {
+    if (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`)) return handleAdmin(req);
+    if (!req.path.startsWith(`${API_PREFIX}/`)) return error(404, `No such path: ${req.path}`);
+    const fault = core.faults.take(req.method, req.path);
+    if (fault?.kind === "latency") await delay(fault.ms ?? 0);
+    const response = faultResponse(fault) ?? handleApi(core, req);
+    const final = fault?.kind === "drop-after-commit" ? { ...response, abort: true } : response;
+    core.logRequest({
+      at: isoAt(core.now()),
+      method: req.method,
+      path: req.path,
+      query: req.query.toString(),
+      status: final.status,
+      mutating: isMutating(req.method),
+      idempotencyKey: isMutating(req.method) ? (req.headers["idempotency-key"] ?? null) : null,
+      replayed: final.headers?.[REPLAYED] === "true",
+      authenticated: req.headers["x-api-key"] !== undefined,
+    });
+    return final;
+  };
+}
+
+function faultResponse(fault: FaultSpec | undefined): ApiResponse | undefined {
+  if (fault?.kind === "status") {
+    const status = fault.status ?? 503;
+    return error(status, `Injected fault: HTTP ${status}`);
+  }
+  if (fault?.kind === "reset") return { status: 0, abort: true };
+  return undefined;
+}
+
+export function isMutating(method: string): boolean {
+  return method !== "GET" && method !== "HEAD";
+}
+
+function handleApi(core: Core, req: ApiRequest): ApiResponse {
+  const ran = core.scheduler.runDue();
+  let response: ApiResponse;
+  try {
+    response = dispatch(core, req);
+  } catch (thrown) {
+    response = fromThrown(thrown);
+  }
+  if (ran > 0 || isMutating(req.method)) core.save();
+  return response;
+}
+
+function dispatch(core: Core, req: ApiRequest): ApiResponse {
+  const match = matchRoute(req.method, req.path.slice(API_PREFIX.length));
+  if (!match) return error(404, `No such endpoint: ${req.path}`);
+  const mutating = isMutating(req.method);
+  if (mutating) {
+    const decision = core.rateLimiter.check(req.clientIp);
+    if (!decision.allowed) return { status: 429, headers: { "Retry-After": String(decision.retryAfterSeconds) }, body: { error: decision.message } };
+  }
+  if ("methodNotAllowed" in match) return error(405, `Method ${req.method} is not allowed on ${req.path}`);
+  const { route, params } = match;
+  if (route.public) return route.handler(core);
+  const idempotencyKey = mutating ? req.headers["idempotency-key"] : undefined;
+  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {
+    return error(400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long`);
+  }
+  const now = core.now();
+  const keyHolder = req.headers["x-api-key"] ? findKey(core.data, req.headers["x-api-key"]) : undefined;
+  if (idempotencyKey && keyHolder) {
+    const replay = findReplay(core, keyHolder.spaceId, idempotencyKey, now);
+    if (replay && replay.fingerprint !== fingerprint(req)) {
+      return error(422, "This Idempotency-Key was already used with a different request (method, path or body)");
+    }
+    if (replay) return { status: replay.status, headers: { [REPLAYED]: "true" }, body: replay.body };
+  }
+  const auth = authenticate(req, keyHolder);
+  authorize(route, params, auth, mutating);
+  const response = route.handler({ core, params, query: req.query, body: parseJsonBody(req.body), auth, now } satisfies RouteContext);
+  if (idempotencyKey) storeOutcome(core, auth.spaceId, idempotencyKey, req, response, now);
+  return response;
+}
+
+/** Spec §5: X-API-KEY only; there is no bearer token (an Authorization header alone is a 401). */
+function authenticate(req: ApiRequest, keyHolder: AuthInfo | undefined): AuthInfo {
+  if (keyHolder) return keyHolder;
+  if (req.headers["x-api-key"]) throw new HttpError(401, "Invalid API key");
+  if (req.headers.authorization?.toLowerCase().startsWith("bearer ")) {
+    throw new HttpError(401, "Bearer tokens are not supported: send the API key in the X-API-KEY header");
+  }
+  throw new HttpError(401, "Missing API key: send it in the X-API-KEY header");
+}
+
+/**
+ * A spaceId in the path that is not the key's own Space is a 403, whether or not that Space
+ * exists: the key lacks membership there (spec §5 rule 3), and answering the same for every
+ * foreign id reveals nothing. Objects of other spaces under the key's own Space are 404s.
+ */
+function authorize(route: Route, params: Record<string, string>, auth: AuthInfo, mutating: boolean): void {
+  if (params.spaceId !== undefined && params.spaceId !== auth.spaceId) {
+    throw new HttpError(403, "This API key is not scoped to that space");
+  }
+  if (mutating && auth.role === "read_only") {
+    throw new HttpError(403, `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`);
+  }
+}
+
+function parseJsonBody(body: string): unknown {
+  if (body.trim() === "") return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new HttpError(400, "Request body is not valid JSON");
+  }
+}
+
+function fromThrown(thrown: unknown): ApiResponse {
+  if (thrown instanceof HttpError) return { status: thrown.status, body: thrown.body ?? { error: thrown.message } };
+  return error(500, `Internal emulator error: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+}
+
+export function error(status: number, message: string): ApiResponse {
+  return { status, body: { error: message } };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,130 @@
+/** TCP mappings, including the SSH mapping every cube has, SSH details and the SSH port. */
+import { createHash } from "node:crypto";
+import { CreateTcpMappingRequest, SshPortRequest } from "../schema/api.js";
+import { DELAYS } from "./clock.js";
+import type { RouteContext } from "./context.js";
+import type { Core } from "./core.js";
+import { requireCube } from "./cubes.js";
+import { emitEvent } from "./deliveries.js";
+import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
+import { isoAt, newId } from "./ids.js";
+import type { CubeRecord, Job, TcpRecord } from "./state.js";
+import { cubeHostname, tcpView } from "./views.js";
+
+export const HOST_PORT_MIN = 30000;
+export const HOST_PORT_MAX = 50000;
+
+/** Host ports are unique across the whole emulator (one emulated server). */
+function allocateHostPort(core: Core): number {
+  const used = new Set(Object.values(core.data.tcpMappings).map((m) => m.hostPort));
+  const span = HOST_PORT_MAX - HOST_PORT_MIN + 1;
+  for (let i = 0; i < span; i++) {
+    const port = HOST_PORT_MIN + ((core.data.nextHostPort - HOST_PORT_MIN + i) % span);
+    if (!used.has(port)) {
+      core.data.nextHostPort = port + 1 > HOST_PORT_MAX ? HOST_PORT_MIN : port + 1;
+      return port;
+    }
+  }
+  throw new HttpError(503, "No ports available");
+}
+
+function cubeMappings(core: Core, cubeId: string): TcpRecord[] {
+  return Object.values(core.data.tcpMappings).filter((m) => m.cubeId === cubeId);
+}
+
+function addMapping(core: Core, cube: CubeRecord, now: number, fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">): TcpRecord {
+  const at = isoAt(now);
+  const mapping: TcpRecord = { id: newId("tcp"), spaceId: cube.spaceId, cubeId: cube.id, hostPort: allocateHostPort(core), status: "active", createdAt: at, updatedAt: at, ...fields };
+  core.data.tcpMappings[mapping.id] = mapping;
+  return mapping;
+}
+
+export function createSshMapping(core: Core, cube: CubeRecord, now: number): TcpRecord {
+  return addMapping(core, cube, now, { cubePort: 22, label: "SSH", isSsh: true, udpEnabled: false, whitelistedIps: [] });
+}
+
+export function listTcpMappings(ctx: RouteContext): ApiResponse {
+  const cube = requireCube(ctx);
+  return json(200, { tcpMappings: cubeMappings(ctx.core, cube.id).map((m) => tcpView(ctx.core.data, m)) });
+}
+
+export function createTcpMapping(ctx: RouteContext): ApiResponse {
+  const body = parseWith(CreateTcpMappingRequest, ctx.body);
+  const cube = requireCube(ctx);
+  if (cube.deleting) throw conflict("This Cube is being deleted");
+  if (cubeMappings(ctx.core, cube.id).some((m) => m.cubePort === body.cubePort)) {
+    throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
+  }
+  // whitelistIps is the deprecated alias; whitelistedIps wins when both are sent.
+  const cidrs = body.whitelistedIps ?? body.whitelistIps ?? [];
+  const mapping = addMapping(ctx.core, cube, ctx.now, {
+    cubePort: body.cubePort,
+    label: body.label ?? null,
+    isSsh: false,
+    udpEnabled: body.udpEnabled ?? true,
+    whitelistedIps: cidrs.map((cidr) => ({ id: newId("wl"), cidr })),
+  });
+  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.added", { tcpMapping: tcpView(ctx.core.data, mapping) }, ctx.now);
+  return json(201, { tcpMapping: tcpView(ctx.core.data, mapping) });
+}
+
+/** The SSH mapping is refused with 400: that request can never succeed, whatever the state. */
+export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
+  const cube = requireCube(ctx);
+  const mapping = ctx.core.data.tcpMappings[ctx.params.mappingId ?? ""];
+  if (!mapping || mapping.cubeId !== cube.id) throw notFound("TCP mapping");
+  if (mapping.isSsh) {
+    throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
+  }
+  const view = tcpView(ctx.core.data, mapping);
+  delete ctx.core.data.tcpMappings[mapping.id];
+  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
+  return json(200, SUCCESS);
+}
+
+function sshMapping(core: Core, cube: CubeRecord): TcpRecord {
+  const mapping = cubeMappings(core, cube.id).find((m) => m.isSsh);
+  if (!mapping) throw new HttpError(500, "SSH mapping missing");
+  return mapping;
+}
+
+export function getSsh(ctx: RouteContext): ApiResponse {
+  const cube = requireCube(ctx);
+  return json(200, {
+    host: cubeHostname(cube),
+    port: sshMapping(ctx.core, cube).hostPort,
+    user: cube.sshUser,
+    hostKeys: cube.hostKeyCaptured ? [{ type: "ssh-ed25519", key: fakeHostKey(cube.id) }] : [],
+  });
+}
+
+function fakeHostKey(cubeId: string): string {
+  const digest = createHash("sha256").update(cubeId).digest();
+  return Buffer.concat([Buffer.from("0000000b7373682d6564323535313900000020", "hex"), digest]).toString("base64");
+}
+
+/** Changes the in-cube port; the host port and whitelist stay. Status pending → active. */
+export function putSshPort(ctx: RouteContext): ApiResponse {
+  const body = parseWith(SshPortRequest, ctx.body);
+  const cube = requireCube(ctx);
+  const ssh = sshMapping(ctx.core, cube);
+  if (ssh.status === "pending") throw conflict("Another SSH-port change is in progress");
+  if (cubeMappings(ctx.core, cube.id).some((m) => !m.isSsh && m.cubePort === body.cubePort)) {
+    throw conflict(`Cube port ${body.cubePort} is used by another TCP mapping of this Cube`);
+  }
+  if (ssh.cubePort !== body.cubePort) {
+    ssh.cubePort = body.cubePort;
+    ssh.status = "pending";
+    ssh.updatedAt = isoAt(ctx.now);
+    ctx.core.scheduler.schedule({ kind: "ssh-port-active", mappingId: ssh.id }, ctx.now + DELAYS.sshPort);
+    emitEvent(ctx.core, cube.spaceId, "tcp_mapping.updated", { tcpMapping: tcpView(ctx.core.data, ssh) }, ctx.now);
+  }
+  return json(200, { success: true, cubePort: body.cubePort });
+}
+
+export function runSshPortJob(core: Core, job: Extract<Job, { kind: "ssh-port-active" }>): void {
+  const mapping = core.data.tcpMappings[job.mappingId];
+  if (!mapping) return;
+  mapping.status = "active";
+  mapping.updatedAt = isoAt(job.at);
+}

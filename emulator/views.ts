@@ -1,0 +1,121 @@
+/** Conversions from stored records to the API objects the emulator returns. */
+import type { Cube, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../schema/api.js";
+import { costPerHour } from "./catalog.js";
+import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, StateData, TcpRecord, WebhookRecord } from "./state.js";
+
+/** The shared host-gateway address through which mapped ports are reached (TEST-NET-3). */
+export const GATEWAY_IPV4 = "203.0.113.10";
+export const SERVER_DOMAIN = "node-1.emulator.local";
+
+export function cubeHostname(cube: CubeRecord): string | null {
+  return cube.hasServer ? `${cube.id}.cubes.emulator.local` : null;
+}
+
+/** Spec §3 rule 4: null until a port is mapped. The SSH mapping every cube has does not count. */
+export function publicIpv4(data: StateData, cube: CubeRecord): string | null {
+  if (!cube.hasServer) return null;
+  const mapped = Object.values(data.tcpMappings).some((m) => m.cubeId === cube.id && !m.isSsh);
+  return mapped ? GATEWAY_IPV4 : null;
+}
+
+export function cubeView(data: StateData, cube: CubeRecord, options: { serverDomain?: boolean } = {}): Cube {
+  return {
+    id: cube.id,
+    name: cube.name,
+    state: cube.state,
+    publicIpv4: publicIpv4(data, cube),
+    image: cube.image,
+    sshUser: cube.sshUser,
+    resources: { ...cube.resources },
+    costPerHour: costPerHour(cube.resources),
+    region: cube.region,
+    ...(options.serverDomain ? { serverDomain: cube.hasServer ? SERVER_DOMAIN : null } : {}),
+    terminationProtection: cube.terminationProtection,
+    terminationProtectionChangedAt: cube.terminationProtectionChangedAt,
+    terminationProtectionChangedBy: cube.terminationProtectionChangedBy,
+    createdAt: cube.createdAt,
+    updatedAt: cube.updatedAt,
+  };
+}
+
+export function tcpView(data: StateData, mapping: TcpRecord): TcpMapping {
+  const cube = data.cubes[mapping.cubeId];
+  return {
+    id: mapping.id,
+    cubeId: mapping.cubeId,
+    cubePort: mapping.cubePort,
+    hostPort: mapping.hostPort,
+    host: cube ? cubeHostname(cube) : null,
+    label: mapping.label,
+    status: mapping.status,
+    isSsh: mapping.isSsh,
+    udpEnabled: mapping.udpEnabled,
+    whitelistedIps: mapping.whitelistedIps.map((entry) => ({ ...entry })),
+    createdAt: mapping.createdAt,
+    updatedAt: mapping.updatedAt,
+  };
+}
+
+export function acmeTarget(domain: DomainRecord): string {
+  return `${domain.token}.acme.krova.cloud`;
+}
+
+export function domainView(domain: DomainRecord): Domain & { ingressStatus: string | null } {
+  return {
+    id: domain.id,
+    cubeId: domain.cubeId,
+    domain: domain.domain,
+    port: domain.port,
+    status: domain.status,
+    ingressStatus: null,
+    securityHeadersMode: domain.securityHeadersMode,
+    responseHeaderTimeoutSecs: domain.responseHeaderTimeoutSecs,
+    responseHeaderOverrides: domain.responseHeaderOverrides,
+    requestHeaderOverrides: domain.requestHeaderOverrides,
+    maxRequestBodyMb: domain.maxRequestBodyMb,
+    responseCompression: domain.responseCompression,
+    ipAllowList: domain.ipAllowList,
+    ipDenyList: domain.ipDenyList,
+    basicAuthUser: domain.basicAuthUser,
+    basicAuthEnabled: domain.basicAuthUser !== null && domain.basicAuthPasswordHash !== null,
+    corsConfig: domain.corsConfig,
+    originScheme: domain.originScheme,
+    proxyProtocol: domain.proxyProtocol,
+    isWildcard: domain.isWildcard,
+    wildcardCertState: domain.isWildcard ? "pending_delegation" : null,
+    acmeDelegationTarget: domain.isWildcard ? acmeTarget(domain) : null,
+    createdAt: domain.createdAt,
+    updatedAt: domain.updatedAt,
+  };
+}
+
+export function snapshotView(snapshot: SnapshotRecord): Snapshot {
+  const { spaceId: _spaceId, ...view } = snapshot;
+  return view;
+}
+
+/** The single GET returns description; the list omits it (reference); only create adds the secret. */
+export function webhookView(webhook: WebhookRecord, options: { description?: boolean; secret?: boolean } = {}): Webhook & { secret?: string } {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: [...webhook.events],
+    enabled: webhook.enabled,
+    ...(options.description ? { description: webhook.description } : {}),
+    ...(options.secret ? { secret: webhook.secret } : {}),
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+export function deliveryView(delivery: DeliveryRecord): WebhookDelivery {
+  return {
+    id: delivery.id,
+    event: delivery.event,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    lastAttemptAt: delivery.lastAttemptAt,
+    responseStatus: delivery.responseStatus,
+    createdAt: delivery.createdAt,
+  };
+}
