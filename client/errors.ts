@@ -187,6 +187,9 @@ export class RedirectRefusedError extends CubeApiError {
     super("redirect_refused", message, context);
     this.locationOrigin = locationOrigin;
   }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), locationOrigin: this.locationOrigin };
+  }
 }
 
 // ---------------------------------------------------------------- mapping an HTTP answer

@@ -91,4 +91,20 @@ describe("pacing over real HTTP", () => {
     expect(maxInAnyWindow(mutations, 300)).toBe(3);
     expect(client.stats).toMatchObject({ mutations: 7, reads: 1, rateLimited: 0 });
   });
+
+  test("a pacer passed to two clients paces them together", async () => {
+    server = await startTestServer(() => ({ body: { success: true } }));
+    const pacer = new MutationPacer({ limit: 2, windowMs: 200 });
+    const a = createClient({ baseUrl: server.url, apiKey: "kro_a", spaceId: "s1", pacer });
+    const b = createClient({ baseUrl: server.url, apiKey: "kro_b", spaceId: "s1", pacer });
+    try {
+      await Promise.all([a.wake("c1"), a.wake("c2"), b.wake("c3"), b.wake("c4"), a.restart("c5")]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const times = server.received.map((r) => r.at);
+    expect(times).toHaveLength(5);
+    expect(maxInAnyWindow(times, 200)).toBe(2);
+    expect(a.pacer).toBe(b.pacer);
+  });
 });
