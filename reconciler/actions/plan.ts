@@ -1,0 +1,44 @@
+/** `cubeform plan`: load → connect → observe → diff → render. Exit 0 in sync, 2 with changes. */
+import type { Plan } from "../../engine/types.js";
+import { writeLine, useColor, type CliIo } from "../io.js";
+import type { LoadedFile } from "../load.js";
+import { renderPlan, renderPlanMarkdown, type RenderContext } from "../render/index.js";
+import { hasChanges } from "../render/values.js";
+import { appendFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { writeSavedPlan } from "../saved-plan.js";
+import { computePlan, loadForSession, withConnection, type PlanFlags, type SessionContext } from "./session.js";
+
+export interface PlanContext extends SessionContext, PlanFlags {
+  /** Where to save the plan for `apply plan.json`. */
+  out?: string;
+}
+
+export const EXIT_IN_SYNC = 0;
+export const EXIT_CHANGES = 2;
+
+export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
+  const loaded = await loadForSession(ctx, io);
+  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit)).plan);
+  io.stdout.write(renderPlan(plan, ctx.format, renderContext(loaded, io)));
+  if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
+  if (ctx.out !== undefined) {
+    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, ctx.file);
+    if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
+  }
+  return exitCodeOf(plan);
+}
+
+export function exitCodeOf(plan: Plan): number {
+  return hasChanges(plan) ? EXIT_CHANGES : EXIT_IN_SYNC;
+}
+
+export function renderContext(loaded: Pick<LoadedFile, "file" | "cubePositions">, io: CliIo): RenderContext {
+  return { file: loaded.file, cubePositions: loaded.cubePositions, color: useColor(io) };
+}
+
+/** GitHub shows this file's markdown on the run's summary page. */
+export async function appendStepSummary(io: CliIo, markdown: string): Promise<void> {
+  const path = io.env.GITHUB_STEP_SUMMARY;
+  if (path) await appendFile(path, `${markdown}\n`, "utf8");
+}

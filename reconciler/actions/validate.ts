@@ -1,0 +1,31 @@
+/** `cubeform validate`: load and check the file; never connects. */
+import { LoadError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { loadDesiredState } from "../load.js";
+import { renderProblemsGithub } from "../render/index.js";
+import type { Format } from "../commands/options.js";
+
+export interface ValidateContext {
+  file: string;
+  cwd: string;
+  format: Format;
+}
+
+export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<number> {
+  try {
+    const loaded = await loadDesiredState({ file: ctx.file, cwd: ctx.cwd, env: io.env });
+    const n = loaded.desired.cubes.length;
+    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: ctx.file, cubes: n }));
+    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${ctx.file})`);
+    return 0;
+  } catch (e) {
+    if (e instanceof LoadError) reportProblems(e, ctx.format, io);
+    throw e;
+  }
+}
+
+/** Machine formats get the problems on stdout too; stderr always gets them (from main). */
+export function reportProblems(e: LoadError, format: Format, io: CliIo): void {
+  if (format === "github") io.stdout.write(renderProblemsGithub(e.problems));
+  if (format === "json") writeLine(io.stdout, JSON.stringify({ valid: false, problems: e.problems }));
+}

@@ -1,0 +1,6 @@
+/**
+ * Every command of the CLI, one line each. A command file exports `register(program, io)`;
+ * commands appear in --help in alphabetical order.
+ */
+export * as validate from "./validate.js";
+export * as plan from "./plan.js";

@@ -1,0 +1,62 @@
+/**
+ * Flags shared by the commands, and the zod schemas that turn commander's raw options into
+ * typed values (with one clear error per bad flag).
+ */
+import { Option, type Command } from "commander";
+import { z } from "zod";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from "../connect.js";
+import { CliError, ExitCode } from "../errors.js";
+
+export const FORMATS = ["text", "json", "markdown", "github"] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const DEFAULT_FILE = "cubeform.yaml";
+
+export function addFileOption(command: Command): Command {
+  return command.option("-f, --file <path>", "desired-state file", DEFAULT_FILE);
+}
+
+export function addConnectOptions(command: Command): Command {
+  return command
+    .option("--emulator", "run against the embedded local emulator (state in .cubeform/)", false)
+    .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60");
+}
+
+export function addFormatOption(command: Command): Command {
+  return command.addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"));
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function addTargetOption(command: Command): Command {
+  return command.option("--target <name>", "limit to this cube (repeatable)", collect, []);
+}
+
+export const FileOptions = z.object({ file: z.string().min(1).default(DEFAULT_FILE) });
+
+export const ConnectOptions = z.object({
+  emulator: z.boolean().default(false),
+  rateLimit: z.string().default("10/60"),
+});
+
+export const FormatOption = z.object({ format: z.enum(FORMATS).default("text") });
+
+export const TargetOption = z.object({ target: z.array(z.string().min(1)).default([]) });
+
+/** Parses commander's options with a schema; a bad value is a one-line error naming the flag. */
+export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const flag = issue?.path.map((p) => `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(" ") ?? "";
+  throw new CliError("invalid_option", `invalid option ${flag}: ${issue?.message ?? "invalid value"}`);
+}
+
+export function rateLimitOf(text: string): RateLimit {
+  return text === "10/60" ? DEFAULT_RATE_LIMIT : parseRateLimit(text);
+}
+
+/** Runs an action and ends the command with its exit code. */
+export function exitWith(code: number): void {
+  if (code !== 0) throw new ExitCode(code);
+}

@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { runPlan } from "../actions/plan.js";
+import { cwdOf, type CliIo } from "../io.js";
+import {
+  addConnectOptions,
+  addFileOption,
+  addFormatOption,
+  addTargetOption,
+  ConnectOptions,
+  exitWith,
+  FileOptions,
+  FormatOption,
+  parseOptions,
+  rateLimitOf,
+  TargetOption,
+} from "./options.js";
+
+const PlanOptions = z.object({
+  ...FileOptions.shape,
+  ...ConnectOptions.shape,
+  ...FormatOption.shape,
+  ...TargetOption.shape,
+  out: z.string().min(1).optional(),
+  prune: z.boolean().default(false),
+  allowReplace: z.boolean().default(false),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program.command("plan").description("show what apply would change, without changing anything");
+  addTargetOption(addFormatOption(addConnectOptions(addFileOption(command))))
+    .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
+    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
+    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform plan                               # against CUBE_API_KEY's space
+  $ cubeform plan --emulator                    # against the embedded local emulator
+  $ cubeform plan --target web --target db      # only these cubes
+  $ cubeform plan --out plan.json && cubeform apply plan.json
+  $ cubeform plan --format markdown > plan.md   # for a PR comment
+
+Exit codes: 0 in sync, 2 changes, 1 error.`,
+    )
+    .action(async (raw: unknown) => {
+      const { target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
+      exitWith(await runPlan({ ...options, targets: target, rateLimit: rateLimitOf(rateLimit), cwd: cwdOf(io) }, io));
+    });
+}

@@ -1,0 +1,26 @@
+/** The streams and environment the CLI runs with: injected so tests run `main` in process. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** Directory relative paths are resolved against; process.cwd() when absent. */
+  cwd?: string;
+}
+
+export function cwdOf(io: CliIo): string {
+  return io.cwd ?? process.cwd();
+}
+
+export function isTty(stream: NodeJS.WritableStream | NodeJS.ReadableStream | undefined): boolean {
+  return (stream as { isTTY?: boolean } | undefined)?.isTTY === true;
+}
+
+/** Colors only on a terminal, and never when NO_COLOR is set. */
+export function useColor(io: CliIo): boolean {
+  return isTty(io.stdout) && io.env.NO_COLOR === undefined;
+}
+
+export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
+  stream.write(text.endsWith("\n") ? text : `${text}\n`);
+}

@@ -1,0 +1,58 @@
+/**
+ * The CLI entry: builds the commander program, runs it, and maps every error to one line on
+ * stderr and an exit code. Nothing below this file exits the process or writes to console.
+ */
+import { Command, CommanderError } from "commander";
+import * as commands from "./commands/index.js";
+import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
+import { writeLine, type CliIo } from "./io.js";
+import { redactingIo } from "./redact.js";
+
+export type { CliIo } from "./io.js";
+
+export const VERSION = "0.1.0";
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("cubeform")
+    .description("Keep a fleet of Cubes in the shape that a YAML file says.")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError("(run with --help for usage)");
+  for (const command of Object.values(commands)) command.register(program, io);
+  return program;
+}
+
+export async function main(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = redactingIo(rawIo);
+  try {
+    await buildProgram(io).parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+function reportError(e: unknown, io: CliIo): number {
+  // Commander already printed its own message (or the help).
+  if (e instanceof CommanderError) return e.exitCode;
+  if (e instanceof ExitCode) return e.exitCode;
+  if (e instanceof LoadError) {
+    for (const problem of e.problems) writeLine(io.stderr, formatProblem(problem));
+    writeLine(io.stderr, `Error: ${e.message}`);
+    return e.exitCode;
+  }
+  if (hasCode(e)) {
+    writeLine(io.stderr, `Error: ${oneLine(e.message)}`);
+    return typeof e.exitCode === "number" ? e.exitCode : 1;
+  }
+  // A bug, not a user error: the stack helps, but only when asked for.
+  const message = e instanceof Error ? e.message : String(e);
+  if (io.env.CUBEFORM_DEBUG && e instanceof Error && e.stack) writeLine(io.stderr, e.stack);
+  else writeLine(io.stderr, `Error: unexpected failure: ${oneLine(message)} (set CUBEFORM_DEBUG=1 for the stack trace)`);
+  return 1;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}

@@ -1,0 +1,57 @@
+/**
+ * GitHub Actions output: workflow-command annotations (warnings for drift, errors for blocked
+ * actions) pointing at the cube's line in the YAML, followed by the text rendering for the log.
+ */
+import type { Plan, ResourceChange } from "../../engine/types.js";
+import type { FileProblem } from "../errors.js";
+import { renderDriftText, renderPlanText } from "./text.js";
+import type { DriftReport, RenderContext } from "./types.js";
+import { ACTION_WORDS, formatValue, visibleChanges } from "./values.js";
+
+export function renderPlanGithub(plan: Plan, ctx: RenderContext): string {
+  return annotations(plan, ctx) + renderPlanText(plan, { ...ctx, color: false });
+}
+
+export function renderDriftGithub(report: DriftReport, ctx: RenderContext): string {
+  const dns = report.dns
+    .filter((d) => d.records.some((r) => r.state === "mismatch"))
+    .map((d) => annotation("warning", { file: ctx.file, ...ctx.cubePositions[d.cubeName] }, `${d.address}: a DNS record does not match what the domain needs`));
+  return annotations(report.plan, ctx) + dns.join("") + renderDriftText(report, { ...ctx, color: false });
+}
+
+export function renderProblemsGithub(problems: FileProblem[]): string {
+  return problems.map((p) => annotation("error", p.line > 0 ? p : { file: p.file }, p.message)).join("");
+}
+
+function annotations(plan: Plan, ctx: RenderContext): string {
+  return visibleChanges(plan)
+    .map((change) => {
+      const where = { file: ctx.file, ...(change.unmanaged ? {} : ctx.cubePositions[change.cubeName]) };
+      return change.blocked
+        ? annotation("error", where, `${change.address}: ${ACTION_WORDS[change.action]} is blocked: ${change.blocked.reason}`)
+        : annotation("warning", where, describe(change));
+    })
+    .join("");
+}
+
+function describe(change: ResourceChange): string {
+  if (change.id === null) return `${change.address}: missing (will be created)`;
+  if (change.unmanaged) return `${change.address}: not declared in the file (${ACTION_WORDS[change.action]})`;
+  const fields = change.changes.map((f) => `${f.path} ${formatValue(f.before)} → ${formatValue(f.after)}`).join(", ");
+  return `${change.address}: drift (${ACTION_WORDS[change.action]})${fields ? `: ${fields}` : ""}`;
+}
+
+function annotation(level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string): string {
+  const props = [`file=${escapeProperty(where.file)}`];
+  if (where.line) props.push(`line=${where.line}`);
+  if (where.col) props.push(`col=${where.col}`);
+  return `::${level} ${props.join(",")}::${escapeData(message)}\n`;
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}

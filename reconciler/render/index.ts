@@ -1,0 +1,37 @@
+/** Output formats: pure functions from a plan (or drift report) to text. */
+import type { Plan } from "../../engine/types.js";
+import type { Format } from "../commands/options.js";
+import { renderDriftGithub, renderPlanGithub } from "./github.js";
+import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";
+import { renderDriftText, renderPlanText } from "./text.js";
+import type { DriftReport, RenderContext } from "./types.js";
+
+export type { DriftReport, DomainDnsCheck, RenderContext, Position } from "./types.js";
+export { renderPlanMarkdown, renderDriftMarkdown } from "./markdown.js";
+export { renderProblemsGithub } from "./github.js";
+
+export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): string {
+  switch (format) {
+    case "json":
+      return `${JSON.stringify(plan, null, 2)}\n`;
+    case "markdown":
+      return renderPlanMarkdown(plan, ctx);
+    case "github":
+      return renderPlanGithub(plan, ctx);
+    case "text":
+      return renderPlanText(plan, ctx);
+  }
+}
+
+export function renderDrift(report: DriftReport, format: Format, ctx: RenderContext): string {
+  switch (format) {
+    case "json":
+      return `${JSON.stringify(report, null, 2)}\n`;
+    case "markdown":
+      return renderDriftMarkdown(report, ctx);
+    case "github":
+      return renderDriftGithub(report, ctx);
+    case "text":
+      return renderDriftText(report, ctx);
+  }
+}

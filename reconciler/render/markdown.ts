@@ -1,0 +1,51 @@
+/** Markdown for PR comments and GitHub step summaries: one table per resource kind. */
+import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
+import type { DriftReport, RenderContext } from "./types.js";
+import { ACTION_WORDS, blockedLine, formatValue, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+
+const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports" };
+
+export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cubeform plan"): string {
+  const lines = [`### ${title}`, ""];
+  const changes = visibleChanges(plan).filter((c) => !(c.unmanaged && c.action === "noop"));
+  if (changes.length === 0) lines.push(`No changes: the space matches \`${ctx.file}\`.`, "");
+  for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));
+  const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
+  if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => `\`${c.cubeName}\``).join(", ")}`, "");
+  lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
+  const blocked = blockedLine(plan);
+  if (blocked) lines.push("", `:no_entry: ${blocked}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderDriftMarkdown(report: DriftReport, ctx: RenderContext): string {
+  const lines = [renderPlanMarkdown(report.plan, ctx, "cubeform drift").trimEnd()];
+  const incomplete = report.dns.filter((d) => !d.complete);
+  if (incomplete.length > 0) {
+    lines.push("", "#### DNS records not all found", "", "| Domain | Record | State |", "| --- | --- | --- |");
+    for (const check of incomplete) {
+      for (const r of check.records.filter((r) => r.state !== "found")) lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${r.state} |`);
+      if (check.error) lines.push(`| ${cell(check.hostname)} | (could not read) | ${cell(check.error)} |`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {
+  const rows = changes.filter((c) => c.kind === kind);
+  if (rows.length === 0) return [];
+  const lines = [`#### ${KIND_TITLES[kind]}`, "", "| | Address | Action | Details |", "| --- | --- | --- | --- |"];
+  for (const c of rows) lines.push(`| \`${symbolOf(c)}\` | \`${c.address}\` | ${ACTION_WORDS[c.action]} | ${cell(details(c))} |`);
+  lines.push("");
+  return lines;
+}
+
+function details(change: ResourceChange): string {
+  const fields = change.changes.map((f) => `${f.path}: ${formatValue(f.before)} → ${formatValue(f.after)}${f.forcesReplace ? " (forces replacement)" : ""}`);
+  if (change.blocked) fields.unshift(`blocked: ${change.blocked.reason}`);
+  return fields.join("; ");
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}

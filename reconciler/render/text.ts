@@ -1,0 +1,117 @@
+/** The default, human renderer: drift first, then the changes, then the summary. */
+import type { Plan, ResourceChange } from "../../engine/types.js";
+import { paletteFor, type Palette } from "./colors.js";
+import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
+import {
+  ACTION_WORDS,
+  blockedLine,
+  driftedChanges,
+  formatValue,
+  hasChanges,
+  pacingLine,
+  summaryLine,
+  symbolOf,
+  unmanagedCubes,
+  visibleChanges,
+} from "./values.js";
+
+export function renderPlanText(plan: Plan, ctx: RenderContext): string {
+  const c = paletteFor(ctx.color);
+  const sections = [driftSection(plan, ctx, c), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
+  return joinSections(sections);
+}
+
+export function renderDriftText(report: DriftReport, ctx: RenderContext): string {
+  const c = paletteFor(ctx.color);
+  const { plan } = report;
+  const missing = visibleChanges(plan).filter((ch) => ch.id === null);
+  const extra = visibleChanges(plan).filter((ch) => ch.action === "delete" && !ch.unmanaged);
+  const sections = [
+    driftSection(plan, ctx, c),
+    listSection(`Missing (declared in ${ctx.file}, not in the space):`, missing, (ch) => `  ${c.green("+")} ${ch.address}`),
+    listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${ch.address}`),
+    unmanagedSection(plan, c),
+    blockedSection(plan, c),
+    dnsSection(report.dns, c),
+    hasChanges(plan) ? summarySection(plan) : `No drift: the space matches ${ctx.file}.`,
+  ];
+  return joinSections(sections);
+}
+
+function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {
+  const drifted = driftedChanges(plan);
+  if (drifted.length === 0) return "";
+  const lines = [c.bold(`Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${ctx.file} (live → file):`)];
+  for (const change of drifted) {
+    lines.push(`  ${c.yellow("~")} ${change.address}`);
+    lines.push(...fieldLines(change, "      "));
+  }
+  return lines.join("\n");
+}
+
+function unmanagedSection(plan: Plan, c: Palette): string {
+  const cubes = unmanagedCubes(plan);
+  if (cubes.length === 0) return "";
+  const lines = [c.bold(`Unmanaged cubes (in the space, not in the file; deleted only with --prune or prune: true):`)];
+  for (const cube of cubes) lines.push(`  ? ${cube.address}${cube.id ? ` (id ${cube.id})` : ""}${cube.action === "noop" ? "" : ` → ${ACTION_WORDS[cube.action]}`}`);
+  return lines.join("\n");
+}
+
+function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
+  const changes = visibleChanges(plan);
+  if (changes.length === 0) return `No changes: the space matches ${ctx.file}.`;
+  const lines = [c.bold("Changes:")];
+  for (const change of changes) {
+    lines.push(`  ${colorSymbol(change, c)} ${change.address} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
+    if (change.blocked) lines.push(`      ${c.red(`blocked: ${change.blocked.reason}`)}`);
+    lines.push(...(change.action === "create" ? createLines(change) : fieldLines(change, "      ")));
+  }
+  return lines.join("\n");
+}
+
+function blockedSection(plan: Plan, c: Palette): string {
+  const blocked = plan.changes.filter((ch) => ch.blocked !== undefined);
+  return listSection("Blocked:", blocked, (ch) => `  ${c.red("!")} ${ch.address}: ${ch.blocked?.reason ?? ""}`);
+}
+
+function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
+  const incomplete = checks.filter((check) => !check.complete);
+  if (incomplete.length === 0) return "";
+  const lines = [c.bold("DNS records not all found (missing = not published yet, unknown = the service could not check):")];
+  for (const check of incomplete) {
+    lines.push(`  ${check.hostname} (${check.address})${check.error ? `: could not read records: ${check.error}` : ""}`);
+    for (const r of check.records) if (r.state !== "found") lines.push(`      ${r.state.padEnd(8)} ${r.type} ${r.host} → ${r.value}`);
+  }
+  return lines.join("\n");
+}
+
+function summarySection(plan: Plan): string {
+  return [summaryLine(plan), pacingLine(plan), blockedLine(plan)].filter((l) => l !== undefined).join("\n");
+}
+
+function colorSymbol(change: ResourceChange, c: Palette): string {
+  const symbol = symbolOf(change);
+  if (change.blocked) return c.red(symbol);
+  if (change.action === "create") return c.green(symbol);
+  if (change.action === "update") return c.yellow(symbol);
+  return c.red(symbol);
+}
+
+export function fieldLines(change: ResourceChange, indent: string): string[] {
+  return change.changes.map((f) => `${indent}${f.path}: ${formatValue(f.before)} → ${formatValue(f.after)}${f.forcesReplace ? "  (forces replacement)" : ""}`);
+}
+
+function createLines(change: ResourceChange): string[] {
+  if (change.after === null) return [];
+  return Object.entries(change.after)
+    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `      ${k}: ${formatValue(v)}`);
+}
+
+function listSection(title: string, items: ResourceChange[], line: (change: ResourceChange) => string): string {
+  return items.length === 0 ? "" : [title, ...items.map(line)].join("\n");
+}
+
+function joinSections(sections: string[]): string {
+  return `${sections.filter((s) => s !== "").join("\n\n")}\n`;
+}

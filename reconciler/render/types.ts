@@ -1,0 +1,32 @@
+import type { DnsRecordStatus } from "../../schema/api.js";
+import type { Plan } from "../../engine/types.js";
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** What renderers may know beyond the plan: where things are in the file, and whether to color. */
+export interface RenderContext {
+  /** The desired-state file as the user named it. */
+  file: string;
+  cubePositions: Record<string, Position>;
+  color: boolean;
+}
+
+/** The DNS records of one declared, attached domain, as the service checked them. */
+export interface DomainDnsCheck {
+  address: string;
+  cubeName: string;
+  hostname: string;
+  records: DnsRecordStatus[];
+  complete: boolean;
+  /** Set when the records could not be read at all. */
+  error?: string;
+}
+
+export interface DriftReport {
+  formatVersion: 1;
+  plan: Plan;
+  dns: DomainDnsCheck[];
+}

@@ -1,0 +1,68 @@
+/** Small pure helpers shared by the renderers. */
+import { isReplace, type Action, type Plan, type ResourceChange } from "../../engine/types.js";
+
+export const SYMBOLS: Record<Action, string> = {
+  noop: " ",
+  create: "+",
+  update: "~",
+  delete: "-",
+  "delete-then-create": "-/+",
+  "create-then-delete": "+/-",
+};
+
+export const ACTION_WORDS: Record<Action, string> = {
+  noop: "no change",
+  create: "create",
+  update: "update in place",
+  delete: "destroy",
+  "delete-then-create": "replace (destroy, then create)",
+  "create-then-delete": "replace (create, then destroy)",
+};
+
+export function symbolOf(change: ResourceChange): string {
+  return change.blocked ? "!" : SYMBOLS[change.action];
+}
+
+const MAX_VALUE = 60;
+
+/** One short line for any value: long strings (keys, cloud-init) are cut. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return "(unset)";
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+export const visibleChanges = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.action !== "noop");
+
+/** Existing, declared resources whose live state differs from the file. */
+export const driftedChanges = (plan: Plan): ResourceChange[] => visibleChanges(plan).filter((c) => c.id !== null && !c.unmanaged && c.action !== "delete");
+
+export const unmanagedCubes = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.unmanaged === true && c.kind === "cube");
+
+export const blockedChanges = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.blocked !== undefined);
+
+export function summaryLine(plan: Plan): string {
+  const { add, change, destroy } = plan.summary;
+  return `Plan: ${add} to add, ${change} to change, ${destroy} to destroy.`;
+}
+
+export function pacingLine(plan: Plan): string {
+  const { limit, windowMs } = plan.options.rateLimit;
+  const { mutations, estimatedSeconds } = plan.summary;
+  const noun = mutations === 1 ? "mutation" : "mutations";
+  return `${mutations} API ${noun}; the rate limit (${limit}/${formatSeconds(windowMs / 1000)}s) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
+}
+
+export function blockedLine(plan: Plan): string | undefined {
+  const n = plan.summary.blocked;
+  if (n === 0) return undefined;
+  return `${n} ${n === 1 ? "change is" : "changes are"} blocked and will not be applied.`;
+}
+
+function formatSeconds(s: number): string {
+  return Number.isInteger(s) ? String(s) : s.toFixed(1);
+}
+
+export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
+
+export { isReplace };
