@@ -1,10 +1,24 @@
 /**
  * The pure reconcile core. CONTRACT (reconciler/ and provider/ depend on these names):
- *   normalize(doc, files)            → DesiredState
- *   observe(client, options)         → ObservedState
- *   diff(desired, observed, options) → Plan
- *   apply(plan, client, options)     → ApplyResult
- *   per-resource helpers for the Pulumi provider: diffCubeResource, diffDomainResource,
- *   diffPortResource, and the executors (executeStep).
+ *   normalize(doc, { readTextFile })         → DesiredState
+ *   observe(client, options)                 → ObservedState
+ *   diff(desired, observed, options)         → Plan
+ *   apply(plan, options)                     → ApplyResult
+ *   per-resource planning for the Pulumi provider: planCubeResource, planDomainResource,
+ *   planPortResource; the executors: executeStep, runSteps.
  */
 export * from "./types.js";
+export * from "./errors.js";
+export { normalize, secretRef, DEFAULT_SSH_PORT, type NormalizeOptions } from "./normalize.js";
+export { diff } from "./diff.js";
+export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT } from "./plan.js";
+export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";
+export { stepPhase, orderSteps } from "./phases.js";
+export { cubeAddress, domainAddress, portAddress } from "./address.js";
+export { canonical, sameValue, sameSet, powerSide, SENSITIVE, KNOWN_AFTER_APPLY, type PowerSide } from "./compare.js";
+export { replacePaths } from "./change.js";
+export { cubeFieldChanges, createCubeBody, liveCubeView, desiredCubeView, sshMapping, planCube, type CubePlan, type CubePlanInput } from "./cube-rules.js";
+export { domainSettingChanges, planDomain, type DomainPlanInput } from "./domain-rules.js";
+export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js";
+export { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
+export { planCubeResource, planDomainResource, planPortResource, type ResourcePlan, type CubeResourceInput, type DomainResourceInput, type PortResourceInput } from "./resources.js";

@@ -167,7 +167,29 @@ export interface Plan {
   summary: PlanSummary;
   /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. */
   priorStateDigest: string;
+  /** The projection the digest was computed from, so a stale plan can say what changed. */
+  priorState?: StateProjection;
   options: PlanOptions;
+}
+
+/** The part of an observed state that a plan depends on (no timestamps, no transient states). */
+export interface StateProjection {
+  spaceId: string;
+  cubes: ProjectedCube[];
+}
+
+export interface ProjectedCube {
+  id: string;
+  name: string;
+  image: string;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  region: string | null;
+  terminationProtection: boolean;
+  /** "running" | "stopped" | "error": the side of the power switch, not the transient state. */
+  power: string;
+  sshPort: number | null;
+  domains: { id: string; hostname: string; port: number | null; settings: unknown }[];
+  ports: { id: string; cubePort: number; label: string | null; udpEnabled: boolean; whitelistedIps: string[] }[];
 }
 
 export interface PlanOptions {

@@ -1,0 +1,37 @@
+/** Building ResourceChanges: field lists, actions and blocked marks. */
+import { sameValue } from "./compare.js";
+import type { Action, FieldChange, ResourceChange } from "./types.js";
+
+export type View = Record<string, unknown>;
+
+export function fieldChange(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
+  return { path, before: before ?? null, after: after ?? null, forcesReplace };
+}
+
+/** Every field of a view as created (before null) or destroyed (after null); nested objects are flattened one level. */
+export function viewFields(view: View, side: "created" | "destroyed"): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (key === "id") continue;
+    const nested = value !== null && typeof value === "object" && !Array.isArray(value);
+    const members: [string, unknown][] = nested ? Object.entries(value as View).map(([k, v]) => [`${key}.${k}`, v]) : [[key, value]];
+    for (const [path, member] of members) {
+      changes.push(side === "created" ? fieldChange(path, null, member) : fieldChange(path, member, null));
+    }
+  }
+  return changes;
+}
+
+/** The action that a list of field changes of an existing resource calls for. */
+export function actionFor(changes: FieldChange[]): Action {
+  if (changes.some((change) => change.forcesReplace)) return "delete-then-create";
+  return changes.length > 0 ? "update" : "noop";
+}
+
+export function differs(before: unknown, after: unknown): boolean {
+  return !sameValue(before, after);
+}
+
+export function replacePaths(change: ResourceChange): string[] {
+  return change.changes.filter((c) => c.forcesReplace).map((c) => c.path);
+}

@@ -1,0 +1,57 @@
+/** Value comparisons shared by every diff rule: the API and the file spell "nothing" differently. */
+import type { CubeState } from "../schema/api.js";
+
+/** Sensitive values are never shown; this marker stands in for them in views and field changes. */
+export const SENSITIVE = "(sensitive)";
+/** A value that exists only once the apply has run (e.g. the id of a cube created by it). */
+export const KNOWN_AFTER_APPLY = "(known after apply)";
+
+/**
+ * One spelling per meaning: undefined, null, [] and {} (also objects whose members are all
+ * empty) become null; object keys are sorted so that key order never matters.
+ */
+export function canonical(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.length === 0 ? null : value.map(canonical);
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .map(([key, member]) => [key, canonical(member)] as const)
+      .filter(([, member]) => member !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.length === 0 ? null : Object.fromEntries(entries);
+  }
+  return value;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** Lists whose order has no meaning (CIDR allow/deny lists). */
+export function sameSet(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
+  return sameValue(sortedOrNull(a), sortedOrNull(b));
+}
+
+export function sortedOrNull(list: readonly string[] | null | undefined): string[] | null {
+  return list && list.length > 0 ? [...new Set(list)].sort() : null;
+}
+
+/** Which side of the power switch a live state is on. */
+export type PowerSide = "running" | "stopped" | "error" | "deleted";
+
+export function powerSide(state: CubeState): PowerSide {
+  switch (state) {
+    case "pending":
+    case "booting":
+    case "running":
+    case "resizing":
+      return "running";
+    case "stopped":
+    case "stopping":
+      return "stopped";
+    case "error":
+      return "error";
+    case "deleted":
+      return "deleted";
+  }
+}

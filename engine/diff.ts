@@ -1,0 +1,92 @@
+/**
+ * diff: desired state + observed state → a complete, ordered Plan. Pure: no I/O, no clock.
+ * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
+ * provider uses too.
+ */
+import { cubeAddress } from "./address.js";
+import { viewFields } from "./change.js";
+import { liveCubeView, managed, planCube, protectedReason } from "./cube-rules.js";
+import { planDomain } from "./domain-rules.js";
+import { matchCubes, type CubeMatch } from "./identity.js";
+import { orderSteps, type GroupedStep } from "./phases.js";
+import { buildPlan, resolvePlanOptions } from "./plan.js";
+import { planPort } from "./port-rules.js";
+import type { CubeRef, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
+
+interface Collector {
+  changes: ResourceChange[];
+  steps: GroupedStep[];
+}
+
+export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>): Plan {
+  const resolved = resolvePlanOptions(options, desired);
+  const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
+  const { matches, unmanaged } = matchCubes(desired.cubes, live);
+  const addressOf = addressing(desired.cubes, unmanaged);
+  const targets = new Set(resolved.targets);
+  const out: Collector = { changes: [], steps: [] };
+  desired.cubes.forEach((spec, index) => {
+    const match = matches[index];
+    if (match === undefined || (targets.size > 0 && !targets.has(spec.name))) return;
+    planDeclaredCube(spec, match, addressOf(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined)), resolved, index, out);
+  });
+  const prune = resolved.prune && targets.size === 0;
+  unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, desired.cubes.length + index, out));
+  return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps) });
+}
+
+/** Addresses carry the id only when one name stands for several cubes of the plan. */
+function addressing(specs: DesiredCubeSpec[], unmanaged: ObservedCube[]): (name: string, id: string | undefined) => string {
+  const counts = new Map<string, number>();
+  for (const name of [...specs.map((s) => s.name), ...unmanaged.map((c) => c.cube.name)]) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return (name, id) => cubeAddress(name, id, (counts.get(name) ?? 0) > 1);
+}
+
+function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: string, options: PlanOptions, group: number, out: Collector): void {
+  if (match.kind === "ambiguous") {
+    const view = { name: spec.name, ids: match.candidates.map((cube) => cube.cube.id) };
+    out.changes.push({ address, kind: "cube", cubeName: spec.name, id: null, action: "noop", before: view, after: view, changes: [], blocked: { code: "ambiguous_name", reason: match.reason } });
+    return;
+  }
+  const live = match.kind === "matched" ? match.live : undefined;
+  const cubePlan = planCube({ address, spec, live, allowReplace: options.allowReplace });
+  out.changes.push(cubePlan.change);
+  out.steps.push(...cubePlan.steps.map((step) => ({ step, group })));
+  planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out);
+}
+
+function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector): void {
+  const add = ({ change, steps }: { change: ResourceChange; steps: GroupedStep["step"][] }): void => {
+    out.changes.push(change);
+    out.steps.push(...steps.map((step) => ({ step, group })));
+  };
+  const domains = managed(spec, "domains");
+  if (domains !== undefined) {
+    const liveDomains = live?.domains ?? [];
+    for (const domain of domains) add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.domain === domain.hostname), cubeDeleted }));
+    for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.domain))) add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
+  }
+  const ports = managed(spec, "ports");
+  if (ports !== undefined) {
+    const livePorts = (live?.tcpMappings ?? []).filter((mapping) => !mapping.isSsh);
+    for (const port of ports) add(planPort({ cubeAddress: address, cube: target, spec: port, live: livePorts.find((m) => m.cubePort === port.cubePort), cubeDeleted }));
+    for (const extra of livePorts.filter((m) => !ports.some((port) => port.cubePort === m.cubePort))) add(planPort({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
+  }
+}
+
+/** A cube the file does not declare: reported; deleted only when pruning, never when protected. Its domains and ports go with it. */
+function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, group: number, out: Collector): void {
+  const before = liveCubeView(live);
+  const base = { address, kind: "cube" as const, cubeName: live.cube.name, id: live.cube.id, before, unmanaged: true };
+  if (!prune) {
+    out.changes.push({ ...base, action: "noop", after: before, changes: [] });
+    return;
+  }
+  const change: ResourceChange = { ...base, action: "delete", after: null, changes: viewFields(before, "destroyed") };
+  if (live.cube.terminationProtection) {
+    out.changes.push({ ...change, blocked: { code: "termination_protected", reason: protectedReason(live.cube.name, "deleting") } });
+    return;
+  }
+  out.changes.push(change);
+  out.steps.push({ step: { op: "delete-cube", address, cube: { cubeName: live.cube.name, cubeId: live.cube.id } }, group });
+}

@@ -1,0 +1,97 @@
+/** The prior-state digest of a plan, and the check that a saved plan still fits the space. */
+import { createHash } from "node:crypto";
+import { canonical, powerSide, sortedOrNull } from "./compare.js";
+import { sshMapping } from "./cube-rules.js";
+import { liveDomainView } from "./domain-rules.js";
+import { StalePlanError } from "./errors.js";
+import type { ObservedCube, ObservedState, Plan, ProjectedCube, StateProjection } from "./types.js";
+
+const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function projectCube(observed: ObservedCube): ProjectedCube {
+  const { cube } = observed;
+  return {
+    id: cube.id,
+    name: cube.name,
+    image: cube.image,
+    resources: { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb },
+    region: cube.region ?? null,
+    terminationProtection: cube.terminationProtection,
+    power: powerSide(cube.state),
+    sshPort: sshMapping(observed)?.cubePort ?? null,
+    domains: observed.domains
+      .map((domain) => ({ id: domain.id, hostname: domain.domain, port: domain.port, settings: canonical(liveDomainView(domain).settings) }))
+      .sort(byId),
+    ports: observed.tcpMappings
+      .filter((mapping) => !mapping.isSsh)
+      .map((mapping) => ({
+        id: mapping.id,
+        cubePort: mapping.cubePort,
+        label: mapping.label,
+        udpEnabled: mapping.udpEnabled,
+        whitelistedIps: sortedOrNull(mapping.whitelistedIps.map((entry) => entry.cidr)) ?? [],
+      }))
+      .sort(byId),
+  };
+}
+
+export function projectState(observed: ObservedState): StateProjection {
+  const cubes = observed.cubes.filter((c) => c.cube.state !== "deleted").map(projectCube).sort(byId);
+  return { spaceId: observed.spaceId, cubes };
+}
+
+export function digestOf(projection: StateProjection): string {
+  return createHash("sha256").update(JSON.stringify(projection)).digest("hex");
+}
+
+export function stateDigest(observed: ObservedState): string {
+  return digestOf(projectState(observed));
+}
+
+/** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */
+export function checkPlanIsCurrent(plan: Plan, observed: ObservedState): void {
+  const current = projectState(observed);
+  if (digestOf(current) === plan.priorStateDigest) return;
+  const differences = plan.priorState ? describeDifferences(plan.priorState, current) : [];
+  throw new StalePlanError(differences.length > 0 ? differences : ["the observed state differs from the one the plan was computed from"]);
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+export function describeDifferences(prior: StateProjection, current: StateProjection): string[] {
+  const out: string[] = [];
+  if (prior.spaceId !== current.spaceId) out.push(`space ${prior.spaceId} is now ${current.spaceId}`);
+  const before = new Map(prior.cubes.map((cube) => [cube.id, cube]));
+  const after = new Map(current.cubes.map((cube) => [cube.id, cube]));
+  for (const [id, cube] of after) if (!before.has(id)) out.push(`cube "${cube.name}" (${id}) appeared`);
+  for (const [id, cube] of before) {
+    const now = after.get(id);
+    if (!now) out.push(`cube "${cube.name}" (${id}) is gone`);
+    else out.push(...cubeDifferences(cube, now));
+  }
+  return out;
+}
+
+function cubeDifferences(before: ProjectedCube, after: ProjectedCube): string[] {
+  const out: string[] = [];
+  const label = `cube "${before.name}"`;
+  for (const field of ["image", "resources", "region", "terminationProtection", "power", "sshPort"] as const) {
+    if (!same(before[field], after[field])) out.push(`${label}: ${field} changed from ${JSON.stringify(before[field])} to ${JSON.stringify(after[field])}`);
+  }
+  out.push(...listDifferences(`${label} domain`, before.domains, after.domains, (d) => d.hostname));
+  out.push(...listDifferences(`${label} port`, before.ports, after.ports, (p) => String(p.cubePort)));
+  return out;
+}
+
+function listDifferences<T extends { id: string }>(label: string, before: T[], after: T[], name: (item: T) => string): string[] {
+  const out: string[] = [];
+  const old = new Map(before.map((item) => [item.id, item]));
+  const now = new Map(after.map((item) => [item.id, item]));
+  for (const [id, item] of now) if (!old.has(id)) out.push(`${label} ${name(item)} appeared`);
+  for (const [id, item] of old) {
+    const current = now.get(id);
+    if (!current) out.push(`${label} ${name(item)} is gone`);
+    else if (!same(item, current)) out.push(`${label} ${name(item)} changed`);
+  }
+  return out;
+}

@@ -1,0 +1,224 @@
+/**
+ * normalize: the validated YAML document → DesiredState. Merges defaults, reads key and
+ * cloud-init files, turns `${env:NAME}` into SecretRefs and checks what the schema cannot
+ * (required-after-merge fields, duplicates). Reports every issue at once.
+ */
+import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/api.js";
+import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument } from "../schema/desired.js";
+import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, SecretRef } from "./types.js";
+
+export interface NormalizeOptions {
+  /** Reads a file the document names; the caller resolves it relative to the YAML file. */
+  readTextFile(path: string): string;
+}
+
+type Path = (string | number)[];
+
+/** The in-cube SSH port a new cube starts with. */
+export const DEFAULT_SSH_PORT = 22;
+
+const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+class IssueList {
+  readonly issues: DesiredStateIssue[] = [];
+  add(path: Path, message: string): void {
+    const key = JSON.stringify([path, message]);
+    if (this.issues.some((issue) => JSON.stringify([issue.path, issue.message]) === key)) return;
+    this.issues.push({ path, message });
+  }
+}
+
+export function normalize(doc: DesiredStateDocument, options: NormalizeOptions): DesiredState {
+  const issues = new IssueList();
+  const defaults = doc.defaults ?? {};
+  const defaultKey = readPair(defaults, ["defaults"], "sshPublicKey", "sshPublicKeyFile", options, issues);
+  const defaultUserData = readPair(defaults, ["defaults"], "userData", "userDataFile", options, issues);
+  const inputs = doc.cubes ?? [];
+  const cubes: DesiredCubeSpec[] = [];
+  inputs.forEach((input, index) => {
+    const cube = normalizeCube(input, ["cubes", index], { defaults, defaultKey, defaultUserData }, options, issues);
+    if (cube) cubes.push(cube);
+  });
+  checkDuplicateCubes(inputs, issues);
+  checkDuplicateHostnames(inputs, issues);
+  if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
+  const state: DesiredState = { prune: doc.prune ?? false, cubes };
+  if (doc.space !== undefined) state.spaceId = doc.space;
+  return state;
+}
+
+interface InheritedValues {
+  defaults: Defaults;
+  defaultKey: string | undefined;
+  defaultUserData: string | undefined;
+}
+
+type PairHolder = Partial<Record<"sshPublicKey" | "sshPublicKeyFile" | "userData" | "userDataFile", string>>;
+
+/** Cube-level pair (inline or file) when the cube declares either, else undefined. */
+function readPair(
+  holder: PairHolder,
+  path: Path,
+  inline: "sshPublicKey" | "userData",
+  file: "sshPublicKeyFile" | "userDataFile",
+  options: NormalizeOptions,
+  issues: IssueList,
+): string | undefined {
+  const inlineValue = holder[inline];
+  const filePath = holder[file];
+  if (inlineValue !== undefined && filePath !== undefined) {
+    issues.add([...path, file], `set either ${inline} or ${file}, not both`);
+    return undefined;
+  }
+  if (inlineValue !== undefined) return inlineValue;
+  if (filePath === undefined) return undefined;
+  try {
+    const text = options.readTextFile(filePath);
+    return inline === "sshPublicKey" ? text.trimEnd() : text;
+  } catch (e) {
+    issues.add([...path, file], `cannot read ${filePath}: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+function declaresPair(holder: PairHolder, inline: "sshPublicKey" | "userData", file: "sshPublicKeyFile" | "userDataFile"): boolean {
+  return holder[inline] !== undefined || holder[file] !== undefined;
+}
+
+function normalizeCube(input: DesiredCubeInput, path: Path, inherited: InheritedValues, options: NormalizeOptions, issues: IssueList): DesiredCubeSpec | undefined {
+  const { defaults } = inherited;
+  const sshPublicKey = declaresPair(input, "sshPublicKey", "sshPublicKeyFile")
+    ? readPair(input, path, "sshPublicKey", "sshPublicKeyFile", options, issues)
+    : inherited.defaultKey;
+  const userData = declaresPair(input, "userData", "userDataFile")
+    ? readPair(input, path, "userData", "userDataFile", options, issues)
+    : inherited.defaultUserData;
+  const image = input.image ?? defaults.image;
+  const resources = input.resources ?? defaults.resources;
+  const before = issues.issues.length;
+  if (image === undefined) issues.add([...path, "image"], "image is required (set it on the cube or in defaults)");
+  if (resources === undefined) issues.add([...path, "resources"], "resources are required (set them on the cube or in defaults)");
+  checkSshKey(input, path, sshPublicKey, defaults, issues);
+  checkUserData(input, path, userData, issues);
+  const domains = normalizeDomains(input.domains ?? [], [...path, "domains"], issues);
+  const sshPort = input.sshPort ?? defaults.sshPort;
+  const ports = normalizePorts(input.ports ?? [], [...path, "ports"], sshPort ?? DEFAULT_SSH_PORT, issues);
+  if (issues.issues.length > before || image === undefined || resources === undefined || sshPublicKey === undefined) return undefined;
+  const spec: DesiredCubeSpec = {
+    name: input.name,
+    image,
+    resources: { ...resources },
+    sshPublicKey,
+    domains,
+    ports,
+    lifecycle: { allowReplace: input.lifecycle?.allowReplace ?? false, ignoreChanges: [...(input.lifecycle?.ignoreChanges ?? [])] },
+  };
+  assignDefined(spec, {
+    id: input.id,
+    region: input.region ?? defaults.region,
+    userData,
+    terminationProtection: input.terminationProtection ?? defaults.terminationProtection,
+    power: input.power ?? defaults.power,
+    sshPort,
+  });
+  return spec;
+}
+
+function assignDefined<T extends object>(target: T, values: Partial<T>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefined, defaults: Defaults, issues: IssueList): void {
+  const defaultsDeclareKey = declaresPair(defaults, "sshPublicKey", "sshPublicKeyFile");
+  const defaultKeyField = defaults.sshPublicKeyFile !== undefined ? "sshPublicKeyFile" : "sshPublicKey";
+  const ownField = input.sshPublicKeyFile !== undefined ? "sshPublicKeyFile" : "sshPublicKey";
+  const declared = declaresPair(input, "sshPublicKey", "sshPublicKeyFile");
+  if (key === undefined) {
+    if (!declared && !defaultsDeclareKey) issues.add([...path, "sshPublicKey"], "an SSH key is required: set sshPublicKey or sshPublicKeyFile on the cube or in defaults");
+    return;
+  }
+  if (!SSH_KEY_PATTERN.test(key)) {
+    const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
+    issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
+  }
+}
+
+function checkUserData(input: DesiredCubeInput, path: Path, userData: string | undefined, issues: IssueList): void {
+  if (userData === undefined || Buffer.byteLength(userData, "utf8") <= USER_DATA_MAX_BYTES) return;
+  const field = input.userDataFile !== undefined ? "userDataFile" : "userData";
+  issues.add([...path, field], `userData is ${Buffer.byteLength(userData, "utf8")} bytes; the API allows at most ${USER_DATA_MAX_BYTES}`);
+}
+
+function normalizeDomains(domains: DesiredDomain[], path: Path, issues: IssueList): DesiredDomainSpec[] {
+  return domains.map((domain, index) => {
+    const { hostname, port, basicAuthPassword, ...settings } = domain;
+    const spec: DesiredDomainSpec = { hostname, port, settings: definedOnly(settings) };
+    if (basicAuthPassword !== undefined) {
+      const ref = secretRef(basicAuthPassword);
+      if (ref) spec.basicAuthPassword = ref;
+      else issues.add([...path, index, "basicAuthPassword"], "basicAuthPassword must be an environment reference such as ${env:NAME}; a password is never written in the file");
+    }
+    return spec;
+  });
+}
+
+export function secretRef(text: string): SecretRef | undefined {
+  const match = ENV_REF.exec(text);
+  return match?.[1] !== undefined ? { env: match[1] } : undefined;
+}
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issues: IssueList): DesiredPortSpec[] {
+  const seen = new Map<number, number>();
+  return ports.map((port, index) => {
+    const first = seen.get(port.cubePort);
+    if (first !== undefined) issues.add([...path, index, "cubePort"], `duplicate cubePort ${port.cubePort} (also ports[${first}])`);
+    else seen.set(port.cubePort, index);
+    if (port.cubePort === sshPort) {
+      issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
+    }
+    const spec: DesiredPortSpec = { cubePort: port.cubePort, udpEnabled: port.udp ?? true, whitelistedIps: [...(port.allow ?? [])] };
+    if (port.label !== undefined) spec.label = port.label;
+    return spec;
+  });
+}
+
+function checkDuplicateCubes(cubes: DesiredCubeInput[], issues: IssueList): void {
+  const byName = new Map<string, number[]>();
+  cubes.forEach((cube, index) => byName.set(cube.name, [...(byName.get(cube.name) ?? []), index]));
+  for (const [name, indexes] of byName) {
+    if (indexes.length < 2) continue;
+    const ids = indexes.map((i) => cubes[i]?.id);
+    const distinct = ids.every((id) => id !== undefined) && new Set(ids).size === ids.length;
+    if (distinct) continue;
+    for (const index of indexes.slice(1)) {
+      issues.add(["cubes", index, "name"], `duplicate cube name "${name}" (also cubes[${indexes[0]}]); give each an id: to pin distinct live cubes`);
+    }
+  }
+  const byId = new Map<string, number>();
+  cubes.forEach((cube, index) => {
+    if (cube.id === undefined) return;
+    const first = byId.get(cube.id);
+    if (first !== undefined) issues.add(["cubes", index, "id"], `duplicate cube id "${cube.id}" (also cubes[${first}])`);
+    else byId.set(cube.id, index);
+  });
+}
+
+function checkDuplicateHostnames(cubes: DesiredCubeInput[], issues: IssueList): void {
+  const seen = new Map<string, string>();
+  cubes.forEach((cube, cubeIndex) => {
+    (cube.domains ?? []).forEach((domain, domainIndex) => {
+      const here = `cubes[${cubeIndex}].domains[${domainIndex}]`;
+      const first = seen.get(domain.hostname);
+      if (first !== undefined) {
+        issues.add(["cubes", cubeIndex, "domains", domainIndex, "hostname"], `duplicate hostname ${domain.hostname} (also ${first}); a hostname can be attached to one cube only`);
+      } else seen.set(domain.hostname, here);
+    });
+  });
+}

@@ -1,0 +1,60 @@
+/** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
+import { projectState, digestOf } from "./digest.js";
+import type { DesiredState, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
+import { isMutation, isReplace } from "./types.js";
+
+export const DEFAULT_RATE_LIMIT: PlanOptions["rateLimit"] = { limit: 10, windowMs: 60_000 };
+
+/** Flag options merged with the file: prune is on when either asks for it. */
+export function resolvePlanOptions(options: Partial<PlanOptions> | undefined, desired: DesiredState): PlanOptions {
+  return {
+    prune: (options?.prune ?? false) || desired.prune,
+    allowReplace: options?.allowReplace ?? false,
+    targets: [...(options?.targets ?? [])],
+    rateLimit: { ...(options?.rateLimit ?? DEFAULT_RATE_LIMIT) },
+  };
+}
+
+/** Least time the mutation rate limit makes `mutations` requests take, starting with a full burst. */
+export function estimatePacedSeconds(mutations: number, rateLimit: PlanOptions["rateLimit"]): number {
+  const { limit, windowMs } = rateLimit;
+  if (limit <= 0 || mutations <= limit) return 0;
+  return (Math.ceil((mutations - limit) / limit) * windowMs) / 1000;
+}
+
+export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: PlanOptions["rateLimit"]): PlanSummary {
+  const summary: PlanSummary = { add: 0, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 0, estimatedSeconds: 0 };
+  for (const change of changes) {
+    if (change.unmanaged) summary.unmanaged += 1;
+    // A blocked change will not happen: it is counted apart, not as an add/change/destroy.
+    if (change.blocked) summary.blocked += 1;
+    else if (change.action === "create") summary.add += 1;
+    else if (change.action === "delete") summary.destroy += 1;
+    else if (change.action === "update") summary.change += 1;
+    else if (isReplace(change.action)) {
+      summary.replace += 1;
+      summary.add += 1;
+      summary.destroy += 1;
+    }
+  }
+  summary.mutations = steps.filter(isMutation).length;
+  summary.estimatedSeconds = estimatePacedSeconds(summary.mutations, rateLimit);
+  return summary;
+}
+
+export function buildPlan(input: { observed: ObservedState; options: PlanOptions; changes: ResourceChange[]; steps: Step[] }): Plan {
+  const { observed, options, changes, steps } = input;
+  const priorState = projectState(observed);
+  return {
+    formatVersion: 1,
+    // The plan is as old as the observation it was computed from (diff stays pure).
+    createdAt: observed.observedAt,
+    spaceId: observed.spaceId,
+    changes,
+    steps,
+    summary: summarize(changes, steps, options.rateLimit),
+    priorStateDigest: digestOf(priorState),
+    priorState,
+    options,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Diff rules of one published TCP port (identity: cubePort within its cube). The API cannot
+ * change a mapping in place: any difference is a replacement. The SSH mapping is not a port.
+ */
+import type { TcpMapping } from "../schema/api.js";
+import { portAddress } from "./address.js";
+import { fieldChange, type View, viewFields } from "./change.js";
+import { KNOWN_AFTER_APPLY, sameSet, sortedOrNull } from "./compare.js";
+import type { ResourcePlan } from "./domain-rules.js";
+import type { CubeRef, DesiredPortSpec, FieldChange, ResourceChange, Step } from "./types.js";
+
+export interface PortPlanInput {
+  cubeAddress: string;
+  cube: CubeRef;
+  spec?: DesiredPortSpec;
+  live?: TcpMapping;
+  /** The cube is deleted by this apply: its mappings go with it, no delete is sent. */
+  cubeDeleted?: boolean;
+}
+
+export function liveCidrs(live: TcpMapping): string[] {
+  return live.whitelistedIps.map((entry) => entry.cidr);
+}
+
+export function livePortView(live: TcpMapping): View {
+  return { id: live.id, cubePort: live.cubePort, label: live.label, udpEnabled: live.udpEnabled, whitelistedIps: sortedOrNull(liveCidrs(live)) ?? [] };
+}
+
+export function desiredPortView(spec: DesiredPortSpec, live?: TcpMapping): View {
+  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udpEnabled: spec.udpEnabled, whitelistedIps: sortedOrNull(spec.whitelistedIps) ?? [] };
+}
+
+/** Every difference forces a replacement; the label counts only when declared. */
+export function portFieldChanges(spec: DesiredPortSpec, live: TcpMapping): FieldChange[] {
+  const changes: FieldChange[] = [];
+  if (live.cubePort !== spec.cubePort) changes.push(fieldChange("cubePort", live.cubePort, spec.cubePort, true));
+  if (live.udpEnabled !== spec.udpEnabled) changes.push(fieldChange("udpEnabled", live.udpEnabled, spec.udpEnabled, true));
+  if (!sameSet(liveCidrs(live), spec.whitelistedIps)) {
+    changes.push(fieldChange("whitelistedIps", sortedOrNull(liveCidrs(live)) ?? [], sortedOrNull(spec.whitelistedIps) ?? [], true));
+  }
+  if (spec.label !== undefined && (live.label ?? "") !== spec.label) changes.push(fieldChange("label", live.label, spec.label, true));
+  return changes;
+}
+
+/** whitelistedIps is always sent, even empty: the deprecated alias is never used. */
+export function createPortStep(address: string, cube: CubeRef, spec: DesiredPortSpec): Step {
+  const body: Extract<Step, { op: "create-port" }>["body"] = { cubePort: spec.cubePort, udpEnabled: spec.udpEnabled, whitelistedIps: [...spec.whitelistedIps] };
+  if (spec.label !== undefined) body.label = spec.label;
+  return { op: "create-port", address, cube, body };
+}
+
+function deletePortStep(address: string, cubeName: string, live: TcpMapping): Step {
+  return { op: "delete-port", address, cube: { cubeName, cubeId: live.cubeId }, mappingId: live.id };
+}
+
+export function planPort(input: PortPlanInput): ResourcePlan {
+  const { spec, live, cube } = input;
+  const address = portAddress(input.cubeAddress, spec?.cubePort ?? live?.cubePort ?? 0);
+  const base: Omit<ResourceChange, "action" | "before" | "after" | "changes"> = { address, kind: "port", cubeName: cube.cubeName, id: live?.id ?? null };
+  if (spec && !live) {
+    const after = desiredPortView(spec);
+    return { change: { ...base, action: "create", before: null, after, changes: viewFields(after, "created") }, steps: [createPortStep(address, cube, spec)] };
+  }
+  if (!spec && live) {
+    const before = livePortView(live);
+    const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
+    return { change: { ...base, action: "delete", before, after: null, changes: viewFields(before, "destroyed") }, steps };
+  }
+  if (!spec || !live) throw new Error("planPort needs a desired or a live port");
+  const before = livePortView(live);
+  const changes = portFieldChanges(spec, live);
+  if (input.cubeDeleted) changes.unshift(fieldChange("cubeId", live.cubeId, KNOWN_AFTER_APPLY, true));
+  else if (cube.cubeId !== null && cube.cubeId !== live.cubeId) changes.unshift(fieldChange("cubeId", live.cubeId, cube.cubeId, true));
+  if (changes.length === 0) return { change: { ...base, action: "noop", before, after: before, changes }, steps: [] };
+  const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
+  steps.push(createPortStep(address, cube, spec));
+  return { change: { ...base, action: "delete-then-create", before, after: desiredPortView(spec, live), changes }, steps };
+}
