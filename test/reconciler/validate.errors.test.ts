@@ -73,7 +73,7 @@ describe("validate reports each problem at file:line:col with exit 1", () => {
     const domain = "    domains:\n      - { hostname: app.example.com, port: 80 }\n";
     const r = await validate(`${header}  - name: web\n${domain}  - name: db\n${domain}`);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^cubeform\.yaml:11:9: cubes\[1\]\.domains\[0\]\.hostname: .*app\.example\.com/m);
+    expect(r.stderr).toMatch(/^cubeform\.yaml:12:21: cubes\[1\]\.domains\[0\]\.hostname: .*app\.example\.com/m);
   });
 
   test("missing key file", async () => {
