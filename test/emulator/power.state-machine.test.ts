@@ -1,0 +1,52 @@
+import { describe, expect } from "vitest";
+import { test } from "../support/emulator.js";
+
+describe("power state machine", () => {
+  test("power-off: running → stopping → stopped; a second power-off is 409", async ({ api, emu }) => {
+    const cube = await api.runningCube();
+    emu.admin.setClockSpeed(1);
+    expect((await api.call("POST", `/cubes/${cube.id}/power-off`)).body).toEqual({ success: true });
+    expect((await api.call("GET", `/cubes/${cube.id}`)).body.cube.state).toBe("stopping");
+    emu.admin.setClockSpeed(1000);
+    await api.waitForState(cube.id, "stopped");
+    const again = await api.call("POST", `/cubes/${cube.id}/power-off`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/stopped/);
+  });
+
+  test("wake: stopped → booting → running; waking a running cube is 409", async ({ api, emu }) => {
+    const cube = await api.runningCube();
+    expect((await api.call("POST", `/cubes/${cube.id}/wake`)).status).toBe(409);
+    await api.call("POST", `/cubes/${cube.id}/power-off`);
+    await api.waitForState(cube.id, "stopped");
+    emu.admin.setClockSpeed(1);
+    expect((await api.call("POST", `/cubes/${cube.id}/wake`)).status).toBe(200);
+    expect((await api.call("GET", `/cubes/${cube.id}`)).body.cube.state).toBe("booting");
+    emu.admin.setClockSpeed(1000);
+    await api.waitForState(cube.id, "running");
+  });
+
+  test("restart needs a running cube and refuses a concurrent restart with 409", async ({ api, emu }) => {
+    emu.admin.setClockSpeed(1);
+    const pending = await api.createCube();
+    expect((await api.call("POST", `/cubes/${pending.id}/restart`)).status).toBe(409);
+    emu.admin.setClockSpeed(200);
+    await api.waitForState(pending.id, "running");
+    emu.admin.setClockSpeed(1);
+    expect((await api.call("POST", `/cubes/${pending.id}/restart`)).status).toBe(200);
+    const second = await api.call("POST", `/cubes/${pending.id}/restart`);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatch(/restart/i);
+    expect((await api.call("GET", `/cubes/${pending.id}`)).body.cube.state).toBe("booting");
+    emu.admin.setClockSpeed(200);
+    await api.waitForState(pending.id, "running");
+  });
+
+  test("transitions follow the emulated clock: at speed 1 a new cube is still pending right after create", async ({ api, emu }) => {
+    emu.admin.setClockSpeed(1);
+    const cube = await api.createCube();
+    expect((await api.call("GET", `/cubes/${cube.id}`)).body.cube.state).toBe("pending");
+    emu.admin.setClockSpeed(1000);
+    await api.waitForState(cube.id, "running");
+  });
+});
