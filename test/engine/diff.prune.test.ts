@@ -1,0 +1,39 @@
+import { describe, expect, test } from "vitest";
+import { diff } from "../../engine/index.js";
+import { cube, desired, domain, live, observed, spec } from "./fixtures.js";
+
+const extra = cube("extra");
+const db = cube("db", { terminationProtection: true });
+const state = observed([live(cube("web")), live(extra, { domains: [domain(extra.id, "x.example.com")] }), live(db)]);
+
+describe("diff: unmanaged cubes and prune", () => {
+  test("without prune, undeclared cubes are reported as unmanaged noops", () => {
+    const plan = diff(desired([spec("web")]), state);
+    expect(plan.changes.filter((c) => c.unmanaged).map((c) => [c.address, c.action])).toEqual([
+      ["cube/extra", "noop"],
+      ["cube/db", "noop"],
+    ]);
+    expect(plan.steps).toEqual([]);
+    expect(plan.summary.unmanaged).toBe(2);
+  });
+
+  test("prune (file or flag) deletes unmanaged cubes, never a protected one, and sends no sub-resource deletions", () => {
+    for (const plan of [diff(desired([spec("web")], true), state), diff(desired([spec("web")]), state, { prune: true })]) {
+      expect(plan.steps).toEqual([{ op: "delete-cube", address: "cube/extra", cube: { cubeName: "extra", cubeId: extra.id } }]);
+      const blocked = plan.changes.find((c) => c.address === "cube/db");
+      expect(blocked).toMatchObject({ action: "delete", unmanaged: true });
+      expect(blocked?.blocked).toEqual({
+        code: "termination_protected",
+        reason: 'cube "db" has terminationProtection on; set terminationProtection: false in the file (or unprotect it) before deleting it',
+      });
+      expect(plan.summary).toMatchObject({ destroy: 1, blocked: 1, unmanaged: 2 });
+      expect(plan.options.prune).toBe(true);
+    }
+  });
+
+  test("with targets only those cubes are planned and nothing is pruned", () => {
+    const plan = diff(desired([spec("web", { power: "stopped" }), spec("new")], true), state, { targets: ["web"] });
+    expect(plan.changes.filter((c) => !c.unmanaged).map((c) => c.address)).toEqual(["cube/web"]);
+    expect(plan.steps.map((s) => `${s.op} ${s.address}`)).toEqual(["power-off cube/web"]);
+  });
+});

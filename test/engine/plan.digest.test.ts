@@ -1,0 +1,46 @@
+import { describe, expect, test } from "vitest";
+import { checkPlanIsCurrent, diff, StalePlanError, stateDigest } from "../../engine/index.js";
+import { cube, desired, domain, live, mapping, observed, spec } from "./fixtures.js";
+
+function state(overrides: Parameters<typeof cube>[1] = {}, port = 5432) {
+  const c = cube("web", overrides);
+  return observed([live(c, { domains: [domain(c.id, "app.example.com")], tcpMappings: [mapping(c.id, port)] }), live(cube("db"))]);
+}
+
+describe("plan: prior-state digest", () => {
+  test("is stable across order, timestamps and transient states on the same side of the power switch", () => {
+    const a = state();
+    const b = state({ state: "booting", updatedAt: "2030-01-01T00:00:00Z", terminationProtectionChangedAt: "2030-01-01T00:00:00Z" });
+    b.cubes.reverse();
+    b.observedAt = "2030-01-01T00:00:00Z";
+    b.reads = 99;
+    expect(stateDigest(b)).toBe(stateDigest(a));
+    expect(stateDigest(a)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test.each([
+    ["image", state({ image: "debian-13" })],
+    ["protection", state({ terminationProtection: true })],
+    ["power side", state({ state: "stopped" })],
+    ["a port", state({}, 6000)],
+  ])("changes when %s changes", (_what, changed) => {
+    expect(stateDigest(changed)).not.toBe(stateDigest(state()));
+  });
+
+  test("a saved plan is refused once the space changed, naming what changed", () => {
+    const plan = diff(desired([spec("web")]), state());
+    const saved = JSON.parse(JSON.stringify(plan));
+    expect(() => checkPlanIsCurrent(saved, state())).not.toThrow();
+    const later = state({ image: "debian-13" });
+    later.cubes.push(live(cube("new")));
+    let error: unknown;
+    try {
+      checkPlanIsCurrent(saved, later);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StalePlanError);
+    expect((error as StalePlanError).code).toBe("stale_plan");
+    expect((error as StalePlanError).differences).toEqual(['cube "new" (cube-new) appeared', 'cube "web": image changed from "ubuntu-24.04" to "debian-13"']);
+  });
+});
