@@ -29,7 +29,7 @@ const Schemas = {
     status: z.number().int().min(100).max(599).optional(),
     ms: z.number().int().min(0).optional(),
   }),
-  clock: z.strictObject({ speed: z.number().positive() }),
+  clock: z.strictObject({ speed: z.number().positive().optional(), advanceMs: z.number().min(0).optional() }),
   rateLimit: z.strictObject({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }),
   terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
 };
@@ -53,6 +53,11 @@ export function createAdmin(core: Core): EmulatorAdmin {
       core.clock.setSpeed(speed);
       core.scheduler.arm();
     },
+    advanceClock: (ms) =>
+      mutate(() => {
+        core.clock.advance(ms);
+        core.scheduler.runDue();
+      }),
     setRateLimit: (setting) => core.rateLimiter.configure(parseWith(Schemas.rateLimit, setting)),
     terminateCube: (input) => mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
     requests: () => core.requests(),
@@ -99,7 +104,12 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   }),
   "POST /faults": (admin, body) => ok(() => admin.injectFault(body as never), 201),
   "DELETE /faults": (admin) => ok(() => admin.clearFaults()),
-  "POST /clock": (admin, body) => ok(() => admin.setClockSpeed(parseWith(Schemas.clock, body).speed)),
+  "POST /clock": (admin, body) =>
+    ok(() => {
+      const { speed, advanceMs } = parseWith(Schemas.clock, body);
+      if (speed !== undefined) admin.setClockSpeed(speed);
+      if (advanceMs !== undefined) admin.advanceClock(advanceMs);
+    }),
   "POST /rate-limit": (admin, body) => ok(() => admin.setRateLimit(body as never)),
   "POST /terminate": (admin, body) => ok(() => admin.terminateCube(body as never)),
   "GET /requests": (admin) => json(200, { requests: admin.requests() }),

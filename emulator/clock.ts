@@ -30,6 +30,11 @@ export class EmulatedClock {
     this.speedValue = speed;
   }
 
+  advance(ms: number): void {
+    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError("advance must be a non-negative number of ms");
+    this.baseEmulated += ms;
+  }
+
   /** Real milliseconds until the emulated time `at` (0 when already past). */
   realDelayUntil(at: number): number {
     return Math.max(0, (at - this.now()) / this.speedValue);

@@ -88,6 +88,8 @@ export interface EmulatorAdmin {
   injectFault(fault: FaultSpec): void;
   clearFaults(): void;
   setClockSpeed(speed: number): void;
+  /** Moves the emulated clock forward by `ms` at once (due transitions and retries then run). */
+  advanceClock(ms: number): void;
   setRateLimit(setting: RateLimitSetting): void;
   /** Operator (admin) or system-recovery termination; allowed on protected cubes, writes an internal audit row. */
   terminateCube(input: { cubeId: string; actorType: "admin" | "system"; reason: string; systemCase?: SystemTerminationCase }): void;
