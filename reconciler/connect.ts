@@ -6,10 +6,14 @@ import { join } from "node:path";
 import type { CubeApi } from "../client/api.js";
 import { clientConfigFromEnv, createClient, type ClientConfig } from "../client/index.js";
 import type { IdempotencyJournal } from "../engine/types.js";
+import { parseRateLimit } from "../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { FileJournal } from "./journal.js";
+
+/** "N/SECONDS" → { limit, windowMs }, with a clear error (shared with `cubeform emulator`). */
+export { parseRateLimit };
 
 export interface RateLimit {
   limit: number;
@@ -72,15 +76,4 @@ function configFromEnv(env: CliIo["env"]): ClientConfig {
     if ((e as { code?: unknown }).code !== "config") throw e;
     throw new CliError("no_api_key", `${(e as Error).message}, or pass --emulator to use the local emulator`);
   }
-}
-
-/** "N/SECONDS", e.g. "10/60": N mutating requests per SECONDS seconds. */
-export function parseRateLimit(text: string): RateLimit {
-  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
-  const limit = Number(match?.[1]);
-  const seconds = Number(match?.[2]);
-  if (match === null || limit < 1 || !(seconds > 0)) {
-    throw new CliError("invalid_rate_limit", `--rate-limit must look like N/SECONDS with N >= 1, e.g. 10/60 (got ${JSON.stringify(text)})`);
-  }
-  return { limit, windowMs: Math.round(seconds * 1000) };
 }

@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import type { DesiredState, ObservedState, Plan } from "../../engine/types.js";
+import { diff, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
 import { engineFn } from "../adapters.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
 import { LoadError } from "../errors.js";
@@ -53,7 +53,6 @@ export async function observeFor(conn: Connection, targets: string[]): Promise<O
 
 export async function computePlan(conn: Connection, desired: DesiredState, flags: PlanFlags, rateLimit: RateLimit): Promise<{ plan: Plan; observed: ObservedState }> {
   const observed = await observeFor(conn, flags.targets);
-  const diff = await engineFn("diff");
-  const plan = diff(desired, observed, { prune: flags.prune || desired.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
+  const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
   return { plan, observed };
 }

@@ -4,3 +4,6 @@
  */
 export * as validate from "./validate.js";
 export * as plan from "./plan.js";
+export * as apply from "./apply.js";
+export * as drift from "./drift.js";
+export * as emulator from "./emulator.js";

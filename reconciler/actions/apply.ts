@@ -1,0 +1,190 @@
+/**
+ * `cubeform apply [plan.json]`: without a saved plan, plan and ask (or --auto-approve); with
+ * one, refuse it when the space changed since, then carry out exactly its steps.
+ */
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange } from "../../engine/index.js";
+import type { DnsRecord } from "../../schema/api.js";
+import { engineFn } from "../adapters.js";
+import type { Connection } from "../connect.js";
+import { CliError } from "../errors.js";
+import { isTty, writeLine, type CliIo } from "../io.js";
+import { renderPlan } from "../render/index.js";
+import { hasChanges, visibleChanges } from "../render/values.js";
+import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
+import { renderContext } from "./plan.js";
+import { computePlan, loadForSession, observeFor, withConnection, type PlanFlags, type SessionContext } from "./session.js";
+
+export interface ApplyContext extends SessionContext, PlanFlags {
+  /** A plan saved by `plan --out`. */
+  planFile?: string;
+  autoApprove: boolean;
+  waitTimeoutMs: number;
+  pollIntervalMs: number;
+}
+
+export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
+  if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
+  const loaded = await loadForSession(ctx, io);
+  return withConnection(ctx, io, async (conn) => {
+    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit);
+    io.stdout.write(renderPlan(plan, "text", renderContext(loaded, io)));
+    if (!hasChanges(plan)) return 0;
+    const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
+    if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io);
+    return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
+  });
+}
+
+async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
+  const saved = await readSavedPlan(resolve(ctx.cwd, planFile));
+  return withConnection(ctx, io, async (conn) => {
+    if (saved.spaceId !== conn.spaceId) {
+      throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
+    }
+    const observed = await observeFor(conn, saved.options.targets);
+    try {
+      checkPlanIsCurrent(saved, observed);
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "stale_plan") throw e;
+      throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/ Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
+    }
+    writeLine(io.stdout, `Applying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
+    return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
+  });
+}
+
+async function confirm(changes: number, io: CliIo): Promise<void> {
+  if (io.stdin === undefined || !isTty(io.stdin)) {
+    throw new CliError(
+      "confirmation_required",
+      "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
+    );
+  }
+  const answer = await ask(`\nApply these ${changes} changes? (yes/no) `, io.stdin, io.stdout);
+  if (answer.trim().toLowerCase() !== "yes") throw new CliError("apply_cancelled", "apply cancelled: nothing was changed");
+}
+
+function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string> {
+  output.write(question);
+  const rl = createInterface({ input, terminal: false });
+  return new Promise((resolveAnswer) => {
+    let answered = false;
+    rl.once("line", (line) => {
+      answered = true;
+      rl.close();
+      resolveAnswer(line);
+    });
+    rl.once("close", () => {
+      if (!answered) resolveAnswer("");
+    });
+  });
+}
+
+async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: Record<string, string>, ctx: ApplyContext, io: CliIo): Promise<number> {
+  const apply = await engineFn("apply");
+  const stop = stopOnSignal();
+  try {
+    const result = await apply(plan, {
+      client: conn.client,
+      spaceId: conn.spaceId,
+      journal: conn.journal,
+      secrets,
+      cubeIds: new Map(),
+      logger: stepLogger(io),
+      waitTimeoutMs: ctx.waitTimeoutMs,
+      pollIntervalMs: ctx.pollIntervalMs,
+      desired,
+      shouldStop: stop.requested,
+    });
+    io.stdout.write(renderApplyResult(result));
+    return applyExitCode(result);
+  } finally {
+    stop.dispose();
+  }
+}
+
+export function applyExitCode(result: ApplyResult): number {
+  const failed = result.outcomes.some((o) => o.status === "failed");
+  return result.converged && !failed && result.blocked.length === 0 ? 0 : 1;
+}
+
+function stepLogger(io: CliIo): EngineLogger {
+  return (event) => {
+    const what = [event.op, event.address].filter(Boolean).join(" ");
+    if (event.type === "step-done") writeLine(io.stdout, `  ✓ ${what}`);
+    else if (event.type === "step-failed") writeLine(io.stdout, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
+    else if (event.type === "wait") writeLine(io.stdout, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
+  };
+}
+
+/** Pure: what apply did, the DNS records to publish, and what is left. */
+export function renderApplyResult(result: ApplyResult): string {
+  const lines: string[] = [""];
+  lines.push(...dnsLines(result));
+  const failed = result.outcomes.filter((o) => o.status === "failed");
+  for (const o of failed) lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
+  for (const change of result.blocked) lines.push(blockedLine(change));
+  const done = result.outcomes.filter((o) => o.status === "done").length;
+  const skipped = result.outcomes.filter((o) => o.status === "skipped").length;
+  lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${result.mutationsSent} API mutations sent.`);
+  const left = visibleChanges(result.after).length;
+  lines.push(result.converged ? "The space matches the file." : `The space has not converged: ${left} ${left === 1 ? "change remains" : "changes remain"}; run \`cubeform plan\` to see them.`);
+  return `${lines.join("\n")}\n`;
+}
+
+function blockedLine(change: ResourceChange): string {
+  return `Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`;
+}
+
+function dnsLines(result: ApplyResult): string[] {
+  const attached = result.outcomes.filter((o) => o.records !== undefined && o.records.length > 0 && o.step.op === "attach-domain");
+  if (attached.length === 0) return [];
+  const lines = ["DNS records to publish for the attached domains:"];
+  for (const o of attached) {
+    const hostname = o.step.op === "attach-domain" ? o.step.body.domain : o.step.address;
+    lines.push(`  ${hostname}:`);
+    for (const r of o.records ?? []) lines.push(`    ${dnsRecordLine(r)}`);
+  }
+  lines.push("");
+  return lines;
+}
+
+export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk">): string {
+  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}`;
+}
+
+function secretsFor(names: string[], io: CliIo): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const name of names) {
+    const value = io.env[name];
+    if (value === undefined) throw new CliError("secret_missing", `environment variable ${name} is not set (a domain's basicAuthPassword refers to it)`);
+    secrets[name] = value;
+  }
+  return secrets;
+}
+
+function secretNamesOf(plan: SavedPlan): string[] {
+  const names = new Set<string>();
+  for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
+  return [...names];
+}
+
+/** Ctrl-C during apply: finish the step under way, then stop (a second Ctrl-C is the default: exit). */
+function stopOnSignal(): { requested: () => boolean; dispose: () => void } {
+  let requested = false;
+  const onSignal = () => {
+    requested = true;
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return {
+    requested: () => requested,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}

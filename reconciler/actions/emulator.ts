@@ -1,0 +1,42 @@
+/** `cubeform emulator`: serve the emulator until SIGINT/SIGTERM, then close it cleanly. */
+import { resolve } from "node:path";
+import { runEmulatorCommand } from "../../emulator/cli.js";
+import type { CliIo } from "../io.js";
+
+export interface EmulatorContext {
+  port: number;
+  apiKey?: string;
+  space?: string;
+  state?: string;
+  rateLimit?: string;
+  cwd: string;
+}
+
+export async function runEmulator(ctx: EmulatorContext, io: CliIo): Promise<number> {
+  const { stop } = await runEmulatorCommand(
+    {
+      port: ctx.port,
+      ...(ctx.apiKey !== undefined ? { apiKey: ctx.apiKey } : {}),
+      ...(ctx.space !== undefined ? { space: ctx.space } : {}),
+      ...(ctx.state !== undefined ? { state: resolve(ctx.cwd, ctx.state) } : {}),
+      ...(ctx.rateLimit !== undefined ? { rateLimit: ctx.rateLimit } : {}),
+    },
+    io,
+  );
+  await untilSignal();
+  // The emulator's own handler may have closed it already; closing twice is harmless here.
+  await stop().catch(() => undefined);
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((done) => {
+    const onSignal = () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      done();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}

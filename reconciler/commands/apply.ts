@@ -1,0 +1,46 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { runApply } from "../actions/apply.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, rateLimitOf, TargetOption } from "./options.js";
+
+const ApplyOptions = z.object({
+  ...FileOptions.shape,
+  ...ConnectOptions.shape,
+  ...TargetOption.shape,
+  prune: z.boolean().default(false),
+  allowReplace: z.boolean().default(false),
+  autoApprove: z.boolean().default(false),
+  waitTimeout: z.coerce.number().positive().default(600),
+  pollInterval: z.coerce.number().int().positive().default(2000),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program
+    .command("apply")
+    .description("make the space match the file (or carry out a saved plan)")
+    .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
+  addTargetOption(addConnectOptions(addFileOption(command)))
+    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
+    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+    .option("--auto-approve", "do not ask for confirmation", false)
+    .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
+    .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform apply                              # plan, show it, ask "yes" on a terminal
+  $ cubeform apply --auto-approve               # in CI
+  $ cubeform plan --out plan.json && cubeform apply plan.json
+  $ cubeform apply --emulator --auto-approve    # against the embedded local emulator
+
+Exit codes: 0 when the space matches the file, 1 when a step failed, a change is blocked
+(the reasons are listed) or the space did not converge.`,
+    )
+    .action(async (planFile: string | undefined, raw: unknown) => {
+      const { target, rateLimit, waitTimeout, pollInterval, ...options } = parseOptions(ApplyOptions, raw);
+      const context = { ...options, targets: target, rateLimit: rateLimitOf(rateLimit), cwd: cwdOf(io), format: "text" as const, waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
+      exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
+    });
+}

@@ -1,0 +1,35 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { runEmulator } from "../actions/emulator.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { exitWith, parseOptions } from "./options.js";
+
+const EmulatorOptions = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(0),
+  apiKey: z.string().min(1).optional(),
+  space: z.string().min(1).optional(),
+  state: z.string().min(1).optional(),
+  rateLimit: z.string().optional(),
+});
+
+export function register(program: Command, io: CliIo): void {
+  program
+    .command("emulator")
+    .description("serve the local Cube API emulator until Ctrl-C")
+    .option("--port <port>", "port to listen on (0: any free port)", "0")
+    .option("--api-key <key>", "owner key of the initial space (generated when absent)")
+    .option("--space <id>", "id of the initial space")
+    .option("--state <file>", "JSON file that keeps the emulator's state across restarts")
+    .option("--rate-limit <N/SECONDS>", "mutations allowed per window (default 10/60)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform emulator --port 8787 --api-key kro_dev --space dev --state .cubeform/dev.json
+  $ CUBE_API_URL=http://127.0.0.1:8787/api/v1 CUBE_API_KEY=kro_dev cubeform plan`,
+    )
+    .action(async (raw: unknown) => {
+      const options = parseOptions(EmulatorOptions, raw);
+      exitWith(await runEmulator({ ...options, cwd: cwdOf(io) }, io));
+    });
+}
