@@ -5,10 +5,11 @@
  * per window/limit can send limit+1 requests inside one window and earn a 429. Here a slot is
  * granted only when fewer than `limit` grants happened in the last `windowMs + marginMs`.
  *
- * The margin absorbs the gap between our clock (grant time) and the server's (receive time):
- * two requests granted exactly one window apart can arrive less than a window apart when the
- * first one travels slower. It is 2% of the window, at least 50 ms (1.2 s for the default
- * 60 s window).
+ * The server counts a request when it receives it, which is after we grant its slot (a new
+ * connection, a slow network). So a slot is dated by when its request completed, if the caller
+ * reports it (`ticket.done()`, as the client does): the server received it before that. A
+ * margin on top covers callers that don't report and clock granularity: 2% of the window, at
+ * least 50 ms (1.2 s for the default 60 s window).
  *
  * Waiters are served FIFO; a retry of an already-admitted request asks with `priority` and is
  * served before first attempts (it still takes a slot: the server counts it).
@@ -24,7 +25,19 @@ export interface PacerOptions {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (ticket: PacerTicket) => void;
+  queuedAt: number;
+}
+
+/** A granted slot. `done()` re-dates it to now (call it when the request has completed). */
+export interface PacerTicket {
+  /** How long the request waited in the queue for this slot. */
+  waitedMs: number;
+  done(): void;
+}
+
+interface Grant {
+  at: number;
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 10, windowMs: 60_000 } as const;
@@ -41,8 +54,8 @@ export class MutationPacer {
   readonly marginMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Grant times within the current (window + margin), oldest first. */
-  private grants: number[] = [];
+  /** Grants within the current (window + margin), oldest first. */
+  private grants: Grant[] = [];
   private queue: Waiter[] = [];
   private pumping = false;
 
@@ -57,9 +70,9 @@ export class MutationPacer {
   }
 
   /** Resolves when one mutation may be sent. `priority` lets a retry jump the queue. */
-  acquire(options: { priority?: boolean } = {}): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const waiter = { resolve };
+  acquire(options: { priority?: boolean } = {}): Promise<PacerTicket> {
+    return new Promise<PacerTicket>((resolve) => {
+      const waiter = { resolve, queuedAt: this.now() };
       if (options.priority) this.queue.unshift(waiter);
       else this.queue.push(waiter);
       void this.pump();
@@ -84,7 +97,7 @@ export class MutationPacer {
     if (mutations <= 0) return 0;
     const now = this.now();
     const span = this.span();
-    const grants = this.grants.filter((t) => t > now - span);
+    const grants = this.grants.map((g) => g.at).filter((t) => t > now - span);
     let last = now;
     for (let i = 0; i < this.queue.length + mutations; i++) {
       const at = grants.length < this.limit ? now : Math.max(now, grants[grants.length - this.limit]! + span);
@@ -107,7 +120,19 @@ export class MutationPacer {
 
   private prune(now: number): void {
     const cutoff = now - this.span();
-    while (this.grants.length > 0 && this.grants[0]! <= cutoff) this.grants.shift();
+    while (this.grants.length > 0 && this.grants[0]!.at <= cutoff) this.grants.shift();
+  }
+
+  private grant(now: number, waiter: Waiter): PacerTicket {
+    const entry: Grant = { at: now };
+    this.grants.push(entry);
+    return {
+      waitedMs: now - waiter.queuedAt,
+      done: () => {
+        entry.at = Math.max(entry.at, this.now());
+        this.grants.sort((a, b) => a.at - b.at);
+      },
+    };
   }
 
   /** One loop at a time grants slots in queue order, sleeping until the oldest grant expires. */
@@ -119,11 +144,11 @@ export class MutationPacer {
         const now = this.now();
         this.prune(now);
         if (this.grants.length < this.limit) {
-          this.grants.push(now);
-          this.queue.shift()!.resolve();
+          const waiter = this.queue.shift()!;
+          waiter.resolve(this.grant(now, waiter));
           continue;
         }
-        await this.sleep(Math.max(1, this.grants[0]! + this.span() - now));
+        await this.sleep(Math.max(1, this.grants[0]!.at + this.span() - now));
       }
     } finally {
       this.pumping = false;

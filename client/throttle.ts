@@ -19,21 +19,20 @@ export interface ThrottleOptions {
   sleep: (ms: number) => Promise<void>;
   /** Called when a mutation had to wait for its pacer slot. */
   onPaced?: (req: ApiRequest, waitMs: number) => void;
-  now?: () => number;
 }
 
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
   if (typeof options.onRateLimit !== "function") throw new TypeError("withThrottle needs an onRateLimit callback");
-  const now = options.now ?? Date.now;
-
   async function paced(req: ApiRequest): Promise<ApiResponse> {
-    if (isMutating(req.method)) {
-      const start = now();
-      await options.pacer.acquire({ priority: req.progress.retries > 0 });
-      const waited = now() - start;
-      if (waited > 0) options.onPaced?.(req, waited);
+    if (!isMutating(req.method)) return next(req);
+    const ticket = await options.pacer.acquire({ priority: req.progress.retries > 0 });
+    if (ticket.waitedMs > 0) options.onPaced?.(req, ticket.waitedMs);
+    try {
+      return await next(req);
+    } finally {
+      // The server received it before now: date the slot from here.
+      ticket.done();
     }
-    return next(req);
   }
 
   return async (req) => {

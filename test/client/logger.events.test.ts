@@ -1,4 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { MutationPacer } from "../../client/index.js";
+import { fakeClock } from "./support/clock.js";
 import { useHarness } from "./support/client.js";
 import { sampleCube } from "./support/server.js";
 
@@ -13,7 +15,9 @@ describe("logger events", () => {
       { body: { success: true } },
       { body: { success: true } },
     ];
-    const h = await harness((_r, i) => replies[i] ?? { body: {} }, { rateLimit: { limit: 1, windowMs: 100 } });
+    const clock = fakeClock();
+    const pacer = new MutationPacer({ limit: 1, windowMs: 100, now: clock.now, sleep: clock.sleep });
+    const h = await harness((_r, i) => replies[i] ?? { body: {} }, { pacer });
     await h.client.getCube("c1");
     await h.client.powerOff("c1");
     await h.client.wake("c1");
@@ -30,6 +34,7 @@ describe("logger events", () => {
       "paced POST - #1",
       "request POST 200 #1",
     ]);
+    expect(h.events.filter((e) => e.type === "paced").map((e) => e.waitMs)).toEqual([150, 150]);
     expect(JSON.stringify(h.events)).not.toContain("kro_test_key");
   });
 

@@ -1,23 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { createClient, MutationPacer } from "../../client/index.js";
+import { fakeClock } from "./support/clock.js";
 import { startTestServer, type TestServer } from "./support/server.js";
-
-/** A fake clock whose sleep advances time: the pacer runs without real waiting. */
-function fakeClock() {
-  let t = 0;
-  const sleeps: number[] = [];
-  return {
-    now: () => t,
-    // Time moves on only after pending grants have been observed (a macrotask later).
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-      t += ms;
-    },
-    advance: (ms: number) => void (t += ms),
-    sleeps,
-  };
-}
 
 async function grantTimes(pacer: MutationPacer, clock: { now(): number }, n: number): Promise<number[]> {
   const times: number[] = [];
@@ -72,6 +56,15 @@ describe("MutationPacer (sliding-window log)", () => {
 });
 
 describe("pacing over real HTTP", () => {
+  test("a slot is dated from when its request completed, not when it was granted", async () => {
+    const clock = fakeClock();
+    const pacer = new MutationPacer({ limit: 1, windowMs: 1000, marginMs: 0, now: clock.now, sleep: clock.sleep });
+    const ticket = await pacer.acquire();
+    clock.advance(400); // the request took 400 ms to reach the server and come back
+    ticket.done();
+    expect(pacer.waitingMs()).toBe(1000);
+  });
+
   let server: TestServer | undefined;
   afterEach(async () => server?.close());
 
@@ -88,7 +81,7 @@ describe("pacing over real HTTP", () => {
     }
     const mutations = server.received.filter((r) => r.method === "POST").map((r) => r.at);
     expect(mutations).toHaveLength(7);
-    expect(maxInAnyWindow(mutations, 300)).toBe(3);
+    expect(maxInAnyWindow(mutations, 300), mutations.map((t) => Math.round(t - mutations[0]!)).join(",")).toBe(3);
     expect(client.stats).toMatchObject({ mutations: 7, reads: 1, rateLimited: 0 });
   });
 
