@@ -22,3 +22,8 @@ export { domainSettingChanges, planDomain, type DomainPlanInput } from "./domain
 export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js";
 export { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 export { planCubeResource, planDomainResource, planPortResource, type ResourcePlan, type CubeResourceInput, type DomainResourceInput, type PortResourceInput } from "./resources.js";
+export { observe, mapBounded, type ObserveOptions } from "./observe.js";
+export { executeStep, cubeIdOf, type ExecContext } from "./execute.js";
+export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } from "./apply.js";
+export { memoryJournal, bodyDigest } from "./journal.js";
+export { waitForCube, type WaitSpec } from "./wait.js";

@@ -29,11 +29,11 @@ describe("diff: TCP ports", () => {
     expect(planFor([{ cubePort: 5432, udpEnabled: true, whitelistedIps: ["1.2.3.4/32", "10.0.0.0/8"] }]).steps).toEqual([]);
   });
 
-  test.each([
+  test.each<[string, Partial<DesiredPortSpec>]>([
     ["udpEnabled", { udpEnabled: false }],
     ["whitelistedIps", { whitelistedIps: ["10.0.0.0/8"] }],
     ["label", { label: "postgres" }],
-  ] as const)("a %s difference replaces the mapping: delete, then create", (path, override) => {
+  ])("a %s difference replaces the mapping: delete, then create", (path, override) => {
     const plan = planFor([{ cubePort: 5432, udpEnabled: true, whitelistedIps: ["1.2.3.4/32", "10.0.0.0/8"], label: "pg", ...override }]);
     expect(plan.changes[1]).toMatchObject({ action: "delete-then-create", changes: [{ path, forcesReplace: true }] });
     expect(plan.steps.map((s) => s.op)).toEqual(["delete-port", "create-port"]);

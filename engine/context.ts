@@ -1,0 +1,52 @@
+/** What the executors need: the client, where create keys live, secrets, and clocks for tests. */
+import type { CubeApi } from "../client/api.js";
+import type { EngineLogger, IdempotencyJournal, SecretRef } from "./types.js";
+
+export interface ExecContext {
+  client: CubeApi;
+  spaceId: string;
+  /** Create keys are written here before the request; without one, keys live as long as the step object. */
+  journal?: IdempotencyJournal;
+  /** The value of a secret reference (e.g. from process.env, read by the caller). */
+  secrets: (ref: SecretRef) => string | undefined;
+  /** Cube name → id: filled by create-cube for the steps that follow it. */
+  cubeIds: Map<string, string>;
+  logger?: EngineLogger;
+  /** How long a wait may take (default 300 000 ms). */
+  waitTimeoutMs?: number;
+  /** Poll interval of waits (default 1 000 ms). */
+  pollIntervalMs?: number;
+  signal?: AbortSignal;
+  /** Injectable clock (ms since the epoch) and sleep, for tests. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export function nowOf(ctx: ExecContext): number {
+  return ctx.now ? ctx.now() : Date.now();
+}
+
+export function sleepFor(ctx: ExecContext, ms: number): Promise<void> {
+  if (ctx.sleep) return ctx.sleep(ms, ctx.signal);
+  return new Promise((resolve, reject) => {
+    if (ctx.signal?.aborted) return reject(ctx.signal.reason);
+    const timer = setTimeout(() => {
+      ctx.signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(ctx.signal?.reason);
+    };
+    ctx.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function errorCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+export function isNotFound(e: unknown): boolean {
+  return errorCode(e) === "not_found";
+}

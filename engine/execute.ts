@@ -1,0 +1,157 @@
+/**
+ * The executors: one function per step op, all through the CubeApi. Creates carry an
+ * Idempotency-Key written to the journal before the request, so a lost response never
+ * duplicates a resource when the step is run again.
+ */
+import { randomUUID } from "node:crypto";
+import type { Cube } from "../schema/api.js";
+import { errorCode, isNotFound, type ExecContext } from "./context.js";
+import { StepError } from "./errors.js";
+import { bodyDigest } from "./journal.js";
+import type { SecretRef, Step, StepOp, StepOutcome } from "./types.js";
+import { waitForCube } from "./wait.js";
+
+export type { ExecContext } from "./context.js";
+
+type StepOf<O extends StepOp> = Extract<Step, { op: O }>;
+type Result = Omit<StepOutcome, "step" | "status">;
+type Executor<O extends StepOp> = (step: StepOf<O>, ctx: ExecContext) => Promise<Result>;
+
+/** Answers after which the server may or may not have carried out the create: keep the key for a rerun. */
+const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "invalid_response", "http_error"]);
+
+/** Without a journal, one key per step object, reused if the same step runs again. */
+const mintedKeys = new WeakMap<Step, string>();
+
+async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext, send: (key: string) => Promise<T>): Promise<T> {
+  const entry = { spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(body) };
+  let key: string;
+  if (ctx.journal) key = await ctx.journal.keyFor(entry);
+  else {
+    key = mintedKeys.get(step) ?? `cf-${randomUUID()}`;
+    mintedKeys.set(step, key);
+  }
+  try {
+    const result = await send(key);
+    await ctx.journal?.settle(entry);
+    return result;
+  } catch (e) {
+    if (!AMBIGUOUS_CODES.has(errorCode(e) ?? "")) await ctx.journal?.settle(entry);
+    throw e;
+  }
+}
+
+export function cubeIdOf(step: Step, ctx: ExecContext): string {
+  const id = step.cube.cubeId ?? ctx.cubeIds.get(step.cube.cubeName);
+  if (id === undefined) throw new StepError("unknown_cube", `cube "${step.cube.cubeName}" has no id: it was to be created earlier in this apply, and that did not happen`);
+  return id;
+}
+
+function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
+  const value = ctx.secrets(ref);
+  if (value === undefined || value === "") {
+    throw new StepError("missing_secret", `environment variable ${ref.env} is not set; it holds basicAuthPassword of ${step.address}`);
+  }
+  return value;
+}
+
+/** DELETE of something already gone has the effect asked for. */
+async function ignoringNotFound(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+const RUNNING_SIDE_TRANSIENT = new Set(["pending", "booting", "resizing"]);
+
+function waitRunning(ctx: ExecContext, cubeId: string, cubeName: string): Promise<Cube | undefined> {
+  return waitForCube(ctx, { cubeId, cubeName, target: "running", failOnError: true, reached: (cube) => cube?.state === "running" });
+}
+
+const executors: { [O in StepOp]: Executor<O> } = {
+  "create-cube": async (step, ctx) => {
+    const cube = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey }));
+    ctx.cubeIds.set(step.cube.cubeName, cube.id);
+    return { createdId: cube.id };
+  },
+  "delete-cube": async (step, ctx) => {
+    await ignoringNotFound(() => ctx.client.deleteCube(step.cube.cubeId));
+    return {};
+  },
+  "wait-deleted": async (step, ctx) => {
+    await waitForCube(ctx, { cubeId: step.cube.cubeId, cubeName: step.cube.cubeName, target: "deleted", reached: (cube) => cube === undefined || cube.state === "deleted" });
+    return {};
+  },
+  "set-protection": async (step, ctx) => {
+    await ctx.client.setTerminationProtection(cubeIdOf(step, ctx), step.value);
+    return {};
+  },
+  "power-off": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    // A cube just created (or booting) must be running before it can be powered off.
+    const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "running or stopped", failOnError: true, reached: (c) => c !== undefined && !RUNNING_SIDE_TRANSIENT.has(c.state) });
+    if (cube?.state === "running") await ctx.client.powerOff(cubeId);
+    return {};
+  },
+  wake: async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    // A cube still stopping cannot be woken yet.
+    const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
+    if (cube?.state === "stopped") await ctx.client.wake(cubeId);
+    return {};
+  },
+  "wait-running": async (step, ctx) => {
+    await waitRunning(ctx, cubeIdOf(step, ctx), step.cube.cubeName);
+    return {};
+  },
+  "set-ssh-port": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    // The SSH mapping is made when the cube boots.
+    await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "booted", failOnError: true, reached: (c) => c !== undefined && c.state !== "pending" });
+    await ctx.client.setSshPort(cubeId, step.cubePort);
+    return {};
+  },
+  "attach-domain": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
+    // The digest covers the reference, never the password.
+    const response = await withIdempotencyKey(step, { ...step.body, basicAuthPassword: step.basicAuthPassword ?? null }, ctx, (idempotencyKey) => ctx.client.attachDomain(cubeId, body, { idempotencyKey }));
+    return { createdId: response.domain.id, records: response.records };
+  },
+  "patch-domain": async (step, ctx) => {
+    const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
+    await ctx.client.patchDomain(cubeIdOf(step, ctx), step.domainId, body);
+    return {};
+  },
+  "detach-domain": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    await ignoringNotFound(() => ctx.client.detachDomain(cubeId, step.domainId));
+    return {};
+  },
+  "create-port": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    const mapping = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createTcpMapping(cubeId, step.body, { idempotencyKey }));
+    return { createdId: mapping.id };
+  },
+  "delete-port": async (step, ctx) => {
+    const cubeId = cubeIdOf(step, ctx);
+    await ignoringNotFound(() => ctx.client.deleteTcpMapping(cubeId, step.mappingId));
+    return {};
+  },
+};
+
+/** Carries out one step; never throws: a failure is an outcome with the error's code. */
+export async function executeStep(step: Step, ctx: ExecContext): Promise<StepOutcome> {
+  ctx.logger?.({ type: "step-start", address: step.address, op: step.op });
+  try {
+    const result = await (executors[step.op] as Executor<StepOp>)(step, ctx);
+    ctx.logger?.({ type: "step-done", address: step.address, op: step.op });
+    return { step, status: "done", ...result };
+  } catch (e) {
+    const error = { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e) };
+    ctx.logger?.({ type: "step-failed", address: step.address, op: step.op, message: error.message });
+    return { step, status: "failed", error };
+  }
+}
