@@ -1,0 +1,46 @@
+/**
+ * A protected web cube, a custom domain in front of it and a published PostgreSQL port.
+ *
+ *   pulumi config set --secret cubeform:apiKey <key>      # or export CUBE_API_KEY
+ *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"
+ *   pulumi config set --secret basicAuthPassword <password>
+ *   pulumi up
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Cube, Domain, TcpMapping } from "cubeform/provider";
+
+const config = new pulumi.Config();
+
+const web = new Cube("web", {
+  image: "ubuntu-24.04",
+  region: "eu-nuremberg",
+  resources: { vcpu: 2, ramGb: 4, diskGb: 40 },
+  sshPublicKey: config.require("sshPublicKey"),
+  // Refuses delete and replace until set to false (and applied) again.
+  terminationProtection: true,
+  sshPort: 2222,
+});
+
+const app = new Domain("app", {
+  cubeId: web.cubeId,
+  domain: "app.example.com",
+  port: 8080,
+  originScheme: "http",
+  responseCompression: true,
+  basicAuthUser: "admin",
+  basicAuthPassword: config.requireSecret("basicAuthPassword"),
+});
+
+const postgres = new TcpMapping("postgres", {
+  cubeId: web.cubeId,
+  cubePort: 5432,
+  label: "postgres",
+  udpEnabled: false,
+  whitelistedIps: ["203.0.113.0/24"],
+});
+
+export const cubeId = web.cubeId;
+export const sshCommand = pulumi.interpolate`ssh -p ${web.sshHostPort} ${web.sshUser}@${web.sshHost}`;
+/** Publish these at your DNS provider (mustBeGrey: DNS-only, never proxied). */
+export const dnsRecords = app.records;
+export const postgresEndpoint = pulumi.interpolate`${postgres.host}:${postgres.hostPort}`;

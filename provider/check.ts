@@ -1,0 +1,95 @@
+/**
+ * check(): validate Pulumi inputs with the API's zod schemas and report EVERY problem as a
+ * per-property failure. Never throws on bad input. Values still unknown at preview time are
+ * not judged.
+ */
+import { z } from "zod";
+import { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, Cidr } from "../schema/api.js";
+import { Power } from "../schema/desired.js";
+
+/** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const PROVIDER_KEY = "__provider";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface CheckOutcome {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
+const CubeId = z.string().min(1, "cubeId must not be empty");
+
+export const CubeInputSchema = CreateCubeRequest.extend({
+  power: Power.optional(),
+  sshPort: z.number().int("sshPort must be a whole number").min(1).max(65535).optional(),
+});
+
+export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyProtocol: true }).extend({
+  cubeId: CubeId,
+  basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
+  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
+  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
+});
+
+export const TcpMappingInputSchema = CreateTcpMappingRequest.omit({ whitelistIps: true }).extend({ cubeId: CubeId });
+
+/** The user's inputs without Pulumi's own `__provider`. */
+export function userInputs(props: Record<string, unknown>): Record<string, unknown> {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
+function withoutNulls(props: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props).filter(([, value]) => value !== null));
+}
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** True when the issue's value, or any value on its way from the root, is not known yet. */
+function isAboutUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
+  for (let depth = 0; depth <= path.length; depth++) {
+    if (valueAt(root, path.slice(0, depth)) === UNKNOWN) return true;
+  }
+  return false;
+}
+
+function propertyName(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
+}
+
+function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({ property: propertyName([...issue.path, key]), reason: `unknown property ${JSON.stringify(key)}` }));
+  }
+  const property = propertyName(issue.path);
+  const missing = issue.code === "invalid_type" && valueAt(inputs, issue.path) === undefined;
+  return [{ property, reason: missing ? `${property} is required` : issue.message }];
+}
+
+/** `dropNulls`: a null top-level input means "not set" (resources whose fields are never nullable). */
+export function checkInputs(schema: z.ZodType, news: Record<string, unknown>, options: { dropNulls: boolean }): CheckOutcome {
+  const inputs = options.dropNulls ? withoutNulls(userInputs(news)) : userInputs(news);
+  const result = schema.safeParse(inputs);
+  if (result.success) return { inputs, failures: [] };
+  const failures = result.error.issues.filter((issue) => !isAboutUnknown(inputs, issue.path)).flatMap((issue) => failuresOf(issue, inputs));
+  return { inputs, failures };
+}

@@ -1,0 +1,229 @@
+/**
+ * The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube.
+ * Diff rules live in the engine (planCubeResource); HTTP lives in the client and executors.
+ */
+import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
+import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
+import type { CubeApi } from "../client/index.js";
+import type { Cube, TcpMapping } from "../schema/api.js";
+import { userInputs } from "./check.js";
+import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
+import { apiClient } from "./settings.js";
+import { createdId, runOrThrow } from "./steps.js";
+import { toDiffResult } from "./translate.js";
+import type { CubeInputs, CubeOutputs, Power } from "./types.js";
+import { declared, digestOrNull, str, type Props } from "./values.js";
+
+// ------------------------------------------------------------------ inputs → engine
+
+export function cubeSpec(props: Props): DesiredCubeSpec {
+  const inputs = userInputs(props) as unknown as CubeInputs;
+  const spec: DesiredCubeSpec = {
+    name: inputs.name,
+    image: inputs.image,
+    resources: { ...inputs.resources },
+    sshPublicKey: inputs.sshPublicKey,
+    // Pulumi shows replacements in its own preview: no extra opt-in as in the CLI.
+    lifecycle: { allowReplace: true, ignoreChanges: [] },
+  };
+  const region = declared(inputs.region);
+  const userData = declared(inputs.userData);
+  const protection = declared(inputs.terminationProtection);
+  const power = declared(inputs.power);
+  const sshPort = declared(inputs.sshPort);
+  if (region !== undefined) spec.region = region;
+  if (userData !== undefined) spec.userData = userData;
+  if (protection !== undefined) spec.terminationProtection = protection;
+  if (power !== undefined) spec.power = power;
+  if (sshPort !== undefined) spec.sshPort = sshPort;
+  return spec;
+}
+
+/**
+ * The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData
+ * matter to the engine (the API never shows them). Unknown echoes (after an import) count as unchanged.
+ */
+function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): DesiredCubeSpec {
+  const olds: DesiredCubeSpec = { ...news, sshPublicKey: outs.sshPublicKey ?? news.sshPublicKey };
+  delete olds.userData;
+  const newsDigest = digestOrNull(news.userData);
+  const oldDigest = outs.userDataDigest === undefined ? newsDigest : outs.userDataDigest;
+  // The engine compares texts; a digest mismatch is shown as a text that cannot equal the new one.
+  if (oldDigest === newsDigest) {
+    if (news.userData !== undefined) olds.userData = news.userData;
+  } else if (oldDigest !== null) {
+    olds.userData = `sha256:${oldDigest}`;
+  }
+  return olds;
+}
+
+/** The old outputs as the live view: diff needs no HTTP (`pulumi refresh` updates them). */
+function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
+  const cube: Cube = {
+    id,
+    name: outs.name ?? "",
+    state: (outs.state ?? "running") as Cube["state"],
+    publicIpv4: outs.publicIpv4 ?? null,
+    image: outs.image ?? "",
+    sshUser: outs.sshUser ?? "",
+    resources: outs.resources ?? { vcpu: 0, ramGb: 0, diskGb: 0 },
+    terminationProtection: outs.terminationProtection ?? false,
+    terminationProtectionChangedAt: outs.terminationProtectionChangedAt ?? null,
+    terminationProtectionChangedBy: outs.terminationProtectionChangedBy ?? null,
+  };
+  if (typeof outs.region === "string") cube.region = outs.region;
+  const tcpMappings: TcpMapping[] = [];
+  if (typeof outs.sshPort === "number") {
+    tcpMappings.push({
+      id: "ssh", cubeId: id, cubePort: outs.sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null,
+      label: "SSH", status: "active", isSsh: true, udpEnabled: false, whitelistedIps: [],
+    });
+  }
+  return { cube, domains: [], tcpMappings };
+}
+
+// ------------------------------------------------------------------ live → outputs
+
+interface Echo {
+  sshPublicKey: string | null;
+  userDataDigest: string | null;
+  power: Power | null;
+}
+
+function echoOf(spec: DesiredCubeSpec): Echo {
+  return { sshPublicKey: spec.sshPublicKey, userDataDigest: digestOrNull(spec.userData), power: spec.power ?? null };
+}
+
+function echoFromOutputs(outs: Partial<CubeOutputs>): Echo {
+  return { sshPublicKey: outs.sshPublicKey ?? null, userDataDigest: outs.userDataDigest ?? null, power: outs.power ?? null };
+}
+
+function cubeOutputs(live: ObservedCube, echo: Echo): CubeOutputs {
+  const { cube } = live;
+  const ssh = live.tcpMappings.find((mapping) => mapping.isSsh);
+  return {
+    cubeId: cube.id,
+    name: cube.name,
+    state: cube.state,
+    publicIpv4: cube.publicIpv4,
+    sshUser: cube.sshUser,
+    sshHost: ssh?.host ?? cube.publicIpv4 ?? null,
+    sshHostPort: ssh?.hostPort ?? null,
+    sshPort: ssh?.cubePort ?? null,
+    image: cube.image,
+    region: cube.region ?? null,
+    resources: { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb },
+    terminationProtection: cube.terminationProtection,
+    terminationProtectionChangedAt: cube.terminationProtectionChangedAt,
+    terminationProtectionChangedBy: cube.terminationProtectionChangedBy,
+    ...echo,
+  };
+}
+
+/** Read inputs back from the live cube (refresh and import). */
+function inputsFromOutputs(outs: CubeOutputs): Props {
+  const inputs: Props = { name: outs.name, image: outs.image, resources: outs.resources, terminationProtection: outs.terminationProtection };
+  if (outs.region !== null) inputs.region = outs.region;
+  if (outs.sshPublicKey !== null) inputs.sshPublicKey = outs.sshPublicKey;
+  if (outs.sshPort !== null) inputs.sshPort = outs.sshPort;
+  if (outs.power !== null) inputs.power = outs.power;
+  return inputs;
+}
+
+export async function readLiveCube(client: CubeApi, id: string): Promise<ObservedCube | undefined> {
+  try {
+    const [cube, tcpMappings] = await Promise.all([client.getCube(id), client.listTcpMappings(id)]);
+    return { cube, domains: [], tcpMappings };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+async function requireLiveCube(id: string, name: string): Promise<ObservedCube> {
+  const live = await readLiveCube(apiClient(), id);
+  if (!live) throw new Error(`Cube "${name}" (id ${id}) no longer exists; run pulumi refresh to forget it.`);
+  return live;
+}
+
+// ------------------------------------------------------------------ provider methods
+
+export async function diffCube(id: string, olds: Props, news: Props): Promise<DiffResult> {
+  const outs = olds as Partial<CubeOutputs>;
+  const spec = cubeSpec(news);
+  const live = liveFromOutputs(id, outs);
+  const plan = planCubeResource({ olds: previousSpec(outs, spec), news: spec, live, allowReplace: true });
+  const renamed = typeof outs.name === "string" && outs.name !== spec.name;
+  const result = toDiffResult(plan.change, renamed ? ["name"] : []);
+  if (result.replaces?.length && live.cube.terminationProtection) {
+    // A replacement deletes the protected cube: refuse at preview, as Pulumi's own `protect` does.
+    throw new Error(protectedCubeMessage(live.cube.name, id, ` (${result.replaces.join(", ")} cannot change in place)`));
+  }
+  return result;
+}
+
+/** After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed). */
+async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown): Promise<Error> {
+  const live = await readLiveCube(apiClient(), id).catch(() => undefined);
+  const state = live?.cube.state ?? "unknown";
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `Cube "${spec.name}" (id ${id}) was created but is not ready: its state is "${state}". ${reason}`;
+  return live ? new ResourceInitFailed(message, id, { ...cubeOutputs(live, echoOf(spec)) }) : new Error(message);
+}
+
+export async function createCube(props: Props): Promise<CreateResult> {
+  const spec = cubeSpec(props);
+  const plan = planCubeResource({ news: spec, allowReplace: true });
+  const cubeIds = new Map<string, string>();
+  let id: string | undefined;
+  try {
+    const run = await runOrThrow(plan.steps, { cubeIds });
+    id = cubeIds.get(spec.name) ?? createdId(run.outcomes, "create-cube");
+  } catch (error) {
+    const created = cubeIds.get(spec.name);
+    throw created ? await initFailure(created, spec, error) : error;
+  }
+  if (!id) throw new Error(`Creating cube "${spec.name}" returned no id`);
+  const live = await requireLiveCube(id, spec.name);
+  return { id, outs: cubeOutputs(live, echoOf(spec)) };
+}
+
+export async function readCube(id: string, props: Props | undefined): Promise<ReadResult> {
+  const live = await readLiveCube(apiClient(), id);
+  if (!live) return {};
+  const outs = cubeOutputs(live, echoFromOutputs((props ?? {}) as Partial<CubeOutputs>));
+  return { id, props: outs, inputs: inputsFromOutputs(outs) };
+}
+
+/** In place only (protection, power, SSH port), planned against the live cube so no needless PATCH is sent. */
+export async function updateCube(id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  const outs = olds as Partial<CubeOutputs>;
+  const spec = cubeSpec(news);
+  const live = await requireLiveCube(id, spec.name);
+  const plan = planCubeResource({ olds: previousSpec(outs, spec), news: spec, live, allowReplace: true });
+  if (isReplace(plan.change.action)) {
+    const paths = replacePaths(plan.change).join(", ");
+    throw new Error(`Cube "${spec.name}" (id ${id}) changed outside Pulumi (${paths}); run pulumi refresh, then pulumi up.`);
+  }
+  await runOrThrow(plan.steps, { cubeIds: new Map([[spec.name, id]]) });
+  const after = await requireLiveCube(id, spec.name);
+  return { outs: cubeOutputs(after, echoOf(spec)) };
+}
+
+function deleteSteps(id: string, name: string): Step[] {
+  const address = cubeAddress(name);
+  const cube = { cubeName: name, cubeId: id };
+  return [{ op: "delete-cube", address, cube }, { op: "wait-deleted", address, cube }];
+}
+
+/** The API refuses a protected cube (409) atomically: nothing else is touched. A 404 means already gone. */
+export async function deleteCube(id: string, props: Props): Promise<void> {
+  const name = str(props.name) ?? id;
+  try {
+    await runOrThrow(deleteSteps(id, name), { cubeIds: new Map([[name, id]]) });
+  } catch (error) {
+    if (isNotFound(error)) return;
+    if (errorCode(error) === "termination_protected") throw new Error(protectedCubeMessage(name, id));
+    throw error;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain.
+ * The password never reaches outputs: only its sha256 digest, to see that it changed.
+ */
+import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
+import { cubeAddress, isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
+import type { DnsRecord, Domain } from "../schema/api.js";
+import { userInputs } from "./check.js";
+import { isNotFound } from "./errors.js";
+import { childId, findChild, parseChildId } from "./ids.js";
+import { apiClient } from "./settings.js";
+import { createdId, runOrThrow, type RunOptions } from "./steps.js";
+import { toDiffResult } from "./translate.js";
+import { DOMAIN_SETTING_NAMES, type DomainInputs, type DomainOutputs, type DomainRecordOutput } from "./types.js";
+import { declared, digestOrNull, sha256, str, type Props } from "./values.js";
+
+/** The SecretRef name the steps use for the password; its value comes from the inputs. */
+const PASSWORD_REF = "basicAuthPassword";
+/** Engine path → input name. */
+const INPUT_NAMES = { hostname: "domain" };
+
+type Settings = DesiredDomainSpec["settings"];
+
+function domainSpec(inputs: DomainInputs): DesiredDomainSpec {
+  const settings: Record<string, unknown> = {};
+  for (const key of DOMAIN_SETTING_NAMES) {
+    // null is a declared value here: it clears the setting.
+    if (inputs[key] !== undefined) settings[key] = inputs[key];
+  }
+  const spec: DesiredDomainSpec = { hostname: inputs.domain, port: inputs.port, settings: settings as Settings };
+  if (declared(inputs.basicAuthPassword) !== undefined) spec.basicAuthPassword = { env: PASSWORD_REF };
+  return spec;
+}
+
+interface DomainRequest {
+  inputs: DomainInputs;
+  spec: DesiredDomainSpec;
+  run: RunOptions;
+}
+
+function request(props: Props): DomainRequest {
+  const inputs = userInputs(props) as unknown as DomainInputs;
+  return { inputs, spec: domainSpec(inputs), run: { secrets: { [PASSWORD_REF]: declared(inputs.basicAuthPassword) } } };
+}
+
+function passwordChanged(inputs: DomainInputs, outs: Partial<DomainOutputs>): boolean {
+  const password = declared(inputs.basicAuthPassword);
+  return password !== undefined && sha256(password) !== outs.basicAuthPasswordDigest;
+}
+
+/** The old outputs as the live view: diff needs no HTTP. */
+function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
+  const live: Record<string, unknown> = {
+    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", domain: outs.domain ?? "", port: outs.port ?? null,
+    status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
+  };
+  for (const key of DOMAIN_SETTING_NAMES) {
+    if (outs[key] !== undefined) live[key] = outs[key];
+  }
+  return live as Domain;
+}
+
+function recordOutputs(records: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk" | "purpose">[]): DomainRecordOutput[] {
+  return records.map((record) => ({ type: record.type, host: record.host, value: record.value, mustBeGrey: record.mustBeGrey, proxyOk: record.proxyOk, purpose: record.purpose }));
+}
+
+function domainOutputs(live: Domain, records: DomainRecordOutput[], passwordDigest: string | null): DomainOutputs {
+  const settings = Object.fromEntries(DOMAIN_SETTING_NAMES.map((key) => [key, live[key] ?? null])) as Pick<DomainOutputs, (typeof DOMAIN_SETTING_NAMES)[number]>;
+  return {
+    ...settings,
+    domainId: live.id,
+    cubeId: live.cubeId,
+    domain: live.domain,
+    port: live.port,
+    records,
+    isWildcard: live.isWildcard,
+    status: live.status,
+    basicAuthEnabled: live.basicAuthEnabled ?? false,
+    basicAuthPasswordDigest: passwordDigest,
+  };
+}
+
+async function liveDomain(cubeId: string, domainId: string): Promise<Domain | undefined> {
+  return (await findChild(apiClient(), childId(cubeId, domainId), (id) => apiClient().listDomains(id)))?.item;
+}
+
+async function currentRecords(live: Domain): Promise<DomainRecordOutput[]> {
+  return recordOutputs((await apiClient().getDomainRecords(live.cubeId, live.id)).records);
+}
+
+function plan(request: DomainRequest, live: Domain | undefined, outs: Partial<DomainOutputs>): ResourcePlan {
+  const { cubeId } = request.inputs;
+  return planDomainResource({
+    cubeId, cubeName: cubeId, news: request.spec, passwordChanged: passwordChanged(request.inputs, outs), ...(live ? { live } : {}),
+  });
+}
+
+// ------------------------------------------------------------------ provider methods
+
+export async function diffDomain(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+  const outs = olds as Partial<DomainOutputs>;
+  return toDiffResult(plan(request(news), liveFromOutputs(outs), outs).change, [], INPUT_NAMES);
+}
+
+export async function createDomain(props: Props): Promise<CreateResult> {
+  const req = request(props);
+  const run = await runOrThrow(plan(req, undefined, {}).steps, req.run);
+  const domainId = createdId(run.outcomes, "attach-domain");
+  if (!domainId) throw new Error(`Attaching domain ${req.inputs.domain} returned no id`);
+  const live = await liveDomain(req.inputs.cubeId, domainId);
+  if (!live) throw new Error(`Domain ${req.inputs.domain} (id ${domainId}) vanished right after it was attached`);
+  const attached = run.outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
+  const records = attached.length > 0 ? recordOutputs(attached) : await currentRecords(live);
+  return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, digestOrNull(declared(req.inputs.basicAuthPassword))) };
+}
+
+/** `id` is "<cubeId>/<domainId>" (a bare domain id is looked up across the space's cubes). */
+export async function readDomain(id: string, props: Props | undefined): Promise<ReadResult> {
+  const found = await findChild(apiClient(), id, (cubeId) => apiClient().listDomains(cubeId));
+  if (!found) return {};
+  const outs = domainOutputs(found.item, await currentRecords(found.item), str(props?.basicAuthPasswordDigest) ?? null);
+  return { id: childId(found.cubeId, found.childId), props: outs, inputs: inputsFromOutputs(outs) };
+}
+
+function inputsFromOutputs(outs: DomainOutputs): Props {
+  const inputs: Props = { cubeId: outs.cubeId, domain: outs.domain, port: outs.port };
+  for (const key of DOMAIN_SETTING_NAMES) {
+    if (outs[key] !== null) inputs[key] = outs[key];
+  }
+  return inputs;
+}
+
+/** Settings (and the password) change in place; planned against the live domain. */
+export async function updateDomain(id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  const req = request(news);
+  const { cubeId, childId: domainId } = parseChildId(id);
+  const live = await liveDomain(cubeId ?? req.inputs.cubeId, domainId);
+  if (!live) throw new Error(`Domain ${req.inputs.domain} (id ${id}) no longer exists; run pulumi refresh to forget it.`);
+  const planned = plan(req, live, olds as Partial<DomainOutputs>);
+  if (isReplace(planned.change.action)) {
+    throw new Error(`Domain ${req.inputs.domain} (id ${id}) changed outside Pulumi (${replacePaths(planned.change).join(", ")}); run pulumi refresh, then pulumi up.`);
+  }
+  await runOrThrow(planned.steps, req.run);
+  const after = (await liveDomain(live.cubeId, live.id)) ?? live;
+  return { outs: domainOutputs(after, await currentRecords(after), digestOrNull(declared(req.inputs.basicAuthPassword))) };
+}
+
+/** A 404 (domain or cube gone) is success. */
+export async function deleteDomain(id: string, props: Props): Promise<void> {
+  const live = liveFromOutputs(props as Partial<DomainOutputs>);
+  const ref = parseChildId(id);
+  live.cubeId = ref.cubeId ?? live.cubeId;
+  live.id = ref.childId;
+  const planned = planDomain({ cubeAddress: cubeAddress(live.cubeId), cube: { cubeName: live.cubeId, cubeId: live.cubeId }, live });
+  try {
+    await runOrThrow(planned.steps);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}

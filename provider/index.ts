@@ -1,0 +1,204 @@
+/**
+ * `cubeform/provider`: Pulumi dynamic resources for Cubes, their domains and TCP mappings.
+ *
+ * Pulumi serializes each provider object into state (`__provider`) with everything it
+ * captures. So the provider methods below only forward, by package name, to
+ * `cubeform/provider-runtime`: the serialized text holds no client, no path and no secret,
+ * and the plugin loads the runtime from the program's own node_modules. The names they call
+ * are a contract with every state file already written: never rename them.
+ */
+import pulumi from "@pulumi/pulumi";
+import type { CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs } from "./types.js";
+
+export type * from "./types.js";
+
+type Provider = pulumi.dynamic.ResourceProvider;
+
+export const cubeProvider: Provider = {
+  async configure(req) {
+    return (await import("cubeform/provider-runtime")).configure(req);
+  },
+  async check(olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeCheck(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeDiff(id, olds, news);
+  },
+  async create(inputs) {
+    return (await import("cubeform/provider-runtime")).cubeCreate(inputs);
+  },
+  async read(id, props) {
+    return (await import("cubeform/provider-runtime")).cubeRead(id, props);
+  },
+  async update(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeUpdate(id, olds, news);
+  },
+  async delete(id, props) {
+    return (await import("cubeform/provider-runtime")).cubeDelete(id, props);
+  },
+};
+
+export const domainProvider: Provider = {
+  async configure(req) {
+    return (await import("cubeform/provider-runtime")).configure(req);
+  },
+  async check(olds, news) {
+    return (await import("cubeform/provider-runtime")).domainCheck(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).domainDiff(id, olds, news);
+  },
+  async create(inputs) {
+    return (await import("cubeform/provider-runtime")).domainCreate(inputs);
+  },
+  async read(id, props) {
+    return (await import("cubeform/provider-runtime")).domainRead(id, props);
+  },
+  async update(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).domainUpdate(id, olds, news);
+  },
+  async delete(id, props) {
+    return (await import("cubeform/provider-runtime")).domainDelete(id, props);
+  },
+};
+
+export const tcpMappingProvider: Provider = {
+  async configure(req) {
+    return (await import("cubeform/provider-runtime")).configure(req);
+  },
+  async check(olds, news) {
+    return (await import("cubeform/provider-runtime")).tcpMappingCheck(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).tcpMappingDiff(id, olds, news);
+  },
+  async create(inputs) {
+    return (await import("cubeform/provider-runtime")).tcpMappingCreate(inputs);
+  },
+  async read(id, props) {
+    return (await import("cubeform/provider-runtime")).tcpMappingRead(id, props);
+  },
+  async update(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).tcpMappingUpdate(id, olds, news);
+  },
+  async delete(id, props) {
+    return (await import("cubeform/provider-runtime")).tcpMappingDelete(id, props);
+  },
+};
+
+/** The module part of the resource types: `pulumi-nodejs:dynamic/cubeform:Cube`. */
+const MODULE = "cubeform";
+
+type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** Every output key must be among the registered props for Pulumi to resolve it. */
+function withOutputKeys<T extends object>(keys: readonly string[], args: T): Record<string, unknown> {
+  const props: Record<string, unknown> = Object.fromEntries(keys.map((key) => [key, undefined]));
+  return Object.assign(props, args);
+}
+
+export interface CubeArgs extends Omit<Inputs<CubeInputs>, "name" | "resources"> {
+  /** The cube's name (its hostname). Default: the resource name. */
+  name?: pulumi.Input<string>;
+  resources: pulumi.Input<Inputs<CubeResourcesShape>>;
+}
+
+const CUBE_OUTPUTS = [
+  "cubeId", "name", "state", "publicIpv4", "sshUser", "sshHost", "sshHostPort", "sshPort", "image", "region", "resources",
+  "terminationProtection", "terminationProtectionChangedAt", "terminationProtectionChangedBy", "sshPublicKey", "userDataDigest", "power",
+] as const satisfies readonly (keyof CubeOutputs)[];
+
+export class Cube extends pulumi.dynamic.Resource {
+  declare readonly cubeId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly state: pulumi.Output<string>;
+  declare readonly publicIpv4: pulumi.Output<string | null>;
+  declare readonly sshUser: pulumi.Output<string>;
+  /** Where to connect with SSH: sshHost:sshHostPort. */
+  declare readonly sshHost: pulumi.Output<string | null>;
+  declare readonly sshHostPort: pulumi.Output<number | null>;
+  /** The SSH port inside the cube. */
+  declare readonly sshPort: pulumi.Output<number | null>;
+  declare readonly image: pulumi.Output<string>;
+  declare readonly region: pulumi.Output<string | null>;
+  declare readonly resources: pulumi.Output<CubeResourcesShape>;
+  declare readonly terminationProtection: pulumi.Output<boolean>;
+  declare readonly terminationProtectionChangedAt: pulumi.Output<string | null>;
+  declare readonly terminationProtectionChangedBy: pulumi.Output<string | null>;
+  declare readonly sshPublicKey: pulumi.Output<string | null>;
+  declare readonly userDataDigest: pulumi.Output<string | null>;
+  declare readonly power: pulumi.Output<Power | null>;
+
+  constructor(name: string, args: CubeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(cubeProvider, name, withOutputKeys(CUBE_OUTPUTS, { ...args, name: args.name ?? name }), opts, MODULE, "Cube");
+  }
+}
+
+export interface DomainArgs extends Omit<Inputs<DomainInputs>, "basicAuthPassword"> {
+  /** Kept secret in state: outputs hold only its digest. */
+  basicAuthPassword?: pulumi.Input<string>;
+}
+
+const DOMAIN_OUTPUTS = [
+  "domainId", "cubeId", "domain", "port", "records", "isWildcard", "status", "basicAuthEnabled", "basicAuthPasswordDigest",
+  "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
+  "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "basicAuthUser", "proxyProtocol",
+] as const satisfies readonly (keyof DomainOutputs)[];
+
+/** Outputs that may reveal the password: the engine keeps them encrypted in state. */
+const DOMAIN_SECRET_OUTPUTS = ["basicAuthPassword", "basicAuthPasswordDigest"];
+
+export class Domain extends pulumi.dynamic.Resource {
+  declare readonly domainId: pulumi.Output<string>;
+  declare readonly cubeId: pulumi.Output<string>;
+  declare readonly domain: pulumi.Output<string>;
+  declare readonly port: pulumi.Output<number | null>;
+  /** The DNS records to publish for the domain. */
+  declare readonly records: pulumi.Output<DomainRecordOutput[]>;
+  declare readonly isWildcard: pulumi.Output<boolean>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly basicAuthEnabled: pulumi.Output<boolean>;
+  declare readonly basicAuthPasswordDigest: pulumi.Output<string | null>;
+  declare readonly securityHeadersMode: pulumi.Output<DomainOutputs["securityHeadersMode"]>;
+  declare readonly responseHeaderTimeoutSecs: pulumi.Output<number | null>;
+  declare readonly responseHeaderOverrides: pulumi.Output<DomainOutputs["responseHeaderOverrides"]>;
+  declare readonly requestHeaderOverrides: pulumi.Output<DomainOutputs["requestHeaderOverrides"]>;
+  declare readonly maxRequestBodyMb: pulumi.Output<number | null>;
+  declare readonly corsConfig: pulumi.Output<DomainOutputs["corsConfig"]>;
+  declare readonly originScheme: pulumi.Output<DomainOutputs["originScheme"]>;
+  declare readonly responseCompression: pulumi.Output<boolean | null>;
+  declare readonly ipAllowList: pulumi.Output<string[] | null>;
+  declare readonly ipDenyList: pulumi.Output<string[] | null>;
+  declare readonly basicAuthUser: pulumi.Output<string | null>;
+  declare readonly proxyProtocol: pulumi.Output<DomainOutputs["proxyProtocol"]>;
+
+  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...args } as Record<string, unknown>;
+    if (args.basicAuthPassword !== undefined) props.basicAuthPassword = pulumi.secret(args.basicAuthPassword);
+    const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...DOMAIN_SECRET_OUTPUTS];
+    super(domainProvider, name, withOutputKeys(DOMAIN_OUTPUTS, props), { ...opts, additionalSecretOutputs }, MODULE, "Domain");
+  }
+}
+
+export type TcpMappingArgs = Inputs<TcpMappingInputs>;
+
+const TCP_MAPPING_OUTPUTS = [
+  "mappingId", "cubeId", "cubePort", "host", "hostPort", "label", "udpEnabled", "whitelistedIps", "status",
+] as const satisfies readonly (keyof TcpMappingOutputs)[];
+
+export class TcpMapping extends pulumi.dynamic.Resource {
+  declare readonly mappingId: pulumi.Output<string>;
+  declare readonly cubeId: pulumi.Output<string>;
+  declare readonly cubePort: pulumi.Output<number>;
+  /** Where to connect: host:hostPort. */
+  declare readonly host: pulumi.Output<string | null>;
+  declare readonly hostPort: pulumi.Output<number>;
+  declare readonly label: pulumi.Output<string | null>;
+  declare readonly udpEnabled: pulumi.Output<boolean>;
+  declare readonly whitelistedIps: pulumi.Output<string[]>;
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: TcpMappingArgs, opts?: pulumi.CustomResourceOptions) {
+    super(tcpMappingProvider, name, withOutputKeys(TCP_MAPPING_OUTPUTS, args), opts, MODULE, "TcpMapping");
+  }
+}

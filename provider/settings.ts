@@ -1,0 +1,118 @@
+/**
+ * Module state of the provider runtime: one per plugin process.
+ *
+ * The stack config arrives once through `configure()`; the environment (CUBE_API_KEY, ...) is
+ * the fallback, read at call time. Every resource call in the process shares ONE client and so
+ * ONE MutationPacer: Pulumi runs resources in parallel, and they all spend the same
+ * per-IP budget of the API (10 mutations per 60 s unless configured).
+ */
+import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT, MutationPacer, type CubeApi } from "../client/index.js";
+
+/** The subset of Pulumi's dynamic Config the runtime reads. */
+export interface ConfigReader {
+  get(key: string): string | undefined;
+}
+
+export interface ProviderSettings {
+  apiKey?: string;
+  apiUrl?: string;
+  spaceId?: string;
+  rateLimit?: RateLimit;
+  waitTimeoutMs: number;
+  pollIntervalMs: number;
+}
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
+type Env = Record<string, string | undefined>;
+
+let settings: ProviderSettings = { waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
+let cached: { signature: string; client: CubeApi & { close(): Promise<void> } } | undefined;
+let pacer: MutationPacer | undefined;
+
+/** "N/SECONDS", e.g. "10/60" (the API's limit) or "10/1" for tests. */
+export function parseRateLimit(text: string, source: string): RateLimit {
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const limit = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || limit < 1 || !(seconds > 0)) {
+    throw new Error(`${source} must look like "N/SECONDS" (e.g. "10/60"), got ${JSON.stringify(text)}`);
+  }
+  return { limit, windowMs: Math.round(seconds * 1000) };
+}
+
+function parseSeconds(text: string, source: string): number {
+  const seconds = Number(text);
+  if (!(seconds > 0)) throw new Error(`${source} must be a positive number of seconds, got ${JSON.stringify(text)}`);
+  return Math.round(seconds * 1000);
+}
+
+/** Stack config `cubeform:*` over the environment. */
+export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
+  const get = (key: string) => config.get(`cubeform:${key}`)?.trim() || undefined;
+  const next: ProviderSettings = { waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
+  const apiKey = get("apiKey");
+  const apiUrl = get("apiUrl");
+  const spaceId = get("spaceId");
+  if (apiKey) next.apiKey = apiKey;
+  if (apiUrl) next.apiUrl = apiUrl;
+  if (spaceId) next.spaceId = spaceId;
+  const rate = get("rateLimit");
+  const envRate = env.CUBE_RATE_LIMIT?.trim();
+  if (rate) next.rateLimit = parseRateLimit(rate, "cubeform:rateLimit");
+  else if (envRate) next.rateLimit = parseRateLimit(envRate, "CUBE_RATE_LIMIT");
+  const wait = get("waitTimeout");
+  if (wait) next.waitTimeoutMs = parseSeconds(wait, "cubeform:waitTimeout");
+  const poll = get("pollInterval");
+  if (poll) next.pollIntervalMs = parseSeconds(poll, "cubeform:pollInterval");
+  return next;
+}
+
+export function configureSettings(next: ProviderSettings): void {
+  settings = next;
+}
+
+export function currentSettings(): ProviderSettings {
+  return settings;
+}
+
+function sharedPacer(): MutationPacer {
+  pacer ??= new MutationPacer(settings.rateLimit ?? parseEnvRateLimit() ?? DEFAULT_RATE_LIMIT);
+  return pacer;
+}
+
+function parseEnvRateLimit(): RateLimit | undefined {
+  const text = process.env.CUBE_RATE_LIMIT?.trim();
+  return text ? parseRateLimit(text, "CUBE_RATE_LIMIT") : undefined;
+}
+
+/** Config wins field by field; the environment fills the rest (and must at least give the key). */
+function resolveClientConfig(): { baseUrl: string; apiKey: string; spaceId?: string } {
+  const env: Env = { ...process.env };
+  if (settings.apiKey) env.CUBE_API_KEY = settings.apiKey;
+  if (settings.apiUrl) env.CUBE_API_URL = settings.apiUrl;
+  if (settings.spaceId) env.CUBE_SPACE_ID = settings.spaceId;
+  try {
+    return clientConfigFromEnv(env);
+  } catch {
+    throw new Error("cubeform: no API key. Set it with `pulumi config set --secret cubeform:apiKey <key>` or the CUBE_API_KEY environment variable.");
+  }
+}
+
+/** The process's client, rebuilt only when the resolved endpoint or key changes. */
+export function apiClient(): CubeApi {
+  const config = resolveClientConfig();
+  const signature = JSON.stringify([config.baseUrl, config.apiKey, config.spaceId ?? null]);
+  if (cached?.signature !== signature) {
+    void cached?.client.close();
+    const options = { ...config, pacer: sharedPacer() };
+    cached = { signature, client: createClient(options) };
+  }
+  return cached.client;
+}

@@ -1,0 +1,74 @@
+/**
+ * Carrying out engine steps for one Pulumi resource: the engine's executors do the HTTP (pacing,
+ * retries, idempotency keys); this module supplies the shared context and turns a failed step
+ * into an error Pulumi can show.
+ */
+import * as engine from "../engine/index.js";
+import type { IdempotencyJournal, SecretRef, Step, StepOutcome } from "../engine/index.js";
+
+// TEMPORARY until the engine's executors land: resolved by name at run time.
+type RunSteps = (steps: Step[], ctx: Record<string, unknown>) => Promise<{ outcomes: StepOutcome[] }>;
+const engineExports = engine as unknown as { runSteps: RunSteps; memoryJournal(): IdempotencyJournal };
+const runSteps: RunSteps = (steps, ctx) => engineExports.runSteps(steps, ctx);
+const memoryJournal = (): IdempotencyJournal => engineExports.memoryJournal?.() ?? { keyFor: async () => crypto.randomUUID(), settle: async () => undefined };
+import type { CubeApi } from "../client/index.js";
+import { apiClient, currentSettings } from "./settings.js";
+
+/** One journal per plugin process: a create retried within the process reuses its Idempotency-Key. */
+const journal: IdempotencyJournal = memoryJournal();
+
+export interface StepRun {
+  outcomes: StepOutcome[];
+  /** cube name → id, as the executors learned them (a create-cube adds the new id). */
+  cubeIds: Map<string, string>;
+}
+
+export class StepFailure extends Error {
+  readonly code: string;
+  readonly outcome: StepOutcome;
+  constructor(outcome: StepOutcome) {
+    super(outcome.error?.message ?? `${outcome.step.op} failed`);
+    this.name = "StepFailure";
+    this.code = outcome.error?.code ?? "unknown";
+    this.outcome = outcome;
+  }
+}
+
+export interface RunOptions {
+  cubeIds?: Map<string, string>;
+  /** Values of the SecretRefs the steps name (e.g. the domain's basicAuthPassword). */
+  secrets?: Record<string, string | undefined>;
+}
+
+export async function run(steps: Step[], options: RunOptions = {}): Promise<StepRun> {
+  const client: CubeApi = apiClient();
+  const settings = currentSettings();
+  const cubeIds = options.cubeIds ?? new Map<string, string>();
+  const secrets = options.secrets ?? {};
+  const result = await runSteps(steps, {
+    client,
+    spaceId: await client.spaceId(),
+    journal,
+    secrets: (ref: SecretRef) => secrets[ref.env],
+    cubeIds,
+    waitTimeoutMs: settings.waitTimeoutMs,
+    pollIntervalMs: settings.pollIntervalMs,
+  });
+  return { outcomes: result.outcomes, cubeIds };
+}
+
+export function firstFailure(outcomes: StepOutcome[]): StepOutcome | undefined {
+  return outcomes.find((outcome) => outcome.status === "failed");
+}
+
+/** Runs the steps and throws the first failure. */
+export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promise<StepRun> {
+  const result = await run(steps, options);
+  const failed = firstFailure(result.outcomes);
+  if (failed) throw new StepFailure(failed);
+  return result;
+}
+
+export function createdId(outcomes: StepOutcome[], op: Step["op"]): string | undefined {
+  return outcomes.find((outcome) => outcome.step.op === op && outcome.status === "done")?.createdId;
+}

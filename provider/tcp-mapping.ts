@@ -1,0 +1,105 @@
+/**
+ * The TcpMapping resource: Pulumi inputs/outputs ↔ the engine's DesiredPortSpec / TcpMapping.
+ * The API cannot change a mapping: every difference is a replacement (the engine decides).
+ */
+import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
+import { cubeAddress, planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
+import type { TcpMapping } from "../schema/api.js";
+import { userInputs } from "./check.js";
+import { isNotFound } from "./errors.js";
+import { childId, findChild, parseChildId } from "./ids.js";
+import { apiClient } from "./settings.js";
+import { createdId, runOrThrow } from "./steps.js";
+import { toDiffResult } from "./translate.js";
+import type { TcpMappingInputs, TcpMappingOutputs } from "./types.js";
+import { declared, type Props } from "./values.js";
+
+/** The API's default when udpEnabled is not sent. */
+const DEFAULT_UDP = true;
+
+function portSpec(inputs: TcpMappingInputs): DesiredPortSpec {
+  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udpEnabled: declared(inputs.udpEnabled) ?? DEFAULT_UDP, whitelistedIps: [...(declared(inputs.whitelistedIps) ?? [])] };
+  const label = declared(inputs.label);
+  if (label !== undefined) spec.label = label;
+  return spec;
+}
+
+function inputsOf(props: Props): TcpMappingInputs {
+  return userInputs(props) as unknown as TcpMappingInputs;
+}
+
+function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
+  return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), ...(live ? { live } : {}) });
+}
+
+/** The old outputs as the live view: diff needs no HTTP. */
+function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
+  return {
+    id: outs.mappingId ?? "", cubeId: outs.cubeId ?? "", cubePort: outs.cubePort ?? 0, hostPort: outs.hostPort ?? 0, host: outs.host ?? null,
+    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udpEnabled: outs.udpEnabled ?? DEFAULT_UDP,
+    whitelistedIps: (outs.whitelistedIps ?? []).map((cidr) => ({ id: "", cidr })),
+  };
+}
+
+function mappingOutputs(live: TcpMapping, cubeIpv4: string | null): TcpMappingOutputs {
+  return {
+    mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host: live.host ?? cubeIpv4, hostPort: live.hostPort,
+    label: live.label, udpEnabled: live.udpEnabled, whitelistedIps: live.whitelistedIps.map((entry) => entry.cidr), status: live.status,
+  };
+}
+
+/** Where to connect: the mapping's host, else the cube's public address. */
+async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
+  const ipv4 = live.host === null ? (await apiClient().getCube(live.cubeId)).publicIpv4 : null;
+  return mappingOutputs(live, ipv4);
+}
+
+function findMapping(id: string) {
+  return findChild(apiClient(), id, (cubeId) => apiClient().listTcpMappings(cubeId));
+}
+
+// ------------------------------------------------------------------ provider methods
+
+export async function diffTcpMapping(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+  return toDiffResult(plan(inputsOf(news), liveFromOutputs(olds as Partial<TcpMappingOutputs>)).change);
+}
+
+export async function createTcpMapping(props: Props): Promise<CreateResult> {
+  const inputs = inputsOf(props);
+  const run = await runOrThrow(plan(inputs).steps);
+  const mappingId = createdId(run.outcomes, "create-port");
+  if (!mappingId) throw new Error(`Mapping port ${inputs.cubePort} returned no id`);
+  const found = await findMapping(childId(inputs.cubeId, mappingId));
+  if (!found) throw new Error(`TCP mapping ${mappingId} vanished right after it was created`);
+  return { id: childId(found.cubeId, mappingId), outs: await outputsFor(found.item) };
+}
+
+/** `id` is "<cubeId>/<mappingId>" (a bare mapping id is looked up across the space's cubes). */
+export async function readTcpMapping(id: string): Promise<ReadResult> {
+  const found = await findMapping(id);
+  if (!found || found.item.isSsh) return {};
+  const outs = await outputsFor(found.item);
+  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udpEnabled: outs.udpEnabled, whitelistedIps: outs.whitelistedIps };
+  if (outs.label !== null) inputs.label = outs.label;
+  return { id: childId(found.cubeId, found.childId), props: outs, inputs };
+}
+
+/** Never called for a real change (every change replaces): refreshes the outputs. */
+export async function updateTcpMapping(id: string, olds: Props): Promise<UpdateResult> {
+  const found = await findMapping(id);
+  return { outs: found ? await outputsFor(found.item) : olds };
+}
+
+/** A 404 (mapping or cube gone) is success. */
+export async function deleteTcpMapping(id: string, props: Props): Promise<void> {
+  const live = liveFromOutputs(props as Partial<TcpMappingOutputs>);
+  const ref = parseChildId(id);
+  live.cubeId = ref.cubeId ?? live.cubeId;
+  live.id = ref.childId;
+  const planned = planPort({ cubeAddress: cubeAddress(live.cubeId), cube: { cubeName: live.cubeId, cubeId: live.cubeId }, live });
+  try {
+    await runOrThrow(planned.steps);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}

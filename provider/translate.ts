@@ -1,0 +1,19 @@
+/** The engine's per-resource plan → Pulumi's DiffResult (style.md, "Provider adapter" 1–2). */
+import type { DiffResult } from "@pulumi/pulumi/dynamic/index.js";
+import { replacePaths, type ResourceChange } from "../engine/index.js";
+
+/**
+ * `extraReplaces`: identity changes the engine has no field for (a renamed cube is another
+ * cube). `inputName` maps engine paths to input names ("hostname" → "domain").
+ */
+export function toDiffResult(change: ResourceChange, extraReplaces: string[] = [], inputName: Record<string, string> = {}): DiffResult {
+  const fromEngine = replacePaths(change).map((path) => {
+    const top = path.split(".")[0] ?? path;
+    return inputName[top] ?? top;
+  });
+  const replaces = [...new Set([...fromEngine, ...extraReplaces])];
+  if (change.action === "delete-then-create") return { changes: true, replaces, deleteBeforeReplace: true };
+  if (change.action === "create-then-delete" || replaces.length > 0) return { changes: true, replaces };
+  if (change.action === "noop") return { changes: false };
+  return { changes: true };
+}

@@ -1,0 +1,137 @@
+/**
+ * Plain shapes of the provider's inputs and outputs, shared by the resource classes
+ * (provider/index.ts) and the runtime (provider/runtime.ts). Types only: no runtime code.
+ *
+ * Outputs are what Pulumi keeps in state: JSON-like values only (null, never undefined).
+ */
+import type { CorsConfig, DnsRecord, HeaderOverrides } from "../schema/api.js";
+
+export type Power = "running" | "stopped";
+
+export interface CubeResourcesShape {
+  vcpu: number;
+  ramGb: number;
+  diskGb: number;
+}
+
+export interface CubeInputs {
+  name: string;
+  image: string;
+  region?: string;
+  resources: CubeResourcesShape;
+  sshPublicKey: string;
+  userData?: string;
+  terminationProtection?: boolean;
+  power?: Power;
+  /** The SSH port inside the cube. */
+  sshPort?: number;
+}
+
+export interface CubeOutputs {
+  cubeId: string;
+  name: string;
+  state: string;
+  publicIpv4: string | null;
+  sshUser: string;
+  /** Where to connect with SSH. */
+  sshHost: string | null;
+  sshHostPort: number | null;
+  /** The SSH port inside the cube. */
+  sshPort: number | null;
+  image: string;
+  region: string | null;
+  resources: CubeResourcesShape;
+  terminationProtection: boolean;
+  terminationProtectionChangedAt: string | null;
+  terminationProtectionChangedBy: string | null;
+  /** Echo of the input the API never returns (diff needs it); null after an import. */
+  sshPublicKey: string | null;
+  /** sha256 (hex) of the declared userData, to see a change without keeping the script; null when none or unknown (import). */
+  userDataDigest: string | null;
+  /** The declared power state (null: not managed). The live one is `state`. */
+  power: Power | null;
+}
+
+/** Every proxy setting the API can PATCH on a domain (schema/api.ts DomainSettings). */
+export interface DomainSettingsShape {
+  securityHeadersMode?: "enforced" | "app_managed";
+  responseHeaderTimeoutSecs?: number;
+  responseHeaderOverrides?: HeaderOverrides | null;
+  requestHeaderOverrides?: HeaderOverrides | null;
+  maxRequestBodyMb?: number | null;
+  corsConfig?: CorsConfig | null;
+  originScheme?: "http" | "https";
+  responseCompression?: boolean;
+  ipAllowList?: string[] | null;
+  ipDenyList?: string[] | null;
+  basicAuthUser?: string | null;
+  proxyProtocol?: "v1" | "v2" | null;
+}
+
+export const DOMAIN_SETTING_NAMES = [
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "basicAuthUser",
+  "proxyProtocol",
+] as const satisfies readonly (keyof DomainSettingsShape)[];
+
+export interface DomainInputs extends DomainSettingsShape {
+  cubeId: string;
+  domain: string;
+  port: number;
+  /** Secret: only its sha256 digest is kept in outputs. */
+  basicAuthPassword?: string;
+}
+
+export interface DomainRecordOutput {
+  type: DnsRecord["type"];
+  host: string;
+  value: string;
+  mustBeGrey: boolean;
+  proxyOk: boolean;
+  purpose: string;
+}
+
+export type DomainSettingsOutputs = { [K in (typeof DOMAIN_SETTING_NAMES)[number]]: Exclude<DomainSettingsShape[K], undefined> | null };
+
+export interface DomainOutputs extends DomainSettingsOutputs {
+  domainId: string;
+  cubeId: string;
+  domain: string;
+  port: number | null;
+  records: DomainRecordOutput[];
+  isWildcard: boolean;
+  status: string;
+  basicAuthEnabled: boolean;
+  /** sha256 (hex) of the declared basicAuthPassword, null when none is declared. */
+  basicAuthPasswordDigest: string | null;
+}
+
+export interface TcpMappingInputs {
+  cubeId: string;
+  cubePort: number;
+  label?: string;
+  udpEnabled?: boolean;
+  whitelistedIps?: string[];
+}
+
+export interface TcpMappingOutputs {
+  mappingId: string;
+  cubeId: string;
+  cubePort: number;
+  /** Where to connect: host:hostPort. */
+  host: string | null;
+  hostPort: number;
+  label: string | null;
+  udpEnabled: boolean;
+  whitelistedIps: string[];
+  status: string;
+}
