@@ -1,11 +1,7 @@
 /** Polling a cube until it reaches a state, with a deadline. Reads only (never rate limited). */
 import type { Cube } from "../schema/api.js";
 import { CubeErrorStateError, WaitTimeoutError } from "./errors.js";
-import type { ExecContext } from "./context.js";
-import { isNotFound, sleepFor, nowOf } from "./context.js";
-
-
-
+import { isNotFound, nowOf, sleepFor, type ExecContext } from "./context.js";
 
 export interface WaitSpec {
   cubeId: string;
