@@ -3,14 +3,7 @@
  * retries, idempotency keys); this module supplies the shared context and turns a failed step
  * into an error Pulumi can show.
  */
-import * as engine from "../engine/index.js";
-import type { IdempotencyJournal, SecretRef, Step, StepOutcome } from "../engine/index.js";
-
-// TEMPORARY until the engine's executors land: resolved by name at run time.
-type RunSteps = (steps: Step[], ctx: Record<string, unknown>) => Promise<{ outcomes: StepOutcome[] }>;
-const engineExports = engine as unknown as { runSteps: RunSteps; memoryJournal(): IdempotencyJournal };
-const runSteps: RunSteps = (steps, ctx) => engineExports.runSteps(steps, ctx);
-const memoryJournal = (): IdempotencyJournal => engineExports.memoryJournal?.() ?? { keyFor: async () => crypto.randomUUID(), settle: async () => undefined };
+import { memoryJournal, runSteps, type IdempotencyJournal, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import { apiClient, currentSettings } from "./settings.js";
 
