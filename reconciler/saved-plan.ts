@@ -33,10 +33,12 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
   await rename(temp, path);
 }
 
-export async function readSavedPlan(path: string): Promise<SavedPlan> {
+/** `shown` is the path as the user wrote it, for messages. */
+export async function readSavedPlan(absPath: string, shown: string): Promise<SavedPlan> {
+  const path = shown;
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readFile(absPath, "utf8");
   } catch {
     throw new CliError("plan_unreadable", `cannot read the plan file ${path}`);
   }

@@ -4,9 +4,8 @@
  */
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
-import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange } from "../../engine/index.js";
+import { apply, checkPlanIsCurrent, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type SecretRef } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
-import { engineFn } from "../adapters.js";
 import type { Connection } from "../connect.js";
 import { CliError } from "../errors.js";
 import { isTty, writeLine, type CliIo } from "../io.js";
@@ -38,7 +37,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 }
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
-  const saved = await readSavedPlan(resolve(ctx.cwd, planFile));
+  const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile);
   return withConnection(ctx, io, async (conn) => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
@@ -82,8 +81,7 @@ function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.Writ
   });
 }
 
-async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: Record<string, string>, ctx: ApplyContext, io: CliIo): Promise<number> {
-  const apply = await engineFn("apply");
+async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: (ref: SecretRef) => string | undefined, ctx: ApplyContext, io: CliIo): Promise<number> {
   const stop = stopOnSignal();
   try {
     const result = await apply(plan, {
@@ -156,14 +154,12 @@ export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mu
   return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}`;
 }
 
-function secretsFor(names: string[], io: CliIo): Record<string, string> {
-  const secrets: Record<string, string> = {};
+/** Checks up front that every referenced secret is set; the engine reads them by reference. */
+function secretsFor(names: string[], io: CliIo): (ref: SecretRef) => string | undefined {
   for (const name of names) {
-    const value = io.env[name];
-    if (value === undefined) throw new CliError("secret_missing", `environment variable ${name} is not set (a domain's basicAuthPassword refers to it)`);
-    secrets[name] = value;
+    if (io.env[name] === undefined) throw new CliError("secret_missing", `environment variable ${name} is not set (a domain's basicAuthPassword refers to it)`);
   }
-  return secrets;
+  return (ref) => io.env[ref.env];
 }
 
 function secretNamesOf(plan: SavedPlan): string[] {

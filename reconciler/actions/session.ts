@@ -2,8 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
-import { engineFn } from "../adapters.js";
+import { diff, observe, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
 import { LoadError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -47,7 +46,6 @@ export async function withConnection<T>(ctx: SessionContext, io: CliIo, body: (c
 }
 
 export async function observeFor(conn: Connection, targets: string[]): Promise<ObservedState> {
-  const observe = await engineFn("observe");
   return observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
 }
 

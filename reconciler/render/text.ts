@@ -104,8 +104,14 @@ export function fieldLines(change: ResourceChange, indent: string): string[] {
 function createLines(change: ResourceChange): string[] {
   if (change.after === null) return [];
   return Object.entries(change.after)
-    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .filter(([, v]) => !isEmpty(v))
     .map(([k, v]) => `      ${k}: ${formatValue(v)}`);
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value).length === 0;
 }
 
 function listSection(title: string, items: ResourceChange[], line: (change: ResourceChange) => string): string {

@@ -1,0 +1,39 @@
+import { expect } from "vitest";
+import { editFleet } from "./support/edit.js";
+import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
+
+test("prune deletes undeclared cubes but leaves a protected one, listing why, and exits 1", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  editFleet(fx.cwd, /\n {2}- name: worker[\s\S]*$/, "\n");
+
+  const planned = await fx.cli(["plan", "--prune", ...FAST]);
+  expect(planned.exitCode).toBe(2);
+  expect(planned.stdout).toMatch(/! cube\/db .*\n {6}blocked: /);
+
+  const r = await fx.cli(["apply", "--prune", "--auto-approve", ...FAST_APPLY]);
+  expect(r.exitCode).toBe(1);
+  expect(r.stdout).toMatch(/Blocked: cube\/db: .*terminationProtection/);
+  const names = (await fx.api.listCubes()).filter((c) => c.state !== "deleted").map((c) => c.name).sort();
+  expect(names).toEqual(["db", "web"]);
+});
+
+test("a cube replacement is refused without --allow-replace, and done with it", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  const before = (await fx.api.listCubes()).find((c) => c.name === "worker")!;
+  editFleet(fx.cwd, "  - name: worker\n", "  - name: worker\n    resources: { vcpu: 2, ramGb: 2, diskGb: 10 }\n");
+  fx.emulator.admin.clearRequests();
+
+  const refused = await fx.cli(["apply", "--auto-approve", ...FAST_APPLY]);
+  expect(refused.exitCode).toBe(1);
+  expect(refused.stdout).toContain("resources.vcpu: 1 → 2  (forces replacement)");
+  expect(refused.stdout).toMatch(/Blocked: cube\/worker: /);
+  expect(fx.mutations()).toBe(0);
+
+  const replaced = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
+  expect(replaced.stderr).toBe("");
+  expect(replaced.exitCode).toBe(0);
+  const after = (await fx.api.listCubes()).filter((c) => c.name === "worker" && c.state !== "deleted");
+  expect(after).toHaveLength(1);
+  expect(after[0]!.id).not.toBe(before.id);
+  expect(after[0]!.resources.vcpu).toBe(2);
+});
