@@ -6,6 +6,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Directory relative paths are resolved against; process.cwd() when absent. */
   cwd?: string;
+  /** Aborted when the process is asked to stop (SIGINT/SIGTERM); long-running commands end cleanly. */
+  signal?: AbortSignal;
 }
 
 export function cwdOf(io: CliIo): string {

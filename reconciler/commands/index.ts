@@ -7,3 +7,4 @@ export * as plan from "./plan.js";
 export * as apply from "./apply.js";
 export * as drift from "./drift.js";
 export * as emulator from "./emulator.js";
+export * as demo from "./demo.js";

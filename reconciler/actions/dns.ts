@@ -1,0 +1,185 @@
+/**
+ * `cubeform dns CUBE [DOMAIN]`: the DNS records each domain of a cube needs, with their live
+ * state and proxy advice; optionally waits until all are found. `missing` (not published yet)
+ * and `unknown` (could not check) are states to show, never errors.
+ */
+import type { CubeApi } from "../../client/api.js";
+import type { Cube, Domain, DnsRecordStatus } from "../../schema/api.js";
+import type { RateLimit } from "../connect.js";
+import { CliError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { formatDuration } from "../watch/duration.js";
+import { sleepUnlessAborted } from "../watch/sleep.js";
+import { withConnection } from "./session.js";
+
+export const DNS_FORMATS = ["table", "json", "zone"] as const;
+export type DnsFormat = (typeof DNS_FORMATS)[number];
+
+export interface DnsContext {
+  cube: string;
+  domain?: string;
+  wait: boolean;
+  timeoutMs: number;
+  intervalMs: number;
+  format: DnsFormat;
+  emulator: boolean;
+  rateLimit: RateLimit;
+  cwd: string;
+}
+
+export interface DomainDns {
+  hostname: string;
+  domainId: string;
+  records: DnsRecordStatus[];
+  complete: boolean;
+  /** Set when the records view could not be read at all. */
+  error?: string;
+}
+
+export interface CubeDns {
+  cube: { id: string; name: string };
+  domains: DomainDns[];
+}
+
+export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
+  return withConnection({ ...ctx, file: "", format: "text" }, io, async (conn) => {
+    const cube = await findCube(conn.client, ctx.cube);
+    const domains = await domainsOf(conn.client, cube, ctx.domain);
+    let report = await readCubeDns(conn.client, cube, domains);
+    if (ctx.wait) report = await waitUntilComplete(conn.client, cube, domains, report, ctx, io);
+    io.stdout.write(renderDns(report, ctx.format));
+    if (ctx.wait && !isComplete(report)) throw new CliError("dns_incomplete", incompleteMessage(report, ctx));
+    return 0;
+  });
+}
+
+/** By name (two cubes with that name are an error, never a guess), else by id. */
+export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
+  const cubes = (await client.listCubes()).filter((c) => c.state !== "deleted");
+  const byName = cubes.filter((c) => c.name === ref);
+  if (byName.length > 1) {
+    throw new CliError("ambiguous_cube", `${byName.length} cubes are named "${ref}" (${byName.map((c) => c.id).join(", ")}); name one by its id`);
+  }
+  const found = byName[0] ?? cubes.find((c) => c.id === ref);
+  if (found === undefined) throw new CliError("cube_not_found", `no cube named (or with id) "${ref}" in this space`);
+  return found;
+}
+
+async function domainsOf(client: CubeApi, cube: Cube, hostname: string | undefined): Promise<Domain[]> {
+  const domains = await client.listDomains(cube.id);
+  if (hostname === undefined) return domains;
+  const domain = domains.find((d) => d.domain === hostname.toLowerCase());
+  if (domain === undefined) {
+    const attached = domains.map((d) => d.domain).join(", ") || "none";
+    throw new CliError("domain_not_found", `cube "${cube.name}" has no domain ${hostname} (attached: ${attached})`);
+  }
+  return [domain];
+}
+
+export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[]): Promise<CubeDns> {
+  const results: DomainDns[] = [];
+  for (const domain of domains) results.push(await readDomainDns(client, cube.id, domain));
+  return { cube: { id: cube.id, name: cube.name }, domains: results };
+}
+
+async function readDomainDns(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainDns> {
+  const base = { hostname: domain.domain, domainId: domain.id };
+  try {
+    const view = await client.getDomainRecords(cubeId, domain.id);
+    return { ...base, records: view.records, complete: view.summary.complete };
+  } catch (e) {
+    return { ...base, records: [], complete: false, error: (e as Error).message };
+  }
+}
+
+export const isComplete = (report: CubeDns): boolean => report.domains.every((d) => d.complete);
+
+async function waitUntilComplete(client: CubeApi, cube: Cube, domains: Domain[], first: CubeDns, ctx: DnsContext, io: CliIo): Promise<CubeDns> {
+  const deadline = Date.now() + ctx.timeoutMs;
+  let report = first;
+  let lastProgress = "";
+  while (!isComplete(report) && Date.now() < deadline && !io.signal?.aborted) {
+    const progress = progressLine(report);
+    if (progress !== lastProgress) writeLine(io.stderr, `waiting for DNS: ${progress}`);
+    lastProgress = progress;
+    await sleepUnlessAborted(Math.min(ctx.intervalMs, Math.max(0, deadline - Date.now())), io.signal);
+    report = await readCubeDns(client, cube, domains);
+  }
+  return report;
+}
+
+function progressLine(report: CubeDns): string {
+  const records = report.domains.flatMap((d) => d.records);
+  const found = records.filter((r) => r.state === "found").length;
+  return `${found} of ${records.length} records found`;
+}
+
+function incompleteMessage(report: CubeDns, ctx: DnsContext): string {
+  const pending = report.domains
+    .filter((d) => !d.complete)
+    .flatMap((d) => (d.error !== undefined ? [`${d.hostname} (${d.error})`] : d.records.filter((r) => r.state !== "found").map((r) => `${r.type} ${r.host} → ${r.value} (${stateText(r)})`)));
+  return `DNS of cube "${report.cube.name}" is not complete after ${formatDuration(ctx.timeoutMs)}; still needed: ${pending.join("; ")}`;
+}
+
+// ---------------------------------------------------------------- rendering (pure)
+
+export function renderDns(report: CubeDns, format: DnsFormat): string {
+  if (format === "json") return `${JSON.stringify({ formatVersion: 1, ...report, complete: isComplete(report) }, null, 2)}\n`;
+  if (format === "zone") return renderZone(report);
+  return renderTable(report);
+}
+
+export function proxyAdvice(record: Pick<DnsRecordStatus, "mustBeGrey" | "proxyOk">): string {
+  if (record.mustBeGrey) return "DNS only (grey cloud)";
+  return record.proxyOk ? "may be proxied" : "-";
+}
+
+export function stateText(record: Pick<DnsRecordStatus, "state" | "observed">): string {
+  switch (record.state) {
+    case "found":
+      return "found";
+    case "missing":
+      return "not published yet";
+    case "unknown":
+      return "could not check";
+    case "mismatch":
+      return `wrong value${record.observed && record.observed.length > 0 ? ` (found ${record.observed.join(", ")})` : ""}`;
+  }
+}
+
+function renderTable(report: CubeDns): string {
+  if (report.domains.length === 0) return `Cube "${report.cube.name}" has no domains.\n`;
+  const lines: string[] = [];
+  for (const domain of report.domains) {
+    const found = domain.records.filter((r) => r.state === "found").length;
+    const status = domain.error !== undefined ? `could not read its records: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
+    lines.push(`${report.cube.name}  ${domain.hostname}  (${status})`);
+    const rows = [["TYPE", "HOST", "VALUE", "STATE", "PROXY"], ...domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)])];
+    lines.push(...alignColumns(rows).map((row) => `  ${row}`), "");
+  }
+  return `${lines.join("\n")}`;
+}
+
+function alignColumns(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length))) ?? [];
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd());
+}
+
+export const ZONE_TTL = 300;
+
+function renderZone(report: CubeDns): string {
+  const lines = [`; DNS records for the domains of cube ${report.cube.name} (${report.cube.id})`];
+  for (const domain of report.domains) {
+    lines.push(`; ${domain.hostname}${domain.complete ? " (complete)" : ""}`);
+    for (const r of domain.records) lines.push(`${zoneLine(r)}${r.mustBeGrey ? " ; DNS only (grey cloud)" : ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** `_acme-challenge.example.com. 300 IN CNAME tok.acme.krova.cloud.` */
+export function zoneLine(record: Pick<DnsRecordStatus, "type" | "host" | "value">): string {
+  const value = record.type === "TXT" ? JSON.stringify(record.value) : record.type === "CNAME" ? fqdn(record.value) : record.value;
+  return `${fqdn(record.host)} ${ZONE_TTL} IN ${record.type} ${value}`;
+}
+
+const fqdn = (name: string): string => (name.endsWith(".") ? name : `${name}.`);
