@@ -1,6 +1,17 @@
 /**
  * The operator/test surface: in process (`admin` on the running emulator) and over HTTP under
  * /__emulator (no API key, never rate limited or logged; only the emulator has it).
+ *
+ *   POST   /__emulator/spaces            {id?, name?} → 201 {spaceId, ownerKey, readOnlyKey}
+ *   POST   /__emulator/dns               {type, host, value}   publish (replaces host+type)
+ *   DELETE /__emulator/dns               {type, host} or ?type=&host=
+ *   POST   /__emulator/dns/unavailable   {host, unavailable?=true}
+ *   POST   /__emulator/faults            FaultSpec → 201;  DELETE /__emulator/faults
+ *   POST   /__emulator/clock             {speed?, advanceMs?}
+ *   POST   /__emulator/rate-limit        {limit, windowMs}
+ *   POST   /__emulator/terminate         {cubeId, actorType, reason, systemCase?}
+ *   GET    /__emulator/requests → {requests};  DELETE /__emulator/requests
+ *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
  */
 import { z } from "zod";
 import { auditRows, writeAudit } from "./audit.js";
@@ -135,8 +146,7 @@ export function adminHandler(admin: EmulatorAdmin): (req: ApiRequest) => Promise
       return route(admin, body, req.query);
     } catch (thrown) {
       if (thrown instanceof HttpError) return json(thrown.status, { error: thrown.message });
-      if (thrown instanceof SyntaxError || thrown instanceof RangeError || thrown instanceof Error) return json(400, { error: thrown.message });
-      return json(500, { error: String(thrown) });
+      return json(400, { error: thrown instanceof Error ? thrown.message : String(thrown) });
     }
   };
 }

@@ -5,6 +5,9 @@
  * lookup, rate limit (mutating requests only), idempotency replay, then authentication and
  * permission. The idempotency lookup needs the Space, so it resolves the key's Space from the
  * key hash first; a key that resolves to nothing cannot replay and falls through to the 401.
+ * A consequence of that order: a replay is answered before the permission check, so a
+ * read-only key of the same Space replaying an owner's key gets the stored response (it could
+ * read that resource anyway), and a replay still uses up the rate-limit budget.
  */
 import { adminHandler, ADMIN_PREFIX } from "./admin.js";
 import { findKey } from "./auth.js";
