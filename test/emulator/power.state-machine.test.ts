@@ -49,4 +49,21 @@ describe("power state machine", () => {
     emu.admin.setClockSpeed(1000);
     await api.waitForState(cube.id, "running");
   });
+
+  test("transitions are deterministic in emulated time: pending 2 s, booting 3 s, stopping 2 s", async ({ api, emu }) => {
+    emu.admin.setClockSpeed(0.001); // real time no longer moves the clock noticeably
+    const cube = await api.createCube();
+    const state = async () => (await api.call("GET", `/cubes/${cube.id}`)).body.cube.state;
+    emu.admin.advanceClock(1_999);
+    expect(await state()).toBe("pending");
+    emu.admin.advanceClock(2);
+    expect(await state()).toBe("booting");
+    emu.admin.advanceClock(3_000);
+    expect(await state()).toBe("running");
+    await api.call("POST", `/cubes/${cube.id}/power-off`);
+    emu.admin.advanceClock(1_990);
+    expect(await state()).toBe("stopping");
+    emu.admin.advanceClock(20);
+    expect(await state()).toBe("stopped");
+  });
 });
