@@ -8,3 +8,4 @@ export * as apply from "./apply.js";
 export * as drift from "./drift.js";
 export * as emulator from "./emulator.js";
 export * as demo from "./demo.js";
+export * as dns from "./dns.js";

@@ -90,3 +90,31 @@ export function describeRun(run: Finished): string {
 }
 
 export { waitFor };
+
+/** A small fleet: "web" with a wildcard and a plain domain and a port, "db" with a port. */
+export const FLEET = `apiVersion: cubeform/v1
+defaults:
+  image: ubuntu-24.04
+  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
+  sshPublicKey: ${SSH_KEY}
+cubes:
+  - name: web
+    domains:
+      - hostname: "*.e2e.example.com"
+        port: 8080
+      - hostname: www.e2e.example.com
+        port: 8080
+        responseCompression: true
+    ports:
+      - cubePort: 5432
+        label: postgres
+        udp: false
+        allow: [203.0.113.0/24]
+  - name: db
+    terminationProtection: true
+    ports:
+      - cubePort: 6379
+        label: redis
+`;
+
+export const APPLY = ["apply", "--auto-approve", ...RATE, "--poll-interval", "20"];

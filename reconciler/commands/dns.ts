@@ -1,0 +1,54 @@
+import { Option, type Command } from "commander";
+import { z } from "zod";
+import { DNS_FORMATS, runDns } from "../actions/dns.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseDuration } from "../watch/duration.js";
+import { parseRateLimit } from "../connect.js";
+import { addConnectOptions, ConnectOptions, exitWith, parseOptions } from "./options.js";
+
+const DnsOptions = z.object({
+  ...ConnectOptions.shape,
+  wait: z.boolean().default(false),
+  timeout: z.string().default("10m"),
+  interval: z.string().default("5s"),
+  format: z.enum(DNS_FORMATS).default("table"),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program
+    .command("dns")
+    .description("show the DNS records a cube's domains need and whether they are published")
+    .argument("<cube>", "the cube, by name (or id)")
+    .argument("[domain]", "only this domain of the cube");
+  addConnectOptions(command)
+    .option("--wait", "poll until every record is found (or the timeout passes)", false)
+    .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", "10m")
+    .option("--interval <duration>", "how often --wait checks", "5s")
+    .addOption(new Option("--format <format>", "output format").choices(DNS_FORMATS).default("table"))
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform dns web                          # every domain of cube "web"
+  $ cubeform dns web www.example.com --wait   # until its records are published
+  $ cubeform dns web --format zone >> example.com.zone
+
+States: found; "not published yet" (missing); "could not check" (unknown: the service could not
+look it up; says nothing about your DNS); "wrong value" (another value is published).
+Proxy: "DNS only (grey cloud)" records must not be proxied by your DNS provider.
+Exit codes: 0 when the records are complete or when not waiting; 1 when --wait timed out.`,
+    )
+    .action(async (cube: string, domain: string | undefined, raw: unknown) => {
+      const { rateLimit, timeout, interval, ...options } = parseOptions(DnsOptions, raw);
+      const context = {
+        ...options,
+        cube,
+        ...(domain !== undefined ? { domain } : {}),
+        timeoutMs: parseDuration(timeout, "--timeout"),
+        intervalMs: parseDuration(interval, "--interval"),
+        rateLimit: parseRateLimit(rateLimit),
+        cwd: cwdOf(io),
+      };
+      exitWith(await runDns(context, io));
+    });
+}
