@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { CubeApi } from "../client/api.js";
-import { clientConfigFromEnv, createClient, type ClientConfig } from "../client/index.js";
+import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, type ClientConfig } from "../client/index.js";
 import type { IdempotencyJournal } from "../engine/types.js";
 import { parseRateLimit } from "../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
@@ -20,7 +20,7 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 10, windowMs: 60_000 };
+export const DEFAULT_RATE_LIMIT: RateLimit = CLIENT_DEFAULT_RATE_LIMIT;
 
 export const EMULATOR_DEFAULTS = { apiKey: "kro_emulator_local", spaceId: "space-local", clockSpeed: 20 } as const;
 

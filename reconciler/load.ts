@@ -11,13 +11,11 @@ import type { DesiredState } from "../engine/types.js";
 import { DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError, normalize } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
+import type { Position } from "./render/types.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
-export interface Position {
-  line: number;
-  col: number;
-}
+export type { Position };
 
 export interface LoadedFile {
   /** The path as the user gave it (used in messages and annotations). */

@@ -32,6 +32,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     if (!hasChanges(plan)) return 0;
     const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
     if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io);
+    writeLine(io.stdout, "\nApplying:");
     return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
   });
 }

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { runApply } from "../actions/apply.js";
+import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, rateLimitOf, TargetOption } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption } from "./options.js";
 
 const ApplyOptions = z.object({
   ...FileOptions.shape,
@@ -40,7 +41,7 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { target, rateLimit, waitTimeout, pollInterval, ...options } = parseOptions(ApplyOptions, raw);
-      const context = { ...options, targets: target, rateLimit: rateLimitOf(rateLimit), cwd: cwdOf(io), format: "text" as const, waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
+      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), format: "text" as const, waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

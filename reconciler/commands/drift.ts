@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { runDrift } from "../actions/drift.js";
+import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
@@ -12,7 +13,6 @@ import {
   FileOptions,
   FormatOption,
   parseOptions,
-  rateLimitOf,
   TargetOption,
 } from "./options.js";
 
@@ -36,6 +36,6 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { target, rateLimit, ...options } = parseOptions(DriftOptions, raw);
-      exitWith(await runDrift({ ...options, targets: target, rateLimit: rateLimitOf(rateLimit), cwd: cwdOf(io) }, io));
+      exitWith(await runDrift({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });
 }

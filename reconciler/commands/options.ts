@@ -4,7 +4,6 @@
  */
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from "../connect.js";
 import { CliError, ExitCode } from "../errors.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -52,11 +51,10 @@ export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.in
   throw new CliError("invalid_option", `invalid option ${flag}: ${issue?.message ?? "invalid value"}`);
 }
 
-export function rateLimitOf(text: string): RateLimit {
-  return text === "10/60" ? DEFAULT_RATE_LIMIT : parseRateLimit(text);
-}
-
 /** Runs an action and ends the command with its exit code. */
 export function exitWith(code: number): void {
   if (code !== 0) throw new ExitCode(code);
 }
+
+/** `--rate-limit N/SECONDS` → { limit, windowMs } (a clear error otherwise). */
+export { parseRateLimit as rateLimitOf } from "../connect.js";

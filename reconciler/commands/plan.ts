@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { runPlan } from "../actions/plan.js";
+import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
@@ -12,7 +13,6 @@ import {
   FileOptions,
   FormatOption,
   parseOptions,
-  rateLimitOf,
   TargetOption,
 } from "./options.js";
 
@@ -46,6 +46,6 @@ Exit codes: 0 in sync, 2 changes, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
-      exitWith(await runPlan({ ...options, targets: target, rateLimit: rateLimitOf(rateLimit), cwd: cwdOf(io) }, io));
+      exitWith(await runPlan({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });
 }

@@ -57,3 +57,11 @@ test("--help shows examples", async ({ fx }) => {
   expect(r.stdout).toContain("Examples:");
   expect(r.stdout).toContain("Exit codes: 0 in sync, 2 changes, 1 error.");
 });
+
+test("--target limits the plan to the named cubes", async ({ fx }) => {
+  const r = await fx.cli(["plan", "--target", "db", "--target", "worker", ...FAST]);
+  expect(r.exitCode).toBe(2);
+  expect(r.stdout).not.toContain("cube/web");
+  expect(r.stdout).toContain("+ cube/db ");
+  expect(r.stdout).toContain("+ cube/worker ");
+});
