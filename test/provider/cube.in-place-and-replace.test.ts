@@ -1,0 +1,53 @@
+/**
+ * Cube changes the API can make in place (power, SSH port) are updates; a replacement runs as
+ * Pulumi runs it with deleteBeforeReplace (Delete, then Create); a cube that does not boot in
+ * time fails create with its name and state, and is still recorded (ErrorResourceInitFailed).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIFF_SOME, startPlugin, type Plugin } from "./harness.js";
+import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+
+let stack: Stack;
+let slowPlugin: Plugin | undefined;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await slowPlugin?.close();
+  await stack?.close();
+});
+
+describe("Cube in place and replaced", () => {
+  let app: Resource;
+
+  it("powers off and moves the SSH port in place", async () => {
+    app = await stack.create("Cube", "app", cubeInputs("app"));
+    const { diff, resource } = await stack.update(app, cubeInputs("app", { power: "stopped", sshPort: 2200 }));
+    expect(diff).toEqual({ changes: DIFF_SOME, replaces: [], deleteBeforeReplace: false });
+    expect(resource.outs).toMatchObject({ cubeId: app.id, power: "stopped", sshPort: 2200 });
+    expect(["stopping", "stopped"]).toContain(resource.outs.state);
+    app = resource;
+  });
+
+  it("replaces on a new image: Delete then Create gives a new running cube", async () => {
+    const news = cubeInputs("app", { image: "debian-13" });
+    const diff = await stack.diff(app, news);
+    expect(diff).toEqual({ changes: DIFF_SOME, replaces: ["image"], deleteBeforeReplace: true });
+    await stack.destroy(app);
+    const replaced = await stack.create("Cube", "app", news);
+    expect(replaced.id).not.toBe(app.id);
+    expect(replaced.outs).toMatchObject({ image: "debian-13", sshUser: "debian", state: "running", name: "app" });
+  });
+
+  it("fails a create that does not reach running in time, naming the cube and its state", async () => {
+    slowPlugin = await startPlugin();
+    await slowPlugin.configure({ "cubeform:apiKey": stack.emulator.apiKey, "cubeform:apiUrl": stack.emulator.url, "cubeform:waitTimeout": "0.2", "cubeform:pollInterval": "0.05" });
+    stack.emulator.admin.setClockSpeed(1);
+    const urn = slowPlugin.urnOf("slow", "pulumi-nodejs:dynamic/cubeform:Cube");
+    const error = (await slowPlugin.create(urn, stack.withProvider("Cube", cubeInputs("slow"))).catch((e: unknown) => e)) as Error & { metadata?: { get(key: string): unknown[] } };
+    stack.emulator.admin.setClockSpeed(100);
+    expect(error.message).toMatch(/Cube "slow" \(id cube_\w+\) was created but is not ready: its state is "(pending|booting)"/);
+    // The id travels as ErrorResourceInitFailed details: Pulumi records the cube instead of losing it.
+    expect(error.metadata?.get("grpc-status-details-bin")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * A Domain through the plugin: the DNS records in its outputs (a wildcard needs three, the
+ * _acme-challenge one DNS-only), the password kept out of outputs (digest only), settings and
+ * password changed in place, hostname/port changes replaced delete-first, import by id.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIFF_NONE, DIFF_SOME } from "./harness.js";
+import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+
+const PASSWORD = "correct-horse-battery-staple";
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+let stack: Stack;
+let cube: Resource;
+beforeAll(async () => {
+  stack = await startStack();
+  cube = await stack.create("Cube", "web", cubeInputs("web"));
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("Domain resource", () => {
+  let wildcard: Resource;
+  const wildcardInputs = (extra: Record<string, unknown> = {}) => ({
+    cubeId: cube.id, domain: "*.apps.example.com", port: 8080, basicAuthUser: "admin", basicAuthPassword: PASSWORD, ...extra,
+  });
+
+  it("attaches a wildcard domain and outputs its three DNS records", async () => {
+    wildcard = await stack.create("Domain", "apps", wildcardInputs());
+    expect(wildcard.id).toMatch(new RegExp(`^${cube.id}/.+`));
+    expect(wildcard.outs).toMatchObject({ cubeId: cube.id, domain: "*.apps.example.com", port: 8080, isWildcard: true, basicAuthUser: "admin", basicAuthEnabled: true });
+    const records = wildcard.outs.records as { type: string; host: string; mustBeGrey: boolean; proxyOk: boolean; purpose: string }[];
+    expect(records).toHaveLength(3);
+    expect(records.map((r) => r.purpose).sort()).toEqual(["certificate", "ownership", "routing"]);
+    const acme = records.find((r) => r.host.startsWith("_acme-challenge"));
+    expect(acme).toMatchObject({ type: "CNAME", mustBeGrey: true, proxyOk: false });
+    expect(records.find((r) => r.purpose === "routing")).toMatchObject({ type: "CNAME", proxyOk: true });
+  });
+
+  it("keeps only a digest of the password in outputs", async () => {
+    expect(JSON.stringify(wildcard.outs)).not.toContain(PASSWORD);
+    expect(wildcard.outs.basicAuthPasswordDigest).toBe(sha256(PASSWORD));
+  });
+
+  it("an ordinary subdomain needs one CNAME record", async () => {
+    const app = await stack.create("Domain", "app", { cubeId: cube.id, domain: "app.example.com", port: 3000 });
+    expect((app.outs.records as { type: string }[]).map((r) => r.type)).toEqual(["CNAME"]);
+    expect(app.outs.isWildcard).toBe(false);
+    await stack.destroy(app);
+  });
+
+  it("reports no change for the same inputs", async () => {
+    expect((await stack.diff(wildcard, wildcardInputs())).changes).toBe(DIFF_NONE);
+  });
+
+  it("changes settings and the password in place", async () => {
+    const settings = await stack.update(wildcard, wildcardInputs({ responseCompression: true, ipAllowList: ["198.51.100.0/24"] }));
+    expect(settings.diff).toEqual({ changes: DIFF_SOME, replaces: [], deleteBeforeReplace: false });
+    expect(settings.resource.outs).toMatchObject({ responseCompression: true, ipAllowList: ["198.51.100.0/24"] });
+    const password = await stack.update(settings.resource, wildcardInputs({ responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" }));
+    expect(password.diff).toEqual({ changes: DIFF_SOME, replaces: [], deleteBeforeReplace: false });
+    expect(password.resource.outs.basicAuthPasswordDigest).toBe(sha256("another-password"));
+    wildcard = password.resource;
+  });
+
+  it("replaces the domain, deleting first, when the hostname or port changes", async () => {
+    const base = { responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" };
+    expect(await stack.diff(wildcard, wildcardInputs({ ...base, port: 9090 }))).toEqual({ changes: DIFF_SOME, replaces: ["port"], deleteBeforeReplace: true });
+    expect(await stack.diff(wildcard, wildcardInputs({ ...base, domain: "*.web.example.com" }))).toEqual({ changes: DIFF_SOME, replaces: ["domain"], deleteBeforeReplace: true });
+  });
+
+  it("imports by <cubeId>/<domainId> and by the bare domain id", async () => {
+    const composite = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id, { __provider: stack.providers.Domain });
+    expect(composite.id).toBe(wildcard.id);
+    expect(composite.outs).toMatchObject({ domain: "*.apps.example.com", port: 8080, responseCompression: true });
+    expect(composite.inputs).toMatchObject({ cubeId: cube.id, domain: "*.apps.example.com", port: 8080 });
+    const bare = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id.split("/")[1]!, { __provider: stack.providers.Domain });
+    expect(bare.id).toBe(wildcard.id);
+  });
+
+  it("detaches on delete; refresh then finds it gone", async () => {
+    await stack.destroy(wildcard);
+    expect(await stack.refresh(wildcard)).toBeUndefined();
+    await stack.destroy(wildcard);
+  });
+});

@@ -1,0 +1,53 @@
+/** A TcpMapping through the plugin: where to connect, every change a delete-first replacement, import by id. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIFF_NONE, DIFF_SOME } from "./harness.js";
+import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+
+let stack: Stack;
+let cube: Resource;
+beforeAll(async () => {
+  stack = await startStack();
+  cube = await stack.create("Cube", "db", cubeInputs("db"));
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("TcpMapping resource", () => {
+  let postgres: Resource;
+  const inputs = (extra: Record<string, unknown> = {}) => ({ cubeId: cube.id, cubePort: 5432, label: "postgres", whitelistedIps: ["203.0.113.0/24", "198.51.100.7"], ...extra });
+
+  it("publishes the port and outputs where to connect", async () => {
+    postgres = await stack.create("TcpMapping", "postgres", inputs());
+    expect(postgres.id).toBe(`${cube.id}/${postgres.outs.mappingId as string}`);
+    expect(postgres.outs.hostPort).toBeGreaterThanOrEqual(30000);
+    expect(postgres.outs.hostPort).toBeLessThanOrEqual(50000);
+    expect(postgres.outs.host).toEqual(expect.any(String));
+    expect(postgres.outs).toMatchObject({ cubeId: cube.id, cubePort: 5432, label: "postgres", udpEnabled: true });
+  });
+
+  it("reports no change for the same inputs, whatever the order of the allow-list", async () => {
+    expect((await stack.diff(postgres, inputs({ whitelistedIps: ["198.51.100.7", "203.0.113.0/24"] }))).changes).toBe(DIFF_NONE);
+  });
+
+  it("replaces the mapping, deleting first, on any change", async () => {
+    expect(await stack.diff(postgres, inputs({ label: "pg" }))).toEqual({ changes: DIFF_SOME, replaces: ["label"], deleteBeforeReplace: true });
+    expect(await stack.diff(postgres, inputs({ udpEnabled: false }))).toEqual({ changes: DIFF_SOME, replaces: ["udpEnabled"], deleteBeforeReplace: true });
+    expect(await stack.diff(postgres, inputs({ whitelistedIps: [] }))).toEqual({ changes: DIFF_SOME, replaces: ["whitelistedIps"], deleteBeforeReplace: true });
+    expect((await stack.diff(postgres, inputs({ cubePort: 5433 }))).replaces).toEqual(["cubePort"]);
+  });
+
+  it("imports by <cubeId>/<mappingId> and by the bare mapping id", async () => {
+    for (const id of [postgres.id, postgres.outs.mappingId as string]) {
+      const read = await stack.plugin.read(stack.urn("TcpMapping", "imported"), id, { __provider: stack.providers.TcpMapping });
+      expect(read.id).toBe(postgres.id);
+      expect(read.inputs).toMatchObject({ cubeId: cube.id, cubePort: 5432, label: "postgres" });
+    }
+  });
+
+  it("deletes the mapping; refresh then finds it gone", async () => {
+    await stack.destroy(postgres);
+    expect(await stack.refresh(postgres)).toBeUndefined();
+    await stack.destroy(postgres);
+  });
+});
