@@ -95,7 +95,7 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
       waitTimeoutMs: ctx.waitTimeoutMs,
       pollIntervalMs: ctx.pollIntervalMs,
       desired,
-      shouldStop: stop.requested,
+      shouldStop: () => stop.requested() || io.signal?.aborted === true,
     });
     io.stdout.write(renderApplyResult(result));
     return applyExitCode(result);
