@@ -9,3 +9,4 @@ export * as drift from "./drift.js";
 export * as emulator from "./emulator.js";
 export * as demo from "./demo.js";
 export * as dns from "./dns.js";
+export * as importState from "./import.js";

@@ -1,0 +1,179 @@
+/**
+ * `cubeform import`: write a desired-state file that describes the live space, so an existing
+ * fleet can be adopted. A plan against the written file shows no changes. What the API cannot
+ * show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
+ */
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
+import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
+import type { Domain, TcpMapping } from "../../schema/api.js";
+import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
+import type { RateLimit } from "../connect.js";
+import { CliError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { observeFor, withConnection } from "./session.js";
+
+export interface ImportContext {
+  /** undefined: stdout. */
+  output?: string;
+  force: boolean;
+  emulator: boolean;
+  rateLimit: RateLimit;
+  cwd: string;
+}
+
+/** The variable the imported file reads the SSH key from (the API never returns keys). */
+export const SSH_KEY_VARIABLE = "CUBE_SSH_PUBLIC_KEY";
+
+/** Domain settings the file can declare, in the order they are written. */
+const DOMAIN_SETTINGS = [
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "proxyProtocol",
+  "basicAuthUser",
+] as const;
+
+export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> {
+  const target = ctx.output === undefined ? undefined : isAbsolute(ctx.output) ? ctx.output : resolve(ctx.cwd, ctx.output);
+  if (target !== undefined && !ctx.force && existsSync(target)) {
+    throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
+  }
+  const observed = await withConnection({ ...ctx, file: "", format: "text" }, io, (conn) => observeFor(conn, []));
+  const yaml = importedYaml(observed, new Date());
+  if (target === undefined) io.stdout.write(yaml);
+  else await writeFile(target, yaml, { encoding: "utf8", flag: ctx.force ? "w" : "wx" });
+  writeLine(io.stderr, `Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`);
+  if (ctx.output) writeLine(io.stderr, `Next: export ${SSH_KEY_VARIABLE}="$(cat ~/.ssh/id_ed25519.pub)" and run \`cubeform plan -f ${ctx.output}\` (it should show no changes).`);
+  return 0;
+}
+
+function countLine(observed: ObservedState): string {
+  const cubes = observed.cubes.length;
+  const domains = observed.cubes.reduce((n, c) => n + c.domains.length, 0);
+  const ports = observed.cubes.reduce((n, c) => n + publishedPorts(c).length, 0);
+  return `${cubes} ${cubes === 1 ? "cube" : "cubes"} (${domains} ${domains === 1 ? "domain" : "domains"}, ${ports} ${ports === 1 ? "port" : "ports"})`;
+}
+
+// ---------------------------------------------------------------- the document (pure)
+
+type Plain = Record<string, unknown>;
+
+export function importedYaml(observed: ObservedState, now: Date): string {
+  const cubes = [...observed.cubes].sort((a, b) => a.cube.name.localeCompare(b.cube.name) || a.cube.id.localeCompare(b.cube.id));
+  const duplicated = duplicatedNames(cubes);
+  const doc = new Document({
+    apiVersion: API_VERSION,
+    defaults: { sshPublicKey: `\${env:${SSH_KEY_VARIABLE}}` },
+    cubes: cubes.map((c) => cubeEntry(c, duplicated.has(c.cube.name))),
+  });
+  doc.commentBefore = header(observed, now);
+  commentKey(doc.contents, "defaults", DEFAULTS_COMMENT);
+  cubes.forEach((c, i) => decorateCube(doc, c, i));
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+function header(observed: ObservedState, now: Date): string {
+  return [
+    ` Imported from space ${observed.spaceId} by \`cubeform import\` on ${now.toISOString()}.`,
+    ` A plan against this file shows no changes; from now on the file is the source of truth.`,
+    ` Not readable from the API, so not written here: SSH public keys (see defaults), userData`,
+    ` (cloud-init; only used when a cube is created) and basic-auth passwords.`,
+  ].join("\n");
+}
+
+const DEFAULTS_COMMENT = [
+  ` The API never returns a cube's SSH key. The key below is used only when a cube is created or`,
+  ` replaced; existing cubes are never compared against it. Set ${SSH_KEY_VARIABLE} to your public`,
+  ` key, or replace the line with sshPublicKeyFile: path/to/key.pub (relative to this file).`,
+].join("\n");
+
+function duplicatedNames(cubes: ObservedCube[]): Set<string> {
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
+  return duplicated;
+}
+
+function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
+  const { cube } = observed;
+  const entry: Plain = { name: cube.name };
+  if (pinId) entry.id = cube.id;
+  entry.image = cube.image;
+  if (cube.region !== undefined) entry.region = cube.region;
+  entry.resources = { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb };
+  entry.terminationProtection = cube.terminationProtection;
+  const power = powerSide(cube.state);
+  if (power === "running" || power === "stopped") entry.power = power;
+  const ssh = sshMapping(observed);
+  if (ssh !== undefined) entry.sshPort = ssh.cubePort;
+  const domains = [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain));
+  if (domains.length > 0) entry.domains = domains.map(domainEntry);
+  const ports = publishedPorts(observed);
+  if (ports.length > 0) entry.ports = ports.map(portEntry);
+  return entry;
+}
+
+function domainEntry(domain: Domain): Plain {
+  const entry: Plain = { hostname: domain.domain };
+  // The file requires a port; a live domain without one gets a comment (see decorateCube).
+  if (domain.port !== null) entry.port = domain.port;
+  for (const key of DOMAIN_SETTINGS) {
+    const value = domain[key];
+    // Empty values mean "not set"; values the file cannot spell stay unmanaged.
+    if (canonical(value) === null || !DesiredDomain.shape[key].safeParse(value).success) continue;
+    entry[key] = value;
+  }
+  return entry;
+}
+
+const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort);
+
+function portEntry(mapping: TcpMapping): Plain {
+  const entry: Plain = { cubePort: mapping.cubePort };
+  if (mapping.label !== null) entry.label = mapping.label;
+  entry.udp = mapping.udpEnabled;
+  const allow = mapping.whitelistedIps.map((entry) => entry.cidr);
+  if (allow.length > 0) entry.allow = allow;
+  return entry;
+}
+
+function decorateCube(doc: Document, observed: ObservedCube, index: number): void {
+  const node = doc.getIn(["cubes", index], true) as Node | undefined;
+  if (node === undefined) return;
+  const power = powerSide(observed.cube.state);
+  node.commentBefore = ` id ${observed.cube.id}${power === "error" ? " (state error: power is left unmanaged)" : ""}`;
+  flowStyle(doc.getIn(["cubes", index, "resources"], true));
+  decorateDomains(doc, observed, index);
+  publishedPorts(observed).forEach((_, p) => flowStyle(doc.getIn(["cubes", index, "ports", p, "allow"], true)));
+}
+
+function decorateDomains(doc: Document, observed: ObservedCube, index: number): void {
+  const domains = [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain));
+  domains.forEach((domain, d) => {
+    const node = doc.getIn(["cubes", index, "domains", d], true);
+    for (const key of ["ipAllowList", "ipDenyList"]) flowStyle(doc.getIn(["cubes", index, "domains", d, key], true));
+    if (domain.port === null) commentKey(node, "hostname", " The API shows no port for this domain: add the port it routes to.");
+    if (domain.basicAuthUser) commentKey(node, "basicAuthUser", " The password cannot be read: add basicAuthPassword: ${env:NAME} to manage it.");
+  });
+}
+
+/** Short maps and CIDR lists read better on one line. */
+function flowStyle(node: unknown): void {
+  if (isMap(node) || isSeq(node)) node.flow = true;
+}
+
+function commentKey(map: unknown, key: string, comment: string): void {
+  if (!isMap(map)) return;
+  const pair = map.items.find((item) => isScalar(item.key) && item.key.value === key);
+  if (pair && isScalar(pair.key)) pair.key.commentBefore = comment;
+}

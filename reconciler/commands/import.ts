@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { runImport } from "../actions/import.js";
+import { parseRateLimit } from "../connect.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { addConnectOptions, ConnectOptions, exitWith, parseOptions } from "./options.js";
+
+const ImportOptions = z.object({
+  ...ConnectOptions.shape,
+  output: z.string().min(1).optional(),
+  force: z.boolean().default(false),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program.command("import").description("write a desired-state file that describes the live space (adopt an existing fleet)");
+  addConnectOptions(command)
+    .option("-o, --output <file>", "write the YAML here instead of stdout")
+    .option("--force", "overwrite --output when it exists", false)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform import -o cubeform.yaml
+  $ export CUBE_SSH_PUBLIC_KEY="$(cat ~/.ssh/id_ed25519.pub)"
+  $ cubeform plan                     # no changes: the file now describes the space
+
+The API never returns SSH keys, cloud-init or basic-auth passwords: the file reads the key from
+CUBE_SSH_PUBLIC_KEY (used only when a cube is created), and comments say what else to add.`,
+    )
+    .action(async (raw: unknown) => {
+      const { rateLimit, output, ...options } = parseOptions(ImportOptions, raw);
+      exitWith(await runImport({ ...options, ...(output !== undefined ? { output } : {}), rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
+    });
+}
