@@ -6,7 +6,7 @@ import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi
 import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import type { Cube, TcpMapping } from "../schema/api.js";
-import { userInputs } from "./check.js";
+import { containsUnknown, userInputs } from "./check.js";
 import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
 import { createdId, runOrThrow } from "./steps.js";
@@ -155,9 +155,11 @@ export async function diffCube(id: string, olds: Props, news: Props): Promise<Di
   const plan = planCubeResource({ olds: previousSpec(outs, spec), news: spec, live, allowReplace: true });
   const renamed = typeof outs.name === "string" && outs.name !== spec.name;
   const result = toDiffResult(plan.change, renamed ? ["name"] : []);
-  if (result.replaces?.length && live.cube.terminationProtection) {
+  // A value still unknown at preview may turn out equal: only a known change is refused.
+  const knownReplaces = (result.replaces ?? []).filter((property) => !containsUnknown(userInputs(news)[property]));
+  if (knownReplaces.length > 0 && live.cube.terminationProtection) {
     // A replacement deletes the protected cube: refuse at preview, as Pulumi's own `protect` does.
-    throw new Error(protectedCubeMessage(live.cube.name, id, ` (${result.replaces.join(", ")} cannot change in place)`));
+    throw new Error(protectedCubeMessage(live.cube.name, id, ` (${knownReplaces.join(", ")} cannot change in place)`));
   }
   return result;
 }

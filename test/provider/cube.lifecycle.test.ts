@@ -4,7 +4,7 @@
  * a protected delete refused, then deleted once unprotected.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIFF_NONE, DIFF_SOME } from "./harness.js";
+import { DIFF_NONE, DIFF_SOME, UNKNOWN } from "./harness.js";
 import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
@@ -45,7 +45,14 @@ describe("Cube resource", () => {
   });
 
   it("refuses to replace a protected cube, naming the flag", async () => {
-    await expect(stack.diff(web, cubeInputs("web", { sshPort: 2222, terminationProtection: true, image: "debian-13" }))).rejects.toThrow(/terminationProtection/);
+    await expect(stack.diff(web, cubeInputs("web", { sshPort: 2222, terminationProtection: true, image: "debian-13" }))).rejects.toThrow(
+      /Cube "web" \(id .+\) has terminationProtection on; .* \(image cannot change in place\)/,
+    );
+  });
+
+  it("does not refuse at preview for a value that is still unknown", async () => {
+    const diff = await stack.plugin.diff(web.urn, web.id, web.outs, web.inputs, stack.withProvider("Cube", cubeInputs("web", { sshPort: 2222, terminationProtection: true, image: UNKNOWN })));
+    expect(diff.replaces).toEqual(["image"]);
   });
 
   it("refuses to delete a protected cube and leaves it alone", async () => {
