@@ -10,7 +10,8 @@ import { Power } from "../schema/desired.js";
 /** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-const PROVIDER_KEY = "__provider";
+/** Where Pulumi keeps the serialized provider among a dynamic resource's properties. */
+export const PROVIDER_KEY = "__provider";
 
 export interface CheckFailure {
   property: string;

@@ -6,7 +6,7 @@ import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi
 import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import type { Cube, TcpMapping } from "../schema/api.js";
-import { containsUnknown, userInputs } from "./check.js";
+import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
 import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
 import { createdId, runOrThrow } from "./steps.js";
@@ -164,13 +164,17 @@ export async function diffCube(id: string, olds: Props, news: Props): Promise<Di
   return result;
 }
 
-/** After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed). */
-async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown): Promise<Error> {
+/**
+ * After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed).
+ * The plugin stores these properties as they are: they must carry `__provider`, or a later
+ * delete of the resource could not load the provider.
+ */
+async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown, provider: unknown): Promise<Error> {
   const live = await readLiveCube(apiClient(), id).catch(() => undefined);
   const state = live?.cube.state ?? "unknown";
   const reason = error instanceof Error ? error.message : String(error);
   const message = `Cube "${spec.name}" (id ${id}) was created but is not ready: its state is "${state}". ${reason}`;
-  return live ? new ResourceInitFailed(message, id, { ...cubeOutputs(live, echoOf(spec)) }) : new Error(message);
+  return live ? new ResourceInitFailed(message, id, { ...cubeOutputs(live, echoOf(spec)), [PROVIDER_KEY]: provider }) : new Error(message);
 }
 
 export async function createCube(props: Props): Promise<CreateResult> {
@@ -183,7 +187,7 @@ export async function createCube(props: Props): Promise<CreateResult> {
     id = cubeIds.get(spec.name) ?? createdId(run.outcomes, "create-cube");
   } catch (error) {
     const created = cubeIds.get(spec.name);
-    throw created ? await initFailure(created, spec, error) : error;
+    throw created ? await initFailure(created, spec, error, props[PROVIDER_KEY]) : error;
   }
   if (!id) throw new Error(`Creating cube "${spec.name}" returned no id`);
   const live = await requireLiveCube(id, spec.name);

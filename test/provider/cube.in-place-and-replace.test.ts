@@ -4,7 +4,7 @@
  * time fails create with its name and state, and is still recorded (ErrorResourceInitFailed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIFF_SOME, startPlugin, type Plugin } from "./harness.js";
+import { DIFF_SOME, initFailureOf, startPlugin, type Plugin } from "./harness.js";
 import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
@@ -29,6 +29,10 @@ describe("Cube in place and replaced", () => {
     app = resource;
   });
 
+  it("replaces a renamed cube, creating the new one first (the names differ)", async () => {
+    expect(await stack.diff(app, cubeInputs("app-2", { power: "stopped", sshPort: 2200 }))).toEqual({ changes: DIFF_SOME, replaces: ["name"], deleteBeforeReplace: false });
+  });
+
   it("replaces on a new image: Delete then Create gives a new running cube", async () => {
     const news = cubeInputs("app", { image: "debian-13" });
     const diff = await stack.diff(app, news);
@@ -44,10 +48,12 @@ describe("Cube in place and replaced", () => {
     await slowPlugin.configure({ "cubeform:apiKey": stack.emulator.apiKey, "cubeform:apiUrl": stack.emulator.url, "cubeform:waitTimeout": "0.2", "cubeform:pollInterval": "0.05" });
     stack.emulator.admin.setClockSpeed(1);
     const urn = slowPlugin.urnOf("slow", "pulumi-nodejs:dynamic/cubeform:Cube");
-    const error = (await slowPlugin.create(urn, stack.withProvider("Cube", cubeInputs("slow"))).catch((e: unknown) => e)) as Error & { metadata?: { get(key: string): unknown[] } };
+    const error = (await slowPlugin.create(urn, stack.withProvider("Cube", cubeInputs("slow"))).catch((e: unknown) => e)) as Error;
     stack.emulator.admin.setClockSpeed(100);
     expect(error.message).toMatch(/Cube "slow" \(id cube_\w+\) was created but is not ready: its state is "(pending|booting)"/);
-    // The id travels as ErrorResourceInitFailed details: Pulumi records the cube instead of losing it.
-    expect(error.metadata?.get("grpc-status-details-bin")).toHaveLength(1);
+    // ErrorResourceInitFailed: Pulumi records the cube (with a provider to delete it later) instead of losing it.
+    const failure = initFailureOf(error);
+    expect(failure?.id).toMatch(/^cube_/);
+    expect(failure?.properties).toMatchObject({ cubeId: failure?.id, name: "slow", __provider: stack.providers.Cube });
   });
 });

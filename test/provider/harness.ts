@@ -38,6 +38,12 @@ const grpc = pulumiRequire("@grpc/grpc-js") as { credentials: { createInsecure()
 const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
 const provproto = pulumiRequire("@pulumi/pulumi/proto/provider_pb") as Record<string, new () => ProtoRequest>;
 const provrpc = pulumiRequire("@pulumi/pulumi/proto/provider_grpc_pb") as { ResourceProviderClient: new (addr: string, creds: unknown) => RpcClient };
+const statusproto = pulumiRequire("@pulumi/pulumi/proto/status_pb") as {
+  Status: { deserializeBinary(bytes: Uint8Array): { getDetailsList(): { getValue_asU8(): Uint8Array }[] } };
+};
+const InitFailed = (pulumiRequire("@pulumi/pulumi/proto/provider_pb") as Record<string, unknown>).ErrorResourceInitFailed as {
+  deserializeBinary(bytes: Uint8Array): { getId(): string; getProperties(): ProtoStruct | undefined; getReasonsList(): string[] };
+};
 const { serializeFunction } = pulumiRequire("@pulumi/pulumi/runtime/closure/serializeClosure") as {
   serializeFunction(fn: () => unknown, options: { allowSecrets: boolean }): Promise<{ text: string }>;
 };
@@ -62,6 +68,17 @@ export interface ReadResult {
   id: string;
   outs: Props;
   inputs: Props | undefined;
+}
+
+/** What a failed Create reports as ErrorResourceInitFailed (the resource exists; Pulumi records it). */
+export function initFailureOf(error: unknown): { id: string; properties: Props; reasons: string[] } | undefined {
+  const metadata = (error as { metadata?: { get(key: string): unknown[] } }).metadata;
+  const bytes = metadata?.get("grpc-status-details-bin")[0];
+  if (!(bytes instanceof Uint8Array)) return undefined;
+  const any = statusproto.Status.deserializeBinary(bytes).getDetailsList()[0];
+  if (!any) return undefined;
+  const detail = InitFailed.deserializeBinary(any.getValue_asU8());
+  return { id: detail.getId(), properties: js(detail.getProperties()) ?? {}, reasons: detail.getReasonsList() };
 }
 
 export const DIFF_NONE = 1;
