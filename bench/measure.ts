@@ -1,0 +1,115 @@
+/** Child processes for the benchmarks: the emulator, and timed cubeform runs. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { BenchEmulatorOptions, BenchEmulatorReady, BenchStats } from "./emulator-process.js";
+import { BUILT_CLI, ROOT } from "./build.js";
+import type { MirrorOptions } from "./mirror-process.js";
+
+export const WORK_DIR = join(ROOT, "bench", ".work");
+const PRELOAD = join(ROOT, "bench", "rss-preload.mjs");
+
+export interface EmulatorChild extends BenchEmulatorReady {
+  stats(): Promise<BenchStats>;
+  resetStats(): Promise<void>;
+  admin(method: string, path: string, body?: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export function startEmulatorProcess(options: BenchEmulatorOptions, extraNodeArgs: string[] = []): Promise<EmulatorChild> {
+  return startServerProcess("emulator-process.ts", options, extraNodeArgs);
+}
+
+/** The read-only indexed mirror of a state file (bench/mirror-process.ts). */
+export function startMirrorProcess(options: MirrorOptions, extraNodeArgs: string[] = []): Promise<EmulatorChild> {
+  return startServerProcess("mirror-process.ts", options, extraNodeArgs);
+}
+
+async function startServerProcess(script: string, options: object, extraNodeArgs: string[]): Promise<EmulatorChild> {
+  const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", join(ROOT, "bench", script), JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const ready = await new Promise<BenchEmulatorReady>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once("line", (line) => resolve(JSON.parse(line) as BenchEmulatorReady));
+    child.once("exit", (code) => reject(new Error(`${script} exited early (code ${code})`)));
+  });
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${ready.origin}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  };
+  return {
+    ...ready,
+    stats: async () => (await call("GET", "/__bench/stats")) as BenchStats,
+    resetStats: async () => void (await call("POST", "/__bench/reset")),
+    admin: (method, path, body) => call(method, `/__emulator${path}`, body),
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export interface CliRun {
+  exitCode: number | null;
+  wallMs: number;
+  maxRssKb: number | null;
+  userMs: number | null;
+  systemMs: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRunOptions {
+  env: Record<string, string>;
+  /** Extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir", dir]. */
+  nodeArgs?: string[];
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/**
+ * Runs `node bin/cubeform.js ARGS` (the transpiled copy) and times it from spawn to exit:
+ * wall time includes Node's start-up and module loading, as a user sees it.
+ */
+export async function runCli(args: string[], options: CliRunOptions): Promise<CliRun> {
+  const cwd = options.cwd ?? WORK_DIR;
+  mkdirSync(cwd, { recursive: true });
+  const usageFile = join(WORK_DIR, `usage-${process.pid}-${Date.now()}.json`);
+  rmSync(usageFile, { force: true });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...options.env, BENCH_USAGE_FILE: usageFile };
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, BUILT_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+  const exitCode = await new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const wallMs = performance.now() - started;
+  clearTimeout(timer);
+  const usage = existsSync(usageFile) ? (JSON.parse(readFileSync(usageFile, "utf8")) as { maxRssKb: number; userMs: number; systemMs: number }) : undefined;
+  rmSync(usageFile, { force: true });
+  return {
+    exitCode,
+    wallMs,
+    maxRssKb: usage?.maxRssKb ?? null,
+    userMs: usage?.userMs ?? null,
+    systemMs: usage?.systemMs ?? null,
+    stdout: Buffer.concat(out).toString("utf8"),
+    stderr: Buffer.concat(err).toString("utf8"),
+  };
+}
