@@ -41,15 +41,16 @@ export function cubeSpec(props: Props): DesiredCubeSpec {
 
 /**
  * The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData
- * matter to the engine (the API never shows them). Unknown echoes (after an import) count as unchanged.
+ * matter to the engine (the API never shows them).
  */
 function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): DesiredCubeSpec {
-  const olds: DesiredCubeSpec = { ...news, sshPublicKey: outs.sshPublicKey ?? news.sshPublicKey };
+  // After an import the echoes are unknown (no sshPublicKey): count them as unchanged.
+  if (typeof outs.sshPublicKey !== "string") return news;
+  const olds: DesiredCubeSpec = { ...news, sshPublicKey: outs.sshPublicKey };
   delete olds.userData;
-  const newsDigest = digestOrNull(news.userData);
-  const oldDigest = outs.userDataDigest === undefined ? newsDigest : outs.userDataDigest;
+  const oldDigest = outs.userDataDigest ?? null;
   // The engine compares texts; a digest mismatch is shown as a text that cannot equal the new one.
-  if (oldDigest === newsDigest) {
+  if (oldDigest === digestOrNull(news.userData)) {
     if (news.userData !== undefined) olds.userData = news.userData;
   } else if (oldDigest !== null) {
     olds.userData = `sha256:${oldDigest}`;

@@ -32,7 +32,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 2_000;
 
 type Env = Record<string, string | undefined>;
 
-let settings: ProviderSettings = { waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
 let cached: { signature: string; client: CubeApi & { close(): Promise<void> } } | undefined;
 let pacer: MutationPacer | undefined;
 
@@ -74,6 +73,9 @@ export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
   return next;
 }
 
+/** Until configure() runs, the environment alone. */
+let settings: ProviderSettings = settingsFrom({ get: () => undefined }, process.env);
+
 export function configureSettings(next: ProviderSettings): void {
   settings = next;
 }
@@ -83,13 +85,8 @@ export function currentSettings(): ProviderSettings {
 }
 
 function sharedPacer(): MutationPacer {
-  pacer ??= new MutationPacer(settings.rateLimit ?? parseEnvRateLimit() ?? DEFAULT_RATE_LIMIT);
+  pacer ??= new MutationPacer(settings.rateLimit ?? DEFAULT_RATE_LIMIT);
   return pacer;
-}
-
-function parseEnvRateLimit(): RateLimit | undefined {
-  const text = process.env.CUBE_RATE_LIMIT?.trim();
-  return text ? parseRateLimit(text, "CUBE_RATE_LIMIT") : undefined;
 }
 
 /** Config wins field by field; the environment fills the rest (and must at least give the key). */

@@ -33,6 +33,13 @@ describe("Cube in place and replaced", () => {
     expect(await stack.diff(app, cubeInputs("app-2", { power: "stopped", sshPort: 2200 }))).toEqual({ changes: DIFF_SOME, replaces: ["name"], deleteBeforeReplace: false });
   });
 
+  it("replaces on a new SSH key or new user data, which the API never shows (kept as an echo and a digest)", async () => {
+    const same = { power: "stopped", sshPort: 2200 };
+    expect((await stack.diff(app, cubeInputs("app", { ...same, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther other@host" }))).replaces).toEqual(["sshPublicKey"]);
+    expect((await stack.diff(app, cubeInputs("app", { ...same, userData: "#cloud-config\n" }))).replaces).toEqual(["userData"]);
+    expect(app.outs.userDataDigest).toBeNull();
+  });
+
   it("replaces on a new image: Delete then Create gives a new running cube", async () => {
     const news = cubeInputs("app", { image: "debian-13" });
     const diff = await stack.diff(app, news);
