@@ -10,3 +10,4 @@ export * as emulator from "./emulator.js";
 export * as demo from "./demo.js";
 export * as dns from "./dns.js";
 export * as importState from "./import.js";
+export * as watch from "./watch.js";

@@ -3,7 +3,9 @@
  * the test process through CUBE_API_URL / CUBE_API_KEY.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,3 +120,92 @@ cubes:
 `;
 
 export const APPLY = ["apply", "--auto-approve", ...RATE, "--poll-interval", "20"];
+
+export interface HoldingProxy {
+  /** Base URL of the API through the proxy (…/api/v1). */
+  url: string;
+  /** Resolves when a request matching `hold` arrived; it is not forwarded until release(). */
+  held: Promise<void>;
+  /** Forwards the held request now and answers its client, if it is still there; resolves with the API's status. */
+  release(): Promise<number>;
+}
+
+/**
+ * A pass-through proxy to the emulator that holds back one request, as a slow network would:
+ * the client has sent it, the API has not seen it yet.
+ */
+export async function holdingProxy(emu: RunningEmulator, hold: (method: string, path: string, body: string) => boolean): Promise<HoldingProxy> {
+  let onHeld: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  let heldRequest: { method: string; path: string; headers: Record<string, string>; body: string } | undefined;
+  let heldResponse: ServerResponse | undefined;
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const request = { method: req.method ?? "GET", path: req.url ?? "/", headers: forwardable(req.headers), body };
+    if (heldRequest === undefined && hold(request.method, request.path, body)) {
+      heldRequest = request;
+      heldResponse = res;
+      onHeld();
+      return;
+    }
+    answer(res, await forward(emu, request));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api/v1`,
+    held,
+    release: async () => {
+      if (heldRequest === undefined) throw new Error("no request is held");
+      const forwarded = await forward(emu, heldRequest);
+      if (heldResponse !== undefined && !heldResponse.destroyed) answer(heldResponse, forwarded);
+      return forwarded.status;
+    },
+  };
+}
+
+function answer(res: ServerResponse, forwarded: { status: number; contentType: string; text: string }): void {
+  res.writeHead(forwarded.status, { "content-type": forwarded.contentType });
+  res.end(forwarded.text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = "";
+  for await (const chunk of req) body += (chunk as Buffer).toString();
+  return body;
+}
+
+function forwardable(headers: IncomingMessage["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === "string" && !["host", "connection", "content-length", "keep-alive"].includes(name)) out[name] = value;
+  }
+  return out;
+}
+
+async function forward(emu: RunningEmulator, request: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<{ status: number; contentType: string; text: string }> {
+  const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== "";
+  const response = await fetch(`${emu.origin}${request.path}`, { method: request.method, headers: request.headers, ...(hasBody ? { body: request.body } : {}) });
+  return { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", text: await response.text() };
+}
+
+/** Idempotency keys of creates that were written to the journal and never settled, by address. */
+export function journalKeys(cwd: string): Record<string, string> {
+  const path = join(cwd, ".cubeform", "journal.json");
+  if (!existsSync(path)) return {};
+  const entries = JSON.parse(readFileSync(path, "utf8")) as Record<string, { key: string }>;
+  const keys: Record<string, string> = {};
+  for (const [id, entry] of Object.entries(entries)) keys[id.split(" ")[1] ?? id] = entry.key;
+  return keys;
+}
+
+/** How many live cubes carry each name. */
+export async function cubeNameCounts(api: CubeApi): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const cube of await api.listCubes()) if (cube.state !== "deleted") counts[cube.name] = (counts[cube.name] ?? 0) + 1;
+  return counts;
+}

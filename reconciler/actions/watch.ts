@@ -1,0 +1,174 @@
+/**
+ * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with
+ * --apply it carries the plan out, else it reports the drift. A stop request (the injected
+ * signal) lets the step under way finish, then ends the loop with exit 0.
+ */
+import type { ApplyResult, Plan } from "../../engine/index.js";
+import type { Connection, RateLimit } from "../connect.js";
+import { formatProblem, hasCode, LoadError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { loadDesiredState, type LoadedFile } from "../load.js";
+import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
+import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
+import { renderPlan } from "../render/index.js";
+import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
+import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
+import { Backoff } from "../watch/backoff.js";
+import { formatDuration } from "../watch/duration.js";
+import { runLoop, TerminalError, type Result } from "../watch/loop.js";
+import { renderContext } from "./plan.js";
+import { computePlan, withConnection, type PlanFlags } from "./session.js";
+
+export interface WatchContext extends PlanFlags {
+  file: string;
+  cwd: string;
+  emulator: boolean;
+  rateLimit: RateLimit;
+  apply: boolean;
+  intervalMs: number;
+  once: boolean;
+  /** undefined: no HTTP endpoints. */
+  metricsPort?: number;
+  metricsHost: string;
+  waitTimeoutMs: number;
+  pollIntervalMs: number;
+  /** Stops the loop (SIGTERM/SIGINT in the CLI). */
+  signal: AbortSignal;
+}
+
+/** How far failed rounds back off at most. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
+const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable"]);
+
+export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
+  const metrics = watchMetrics();
+  const health = { ok: false, reason: "no round has finished yet" };
+  const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, () => health, io);
+  try {
+    return await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
+      const watcher = new Watcher(ctx, io, conn, metrics, health);
+      writeLine(io.stderr, `watching ${ctx.file} every ${formatDuration(ctx.intervalMs)}${ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)"}`);
+      const { lastRoundFailed } = await runLoop({
+        reconcile: () => watcher.round(),
+        intervalMs: ctx.intervalMs,
+        backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: Math.max(MAX_BACKOFF_MS, ctx.intervalMs) }),
+        signal: ctx.signal,
+        once: ctx.once,
+        onFailure: (error, info) => watcher.reportFailure(error, info.retryInMs),
+      });
+      if (ctx.signal.aborted) writeLine(io.stderr, "stopped: the step under way was finished, nothing is half-sent");
+      return ctx.once && lastRoundFailed ? 1 : 0;
+    });
+  } finally {
+    await server?.close();
+  }
+}
+
+async function startServer(ctx: WatchContext, metrics: WatchMetrics, health: () => Health, io: CliIo): Promise<MetricsServer> {
+  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health });
+  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz)`);
+  return server;
+}
+
+class Watcher {
+  private roundNumber = 0;
+  private lastReported = "";
+
+  constructor(
+    private readonly ctx: WatchContext,
+    private readonly io: CliIo,
+    private readonly conn: Connection,
+    private readonly metrics: WatchMetrics,
+    /** /healthz: ok once a round has finished without error. */
+    private readonly health: Health,
+  ) {}
+
+  async round(): Promise<Result> {
+    this.roundNumber++;
+    try {
+      const result = await this.reconcile();
+      this.metrics.lastSuccess.set(Date.now() / 1000);
+      this.health.ok = true;
+      return result;
+    } catch (error) {
+      this.metrics.roundErrors.inc();
+      if (!this.health.ok) this.health.reason = `the first round has not succeeded yet: ${messageOf(error)}`;
+      throw classify(error);
+    } finally {
+      this.metrics.rounds.inc();
+    }
+  }
+
+  reportFailure(error: unknown, retryInMs: number): void {
+    if (error instanceof TerminalError && error.cause instanceof LoadError) {
+      for (const problem of error.cause.problems) writeLine(this.io.stderr, formatProblem(problem));
+    }
+    const when = error instanceof TerminalError ? `next round in ${formatDuration(retryInMs)}` : `retrying in ${formatDuration(retryInMs)}`;
+    writeLine(this.io.stderr, `${this.prefix()} failed: ${messageOf(error)}${this.ctx.once ? "" : `; ${when}`}`);
+  }
+
+  private async reconcile(): Promise<Result> {
+    const loaded = await loadDesiredState({ file: this.ctx.file, cwd: this.ctx.cwd, env: this.io.env });
+    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit);
+    this.record(plan);
+    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
+      this.reportPlan(plan, loaded);
+      return {};
+    }
+    writeLine(this.io.stdout, `${this.prefix()}: applying ${plan.steps.length} steps (${summaryLine(plan)})`);
+    const result = await applyPlan(this.conn, plan, loaded.desired, {
+      env: this.io.env,
+      out: this.io.stdout,
+      shouldStop: () => this.ctx.signal.aborted,
+      waitTimeoutMs: this.ctx.waitTimeoutMs,
+      pollIntervalMs: this.ctx.pollIntervalMs,
+    });
+    return this.afterApply(result);
+  }
+
+  private afterApply(result: ApplyResult): Result {
+    this.metrics.mutations.inc(result.mutationsSent);
+    this.record(result.after);
+    for (const line of applySummaryLines(result)) writeLine(this.io.stdout, `  ${line}`);
+    const failure = firstFailure(result);
+    if (failure !== undefined) throw Object.assign(new Error(failure.message), { code: failure.code });
+    const left = visibleChanges(result.after).length - blockedChanges(result.after).length;
+    writeLine(this.io.stdout, `${this.prefix()}: ${left === 0 ? "in sync" : `${left} changes left for the next round`}`);
+    this.lastReported = "";
+    return {};
+  }
+
+  private record(plan: Plan): void {
+    this.metrics.driftedResources.set(visibleChanges(plan).length);
+    this.metrics.blockedChanges.set(plan.summary.blocked);
+  }
+
+  /** The whole plan when it differs from the last one reported, else one line. */
+  private reportPlan(plan: Plan, loaded: LoadedFile): void {
+    const changes = visibleChanges(plan);
+    const key = JSON.stringify(changes.map((c) => [c.address, c.action, c.changes, c.blocked]));
+    if (changes.length === 0) writeLine(this.io.stdout, `${this.prefix()}: in sync`);
+    else if (key === this.lastReported) writeLine(this.io.stdout, `${this.prefix()}: ${changes.length} changes pending (unchanged since the last round)`);
+    else {
+      writeLine(this.io.stdout, `${this.prefix()}: ${changes.length} changes pending${this.ctx.apply ? " (all blocked)" : "; run with --apply to make them"}`);
+      this.io.stdout.write(renderPlan(plan, "text", { ...renderContext(loaded, this.io), color: false }));
+    }
+    this.lastReported = key;
+  }
+
+  private prefix(): string {
+    return `[${new Date().toISOString()}] round ${this.roundNumber}`;
+  }
+}
+
+function classify(error: unknown): unknown {
+  if (error instanceof TerminalError) return error;
+  if (error instanceof LoadError || (hasCode(error) && TERMINAL_CODES.has(error.code))) return new TerminalError(messageOf(error), { cause: error });
+  return error;
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ");
+}

@@ -1,0 +1,88 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { runWatch } from "../actions/watch.js";
+import { parseRateLimit } from "../connect.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseDuration } from "../watch/duration.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption } from "./options.js";
+
+const WatchOptions = z.object({
+  ...FileOptions.shape,
+  ...ConnectOptions.shape,
+  ...TargetOption.shape,
+  apply: z.boolean().default(false),
+  interval: z.string().default("60s"),
+  once: z.boolean().default(false),
+  metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+  metricsHost: z.string().min(1).default("127.0.0.1"),
+  prune: z.boolean().default(false),
+  allowReplace: z.boolean().default(false),
+  waitTimeout: z.coerce.number().positive().default(600),
+  pollInterval: z.coerce.number().int().positive().default(2000),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
+  addTargetOption(addConnectOptions(addFileOption(command)))
+    .option("--apply", "apply the changes each round (without it: report drift only)", false)
+    .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
+    .option("--once", "run one round and exit (1 when it failed)", false)
+    .option("--metrics-port <port>", "serve /metrics (Prometheus) and /healthz on this port (0: any free port)")
+    .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")
+    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
+    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+    .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
+    .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform watch                                  # report drift every minute
+  $ cubeform watch --apply --interval 5m --metrics-port 9464
+  $ cubeform watch --apply --once                   # one round, e.g. from cron
+
+Each round re-reads the file (a bad file fails that round only), observes the space and plans.
+Failed rounds are retried with exponential backoff (with jitter, capped at 5m); a bad file or
+a refused request waits for the next interval. SIGTERM/SIGINT finish the step under way and
+exit 0. /healthz answers 200 once a round has finished without error, 503 before.`,
+    )
+    .action(async (raw: unknown) => {
+      const { target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
+      const stop = stopSignal(io);
+      try {
+        const context = {
+          ...options,
+          targets: target,
+          rateLimit: parseRateLimit(rateLimit),
+          intervalMs: parseDuration(interval, "--interval"),
+          ...(metricsPort !== undefined ? { metricsPort } : {}),
+          waitTimeoutMs: waitTimeout * 1000,
+          pollIntervalMs: pollInterval,
+          cwd: cwdOf(io),
+          signal: stop.signal,
+        };
+        exitWith(await runWatch(context, io));
+      } finally {
+        stop.dispose();
+      }
+    });
+}
+
+/**
+ * The injected signal when main was given one; otherwise SIGTERM/SIGINT stop the loop. The
+ * handlers are `once`: a second Ctrl-C falls back to the default and ends the process.
+ */
+function stopSignal(io: CliIo): { signal: AbortSignal; dispose(): void } {
+  if (io.signal !== undefined) return { signal: io.signal, dispose: () => undefined };
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** Counters and gauges, rendered in the Prometheus text exposition format (version 0.0.4). */
+export type MetricType = "counter" | "gauge";
+
+export class Metric {
+  private current = 0;
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly type: MetricType,
+  ) {}
+
+  get value(): number {
+    return this.current;
+  }
+
+  inc(by = 1): void {
+    if (by < 0) throw new Error(`${this.name}: a counter never goes down`);
+    this.current += by;
+  }
+
+  set(value: number): void {
+    if (this.type === "counter") throw new Error(`${this.name}: set() is for gauges`);
+    this.current = value;
+  }
+}
+
+export class Registry {
+  private readonly metrics: Metric[] = [];
+
+  counter(name: string, help: string): Metric {
+    return this.add(new Metric(name, help, "counter"));
+  }
+
+  gauge(name: string, help: string): Metric {
+    return this.add(new Metric(name, help, "gauge"));
+  }
+
+  render(): string {
+    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("");
+  }
+
+  private add(metric: Metric): Metric {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(metric.name)) throw new Error(`invalid metric name ${metric.name}`);
+    this.metrics.push(metric);
+    return metric;
+  }
+}
+
+export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+function escapeHelp(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+}
+
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Infinity) return "+Inf";
+  if (value === -Infinity) return "-Inf";
+  return String(value);
+}

@@ -1,0 +1,63 @@
+/** The watch loop's HTTP endpoints: /healthz for probes and /metrics for Prometheus. */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { CliError } from "../errors.js";
+import { PROMETHEUS_CONTENT_TYPE, type Registry } from "./registry.js";
+
+export interface Health {
+  ok: boolean;
+  /** Shown in the 503 body. */
+  reason: string;
+}
+
+export interface MetricsServerOptions {
+  host: string;
+  port: number;
+  registry: Registry;
+  health(): Health;
+}
+
+export interface MetricsServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function serveMetrics(options: MetricsServerOptions): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "method not allowed\n");
+    if (path === "/metrics") return send(res, 200, PROMETHEUS_CONTENT_TYPE, options.registry.render());
+    if (path === "/healthz") {
+      const health = options.health();
+      return send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", health.ok ? "ok\n" : `${health.reason}\n`);
+    }
+    send(res, 404, "text/plain; charset=utf-8", "not found: try /metrics or /healthz\n");
+  });
+  await listen(server, options);
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { "content-type": contentType, "cache-control": "no-store" });
+  res.end(body);
+}
+
+function listen(server: Server, options: MetricsServerOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) => {
+      reject(new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${e.code === "EADDRINUSE" ? "the port is in use" : e.message}`));
+    });
+    server.listen(options.port, options.host, () => resolve());
+  });
+}

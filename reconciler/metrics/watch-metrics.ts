@@ -1,0 +1,25 @@
+/** The metrics `cubeform watch` exposes. */
+import { Registry, type Metric } from "./registry.js";
+
+export interface WatchMetrics {
+  registry: Registry;
+  rounds: Metric;
+  roundErrors: Metric;
+  driftedResources: Metric;
+  mutations: Metric;
+  lastSuccess: Metric;
+  blockedChanges: Metric;
+}
+
+export function watchMetrics(): WatchMetrics {
+  const registry = new Registry();
+  return {
+    registry,
+    rounds: registry.counter("cubeform_rounds_total", "Reconcile rounds finished, failed ones included."),
+    roundErrors: registry.counter("cubeform_round_errors_total", "Reconcile rounds that failed (bad file, API error, failed step)."),
+    driftedResources: registry.gauge("cubeform_drifted_resources", "Resources whose live state differs from the file after the last round."),
+    mutations: registry.counter("cubeform_mutations_total", "API mutations (POST/PATCH/DELETE) sent by apply rounds."),
+    lastSuccess: registry.gauge("cubeform_last_success_timestamp_seconds", "Unix time of the last round that finished without error (0: none yet)."),
+    blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Exponential backoff with jitter for failed rounds: initial, 2×, 4×… up to a cap, each delay
+ * drawn from [d/2, d] so that many watchers failing together do not retry in step. Success resets it.
+ */
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+  /** In [0, 1); injectable for tests. */
+  random?: () => number;
+}
+
+export class Backoff {
+  private failures = 0;
+  constructor(private readonly options: BackoffOptions) {}
+
+  /** The delay before the next try after one more failure. */
+  next(): number {
+    const exponential = this.options.initialMs * 2 ** Math.min(this.failures, 30);
+    this.failures++;
+    const ceiling = Math.min(this.options.maxMs, exponential);
+    const random = this.options.random ?? Math.random;
+    return Math.round(ceiling / 2 + random() * (ceiling / 2));
+  }
+
+  reset(): void {
+    this.failures = 0;
+  }
+}

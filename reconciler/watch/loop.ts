@@ -1,0 +1,58 @@
+/**
+ * The level-based reconcile loop: every round reads desired and live state afresh, so a missed
+ * event or a crashed round costs nothing but time. A thrown error retries with backoff; a
+ * TerminalError (retrying cannot fix it: a bad file, a 4xx) waits for the regular interval.
+ */
+import type { Backoff } from "./backoff.js";
+import { sleepUnlessAborted } from "./sleep.js";
+
+export interface Result {
+  /** When to run the next round; the regular interval when absent. */
+  requeueAfterMs?: number;
+}
+
+/** A failure that retrying soon cannot fix: logged, then the loop waits for the regular interval. */
+export class TerminalError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TerminalError";
+  }
+}
+
+export interface FailureInfo {
+  terminal: boolean;
+  retryInMs: number;
+}
+
+export interface LoopOptions {
+  reconcile(): Promise<Result>;
+  intervalMs: number;
+  backoff: Backoff;
+  /** Aborting ends the loop after the round under way (never in the middle of one). */
+  signal: AbortSignal;
+  /** One round only. */
+  once: boolean;
+  onFailure(error: unknown, info: FailureInfo): void;
+}
+
+/** Runs rounds until the signal aborts (or once); resolves with whether the last round failed. */
+export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: boolean }> {
+  let lastRoundFailed = false;
+  while (!options.signal.aborted) {
+    let delayMs: number;
+    try {
+      const result = await options.reconcile();
+      options.backoff.reset();
+      lastRoundFailed = false;
+      delayMs = result.requeueAfterMs ?? options.intervalMs;
+    } catch (error) {
+      lastRoundFailed = true;
+      const terminal = error instanceof TerminalError;
+      delayMs = terminal ? options.intervalMs : options.backoff.next();
+      options.onFailure(error, { terminal, retryInMs: delayMs });
+    }
+    if (options.once) break;
+    await sleepUnlessAborted(delayMs, options.signal);
+  }
+  return { lastRoundFailed };
+}
