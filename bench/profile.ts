@@ -36,12 +36,60 @@ export interface ProfileSummary {
   repoTotalTop: HotFunction[];
 }
 
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** For each generated line (0-based), the source line (0-based) of its first mapping. */
+function sourceLines(mapPath: string): (number | undefined)[] {
+  let mappings: string;
+  try {
+    mappings = (JSON.parse(readFileSync(mapPath, "utf8")) as { mappings: string }).mappings;
+  } catch {
+    return [];
+  }
+  const out: (number | undefined)[] = [];
+  let srcLine = 0;
+  for (const line of mappings.split(";")) {
+    let first: number | undefined;
+    for (const segment of line.split(",")) {
+      if (!segment) continue;
+      const values: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const ch of segment) {
+        const digit = B64.indexOf(ch);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      if (values.length >= 4) {
+        srcLine += values[2] ?? 0;
+        first ??= srcLine;
+      }
+    }
+    out.push(first);
+  }
+  return out;
+}
+
+const mapCache = new Map<string, (number | undefined)[]>();
+
 function label(node: ProfileNode, root: string): string {
   const { functionName, url, lineNumber } = node.callFrame;
   let file = url.replace(/^file:\/\//, "");
+  let line = lineNumber;
+  // The transpiled copy in bench/.build: name the TypeScript source and line.
+  if (file.includes("/bench/.build/dist/") && file.endsWith(".js")) {
+    const map = mapCache.get(file) ?? sourceLines(`${file}.map`);
+    mapCache.set(file, map);
+    line = map[lineNumber] ?? lineNumber;
+    file = file.replace(/\/bench\/\.build\/dist\//, "/").replace(/\.js$/, ".ts");
+  }
   if (file.startsWith("/")) file = relative(root, file);
-  file = file.replace(/^bench\/\.build\/dist\//, "");
-  return `${functionName || "(anonymous)"} (${file || "native"}${file ? `:${lineNumber + 1}` : ""})`;
+  return `${functionName || "(anonymous)"} (${file || "native"}${file ? `:${line + 1}` : ""})`;
 }
 
 export function summarizeProfile(path: string, root: string, top = 12): ProfileSummary {
