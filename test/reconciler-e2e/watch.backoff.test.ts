@@ -1,0 +1,55 @@
+/** The loop's retry policy, in process (no child needed): what a user sees as "retrying in …". */
+import { expect, test } from "vitest";
+import { Backoff } from "../../reconciler/watch/backoff.js";
+import { runLoop, TerminalError, type FailureInfo } from "../../reconciler/watch/loop.js";
+
+test("backoff doubles per failure within [d/2, d], is capped, and starts over after reset", () => {
+  const low = new Backoff({ initialMs: 100, maxMs: 1000, random: () => 0 });
+  const high = new Backoff({ initialMs: 100, maxMs: 1000, random: () => 0.999999 });
+  const take = (b: Backoff, n: number) => Array.from({ length: n }, () => b.next());
+  expect(take(low, 6)).toEqual([50, 100, 200, 400, 500, 500]);
+  expect(take(high, 6)).toEqual([100, 200, 400, 800, 1000, 1000]);
+  low.reset();
+  expect(low.next()).toBe(50);
+});
+
+test("the loop backs off on errors, waits the interval after a terminal error, resets on success, and stops when aborted", async () => {
+  const controller = new AbortController();
+  const outcomes: (() => void)[] = [
+    () => {
+      throw new Error("network down");
+    },
+    () => {
+      throw new Error("still down");
+    },
+    () => undefined,
+    () => {
+      throw new Error("down again");
+    },
+    () => {
+      throw new TerminalError("bad file");
+    },
+    () => controller.abort(),
+  ];
+  const failures: FailureInfo[] = [];
+  let rounds = 0;
+  const result = await runLoop({
+    reconcile: async () => {
+      outcomes[rounds++]?.();
+      return {};
+    },
+    intervalMs: 7,
+    backoff: new Backoff({ initialMs: 2, maxMs: 100, random: () => 0.999999 }),
+    signal: controller.signal,
+    once: false,
+    onFailure: (_error, info) => failures.push(info),
+  });
+  expect(rounds).toBe(6);
+  expect(failures).toEqual([
+    { terminal: false, retryInMs: 2 },
+    { terminal: false, retryInMs: 4 },
+    { terminal: false, retryInMs: 2 },
+    { terminal: true, retryInMs: 7 },
+  ]);
+  expect(result.lastRoundFailed).toBe(false);
+});
