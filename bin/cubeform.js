@@ -1,15 +1,26 @@
 #!/usr/bin/env node
-import { main } from "../dist/reconciler/main.js";
+import { GRACEFUL_STOP_COMMANDS, main } from "../dist/reconciler/main.js";
 
-// The first SIGINT/SIGTERM asks the running command to stop cleanly (an apply finishes the
-// request in flight, watch ends its round); a second one exits at once.
+// `cubeform --help | head` closes the pipe early: that is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
+// For commands that stop gracefully, the first SIGINT/SIGTERM asks them to stop (an apply
+// finishes the request in flight, watch ends its round); a second one exits at once.
 const stop = new AbortController();
 const onSignal = (signal) => {
   if (stop.signal.aborted) process.exit(signal === "SIGINT" ? 130 : 143);
   stop.abort(signal);
 };
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
+const graceful = GRACEFUL_STOP_COMMANDS.has(process.argv[2] ?? "");
+if (graceful) {
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
@@ -18,5 +29,7 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   signal: stop.signal,
 });
-process.off("SIGINT", onSignal);
-process.off("SIGTERM", onSignal);
+if (graceful) {
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+}

@@ -14,6 +14,8 @@ export interface EmulatorCommandOptions {
 export interface EmulatorCommandIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Aborted when the emulator should stop; without one, SIGTERM/SIGINT stop it. */
+  signal?: AbortSignal;
 }
 
 export class EmulatorCommandError extends Error {
@@ -46,15 +48,25 @@ export async function runEmulatorCommand(
   io.stdout.write(`export CUBE_SPACE_ID=${emulator.spaceId}\n`);
   if (opts.apiKey === undefined) io.stdout.write(`export CUBE_API_KEY=${emulator.apiKey}\n`);
 
-  // On SIGTERM/SIGINT the state is flushed and the server closed; with nothing else
-  // holding the event loop, the process then ends by itself.
-  const onSignal = () => void stop();
+  // On stop the state is flushed and the server closed; with nothing else holding the
+  // event loop, the process then ends by itself.
+  const detach = onStopRequest(io.signal, () => void stop());
   const stop = async () => {
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onSignal);
+    detach();
     await emulator.close();
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
   return { emulator, stop };
+}
+
+function onStopRequest(signal: AbortSignal | undefined, handler: () => void): () => void {
+  if (signal !== undefined) {
+    signal.addEventListener("abort", handler, { once: true });
+    return () => signal.removeEventListener("abort", handler);
+  }
+  process.once("SIGTERM", handler);
+  process.once("SIGINT", handler);
+  return () => {
+    process.off("SIGTERM", handler);
+    process.off("SIGINT", handler);
+  };
 }

@@ -2,6 +2,7 @@
  * The CLI entry: builds the commander program, runs it, and maps every error to one line on
  * stderr and an exit code. Nothing below this file exits the process or writes to console.
  */
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import * as commands from "./commands/index.js";
 import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
@@ -10,7 +11,14 @@ import { redactingIo } from "./redact.js";
 
 export type { CliIo } from "./io.js";
 
-export const VERSION = "0.1.0";
+export const VERSION: string = (createRequire(import.meta.url)("cubeform/package.json") as { version: string }).version;
+
+/**
+ * Commands that end cleanly when io.signal is aborted (finish the request under way, flush,
+ * exit 0). bin/cubeform.js turns SIGINT/SIGTERM into that signal for these only; every other
+ * command keeps the default and ends at once.
+ */
+export const GRACEFUL_STOP_COMMANDS: ReadonlySet<string> = new Set(["apply", "watch", "emulator", "dns", "demo"]);
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("cubeform")

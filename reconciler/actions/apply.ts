@@ -83,9 +83,7 @@ function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.Writ
 }
 
 async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: (ref: SecretRef) => string | undefined, ctx: ApplyContext, io: CliIo): Promise<number> {
-  const stop = stopOnSignal();
-  try {
-    const result = await apply(plan, {
+  const result = await apply(plan, {
       client: conn.client,
       spaceId: conn.spaceId,
       journal: conn.journal,
@@ -95,13 +93,10 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
       waitTimeoutMs: ctx.waitTimeoutMs,
       pollIntervalMs: ctx.pollIntervalMs,
       desired,
-      shouldStop: () => stop.requested() || io.signal?.aborted === true,
+      shouldStop: () => io.signal?.aborted === true,
     });
-    io.stdout.write(renderApplyResult(result));
-    return applyExitCode(result);
-  } finally {
-    stop.dispose();
-  }
+  io.stdout.write(renderApplyResult(result));
+  return applyExitCode(result);
 }
 
 export function applyExitCode(result: ApplyResult): number {
@@ -167,21 +162,4 @@ function secretNamesOf(plan: SavedPlan): string[] {
   const names = new Set<string>();
   for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];
-}
-
-/** Ctrl-C during apply: finish the step under way, then stop (a second Ctrl-C is the default: exit). */
-function stopOnSignal(): { requested: () => boolean; dispose: () => void } {
-  let requested = false;
-  const onSignal = () => {
-    requested = true;
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return {
-    requested: () => requested,
-    dispose: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }

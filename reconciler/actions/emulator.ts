@@ -23,20 +23,17 @@ export async function runEmulator(ctx: EmulatorContext, io: CliIo): Promise<numb
     },
     io,
   );
-  await untilSignal();
+  await untilAborted(io.signal);
   // The emulator's own handler may have closed it already; closing twice is harmless here.
   await stop().catch(() => undefined);
   return 0;
 }
 
-function untilSignal(): Promise<void> {
+/** bin/cubeform.js aborts the signal on SIGINT/SIGTERM; without a signal the emulator serves until the process ends. */
+function untilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((done) => {
-    const onSignal = () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      done();
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
+    if (signal === undefined) return;
+    if (signal.aborted) return done();
+    signal.addEventListener("abort", () => done(), { once: true });
   });
 }

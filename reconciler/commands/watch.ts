@@ -48,41 +48,18 @@ exit 0. /healthz answers 200 once a round has finished without error, 503 before
     )
     .action(async (raw: unknown) => {
       const { target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
-      const stop = stopSignal(io);
-      try {
-        const context = {
-          ...options,
-          targets: target,
-          rateLimit: parseRateLimit(rateLimit),
-          intervalMs: parseDuration(interval, "--interval"),
-          ...(metricsPort !== undefined ? { metricsPort } : {}),
-          waitTimeoutMs: waitTimeout * 1000,
-          pollIntervalMs: pollInterval,
-          cwd: cwdOf(io),
-          signal: stop.signal,
-        };
-        exitWith(await runWatch(context, io));
-      } finally {
-        stop.dispose();
-      }
+      const context = {
+        ...options,
+        targets: target,
+        rateLimit: parseRateLimit(rateLimit),
+        intervalMs: parseDuration(interval, "--interval"),
+        ...(metricsPort !== undefined ? { metricsPort } : {}),
+        waitTimeoutMs: waitTimeout * 1000,
+        pollIntervalMs: pollInterval,
+        cwd: cwdOf(io),
+        // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
+        signal: io.signal ?? new AbortController().signal,
+      };
+      exitWith(await runWatch(context, io));
     });
-}
-
-/**
- * The injected signal when main was given one; otherwise SIGTERM/SIGINT stop the loop. The
- * handlers are `once`: a second Ctrl-C falls back to the default and ends the process.
- */
-function stopSignal(io: CliIo): { signal: AbortSignal; dispose(): void } {
-  if (io.signal !== undefined) return { signal: io.signal, dispose: () => undefined };
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", onSignal);
-    },
-  };
 }

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { waitFor } from "../support/wait.js";
 import { editFleet } from "./support/edit.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
@@ -13,8 +14,12 @@ test("prune deletes undeclared cubes but leaves a protected one, listing why, an
   const r = await fx.cli(["apply", "--prune", "--auto-approve", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
   expect(r.stdout).toMatch(/Blocked: cube\/db: .*terminationProtection/);
-  const names = (await fx.api.listCubes()).filter((c) => c.state !== "deleted").map((c) => c.name).sort();
-  expect(names).toEqual(["db", "web"]);
+  // Deletion is asynchronous: the pruned cube passes through "stopping" before it is gone.
+  await waitFor(async () => {
+    const names = (await fx.api.listCubes()).map((c) => c.name).sort();
+    expect(names).toEqual(["db", "web"]);
+    return true;
+  });
 });
 
 test("a cube replacement is refused without --allow-replace, and done with it", async ({ fx }) => {
