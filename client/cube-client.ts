@@ -46,6 +46,26 @@ const AttachDomainResult = z.union([AttachDomainResponse, Domain.transform((doma
 /** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
 const Ignored = z.unknown();
 
+// Response schemas are built once: zod compiles a schema on its first parse, so a schema made
+// per request costs a compilation per request.
+const OneCube = enveloped("cube", Cube);
+const OneDomain = enveloped("domain", Domain);
+const OnePricing = enveloped("pricing", Pricing);
+const OneSnapshot = enveloped("snapshot", Snapshot);
+const OneSpace = enveloped("space", Space);
+const OneSsh = enveloped("ssh", CubeSshInfo);
+const OneTcpMapping = enveloped("tcpMapping", TcpMapping);
+const OneCreatedWebhook = enveloped("webhook", CreatedWebhook);
+const OneWebhook = enveloped("webhook", Webhook);
+const ListCubes = listEnveloped("cubes", Cube);
+const ListDeliveries = listEnveloped("deliveries", WebhookDelivery);
+const ListDomains = listEnveloped("domains", Domain);
+const ListImages = listEnveloped("images", Image);
+const ListRegions = listEnveloped("regions", Region);
+const ListSnapshots = listEnveloped("snapshots", Snapshot);
+const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
+const ListWebhooks = listEnveloped("webhooks", Webhook);
+
 const seg = (id: string) => {
   if (typeof id !== "string" || id.length === 0) throw new InvalidArgumentError("An id must be a non-empty string");
   return encodeURIComponent(id);
@@ -108,19 +128,19 @@ export class CubeClient implements CubeApi {
   }
 
   getSpace(): Promise<Space> {
-    return this.request(enveloped("space", Space), { method: "GET", path: "/space" });
+    return this.request(OneSpace, { method: "GET", path: "/space" });
   }
 
   async listRegions(): Promise<Region[]> {
-    return (await this.request(listEnveloped("regions", Region), { method: "GET", path: "/regions", auth: false })).items;
+    return (await this.request(ListRegions, { method: "GET", path: "/regions", auth: false })).items;
   }
 
   async listImages(): Promise<Image[]> {
-    return (await this.request(listEnveloped("images", Image), { method: "GET", path: "/images", auth: false })).items;
+    return (await this.request(ListImages, { method: "GET", path: "/images", auth: false })).items;
   }
 
   getPricing(): Promise<Pricing> {
-    return this.request(enveloped("pricing", Pricing), { method: "GET", path: "/pricing", auth: false });
+    return this.request(OnePricing, { method: "GET", path: "/pricing", auth: false });
   }
 
   // ------------------------------------------------------------ cubes
@@ -141,21 +161,21 @@ export class CubeClient implements CubeApi {
     if (!Number.isInteger(page) || page < 1) throw new InvalidArgumentError("page must be a positive integer");
     if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError("limit must be a positive integer");
     const path = await this.spacePath("/cubes");
-    const result = await this.request(listEnveloped("cubes", Cube), { method: "GET", path, query: { page, limit } });
+    const result = await this.request(ListCubes, { method: "GET", path, query: { page, limit } });
     return { cubes: result.items, pagination: result.pagination };
   }
 
   async getCube(cubeId: string): Promise<Cube> {
-    return this.request(enveloped("cube", Cube), { method: "GET", path: await this.cubePath(cubeId) });
+    return this.request(OneCube, { method: "GET", path: await this.cubePath(cubeId) });
   }
 
   async createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube> {
-    return this.create(enveloped("cube", Cube), await this.spacePath("/cubes"), body, options);
+    return this.create(OneCube, await this.spacePath("/cubes"), body, options);
   }
 
   async setTerminationProtection(cubeId: string, value: boolean): Promise<Cube> {
     const path = await this.cubePath(cubeId);
-    return this.request(enveloped("cube", Cube), { method: "PATCH", path, body: { terminationProtection: value } });
+    return this.request(OneCube, { method: "PATCH", path, body: { terminationProtection: value } });
   }
 
   async deleteCube(cubeId: string): Promise<void> {
@@ -175,7 +195,7 @@ export class CubeClient implements CubeApi {
   }
 
   async getSsh(cubeId: string): Promise<CubeSshInfo> {
-    return this.request(enveloped("ssh", CubeSshInfo), { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
+    return this.request(OneSsh, { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
   }
 
   async setSshPort(cubeId: string, cubePort: number): Promise<void> {
@@ -185,7 +205,7 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ domains
 
   async listDomains(cubeId: string): Promise<Domain[]> {
-    return (await this.request(listEnveloped("domains", Domain), { method: "GET", path: await this.cubePath(cubeId, "/domains") })).items;
+    return (await this.request(ListDomains, { method: "GET", path: await this.cubePath(cubeId, "/domains") })).items;
   }
 
   async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
@@ -194,7 +214,7 @@ export class CubeClient implements CubeApi {
 
   async patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}`);
-    return this.request(enveloped("domain", Domain), { method: "PATCH", path, body });
+    return this.request(OneDomain, { method: "PATCH", path, body });
   }
 
   async detachDomain(cubeId: string, domainId: string): Promise<void> {
@@ -210,11 +230,11 @@ export class CubeClient implements CubeApi {
 
   async listTcpMappings(cubeId: string): Promise<TcpMapping[]> {
     const path = await this.cubePath(cubeId, "/tcp-mappings");
-    return (await this.request(listEnveloped("tcpMappings", TcpMapping), { method: "GET", path })).items;
+    return (await this.request(ListTcpMappings, { method: "GET", path })).items;
   }
 
   async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {
-    return this.create(enveloped("tcpMapping", TcpMapping), await this.cubePath(cubeId, "/tcp-mappings"), body, options);
+    return this.create(OneTcpMapping, await this.cubePath(cubeId, "/tcp-mappings"), body, options);
   }
 
   async deleteTcpMapping(cubeId: string, mappingId: string): Promise<void> {
@@ -225,11 +245,11 @@ export class CubeClient implements CubeApi {
 
   async listSnapshots(cubeId: string): Promise<Snapshot[]> {
     const path = await this.cubePath(cubeId, "/snapshots");
-    return (await this.request(listEnveloped("snapshots", Snapshot), { method: "GET", path })).items;
+    return (await this.request(ListSnapshots, { method: "GET", path })).items;
   }
 
   async createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot> {
-    return this.create(enveloped("snapshot", Snapshot), await this.cubePath(cubeId, "/snapshots"), body, options);
+    return this.create(OneSnapshot, await this.cubePath(cubeId, "/snapshots"), body, options);
   }
 
   async deleteSnapshot(cubeId: string, snapshotId: string): Promise<void> {
@@ -243,15 +263,15 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ webhooks
 
   async listWebhooks(): Promise<Webhook[]> {
-    return (await this.request(listEnveloped("webhooks", Webhook), { method: "GET", path: await this.spacePath("/webhooks") })).items;
+    return (await this.request(ListWebhooks, { method: "GET", path: await this.spacePath("/webhooks") })).items;
   }
 
   async createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
-    return this.request(enveloped("webhook", CreatedWebhook), { method: "POST", path: await this.spacePath("/webhooks"), body });
+    return this.request(OneCreatedWebhook, { method: "POST", path: await this.spacePath("/webhooks"), body });
   }
 
   async getWebhook(webhookId: string): Promise<Webhook> {
-    return this.request(enveloped("webhook", Webhook), { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
+    return this.request(OneWebhook, { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
   }
 
   async deleteWebhook(webhookId: string): Promise<void> {
@@ -261,7 +281,7 @@ export class CubeClient implements CubeApi {
   async listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]> {
     const path = await this.spacePath(`/webhooks/${seg(webhookId)}/deliveries`);
     const query: Record<string, number> = limit === undefined ? {} : { limit };
-    return (await this.request(listEnveloped("deliveries", WebhookDelivery), { method: "GET", path, query })).items;
+    return (await this.request(ListDeliveries, { method: "GET", path, query })).items;
   }
 }
 
