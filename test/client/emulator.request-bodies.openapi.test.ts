@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { createClient, newIdempotencyKey } from "../../client/index.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { matchPathTemplate, validateRequest } from "./support/openapi.js";
+import { matchPathTemplate, validateRequest } from "../support/openapi.js";
 import { startRecordingProxy } from "./support/proxy.js";
 import { cubeBody, waitForState } from "./support/emulator.js";
 
@@ -80,8 +80,8 @@ describe("the client against the emulator: every operation, every request body c
         problems.push(`${r.method} ${r.path}: not in the reference`);
         continue;
       }
-      const result = validateRequest(r.method, template, r.body);
-      if (!result.ok) problems.push(`${r.method} ${template}: ${result.errors.join("; ")}`);
+      const errors = validateRequest(r.method, template, r.body);
+      if (errors.length > 0) problems.push(`${r.method} ${template}: ${errors.join("; ")}`);
     }
     expect(problems).toEqual([]);
     expect(proxy.recorded.filter((r) => r.body !== undefined).length).toBeGreaterThanOrEqual(9);

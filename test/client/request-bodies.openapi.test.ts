@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { useHarness } from "./support/client.js";
-import { matchPathTemplate, validateRequest } from "./support/openapi.js";
+import { matchPathTemplate, validateRequest } from "../support/openapi.js";
 import { CREATE_BODY, sampleCube } from "./support/server.js";
 
 const harness = useHarness();
@@ -73,17 +73,17 @@ describe("every request body the client sends validates against the reference Op
         problems.push(`${r.method} ${r.path}: no such operation in the reference`);
         continue;
       }
-      const result = validateRequest(r.method, template, r.body);
-      if (!result.ok) problems.push(`${r.method} ${template}: ${result.errors.join("; ")}`);
+      const errors = validateRequest(r.method, template, r.body);
+      if (errors.length > 0) problems.push(`${r.method} ${template}: ${errors.join("; ")}`);
       if (r.body !== undefined) expect(r.headers["content-type"]).toBe("application/json");
     }
     expect(problems).toEqual([]);
   });
 
   test("the validator itself rejects a wrong body (the test above can fail)", () => {
-    expect(validateRequest("PUT", "/spaces/{spaceId}/cubes/{cubeId}/ssh-port", { cubePort: "22" }).ok).toBe(false);
-    expect(validateRequest("PATCH", "/spaces/{spaceId}/cubes/{cubeId}/domains/{mappingId}", { maxRequestBodyMb: null }).ok).toBe(true);
-    expect(validateRequest("POST", "/spaces/{spaceId}/cubes/{cubeId}/power-off", { force: true }).ok).toBe(false);
+    expect(validateRequest("PUT", "/spaces/{spaceId}/cubes/{cubeId}/ssh-port", { cubePort: "22" })).not.toEqual([]);
+    expect(validateRequest("PATCH", "/spaces/{spaceId}/cubes/{cubeId}/domains/{mappingId}", { maxRequestBodyMb: null })).toEqual([]);
+    expect(validateRequest("POST", "/spaces/{spaceId}/cubes/{cubeId}/power-off", { force: true })).not.toEqual([]);
     expect(matchPathTemplate("DELETE", "/spaces/s/cubes/c/tcp-mappings/m")).toBe("/spaces/{spaceId}/cubes/{cubeId}/tcp-mappings/{mappingId}");
   });
 });
