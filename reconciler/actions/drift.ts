@@ -5,7 +5,7 @@
 import { cubeAddress, domainAddress, type DesiredState, type ObservedState } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import type { CliIo } from "../io.js";
-import { renderDrift, renderDriftMarkdown, type DomainDnsCheck, type DriftReport } from "../render/index.js";
+import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, renderContext } from "./plan.js";
 import { computePlan, loadForSession, withConnection, type SessionContext } from "./session.js";
@@ -21,7 +21,7 @@ export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed) };
   });
   const render = renderContext(loaded, io);
-  io.stdout.write(renderDrift(report, ctx.format, render));
+  writeDrift(io.stdout, report, ctx.format, render);
   if (ctx.format === "github") await appendStepSummary(io, renderDriftMarkdown(report, render));
   return isDrifted(report) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }

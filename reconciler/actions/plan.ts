@@ -2,7 +2,7 @@
 import type { Plan } from "../../engine/types.js";
 import { writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile } from "../load.js";
-import { renderPlan, renderPlanMarkdown, type RenderContext } from "../render/index.js";
+import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { appendFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -20,7 +20,7 @@ export const EXIT_CHANGES = 2;
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit)).plan);
-  io.stdout.write(renderPlan(plan, ctx.format, renderContext(loaded, io)));
+  writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
     await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, ctx.file);

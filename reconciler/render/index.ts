@@ -2,6 +2,7 @@
 import type { Plan } from "../../engine/types.js";
 import type { Format } from "../commands/options.js";
 import { renderDriftGithub, renderPlanGithub } from "./github.js";
+import { driftJsonChunks, joinChunks, planJsonChunks, writeChunks } from "./json.js";
 import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
@@ -9,11 +10,12 @@ import type { DriftReport, RenderContext } from "./types.js";
 export type { DriftReport, DomainDnsCheck, RenderContext, Position } from "./types.js";
 export { renderPlanMarkdown, renderDriftMarkdown } from "./markdown.js";
 export { renderProblemsGithub } from "./github.js";
+export { JSON_FORMAT_VERSION, leanChange, type PlanJson } from "./json.js";
 
 export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): string {
   switch (format) {
     case "json":
-      return `${JSON.stringify(plan, null, 2)}\n`;
+      return joinChunks(planJsonChunks(plan));
     case "markdown":
       return renderPlanMarkdown(plan, ctx);
     case "github":
@@ -26,7 +28,7 @@ export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): stri
 export function renderDrift(report: DriftReport, format: Format, ctx: RenderContext): string {
   switch (format) {
     case "json":
-      return `${JSON.stringify(report, null, 2)}\n`;
+      return joinChunks(driftJsonChunks(report));
     case "markdown":
       return renderDriftMarkdown(report, ctx);
     case "github":
@@ -34,4 +36,15 @@ export function renderDrift(report: DriftReport, format: Format, ctx: RenderCont
     case "text":
       return renderDriftText(report, ctx);
   }
+}
+
+/** renderPlan onto a stream; JSON goes out change by change. */
+export function writePlan(out: NodeJS.WritableStream, plan: Plan, format: Format, ctx: RenderContext): void {
+  if (format === "json") writeChunks(out, planJsonChunks(plan));
+  else out.write(renderPlan(plan, format, ctx));
+}
+
+export function writeDrift(out: NodeJS.WritableStream, report: DriftReport, format: Format, ctx: RenderContext): void {
+  if (format === "json") writeChunks(out, driftJsonChunks(report));
+  else out.write(renderDrift(report, format, ctx));
 }

@@ -1,15 +1,42 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { FAST, test } from "./support/fixtures.js";
+import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
 test("--format json prints the Plan object for scripts", async ({ fx }) => {
   const r = await fx.cli(["plan", "--format", "json", ...FAST]);
   expect(r.exitCode).toBe(2);
-  const plan = JSON.parse(r.stdout) as { formatVersion: number; changes: { address: string; action: string }[]; summary: { add: number } };
-  expect(plan.formatVersion).toBe(1);
+  const plan = JSON.parse(r.stdout) as { formatVersion: number; changes: { address: string; action: string; after?: unknown }[]; summary: { add: number }; priorState?: unknown };
+  expect(plan.formatVersion).toBe(2);
   expect(plan.summary.add).toBe(7);
   expect(plan.changes.find((c) => c.address === "cube/db")?.action).toBe("create");
+  expect(plan.changes.find((c) => c.address === "cube/db")?.after).toMatchObject({ name: "db" });
+  expect(plan).not.toHaveProperty("priorState");
+});
+
+test("--format json (formatVersion 2) keeps one entry per address; noop entries carry no bodies", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  const r = await fx.cli(["plan", "--format", "json", ...FAST]);
+  expect(r.exitCode).toBe(0);
+  const plan = JSON.parse(r.stdout) as { formatVersion: number; changes: Record<string, unknown>[]; summary: { mutations: number } };
+  expect(plan.formatVersion).toBe(2);
+  expect(plan.summary.mutations).toBe(0);
+  expect(plan.changes).toHaveLength(7);
+  expect(new Set(plan.changes.map((c) => c.address)).size).toBe(7);
+  for (const change of plan.changes) {
+    expect(change).toMatchObject({ action: "noop", changes: [] });
+    expect(typeof change.id).toBe("string");
+    expect(change).not.toHaveProperty("before");
+    expect(change).not.toHaveProperty("after");
+  }
+});
+
+test("plan --out still saves the complete plan (formatVersion 1, priorState for the stale-plan message)", async ({ fx }) => {
+  await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST]);
+  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { formatVersion: number; priorState?: unknown; changes: { before: unknown }[] };
+  expect(saved.formatVersion).toBe(1);
+  expect(saved.priorState).toMatchObject({ cubes: [] });
+  expect(saved.changes.every((c) => "before" in c)).toBe(true);
 });
 
 test("--format markdown prints a table per kind", async ({ fx }) => {

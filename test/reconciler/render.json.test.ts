@@ -1,0 +1,58 @@
+import { PassThrough } from "node:stream";
+import { expect, test } from "vitest";
+import type { Plan, ResourceChange } from "../../engine/types.js";
+import { JSON_FORMAT_VERSION, leanChange, renderDrift, renderPlan, writePlan } from "../../reconciler/render/index.js";
+
+const view = { id: "x", name: "web" };
+const change = (over: Partial<ResourceChange>): ResourceChange => ({ address: "cube/web", kind: "cube", cubeName: "web", id: "c1", action: "noop", before: view, after: view, changes: [], ...over });
+
+function planOf(changes: ResourceChange[]): Plan {
+  return {
+    formatVersion: 1,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    spaceId: "s1",
+    changes,
+    steps: [{ op: "power-off", address: "cube/db", cube: { cubeName: "db", cubeId: "c2" } }],
+    summary: { add: 0, change: 1, destroy: 0, replace: 0, blocked: 0, unmanaged: 1, mutations: 1, estimatedSeconds: 0 },
+    priorStateDigest: "abc",
+    priorState: { spaceId: "s1", cubes: [] },
+    options: { prune: false, allowReplace: false, targets: [], rateLimit: { limit: 10, windowMs: 60_000 } },
+  };
+}
+
+const changes = [
+  change({}),
+  change({ address: "cube/db", cubeName: "db", id: "c2", action: "update", changes: [{ path: "power", before: "running", after: "stopped", forcesReplace: false }] }),
+  change({ address: "cube/old", cubeName: "old", id: "c3", unmanaged: true }),
+  change({ address: "cube/dup", cubeName: "dup", id: null, blocked: { code: "ambiguous_name", reason: "two" } }),
+];
+
+test("plan JSON is pretty JSON of the lean plan: no priorState, noop bodies dropped unless blocked or unmanaged", () => {
+  const plan = planOf(changes);
+  const { priorState: _prior, ...rest } = plan;
+  const expected = { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) };
+  const text = renderPlan(plan, "json", { file: "f.yaml", cubePositions: {}, color: false });
+  expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  const printed = JSON.parse(text) as { changes: Record<string, unknown>[] };
+  expect(printed.changes.map((c) => "before" in c)).toEqual([false, true, true, true]);
+});
+
+test("streamed plan JSON equals the rendered string, also with no changes", async () => {
+  for (const plan of [planOf(changes), planOf([])]) {
+    const out = new PassThrough();
+    const received: Buffer[] = [];
+    out.on("data", (b: Buffer) => received.push(b));
+    writePlan(out, plan, "json", { file: "f.yaml", cubePositions: {}, color: false });
+    out.end();
+    await new Promise((resolve) => out.on("end", resolve));
+    expect(Buffer.concat(received).toString("utf8")).toBe(renderPlan(plan, "json", { file: "f.yaml", cubePositions: {}, color: false }));
+  }
+});
+
+test("drift JSON nests the lean plan", () => {
+  const plan = planOf(changes);
+  const { priorState: _prior, ...rest } = plan;
+  const text = renderDrift({ formatVersion: 1, plan, dns: [] }, "json", { file: "f.yaml", cubePositions: {}, color: false });
+  const expected = { formatVersion: JSON_FORMAT_VERSION, plan: { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) }, dns: [] };
+  expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+});
