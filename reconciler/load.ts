@@ -1,7 +1,12 @@
 /**
- * Loading the desired-state file: YAML (with node positions) → `${env:NAME}` resolution →
- * zod → engine.normalize. Every problem is reported at its file:line:col, all at once, and
- * loading happens before anything connects to the API.
+ * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize.
+ * Every problem is reported at its file:line:col, all at once, and loading happens before
+ * anything connects to the API.
+ *
+ * Two ways through: the light one (yaml-split.ts: cube by cube, no positions kept) for a
+ * file that loads cleanly, and the positioned one (the whole document with a LineCounter)
+ * when the light one finds any problem or cannot cut the file. Positions are only needed
+ * for problems, and the positioned document costs several times the memory.
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -12,6 +17,7 @@ import { DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError, normalize } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
+import { parseSplit } from "./yaml-split.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -41,6 +47,77 @@ const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
   const absPath = isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
   const source = readSource(options.file, absPath);
+  return loadLight(source, options, absPath) ?? loadPositioned(source, options, absPath);
+}
+
+/** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
+function loadLight(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
+  const split = parseSplit(source);
+  if (split === undefined) return undefined;
+  const secretEnvNames = resolveEnvInValue(split.value, options.env);
+  if (secretEnvNames === undefined) return undefined;
+  const result = DesiredStateDocument.safeParse(split.value);
+  if (!result.success) return undefined;
+  const desired = normalizeOrUndefined(result.data, dirname(absPath));
+  if (desired === undefined) return undefined;
+  const cubePositions = positionsByName(result.data, split.cubeStarts);
+  return { file: options.file, absPath, document: result.data, desired, secretEnvNames, cubePositions };
+}
+
+function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
+  try {
+    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)) });
+  } catch (e) {
+    if (e instanceof DesiredStateError) return undefined;
+    throw e;
+  }
+}
+
+/** The first cube of each name, like the positioned load. */
+function positionsByName(document: DesiredStateDocument, starts: Position[]): Record<string, Position> {
+  const positions: Record<string, Position> = {};
+  document.cubes.forEach((cube, i) => {
+    const start = starts[i];
+    if (start !== undefined && positions[cube.name] === undefined) positions[cube.name] = start;
+  });
+  return positions;
+}
+
+/**
+ * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
+ * Returns the secret variables' names, or undefined at the first problem.
+ */
+function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>): string[] | undefined {
+  const secretNames = new Set<string>();
+  let ok = true;
+  const resolveString = (text: string): string =>
+    text.replace(ENV_REF, (ref: string, name: string) => {
+      const value = env[name];
+      if (value === undefined) ok = false;
+      return value ?? ref;
+    });
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => (typeof item === "string" ? (node[i] = resolveString(item)) : walk(item)));
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const map = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== "string") walk(value);
+      else if (key !== "basicAuthPassword") map[key] = resolveString(value);
+      else {
+        const name = EXACT_ENV_REF.exec(value)?.[1];
+        if (name === undefined || env[name] === undefined) ok = false;
+        else secretNames.add(name);
+      }
+    }
+  };
+  walk(root);
+  return ok ? [...secretNames] : undefined;
+}
+
+function loadPositioned(source: string, options: LoadOptions, absPath: string): LoadedFile {
   const parsed = new ParsedFile(options.file, source);
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
 
