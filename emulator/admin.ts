@@ -10,7 +10,9 @@
  *   POST   /__emulator/clock             {speed?, advanceMs?}
  *   POST   /__emulator/rate-limit        {limit, windowMs}
  *   POST   /__emulator/terminate         {cubeId, actorType, reason, systemCase?}
- *   GET    /__emulator/requests → {requests};  DELETE /__emulator/requests
+ *   GET    /__emulator/requests → {requests};  DELETE /__emulator/requests (also zeroes the counts)
+ *   GET    /__emulator/request-counts → {requestCounts: {GET: n, POST: n, …}}
+ *   POST   /__emulator/flush             write pending state to the state file now
  *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
  */
 import { z } from "zod";
@@ -72,7 +74,9 @@ export function createAdmin(core: Core): EmulatorAdmin {
     setRateLimit: (setting) => core.rateLimiter.configure(parseWith(Schemas.rateLimit, setting)),
     terminateCube: (input) => mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
     requests: () => core.requests(),
+    requestCounts: () => core.requestCounts(),
     clearRequests: () => core.clearRequests(),
+    flushState: () => core.flush(),
     auditRows: (filter) => auditRows(core, filter),
   };
 }
@@ -85,7 +89,7 @@ export function createAdmin(core: Core): EmulatorAdmin {
 function terminateCube(core: Core, input: z.infer<typeof Schemas.terminate>): void {
   if (input.actorType === "system" && !input.systemCase) throw badRequest("systemCase is required when actorType is system");
   if (input.actorType === "admin" && input.systemCase) throw badRequest("systemCase applies only to actorType system");
-  const cube = core.data.cubes[input.cubeId];
+  const cube = core.index.cubes.get(input.cubeId);
   if (!cube) throw notFound("Cube");
   const now = core.now();
   writeAudit(core, {
@@ -125,6 +129,8 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   "POST /terminate": (admin, body) => ok(() => admin.terminateCube(body as never)),
   "GET /requests": (admin) => json(200, { requests: admin.requests() }),
   "DELETE /requests": (admin) => ok(() => admin.clearRequests()),
+  "GET /request-counts": (admin) => json(200, { requestCounts: admin.requestCounts() }),
+  "POST /flush": (admin) => ok(() => admin.flushState()),
   "GET /audit": (admin, _body, query) => {
     const visibility = query.get("visibility");
     if (visibility !== null && visibility !== "customer" && visibility !== "internal") throw badRequest("visibility must be customer or internal");

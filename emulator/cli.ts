@@ -49,10 +49,15 @@ export async function runEmulatorCommand(
   if (opts.apiKey === undefined) io.stdout.write(`export CUBE_API_KEY=${emulator.apiKey}\n`);
 
   // On stop the state is flushed and the server closed; with nothing else holding the
-  // event loop, the process then ends by itself.
+  // event loop, the process then ends by itself. State writes are coalesced (emulator/state.ts):
+  // should the process end another way (process.exit), pending changes are written on the way
+  // out — an "exit" listener only, which changes nothing about how or when the process stops.
   const detach = onStopRequest(io.signal, () => void stop());
+  const flushOnExit = () => emulator.admin.flushState();
+  process.once("exit", flushOnExit);
   const stop = async () => {
     detach();
+    process.off("exit", flushOnExit);
     await emulator.close();
   };
   return { emulator, stop };

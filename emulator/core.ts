@@ -9,6 +9,7 @@ import type { EmulatorOptions, RequestLogEntry } from "./index.js";
 import { Scheduler } from "./jobs.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
 import { runSnapshotJob } from "./snapshots.js";
+import type { StateIndex } from "./indexes.js";
 import { Store, type Job, type StateData } from "./state.js";
 import { runSshPortJob } from "./tcp.js";
 
@@ -24,7 +25,10 @@ export class Core {
   readonly defaultPageSize: number;
   readonly spaceId: string;
   readonly apiKey: string;
+  /** The request log; may hold up to twice REQUEST_LOG_MAX entries before it is trimmed. */
   private log: RequestLogEntry[] = [];
+  /** Every /api/v1 request since start (or the last clearRequests), by method. */
+  private counts: Record<string, number> = {};
   private closed = false;
 
   constructor(options: EmulatorOptions = {}) {
@@ -43,36 +47,56 @@ export class Core {
     resumePendingDeliveries(this);
     this.scheduler.runDue();
     this.save();
+    this.store.flush();
   }
 
   get data(): StateData {
     return this.store.data;
   }
 
+  get index(): StateIndex {
+    return this.store.index;
+  }
+
   now(): number {
     return this.clock.now();
   }
 
+  /** Marks the state changed; the store writes it shortly (see Store). */
   save(): void {
     if (!this.closed) this.store.save(this.now());
   }
 
-  logRequest(entry: RequestLogEntry): void {
-    this.log.push(entry);
-    if (this.log.length > REQUEST_LOG_MAX) this.log.splice(0, this.log.length - REQUEST_LOG_MAX);
+  /** Writes pending state changes to the state file now. */
+  flush(): void {
+    if (!this.closed) this.store.flush();
   }
 
+  logRequest(entry: RequestLogEntry): void {
+    this.counts[entry.method] = (this.counts[entry.method] ?? 0) + 1;
+    this.log.push(entry);
+    // Trimmed in batches: one splice per REQUEST_LOG_MAX requests, not one per request.
+    if (this.log.length >= 2 * REQUEST_LOG_MAX) this.log.splice(0, this.log.length - REQUEST_LOG_MAX);
+  }
+
+  /** The last REQUEST_LOG_MAX requests, oldest first. */
   requests(): RequestLogEntry[] {
-    return this.log.map((entry) => ({ ...entry }));
+    return this.log.slice(-REQUEST_LOG_MAX).map((entry) => ({ ...entry }));
+  }
+
+  requestCounts(): Record<string, number> {
+    return { ...this.counts };
   }
 
   clearRequests(): void {
     this.log = [];
+    this.counts = {};
   }
 
   close(): void {
     if (this.closed) return;
     this.save();
+    this.store.flush();
     this.closed = true;
     this.scheduler.close();
     this.sender.close();

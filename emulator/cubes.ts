@@ -16,7 +16,7 @@ import { cubeView, publicIpv4 } from "./views.js";
 export const TERMINATION_PROTECTED_MESSAGE = "This Cube has termination protection on. Turn it off before deleting.";
 
 export function requireCube(ctx: RouteContext): CubeRecord {
-  const cube = ctx.core.data.cubes[ctx.params.cubeId ?? ""];
+  const cube = ctx.core.index.cubes.get(ctx.params.cubeId ?? "");
   // Another space's cube is reported exactly like a missing one: never visible, never touchable.
   if (!cube || cube.spaceId !== ctx.auth.spaceId) throw notFound("Cube");
   return cube;
@@ -25,13 +25,14 @@ export function requireCube(ctx: RouteContext): CubeRecord {
 export function listCubes(ctx: RouteContext): ApiResponse {
   const limit = intQuery(ctx.query, "limit", ctx.core.defaultPageSize, 1, 100);
   const page = intQuery(ctx.query, "page", 1, 1, Number.MAX_SAFE_INTEGER);
-  const all = Object.values(ctx.core.data.cubes).filter((cube) => cube.spaceId === ctx.auth.spaceId);
-  const cubes = all.slice((page - 1) * limit, page * limit).map((cube) => cubeView(ctx.core.data, cube));
-  return json(200, { cubes, pagination: { page, limit, total: all.length, totalPages: Math.ceil(all.length / limit) } });
+  const index = ctx.core.index;
+  const total = index.cubes.count(ctx.auth.spaceId);
+  const cubes = index.cubes.page(ctx.auth.spaceId, (page - 1) * limit, limit).map((cube) => cubeView(index, cube));
+  return json(200, { cubes, pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } });
 }
 
 export function getCube(ctx: RouteContext): ApiResponse {
-  return json(200, { cube: cubeView(ctx.core.data, requireCube(ctx), { serverDomain: true }) });
+  return json(200, { cube: cubeView(ctx.core.index, requireCube(ctx), { serverDomain: true }) });
 }
 
 export function createCube(ctx: RouteContext): ApiResponse {
@@ -41,7 +42,7 @@ export function createCube(ctx: RouteContext): ApiResponse {
   const region = body.region === undefined ? REGIONS[0] : findRegion(body.region);
   if (!region) throw badRequest(`region: unknown region "${body.region}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
   const at = isoAt(ctx.now);
-  const cube: CubeRecord = {
+  const cube = ctx.core.index.cubes.insert({
     id: newId("cube"),
     spaceId: ctx.auth.spaceId,
     name: body.name,
@@ -62,13 +63,12 @@ export function createCube(ctx: RouteContext): ApiResponse {
     epoch: 0,
     createdAt: at,
     updatedAt: at,
-  };
-  ctx.core.data.cubes[cube.id] = cube;
+  });
   createSshMapping(ctx.core, cube, ctx.now);
   if (body.terminationProtection === true) setProtection(ctx, cube, true, "create");
   scheduleState(ctx.core, cube, "booting", ctx.now + DELAYS.pending);
   emitCubeEvent(ctx.core, cube, "cube.created", ctx.now);
-  return json(201, { cube: cubeView(ctx.core.data, cube) });
+  return json(201, { cube: cubeView(ctx.core.index, cube) });
 }
 
 /** Spec §3 rule 3: sending the current value is a 200 no-op (no audit row, audit fields kept). */
@@ -78,7 +78,7 @@ export function patchCube(ctx: RouteContext): ApiResponse {
   if (body.terminationProtection !== undefined && body.terminationProtection !== cube.terminationProtection) {
     setProtection(ctx, cube, body.terminationProtection, "patch");
   }
-  return json(200, { cube: cubeView(ctx.core.data, cube) });
+  return json(200, { cube: cubeView(ctx.core.index, cube) });
 }
 
 function setProtection(ctx: RouteContext, cube: CubeRecord, value: boolean, via: "create" | "patch"): void {
@@ -104,7 +104,7 @@ function setProtection(ctx: RouteContext, cube: CubeRecord, value: boolean, via:
 export function deleteCube(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   if (cube.terminationProtection) {
-    const cubeObject = cubeView(ctx.core.data, cube);
+    const cubeObject = cubeView(ctx.core.index, cube);
     throw new HttpError(409, TERMINATION_PROTECTED_MESSAGE, {
       error: { code: "termination_protected", message: TERMINATION_PROTECTED_MESSAGE, cube: cubeObject },
     });
@@ -128,7 +128,7 @@ export function scheduleState(core: Core, cube: CubeRecord, to: CubeState, at: n
 
 /** Applies a scheduled transition unless a later operation superseded it. */
 export function runCubeStateJob(core: Core, job: Extract<Job, { kind: "cube-state" }>): void {
-  const cube = core.data.cubes[job.cubeId];
+  const cube = core.index.cubes.get(job.cubeId);
   if (!cube || cube.deleting || cube.epoch !== job.epoch) return;
   enterState(core, cube, job.to, job.at);
   if (job.to === "booting") scheduleState(core, cube, "running", job.at + DELAYS.booting);
@@ -148,21 +148,17 @@ export function enterState(core: Core, cube: CubeRecord, state: CubeState, at: n
 }
 
 export function runCubeGoneJob(core: Core, job: Extract<Job, { kind: "cube-gone" }>): void {
-  const cube = core.data.cubes[job.cubeId];
+  const cube = core.index.cubes.get(job.cubeId);
   if (cube) removeCube(core, cube, job.at);
 }
 
 /** Hard-deletes the cube and frees what it held: TCP mappings, domains, snapshots. */
 export function removeCube(core: Core, cube: CubeRecord, at: number): void {
-  const data = core.data;
-  const event = { id: cube.id, name: cube.name, state: "deleted", publicIpv4: publicIpv4(data, cube) };
-  for (const table of [data.tcpMappings, data.domains, data.snapshots]) {
-    for (const [id, row] of Object.entries(table)) if (row.cubeId === cube.id) delete table[id];
-  }
-  delete data.cubes[cube.id];
+  const event = { id: cube.id, name: cube.name, state: "deleted", publicIpv4: publicIpv4(core.index, cube) };
+  core.index.deleteCube(cube);
   emitEvent(core, cube.spaceId, "cube.deleted", event, at);
 }
 
 export function emitCubeEvent(core: Core, cube: CubeRecord, event: string, at: number): void {
-  emitEvent(core, cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.data, cube) }, at);
+  emitEvent(core, cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.index, cube) }, at);
 }

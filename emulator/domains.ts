@@ -13,22 +13,21 @@ import { domainView } from "./views.js";
 
 function requireDomain(ctx: RouteContext): { cube: CubeRecord; domain: DomainRecord } {
   const cube = requireCube(ctx);
-  const domain = ctx.core.data.domains[ctx.params.mappingId ?? ""];
+  const domain = ctx.core.index.domains.get(ctx.params.mappingId ?? "");
   if (!domain || domain.cubeId !== cube.id) throw notFound("Domain");
   return { cube, domain };
 }
 
 export function listDomains(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  const domains = Object.values(ctx.core.data.domains).filter((d) => d.cubeId === cube.id);
-  return json(200, { domains: domains.map(domainView) });
+  return json(200, { domains: ctx.core.index.domains.ofCube(cube.id).map(domainView) });
 }
 
 export function attachDomain(ctx: RouteContext): ApiResponse {
   const body = parseWith(AttachDomainRequest, ctx.body);
   const cube = requireCube(ctx);
   if (cube.deleting) throw conflict("This Cube is being deleted");
-  if (Object.values(ctx.core.data.domains).some((d) => d.domain === body.domain)) {
+  if (ctx.core.index.domains.byHostname(body.domain)) {
     throw conflict(`Domain ${body.domain} is already attached to a Cube`);
   }
   const at = isoAt(ctx.now);
@@ -59,7 +58,7 @@ export function attachDomain(ctx: RouteContext): ApiResponse {
   };
   applySettings(domain, body);
   assertProxyProtocolConsistent(ctx.core, domain, body.confirmMixedProxyProtocol === true);
-  ctx.core.data.domains[domain.id] = domain;
+  ctx.core.index.domains.put(domain);
   emitEvent(ctx.core, cube.spaceId, "domain.added", { domain: domainView(domain) }, ctx.now);
   return json(201, { domain: domainView(domain), records: requiredRecords(domain) });
 }
@@ -72,13 +71,13 @@ export function patchDomain(ctx: RouteContext): ApiResponse {
   applySettings(next, body);
   assertProxyProtocolConsistent(ctx.core, next, body.confirmMixedProxyProtocol === true);
   next.updatedAt = isoAt(ctx.now);
-  ctx.core.data.domains[domain.id] = next;
+  ctx.core.index.domains.put(next);
   return json(200, { domain: domainView(next) });
 }
 
 export function detachDomain(ctx: RouteContext): ApiResponse {
   const { cube, domain } = requireDomain(ctx);
-  delete ctx.core.data.domains[domain.id];
+  ctx.core.index.domains.delete(domain);
   emitEvent(ctx.core, cube.spaceId, "domain.removed", { domain: domainView(domain) }, ctx.now);
   return json(200, SUCCESS);
 }
@@ -145,9 +144,9 @@ function hashPassword(password: string): string {
 /** Domains of one cube port must agree on PROXY protocol unless the caller confirms (reference 409). */
 function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirmed: boolean): void {
   if (confirmed) return;
-  const others = Object.values(core.data.domains).filter(
-    (d) => d.id !== domain.id && d.cubeId === domain.cubeId && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol,
-  );
+  const others = core.index.domains
+    .ofCube(domain.cubeId)
+    .filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
   if (others.length === 0) return;
   const names = others.map((d) => d.domain);
   const message = `Domains ${names.join(", ")} on port ${domain.port} use a different PROXY protocol setting; send confirmMixedProxyProtocol: true to mix them`;

@@ -19,26 +19,20 @@ export function fingerprint(req: ApiRequest): string {
 }
 
 export function findReplay(core: Core, spaceId: string, key: string, now: number): IdempotencyRecord | undefined {
-  const record = core.data.idempotency[recordId(spaceId, key)];
+  const record = core.index.idempotency.get(recordId(spaceId, key));
   if (record && now - record.storedAt < IDEMPOTENCY_TTL_MS) return record;
   return undefined;
 }
 
 export function storeOutcome(core: Core, spaceId: string, key: string, req: ApiRequest, response: ApiResponse, now: number): void {
   if (response.status < 200 || response.status >= 300) return;
-  pruneExpired(core, now);
-  core.data.idempotency[recordId(spaceId, key)] = {
+  core.index.idempotency.deleteStoredBefore(now - IDEMPOTENCY_TTL_MS + 1);
+  core.index.idempotency.put(recordId(spaceId, key), {
     spaceId,
     key,
     fingerprint: fingerprint(req),
     status: response.status,
     body: response.body,
     storedAt: now,
-  };
-}
-
-function pruneExpired(core: Core, now: number): void {
-  for (const [id, record] of Object.entries(core.data.idempotency)) {
-    if (now - record.storedAt >= IDEMPOTENCY_TTL_MS) delete core.data.idempotency[id];
-  }
+  });
 }

@@ -18,7 +18,11 @@ export interface EmulatorOptions {
   /** Id of the initial space; generated when absent. */
   spaceId?: string;
   spaceName?: string;
-  /** JSON file that keeps state across restarts (atomic writes; flushed on close/SIGTERM). */
+  /**
+   * JSON file that keeps state across restarts. Writes are atomic and coalesced: a change is
+   * written within ~50 ms (longer for a large state, see emulator/state.ts), and at once on
+   * close(), admin.flushState(), and in the CLI on SIGTERM/SIGINT and at exit.
+   */
   statePath?: string;
   rateLimit?: RateLimitSetting;
   /** Speed of the emulated clock for state transitions: 1 = real time, 100 = 100x faster. */
@@ -93,8 +97,14 @@ export interface EmulatorAdmin {
   setRateLimit(setting: RateLimitSetting): void;
   /** Operator (admin) or system-recovery termination; allowed on protected cubes, writes an internal audit row. */
   terminateCube(input: { cubeId: string; actorType: "admin" | "system"; reason: string; systemCase?: SystemTerminationCase }): void;
+  /** The last 10,000 /api/v1 requests, oldest first. */
   requests(): RequestLogEntry[];
+  /** Every /api/v1 request counted by method, e.g. {GET: 20100, POST: 3}, beyond the log's window. */
+  requestCounts(): Record<string, number>;
+  /** Empties the request log and zeroes requestCounts(). */
   clearRequests(): void;
+  /** Writes pending state to the state file now (no-op without statePath). */
+  flushState(): void;
   auditRows(filter?: { visibility?: "customer" | "internal"; spaceId?: string }): AuditRow[];
 }
 

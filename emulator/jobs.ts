@@ -3,6 +3,11 @@
  * attempts). Jobs are data kept in the state, so they survive restarts. Due jobs run in
  * (at, id) order, each with its own `at` as "now", so the outcome depends only on the
  * emulated time that has passed, not on when a timer happened to fire.
+ *
+ * `data.jobs` is kept as a binary min-heap on (at, id) — still a plain array in the state file,
+ * whatever its order there: it is re-sorted on load (a sorted array is a heap). Scheduling and
+ * taking the next due job are O(log jobs); the wake-up timer is re-armed only when a job
+ * earlier than the armed one arrives.
  */
 import type { EmulatedClock } from "./clock.js";
 import type { Job, JobPayload, Store } from "./state.js";
@@ -11,6 +16,8 @@ export type JobRunner = (job: Job) => void;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
+  /** Emulated time the armed timer wakes up for. */
+  private armedAt = Infinity;
   private running = false;
   private closed = false;
 
@@ -20,12 +27,18 @@ export class Scheduler {
     private readonly run: JobRunner,
     /** Called after a timer-driven run changed something (to persist it). */
     private readonly afterRun: () => void,
-  ) {}
+  ) {
+    this.jobs.sort((a, b) => (earlier(a, b) ? -1 : 1));
+  }
+
+  private get jobs(): Job[] {
+    return this.store.data.jobs;
+  }
 
   schedule(payload: JobPayload, at: number): void {
     const job = { ...payload, id: this.store.data.nextJobId++, at } as Job;
-    this.store.data.jobs.push(job);
-    this.arm();
+    heapPush(this.jobs, job);
+    if (!this.timer || at < this.armedAt) this.arm();
   }
 
   /** Runs every job due at the current emulated time; returns how many ran. */
@@ -36,7 +49,7 @@ export class Scheduler {
     try {
       const now = this.clock.now();
       for (let job = this.nextDue(now); job; job = this.nextDue(now)) {
-        this.remove(job.id);
+        heapPop(this.jobs);
         this.run(job);
         count++;
       }
@@ -51,9 +64,11 @@ export class Scheduler {
   arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.armedAt = Infinity;
     if (this.closed) return;
-    const next = this.earliest();
+    const next = this.jobs[0];
     if (!next) return;
+    this.armedAt = next.at;
     const delay = Math.min(this.clock.realDelayUntil(next.at) + 1, 2 ** 31 - 1);
     this.timer = setTimeout(() => {
       if (this.runDue() > 0) this.afterRun();
@@ -66,20 +81,42 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  private earliest(): Job | undefined {
-    let best: Job | undefined;
-    for (const job of this.store.data.jobs) {
-      if (!best || job.at < best.at || (job.at === best.at && job.id < best.id)) best = job;
-    }
-    return best;
-  }
-
   private nextDue(now: number): Job | undefined {
-    const job = this.earliest();
+    const job = this.jobs[0];
     return job && job.at <= now ? job : undefined;
   }
+}
 
-  private remove(id: number): void {
-    this.store.data.jobs = this.store.data.jobs.filter((job) => job.id !== id);
+function earlier(a: Job, b: Job): boolean {
+  return a.at < b.at || (a.at === b.at && a.id < b.id);
+}
+
+function heapPush(heap: Job[], job: Job): void {
+  heap.push(job);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!earlier(job, heap[parent] as Job)) break;
+    heap[i] = heap[parent] as Job;
+    i = parent;
   }
+  heap[i] = job;
+}
+
+function heapPop(heap: Job[]): Job | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (heap.length === 0 || !last) return top;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= heap.length) break;
+    const right = left + 1;
+    const child = right < heap.length && earlier(heap[right] as Job, heap[left] as Job) ? right : left;
+    if (!earlier(heap[child] as Job, last)) break;
+    heap[i] = heap[child] as Job;
+    i = child;
+  }
+  heap[i] = last;
+  return top;
 }

@@ -8,8 +8,34 @@ export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 10, windowMs: 60_00
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; message: string };
 
+/** Times of the allowed requests of one client, oldest first; expired ones leave from the front. */
+class TimeWindow {
+  private times: number[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.times.length - this.head;
+  }
+
+  oldest(): number | undefined {
+    return this.times[this.head];
+  }
+
+  dropBefore(cutoff: number): void {
+    while (this.head < this.times.length && (this.times[this.head] as number) <= cutoff) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  add(time: number): void {
+    this.times.push(time);
+  }
+}
+
 export class RateLimiter {
-  private readonly log = new Map<string, number[]>();
+  private readonly log = new Map<string, TimeWindow>();
 
   constructor(
     private setting: RateLimitSetting = DEFAULT_RATE_LIMIT,
@@ -23,18 +49,18 @@ export class RateLimiter {
     this.log.clear();
   }
 
-  /** Counts the request when allowed; a refused request is not counted. */
+  /** Counts the request when allowed; a refused request is not counted. O(1) amortized. */
   check(clientIp: string): RateDecision {
     const now = this.now();
     const { limit, windowMs } = this.setting;
-    const recent = (this.log.get(clientIp) ?? []).filter((t) => t > now - windowMs);
-    if (recent.length < limit) {
-      recent.push(now);
-      this.log.set(clientIp, recent);
+    let recent = this.log.get(clientIp);
+    if (!recent) this.log.set(clientIp, (recent = new TimeWindow()));
+    recent.dropBefore(now - windowMs);
+    if (recent.size < limit) {
+      recent.add(now);
       return { allowed: true };
     }
-    this.log.set(clientIp, recent);
-    const oldest = recent[0] ?? now;
+    const oldest = recent.oldest() ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
     const message = `Rate limit exceeded: ${limit} mutating requests per ${windowMs / 1000} seconds. Retry after ${retryAfterSeconds} seconds.`;
     return { allowed: false, retryAfterSeconds, message };

@@ -11,11 +11,11 @@ import type { CubeRecord, Job, SnapshotRecord } from "./state.js";
 import { snapshotView } from "./views.js";
 
 function cubeSnapshots(core: Core, cube: CubeRecord): SnapshotRecord[] {
-  return Object.values(core.data.snapshots).filter((s) => s.cubeId === cube.id);
+  return core.index.snapshots.ofCube(cube.id);
 }
 
 function requireSnapshot(core: Core, cube: CubeRecord, id: string): SnapshotRecord {
-  const snapshot = core.data.snapshots[id];
+  const snapshot = core.index.snapshots.get(id);
   if (!snapshot || snapshot.cubeId !== cube.id) throw notFound("Snapshot");
   return snapshot;
 }
@@ -42,14 +42,14 @@ export function createSnapshot(ctx: RouteContext): ApiResponse {
     kind: "manual",
     createdAt: isoAt(ctx.now),
   };
-  ctx.core.data.snapshots[snapshot.id] = snapshot;
+  ctx.core.index.snapshots.put(snapshot);
   ctx.core.scheduler.schedule({ kind: "snapshot-complete", snapshotId: snapshot.id }, ctx.now + DELAYS.snapshot);
   return json(201, { snapshot: snapshotView(snapshot) });
 }
 
 export function runSnapshotJob(core: Core, job: Extract<Job, { kind: "snapshot-complete" }>): void {
-  const snapshot = core.data.snapshots[job.snapshotId];
-  const cube = snapshot && core.data.cubes[snapshot.cubeId];
+  const snapshot = core.index.snapshots.get(job.snapshotId);
+  const cube = snapshot && core.index.cubes.get(snapshot.cubeId);
   if (!snapshot || !cube) return;
   snapshot.status = "complete";
   snapshot.sizeBytes = Math.round(cube.resources.diskGb * 0.25 * 1024 ** 3);
@@ -59,7 +59,7 @@ export function runSnapshotJob(core: Core, job: Extract<Job, { kind: "snapshot-c
 export function deleteSnapshot(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   const snapshot = requireSnapshot(ctx.core, cube, ctx.params.snapshotId ?? "");
-  delete ctx.core.data.snapshots[snapshot.id];
+  ctx.core.index.snapshots.delete(snapshot);
   emitEvent(ctx.core, cube.spaceId, "snapshot.deleted", { snapshot: snapshotView(snapshot) }, ctx.now);
   return json(200, SUCCESS);
 }
@@ -68,7 +68,7 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(RestoreRequest, ctx.body);
   const cube = requireCube(ctx);
   if (cube.deleting) throw conflict("This Cube is being deleted");
-  const snapshot = ctx.core.data.snapshots[body.snapshotId];
+  const snapshot = ctx.core.index.snapshots.get(body.snapshotId);
   if (!snapshot || snapshot.cubeId !== cube.id) throw badRequest(`snapshotId: no snapshot ${body.snapshotId} on this Cube`);
   if (snapshot.status !== "complete") throw conflict("The snapshot is not complete yet");
   emitEvent(ctx.core, cube.spaceId, "snapshot.restored", { snapshot: snapshotView(snapshot), cubeId: cube.id }, ctx.now);

@@ -1,8 +1,9 @@
-/** The emulator's whole persistent state and its atomic JSON persistence. */
+/** The emulator's whole persistent state, its indexes, and its atomic JSON persistence. */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { CorsConfig, CubeResources, CubeState, HeaderOverrides } from "../schema/api.js";
 import type { AuditRow } from "./index.js";
+import { StateIndex } from "./indexes.js";
 
 export type KeyRole = "owner" | "read_only";
 
@@ -43,6 +44,11 @@ export interface CubeRecord {
   restarting: boolean;
   /** Bumped by every state-changing operation; scheduled transitions of an older epoch are dropped. */
   epoch: number;
+  /**
+   * The emulated server (1, 2, …) the cube is placed on; its TCP mappings take host ports from
+   * that server's pool (emulator/servers.ts). Absent in older state files: placed on load.
+   */
+  server: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -160,6 +166,7 @@ export interface StateData {
   /** Emulated time at the last save, so the clock never runs backwards across restarts. */
   clockNow: number;
   nextJobId: number;
+  /** No longer read (each emulated server has its own pool, rebuilt on load); kept for older readers. */
   nextHostPort: number;
   spaces: Record<string, SpaceRecord>;
   keys: Record<string, KeyRecord>;
@@ -172,6 +179,7 @@ export interface StateData {
   idempotency: Record<string, IdempotencyRecord>;
   audit: AuditRow[];
   dns: { records: DnsEntry[]; unavailable: string[] };
+  /** Scheduled jobs; kept in memory as a binary heap on (at, id) (emulator/jobs.ts), any order on load. */
   jobs: Job[];
 }
 
@@ -197,25 +205,67 @@ export function emptyState(): StateData {
   };
 }
 
-/** Holds the state; with a path, every save writes it atomically (temp file + rename). */
+/** Writes are coalesced, but never more often than this… */
+export const SAVE_DELAY_MIN_MS = 50;
+/** …nor sooner than this many times the last write's duration after it (a big state writes rarely). */
+const SAVE_DELAY_PER_WRITE_MS = 10;
+const SAVE_DELAY_MAX_MS = 2_000;
+
+/**
+ * Holds the state and its indexes. With a path, the state is persisted atomically (temp file
+ * + rename), but not on every change: `save()` marks it dirty and schedules one write shortly
+ * after (SAVE_DELAY_MIN_MS, longer for a state whose write is slow, so that writing takes at
+ * most ~10% of the time), and `flush()` writes at once. Writing the whole file per mutation
+ * was O(state) per request (megabytes per create at 10,000 cubes). The emulator flushes on
+ * close, and its CLI on SIGTERM/SIGINT and at process exit, so a clean stop loses nothing; a
+ * crash (SIGKILL) can lose the changes of the last moments.
+ */
 export class Store {
+  readonly index: StateIndex;
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = false;
+  private clockNow = 0;
+  private lastWriteMs = 0;
+
   constructor(
-    public data: StateData,
+    public readonly data: StateData,
     private readonly path?: string,
-  ) {}
+  ) {
+    this.index = new StateIndex(data);
+  }
 
   static open(path?: string): Store {
     return new Store(path ? loadState(path) : emptyState(), path);
   }
 
+  /** Marks the state changed at emulated time `clockNow`; the write follows shortly. */
   save(clockNow: number): void {
     if (!this.path) return;
-    this.data.clockNow = clockNow;
-    const temp = `${this.path}.${process.pid}.tmp`;
-    mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(temp, JSON.stringify(this.data));
-    renameSync(temp, this.path);
+    this.clockNow = clockNow;
+    this.dirty = true;
+    if (this.timer) return;
+    const delay = Math.min(SAVE_DELAY_MAX_MS, Math.max(SAVE_DELAY_MIN_MS, this.lastWriteMs * SAVE_DELAY_PER_WRITE_MS));
+    this.timer = setTimeout(() => this.flush(), delay);
   }
+
+  /** Writes pending changes now (synchronously). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.path || !this.dirty) return;
+    this.dirty = false;
+    const started = performance.now();
+    this.data.clockNow = this.clockNow;
+    writeAtomically(this.path, JSON.stringify(this.data));
+    this.lastWriteMs = performance.now() - started;
+  }
+}
+
+function writeAtomically(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(temp, text);
+  renameSync(temp, path);
 }
 
 function loadState(path: string): StateData {

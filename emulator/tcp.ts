@@ -11,31 +11,18 @@ import { isoAt, newId } from "./ids.js";
 import type { CubeRecord, Job, TcpRecord } from "./state.js";
 import { cubeHostname, tcpView } from "./views.js";
 
-export const HOST_PORT_MIN = 30000;
-export const HOST_PORT_MAX = 50000;
-
-/** Host ports are unique across the whole emulator (one emulated server). */
-function allocateHostPort(core: Core): number {
-  const used = new Set(Object.values(core.data.tcpMappings).map((m) => m.hostPort));
-  const span = HOST_PORT_MAX - HOST_PORT_MIN + 1;
-  for (let i = 0; i < span; i++) {
-    const port = HOST_PORT_MIN + ((core.data.nextHostPort - HOST_PORT_MIN + i) % span);
-    if (!used.has(port)) {
-      core.data.nextHostPort = port + 1 > HOST_PORT_MAX ? HOST_PORT_MIN : port + 1;
-      return port;
-    }
-  }
-  throw new HttpError(503, "No ports available");
-}
+export { HOST_PORT_MAX, HOST_PORT_MIN } from "./servers.js";
 
 function cubeMappings(core: Core, cubeId: string): TcpRecord[] {
-  return Object.values(core.data.tcpMappings).filter((m) => m.cubeId === cubeId);
+  return core.index.tcp.ofCube(cubeId);
 }
 
+/** The host port comes from the pool of the cube's server: unique on that server. */
 function addMapping(core: Core, cube: CubeRecord, now: number, fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">): TcpRecord {
   const at = isoAt(now);
-  const mapping: TcpRecord = { id: newId("tcp"), spaceId: cube.spaceId, cubeId: cube.id, hostPort: allocateHostPort(core), status: "active", createdAt: at, updatedAt: at, ...fields };
-  core.data.tcpMappings[mapping.id] = mapping;
+  const hostPort = core.index.servers.allocatePort(cube.server);
+  const mapping: TcpRecord = { id: newId("tcp"), spaceId: cube.spaceId, cubeId: cube.id, hostPort, status: "active", createdAt: at, updatedAt: at, ...fields };
+  core.index.tcp.put(mapping);
   return mapping;
 }
 
@@ -45,7 +32,7 @@ export function createSshMapping(core: Core, cube: CubeRecord, now: number): Tcp
 
 export function listTcpMappings(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  return json(200, { tcpMappings: cubeMappings(ctx.core, cube.id).map((m) => tcpView(ctx.core.data, m)) });
+  return json(200, { tcpMappings: cubeMappings(ctx.core, cube.id).map((m) => tcpView(ctx.core.index, m)) });
 }
 
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
@@ -64,20 +51,20 @@ export function createTcpMapping(ctx: RouteContext): ApiResponse {
     udpEnabled: body.udpEnabled ?? true,
     whitelistedIps: cidrs.map((cidr) => ({ id: newId("wl"), cidr })),
   });
-  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.added", { tcpMapping: tcpView(ctx.core.data, mapping) }, ctx.now);
-  return json(201, { tcpMapping: tcpView(ctx.core.data, mapping) });
+  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.added", { tcpMapping: tcpView(ctx.core.index, mapping) }, ctx.now);
+  return json(201, { tcpMapping: tcpView(ctx.core.index, mapping) });
 }
 
 /** The SSH mapping is refused with 400: that request can never succeed, whatever the state. */
 export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  const mapping = ctx.core.data.tcpMappings[ctx.params.mappingId ?? ""];
+  const mapping = ctx.core.index.tcp.get(ctx.params.mappingId ?? "");
   if (!mapping || mapping.cubeId !== cube.id) throw notFound("TCP mapping");
   if (mapping.isSsh) {
     throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
   }
-  const view = tcpView(ctx.core.data, mapping);
-  delete ctx.core.data.tcpMappings[mapping.id];
+  const view = tcpView(ctx.core.index, mapping);
+  ctx.core.index.tcp.delete(mapping);
   emitEvent(ctx.core, cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
   return json(200, SUCCESS);
 }
@@ -117,13 +104,13 @@ export function putSshPort(ctx: RouteContext): ApiResponse {
     ssh.status = "pending";
     ssh.updatedAt = isoAt(ctx.now);
     ctx.core.scheduler.schedule({ kind: "ssh-port-active", mappingId: ssh.id }, ctx.now + DELAYS.sshPort);
-    emitEvent(ctx.core, cube.spaceId, "tcp_mapping.updated", { tcpMapping: tcpView(ctx.core.data, ssh) }, ctx.now);
+    emitEvent(ctx.core, cube.spaceId, "tcp_mapping.updated", { tcpMapping: tcpView(ctx.core.index, ssh) }, ctx.now);
   }
   return json(200, { success: true, cubePort: body.cubePort });
 }
 
 export function runSshPortJob(core: Core, job: Extract<Job, { kind: "ssh-port-active" }>): void {
-  const mapping = core.data.tcpMappings[job.mappingId];
+  const mapping = core.index.tcp.get(job.mappingId);
   if (!mapping) return;
   mapping.status = "active";
   mapping.updatedAt = isoAt(job.at);

@@ -1,35 +1,39 @@
 /** Conversions from stored records to the API objects the emulator returns. */
 import type { Cube, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../schema/api.js";
 import { costPerHour } from "./catalog.js";
-import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, StateData, TcpRecord, WebhookRecord } from "./state.js";
+import type { StateIndex } from "./indexes.js";
+import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, TcpRecord, WebhookRecord } from "./state.js";
 
 /** The shared host-gateway address through which mapped ports are reached (TEST-NET-3). */
 export const GATEWAY_IPV4 = "203.0.113.10";
-export const SERVER_DOMAIN = "node-1.emulator.local";
+
+/** The physical host of an emulated server (emulator/servers.ts): node-1, node-2, … */
+export function serverDomain(cube: CubeRecord): string {
+  return `node-${cube.server}.emulator.local`;
+}
 
 export function cubeHostname(cube: CubeRecord): string | null {
   return cube.hasServer ? `${cube.id}.cubes.emulator.local` : null;
 }
 
 /** Spec §3 rule 4: null until a port is mapped. The SSH mapping every cube has does not count. */
-export function publicIpv4(data: StateData, cube: CubeRecord): string | null {
+export function publicIpv4(index: StateIndex, cube: CubeRecord): string | null {
   if (!cube.hasServer) return null;
-  const mapped = Object.values(data.tcpMappings).some((m) => m.cubeId === cube.id && !m.isSsh);
-  return mapped ? GATEWAY_IPV4 : null;
+  return index.tcp.hasPublicPort(cube.id) ? GATEWAY_IPV4 : null;
 }
 
-export function cubeView(data: StateData, cube: CubeRecord, options: { serverDomain?: boolean } = {}): Cube {
+export function cubeView(index: StateIndex, cube: CubeRecord, options: { serverDomain?: boolean } = {}): Cube {
   return {
     id: cube.id,
     name: cube.name,
     state: cube.state,
-    publicIpv4: publicIpv4(data, cube),
+    publicIpv4: publicIpv4(index, cube),
     image: cube.image,
     sshUser: cube.sshUser,
     resources: { ...cube.resources },
     costPerHour: costPerHour(cube.resources),
     region: cube.region,
-    ...(options.serverDomain ? { serverDomain: cube.hasServer ? SERVER_DOMAIN : null } : {}),
+    ...(options.serverDomain ? { serverDomain: cube.hasServer ? serverDomain(cube) : null } : {}),
     terminationProtection: cube.terminationProtection,
     terminationProtectionChangedAt: cube.terminationProtectionChangedAt,
     terminationProtectionChangedBy: cube.terminationProtectionChangedBy,
@@ -38,8 +42,8 @@ export function cubeView(data: StateData, cube: CubeRecord, options: { serverDom
   };
 }
 
-export function tcpView(data: StateData, mapping: TcpRecord): TcpMapping {
-  const cube = data.cubes[mapping.cubeId];
+export function tcpView(index: StateIndex, mapping: TcpRecord): TcpMapping {
+  const cube = index.cubes.get(mapping.cubeId);
   return {
     id: mapping.id,
     cubeId: mapping.cubeId,
