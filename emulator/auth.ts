@@ -23,8 +23,21 @@ export function createSpace(data: StateData, input: { id?: string; name?: string
   return { spaceId, ownerKey: addKey(data, spaceId, "owner"), readOnlyKey: addKey(data, spaceId, "read_only") };
 }
 
+/** key → sha256: every request hashes its key, almost always one of a handful. Bounded. */
+const hashes = new Map<string, string>();
+const HASH_CACHE_MAX = 1024;
+
+function hashOf(key: string): string {
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    if (hashes.size >= HASH_CACHE_MAX) hashes.clear();
+    hashes.set(key, (hash = sha256Hex(key)));
+  }
+  return hash;
+}
+
 export function findKey(data: StateData, key: string): AuthInfo | undefined {
-  const hash = sha256Hex(key);
+  const hash = hashOf(key);
   const record = data.keys[keyIdFromHash(hash)];
   return record && record.hash === hash ? { keyId: record.id, spaceId: record.spaceId, role: record.role } : undefined;
 }

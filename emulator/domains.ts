@@ -7,7 +7,7 @@ import { requireCube } from "./cubes.js";
 import { emitEvent } from "./deliveries.js";
 import { checkRecord, requiredRecords } from "./dns.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
-import { isoAt, newId } from "./ids.js";
+import { isoAt, newId, randomHex } from "./ids.js";
 import type { CubeRecord, DomainRecord } from "./state.js";
 import { domainView } from "./views.js";
 
@@ -39,7 +39,7 @@ export function attachDomain(ctx: RouteContext): ApiResponse {
     port: body.port,
     status: "active",
     isWildcard: body.domain.startsWith("*."),
-    token: randomBytes(12).toString("hex"),
+    token: randomHex(12),
     securityHeadersMode: "enforced",
     responseHeaderTimeoutSecs: 60,
     responseHeaderOverrides: null,

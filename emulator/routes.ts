@@ -66,22 +66,29 @@ export const ROUTES: readonly Route[] = [
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
-const compiled = ROUTES.map((route) => ({
+interface CompiledRoute {
+  route: Route;
+  names: string[];
+  regex: RegExp;
+}
+
+const compiled: CompiledRoute[] = ROUTES.map((route) => ({
   route,
   names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
   regex: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
 }));
 
+/** The routes of each method, tried first: most requests match one of them. */
+const byMethod = new Map<string, CompiledRoute[]>();
+for (const entry of compiled) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
+
 /** Matches a path relative to /api/v1. */
 export function matchRoute(method: string, path: string): RouteMatch {
-  let pathMatched = false;
-  for (const { route, names, regex } of compiled) {
+  for (const { route, names, regex } of byMethod.get(method) ?? []) {
     const match = regex.exec(path);
     if (!match) continue;
-    pathMatched = true;
-    if (route.method !== method) continue;
     const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
     return { route, params };
   }
-  return pathMatched ? { methodNotAllowed: true } : undefined;
+  return compiled.some(({ regex }) => regex.test(path)) ? { methodNotAllowed: true } : undefined;
 }

@@ -13,7 +13,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const core = new Core(options);
   const admin = createAdmin(core);
   const handle = createHandler(core, admin);
-  const server = createServer((req, res) => void serve(handle, req, res));
+  const server = createServer(httpListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
@@ -37,6 +37,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
   };
+}
+
+/** The node:http request listener that serves a handler (also used by bench/emulator-process.ts). */
+export function httpListener(handle: Handle): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => void serve(handle, req, res);
 }
 
 async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse): Promise<void> {
