@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,34 @@ describe("persistence (--state)", () => {
     await first.emu.close();
     const second = await start(statePath, { apiKey: undefined });
     await second.api.as(first.emu.apiKey).waitForState(cube.id, "running");
+  });
+
+  it("writes are coalesced: a change reaches the file shortly without a close; flushState writes at once", async () => {
+    const statePath = tempState();
+    const { emu, api } = await start(statePath, { apiKey: KEY });
+    const onDisk = () => JSON.parse(readFileSync(statePath, "utf8")) as { cubes: Record<string, { name: string }> };
+    const cube = await api.createCube({ name: "soon-on-disk" });
+    await waitFor(() => onDisk().cubes[cube.id], { timeoutMs: 5_000, message: "the create to be written" });
+    emu.admin.publishDns({ type: "TXT", host: "flushed.example.com", value: "now" });
+    emu.admin.flushState();
+    expect(readFileSync(statePath, "utf8")).toContain("flushed.example.com");
+  });
+
+  it("loads a state file of the earlier format (no servers, one global pool): host ports kept, new ones never collide", async () => {
+    const statePath = tempState();
+    const first = await start(statePath, { apiKey: KEY });
+    const cube = await first.api.runningCube();
+    const before = (await first.api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings;
+    await first.emu.close();
+    const legacy = JSON.parse(readFileSync(statePath, "utf8")) as { cubes: Record<string, { server?: number }> };
+    for (const record of Object.values(legacy.cubes)) delete record.server;
+    writeFileSync(statePath, JSON.stringify(legacy));
+
+    const { api } = await start(statePath, { apiKey: KEY });
+    expect((await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings).toEqual(before);
+    expect((await api.call("GET", `/cubes/${cube.id}`)).body.cube.serverDomain).toBe("node-1.emulator.local");
+    const added = (await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 80 })).body.tcpMapping;
+    expect(before.map((m: { hostPort: number }) => m.hostPort)).not.toContain(added.hostPort);
   });
 
   it("after SIGTERM of a child process running the emulator CLI, nothing is lost", async () => {

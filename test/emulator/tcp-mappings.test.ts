@@ -26,7 +26,7 @@ describe("TCP mappings and SSH", () => {
     expect((await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings).toHaveLength(1);
   });
 
-  test("host ports are allocated from 30000–50000 and unique across the emulator; host is the cube hostname", async ({ api, emu }) => {
+  test("host ports are allocated from 30000–50000 and unique on their server (these cubes share server 1); host is the cube hostname", async ({ api, emu }) => {
     const other = emu.admin.createSpace();
     const a = await api.runningCube();
     const b = await api.as(other.ownerKey, other.spaceId).runningCube();
