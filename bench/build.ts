@@ -50,7 +50,9 @@ export function buildCli(): number {
   }
   mkdirSync(dirname(BUILT_CLI), { recursive: true });
   copyFileSync(join(ROOT, "bin", "cubeform.js"), BUILT_CLI);
-  // The package is ESM ("type": "module"): the copy needs the same marker.
-  writeFileSync(join(BUILD_DIR, "package.json"), JSON.stringify({ type: "module" }));
+  // The package is ESM ("type": "module"): the copy needs the same marker, and its name,
+  // version and package.json export (reconciler/main.ts reads "cubeform/package.json").
+  const { name, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  writeFileSync(join(BUILD_DIR, "package.json"), JSON.stringify({ name, version, type: "module", exports: { "./package.json": "./package.json" } }));
   return count;
 }

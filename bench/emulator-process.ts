@@ -1,20 +1,26 @@
 /**
  * The emulator as a separate process for the benchmarks, so the process being measured holds
- * only cubeform's memory. It serves the public emulator (createEmulatorApp) over node:http and
- * counts every request it answers — by method, by kind of read, by status — with no cap (the
- * emulator's own request log keeps only its last 10,000 entries; a 10,000-cube plan reads
- * ~20,000 times). The emulator's own log stays available under /__emulator/requests.
+ * only cubeform's memory. It is the real emulator's HTTP path — the core handler behind the
+ * same node:http listener startEmulator uses (emulator/server.ts) — with a counter wrapped
+ * around the handler: every request it answers, by method, by kind of read, by status, with
+ * no cap. (The emulator's own request log keeps only its last 10,000 entries;
+ * admin.requestCounts() counts by method only.) The admin surface stays under /__emulator.
  *
  *   node --import tsx bench/emulator-process.ts '{"rateLimit":{"limit":1000000,"windowMs":1000}}'
  *
  * Prints one JSON line {url, origin, apiKey, spaceId} once listening. Bench-only routes:
  *   GET  /__bench/stats   counters since the last reset (BenchStats)
  *   POST /__bench/reset   zero the counters
- * SIGTERM/SIGINT end the process normally (so --cpu-prof profiles are written).
+ * SIGTERM/SIGINT close the emulator (flushing its state file) and end the process normally
+ * (so --cpu-prof profiles are written).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEmulatorApp, type EmulatorOptions } from "../emulator/index.js";
+import { createAdmin } from "../emulator/admin.js";
+import { Core } from "../emulator/core.js";
+import { createHandler, type Handle } from "../emulator/handler.js";
+import type { EmulatorOptions } from "../emulator/index.js";
+import { httpListener } from "../emulator/server.js";
 
 export interface BenchEmulatorOptions {
   rateLimit?: { limit: number; windowMs: number };
@@ -93,15 +99,6 @@ export function routeShape(path: string): string {
     .replace(/\/(cubes|domains|tcp-mappings|snapshots|webhooks)\/[^/]+/g, "/$1/:id");
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? "{}") as BenchEmulatorOptions;
   const emulatorOptions: EmulatorOptions = {
@@ -112,40 +109,20 @@ async function main(): Promise<void> {
     ...(options.spaceId ? { spaceId: options.spaceId } : {}),
     ...(options.statePath ? { statePath: options.statePath } : {}),
   };
-  const app = createEmulatorApp(emulatorOptions);
+  const core = new Core(emulatorOptions);
+  const handle = createHandler(core, createAdmin(core));
   const counter = new RequestCounter();
-
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (counter.serveBenchRoute(url.pathname, res)) return;
-    const body = await readBody(req);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  const counted: Handle = async (req) => {
     const started = performance.now();
-    let response: Response;
-    try {
-      response = await app.request(`${url.pathname}${url.search}`, {
-        method,
-        headers,
-        ...(method === "GET" || method === "HEAD" || body === "" ? {} : { body }),
-        clientIp: req.socket.remoteAddress ?? "unknown",
-      });
-    } catch {
-      req.socket.destroy();
-      return;
-    }
-    const text = await response.text();
-    if (url.pathname.startsWith("/api/v1/")) counter.count(method, url.pathname, response.status, performance.now() - started);
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
-    res.writeHead(response.status, { ...out, "content-length": Buffer.byteLength(text) });
-    res.end(text);
+    const response = await handle(req);
+    if (req.path.startsWith("/api/v1/")) counter.count(req.method, req.path, response.status, performance.now() - started);
+    return response;
   };
-
-  await listenAndAnnounce((req, res) => void serve(req, res), { apiKey: app.apiKey, spaceId: app.spaceId }, () => app.close());
+  const listener = httpListener(counted);
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!counter.serveBenchRoute(new URL(req.url ?? "/", "http://127.0.0.1").pathname, res)) listener(req, res);
+  };
+  await listenAndAnnounce(serve, { apiKey: core.apiKey, spaceId: core.spaceId }, () => core.close());
 }
 
 /** Counts what a bench server answers; serves /__bench/stats and /__bench/reset. */

@@ -3,10 +3,8 @@
  * that seed it into an emulator through the public API, the desired-state YAML that matches
  * it exactly (a plan of "no changes"), and a variant with K known changes.
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createEmulatorApp } from "../emulator/index.js";
-import type { CubeRecord, DomainRecord, StateData, TcpRecord } from "../emulator/state.js";
+import { rmSync } from "node:fs";
+import { createEmulatorApp, type EmulatorApp } from "../emulator/index.js";
 import type { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest } from "../schema/api.js";
 
 export const IMAGE = "ubuntu-24.04";
@@ -49,40 +47,59 @@ export interface SeedTarget {
   spaceId: string;
 }
 
-async function send(target: SeedTarget, method: string, path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${target.url}${path}`, {
-    method,
-    headers: { "x-api-key": target.apiKey, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`seed: ${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as unknown;
+/** Sends one API request (path under /api/v1) and answers its status and JSON body. */
+export type Send = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** Over HTTP, to a running emulator. */
+export function httpSender(target: { url: string; apiKey: string }): Send {
+  return async (method, path, body) => {
+    const res = await fetch(`${target.url}${path}`, {
+      method,
+      headers: { "x-api-key": target.apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
 }
 
-async function seedCube(target: SeedTarget, cube: FleetCube): Promise<void> {
-  const space = `/spaces/${encodeURIComponent(target.spaceId)}`;
+/** In process, to an emulator app (no sockets). */
+export function appSender(app: EmulatorApp, apiKey: string): Send {
+  return async (method, path, body) => {
+    const res = await app.request(`/api/v1${path}`, {
+      method,
+      headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+}
+
+async function expectOk(send: Send, method: string, path: string, body: unknown): Promise<unknown> {
+  const { status, body: answer } = await send(method, path, body);
+  if (status < 200 || status >= 300) throw new Error(`seed: ${method} ${path} → ${status} ${JSON.stringify(answer).slice(0, 300)}`);
+  return answer;
+}
+
+/** Creates the cube, then attaches its domains and maps its ports: 5 POSTs for a fleet cube. */
+export async function seedCube(send: Send, spaceId: string, cube: FleetCube): Promise<void> {
+  const space = `/spaces/${encodeURIComponent(spaceId)}`;
   const create: CreateCubeRequest = { name: cube.name, image: IMAGE, region: REGION, resources: { ...RESOURCES }, sshPublicKey: SSH_KEY };
-  const created = (await send(target, "POST", `${space}/cubes`, create)) as { cube?: { id: string }; id?: string };
-  const id = created.cube?.id ?? created.id;
-  if (!id) throw new Error(`seed: no cube id in ${JSON.stringify(created).slice(0, 200)}`);
-  const base = `${space}/cubes/${encodeURIComponent(id)}`;
-  await Promise.all([
-    ...cube.domains.map((d) => send(target, "POST", `${base}/domains`, { domain: d.hostname, port: d.port } satisfies AttachDomainRequest)),
-    ...cube.ports.map((p) =>
-      send(target, "POST", `${base}/tcp-mappings`, { cubePort: p.cubePort, label: p.label, udpEnabled: p.udp, whitelistedIps: p.allow } satisfies CreateTcpMappingRequest),
-    ),
-  ]);
+  const created = (await expectOk(send, "POST", `${space}/cubes`, create)) as { cube: { id: string } };
+  const base = `${space}/cubes/${encodeURIComponent(created.cube.id)}`;
+  for (const d of cube.domains) await expectOk(send, "POST", `${base}/domains`, { domain: d.hostname, port: d.port } satisfies AttachDomainRequest);
+  for (const p of cube.ports) {
+    await expectOk(send, "POST", `${base}/tcp-mappings`, { cubePort: p.cubePort, label: p.label, udpEnabled: p.udp, whitelistedIps: p.allow } satisfies CreateTcpMappingRequest);
+  }
 }
 
-/** Seeds the fleet with `concurrency` cubes in flight; returns the cube count. */
+/** Seeds the fleet over HTTP with `concurrency` cubes in flight; returns the cube count. */
 export async function seed(target: SeedTarget, cubes: FleetCube[], concurrency = 16): Promise<number> {
+  const send = httpSender(target);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < cubes.length) {
-      const cube = cubes[next++] as FleetCube;
-      await seedCube(target, cube);
-    }
+    while (next < cubes.length) await seedCube(send, target.spaceId, cubes[next++] as FleetCube);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, cubes.length) }, worker));
   return cubes.length;
@@ -152,89 +169,25 @@ export function desiredYaml(cubes: FleetCube[], changes?: ChangeSet): string {
 
 // ------------------------------------------------------------------ seeding (state file)
 
+/** Mutating requests per window that seeding never reaches. */
+const UNLIMITED = { limit: 1_000_000_000, windowMs: 1_000 };
+
 /**
- * Bulk seeding for large fleets: the emulator's public API makes seeding quadratic (every
- * TCP create collects all host ports, every attach scans all domains), so 10,000 cubes take
- * minutes. Instead the emulator itself writes its state file (space and hashed key), and the
- * fleet's records are added to it in the emulator's own record shapes — cubes running, as
- * after boot. The emulator then loads that file (statePath) like any restart.
+ * Writes an emulator state file holding the fleet, seeded through the emulator's public API
+ * in process (no sockets; 10,000 cubes = 50,000 POSTs in a few seconds), every cube then
+ * booted to running by advancing the emulated clock. The emulator process then loads the file
+ * (statePath) like any restart. Returns the seeding time.
  */
-export function seedStateFile(statePath: string, cubes: FleetCube[], options: { apiKey: string; spaceId: string }): void {
+export async function seedStateFile(statePath: string, cubes: FleetCube[], options: { apiKey: string; spaceId: string }): Promise<{ wallMs: number }> {
   rmSync(statePath, { force: true });
-  const app = createEmulatorApp({ statePath, apiKey: options.apiKey, spaceId: options.spaceId });
-  app.close();
-  const data = JSON.parse(readFileSync(statePath, "utf8")) as StateData;
-  const now = Date.now();
-  const at = new Date(now - 60_000).toISOString();
-  let hostPort = data.nextHostPort;
-  let serial = 0;
-  const id = (prefix: string) => `${prefix}_b${(serial++).toString(16).padStart(11, "0")}`;
-  const mapping = (cube: CubeRecord, fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">): TcpRecord => {
-    const record: TcpRecord = { id: id("tcp"), spaceId: cube.spaceId, cubeId: cube.id, hostPort: hostPort++, status: "active", createdAt: at, updatedAt: at, ...fields };
-    data.tcpMappings[record.id] = record;
-    return record;
-  };
-  for (const spec of cubes) {
-    const cube: CubeRecord = {
-      id: id("cube"),
-      spaceId: options.spaceId,
-      name: spec.name,
-      state: "running",
-      image: IMAGE,
-      sshUser: "ubuntu",
-      region: REGION,
-      resources: { ...RESOURCES },
-      sshPublicKey: SSH_KEY,
-      userData: null,
-      terminationProtection: false,
-      terminationProtectionChangedAt: null,
-      terminationProtectionChangedBy: null,
-      hasServer: true,
-      hostKeyCaptured: true,
-      deleting: false,
-      restarting: false,
-      epoch: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
-    data.cubes[cube.id] = cube;
-    mapping(cube, { cubePort: 22, label: "SSH", isSsh: true, udpEnabled: false, whitelistedIps: [] });
-    for (const p of spec.ports) {
-      mapping(cube, { cubePort: p.cubePort, label: p.label, isSsh: false, udpEnabled: p.udp, whitelistedIps: p.allow.map((cidr) => ({ id: id("wl"), cidr })) });
-    }
-    for (const d of spec.domains) {
-      const domain: DomainRecord = {
-        id: id("dom"),
-        spaceId: cube.spaceId,
-        cubeId: cube.id,
-        domain: d.hostname,
-        port: d.port,
-        status: "active",
-        isWildcard: d.hostname.startsWith("*."),
-        token: randomBytes(12).toString("hex"),
-        securityHeadersMode: "enforced",
-        responseHeaderTimeoutSecs: 60,
-        responseHeaderOverrides: null,
-        requestHeaderOverrides: null,
-        maxRequestBodyMb: null,
-        responseCompression: false,
-        ipAllowList: null,
-        ipDenyList: null,
-        basicAuthUser: null,
-        basicAuthPasswordHash: null,
-        corsConfig: null,
-        originScheme: "http",
-        proxyProtocol: null,
-        createdAt: at,
-        updatedAt: at,
-      };
-      data.domains[domain.id] = domain;
-    }
+  const started = performance.now();
+  const app = createEmulatorApp({ statePath, apiKey: options.apiKey, spaceId: options.spaceId, rateLimit: UNLIMITED, clockSpeed: 1 });
+  try {
+    const send = appSender(app, options.apiKey);
+    for (const cube of cubes) await seedCube(send, options.spaceId, cube);
+    app.admin.advanceClock(60_000);
+  } finally {
+    app.close();
   }
-  data.nextHostPort = hostPort;
-  // The emulator hands out host ports 30000-50000 (emulator/tcp.ts): 20,001 for the whole
-  // server, fewer than 10,000 cubes with SSH and two ports need. The file may hold more.
-  if (hostPort > 65_536) throw new Error(`fleet too large: host port ${hostPort - 1} > 65535`);
-  data.clockNow = Math.max(data.clockNow, now);
-  writeFileSync(statePath, JSON.stringify(data));
+  return { wallMs: performance.now() - started };
 }

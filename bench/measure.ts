@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { BenchEmulatorOptions, BenchEmulatorReady, BenchStats } from "./emulator-process.js";
 import { BUILT_CLI, ROOT } from "./build.js";
-import type { MirrorOptions } from "./mirror-process.js";
 
 export const WORK_DIR = join(ROOT, "bench", ".work");
 const PRELOAD = join(ROOT, "bench", "rss-preload.mjs");
@@ -19,11 +18,6 @@ export interface EmulatorChild extends BenchEmulatorReady {
 
 export function startEmulatorProcess(options: BenchEmulatorOptions, extraNodeArgs: string[] = []): Promise<EmulatorChild> {
   return startServerProcess("emulator-process.ts", options, extraNodeArgs);
-}
-
-/** The read-only indexed mirror of a state file (bench/mirror-process.ts). */
-export function startMirrorProcess(options: MirrorOptions, extraNodeArgs: string[] = []): Promise<EmulatorChild> {
-  return startServerProcess("mirror-process.ts", options, extraNodeArgs);
 }
 
 async function startServerProcess(script: string, options: object, extraNodeArgs: string[]): Promise<EmulatorChild> {
