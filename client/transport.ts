@@ -59,9 +59,9 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
-function buildUrl(baseUrl: URL, req: ApiRequest): string {
-  const url = new URL(baseUrl.href.replace(/\/+$/, "") + req.path);
-  for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, String(value));
+function buildUrl(base: string, req: ApiRequest): string {
+  const url = new URL(base + req.path);
+  if (req.query) for (const [key, value] of Object.entries(req.query)) url.searchParams.set(key, String(value));
   return url.href;
 }
 
@@ -104,24 +104,30 @@ function transportFailure(err: unknown, req: ApiRequest, timedOut: boolean, time
 }
 
 export function createTransport(options: TransportOptions, dispatcher: Agent): Send {
+  const base = options.baseUrl.href.replace(/\/+$/, "");
   return async (req) => {
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    // A timer cleared on completion rather than AbortSignal.timeout: that one's timer stays
+    // pending for the whole timeout, one per request (20,000 alive in a large plan).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     let status: number;
     let headers: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const res = await request(buildUrl(options.baseUrl, req), {
+      const res = await request(buildUrl(base, req), {
         method: req.method,
         headers: buildHeaders(options, req),
         body: req.body === undefined ? null : JSON.stringify(req.body),
         dispatcher,
-        signal,
+        signal: timeout.signal,
       });
       status = res.statusCode;
       headers = res.headers;
       text = await res.body.text();
     } catch (err) {
-      throw transportFailure(err, req, signal.aborted, options.timeoutMs);
+      throw transportFailure(err, req, timeout.signal.aborted, options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
     }
     return interpret(options, req, status, headers, text);
   };

@@ -13,7 +13,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import type { z } from "zod";
 import type { DesiredState } from "../engine/types.js";
-import { DesiredStateDocument } from "../schema/desired.js";
+import { DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError, normalize } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
@@ -27,7 +27,6 @@ export interface LoadedFile {
   /** The path as the user gave it (used in messages and annotations). */
   file: string;
   absPath: string;
-  document: DesiredStateDocument;
   desired: DesiredState;
   /** Environment variables that hold secrets (basic-auth passwords), by name. */
   secretEnvNames: string[];
@@ -52,16 +51,22 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
 function loadLight(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
-  const split = parseSplit(source);
-  if (split === undefined) return undefined;
-  const secretEnvNames = resolveEnvInValue(split.value, options.env);
-  if (secretEnvNames === undefined) return undefined;
-  const result = DesiredStateDocument.safeParse(split.value);
+  const secretEnvNames = new Set<string>();
+  // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
+  // whole document's), so only validated cubes accumulate.
+  const split = parseSplit(source, (cube) => {
+    if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
+    const result = DesiredCubeInput.safeParse(cube);
+    return result.success ? result.data : undefined;
+  });
+  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames)) return undefined;
+  const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] });
   if (!result.success) return undefined;
-  const desired = normalizeOrUndefined(result.data, dirname(absPath));
+  const document = { ...result.data, cubes: split.cubes };
+  const desired = normalizeOrUndefined(document, dirname(absPath));
   if (desired === undefined) return undefined;
-  const cubePositions = positionsByName(result.data, split.cubeStarts);
-  return { file: options.file, absPath, document: result.data, desired, secretEnvNames, cubePositions };
+  const cubePositions = positionsByName(document, split.cubeStarts);
+  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions };
 }
 
 function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
@@ -85,10 +90,9 @@ function positionsByName(document: DesiredStateDocument, starts: Position[]): Re
 
 /**
  * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
- * Returns the secret variables' names, or undefined at the first problem.
+ * Adds the secret variables' names to `secretNames`; false when there is any problem.
  */
-function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>): string[] | undefined {
-  const secretNames = new Set<string>();
+function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>, secretNames: Set<string>): boolean {
   let ok = true;
   const resolveString = (text: string): string =>
     text.replace(ENV_REF, (ref: string, name: string) => {
@@ -114,7 +118,7 @@ function resolveEnvInValue(root: unknown, env: Record<string, string | undefined
     }
   };
   walk(root);
-  return ok ? [...secretNames] : undefined;
+  return ok;
 }
 
 function loadPositioned(source: string, options: LoadOptions, absPath: string): LoadedFile {
@@ -129,7 +133,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
   }
   const desired = parsed.normalize(result.data, dirname(absPath));
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
-  return { file: options.file, absPath, document: result.data, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data) };
+  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data) };
 }
 
 function readSource(file: string, absPath: string): string {

@@ -14,9 +14,11 @@
 import { isSeq, parseDocument } from "yaml";
 import type { Position } from "./render/types.js";
 
-export interface SplitResult {
-  /** The document as JavaScript, cubes included. */
-  value: Record<string, unknown>;
+export interface SplitResult<T> {
+  /** The document as JavaScript without its cubes (`cubes: null`). */
+  head: Record<string, unknown>;
+  /** Each cube item, as `convert` made it. */
+  cubes: T[];
   /** Where each cube item starts (1-based), in order. */
   cubeStarts: Position[];
 }
@@ -34,7 +36,11 @@ const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
 
-export function parseSplit(source: string): SplitResult | undefined {
+/**
+ * `convert` turns each cube's JavaScript value into what is kept (undefined: give up), so the
+ * raw values of all cubes are never alive at once.
+ */
+export function parseSplit<T = unknown>(source: string, convert: (cube: unknown) => T | undefined = (cube) => cube as T): SplitResult<T> | undefined {
   if (UNSUPPORTED.test(source)) return undefined;
   const lines = source.split("\n");
   const cubesAt = singleCubesLine(lines);
@@ -44,16 +50,16 @@ export function parseSplit(source: string): SplitResult | undefined {
   // Each text ends with a line break: a last line may end in a lone "\r" (CRLF files).
   const head = parseHead(`${[...lines.slice(0, cubesAt + 1), ...lines.slice(split.end)].join("\n")}\n`);
   if (head === undefined) return undefined;
-  const cubes: unknown[] = [];
+  const cubes: T[] = [];
   const cubeStarts: Position[] = [];
   for (const piece of split.items) {
     const item = parseItem(piece);
-    if (item === undefined) return undefined;
-    cubes.push(item.value);
+    const cube = item === undefined ? undefined : convert(item.value);
+    if (item === undefined || cube === undefined) return undefined;
+    cubes.push(cube);
     cubeStarts.push(item.start);
   }
-  head.cubes = cubes;
-  return { value: head, cubeStarts };
+  return { head, cubes, cubeStarts };
 }
 
 function singleCubesLine(lines: string[]): number | undefined {

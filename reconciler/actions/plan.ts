@@ -20,6 +20,8 @@ export const EXIT_CHANGES = 2;
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit)).plan);
+  // Only a saved plan needs the prior state (for the stale-plan message); no output shows it.
+  if (ctx.out === undefined) delete plan.priorState;
   writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {

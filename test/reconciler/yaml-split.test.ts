@@ -42,7 +42,8 @@ for (const [name, source] of Object.entries(SHAPES)) {
   test(`cut cube by cube = parsed whole: ${name}`, () => {
     const split = parseSplit(source);
     expect(split).toBeDefined();
-    expect(split).toEqual(wholeParse(source));
+    const { head, cubes, cubeStarts } = split!;
+    expect({ value: { ...head, cubes }, cubeStarts }).toEqual(wholeParse(source));
   });
 }
 
@@ -56,6 +57,11 @@ const NOT_CUT: Record<string, string> = {
   "a duplicate key in one cube": "apiVersion: cubeform/v1\ncubes:\n  - name: a\n    name: b\n",
   "an item line under-indented": "apiVersion: cubeform/v1\ncubes:\n    - name: a\n  - name: b\n",
 };
+
+test("a cube that convert refuses leaves the file to the whole-document parse", () => {
+  expect(parseSplit(SHAPES["the example fleet"] as string, () => undefined)).toBeUndefined();
+  expect(parseSplit(SHAPES["the example fleet"] as string, (cube) => (cube as { name: string }).name)?.cubes[0]).toBe("web");
+});
 
 for (const [name, source] of Object.entries(NOT_CUT)) {
   test(`left to the whole-document parse: ${name}`, () => {
