@@ -2,10 +2,11 @@
  * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it,
  * plus the normalized desired state apply needs. Secrets are references by name only.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { open, readFile, rename } from "node:fs/promises";
 import { z } from "zod";
 import type { DesiredState, Plan } from "../engine/types.js";
 import { CliError } from "./errors.js";
+import { batches, prettyJsonChunks } from "./render/json.js";
 
 export interface SavedPlan extends Plan {
   /** The file the plan was made from, for messages. */
@@ -29,7 +30,13 @@ const SavedPlanShape = z.looseObject({
 export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string): Promise<void> {
   const saved: SavedPlan = { ...plan, file, desired };
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(saved, null, 2)}\n`, "utf8");
+  // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
+  const handle = await open(temp, "w");
+  try {
+    for (const batch of batches(prettyJsonChunks(saved, 3))) await handle.write(batch, null, "utf8");
+  } finally {
+    await handle.close();
+  }
   await rename(temp, path);
 }
 

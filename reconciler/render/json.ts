@@ -6,70 +6,91 @@
  *     `plan --out` writes it (that file keeps the engine's Plan, formatVersion 1).
  * Version 1 printed every noop with both bodies plus priorState: 64 MB for 10,000 cubes.
  *
- * The text is written in chunks as it is made, never as one string of the whole plan.
+ * The text is written in chunks as it is made, never as one string of the whole plan (the
+ * saved plan of `plan --out` is written the same way).
  */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import type { DriftReport } from "./types.js";
 
 export const JSON_FORMAT_VERSION = 2;
 
-export type PlanJson = Omit<Plan, "formatVersion" | "priorState"> & { formatVersion: typeof JSON_FORMAT_VERSION };
+export type LeanChange = ResourceChange | Omit<ResourceChange, "before" | "after">;
+
+export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & { formatVersion: typeof JSON_FORMAT_VERSION; changes: LeanChange[] };
 
 /** What a script receives for one change: bodies only where they say something. */
-export function leanChange(change: ResourceChange): ResourceChange | Omit<ResourceChange, "before" | "after"> {
+export function leanChange(change: ResourceChange): LeanChange {
   if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
   const { before: _before, after: _after, ...rest } = change;
   return rest;
 }
 
-/** The plan as printed, minus its changes (streamed apart). */
-function planShell(plan: Plan): PlanJson {
+/** The plan as printed. */
+function leanPlan(plan: Plan): PlanJson {
   const { formatVersion: _version, priorState: _prior, ...rest } = plan;
-  return { formatVersion: JSON_FORMAT_VERSION, ...rest, changes: [] };
-}
-
-/** Pretty JSON (2 spaces) of `value`, with its top-level `changes: []` filled from `changes` entry by entry. */
-function* withStreamedChanges(value: object, changes: ResourceChange[], indent: string): Generator<string> {
-  const shell = JSON.stringify(value, null, 2);
-  const marker = `\n${indent}"changes": []`;
-  const at = shell.indexOf(marker);
-  if (changes.length === 0 || at < 0) {
-    yield `${shell}\n`;
-    return;
-  }
-  yield `${shell.slice(0, at)}\n${indent}"changes": [`;
-  const inner = `${indent}  `;
-  for (let i = 0; i < changes.length; i++) {
-    const entry = JSON.stringify(leanChange(changes[i] as ResourceChange), null, 2).replaceAll("\n", `\n${inner}`);
-    yield `${i === 0 ? "" : ","}\n${inner}${entry}`;
-  }
-  yield `\n${indent}]${shell.slice(at + marker.length)}\n`;
+  return { formatVersion: JSON_FORMAT_VERSION, ...rest, changes: plan.changes.map(leanChange) };
 }
 
 export function planJsonChunks(plan: Plan): Generator<string> {
-  return withStreamedChanges(planShell(plan), plan.changes, "  ");
+  return prettyJsonChunks(leanPlan(plan));
 }
 
 export function driftJsonChunks(report: DriftReport): Generator<string> {
   const { formatVersion: _version, plan, ...rest } = report;
-  return withStreamedChanges({ formatVersion: JSON_FORMAT_VERSION, plan: planShell(plan), ...rest }, plan.changes, "    ");
+  return prettyJsonChunks({ formatVersion: JSON_FORMAT_VERSION, plan: leanPlan(plan), ...rest }, 3);
 }
 
-/** Writes chunks in batches of about 64 KB (one write per chunk would be a syscall per change). */
-export function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): void {
-  const BATCH = 64 * 1024;
+/**
+ * The text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects
+ * and arrays down to `depth` levels are opened member by member, deeper values are
+ * stringified whole. For plain data (no toJSON, no functions).
+ */
+export function* prettyJsonChunks(value: unknown, depth = 2): Generator<string> {
+  yield* pretty(value, "", depth);
+  yield "\n";
+}
+
+function* pretty(value: unknown, indent: string, depth: number): Generator<string> {
+  if (depth <= 0 || typeof value !== "object" || value === null) {
+    yield (JSON.stringify(value, null, 2) ?? "null").replaceAll("\n", `\n${indent}`);
+    return;
+  }
+  const inner = `${indent}  `;
+  const members = Array.isArray(value)
+    ? value.map((item) => ["", item] as const)
+    : Object.entries(value).filter(([, member]) => member !== undefined && typeof member !== "function");
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (members.length === 0) {
+    yield `${open}${close}`;
+    return;
+  }
+  yield open;
+  for (let i = 0; i < members.length; i++) {
+    const [key, member] = members[i] as readonly [string, unknown];
+    yield `${i === 0 ? "" : ","}\n${inner}${Array.isArray(value) ? "" : `${JSON.stringify(key)}: `}`;
+    yield* pretty(member, inner, depth - 1);
+  }
+  yield `\n${indent}${close}`;
+}
+
+/** Chunks joined into strings of about 64 KB (one write per chunk would be a syscall per change). */
+export function* batches(chunks: Iterable<string>, size = 64 * 1024): Generator<string> {
   let pending: string[] = [];
-  let size = 0;
+  let length = 0;
   for (const chunk of chunks) {
     pending.push(chunk);
-    size += chunk.length;
-    if (size >= BATCH) {
-      out.write(pending.join(""));
+    length += chunk.length;
+    if (length >= size) {
+      yield pending.join("");
       pending = [];
-      size = 0;
+      length = 0;
     }
   }
-  if (pending.length > 0) out.write(pending.join(""));
+  if (pending.length > 0) yield pending.join("");
+}
+
+export function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): void {
+  for (const batch of batches(chunks)) out.write(batch);
 }
 
 export function joinChunks(chunks: Iterable<string>): string {

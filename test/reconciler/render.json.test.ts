@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { JSON_FORMAT_VERSION, leanChange, renderDrift, renderPlan, writePlan } from "../../reconciler/render/index.js";
+import { prettyJsonChunks } from "../../reconciler/render/json.js";
 
 const view = { id: "x", name: "web" };
 const change = (over: Partial<ResourceChange>): ResourceChange => ({ address: "cube/web", kind: "cube", cubeName: "web", id: "c1", action: "noop", before: view, after: view, changes: [], ...over });
@@ -55,4 +56,18 @@ test("drift JSON nests the lean plan", () => {
   const text = renderDrift({ formatVersion: 1, plan, dns: [] }, "json", { file: "f.yaml", cubePositions: {}, color: false });
   const expected = { formatVersion: JSON_FORMAT_VERSION, plan: { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) }, dns: [] };
   expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+});
+
+test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any depth", () => {
+  const value = {
+    a: [1, { b: [], c: {}, d: undefined, e: null, f: "line\nbreak \"quoted\"" }, [[]], undefined],
+    g: { h: { i: [true, false, 0.5] } },
+    empty: [],
+    none: {},
+    skipped: undefined,
+  };
+  for (const depth of [0, 1, 2, 3, 6]) {
+    expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  }
+  expect([...prettyJsonChunks([])].join("")).toBe("[]\n");
 });
