@@ -20,12 +20,6 @@ export function startEmulatorProcess(options: BenchEmulatorOptions, extraNodeArg
   return startServerProcess("emulator-process.ts", options, extraNodeArgs);
 }
 
-/**
- * @deprecated The read-only mirror (bench/mirror-process.ts) is gone: the emulator answers a
- * 10,000-cube plan's reads in ~1.5 s of CPU. Kept for scripts still calling it: same options.
- */
-export const startMirrorProcess = startEmulatorProcess;
-
 async function startServerProcess(script: string, options: object, extraNodeArgs: string[]): Promise<EmulatorChild> {
   const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", join(ROOT, "bench", script), JSON.stringify(options)], {
     cwd: ROOT,

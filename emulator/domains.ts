@@ -1,6 +1,6 @@
 /** Custom domains: attach with proxy settings, list, patch, detach, and the records view. */
 import { randomBytes, scryptSync } from "node:crypto";
-import { AttachDomainRequest, PatchDomainRequest, type DomainSettings } from "../schema/api.js";
+import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, PatchDomainRequest, type DomainSettings } from "../schema/api.js";
 import type { RouteContext } from "./context.js";
 import type { Core } from "./core.js";
 import { requireCube } from "./cubes.js";
@@ -95,19 +95,7 @@ export function domainRecords(ctx: RouteContext): ApiResponse {
   });
 }
 
-const PLAIN_SETTINGS = [
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "proxyProtocol",
-] as const satisfies readonly (keyof DomainSettings & keyof DomainRecord)[];
+const PLAIN_SETTINGS = DOMAIN_PROXY_SETTINGS satisfies readonly (keyof DomainRecord)[];
 
 function applySettings(domain: DomainRecord, settings: DomainSettings): void {
   const target = domain as unknown as Record<string, unknown>;

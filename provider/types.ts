@@ -4,7 +4,7 @@
  *
  * Outputs are what Pulumi keeps in state: JSON-like values only (null, never undefined).
  */
-import type { CorsConfig, DnsRecord, HeaderOverrides } from "../schema/api.js";
+import { DOMAIN_DECLARED_SETTINGS, type CorsConfig, type DnsRecord, type HeaderOverrides } from "../schema/api.js";
 
 export type Power = "running" | "stopped";
 
@@ -68,20 +68,7 @@ export interface DomainSettingsShape {
   proxyProtocol?: "v1" | "v2" | null;
 }
 
-export const DOMAIN_SETTING_NAMES = [
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "basicAuthUser",
-  "proxyProtocol",
-] as const satisfies readonly (keyof DomainSettingsShape)[];
+export const DOMAIN_SETTING_NAMES = DOMAIN_DECLARED_SETTINGS satisfies readonly (keyof DomainSettingsShape)[];
 
 export interface DomainInputs extends DomainSettingsShape {
   cubeId: string;

@@ -182,7 +182,26 @@ export const DomainSettings = z.strictObject({
   confirmMixedProxyProtocol: z.boolean().optional(),
 });
 export type DomainSettings = z.infer<typeof DomainSettings>;
-export const DOMAIN_SETTING_KEYS = Object.keys(DomainSettings.shape) as (keyof DomainSettings)[];
+/**
+ * The proxy settings a domain reports back as they were set, so a desired state can declare
+ * them and drift shows on them. (basicAuthUser reports back too but goes with the write-only
+ * password; confirmMixedProxyProtocol is a request flag.)
+ */
+export const DOMAIN_PROXY_SETTINGS = [
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "proxyProtocol",
+] as const satisfies readonly (keyof DomainSettings)[];
+/** Every domain setting a desired state or a Pulumi Domain declares (the password aside). */
+export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const satisfies readonly (keyof DomainSettings)[];
 
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const Hostname = z

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
-import type { Domain, TcpMapping } from "../../schema/api.js";
+import { DOMAIN_DECLARED_SETTINGS, type Domain, type TcpMapping } from "../../schema/api.js";
 import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
 import type { RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
@@ -28,20 +28,7 @@ export interface ImportContext {
 export const SSH_KEY_VARIABLE = "CUBE_SSH_PUBLIC_KEY";
 
 /** Domain settings the file can declare, in the order they are written. */
-const DOMAIN_SETTINGS = [
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "proxyProtocol",
-  "basicAuthUser",
-] as const;
+const DOMAIN_SETTINGS = DOMAIN_DECLARED_SETTINGS;
 
 export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> {
   const target = ctx.output === undefined ? undefined : isAbsolute(ctx.output) ? ctx.output : resolve(ctx.cwd, ctx.output);
