@@ -1,4 +1,8 @@
-/** The default, human renderer: drift first, then the changes, then the summary. */
+/**
+ * The default, human renderer. plan: unmanaged cubes, the changes (each field live → file), the
+ * summary. drift: the drifted fields first, then what is missing, extra, unmanaged, blocked and
+ * the DNS records not found yet.
+ */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
@@ -17,7 +21,9 @@ import {
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
-  const sections = [driftSection(plan, ctx, c), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
+  // No separate drift section: without a state file every in-place change is drift, and the
+  // changes already show each field live → file.
+  const sections = [unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
   return joinSections(sections);
 }
 
