@@ -9,7 +9,7 @@
  */
 export * from "./types.js";
 export * from "./errors.js";
-export { normalize, secretRef, DEFAULT_SSH_PORT, type NormalizeOptions } from "./normalize.js";
+export { normalize, duplicateIssues, secretRef, DEFAULT_SSH_PORT, type IdentityFields, type NormalizeOptions } from "./normalize.js";
 export { diff } from "./diff.js";
 export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT } from "./plan.js";
 export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";

@@ -40,8 +40,7 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
     const cube = normalizeCube(input, ["cubes", index], { defaults, defaultKey, defaultUserData }, options, issues);
     if (cube) cubes.push(cube);
   });
-  checkDuplicateCubes(inputs, issues);
-  checkDuplicateHostnames(inputs, issues);
+  for (const issue of duplicateIssues(inputs)) issues.add(issue.path, issue.message);
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
   const state: DesiredState = { prune: doc.prune ?? false, cubes };
   if (doc.space !== undefined) state.spaceId = doc.space;
@@ -189,7 +188,22 @@ function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issue
   });
 }
 
-function checkDuplicateCubes(cubes: DesiredCubeInput[], issues: IssueList): void {
+/** What the duplicate checks read of a cube: callers may pass a partly invalid document. */
+export interface IdentityFields {
+  name: string;
+  id?: string | undefined;
+  domains?: readonly { hostname: string }[] | undefined;
+}
+
+/** Duplicate cube names (without distinct ids), cube ids and hostnames, with their paths. */
+export function duplicateIssues(cubes: readonly IdentityFields[]): { path: Path; message: string }[] {
+  const issues = new IssueList();
+  checkDuplicateCubes(cubes, issues);
+  checkDuplicateHostnames(cubes, issues);
+  return issues.issues;
+}
+
+function checkDuplicateCubes(cubes: readonly IdentityFields[], issues: IssueList): void {
   const byName = new Map<string, number[]>();
   cubes.forEach((cube, index) => byName.set(cube.name, [...(byName.get(cube.name) ?? []), index]));
   for (const [name, indexes] of byName) {
@@ -210,7 +224,7 @@ function checkDuplicateCubes(cubes: DesiredCubeInput[], issues: IssueList): void
   });
 }
 
-function checkDuplicateHostnames(cubes: DesiredCubeInput[], issues: IssueList): void {
+function checkDuplicateHostnames(cubes: readonly IdentityFields[], issues: IssueList): void {
   const seen = new Map<string, string>();
   cubes.forEach((cube, cubeIndex) => {
     (cube.domains ?? []).forEach((domain, domainIndex) => {

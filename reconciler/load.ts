@@ -14,7 +14,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type
 import type { z } from "zod";
 import type { DesiredState } from "../engine/types.js";
 import { DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
-import { DesiredStateError, normalize } from "../engine/index.js";
+import { DesiredStateError, duplicateIssues, normalize, type IdentityFields } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { parseSplit } from "./yaml-split.js";
@@ -126,14 +126,36 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
 
   const secretEnvNames = parsed.resolveEnvReferences(options.env);
-  const result = DesiredStateDocument.safeParse(parsed.doc.toJS());
+  const raw: unknown = parsed.doc.toJS();
+  const result = DesiredStateDocument.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) parsed.addZodIssue(issue);
+    // normalize() will not run on an invalid document: report its duplicates now, so every
+    // problem shows at once.
+    for (const issue of duplicateIssues(identityFieldsOf(raw))) parsed.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
     throw new LoadError(options.file, parsed.problems);
   }
   const desired = parsed.normalize(result.data, dirname(absPath));
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data) };
+}
+
+/** The names, ids and hostnames of a document that may be invalid; what is not a string cannot collide. */
+function identityFieldsOf(raw: unknown): IdentityFields[] {
+  const cubes = (raw as { cubes?: unknown } | null)?.cubes;
+  if (!Array.isArray(cubes)) return [];
+  return cubes.map((cube: unknown, index) => {
+    const c = (cube ?? {}) as { name?: unknown; id?: unknown; domains?: unknown };
+    const domains = Array.isArray(c.domains) ? c.domains : [];
+    return {
+      name: typeof c.name === "string" ? c.name : `\0cube ${index}`,
+      id: typeof c.id === "string" ? c.id : undefined,
+      domains: domains.map((d: unknown, di) => {
+        const hostname = (d as { hostname?: unknown } | null)?.hostname;
+        return { hostname: typeof hostname === "string" ? hostname : `\0domain ${index}.${di}` };
+      }),
+    };
+  });
 }
 
 function readSource(file: string, absPath: string): string {

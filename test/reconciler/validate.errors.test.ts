@@ -49,6 +49,13 @@ describe("validate and plan report each problem at file:line:col, exit 1, and se
     expect(stderr).toContain("(2 problems)");
   });
 
+  test("a duplicate cube name and a type error in the same file: both reported", async ({ fx }) => {
+    const stderr = await refuse(fx, `${header}  - name: web\n    sshPort: twenty-two\n  - name: web\n`);
+    expect(stderr).toContain("cubeform.yaml:8:14: cubes[0].sshPort: Invalid input: expected number, received string");
+    expect(stderr).toMatch(/^cubeform\.yaml:9:11: cubes\[1\]\.name: duplicate cube name "web"/m);
+    expect(stderr).toContain("(2 problems)");
+  });
+
   test("duplicate cube name", async ({ fx }) => {
     const stderr = await refuse(fx, `${header}  - name: web\n  - name: db\n  - name: web\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:9:11: cubes\[2\]\.name: duplicate cube name "web"/m);
