@@ -21,6 +21,13 @@ export interface ApplyContext extends SessionContext, PlanFlags {
   autoApprove: boolean;
   waitTimeoutMs: number;
   pollIntervalMs: number;
+  /** text: everything on stdout. json: the result as JSON on stdout, progress on stderr. */
+  format: "text" | "json";
+}
+
+/** Where the human-readable progress goes: stderr when stdout carries JSON. */
+function progressOut(ctx: ApplyContext, io: CliIo): NodeJS.WritableStream {
+  return ctx.format === "json" ? io.stderr : io.stdout;
 }
 
 export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
@@ -28,11 +35,15 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   return withConnection(ctx, io, async (conn) => {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit);
-    io.stdout.write(renderPlan(plan, "text", renderContext(loaded, io)));
-    if (!hasChanges(plan)) return 0;
+    const out = progressOut(ctx, io);
+    out.write(renderPlan(plan, "text", renderContext(loaded, io)));
+    if (!hasChanges(plan)) {
+      if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
+      return 0;
+    }
     const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
-    if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io);
-    writeLine(io.stdout, "\nApplying:");
+    if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io, out);
+    writeLine(out, "\nApplying:");
     return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
   });
 }
@@ -50,19 +61,19 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/ Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
-    writeLine(io.stdout, `Applying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
+    writeLine(progressOut(ctx, io), `Applying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   });
 }
 
-async function confirm(changes: number, io: CliIo): Promise<void> {
+async function confirm(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
   if (io.stdin === undefined || !isTty(io.stdin)) {
     throw new CliError(
       "confirmation_required",
       "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
     );
   }
-  const answer = await ask(`\nApply these ${changes} changes? (yes/no) `, io.stdin, io.stdout);
+  const answer = await ask(`\nApply these ${changes} changes? (yes/no) `, io.stdin, out);
   if (answer.trim().toLowerCase() !== "yes") throw new CliError("apply_cancelled", "apply cancelled: nothing was changed");
 }
 
@@ -84,18 +95,18 @@ function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.Writ
 
 async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: (ref: SecretRef) => string | undefined, ctx: ApplyContext, io: CliIo): Promise<number> {
   const result = await apply(plan, {
-      client: conn.client,
-      spaceId: conn.spaceId,
-      journal: conn.journal,
-      secrets,
-      cubeIds: new Map(),
-      logger: stepLogger(io),
-      waitTimeoutMs: ctx.waitTimeoutMs,
-      pollIntervalMs: ctx.pollIntervalMs,
-      desired,
-      shouldStop: () => io.signal?.aborted === true,
-    });
-  io.stdout.write(renderApplyResult(result));
+    client: conn.client,
+    spaceId: conn.spaceId,
+    journal: conn.journal,
+    secrets,
+    cubeIds: new Map(),
+    logger: stepLogger(progressOut(ctx, io)),
+    waitTimeoutMs: ctx.waitTimeoutMs,
+    pollIntervalMs: ctx.pollIntervalMs,
+    desired,
+    shouldStop: () => io.signal?.aborted === true,
+  });
+  io.stdout.write(ctx.format === "json" ? renderApplyResultJson(result) : renderApplyResult(result));
   return applyExitCode(result);
 }
 
@@ -104,13 +115,33 @@ export function applyExitCode(result: ApplyResult): number {
   return result.converged && !failed && result.blocked.length === 0 ? 0 : 1;
 }
 
-function stepLogger(io: CliIo): EngineLogger {
+function stepLogger(out: NodeJS.WritableStream): EngineLogger {
   return (event) => {
     const what = [event.op, event.address].filter(Boolean).join(" ");
-    if (event.type === "step-done") writeLine(io.stdout, `  ✓ ${what}`);
-    else if (event.type === "step-failed") writeLine(io.stdout, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
-    else if (event.type === "wait") writeLine(io.stdout, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
+    if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
+    else if (event.type === "step-failed") writeLine(out, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
+    else if (event.type === "wait") writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
   };
+}
+
+/** Pure: the result for scripts. Steps carry what they did, never request bodies (no secrets, no userData). */
+export function renderApplyResultJson(result: ApplyResult): string {
+  const report = {
+    formatVersion: 1,
+    converged: result.converged,
+    mutationsSent: result.mutationsSent,
+    outcomes: result.outcomes.map((o) => ({
+      op: o.step.op,
+      address: o.step.address,
+      status: o.status,
+      ...(o.error ? { error: o.error } : {}),
+      ...(o.createdId ? { createdId: o.createdId } : {}),
+      ...(o.records ? { records: o.records } : {}),
+    })),
+    blocked: result.blocked.map((c) => ({ address: c.address, code: c.blocked?.code, reason: c.blocked?.reason })),
+    remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action })),
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 /** Pure: what apply did, the DNS records to publish, and what is left. */

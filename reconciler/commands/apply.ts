@@ -1,9 +1,11 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { z } from "zod";
 import { runApply } from "../actions/apply.js";
 import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption } from "./options.js";
+
+const ApplyFormat = z.enum(["text", "json"]);
 
 const ApplyOptions = z.object({
   ...FileOptions.shape,
@@ -12,6 +14,7 @@ const ApplyOptions = z.object({
   prune: z.boolean().default(false),
   allowReplace: z.boolean().default(false),
   autoApprove: z.boolean().default(false),
+  format: ApplyFormat.default("text"),
   waitTimeout: z.coerce.number().positive().default(600),
   pollInterval: z.coerce.number().int().positive().default(2000),
 });
@@ -27,6 +30,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--auto-approve", "do not ask for confirmation", false)
     .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
     .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
+    .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
     .addHelpText(
       "after",
       `
@@ -35,13 +39,14 @@ Examples:
   $ cubeform apply --auto-approve               # in CI
   $ cubeform plan --out plan.json && cubeform apply plan.json
   $ cubeform apply --emulator --auto-approve    # against the embedded local emulator
+  $ cubeform apply --auto-approve --format json | jq '.outcomes[] | select(.status == "failed")'
 
 Exit codes: 0 when the space matches the file, 1 when a step failed, a change is blocked
 (the reasons are listed) or the space did not converge.`,
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { target, rateLimit, waitTimeout, pollInterval, ...options } = parseOptions(ApplyOptions, raw);
-      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), format: "text" as const, waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
+      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

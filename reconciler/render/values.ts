@@ -32,7 +32,8 @@ export function formatValue(value: unknown): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 
-export const visibleChanges = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.action !== "noop");
+/** What a plan shows: every change but the noops; a blocked noop (an ambiguous name) is shown too. */
+export const visibleChanges = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.action !== "noop" || c.blocked !== undefined);
 
 /** Existing, declared resources whose live state differs from the file. */
 export const driftedChanges = (plan: Plan): ResourceChange[] => visibleChanges(plan).filter((c) => c.id !== null && !c.unmanaged && c.action !== "delete");
