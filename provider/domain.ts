@@ -3,13 +3,12 @@
  * The password never reaches outputs: only its sha256 digest, to see that it changed.
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { cubeAddress, isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
+import { isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
 import type { DnsRecord, Domain } from "../schema/api.js";
 import { userInputs } from "./check.js";
-import { isNotFound } from "./errors.js";
 import { childId, findChild, parseChildId } from "./ids.js";
 import { apiClient } from "./settings.js";
-import { createdId, runOrThrow, type RunOptions } from "./steps.js";
+import { createdId, deleteChildResource, runOrThrow, type RunOptions } from "./steps.js";
 import { toDiffResult } from "./translate.js";
 import { DOMAIN_SETTING_NAMES, type DomainInputs, type DomainOutputs, type DomainRecordOutput } from "./types.js";
 import { declared, digestOrNull, sha256, str, type Props } from "./values.js";
@@ -147,14 +146,5 @@ export async function updateDomain(id: string, olds: Props, news: Props): Promis
 
 /** A 404 (domain or cube gone) is success. */
 export async function deleteDomain(id: string, props: Props): Promise<void> {
-  const live = liveFromOutputs(props as Partial<DomainOutputs>);
-  const ref = parseChildId(id);
-  live.cubeId = ref.cubeId ?? live.cubeId;
-  live.id = ref.childId;
-  const planned = planDomain({ cubeAddress: cubeAddress(live.cubeId), cube: { cubeName: live.cubeId, cubeId: live.cubeId }, live });
-  try {
-    await runOrThrow(planned.steps);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await deleteChildResource(id, liveFromOutputs(props as Partial<DomainOutputs>), planDomain);
 }

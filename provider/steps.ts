@@ -3,8 +3,10 @@
  * retries, idempotency keys); this module supplies the shared context and turns a failed step
  * into an error Pulumi can show.
  */
-import { memoryJournal, runSteps, type IdempotencyJournal, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
+import { cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
+import { isNotFound } from "./errors.js";
+import { parseChildId } from "./ids.js";
 import { apiClient, currentSettings } from "./settings.js";
 
 /** One journal per plugin process: a create retried within the process reuses its Idempotency-Key. */
@@ -64,4 +66,24 @@ export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promi
 
 export function createdId(outcomes: StepOutcome[], op: Step["op"]): string | undefined {
   return outcomes.find((outcome) => outcome.step.op === op && outcome.status === "done")?.createdId;
+}
+
+/**
+ * Deletes a domain or TCP mapping (id "<cubeId>/<childId>", or a bare child id with the cube
+ * from the old outputs) through the engine's plan for a live resource no longer declared.
+ * A 404 (the resource or its cube gone) is success.
+ */
+export async function deleteChildResource<L extends { cubeId: string; id: string }>(
+  id: string,
+  live: L,
+  planDelete: (input: { cubeAddress: string; cube: CubeRef; live: L }) => ResourcePlan,
+): Promise<void> {
+  const ref = parseChildId(id);
+  const target = { ...live, cubeId: ref.cubeId ?? live.cubeId, id: ref.childId };
+  const planned = planDelete({ cubeAddress: cubeAddress(target.cubeId), cube: { cubeName: target.cubeId, cubeId: target.cubeId }, live: target });
+  try {
+    await runOrThrow(planned.steps);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
 }

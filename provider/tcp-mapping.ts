@@ -3,13 +3,12 @@
  * The API cannot change a mapping: every difference is a replacement (the engine decides).
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { cubeAddress, planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
+import { planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
 import type { TcpMapping } from "../schema/api.js";
 import { userInputs } from "./check.js";
-import { isNotFound } from "./errors.js";
-import { childId, findChild, parseChildId } from "./ids.js";
+import { childId, findChild } from "./ids.js";
 import { apiClient } from "./settings.js";
-import { createdId, runOrThrow } from "./steps.js";
+import { createdId, deleteChildResource, runOrThrow } from "./steps.js";
 import { toDiffResult } from "./translate.js";
 import type { TcpMappingInputs, TcpMappingOutputs } from "./types.js";
 import { declared, type Props } from "./values.js";
@@ -92,14 +91,5 @@ export async function updateTcpMapping(id: string, olds: Props): Promise<UpdateR
 
 /** A 404 (mapping or cube gone) is success. */
 export async function deleteTcpMapping(id: string, props: Props): Promise<void> {
-  const live = liveFromOutputs(props as Partial<TcpMappingOutputs>);
-  const ref = parseChildId(id);
-  live.cubeId = ref.cubeId ?? live.cubeId;
-  live.id = ref.childId;
-  const planned = planPort({ cubeAddress: cubeAddress(live.cubeId), cube: { cubeName: live.cubeId, cubeId: live.cubeId }, live });
-  try {
-    await runOrThrow(planned.steps);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await deleteChildResource(id, liveFromOutputs(props as Partial<TcpMappingOutputs>), planPort);
 }
