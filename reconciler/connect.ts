@@ -6,19 +6,13 @@ import { join } from "node:path";
 import type { CubeApi } from "../client/api.js";
 import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, type ClientConfig } from "../client/index.js";
 import type { IdempotencyJournal } from "../engine/types.js";
-import { parseRateLimit } from "../emulator/cli.js";
-import { startEmulator, type RunningEmulator } from "../emulator/index.js";
+import type { RunningEmulator } from "../emulator/index.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { FileJournal } from "./journal.js";
+import type { RateLimit } from "./rate-limit.js";
 
-/** "N/SECONDS" → { limit, windowMs }, with a clear error (shared with `cubeform emulator`). */
-export { parseRateLimit };
-
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
+export { parseRateLimit, type RateLimit } from "./rate-limit.js";
 
 export const DEFAULT_RATE_LIMIT: RateLimit = CLIENT_DEFAULT_RATE_LIMIT;
 
@@ -55,6 +49,8 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     }
   }
   const statePath = join(stateDir(options.cwd), "emulator-state.json");
+  // Loaded only here: a run against the real API never pays for the emulator's modules.
+  const { startEmulator } = await import("../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });
   try {
     const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, rateLimit });

@@ -3,8 +3,8 @@
  * stderr and an exit code. Nothing below this file exits the process or writes to console.
  */
 import { createRequire } from "node:module";
-import { Command, CommanderError } from "commander";
-import * as commands from "./commands/index.js";
+import { Command, CommanderError, Help } from "commander";
+import { COMMANDS, type CommandEntry } from "./commands/index.js";
 import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
 import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
@@ -18,23 +18,47 @@ export const VERSION: string = (createRequire(import.meta.url)("cubeform/package
  * exit 0). bin/cubeform.js turns SIGINT/SIGTERM into that signal for these only; every other
  * command keeps the default and ends at once.
  */
-export const GRACEFUL_STOP_COMMANDS: ReadonlySet<string> = new Set(["apply", "watch", "emulator", "dns", "demo"]);
+export const GRACEFUL_STOP_COMMANDS: ReadonlySet<string> = new Set(COMMANDS.filter((c) => c.stopsGracefully).map((c) => c.name));
 
-export function buildProgram(io: CliIo): Command {
+/**
+ * The program with the invoked command fully registered (its module loaded) and every other
+ * command as a stub that only names itself for --help and "did you mean". See
+ * commands/index.ts.
+ */
+export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
   const program = new Command("cubeform")
     .description("Keep a fleet of Cubes in the shape that a YAML file says.")
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError("(run with --help for usage)");
-  for (const command of Object.values(commands)) command.register(program, io);
+  const invoked = invokedCommand(argv);
+  const stubs = new Map<Command, CommandEntry>();
+  for (const entry of COMMANDS) {
+    if (entry === invoked) (await entry.load()).register(program, io);
+    else stubs.set(program.command(entry.name).description(entry.summary), entry);
+  }
+  const help = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => {
+      const stub = stubs.get(command);
+      return stub ? [stub.name, stub.usage].filter(Boolean).join(" ") : help.subcommandTerm(command);
+    },
+  });
   return program;
+}
+
+/** The command the arguments name (`cubeform help NAME` names NAME); undefined for none. */
+function invokedCommand(argv: readonly string[]): CommandEntry | undefined {
+  const words = argv.filter((a) => !a.startsWith("-"));
+  const name = words[0] === "help" ? words[1] : words[0];
+  return COMMANDS.find((c) => c.name === name);
 }
 
 export async function main(argv: string[], rawIo: CliIo): Promise<number> {
   const io = redactingIo(rawIo);
   try {
-    await buildProgram(io).parseAsync(argv, { from: "user" });
+    await (await buildProgram(io, argv)).parseAsync(argv, { from: "user" });
     return 0;
   } catch (e) {
     return reportError(e, io);

@@ -6,13 +6,14 @@
 import type { CubeApi } from "../../client/api.js";
 import type { Cube, Domain, DnsRecordStatus } from "../../schema/api.js";
 import type { RateLimit } from "../connect.js";
+import { DNS_FORMATS } from "../commands/options.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration } from "../watch/duration.js";
 import { sleepUnlessAborted } from "../watch/sleep.js";
 import { withConnection } from "./session.js";
 
-export const DNS_FORMATS = ["table", "json", "zone"] as const;
+export { DNS_FORMATS };
 export type DnsFormat = (typeof DNS_FORMATS)[number];
 
 export interface DnsContext {

@@ -1,9 +1,7 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { runApply } from "../actions/apply.js";
-import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
@@ -45,6 +43,7 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
 (the reasons are listed) or the space did not converge.`,
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
+      const { runApply } = await import("../actions/apply.js");
       const { target, rateLimit, waitTimeout, pollInterval, ...options } = parseOptions(ApplyOptions, raw);
       const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));

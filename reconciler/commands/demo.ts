@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runDemo } from "../actions/demo.js";
 import type { CliIo } from "../io.js";
 import { exitWith } from "./options.js";
 
@@ -14,6 +13,7 @@ Runs plan, apply, the DNS records to publish, and a second plan, against a fresh
 emulator whose state is thrown away afterwards. This is what \`npm start\` runs.`,
     )
     .action(async () => {
+      const { runDemo } = await import("../actions/demo.js");
       exitWith(await runDemo({}, io));
     });
 }

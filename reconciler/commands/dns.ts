@@ -1,10 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { DNS_FORMATS, runDns } from "../actions/dns.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../watch/duration.js";
-import { parseRateLimit } from "../connect.js";
-import { addConnectOptions, ConnectOptions, exitWith, parseOptions } from "./options.js";
+import { addConnectOptions, ConnectOptions, DNS_FORMATS, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 const DnsOptions = z.object({
   ...ConnectOptions.shape,
@@ -39,6 +37,7 @@ Proxy: "DNS only (grey cloud)" records must not be proxied by your DNS provider.
 Exit codes: 0 when the records are complete or when not waiting; 1 when --wait timed out.`,
     )
     .action(async (cube: string, domain: string | undefined, raw: unknown) => {
+      const { runDns } = await import("../actions/dns.js");
       const { rateLimit, timeout, interval, ...options } = parseOptions(DnsOptions, raw);
       const context = {
         ...options,

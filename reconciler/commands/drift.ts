@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runDrift } from "../actions/drift.js";
-import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
@@ -14,6 +12,7 @@ import {
   FormatOption,
   parseOptions,
   TargetOption,
+  parseRateLimit,
 } from "./options.js";
 
 const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape });
@@ -35,6 +34,7 @@ service could not check; neither is drift by itself).
 Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
+      const { runDrift } = await import("../actions/drift.js");
       const { target, rateLimit, ...options } = parseOptions(DriftOptions, raw);
       exitWith(await runDrift({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });

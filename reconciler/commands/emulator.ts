@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runEmulator } from "../actions/emulator.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { exitWith, parseOptions } from "./options.js";
 
@@ -29,6 +28,7 @@ Examples:
   $ CUBE_API_URL=http://127.0.0.1:8787/api/v1 CUBE_API_KEY=kro_dev cubeform plan`,
     )
     .action(async (raw: unknown) => {
+      const { runEmulator } = await import("../actions/emulator.js");
       const options = parseOptions(EmulatorOptions, raw);
       exitWith(await runEmulator({ ...options, cwd: cwdOf(io) }, io));
     });

@@ -1,9 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runImport } from "../actions/import.js";
-import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, ConnectOptions, exitWith, parseOptions } from "./options.js";
+import { addConnectOptions, ConnectOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 const ImportOptions = z.object({
   ...ConnectOptions.shape,
@@ -28,6 +26,7 @@ The API never returns SSH keys, cloud-init or basic-auth passwords: the file rea
 CUBE_SSH_PUBLIC_KEY (used only when a cube is created), and comments say what else to add.`,
     )
     .action(async (raw: unknown) => {
+      const { runImport } = await import("../actions/import.js");
       const { rateLimit, output, ...options } = parseOptions(ImportOptions, raw);
       exitWith(await runImport({ ...options, ...(output !== undefined ? { output } : {}), rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });

@@ -1,13 +1,105 @@
 /**
- * Every command of the CLI, one line each. A command file exports `register(program, io)`;
- * commands appear in --help in alphabetical order.
+ * Every command of the CLI, one entry each. A run loads ONLY the module of the command it
+ * invokes (`cubeform --version` and `cubeform --help` load none), so a command never pays
+ * for another command's dependencies.
+ *
+ * To add a command:
+ *  1. Write reconciler/commands/NAME.ts exporting `register(program, io)`: it declares the
+ *     command (`program.command("NAME")`, the same summary as below), its options and help
+ *     text. Import the heavy part lazily INSIDE `.action(...)`:
+ *       const { runName } = await import("../actions/name.js");
+ *     and keep the module's top-level imports light (commander, zod, ./options.js, io.js;
+ *     never client/, engine/, emulator/ or actions/ at the top).
+ *  2. Add one entry below, in alphabetical order (--help lists them in this order): its name,
+ *     how `cubeform --help` lists its arguments, the one-line summary, whether SIGINT/SIGTERM
+ *     should ask it to stop gracefully, and its loader.
+ *  A command with subcommands (`cubeform NAME add …`) is one entry; its register() declares them.
+ * test/reconciler/commands.lazy.test.ts checks that every entry matches its module.
  */
-export * as validate from "./validate.js";
-export * as plan from "./plan.js";
-export * as apply from "./apply.js";
-export * as drift from "./drift.js";
-export * as emulator from "./emulator.js";
-export * as demo from "./demo.js";
-export * as dns from "./dns.js";
-export * as importState from "./import.js";
-export * as watch from "./watch.js";
+import type { Command } from "commander";
+import type { CliIo } from "../io.js";
+
+export interface CommandModule {
+  register(program: Command, io: CliIo): void;
+}
+
+export interface CommandEntry {
+  /** What the user types: `cubeform NAME`. */
+  name: string;
+  /** How `cubeform --help` lists it after the name, e.g. "[options] <cube> [domain]". */
+  usage: string;
+  /** One line for `cubeform --help`; the same text as the command's `.description()`. */
+  summary: string;
+  /**
+   * The first SIGINT/SIGTERM aborts `io.signal` instead of ending the process (the command
+   * finishes the step under way and exits); a second one exits at once.
+   */
+  stopsGracefully: boolean;
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "apply",
+    usage: "[options] [plan]",
+    summary: "make the space match the file (or carry out a saved plan)",
+    stopsGracefully: true,
+    load: () => import("./apply.js"),
+  },
+  {
+    name: "demo",
+    usage: "",
+    summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)",
+    stopsGracefully: true,
+    load: () => import("./demo.js"),
+  },
+  {
+    name: "dns",
+    usage: "[options] <cube> [domain]",
+    summary: "show the DNS records a cube's domains need and whether they are published",
+    stopsGracefully: true,
+    load: () => import("./dns.js"),
+  },
+  {
+    name: "drift",
+    usage: "[options]",
+    summary: "report how the space differs from the file (read-only)",
+    stopsGracefully: false,
+    load: () => import("./drift.js"),
+  },
+  {
+    name: "emulator",
+    usage: "[options]",
+    summary: "serve the local Cube API emulator until Ctrl-C",
+    stopsGracefully: true,
+    load: () => import("./emulator.js"),
+  },
+  {
+    name: "import",
+    usage: "[options]",
+    summary: "write a desired-state file that describes the live space (adopt an existing fleet)",
+    stopsGracefully: false,
+    load: () => import("./import.js"),
+  },
+  {
+    name: "plan",
+    usage: "[options]",
+    summary: "show what apply would change, without changing anything",
+    stopsGracefully: false,
+    load: () => import("./plan.js"),
+  },
+  {
+    name: "validate",
+    usage: "[options]",
+    summary: "check the desired-state file without contacting the API",
+    stopsGracefully: false,
+    load: () => import("./validate.js"),
+  },
+  {
+    name: "watch",
+    usage: "[options]",
+    summary: "keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)",
+    stopsGracefully: true,
+    load: () => import("./watch.js"),
+  },
+];

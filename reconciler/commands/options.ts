@@ -57,4 +57,7 @@ export function exitWith(code: number): void {
 }
 
 /** `--rate-limit N/SECONDS` → { limit, windowMs } (a clear error otherwise). */
-export { parseRateLimit as rateLimitOf } from "../connect.js";
+export { parseRateLimit } from "../rate-limit.js";
+
+/** `cubeform dns --format`. */
+export const DNS_FORMATS = ["table", "json", "zone"] as const;

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runPlan } from "../actions/plan.js";
-import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
@@ -14,6 +12,7 @@ import {
   FormatOption,
   parseOptions,
   TargetOption,
+  parseRateLimit,
 } from "./options.js";
 
 const PlanOptions = z.object({
@@ -45,6 +44,7 @@ Examples:
 Exit codes: 0 in sync, 2 changes, 1 error.`,
     )
     .action(async (raw: unknown) => {
+      const { runPlan } = await import("../actions/plan.js");
       const { target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
       exitWith(await runPlan({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runValidate } from "../actions/validate.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { addFileOption, addFormatOption, exitWith, FileOptions, FormatOption, parseOptions } from "./options.js";
 
@@ -20,6 +19,7 @@ Examples:
 Every problem is reported as FILE:LINE:COL: message. Exit code 0 when valid, 1 otherwise.`,
     )
     .action(async (raw: unknown) => {
+      const { runValidate } = await import("../actions/validate.js");
       const options = parseOptions(ValidateOptions, raw);
       exitWith(await runValidate({ ...options, cwd: cwdOf(io) }, io));
     });

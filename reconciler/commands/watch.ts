@@ -1,10 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { runWatch } from "../actions/watch.js";
-import { parseRateLimit } from "../connect.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../watch/duration.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
 
 const WatchOptions = z.object({
   ...FileOptions.shape,
@@ -47,6 +45,7 @@ a refused request waits for the next interval. SIGTERM/SIGINT finish the step un
 exit 0. /healthz answers 200 once a round has finished without error, 503 before.`,
     )
     .action(async (raw: unknown) => {
+      const { runWatch } = await import("../actions/watch.js");
       const { target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
       const context = {
         ...options,

@@ -1,0 +1,69 @@
+/**
+ * Start-up: a run loads only the command it invokes (commands/index.ts). `--version` and
+ * `--help` load no command at all, and every entry of the list matches its module.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Command } from "commander";
+import { expect, test } from "vitest";
+import { COMMANDS } from "../../reconciler/commands/index.js";
+import { GRACEFUL_STOP_COMMANDS } from "../../reconciler/main.js";
+import { FLEET_YAML } from "./support/fixtures.js";
+import { runCli, tempProject } from "./support/cli.js";
+
+const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
+const LOG_LOADS = fileURLToPath(new URL("./fixtures/log-loads.mjs", import.meta.url));
+
+/** The modules (relative to the package, or the dependency's name) that a run of the bin loads. */
+function modulesLoadedBy(args: string[]): string[] {
+  const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: {} });
+  return run.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("LOAD "))
+    .map((line) => {
+      const path = fileURLToPath(line.slice(5));
+      const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+      return dependency ? dependency[1]! : path.slice(path.indexOf("/dist/") + 1);
+    });
+}
+
+test("`cubeform --version` and `cubeform --help` load no command and none of yaml, zod, undici", () => {
+  for (const args of [["--version"], ["--help"]]) {
+    const loaded = modulesLoadedBy(args);
+    expect(loaded, args.join(" ")).toContain("dist/reconciler/main.js");
+    expect(loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/|emulator\/|^(yaml|zod|undici)$/.test(m)), args.join(" ")).toEqual([]);
+  }
+});
+
+test("`cubeform validate` loads its own command only, and nothing that talks HTTP", () => {
+  const loaded = modulesLoadedBy(["validate", "-f", FLEET_YAML]);
+  expect(loaded).toContain("dist/reconciler/commands/validate.js");
+  expect(loaded.filter((m) => /commands\/(?!index|validate|options)|client\/|emulator\/|^undici$/.test(m))).toEqual([]);
+});
+
+test("every entry of the command list registers the command it names, with the summary --help shows", async () => {
+  for (const entry of COMMANDS) {
+    const program = new Command("cubeform");
+    (await entry.load()).register(program, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} });
+    expect(program.commands.map((c) => c.name()), entry.name).toEqual([entry.name]);
+    expect(program.commands[0]!.description(), entry.name).toBe(entry.summary);
+  }
+  expect([...COMMANDS.map((c) => c.name)].sort()).toEqual(COMMANDS.map((c) => c.name));
+  expect([...GRACEFUL_STOP_COMMANDS].sort()).toEqual(["apply", "demo", "dns", "emulator", "watch"]);
+});
+
+test("--help lists every command with its arguments; a mistyped one gets a suggestion", async () => {
+  const cwd = tempProject();
+  const help = await runCli(["--help"], { cwd });
+  expect(help.exitCode).toBe(0);
+  expect(help.stdout).toMatch(/^ {2}apply \[options\] \[plan\] +make the space match the file/m);
+  expect(help.stdout).toMatch(/^ {2}dns \[options\] <cube> \[domain\] +show the DNS records/m);
+  expect(help.stdout).toMatch(/^ {2}demo +apply examples\/fleet\.yaml/m);
+  for (const entry of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${entry.name}\\b`, "m"));
+  const commandHelp = await runCli(["help", "plan"], { cwd });
+  expect(commandHelp.stdout).toMatch(/^Usage: cubeform plan \[options\]/);
+  expect(commandHelp.stdout).toContain("--target <name>");
+  const typo = await runCli(["plna"], { cwd });
+  expect(typo.exitCode).toBe(1);
+  expect(typo.stderr).toContain("(Did you mean plan?)");
+});
