@@ -23,20 +23,23 @@ export function liveCidrs(live: TcpMapping): string[] {
 }
 
 export function livePortView(live: TcpMapping): View {
-  return { id: live.id, cubePort: live.cubePort, label: live.label, udpEnabled: live.udpEnabled, whitelistedIps: sortedOrNull(liveCidrs(live)) ?? [] };
+  return { id: live.id, cubePort: live.cubePort, label: live.label, udp: live.udpEnabled, allow: sortedOrNull(liveCidrs(live)) ?? [] };
 }
 
 export function desiredPortView(spec: DesiredPortSpec, live?: TcpMapping): View {
-  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udpEnabled: spec.udpEnabled, whitelistedIps: sortedOrNull(spec.whitelistedIps) ?? [] };
+  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udp: spec.udpEnabled, allow: sortedOrNull(spec.whitelistedIps) ?? [] };
 }
 
-/** Every difference forces a replacement; the label counts only when declared. */
+/**
+ * Every difference forces a replacement; the label counts only when declared. Views and paths use
+ * the desired-state file's names (`udp`, `allow`), as plans and the provider show them.
+ */
 export function portFieldChanges(spec: DesiredPortSpec, live: TcpMapping): FieldChange[] {
   const changes: FieldChange[] = [];
   if (live.cubePort !== spec.cubePort) changes.push(fieldChange("cubePort", live.cubePort, spec.cubePort, true));
-  if (live.udpEnabled !== spec.udpEnabled) changes.push(fieldChange("udpEnabled", live.udpEnabled, spec.udpEnabled, true));
+  if (live.udpEnabled !== spec.udpEnabled) changes.push(fieldChange("udp", live.udpEnabled, spec.udpEnabled, true));
   if (!sameSet(liveCidrs(live), spec.whitelistedIps)) {
-    changes.push(fieldChange("whitelistedIps", sortedOrNull(liveCidrs(live)) ?? [], sortedOrNull(spec.whitelistedIps) ?? [], true));
+    changes.push(fieldChange("allow", sortedOrNull(liveCidrs(live)) ?? [], sortedOrNull(spec.whitelistedIps) ?? [], true));
   }
   if (spec.label !== undefined && (live.label ?? "") !== spec.label) changes.push(fieldChange("label", live.label, spec.label, true));
   return changes;

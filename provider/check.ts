@@ -4,8 +4,9 @@
  * not judged.
  */
 import { z } from "zod";
-import { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, Cidr } from "../schema/api.js";
-import { Power } from "../schema/desired.js";
+import { AttachDomainRequest, Cidr, CreateCubeRequest, Hostname } from "../schema/api.js";
+import { DesiredDomain, DesiredPort, Power } from "../schema/desired.js";
+import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
 /** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -30,14 +31,22 @@ export const CubeInputSchema = CreateCubeRequest.extend({
   sshPort: z.number().int("sshPort must be a whole number").min(1).max(65535).optional(),
 });
 
-export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyProtocol: true }).extend({
+export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyProtocol: true, domain: true }).extend({
   cubeId: CubeId,
+  hostname: Hostname,
   basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
-  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
-  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
+  ipAllowList: DesiredDomain.shape.ipAllowList,
+  ipDenyList: DesiredDomain.shape.ipDenyList,
 });
 
-export const TcpMappingInputSchema = CreateTcpMappingRequest.omit({ whitelistIps: true }).extend({ cubeId: CubeId });
+/** The file's port entry (`udp`, `allow`) without its defaults: an absent input stays absent. */
+export const TcpMappingInputSchema = z.strictObject({
+  cubeId: CubeId,
+  cubePort: DesiredPort.shape.cubePort,
+  label: DesiredPort.shape.label,
+  udp: z.boolean().optional(),
+  allow: z.array(Cidr).max(500).optional(),
+});
 
 /** The user's inputs without Pulumi's own `__provider`. */
 export function userInputs(props: Record<string, unknown>): Record<string, unknown> {
@@ -86,9 +95,13 @@ function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
   return [{ property, reason: missing ? `${property} is required` : issue.message }];
 }
 
-/** `dropNulls`: a null top-level input means "not set" (resources whose fields are never nullable). */
-export function checkInputs(schema: z.ZodType, news: Record<string, unknown>, options: { dropNulls: boolean }): CheckOutcome {
-  const inputs = options.dropNulls ? withoutNulls(userInputs(news)) : userInputs(news);
+/**
+ * `dropNulls`: a null top-level input means "not set" (resources whose fields are never nullable).
+ * `aliases`: the resource kind whose deprecated input names are moved to the current ones.
+ */
+export function checkInputs(schema: z.ZodType, news: Record<string, unknown>, options: { dropNulls: boolean; aliases?: AliasedKind }): CheckOutcome {
+  const given = options.aliases ? withCurrentNames(options.aliases, userInputs(news)) : userInputs(news);
+  const inputs = options.dropNulls ? withoutNulls(given) : given;
   const result = schema.safeParse(inputs);
   if (result.success) return { inputs, failures: [] };
   const failures = result.error.issues.filter((issue) => !isAboutUnknown(inputs, issue.path)).flatMap((issue) => failuresOf(issue, inputs));

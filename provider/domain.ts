@@ -5,6 +5,7 @@
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
 import type { DnsRecord, Domain } from "../schema/api.js";
+import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
 import { childId, findChild, parseChildId } from "./ids.js";
 import { apiClient } from "./settings.js";
@@ -15,8 +16,6 @@ import { declared, digestOrNull, sha256, str, type Props } from "./values.js";
 
 /** The SecretRef name the steps use for the password; its value comes from the inputs. */
 const PASSWORD_REF = "basicAuthPassword";
-/** Engine path → input name. */
-const INPUT_NAMES = { hostname: "domain" };
 
 type Settings = DesiredDomainSpec["settings"];
 
@@ -26,7 +25,7 @@ function domainSpec(inputs: DomainInputs): DesiredDomainSpec {
     // null is a declared value here: it clears the setting.
     if (inputs[key] !== undefined) settings[key] = inputs[key];
   }
-  const spec: DesiredDomainSpec = { hostname: inputs.domain, port: inputs.port, settings: settings as Settings };
+  const spec: DesiredDomainSpec = { hostname: inputs.hostname, port: inputs.port, settings: settings as Settings };
   if (declared(inputs.basicAuthPassword) !== undefined) spec.basicAuthPassword = { env: PASSWORD_REF };
   return spec;
 }
@@ -47,10 +46,10 @@ function passwordChanged(inputs: DomainInputs, outs: Partial<DomainOutputs>): bo
   return password !== undefined && sha256(password) !== outs.basicAuthPasswordDigest;
 }
 
-/** The old outputs as the live view: diff needs no HTTP. */
+/** The old outputs as the live view: diff needs no HTTP. State of older releases names the hostname `domain`. */
 function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
   const live: Record<string, unknown> = {
-    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", domain: outs.domain ?? "", port: outs.port ?? null,
+    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", domain: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
     status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
   };
   for (const key of DOMAIN_SETTING_NAMES) {
@@ -69,7 +68,7 @@ function domainOutputs(live: Domain, records: DomainRecordOutput[], passwordDige
     ...settings,
     domainId: live.id,
     cubeId: live.cubeId,
-    domain: live.domain,
+    hostname: live.domain,
     port: live.port,
     records,
     isWildcard: live.isWildcard,
@@ -98,16 +97,16 @@ function plan(request: DomainRequest, live: Domain | undefined, outs: Partial<Do
 
 export async function diffDomain(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   const outs = olds as Partial<DomainOutputs>;
-  return toDiffResult(plan(request(news), liveFromOutputs(outs), outs).change, [], INPUT_NAMES);
+  return toDiffResult(plan(request(news), liveFromOutputs(outs), outs).change);
 }
 
 export async function createDomain(props: Props): Promise<CreateResult> {
   const req = request(props);
   const run = await runOrThrow(plan(req, undefined, {}).steps, req.run);
   const domainId = createdId(run.outcomes, "attach-domain");
-  if (!domainId) throw new Error(`Attaching domain ${req.inputs.domain} returned no id`);
+  if (!domainId) throw new Error(`Attaching domain ${req.inputs.hostname} returned no id`);
   const live = await liveDomain(req.inputs.cubeId, domainId);
-  if (!live) throw new Error(`Domain ${req.inputs.domain} (id ${domainId}) vanished right after it was attached`);
+  if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${domainId}) vanished right after it was attached`);
   const attached = run.outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
   const records = attached.length > 0 ? recordOutputs(attached) : await currentRecords(live);
   return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, digestOrNull(declared(req.inputs.basicAuthPassword))) };
@@ -122,7 +121,7 @@ export async function readDomain(id: string, props: Props | undefined): Promise<
 }
 
 function inputsFromOutputs(outs: DomainOutputs): Props {
-  const inputs: Props = { cubeId: outs.cubeId, domain: outs.domain, port: outs.port };
+  const inputs: Props = { cubeId: outs.cubeId, hostname: outs.hostname, port: outs.port };
   for (const key of DOMAIN_SETTING_NAMES) {
     if (outs[key] !== null) inputs[key] = outs[key];
   }
@@ -134,10 +133,10 @@ export async function updateDomain(id: string, olds: Props, news: Props): Promis
   const req = request(news);
   const { cubeId, childId: domainId } = parseChildId(id);
   const live = await liveDomain(cubeId ?? req.inputs.cubeId, domainId);
-  if (!live) throw new Error(`Domain ${req.inputs.domain} (id ${id}) no longer exists; run pulumi refresh to forget it.`);
+  if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${id}) no longer exists; run pulumi refresh to forget it.`);
   const planned = plan(req, live, olds as Partial<DomainOutputs>);
   if (isReplace(planned.change.action)) {
-    throw new Error(`Domain ${req.inputs.domain} (id ${id}) changed outside Pulumi (${replacePaths(planned.change).join(", ")}); run pulumi refresh, then pulumi up.`);
+    throw new Error(`Domain ${req.inputs.hostname} (id ${id}) changed outside Pulumi (${replacePaths(planned.change).join(", ")}); run pulumi refresh, then pulumi up.`);
   }
   await runOrThrow(planned.steps, req.run);
   const after = (await liveDomain(live.cubeId, live.id)) ?? live;

@@ -8,6 +8,7 @@
  * are a contract with every state file already written: never rename them.
  */
 import pulumi from "@pulumi/pulumi";
+import { deprecatedNamesIn, deprecationWarning, type AliasedKind } from "./aliases.js";
 import type { CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs } from "./types.js";
 
 export type * from "./types.js";
@@ -91,6 +92,12 @@ const MODULE = "cubeform";
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
+/** Old input names still work (check() renames them); the program's own log says to rename them. */
+function warnDeprecatedNames(kind: AliasedKind, args: object, resource: pulumi.Resource): void {
+  const renamed = deprecatedNamesIn(kind, args as Record<string, unknown>);
+  if (renamed.length > 0) void pulumi.log.warn(deprecationWarning(kind, renamed), resource);
+}
+
 /** Every output key must be among the registered props for Pulumi to resolve it. */
 function withOutputKeys<T extends object>(keys: readonly string[], args: T): Record<string, unknown> {
   const props: Record<string, unknown> = Object.fromEntries(keys.map((key) => [key, undefined]));
@@ -134,13 +141,23 @@ export class Cube extends pulumi.dynamic.Resource {
   }
 }
 
-export interface DomainArgs extends Omit<Inputs<DomainInputs>, "basicAuthPassword"> {
+interface DomainArgsBase extends Omit<Inputs<DomainInputs>, "basicAuthPassword" | "hostname"> {
   /** Kept secret in state: outputs hold only its digest. */
   basicAuthPassword?: pulumi.Input<string>;
 }
 
+export type DomainArgs = DomainArgsBase &
+  (
+    | { hostname: pulumi.Input<string>; domain?: never }
+    | {
+        /** @deprecated Use `hostname` (the desired-state file's name); still accepted, with a warning. */
+        domain: pulumi.Input<string>;
+        hostname?: never;
+      }
+  );
+
 const DOMAIN_OUTPUTS = [
-  "domainId", "cubeId", "domain", "port", "records", "isWildcard", "status", "basicAuthEnabled", "basicAuthPasswordDigest",
+  "domainId", "cubeId", "hostname", "port", "records", "isWildcard", "status", "basicAuthEnabled", "basicAuthPasswordDigest",
   "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
   "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "basicAuthUser", "proxyProtocol",
 ] as const satisfies readonly (keyof DomainOutputs)[];
@@ -151,7 +168,7 @@ const DOMAIN_SECRET_OUTPUTS = ["basicAuthPassword", "basicAuthPasswordDigest"];
 export class Domain extends pulumi.dynamic.Resource {
   declare readonly domainId: pulumi.Output<string>;
   declare readonly cubeId: pulumi.Output<string>;
-  declare readonly domain: pulumi.Output<string>;
+  declare readonly hostname: pulumi.Output<string>;
   declare readonly port: pulumi.Output<number | null>;
   /** The DNS records to publish for the domain. */
   declare readonly records: pulumi.Output<DomainRecordOutput[]>;
@@ -177,13 +194,19 @@ export class Domain extends pulumi.dynamic.Resource {
     if (args.basicAuthPassword !== undefined) props.basicAuthPassword = pulumi.secret(args.basicAuthPassword);
     const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...DOMAIN_SECRET_OUTPUTS];
     super(domainProvider, name, withOutputKeys(DOMAIN_OUTPUTS, props), { ...opts, additionalSecretOutputs }, MODULE, "Domain");
+    warnDeprecatedNames("Domain", args, this);
   }
 }
 
-export type TcpMappingArgs = Inputs<TcpMappingInputs>;
+export interface TcpMappingArgs extends Inputs<TcpMappingInputs> {
+  /** @deprecated Use `udp` (the desired-state file's name); still accepted, with a warning. */
+  udpEnabled?: pulumi.Input<boolean>;
+  /** @deprecated Use `allow` (the desired-state file's name); still accepted, with a warning. */
+  whitelistedIps?: pulumi.Input<string[]>;
+}
 
 const TCP_MAPPING_OUTPUTS = [
-  "mappingId", "cubeId", "cubePort", "host", "hostPort", "label", "udpEnabled", "whitelistedIps", "status",
+  "mappingId", "cubeId", "cubePort", "host", "hostPort", "label", "udp", "allow", "status",
 ] as const satisfies readonly (keyof TcpMappingOutputs)[];
 
 export class TcpMapping extends pulumi.dynamic.Resource {
@@ -194,11 +217,13 @@ export class TcpMapping extends pulumi.dynamic.Resource {
   declare readonly host: pulumi.Output<string | null>;
   declare readonly hostPort: pulumi.Output<number>;
   declare readonly label: pulumi.Output<string | null>;
-  declare readonly udpEnabled: pulumi.Output<boolean>;
-  declare readonly whitelistedIps: pulumi.Output<string[]>;
+  declare readonly udp: pulumi.Output<boolean>;
+  /** The allow-list (CIDRs); empty: open to the internet. */
+  declare readonly allow: pulumi.Output<string[]>;
   declare readonly status: pulumi.Output<string>;
 
   constructor(name: string, args: TcpMappingArgs, opts?: pulumi.CustomResourceOptions) {
     super(tcpMappingProvider, name, withOutputKeys(TCP_MAPPING_OUTPUTS, args), opts, MODULE, "TcpMapping");
+    warnDeprecatedNames("TcpMapping", args, this);
   }
 }

@@ -41,7 +41,7 @@ export async function cubeDelete(id: string, props: Props): Promise<void> {
 // ------------------------------------------------------------------ Domain
 
 export async function domainCheck(_olds: Props, news: Props): Promise<CheckResult> {
-  return checkInputs(DomainInputSchema, news, { dropNulls: false });
+  return checkInputs(DomainInputSchema, news, { dropNulls: false, aliases: "Domain" });
 }
 export async function domainDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
   return diffDomain(id, olds, news);
@@ -62,7 +62,7 @@ export async function domainDelete(id: string, props: Props): Promise<void> {
 // ------------------------------------------------------------------ TcpMapping
 
 export async function tcpMappingCheck(_olds: Props, news: Props): Promise<CheckResult> {
-  return checkInputs(TcpMappingInputSchema, news, { dropNulls: true });
+  return checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" });
 }
 export async function tcpMappingDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
   return diffTcpMapping(id, olds, news);

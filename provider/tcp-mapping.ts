@@ -5,6 +5,7 @@
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
 import type { TcpMapping } from "../schema/api.js";
+import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
 import { childId, findChild } from "./ids.js";
 import { apiClient } from "./settings.js";
@@ -13,11 +14,11 @@ import { toDiffResult } from "./translate.js";
 import type { TcpMappingInputs, TcpMappingOutputs } from "./types.js";
 import { declared, type Props } from "./values.js";
 
-/** The API's default when udpEnabled is not sent. */
+/** The API's default when UDP is not declared. */
 const DEFAULT_UDP = true;
 
 function portSpec(inputs: TcpMappingInputs): DesiredPortSpec {
-  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udpEnabled: declared(inputs.udpEnabled) ?? DEFAULT_UDP, whitelistedIps: [...(declared(inputs.whitelistedIps) ?? [])] };
+  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udpEnabled: declared(inputs.udp) ?? DEFAULT_UDP, whitelistedIps: [...(declared(inputs.allow) ?? [])] };
   const label = declared(inputs.label);
   if (label !== undefined) spec.label = label;
   return spec;
@@ -31,19 +32,19 @@ function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
   return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), ...(live ? { live } : {}) });
 }
 
-/** The old outputs as the live view: diff needs no HTTP. */
+/** The old outputs as the live view: diff needs no HTTP. State of older releases has `udpEnabled`, `whitelistedIps`. */
 function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
   return {
     id: outs.mappingId ?? "", cubeId: outs.cubeId ?? "", cubePort: outs.cubePort ?? 0, hostPort: outs.hostPort ?? 0, host: outs.host ?? null,
-    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udpEnabled: outs.udpEnabled ?? DEFAULT_UDP,
-    whitelistedIps: (outs.whitelistedIps ?? []).map((cidr) => ({ id: "", cidr })),
+    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udpEnabled: stateValue<boolean>(outs, "TcpMapping", "udp") ?? DEFAULT_UDP,
+    whitelistedIps: (stateValue<string[]>(outs, "TcpMapping", "allow") ?? []).map((cidr) => ({ id: "", cidr })),
   };
 }
 
 function mappingOutputs(live: TcpMapping, cubeIpv4: string | null): TcpMappingOutputs {
   return {
     mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host: live.host ?? cubeIpv4, hostPort: live.hostPort,
-    label: live.label, udpEnabled: live.udpEnabled, whitelistedIps: live.whitelistedIps.map((entry) => entry.cidr), status: live.status,
+    label: live.label, udp: live.udpEnabled, allow: live.whitelistedIps.map((entry) => entry.cidr), status: live.status,
   };
 }
 
@@ -78,7 +79,7 @@ export async function readTcpMapping(id: string): Promise<ReadResult> {
   const found = await findMapping(id);
   if (!found || found.item.isSsh) return {};
   const outs = await outputsFor(found.item);
-  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udpEnabled: outs.udpEnabled, whitelistedIps: outs.whitelistedIps };
+  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udp: outs.udp, allow: outs.allow };
   if (outs.label !== null) inputs.label = outs.label;
   return { id: childId(found.cubeId, found.childId), props: outs, inputs };
 }

@@ -4,13 +4,10 @@ import { replacePaths, type ResourceChange } from "../engine/index.js";
 
 /**
  * `extraReplaces`: identity changes the engine has no field for (a renamed cube is another
- * cube). `inputName` maps engine paths to input names ("hostname" → "domain").
+ * cube). The engine's paths are the desired-state file's names, which the inputs share.
  */
-export function toDiffResult(change: ResourceChange, extraReplaces: string[] = [], inputName: Record<string, string> = {}): DiffResult {
-  const fromEngine = replacePaths(change).map((path) => {
-    const top = path.split(".")[0] ?? path;
-    return inputName[top] ?? top;
-  });
+export function toDiffResult(change: ResourceChange, extraReplaces: string[] = []): DiffResult {
+  const fromEngine = replacePaths(change).map((path) => path.split(".")[0] ?? path);
   const replaces = [...new Set([...fromEngine, ...extraReplaces])];
   if (change.action === "delete-then-create") return { changes: true, replaces, deleteBeforeReplace: true };
   if (change.action === "create-then-delete" || replaces.length > 0) return { changes: true, replaces };

@@ -3,6 +3,7 @@
  * (provider/index.ts) and the runtime (provider/runtime.ts). Types only: no runtime code.
  *
  * Outputs are what Pulumi keeps in state: JSON-like values only (null, never undefined).
+ * Names are the desired-state file's (`hostname`, `udp`, `allow`): one vocabulary for both doors.
  */
 import { DOMAIN_DECLARED_SETTINGS, type CorsConfig, type DnsRecord, type HeaderOverrides } from "../schema/api.js";
 
@@ -72,7 +73,7 @@ export const DOMAIN_SETTING_NAMES = DOMAIN_DECLARED_SETTINGS satisfies readonly 
 
 export interface DomainInputs extends DomainSettingsShape {
   cubeId: string;
-  domain: string;
+  hostname: string;
   port: number;
   /** Secret: only its sha256 digest is kept in outputs. */
   basicAuthPassword?: string;
@@ -92,7 +93,7 @@ export type DomainSettingsOutputs = { [K in (typeof DOMAIN_SETTING_NAMES)[number
 export interface DomainOutputs extends DomainSettingsOutputs {
   domainId: string;
   cubeId: string;
-  domain: string;
+  hostname: string;
   port: number | null;
   records: DomainRecordOutput[];
   isWildcard: boolean;
@@ -106,8 +107,10 @@ export interface TcpMappingInputs {
   cubeId: string;
   cubePort: number;
   label?: string;
-  udpEnabled?: boolean;
-  whitelistedIps?: string[];
+  /** Also forward UDP on the port (default true). */
+  udp?: boolean;
+  /** The allow-list (CIDRs). Empty or absent leaves the port open to the internet. */
+  allow?: string[];
 }
 
 export interface TcpMappingOutputs {
@@ -118,7 +121,7 @@ export interface TcpMappingOutputs {
   host: string | null;
   hostPort: number;
   label: string | null;
-  udpEnabled: boolean;
-  whitelistedIps: string[];
+  udp: boolean;
+  allow: string[];
   status: string;
 }

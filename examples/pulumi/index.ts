@@ -23,7 +23,7 @@ const web = new Cube("web", {
 
 const app = new Domain("app", {
   cubeId: web.cubeId,
-  domain: "app.example.com",
+  hostname: "app.example.com",
   port: 8080,
   originScheme: "http",
   responseCompression: true,
@@ -35,8 +35,8 @@ const postgres = new TcpMapping("postgres", {
   cubeId: web.cubeId,
   cubePort: 5432,
   label: "postgres",
-  udpEnabled: false,
-  whitelistedIps: ["203.0.113.0/24"],
+  udp: false,
+  allow: ["203.0.113.0/24"],
 });
 
 export const cubeId = web.cubeId;

@@ -30,8 +30,8 @@ describe("diff: TCP ports", () => {
   });
 
   test.each<[string, Partial<DesiredPortSpec>]>([
-    ["udpEnabled", { udpEnabled: false }],
-    ["whitelistedIps", { whitelistedIps: ["10.0.0.0/8"] }],
+    ["udp", { udpEnabled: false }],
+    ["allow", { whitelistedIps: ["10.0.0.0/8"] }],
     ["label", { label: "postgres" }],
   ])("a %s difference replaces the mapping: delete, then create", (path, override) => {
     const plan = planFor([{ cubePort: 5432, udpEnabled: true, whitelistedIps: ["1.2.3.4/32", "10.0.0.0/8"], label: "pg", ...override }]);

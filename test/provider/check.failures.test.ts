@@ -46,13 +46,13 @@ describe("check", () => {
   it("does not judge values that are unknown during preview", async () => {
     expect((await check("Cube", cubeInputs("web", { resources: UNKNOWN, sshPort: UNKNOWN }))).failures).toEqual([]);
     expect((await check("TcpMapping", { cubeId: UNKNOWN, cubePort: UNKNOWN })).failures).toEqual([]);
-    expect((await check("Domain", { cubeId: UNKNOWN, domain: "app.example.com", port: 8080, basicAuthPassword: UNKNOWN })).failures).toEqual([]);
+    expect((await check("Domain", { cubeId: UNKNOWN, hostname: "app.example.com", port: 8080, basicAuthPassword: UNKNOWN })).failures).toEqual([]);
   });
 
   it("reports bad Domain and TcpMapping inputs", async () => {
-    const domain = await check("Domain", { cubeId: "c1", domain: "App.Example.com", port: 0, responseHeaderTimeoutSecs: 5, ipAllowList: ["nope"] });
-    expect(domain.failures.map((f) => f.property).sort()).toEqual(["domain", "ipAllowList[0]", "port", "responseHeaderTimeoutSecs"]);
-    const port = await check("TcpMapping", { cubeId: "", cubePort: 65536, whitelistedIps: ["10.0.0.0/8", "x"], label: 7 });
-    expect(port.failures.map((f) => f.property).sort()).toEqual(["cubeId", "cubePort", "label", "whitelistedIps[1]"]);
+    const domain = await check("Domain", { cubeId: "c1", hostname: "App.Example.com", port: 0, responseHeaderTimeoutSecs: 5, ipAllowList: ["nope"] });
+    expect(domain.failures.map((f) => f.property).sort()).toEqual(["hostname", "ipAllowList[0]", "port", "responseHeaderTimeoutSecs"]);
+    const port = await check("TcpMapping", { cubeId: "", cubePort: 65536, allow: ["10.0.0.0/8", "x"], label: 7 });
+    expect(port.failures.map((f) => f.property).sort()).toEqual(["allow[1]", "cubeId", "cubePort", "label"]);
   });
 });

@@ -24,13 +24,13 @@ afterAll(async () => {
 describe("Domain resource", () => {
   let wildcard: Resource;
   const wildcardInputs = (extra: Record<string, unknown> = {}) => ({
-    cubeId: cube.id, domain: "*.apps.example.com", port: 8080, basicAuthUser: "admin", basicAuthPassword: PASSWORD, ...extra,
+    cubeId: cube.id, hostname: "*.apps.example.com", port: 8080, basicAuthUser: "admin", basicAuthPassword: PASSWORD, ...extra,
   });
 
   it("attaches a wildcard domain and outputs its three DNS records", async () => {
     wildcard = await stack.create("Domain", "apps", wildcardInputs());
     expect(wildcard.id).toMatch(new RegExp(`^${cube.id}/.+`));
-    expect(wildcard.outs).toMatchObject({ cubeId: cube.id, domain: "*.apps.example.com", port: 8080, isWildcard: true, basicAuthUser: "admin", basicAuthEnabled: true });
+    expect(wildcard.outs).toMatchObject({ cubeId: cube.id, hostname: "*.apps.example.com", port: 8080, isWildcard: true, basicAuthUser: "admin", basicAuthEnabled: true });
     const records = wildcard.outs.records as { type: string; host: string; mustBeGrey: boolean; proxyOk: boolean; purpose: string }[];
     expect(records).toHaveLength(3);
     expect(records.map((r) => r.purpose).sort()).toEqual(["certificate", "ownership", "routing"]);
@@ -45,7 +45,7 @@ describe("Domain resource", () => {
   });
 
   it("an ordinary subdomain needs one CNAME record", async () => {
-    const app = await stack.create("Domain", "app", { cubeId: cube.id, domain: "app.example.com", port: 3000 });
+    const app = await stack.create("Domain", "app", { cubeId: cube.id, hostname: "app.example.com", port: 3000 });
     expect((app.outs.records as { type: string }[]).map((r) => r.type)).toEqual(["CNAME"]);
     expect(app.outs.isWildcard).toBe(false);
     await stack.destroy(app);
@@ -68,14 +68,14 @@ describe("Domain resource", () => {
   it("replaces the domain, deleting first, when the hostname or port changes", async () => {
     const base = { responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" };
     expect(await stack.diff(wildcard, wildcardInputs({ ...base, port: 9090 }))).toEqual({ changes: DIFF_SOME, replaces: ["port"], deleteBeforeReplace: true });
-    expect(await stack.diff(wildcard, wildcardInputs({ ...base, domain: "*.web.example.com" }))).toEqual({ changes: DIFF_SOME, replaces: ["domain"], deleteBeforeReplace: true });
+    expect(await stack.diff(wildcard, wildcardInputs({ ...base, hostname: "*.web.example.com" }))).toEqual({ changes: DIFF_SOME, replaces: ["hostname"], deleteBeforeReplace: true });
   });
 
   it("imports by <cubeId>/<domainId> and by the bare domain id", async () => {
     const composite = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id, { __provider: stack.providers.Domain });
     expect(composite.id).toBe(wildcard.id);
-    expect(composite.outs).toMatchObject({ domain: "*.apps.example.com", port: 8080, responseCompression: true });
-    expect(composite.inputs).toMatchObject({ cubeId: cube.id, domain: "*.apps.example.com", port: 8080 });
+    expect(composite.outs).toMatchObject({ hostname: "*.apps.example.com", port: 8080, responseCompression: true });
+    expect(composite.inputs).toMatchObject({ cubeId: cube.id, hostname: "*.apps.example.com", port: 8080 });
     const bare = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id.split("/")[1]!, { __provider: stack.providers.Domain });
     expect(bare.id).toBe(wildcard.id);
   });

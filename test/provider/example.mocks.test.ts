@@ -44,7 +44,7 @@ describe("examples/pulumi under mocks", () => {
     ]);
     const byName = Object.fromEntries(registered.map((r) => [r.name, r.inputs]));
     expect(byName.web).toMatchObject({ name: "web", image: "ubuntu-24.04", terminationProtection: true, resources: { vcpu: 2, ramGb: 4, diskGb: 40 } });
-    expect(byName.app).toMatchObject({ cubeId: "web-id", domain: "app.example.com", port: 8080 });
+    expect(byName.app).toMatchObject({ cubeId: "web-id", hostname: "app.example.com", port: 8080 });
     expect(byName.app!.basicAuthPassword).toMatchObject({ [SECRET_SIG]: expect.any(String) });
     expect(byName.postgres).toMatchObject({ cubeId: "web-id", cubePort: 5432 });
 

@@ -23,7 +23,7 @@ describe("the API key", () => {
     for (const text of Object.values(stack.providers)) expect(text.includes(key), "API key in __provider").toBe(false);
 
     const cube = await stack.create("Cube", "vault", cubeInputs("vault", { terminationProtection: true }));
-    const domain = await stack.create("Domain", "vault", { cubeId: cube.id, domain: "vault.example.com", port: 8200, basicAuthUser: "u", basicAuthPassword: "pw-123456" });
+    const domain = await stack.create("Domain", "vault", { cubeId: cube.id, hostname: "vault.example.com", port: 8200, basicAuthUser: "u", basicAuthPassword: "pw-123456" });
     const port = await stack.create("TcpMapping", "vault", { cubeId: cube.id, cubePort: 8201 });
     const reads = await Promise.all([cube, domain, port].map((r) => stack.plugin.read(r.urn, r.id, r.outs, r.inputs)));
     const failures = await Promise.allSettled([

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 describe("TcpMapping resource", () => {
   let postgres: Resource;
-  const inputs = (extra: Record<string, unknown> = {}) => ({ cubeId: cube.id, cubePort: 5432, label: "postgres", whitelistedIps: ["203.0.113.0/24", "198.51.100.7"], ...extra });
+  const inputs = (extra: Record<string, unknown> = {}) => ({ cubeId: cube.id, cubePort: 5432, label: "postgres", allow: ["203.0.113.0/24", "198.51.100.7"], ...extra });
 
   it("publishes the port and outputs where to connect", async () => {
     postgres = await stack.create("TcpMapping", "postgres", inputs());
@@ -23,17 +23,17 @@ describe("TcpMapping resource", () => {
     expect(postgres.outs.hostPort).toBeGreaterThanOrEqual(30000);
     expect(postgres.outs.hostPort).toBeLessThanOrEqual(50000);
     expect(postgres.outs.host).toEqual(expect.any(String));
-    expect(postgres.outs).toMatchObject({ cubeId: cube.id, cubePort: 5432, label: "postgres", udpEnabled: true });
+    expect(postgres.outs).toMatchObject({ cubeId: cube.id, cubePort: 5432, label: "postgres", udp: true });
   });
 
   it("reports no change for the same inputs, whatever the order of the allow-list", async () => {
-    expect((await stack.diff(postgres, inputs({ whitelistedIps: ["198.51.100.7", "203.0.113.0/24"] }))).changes).toBe(DIFF_NONE);
+    expect((await stack.diff(postgres, inputs({ allow: ["198.51.100.7", "203.0.113.0/24"] }))).changes).toBe(DIFF_NONE);
   });
 
   it("replaces the mapping, deleting first, on any change", async () => {
     expect(await stack.diff(postgres, inputs({ label: "pg" }))).toEqual({ changes: DIFF_SOME, replaces: ["label"], deleteBeforeReplace: true });
-    expect(await stack.diff(postgres, inputs({ udpEnabled: false }))).toEqual({ changes: DIFF_SOME, replaces: ["udpEnabled"], deleteBeforeReplace: true });
-    expect(await stack.diff(postgres, inputs({ whitelistedIps: [] }))).toEqual({ changes: DIFF_SOME, replaces: ["whitelistedIps"], deleteBeforeReplace: true });
+    expect(await stack.diff(postgres, inputs({ udp: false }))).toEqual({ changes: DIFF_SOME, replaces: ["udp"], deleteBeforeReplace: true });
+    expect(await stack.diff(postgres, inputs({ allow: [] }))).toEqual({ changes: DIFF_SOME, replaces: ["allow"], deleteBeforeReplace: true });
     expect((await stack.diff(postgres, inputs({ cubePort: 5433 }))).replaces).toEqual(["cubePort"]);
   });
 
