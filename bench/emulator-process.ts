@@ -16,9 +16,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdmin } from "../emulator/admin.js";
-import { Core } from "../emulator/core.js";
-import { createHandler, type Handle } from "../emulator/handler.js";
+import { assembleEmulator } from "../emulator/assemble.js";
+import type { Handle } from "../emulator/handler.js";
 import type { EmulatorOptions } from "../emulator/index.js";
 import { httpListener } from "../emulator/server.js";
 
@@ -109,8 +108,7 @@ async function main(): Promise<void> {
     ...(options.spaceId ? { spaceId: options.spaceId } : {}),
     ...(options.statePath ? { statePath: options.statePath } : {}),
   };
-  const core = new Core(emulatorOptions);
-  const handle = createHandler(core, createAdmin(core));
+  const { core, handle } = assembleEmulator(emulatorOptions);
   const counter = new RequestCounter();
   const counted: Handle = async (req) => {
     const started = performance.now();

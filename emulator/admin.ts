@@ -16,14 +16,14 @@
  *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
  */
 import { z } from "zod";
-import { auditRows, writeAudit } from "./audit.js";
-import { createSpace } from "./auth.js";
-import type { Core } from "./core.js";
-import { removeCube } from "./cubes.js";
-import { publishDns, removeDns, setDnsUnavailable } from "./dns.js";
-import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./http.js";
-import { isoAt } from "./ids.js";
-import type { EmulatorAdmin } from "./index.js";
+import { auditRows, writeAudit } from "./core/audit.js";
+import { createSpace } from "./core/auth.js";
+import type { Core } from "./core/core.js";
+import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { isoAt } from "./core/ids.js";
+import { removeCube } from "./resources/cubes.js";
+import { publishDns, removeDns, setDnsUnavailable } from "./resources/dns.js";
+import type { EmulatorAdmin } from "./types.js";
 
 export const ADMIN_PREFIX = "/__emulator";
 

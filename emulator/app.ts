@@ -1,8 +1,6 @@
 /** The emulator without a socket: `app.request()` answers like fetch (for unit tests). */
-import { createAdmin } from "./admin.js";
-import { Core } from "./core.js";
-import { createHandler } from "./handler.js";
-import type { EmulatorAdmin, EmulatorOptions } from "./index.js";
+import { assembleEmulator } from "./assemble.js";
+import type { EmulatorAdmin, EmulatorOptions } from "./types.js";
 
 export interface EmulatorApp {
   apiKey: string;
@@ -14,9 +12,7 @@ export interface EmulatorApp {
 }
 
 export function createEmulatorApp(options: EmulatorOptions = {}): EmulatorApp {
-  const core = new Core(options);
-  const admin = createAdmin(core);
-  const handle = createHandler(core, admin);
+  const { core, admin, handle } = assembleEmulator(options);
   return {
     apiKey: core.apiKey,
     spaceId: core.spaceId,

@@ -1,5 +1,5 @@
 /** `cubeform emulator`: starts the emulator and prints how to point a client at it. */
-import type { RunningEmulator } from "./index.js";
+import type { RunningEmulator } from "./types.js";
 import { startEmulator } from "./server.js";
 
 export interface EmulatorCommandOptions {
@@ -49,7 +49,7 @@ export async function runEmulatorCommand(
   if (opts.apiKey === undefined) io.stdout.write(`export CUBE_API_KEY=${emulator.apiKey}\n`);
 
   // On stop the state is flushed and the server closed; with nothing else holding the
-  // event loop, the process then ends by itself. State writes are coalesced (emulator/state.ts):
+  // event loop, the process then ends by itself. State writes are coalesced (emulator/core/store.ts):
   // should the process end another way (process.exit), pending changes are written on the way
   // out — an "exit" listener only, which changes nothing about how or when the process stops.
   const detach = onStopRequest(io.signal, () => void stop());

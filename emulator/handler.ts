@@ -10,14 +10,14 @@
  * read that resource anyway), and a replay still uses up the rate-limit budget.
  */
 import { adminHandler, ADMIN_PREFIX } from "./admin.js";
-import { findKey } from "./auth.js";
-import type { AuthInfo, RouteContext } from "./context.js";
-import type { Core } from "./core.js";
-import { HttpError, type ApiRequest, type ApiResponse } from "./http.js";
-import { findReplay, fingerprint, IDEMPOTENCY_KEY_MAX, storeOutcome } from "./idempotency.js";
-import { isoAt } from "./ids.js";
-import type { EmulatorAdmin, FaultSpec } from "./index.js";
+import { findKey, type AuthInfo } from "./core/auth.js";
+import type { RouteContext } from "./core/context.js";
+import type { Core } from "./core/core.js";
+import { HttpError, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { findReplay, fingerprint, IDEMPOTENCY_KEY_MAX, storeOutcome } from "./core/idempotency.js";
+import { isoAt } from "./core/ids.js";
 import { matchRoute, type Route } from "./routes.js";
+import type { EmulatorAdmin, FaultSpec } from "./types.js";
 
 export const API_PREFIX = "/api/v1";
 const REPLAYED = "Idempotency-Replayed";

@@ -2,124 +2,13 @@
  * The local Cube API emulator. CONTRACT (other folders depend on these names):
  * startEmulator() serves the API on 127.0.0.1 under /api/v1 and the admin surface under
  * /__emulator; the returned handle also exposes the admin operations in process.
+ *
+ * Layout: core/ is the machinery every resource uses (store, clock, job scheduler, event bus,
+ * request context, auth); resources/ holds one resource per file — its routes (with their
+ * OpenAPI description), its behaviour over the store and the jobs it owns; resources/all.ts
+ * lists them. The files here wire those together (handler, admin surface, server, CLI).
  */
-export interface RateLimitSetting {
-  /** Mutating (non-GET) requests allowed per window, per client IP. Default 10. */
-  limit: number;
-  /** Window length in ms. Default 60_000. */
-  windowMs: number;
-}
-
-export interface EmulatorOptions {
-  /** 0 (default) picks a free port. */
-  port?: number;
-  /** Owner key of the initial space; generated ("kro_…") when absent. */
-  apiKey?: string;
-  /** Id of the initial space; generated when absent. */
-  spaceId?: string;
-  spaceName?: string;
-  /**
-   * JSON file that keeps state across restarts. Writes are atomic and coalesced: a change is
-   * written within ~50 ms (longer for a large state, see emulator/state.ts), and at once on
-   * close(), admin.flushState(), and in the CLI on SIGTERM/SIGINT and at exit.
-   */
-  statePath?: string;
-  rateLimit?: RateLimitSetting;
-  /** Speed of the emulated clock for state transitions: 1 = real time, 100 = 100x faster. */
-  clockSpeed?: number;
-  /** Default page size of GET /spaces/{s}/cubes (default 20; max 100). */
-  defaultPageSize?: number;
-}
-
-export interface RequestLogEntry {
-  at: string;
-  method: string;
-  /** Path without the query, e.g. /api/v1/spaces/s/cubes */
-  path: string;
-  query: string;
-  status: number;
-  mutating: boolean;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  /** True when the API key header was present (its value is never logged). */
-  authenticated: boolean;
-}
-
-export type FaultKind = "latency" | "status" | "reset" | "drop-after-commit";
-
-export interface FaultSpec {
-  kind: FaultKind;
-  /** Upper-case method to match; any when absent. */
-  method?: string;
-  /** Regular expression source matched against the path (e.g. "/cubes$"); any when absent. */
-  path?: string;
-  /** How many matching requests it affects (default 1). */
-  times?: number;
-  /** For "status": the status to answer (e.g. 503). */
-  status?: number;
-  /** For "latency": extra delay in ms. */
-  ms?: number;
-}
-
-export interface AuditRow {
-  id: string;
-  at: string;
-  spaceId: string;
-  category: string;
-  action: string;
-  actorType: "user" | "admin" | "system";
-  actorId: string;
-  targetId: string;
-  visibility: "customer" | "internal";
-  /** Present only on internal rows. */
-  reason?: string;
-  details: Record<string, unknown>;
-}
-
-export type SystemTerminationCase =
-  | "unfunded_storage_sweep"
-  | "snapshot_rollback_failure"
-  | "transfer_cancellation_cleanup"
-  | "orphan_directory_teardown";
-
-export interface EmulatorAdmin {
-  createSpace(input?: { id?: string; name?: string }): { spaceId: string; ownerKey: string; readOnlyKey: string };
-  /** Publish a DNS record in the emulated zone (replaces records of the same host and type). */
-  publishDns(record: { type: "CNAME" | "TXT" | "A"; host: string; value: string }): void;
-  removeDns(record: { type: "CNAME" | "TXT" | "A"; host: string }): void;
-  /** Make the DNS check of a host answer "unknown" (the service could not check). */
-  setDnsUnavailable(host: string, unavailable: boolean): void;
-  injectFault(fault: FaultSpec): void;
-  clearFaults(): void;
-  setClockSpeed(speed: number): void;
-  /** Moves the emulated clock forward by `ms` at once (due transitions and retries then run). */
-  advanceClock(ms: number): void;
-  setRateLimit(setting: RateLimitSetting): void;
-  /** Operator (admin) or system-recovery termination; allowed on protected cubes, writes an internal audit row. */
-  terminateCube(input: { cubeId: string; actorType: "admin" | "system"; reason: string; systemCase?: SystemTerminationCase }): void;
-  /** The last 10,000 /api/v1 requests, oldest first. */
-  requests(): RequestLogEntry[];
-  /** Every /api/v1 request counted by method, e.g. {GET: 20100, POST: 3}, beyond the log's window. */
-  requestCounts(): Record<string, number>;
-  /** Empties the request log and zeroes requestCounts(). */
-  clearRequests(): void;
-  /** Writes pending state to the state file now (no-op without statePath). */
-  flushState(): void;
-  auditRows(filter?: { visibility?: "customer" | "internal"; spaceId?: string }): AuditRow[];
-}
-
-export interface RunningEmulator {
-  /** Base URL of the API, e.g. http://127.0.0.1:41234/api/v1 */
-  url: string;
-  /** http://127.0.0.1:41234 */
-  origin: string;
-  port: number;
-  apiKey: string;
-  spaceId: string;
-  admin: EmulatorAdmin;
-  close(): Promise<void>;
-}
-
+export type * from "./types.js";
 export { startEmulator } from "./server.js";
 export { createEmulatorApp, type EmulatorApp } from "./app.js";
 export { runEmulatorCommand, parseRateLimit, EmulatorCommandError, type EmulatorCommandOptions, type EmulatorCommandIo } from "./cli.js";

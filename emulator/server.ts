@@ -1,18 +1,15 @@
 /** startEmulator: the core behind a node:http server on 127.0.0.1. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdmin } from "./admin.js";
-import { Core } from "./core.js";
-import { createHandler, type Handle } from "./handler.js";
-import type { ApiRequest, ApiResponse } from "./http.js";
-import type { EmulatorOptions, RunningEmulator } from "./index.js";
+import { assembleEmulator } from "./assemble.js";
+import type { ApiRequest, ApiResponse } from "./core/http.js";
+import type { Handle } from "./handler.js";
+import type { EmulatorOptions, RunningEmulator } from "./types.js";
 
 const BODY_LIMIT = 1024 * 1024;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const core = new Core(options);
-  const admin = createAdmin(core);
-  const handle = createHandler(core, admin);
+  const { core, admin, handle } = assembleEmulator(options);
   const server = createServer(httpListener(handle));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmulatorApp, type EmulatorApp } from "../../emulator/index.js";
-import { CUBES_PER_SERVER, HOST_PORT_MAX, HOST_PORT_MIN, ServerPools } from "../../emulator/servers.js";
+import { CUBES_PER_SERVER, HOST_PORT_MAX, HOST_PORT_MIN, ServerPools } from "../../emulator/core/servers.js";
 import { cubeBody } from "../support/emulator.js";
 
 const apps: EmulatorApp[] = [];

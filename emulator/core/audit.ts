@@ -1,6 +1,6 @@
 /** Audit rows: customer-visible ones (served at /spaces/{id}/audit-log) and internal ones. */
 import type { Core } from "./core.js";
-import type { AuditRow } from "./index.js";
+import type { AuditRow } from "../types.js";
 import { newId } from "./ids.js";
 
 export function writeAudit(core: Core, row: Omit<AuditRow, "id">): AuditRow {

@@ -1,14 +1,16 @@
 /** Custom domains: attach with proxy settings, list, patch, detach, and the records view. */
 import { randomBytes, scryptSync } from "node:crypto";
-import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, PatchDomainRequest, type DomainSettings } from "../schema/api.js";
-import type { RouteContext } from "./context.js";
-import type { Core } from "./core.js";
-import { requireCube } from "./cubes.js";
-import { emitEvent } from "./deliveries.js";
+import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
+import type { RouteContext } from "../core/context.js";
+import type { Core } from "../core/core.js";
+import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { isoAt, newId, randomHex } from "../core/ids.js";
+import { REFERENCE_SCHEMAS } from "../core/openapi-components.js";
+import { listOf, object, ref, SUCCESS_SCHEMA, withProperties } from "../core/openapi-doc.js";
+import type { Resource } from "../core/resource.js";
+import type { CubeRecord, DomainRecord } from "../core/state.js";
+import { CUBE_PATH, requireCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
-import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
-import { isoAt, newId, randomHex } from "./ids.js";
-import type { CubeRecord, DomainRecord } from "./state.js";
 import { domainView } from "./views.js";
 
 function requireDomain(ctx: RouteContext): { cube: CubeRecord; domain: DomainRecord } {
@@ -59,7 +61,7 @@ export function attachDomain(ctx: RouteContext): ApiResponse {
   applySettings(domain, body);
   assertProxyProtocolConsistent(ctx.core, domain, body.confirmMixedProxyProtocol === true);
   ctx.core.index.domains.put(domain);
-  emitEvent(ctx.core, cube.spaceId, "domain.added", { domain: domainView(domain) }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "domain.added", { domain: domainView(domain) }, ctx.now);
   return json(201, { domain: domainView(domain), records: requiredRecords(domain) });
 }
 
@@ -78,7 +80,7 @@ export function patchDomain(ctx: RouteContext): ApiResponse {
 export function detachDomain(ctx: RouteContext): ApiResponse {
   const { cube, domain } = requireDomain(ctx);
   ctx.core.index.domains.delete(domain);
-  emitEvent(ctx.core, cube.spaceId, "domain.removed", { domain: domainView(domain) }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "domain.removed", { domain: domainView(domain) }, ctx.now);
   return json(200, SUCCESS);
 }
 
@@ -143,3 +145,58 @@ function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirm
     errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names },
   });
 }
+
+export const domainsResource: Resource = {
+  name: "domains",
+  routes: [
+    {
+      method: "GET",
+      path: `${CUBE_PATH}/domains`,
+      handler: listDomains,
+      doc: { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] },
+    },
+    {
+      method: "POST",
+      path: `${CUBE_PATH}/domains`,
+      handler: attachDomain,
+      doc: {
+        summary: "Attach a custom domain",
+        tag: "Domains",
+        body: AttachDomainRequest,
+        ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
+        errors: [400, 404, 409],
+      },
+    },
+    {
+      method: "PATCH",
+      path: `${CUBE_PATH}/domains/{mappingId}`,
+      handler: patchDomain,
+      doc: { summary: "Update a domain's proxy settings", tag: "Domains", body: PatchDomainRequest, ok: [200, object({ domain: ref("Domain") })], errors: [400, 404, 409] },
+    },
+    {
+      method: "DELETE",
+      path: `${CUBE_PATH}/domains/{mappingId}`,
+      handler: detachDomain,
+      doc: { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] },
+    },
+    {
+      method: "GET",
+      path: `${CUBE_PATH}/domains/{mappingId}/records`,
+      handler: domainRecords,
+      doc: { summary: "DNS records the domain needs, with their live state", tag: "Domains", ok: [200, ref("DomainRecordsView")], errors: [404] },
+    },
+  ],
+  schemas: {
+    Domain: withProperties(REFERENCE_SCHEMAS.Domain ?? {}, {
+      originScheme: { type: "string", enum: ["http", "https"] },
+      proxyProtocol: { type: ["string", "null"], enum: ["v1", "v2", null] },
+    }),
+    DomainRecordsView: object({
+      domain: { type: "string" },
+      isWildcard: { type: "boolean" },
+      records: { type: "array", items: ref("DnsRecordStatus") },
+      summary: object({ found: { type: "integer" }, total: { type: "integer" }, complete: { type: "boolean" } }),
+      checkedAt: { type: "string", format: "date-time" },
+    }),
+  },
+};

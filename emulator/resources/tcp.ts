@@ -1,17 +1,18 @@
 /** TCP mappings, including the SSH mapping every cube has, SSH details and the SSH port. */
 import { createHash } from "node:crypto";
-import { CreateTcpMappingRequest, SshPortRequest } from "../schema/api.js";
-import { DELAYS } from "./clock.js";
-import type { RouteContext } from "./context.js";
-import type { Core } from "./core.js";
-import { requireCube } from "./cubes.js";
-import { emitEvent } from "./deliveries.js";
-import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
-import { isoAt, newId } from "./ids.js";
-import type { CubeRecord, Job, TcpRecord } from "./state.js";
+import { CreateTcpMappingRequest, SshPortRequest } from "../../schema/api.js";
+import { DELAYS } from "../core/clock.js";
+import type { RouteContext } from "../core/context.js";
+import type { Core } from "../core/core.js";
+import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { isoAt, newId } from "../core/ids.js";
+import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { defineJob, type Resource } from "../core/resource.js";
+import type { CubeRecord, TcpRecord } from "../core/state.js";
+import { CUBE_PATH, requireCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
 
-export { HOST_PORT_MAX, HOST_PORT_MIN } from "./servers.js";
+export { HOST_PORT_MAX, HOST_PORT_MIN } from "../core/servers.js";
 
 function cubeMappings(core: Core, cubeId: string): TcpRecord[] {
   return core.index.tcp.ofCube(cubeId);
@@ -51,7 +52,7 @@ export function createTcpMapping(ctx: RouteContext): ApiResponse {
     udpEnabled: body.udpEnabled ?? true,
     whitelistedIps: cidrs.map((cidr) => ({ id: newId("wl"), cidr })),
   });
-  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.added", { tcpMapping: tcpView(ctx.core.index, mapping) }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "tcp_mapping.added", { tcpMapping: tcpView(ctx.core.index, mapping) }, ctx.now);
   return json(201, { tcpMapping: tcpView(ctx.core.index, mapping) });
 }
 
@@ -65,7 +66,7 @@ export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
   }
   const view = tcpView(ctx.core.index, mapping);
   ctx.core.index.tcp.delete(mapping);
-  emitEvent(ctx.core, cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
   return json(200, SUCCESS);
 }
 
@@ -103,15 +104,53 @@ export function putSshPort(ctx: RouteContext): ApiResponse {
     ssh.cubePort = body.cubePort;
     ssh.status = "pending";
     ssh.updatedAt = isoAt(ctx.now);
-    ctx.core.scheduler.schedule({ kind: "ssh-port-active", mappingId: ssh.id }, ctx.now + DELAYS.sshPort);
-    emitEvent(ctx.core, cube.spaceId, "tcp_mapping.updated", { tcpMapping: tcpView(ctx.core.index, ssh) }, ctx.now);
+    sshPortActiveJob.schedule(ctx.core, { mappingId: ssh.id }, ctx.now + DELAYS.sshPort);
+    ctx.core.events.emit(cube.spaceId, "tcp_mapping.updated", { tcpMapping: tcpView(ctx.core.index, ssh) }, ctx.now);
   }
   return json(200, { success: true, cubePort: body.cubePort });
 }
 
-export function runSshPortJob(core: Core, job: Extract<Job, { kind: "ssh-port-active" }>): void {
+const sshPortActiveJob = defineJob<{ mappingId: string }>("ssh-port-active", (core, job) => {
   const mapping = core.index.tcp.get(job.mappingId);
   if (!mapping) return;
   mapping.status = "active";
   mapping.updatedAt = isoAt(job.at);
-}
+});
+
+export const tcpResource: Resource = {
+  name: "tcp-mappings",
+  routes: [
+    { method: "GET", path: `${CUBE_PATH}/ssh`, handler: getSsh, doc: { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] } },
+    {
+      method: "PUT",
+      path: `${CUBE_PATH}/ssh-port`,
+      handler: putSshPort,
+      doc: {
+        summary: "Change the in-Cube SSH port (host port unchanged)",
+        tag: "Cubes",
+        body: SshPortRequest,
+        ok: [200, object({ success: { type: "boolean" }, cubePort: { type: "integer" } })],
+        errors: [400, 404, 409],
+      },
+    },
+    {
+      method: "GET",
+      path: `${CUBE_PATH}/tcp-mappings`,
+      handler: listTcpMappings,
+      doc: { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] },
+    },
+    {
+      method: "POST",
+      path: `${CUBE_PATH}/tcp-mappings`,
+      handler: createTcpMapping,
+      doc: { summary: "Create a TCP mapping", tag: "TCP mappings", body: CreateTcpMappingRequest, ok: [201, object({ tcpMapping: ref("TcpMapping") })], errors: [400, 404, 409, 503] },
+    },
+    {
+      method: "DELETE",
+      path: `${CUBE_PATH}/tcp-mappings/{mappingId}`,
+      handler: deleteTcpMapping,
+      doc: { summary: "Delete a TCP mapping (not the SSH mapping)", tag: "TCP mappings", ok: [200, SUCCESS_SCHEMA], errors: [400, 404] },
+    },
+  ],
+  jobs: [sshPortActiveJob],
+};

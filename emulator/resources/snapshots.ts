@@ -1,13 +1,14 @@
 /** Snapshots and restore; allowed while termination protection is on (spec §3 rule 2). */
-import { CreateSnapshotRequest, RestoreRequest } from "../schema/api.js";
-import { DELAYS } from "./clock.js";
-import type { RouteContext } from "./context.js";
-import type { Core } from "./core.js";
-import { requireCube } from "./cubes.js";
-import { emitEvent } from "./deliveries.js";
-import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
-import { isoAt, newId } from "./ids.js";
-import type { CubeRecord, Job, SnapshotRecord } from "./state.js";
+import { CreateSnapshotRequest, RestoreRequest } from "../../schema/api.js";
+import { DELAYS } from "../core/clock.js";
+import type { RouteContext } from "../core/context.js";
+import type { Core } from "../core/core.js";
+import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { isoAt, newId } from "../core/ids.js";
+import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { defineJob, type Resource } from "../core/resource.js";
+import type { CubeRecord, SnapshotRecord } from "../core/state.js";
+import { CUBE_PATH, requireCube } from "./cube-lookup.js";
 import { snapshotView } from "./views.js";
 
 function cubeSnapshots(core: Core, cube: CubeRecord): SnapshotRecord[] {
@@ -43,24 +44,24 @@ export function createSnapshot(ctx: RouteContext): ApiResponse {
     createdAt: isoAt(ctx.now),
   };
   ctx.core.index.snapshots.put(snapshot);
-  ctx.core.scheduler.schedule({ kind: "snapshot-complete", snapshotId: snapshot.id }, ctx.now + DELAYS.snapshot);
+  snapshotCompleteJob.schedule(ctx.core, { snapshotId: snapshot.id }, ctx.now + DELAYS.snapshot);
   return json(201, { snapshot: snapshotView(snapshot) });
 }
 
-export function runSnapshotJob(core: Core, job: Extract<Job, { kind: "snapshot-complete" }>): void {
+const snapshotCompleteJob = defineJob<{ snapshotId: string }>("snapshot-complete", (core, job) => {
   const snapshot = core.index.snapshots.get(job.snapshotId);
   const cube = snapshot && core.index.cubes.get(snapshot.cubeId);
   if (!snapshot || !cube) return;
   snapshot.status = "complete";
   snapshot.sizeBytes = Math.round(cube.resources.diskGb * 0.25 * 1024 ** 3);
-  emitEvent(core, snapshot.spaceId, "snapshot.created", { snapshot: snapshotView(snapshot) }, job.at);
-}
+  core.events.emit(snapshot.spaceId, "snapshot.created", { snapshot: snapshotView(snapshot) }, job.at);
+});
 
 export function deleteSnapshot(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   const snapshot = requireSnapshot(ctx.core, cube, ctx.params.snapshotId ?? "");
   ctx.core.index.snapshots.delete(snapshot);
-  emitEvent(ctx.core, cube.spaceId, "snapshot.deleted", { snapshot: snapshotView(snapshot) }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "snapshot.deleted", { snapshot: snapshotView(snapshot) }, ctx.now);
   return json(200, SUCCESS);
 }
 
@@ -71,6 +72,37 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
   const snapshot = ctx.core.index.snapshots.get(body.snapshotId);
   if (!snapshot || snapshot.cubeId !== cube.id) throw badRequest(`snapshotId: no snapshot ${body.snapshotId} on this Cube`);
   if (snapshot.status !== "complete") throw conflict("The snapshot is not complete yet");
-  emitEvent(ctx.core, cube.spaceId, "snapshot.restored", { snapshot: snapshotView(snapshot), cubeId: cube.id }, ctx.now);
+  ctx.core.events.emit(cube.spaceId, "snapshot.restored", { snapshot: snapshotView(snapshot), cubeId: cube.id }, ctx.now);
   return json(200, SUCCESS);
 }
+
+export const snapshotsResource: Resource = {
+  name: "snapshots",
+  routes: [
+    {
+      method: "GET",
+      path: `${CUBE_PATH}/snapshots`,
+      handler: listSnapshots,
+      doc: { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] },
+    },
+    {
+      method: "POST",
+      path: `${CUBE_PATH}/snapshots`,
+      handler: createSnapshot,
+      doc: { summary: "Create a snapshot", tag: "Snapshots", body: CreateSnapshotRequest, bodyOptional: true, ok: [201, object({ snapshot: ref("Snapshot") })], errors: [400, 404, 409] },
+    },
+    {
+      method: "DELETE",
+      path: `${CUBE_PATH}/snapshots/{snapshotId}`,
+      handler: deleteSnapshot,
+      doc: { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] },
+    },
+    {
+      method: "POST",
+      path: `${CUBE_PATH}/restore`,
+      handler: restoreSnapshot,
+      doc: { summary: "Restore a Cube from a snapshot", tag: "Snapshots", body: RestoreRequest, ok: [200, SUCCESS_SCHEMA], errors: [400, 404, 409] },
+    },
+  ],
+  jobs: [snapshotCompleteJob],
+};

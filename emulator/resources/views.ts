@@ -1,13 +1,13 @@
 /** Conversions from stored records to the API objects the emulator returns. */
-import type { Cube, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../schema/api.js";
+import type { Cube, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import { costPerHour } from "./catalog.js";
-import type { StateIndex } from "./indexes.js";
-import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, TcpRecord, WebhookRecord } from "./state.js";
+import type { StateIndex } from "../core/indexes.js";
+import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, TcpRecord, WebhookRecord } from "../core/state.js";
 
 /** The shared host-gateway address through which mapped ports are reached (TEST-NET-3). */
 export const GATEWAY_IPV4 = "203.0.113.10";
 
-/** The physical host of an emulated server (emulator/servers.ts): node-1, node-2, … */
+/** The physical host of an emulated server (emulator/core/servers.ts): node-1, node-2, … */
 export function serverDomain(cube: CubeRecord): string {
   return `node-${cube.server}.emulator.local`;
 }

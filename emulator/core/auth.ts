@@ -1,8 +1,14 @@
 /** API keys (stored as sha256 hashes) and spaces. */
-import type { AuthInfo } from "./context.js";
 import { HttpError } from "./http.js";
 import { keyIdFromHash, newApiKey, newId, sha256Hex } from "./ids.js";
 import type { KeyRole, StateData } from "./state.js";
+
+/** Who a request's API key belongs to. */
+export interface AuthInfo {
+  keyId: string;
+  spaceId: string;
+  role: KeyRole;
+}
 
 export function addKey(data: StateData, spaceId: string, role: KeyRole, key = newApiKey()): string {
   const hash = sha256Hex(key);

@@ -2,7 +2,7 @@
  * Sliding-window-log limit on mutating requests, per client IP, in real time (clients pace
  * themselves by the wall clock, whatever the emulated clock speed).
  */
-import type { RateLimitSetting } from "./index.js";
+import type { RateLimitSetting } from "../types.js";
 
 export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 10, windowMs: 60_000 };
 

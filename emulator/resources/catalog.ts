@@ -1,5 +1,8 @@
 /** The public lookups: regions, images and pricing, and the hourly cost derived from them. */
-import type { CubeResources, Image, Pricing, Region } from "../schema/api.js";
+import type { CubeResources, Image, Pricing, Region } from "../../schema/api.js";
+import { json } from "../core/http.js";
+import { listOf, object, ref } from "../core/openapi-doc.js";
+import type { Resource } from "../core/resource.js";
 
 export const REGIONS: readonly Region[] = [
   { id: "reg_nbg1", name: "Nuremberg, Germany", slug: "eu-nuremberg" },
@@ -39,3 +42,21 @@ export function costPerHour(resources: CubeResources): number {
   const base = resources.vcpu * rates.vcpuPerHour + resources.ramGb * rates.ramGbPerHour + resources.diskGb * rates.diskGbPerHour;
   return Math.round(base * (tier?.multiplier ?? 1) * 1e6) / 1e6;
 }
+
+/** Public: no API key needed. */
+export const catalogResource: Resource = {
+  name: "catalog",
+  routes: [
+    { method: "GET", path: "/regions", public: true, handler: () => json(200, { regions: REGIONS }), doc: { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] } },
+    { method: "GET", path: "/images", public: true, handler: () => json(200, { images: IMAGES }), doc: { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] } },
+    { method: "GET", path: "/pricing", public: true, handler: () => json(200, PRICING), doc: { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] } },
+  ],
+  schemas: {
+    Pricing: object({
+      currency: { type: "string" },
+      rates: object({ vcpuPerHour: { type: "number" }, ramGbPerHour: { type: "number" }, diskGbPerHour: { type: "number" } }),
+      tiers: { type: "array", items: ref("PricingTier") },
+      note: { type: "string" },
+    }),
+  },
+};

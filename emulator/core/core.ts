@@ -1,17 +1,19 @@
-/** The emulator's parts wired together: state, clock, scheduled jobs, deliveries, limits. */
+/**
+ * The machinery every resource uses: state, clock, job scheduler, event bus, limits and the
+ * request log. It knows no resource and no job kind by name: resources register their jobs
+ * (registerJob) and subscribe to events before start().
+ */
+import type { EmulatorOptions, RequestLogEntry } from "../types.js";
 import { addKey, ensureSpace } from "./auth.js";
 import { EmulatedClock } from "./clock.js";
-import { runCubeGoneJob, runCubeStateJob } from "./cubes.js";
-import { DeliverySender, resumePendingDeliveries } from "./deliveries.js";
+import { EventBus } from "./events.js";
 import { FaultList } from "./faults.js";
 import { isoAt } from "./ids.js";
-import type { EmulatorOptions, RequestLogEntry } from "./index.js";
+import type { StateIndex } from "./indexes.js";
 import { Scheduler } from "./jobs.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
-import { runSnapshotJob } from "./snapshots.js";
-import type { StateIndex } from "./indexes.js";
-import { Store, type Job, type StateData } from "./state.js";
-import { runSshPortJob } from "./tcp.js";
+import type { Job, StateData } from "./state.js";
+import { Store } from "./store.js";
 
 const REQUEST_LOG_MAX = 10_000;
 
@@ -19,7 +21,7 @@ export class Core {
   readonly store: Store;
   readonly clock: EmulatedClock;
   readonly scheduler: Scheduler;
-  readonly sender: DeliverySender;
+  readonly events = new EventBus();
   readonly rateLimiter: RateLimiter;
   readonly faults = new FaultList();
   readonly defaultPageSize: number;
@@ -30,12 +32,14 @@ export class Core {
   /** Every /api/v1 request since start (or the last clearRequests), by method. */
   private counts: Record<string, number> = {};
   private closed = false;
+  private readonly closing = new AbortController();
+  private readonly jobRunners = new Map<string, (job: Job) => void>();
+  private readonly closeHooks: (() => void)[] = [];
 
   constructor(options: EmulatorOptions = {}) {
     this.store = Store.open(options.statePath);
     this.clock = new EmulatedClock(options.clockSpeed ?? 1, this.store.data.clockNow);
     this.scheduler = new Scheduler(this.store, this.clock, (job) => this.runJob(job), () => this.save());
-    this.sender = new DeliverySender(this);
     this.rateLimiter = new RateLimiter();
     this.rateLimiter.configure(options.rateLimit ?? DEFAULT_RATE_LIMIT);
     this.defaultPageSize = checkPageSize(options.defaultPageSize ?? 20);
@@ -44,10 +48,28 @@ export class Core {
     this.data.initialSpaceId = this.spaceId;
     // Keys are kept hashed: a supplied key is registered again (same hash); a generated one is new.
     this.apiKey = addKey(this.data, this.spaceId, "owner", options.apiKey);
-    resumePendingDeliveries(this);
+  }
+
+  /** Registers what jobs of `kind` do; a kind has one owner. */
+  registerJob(kind: string, run: (job: Job) => void): void {
+    if (this.jobRunners.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
+    this.jobRunners.set(kind, run);
+  }
+
+  /** Runs what fell due while the emulator was stopped and persists; after every registration. */
+  start(): void {
     this.scheduler.runDue();
     this.save();
     this.store.flush();
+  }
+
+  /** Aborted when the emulator closes (e.g. to cancel outgoing requests in flight). */
+  get closingSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  onClose(hook: () => void): void {
+    this.closeHooks.push(hook);
   }
 
   get data(): StateData {
@@ -99,22 +121,13 @@ export class Core {
     this.store.flush();
     this.closed = true;
     this.scheduler.close();
-    this.sender.close();
+    this.closing.abort();
+    for (const hook of this.closeHooks) hook();
   }
 
+  /** A job of a kind nobody registered (e.g. from a newer state file) is dropped. */
   private runJob(job: Job): void {
-    switch (job.kind) {
-      case "cube-state":
-        return runCubeStateJob(this, job);
-      case "cube-gone":
-        return runCubeGoneJob(this, job);
-      case "snapshot-complete":
-        return runSnapshotJob(this, job);
-      case "ssh-port-active":
-        return runSshPortJob(this, job);
-      case "delivery-attempt":
-        return this.sender.run(job);
-    }
+    this.jobRunners.get(job.kind)?.(job);
   }
 }
 

@@ -1,13 +1,9 @@
 /** What a route handler receives. */
+import type { AuthInfo } from "./auth.js";
 import type { Core } from "./core.js";
 import type { ApiResponse } from "./http.js";
-import type { KeyRole } from "./state.js";
 
-export interface AuthInfo {
-  keyId: string;
-  spaceId: string;
-  role: KeyRole;
-}
+export type { AuthInfo } from "./auth.js";
 
 export interface RouteContext {
   core: Core;

@@ -1,6 +1,6 @@
 /** The emulated DNS zone, the records a domain needs, and their live-check states. */
-import type { DnsRecord, DnsRecordState, DnsRecordStatus } from "../schema/api.js";
-import type { DnsEntry, DnsType, DomainRecord, StateData } from "./state.js";
+import type { DnsRecord, DnsRecordState, DnsRecordStatus } from "../../schema/api.js";
+import type { DnsEntry, DnsType, DomainRecord, StateData } from "../core/state.js";
 import { acmeTarget } from "./views.js";
 
 export const ROUTING_TARGET = "dns.krova.cloud";

@@ -1,26 +1,22 @@
-/** Cube routes (list, create, get, patch, delete) and the cube lifecycle. */
-import { CreateCubeRequest, PatchCubeRequest } from "../schema/api.js";
-import type { CubeState } from "../schema/api.js";
-import { writeAudit } from "./audit.js";
+/** Cubes: routes (list, create, get, patch, delete) and the cube lifecycle (state jobs). */
+import { CreateCubeRequest, PatchCubeRequest } from "../../schema/api.js";
+import type { CubeState } from "../../schema/api.js";
+import { writeAudit } from "../core/audit.js";
+import { DELAYS } from "../core/clock.js";
+import { actorOf, type RouteContext } from "../core/context.js";
+import type { Core } from "../core/core.js";
+import { badRequest, HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { isoAt, newId } from "../core/ids.js";
+import { intQueryParam, object, ref, SUCCESS_SCHEMA, withProperties } from "../core/openapi-doc.js";
+import { defineJob, type Resource } from "../core/resource.js";
+import type { CubeRecord } from "../core/state.js";
 import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
-import { DELAYS } from "./clock.js";
-import { actorOf, type RouteContext } from "./context.js";
-import type { Core } from "./core.js";
-import { emitEvent } from "./deliveries.js";
-import { badRequest, HttpError, intQuery, json, notFound, parseWith, SUCCESS, type ApiResponse } from "./http.js";
-import { isoAt, newId } from "./ids.js";
-import type { CubeRecord, Job } from "./state.js";
+import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { REFERENCE_SCHEMAS } from "../core/openapi-components.js";
 import { createSshMapping } from "./tcp.js";
 import { cubeView, publicIpv4 } from "./views.js";
 
 export const TERMINATION_PROTECTED_MESSAGE = "This Cube has termination protection on. Turn it off before deleting.";
-
-export function requireCube(ctx: RouteContext): CubeRecord {
-  const cube = ctx.core.index.cubes.get(ctx.params.cubeId ?? "");
-  // Another space's cube is reported exactly like a missing one: never visible, never touchable.
-  if (!cube || cube.spaceId !== ctx.auth.spaceId) throw notFound("Cube");
-  return cube;
-}
 
 export function listCubes(ctx: RouteContext): ApiResponse {
   const limit = intQuery(ctx.query, "limit", ctx.core.defaultPageSize, 1, 100);
@@ -119,19 +115,24 @@ function beginDeletion(core: Core, cube: CubeRecord, now: number): void {
   cube.epoch++;
   cube.state = "stopping";
   cube.updatedAt = isoAt(now);
-  core.scheduler.schedule({ kind: "cube-gone", cubeId: cube.id }, now + DELAYS.deleting);
-}
-
-export function scheduleState(core: Core, cube: CubeRecord, to: CubeState, at: number): void {
-  core.scheduler.schedule({ kind: "cube-state", cubeId: cube.id, epoch: cube.epoch, to }, at);
+  cubeGoneJob.schedule(core, { cubeId: cube.id }, now + DELAYS.deleting);
 }
 
 /** Applies a scheduled transition unless a later operation superseded it. */
-export function runCubeStateJob(core: Core, job: Extract<Job, { kind: "cube-state" }>): void {
+const cubeStateJob = defineJob<{ cubeId: string; epoch: number; to: CubeState }>("cube-state", (core, job) => {
   const cube = core.index.cubes.get(job.cubeId);
   if (!cube || cube.deleting || cube.epoch !== job.epoch) return;
   enterState(core, cube, job.to, job.at);
   if (job.to === "booting") scheduleState(core, cube, "running", job.at + DELAYS.booting);
+});
+
+const cubeGoneJob = defineJob<{ cubeId: string }>("cube-gone", (core, job) => {
+  const cube = core.index.cubes.get(job.cubeId);
+  if (cube) removeCube(core, cube, job.at);
+});
+
+export function scheduleState(core: Core, cube: CubeRecord, to: CubeState, at: number): void {
+  cubeStateJob.schedule(core, { cubeId: cube.id, epoch: cube.epoch, to }, at);
 }
 
 export function enterState(core: Core, cube: CubeRecord, state: CubeState, at: number): void {
@@ -147,18 +148,47 @@ export function enterState(core: Core, cube: CubeRecord, state: CubeState, at: n
   if (state === "stopped") emitCubeEvent(core, cube, "cube.stopped", at);
 }
 
-export function runCubeGoneJob(core: Core, job: Extract<Job, { kind: "cube-gone" }>): void {
-  const cube = core.index.cubes.get(job.cubeId);
-  if (cube) removeCube(core, cube, job.at);
-}
-
 /** Hard-deletes the cube and frees what it held: TCP mappings, domains, snapshots. */
 export function removeCube(core: Core, cube: CubeRecord, at: number): void {
   const event = { id: cube.id, name: cube.name, state: "deleted", publicIpv4: publicIpv4(core.index, cube) };
   core.index.deleteCube(cube);
-  emitEvent(core, cube.spaceId, "cube.deleted", event, at);
+  core.events.emit(cube.spaceId, "cube.deleted", event, at);
 }
 
 export function emitCubeEvent(core: Core, cube: CubeRecord, event: string, at: number): void {
-  emitEvent(core, cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.index, cube) }, at);
+  core.events.emit(cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.index, cube) }, at);
 }
+
+export const cubesResource: Resource = {
+  name: "cubes",
+  routes: [
+    {
+      method: "GET",
+      path: "/spaces/{spaceId}/cubes",
+      handler: listCubes,
+      doc: {
+        summary: "List Cubes in a Space",
+        tag: "Cubes",
+        ok: [200, object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") })],
+        errors: [400],
+        query: [intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."), intQueryParam("limit", 1, 100, "Page size (default 20).")],
+      },
+    },
+    {
+      method: "POST",
+      path: "/spaces/{spaceId}/cubes",
+      handler: createCube,
+      doc: { summary: "Create a Cube", tag: "Cubes", body: CreateCubeRequest, ok: [201, object({ cube: ref("Cube") })], errors: [400] },
+    },
+    { method: "GET", path: CUBE_PATH, handler: getCube, doc: { summary: "Get a Cube", tag: "Cubes", ok: [200, object({ cube: ref("Cube") })], errors: [404] } },
+    {
+      method: "PATCH",
+      path: CUBE_PATH,
+      handler: patchCube,
+      doc: { summary: "Toggle termination protection", tag: "Cubes", body: PatchCubeRequest, ok: [200, object({ cube: ref("Cube") })], errors: [400, 404] },
+    },
+    { method: "DELETE", path: CUBE_PATH, handler: deleteCube, doc: { summary: "Delete a Cube (asynchronous)", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
+  ],
+  jobs: [cubeStateJob, cubeGoneJob],
+  schemas: { Cube: withProperties(REFERENCE_SCHEMAS.Cube ?? {}, { region: { type: "string", description: "Region slug." } }) },
+};

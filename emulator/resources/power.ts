@@ -1,9 +1,12 @@
 /** Power operations. All stay allowed while termination protection is on (spec §3 rule 2). */
-import { DELAYS } from "./clock.js";
-import type { RouteContext } from "./context.js";
-import { enterState, requireCube, scheduleState } from "./cubes.js";
-import { conflict, json, SUCCESS, type ApiResponse } from "./http.js";
-import type { CubeRecord } from "./state.js";
+import { DELAYS } from "../core/clock.js";
+import type { RouteContext } from "../core/context.js";
+import { conflict, json, SUCCESS, type ApiResponse } from "../core/http.js";
+import { SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import type { Resource } from "../core/resource.js";
+import type { CubeRecord } from "../core/state.js";
+import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { enterState, scheduleState } from "./cubes.js";
 
 function requireLive(cube: CubeRecord): void {
   if (cube.deleting) throw conflict("This Cube is being deleted");
@@ -41,3 +44,12 @@ export function restart(ctx: RouteContext): ApiResponse {
   scheduleState(ctx.core, cube, "running", ctx.now + DELAYS.booting);
   return json(200, SUCCESS);
 }
+
+export const powerResource: Resource = {
+  name: "power",
+  routes: [
+    { method: "POST", path: `${CUBE_PATH}/power-off`, handler: powerOff, doc: { summary: "Power off a running Cube", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
+    { method: "POST", path: `${CUBE_PATH}/wake`, handler: wake, doc: { summary: "Start a stopped Cube", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
+    { method: "POST", path: `${CUBE_PATH}/restart`, handler: restart, doc: { summary: "Cold-restart a running Cube", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
+  ],
+};

@@ -1,5 +1,5 @@
 /** Injected faults on /api/v1 requests (admin surface and tests). */
-import type { FaultSpec } from "./index.js";
+import type { FaultSpec } from "../types.js";
 
 export class FaultList {
   private faults: (FaultSpec & { remaining: number; pattern?: RegExp })[] = [];

@@ -1,6 +1,7 @@
 /**
  * Scheduled work on the emulated clock (state transitions, snapshot completion, webhook
- * attempts). Jobs are data kept in the state, so they survive restarts. Due jobs run in
+ * attempts). The scheduler only orders and runs jobs; what a kind of job does is registered
+ * by the resource that owns it (core/resource.ts defineJob). Jobs are data kept in the state, so they survive restarts. Due jobs run in
  * (at, id) order, each with its own `at` as "now", so the outcome depends only on the
  * emulated time that has passed, not on when a timer happened to fire.
  *
@@ -10,7 +11,11 @@
  * earlier than the armed one arrives.
  */
 import type { EmulatedClock } from "./clock.js";
-import type { Job, JobPayload, Store } from "./state.js";
+import type { Job } from "./state.js";
+import type { Store } from "./store.js";
+
+/** What a job type schedules: its kind and its payload fields (id and due time are added). */
+export type JobPayload = { kind: string } & Record<string, unknown>;
 
 export type JobRunner = (job: Job) => void;
 
@@ -36,7 +41,7 @@ export class Scheduler {
   }
 
   schedule(payload: JobPayload, at: number): void {
-    const job = { ...payload, id: this.store.data.nextJobId++, at } as Job;
+    const job: Job = { ...payload, id: this.store.data.nextJobId++, at };
     heapPush(this.jobs, job);
     if (!this.timer || at < this.armedAt) this.arm();
   }

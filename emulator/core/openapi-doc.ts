@@ -1,0 +1,35 @@
+/**
+ * How a route describes itself in the served OpenAPI document (emulator/openapi.ts builds the
+ * document from the routes): the helpers below write the response shapes.
+ */
+import type { z } from "zod";
+
+export type Schema = Record<string, unknown>;
+
+export interface Operation {
+  summary: string;
+  tag: string;
+  /** The zod schema the route validates its JSON body with. */
+  body?: z.ZodType;
+  /** A POST body is required unless this is set. */
+  bodyOptional?: true;
+  ok: [number, Schema | null];
+  errors?: number[];
+  query?: Schema[];
+}
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: "object", properties, required });
+export const listOf = (key: string, item: string): Schema => object({ [key]: { type: "array", items: ref(item) } });
+export const SUCCESS_SCHEMA = object({ success: { type: "boolean" } });
+export const intQueryParam = (name: string, min: number, max: number, description: string): Schema => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema: { type: "integer", minimum: min, maximum: max },
+});
+
+export function withProperties(schema: Schema, properties: Record<string, Schema>): Schema {
+  return { ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...properties } };
+}

@@ -1,0 +1,47 @@
+/**
+ * What a resource is: its routes (each with its OpenAPI description), the jobs it owns, the
+ * component schemas its routes refer to beyond the reference's, and what it does at start.
+ * A new resource is a new file under resources/ exporting one of these, listed in
+ * resources/all.ts; the core and the request pipeline need no change.
+ */
+import type { Core } from "./core.js";
+import type { RouteHandler } from "./context.js";
+import type { ApiResponse } from "./http.js";
+import type { Operation, Schema } from "./openapi-doc.js";
+import type { Job } from "./state.js";
+
+export type Route = { method: string; path: string; doc: Operation } & (
+  | { public: true; handler: (core: Core) => ApiResponse }
+  | { public?: false; handler: RouteHandler }
+);
+
+export interface JobType<P extends object = object> {
+  kind: string;
+  run(core: Core, job: P & Job): void;
+  schedule(core: Core, payload: P, at: number): void;
+}
+
+/** A kind of scheduled job: its payload is kept in the state, so it survives restarts. */
+export function defineJob<P extends Record<string, unknown>>(kind: string, run: (core: Core, job: P & Job) => void): JobType<P> {
+  return {
+    kind,
+    run,
+    schedule: (core, payload, at) => core.scheduler.schedule({ kind, ...payload }, at),
+  };
+}
+
+/** Any JobType, as a resource lists it (its run gets the stored job). */
+export interface RegisteredJob {
+  kind: string;
+  run(core: Core, job: Job): void;
+}
+
+export interface Resource {
+  name: string;
+  routes: readonly Route[];
+  jobs?: readonly RegisteredJob[];
+  /** Component schemas (by name) that this resource's route docs refer to. */
+  schemas?: Record<string, Schema>;
+  /** Runs once when the emulator starts, after the state is loaded, before due jobs run. */
+  start?(core: Core): void;
+}

@@ -1,0 +1,21 @@
+/** Every resource the emulator serves, in the order their routes are matched and documented. */
+import type { Resource } from "../core/resource.js";
+import { catalogResource } from "./catalog.js";
+import { cubesResource } from "./cubes.js";
+import { domainsResource } from "./domains.js";
+import { powerResource } from "./power.js";
+import { snapshotsResource } from "./snapshots.js";
+import { spaceResource } from "./space.js";
+import { tcpResource } from "./tcp.js";
+import { webhooksResource } from "./webhooks.js";
+
+export const RESOURCES: readonly Resource[] = [
+  catalogResource,
+  spaceResource,
+  cubesResource,
+  powerResource,
+  tcpResource,
+  domainsResource,
+  snapshotsResource,
+  webhooksResource,
+];
