@@ -26,7 +26,8 @@ export type CubeApiErrorCode =
   | "invalid_argument"
   | "config"
   | "insecure_url"
-  | "redirect_refused";
+  | "redirect_refused"
+  | "stopped";
 
 export interface ErrorContext {
   method?: string;
@@ -180,6 +181,13 @@ export class InsecureUrlError extends CubeApiError {
     super("insecure_url", message);
   }
 }
+/** The run was asked to stop (e.g. Ctrl-C) before this request was sent: the API never saw it. */
+export class StoppedError extends CubeApiError {
+  constructor(message: string, context: ErrorContext = {}) {
+    super("stopped", message, context);
+  }
+}
+
 export class RedirectRefusedError extends CubeApiError {
   /** Origin of the Location header only (its path and query are not kept). */
   readonly locationOrigin: string | undefined;

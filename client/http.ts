@@ -48,6 +48,11 @@ export interface HttpOptions {
    * with `now` and `sleep`.
    */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Aborted when the run is asked to stop: nothing new is sent (a request waiting for its
+   * rate-limit slot or a retry fails with StoppedError); the request in flight completes.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -71,7 +76,7 @@ export class HttpClient {
     const baseUrl = checkBaseUrl(options.baseUrl);
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new ConfigError("No API key given");
     if (/[\r\n]/.test(options.apiKey)) throw new ConfigError("The API key contains a line break");
-    const sleep = options.sleep ?? realSleep;
+    const sleep = endingOnAbort(options.sleep ?? realSleep, options.signal);
     this.redact = redactorFor(options.apiKey);
     this.log = safeLogger(options.logger);
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
@@ -95,8 +100,9 @@ export class HttpClient {
     const throttled = withThrottle(this.instrument(transport), {
       pacer: this.pacer,
       sleep,
-      onRateLimit: (seconds, req, attempt) => {
-        this.log({ ...eventBase("rate_limited", req), status: 429, waitMs: Math.round(seconds * 1000) });
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRateLimit: (waitMs, req, attempt) => {
+        this.log({ ...eventBase("rate_limited", req), status: 429, waitMs });
         if (attempt > maxRetries) return false;
         this.stats.retries++;
         return true;
@@ -147,6 +153,21 @@ export class HttpClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** A sleep that ends early when `signal` aborts (the next send then fails with StoppedError). */
+function endingOnAbort(sleep: (ms: number) => Promise<void>, signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  if (signal === undefined) return sleep;
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const onAbort = (): void => resolve();
+      signal.addEventListener("abort", onAbort, { once: true });
+      sleep(ms).then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      }, resolve);
+    });
 }
 
 function eventBase(type: ClientLogEventType, req: ApiRequest): ClientLogEvent {

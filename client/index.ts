@@ -2,7 +2,8 @@
 export type { CubeApi, ClientStats, CreateOptions, CubePage } from "./api.js";
 export { createClient, CubeClient, DEFAULT_PAGE_SIZE, type ClientOptions } from "./cube-client.js";
 export { clientConfigFromEnv, checkBaseUrl, isLoopbackHost, DEFAULT_BASE_URL, type ClientConfig } from "./config.js";
-export { MutationPacer, DEFAULT_RATE_LIMIT, defaultMarginMs, type PacerOptions, type PacerTicket } from "./pacer.js";
+export { MutationPacer, MemoryWindowStore, DEFAULT_RATE_LIMIT, defaultMarginMs, type PacerOptions, type PacerTicket, type WindowStore } from "./pacer.js";
+export { FileWindowStore, machineStateDir, pacingFileFor, stateKey } from "./shared-window.js";
 export { newIdempotencyKey, checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./keys.js";
 export { DEFAULT_RETRY, backoffDelayMs } from "./retry.js";
 export { parseRetryAfter } from "./transport.js";
@@ -28,6 +29,7 @@ export {
   ConfigError,
   InsecureUrlError,
   RedirectRefusedError,
+  StoppedError,
   type CubeApiErrorCode,
   type ProtectedCubeInfo,
 } from "./errors.js";

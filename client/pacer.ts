@@ -14,6 +14,7 @@
  * Waiters are served FIFO; a retry of an already-admitted request asks with `priority` and is
  * served before first attempts (it still takes a slot: the server counts it).
  */
+import { StoppedError } from "./errors.js";
 
 export interface PacerOptions {
   limit: number;
@@ -22,10 +23,52 @@ export interface PacerOptions {
   marginMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where grants are recorded. Default: this process's memory. A shared store (e.g. the file of
+   * `shared-window.ts`) paces every process of a machine together, as the API counts per IP.
+   */
+  store?: WindowStore;
+}
+
+/**
+ * The grants of one window, possibly shared between processes. Every method is atomic with
+ * respect to the other users of the store.
+ */
+export interface WindowStore {
+  /** Drop grants at or before `cutoff`; if fewer than `limit` remain, record one at `now` and return its id, else the remaining times. */
+  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] };
+  /** Re-date a grant (its request completed at `at`). */
+  redate(id: string, at: number): void;
+  /** Times of the grants after `cutoff`, oldest first. */
+  recent(cutoff: number): number[];
+}
+
+/** The default store: one process's memory. */
+export class MemoryWindowStore implements WindowStore {
+  private grants: { id: string; at: number }[] = [];
+  private nextId = 0;
+
+  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
+    this.grants = this.grants.filter((g) => g.at > cutoff);
+    if (this.grants.length >= limit) return { times: this.grants.map((g) => g.at).sort((a, b) => a - b) };
+    const id = String(++this.nextId);
+    this.grants.push({ id, at: now });
+    return { id };
+  }
+
+  redate(id: string, at: number): void {
+    const grant = this.grants.find((g) => g.id === id);
+    if (grant) grant.at = Math.max(grant.at, at);
+  }
+
+  recent(cutoff: number): number[] {
+    return this.grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+  }
 }
 
 interface Waiter {
   resolve: (ticket: PacerTicket) => void;
+  reject: (reason: unknown) => void;
   queuedAt: number;
 }
 
@@ -36,9 +79,7 @@ export interface PacerTicket {
   done(): void;
 }
 
-interface Grant {
-  at: number;
-}
+const notSent = (): StoppedError => new StoppedError("not sent: the run was stopped while the request waited for its rate-limit slot");
 
 export const DEFAULT_RATE_LIMIT = { limit: 10, windowMs: 60_000 } as const;
 
@@ -52,10 +93,9 @@ export class MutationPacer {
   readonly limit: number;
   readonly windowMs: number;
   readonly marginMs: number;
+  readonly store: WindowStore;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Grants within the current (window + margin), oldest first. */
-  private grants: Grant[] = [];
   private queue: Waiter[] = [];
   private pumping = false;
 
@@ -67,12 +107,30 @@ export class MutationPacer {
     this.marginMs = options.marginMs ?? defaultMarginMs(options.windowMs);
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
+    this.store = options.store ?? new MemoryWindowStore();
   }
 
-  /** Resolves when one mutation may be sent. `priority` lets a retry jump the queue. */
-  acquire(options: { priority?: boolean } = {}): Promise<PacerTicket> {
-    return new Promise<PacerTicket>((resolve) => {
-      const waiter = { resolve, queuedAt: this.now() };
+  /**
+   * Resolves when one mutation may be sent. `priority` lets a retry jump the queue. When
+   * `signal` is aborted first, rejects with StoppedError and the slot is never taken.
+   */
+  acquire(options: { priority?: boolean; signal?: AbortSignal } = {}): Promise<PacerTicket> {
+    return new Promise<PacerTicket>((resolve, reject) => {
+      const { signal } = options;
+      if (signal?.aborted) return reject(notSent());
+      const onAbort = (): void => {
+        this.queue = this.queue.filter((w) => w !== waiter);
+        reject(notSent());
+      };
+      const waiter: Waiter = {
+        resolve: (ticket) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(ticket);
+        },
+        reject,
+        queuedAt: this.now(),
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
       if (options.priority) this.queue.unshift(waiter);
       else this.queue.push(waiter);
       void this.pump();
@@ -91,13 +149,14 @@ export class MutationPacer {
 
   /**
    * How long until `mutations` more requests (queued behind the current waiters) have all
-   * been granted, from now. For plans: "12 mutations take about 66 s at 10 per 60 s".
+   * been granted, from now. For plans: "12 mutations take about 66 s at 10 per 60 s". With a
+   * shared store this counts the other processes' recent grants too.
    */
   estimateDurationMs(mutations: number): number {
     if (mutations <= 0) return 0;
     const now = this.now();
     const span = this.span();
-    const grants = this.grants.map((g) => g.at).filter((t) => t > now - span);
+    const grants = this.store.recent(now - span);
     let last = now;
     for (let i = 0; i < this.queue.length + mutations; i++) {
       const at = grants.length < this.limit ? now : Math.max(now, grants[grants.length - this.limit]! + span);
@@ -105,6 +164,20 @@ export class MutationPacer {
       last = at;
     }
     return Math.max(0, last - now);
+  }
+
+  /**
+   * After a 429 that named no Retry-After: how long the window says one more slot needs. When
+   * the window is full, until its oldest grant expires; else one slot's share of the window
+   * (window / limit). Doubled per consecutive 429 of one request, capped at one window.
+   */
+  rateLimitedWaitMs(attempt: number): number {
+    const now = this.now();
+    const span = this.span();
+    const grants = this.store.recent(now - span);
+    const share = Math.ceil(span / this.limit);
+    const untilFree = grants.length >= this.limit ? grants[grants.length - this.limit]! + span - now : 0;
+    return Math.min(span, Math.max(untilFree, share * 2 ** Math.max(0, attempt - 1)));
   }
 
   /** Pure estimate for a fresh pacer (no history): N mutations at `limit` per `windowMs`. */
@@ -118,20 +191,10 @@ export class MutationPacer {
     return this.windowMs + this.marginMs;
   }
 
-  private prune(now: number): void {
-    const cutoff = now - this.span();
-    while (this.grants.length > 0 && this.grants[0]!.at <= cutoff) this.grants.shift();
-  }
-
-  private grant(now: number, waiter: Waiter): PacerTicket {
-    const entry: Grant = { at: now };
-    this.grants.push(entry);
+  private grant(id: string, now: number, waiter: Waiter): PacerTicket {
     return {
       waitedMs: now - waiter.queuedAt,
-      done: () => {
-        entry.at = Math.max(entry.at, this.now());
-        this.grants.sort((a, b) => a.at - b.at);
-      },
+      done: () => this.store.redate(id, this.now()),
     };
   }
 
@@ -142,14 +205,19 @@ export class MutationPacer {
     try {
       while (this.queue.length > 0) {
         const now = this.now();
-        this.prune(now);
-        if (this.grants.length < this.limit) {
+        const taken = this.store.take(now, now - this.span(), this.limit);
+        if ("id" in taken) {
           const waiter = this.queue.shift()!;
-          waiter.resolve(this.grant(now, waiter));
+          waiter.resolve(this.grant(taken.id, now, waiter));
           continue;
         }
-        await this.sleep(Math.max(1, this.grants[0]!.at + this.span() - now));
+        // Another process may take the slot first: then this loop sleeps again.
+        const freesAt = taken.times[taken.times.length - this.limit]! + this.span();
+        await this.sleep(Math.max(1, freesAt - now));
       }
+    } catch (e) {
+      // A store that cannot be read or written fails every waiter rather than hanging them.
+      for (const waiter of this.queue.splice(0)) waiter.reject(e);
     } finally {
       this.pumping = false;
     }

@@ -3,29 +3,52 @@
  *
  * Every non-GET/HEAD send first takes a pacer slot (a resend takes it with priority: it jumps
  * the queue but still uses a slot, since the server counts it). A 429 means the server did not
- * perform the request, so any method is resent after Retry-After (60 s when absent), if the
- * required `onRateLimit` callback agrees.
+ * perform the request, so any method is resent, if the required `onRateLimit` callback agrees,
+ * after:
+ * - a mutation: Retry-After when given; else as long as the pacer's window says one more slot
+ *   needs (one slot's share of the window, doubling per consecutive 429, up to one window);
+ * - a read: the same, but never more than READ_RATE_LIMIT_MAX_WAIT_MS (reads are not limited
+ *   by the API's stated rule; a 429 on one must not stall a whole report).
+ * The window's estimate gets up to 25 % of jitter, so processes answered 429 together do not
+ * resend together. Once `signal` is aborted nothing new is sent: a waiting request fails with
+ * StoppedError (the request in flight, if any, completes).
  */
-import { RateLimitedError } from "./errors.js";
+import { RateLimitedError, StoppedError } from "./errors.js";
 import type { MutationPacer } from "./pacer.js";
 import { isMutating, type ApiRequest, type ApiResponse, type Send } from "./transport.js";
 
-export const DEFAULT_RETRY_AFTER_SECONDS = 60;
+/** Cap of a read's wait after a 429 (its Retry-After included). */
+export const READ_RATE_LIMIT_MAX_WAIT_MS = 5_000;
 
 export interface ThrottleOptions {
   pacer: MutationPacer;
-  /** Decide whether to wait `retryAfterSeconds` and resend; `attempt` counts this call's 429s, from 1. */
-  onRateLimit: (retryAfterSeconds: number, req: ApiRequest, attempt: number) => boolean;
+  /** Decide whether to wait `waitMs` and resend; `attempt` counts this call's 429s, from 1. */
+  onRateLimit: (waitMs: number, req: ApiRequest, attempt: number) => boolean;
   sleep: (ms: number) => Promise<void>;
   /** Called when a mutation had to wait for its pacer slot. */
   onPaced?: (req: ApiRequest, waitMs: number) => void;
+  /** Aborted: send nothing new. */
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+export function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer, random: () => number): number {
+  const told = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : undefined;
+  const base = told ?? Math.round(pacer.rateLimitedWaitMs(attempt) * (1 + 0.25 * random()));
+  return isMutating(req.method) ? base : Math.min(base, READ_RATE_LIMIT_MAX_WAIT_MS);
+}
+
+export function stoppedBeforeSending(req: ApiRequest): StoppedError {
+  return new StoppedError(`not sent: the run was stopped before ${req.method} ${req.path}`, { method: req.method, path: req.path });
 }
 
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
   if (typeof options.onRateLimit !== "function") throw new TypeError("withThrottle needs an onRateLimit callback");
+  const random = options.random ?? Math.random;
   async function paced(req: ApiRequest): Promise<ApiResponse> {
+    if (options.signal?.aborted) throw stoppedBeforeSending(req);
     if (!isMutating(req.method)) return next(req);
-    const ticket = await options.pacer.acquire({ priority: req.progress.retries > 0 });
+    const ticket = await options.pacer.acquire({ priority: req.progress.retries > 0, ...(options.signal ? { signal: options.signal } : {}) });
     if (ticket.waitedMs > 0) options.onPaced?.(req, ticket.waitedMs);
     try {
       return await next(req);
@@ -41,9 +64,9 @@ export function withThrottle(next: Send, options: ThrottleOptions): Send {
         return await paced(req);
       } catch (err) {
         if (!(err instanceof RateLimitedError)) throw err;
-        const seconds = err.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-        if (!options.onRateLimit(seconds, req, rateLimited)) throw err;
-        await options.sleep(seconds * 1000);
+        const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer, random);
+        if (!options.onRateLimit(waitMs, req, rateLimited)) throw err;
+        await options.sleep(waitMs);
         req.progress.retries++;
       }
     }

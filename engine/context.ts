@@ -17,6 +17,14 @@ export interface ExecContext {
   /** Poll interval of waits (default 1 000 ms). */
   pollIntervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * Re-read the space just before each cube create and refuse it when a cube of that name
+   * appeared since the plan (another writer). Off for the provider, whose create-before-delete
+   * replacements make a second cube of one name on purpose.
+   */
+  recheckNameBeforeCreate?: boolean;
+  /** The API accepted a cube's DELETE (the cube stays listed until the deletion finishes). */
+  onDeleteAccepted?: (cubeId: string, cubeName: string) => Promise<void>;
   /** Injectable clock (ms since the epoch) and sleep, for tests. */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -88,5 +88,8 @@ function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, 
     return;
   }
   out.changes.push(change);
-  out.steps.push({ step: { op: "delete-cube", address, cube: { cubeName: live.cube.name, cubeId: live.cube.id } }, group });
+  // Deletes are asynchronous: the apply waits until the API no longer lists the cube, so a
+  // plan right after it does not see it.
+  const cube = { cubeName: live.cube.name, cubeId: live.cube.id };
+  out.steps.push({ step: { op: "delete-cube", address, cube }, group }, { step: { op: "wait-deleted", address, cube }, group });
 }

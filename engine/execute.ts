@@ -18,7 +18,7 @@ type Result = Omit<StepOutcome, "step" | "status">;
 type Executor<O extends StepOp> = (step: StepOf<O>, ctx: ExecContext) => Promise<Result>;
 
 /** Answers after which the server may or may not have carried out the create: keep the key for a rerun. */
-const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "invalid_response", "http_error"]);
+const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "invalid_response", "http_error", "stopped"]);
 
 /** Without a journal, one key per step object, reused if the same step runs again. */
 const mintedKeys = new WeakMap<Step, string>();
@@ -70,14 +70,31 @@ function waitRunning(ctx: ExecContext, cubeId: string, cubeName: string): Promis
   return waitForCube(ctx, { cubeId, cubeName, target: "running", failOnError: true, reached: (cube) => cube?.state === "running" });
 }
 
+/**
+ * Another writer may have created the cube since the plan was made: creating it again would
+ * make two cubes of one name. A key this step's earlier run left pending means the cube may be
+ * that run's own create: then the create is sent with that key and the API answers with it.
+ */
+async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext): Promise<void> {
+  const existing = (await ctx.client.listCubes()).find((cube) => cube.name === step.body.name && cube.state !== "deleted");
+  if (existing === undefined) return;
+  if (ctx.journal?.pending && (await ctx.journal.pending({ spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(step.body) }))) return;
+  throw new StepError(
+    "cube_appeared",
+    `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it); not creating a second one: run plan again`,
+  );
+}
+
 const executors: { [O in StepOp]: Executor<O> } = {
   "create-cube": async (step, ctx) => {
+    if (ctx.recheckNameBeforeCreate) await refuseIfNameTaken(step, ctx);
     const cube = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey }));
     ctx.cubeIds.set(step.cube.cubeName, cube.id);
     return { createdId: cube.id };
   },
   "delete-cube": async (step, ctx) => {
     await ignoringNotFound(() => ctx.client.deleteCube(step.cube.cubeId));
+    await ctx.onDeleteAccepted?.(step.cube.cubeId, step.cube.cubeName);
     return {};
   },
   "wait-deleted": async (step, ctx) => {

@@ -228,6 +228,8 @@ export interface IdempotencyJournal {
   keyFor(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<string>;
   /** Forget the entry once the create's response arrived. */
   settle(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<void>;
+  /** Whether an earlier run wrote a key for this create and never learnt its outcome. */
+  pending?(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<boolean>;
 }
 
 export interface EngineLogger {

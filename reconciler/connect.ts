@@ -4,11 +4,21 @@
  */
 import { join } from "node:path";
 import type { CubeApi } from "../client/api.js";
-import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, type ClientConfig } from "../client/index.js";
+import {
+  clientConfigFromEnv,
+  createClient,
+  DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT,
+  FileWindowStore,
+  machineStateDir,
+  MutationPacer,
+  pacingFileFor,
+  type ClientConfig,
+} from "../client/index.js";
 import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
+import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
 import type { RateLimit } from "./rate-limit.js";
 
@@ -28,6 +38,14 @@ export interface Connection {
   client: CubeApi;
   spaceId: string;
   journal: IdempotencyJournal;
+  /** Paces this run's mutations; shared with the other processes of this machine for the real API. */
+  pacer: MutationPacer;
+  /** What the space lock is keyed by with the space id: the API origin, or the embedded emulator's directory. */
+  lockScope: string;
+  /** The user's state directory (locks, the shared pacing window). */
+  machineStateDir: string;
+  /** Cube deletions this machine started that the API may not have finished. */
+  deletions: DeletionLog;
   close(): Promise<void>;
   emulator?: RunningEmulator;
 }
@@ -39,10 +57,18 @@ export function stateDir(cwd: string): string {
 export async function connect(options: ConnectOptions, io: CliIo): Promise<Connection> {
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const journal = new FileJournal(join(stateDir(options.cwd), "journal.json"));
+  const machineDir = machineStateDir(io.env);
+  const signal = io.signal ? { signal: io.signal } : {};
   if (!options.emulator) {
-    const client = createClient({ ...configFromEnv(io.env), rateLimit });
+    const config = configFromEnv(io.env);
+    // The API counts per client IP: every process of this machine paces in one window per API.
+    const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
+    const client = createClient({ ...config, pacer, ...signal });
     try {
-      return { client, spaceId: await client.spaceId(), journal, close: () => client.close() };
+      const spaceId = await client.spaceId();
+      const lockScope = new URL(config.baseUrl).origin;
+      const deletions = new DeletionLog(machineDir, lockScope, spaceId);
+      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, close: () => client.close() };
     } catch (e) {
       await client.close();
       throw e;
@@ -53,12 +79,16 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const { startEmulator } = await import("../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });
   try {
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, rateLimit });
+    // The embedded emulator lives in this process only: its own window, one lock per project directory.
+    const pacer = new MutationPacer(rateLimit);
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, ...signal });
     const close = async () => {
       await client.close();
       await emulator.close();
     };
-    return { client, spaceId: emulator.spaceId, journal, emulator, close };
+    const lockScope = `emulator:${stateDir(options.cwd)}`;
+    const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
+    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, emulator, close };
   } catch (e) {
     await emulator.close();
     throw e;

@@ -39,6 +39,11 @@ export class FileJournal implements IdempotencyJournal {
     });
   }
 
+  async pending(entry: EntryId): Promise<boolean> {
+    await this.queue;
+    return (await this.read())[entryId(entry)] !== undefined;
+  }
+
   settle(entry: EntryId): Promise<void> {
     return this.update((file) => {
       delete file[entryId(entry)];

@@ -13,9 +13,9 @@ import { renderPlan } from "../render/index.js";
 import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { renderContext } from "./plan.js";
-import { computePlan, loadForSession, observeFor, withConnection, type PlanFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
-export interface ApplyContext extends SessionContext, PlanFlags {
+export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
   /** A plan saved by `plan --out`. */
   planFile?: string;
   autoApprove: boolean;
@@ -33,9 +33,9 @@ function progressOut(ctx: ApplyContext, io: CliIo): NodeJS.WritableStream {
 export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
   const loaded = await loadForSession(ctx, io);
-  return withConnection(ctx, io, async (conn) => {
-    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit);
-    const out = progressOut(ctx, io);
+  const out = progressOut(ctx, io);
+  return withConnection(ctx, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
@@ -45,16 +45,16 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io, out);
     writeLine(out, "\nApplying:");
     return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
-  });
+  }));
 }
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
   const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile);
-  return withConnection(ctx, io, async (conn) => {
+  return withConnection(ctx, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
     }
-    const observed = await observeFor(conn, saved.options.targets);
+    const observed = await observeFor(conn, saved.options.targets, progressOut(ctx, io));
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
@@ -63,7 +63,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     }
     writeLine(progressOut(ctx, io), `Applying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
-  });
+  }));
 }
 
 async function confirm(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
@@ -105,10 +105,24 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     pollIntervalMs: ctx.pollIntervalMs,
     desired,
     shouldStop: () => io.signal?.aborted === true,
+    recheckNameBeforeCreate: true,
+    onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
   });
-  io.stdout.write(ctx.format === "json" ? renderApplyResultJson(result) : renderApplyResult(result));
+  const others = ctx.targets.length > 0 ? await untargetedDifferences(conn, desired, ctx) : undefined;
+  const report = { ...result, ...(others ? { untargeted: others } : {}) };
+  io.stdout.write(ctx.format === "json" ? renderApplyResultJson(report) : renderApplyResult(report));
   return applyExitCode(result);
 }
+
+/** With --target, the cubes left out that still differ from the file: the space as a whole may not match. */
+async function untargetedDifferences(conn: Connection, desired: DesiredState, ctx: ApplyContext): Promise<string[]> {
+  const { plan } = await computePlan(conn, desired, { ...ctx, targets: [] }, ctx.rateLimit);
+  const targeted = new Set(ctx.targets);
+  return [...new Set(visibleChanges(plan).filter((c) => !targeted.has(c.cubeName)).map((c) => c.cubeName))];
+}
+
+/** What apply did, plus (with --target) the other cubes that still differ. */
+export type ApplyReport = ApplyResult & { untargeted?: string[] };
 
 export function applyExitCode(result: ApplyResult): number {
   const failed = result.outcomes.some((o) => o.status === "failed");
@@ -125,10 +139,11 @@ function stepLogger(out: NodeJS.WritableStream): EngineLogger {
 }
 
 /** Pure: the result for scripts. Steps carry what they did, never request bodies (no secrets, no userData). */
-export function renderApplyResultJson(result: ApplyResult): string {
+export function renderApplyResultJson(result: ApplyReport): string {
   const report = {
     formatVersion: 1,
     converged: result.converged,
+    matchesFile: matchesFile(result),
     mutationsSent: result.mutationsSent,
     outcomes: result.outcomes.map((o) => ({
       op: o.step.op,
@@ -139,7 +154,8 @@ export function renderApplyResultJson(result: ApplyResult): string {
       ...(o.records ? { records: o.records } : {}),
     })),
     blocked: result.blocked.map((c) => ({ address: c.address, code: c.blocked?.code, reason: c.blocked?.reason })),
-    remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action })),
+    remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action, ...(c.blocked ? { blocked: c.blocked.code } : {}) })),
+    ...(result.untargeted ? { untargetedDiffering: result.untargeted } : {}),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
@@ -154,9 +170,33 @@ export function renderApplyResult(result: ApplyResult): string {
   const done = result.outcomes.filter((o) => o.status === "done").length;
   const skipped = result.outcomes.filter((o) => o.status === "skipped").length;
   lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${result.mutationsSent} API mutations sent.`);
-  const left = visibleChanges(result.after).length;
-  lines.push(result.converged ? "The space matches the file." : `The space has not converged: ${left} ${left === 1 ? "change remains" : "changes remain"}; run \`cubeform plan\` to see them.`);
+  lines.push(convergenceLine(result));
   return `${lines.join("\n")}\n`;
+}
+
+/** True only when nothing at all differs: no open change, no blocked one, no untargeted cube. */
+export function matchesFile(result: ApplyReport): boolean {
+  return visibleChanges(result.after).length === 0 && result.blocked.length === 0 && (result.untargeted?.length ?? 0) === 0;
+}
+
+/** "The space matches the file." only when it does; otherwise what remains and why. */
+export function convergenceLine(result: ApplyReport): string {
+  const remaining = visibleChanges(result.after);
+  const open = remaining.filter((c) => c.blocked === undefined).length;
+  const blocked = Math.max(remaining.length - open, result.blocked.length);
+  if (open > 0) return `The space has not converged: ${plural(open, "change remains", "changes remain")}; run \`cubeform plan\` to see them.`;
+  if (blocked > 0) {
+    return `The space does not match the file: ${plural(blocked, "blocked change remains", "blocked changes remain")} (the reasons are above); change the file or the cube as the reason says, then apply again.`;
+  }
+  const others = result.untargeted ?? [];
+  if (others.length > 0) {
+    return `The targeted cubes match the file, but the space does not: ${plural(others.length, "other cube differs", "other cubes differ")} (${others.map((n) => `"${n}"`).join(", ")}), left out by --target; run \`cubeform plan\` to see them.`;
+  }
+  return "The space matches the file.";
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function blockedLine(change: ResourceChange): string {

@@ -5,7 +5,8 @@
 import { diff, observe, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
 import { LoadError } from "../errors.js";
-import type { CliIo } from "../io.js";
+import { writeLine, type CliIo } from "../io.js";
+import { acquireSpaceLock, describeOwner } from "../space-lock.js";
 import { loadDesiredState, type LoadedFile } from "../load.js";
 import type { Format } from "../commands/options.js";
 import { reportProblems } from "./validate.js";
@@ -45,12 +46,52 @@ export async function withConnection<T>(ctx: SessionContext, io: CliIo, body: (c
   }
 }
 
-export async function observeFor(conn: Connection, targets: string[]): Promise<ObservedState> {
-  return observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+export interface LockFlags {
+  /** How long to wait for another run's lock of the space. */
+  lockTimeoutMs: number;
 }
 
-export async function computePlan(conn: Connection, desired: DesiredState, flags: PlanFlags, rateLimit: RateLimit): Promise<{ plan: Plan; observed: ObservedState }> {
-  const observed = await observeFor(conn, flags.targets);
+/**
+ * Runs `body` holding this machine's lock of the connected space (one writer per space):
+ * waits for another run's lock up to the timeout, saying so on `progress`.
+ */
+export async function withSpaceLock<T>(conn: Connection, command: string, flags: LockFlags & { cwd: string }, io: CliIo, progress: NodeJS.WritableStream, body: () => Promise<T>): Promise<T> {
+  const lock = await acquireSpaceLock({
+    stateDir: conn.machineStateDir,
+    origin: conn.lockScope,
+    spaceId: conn.spaceId,
+    command,
+    cwd: flags.cwd,
+    timeoutMs: flags.lockTimeoutMs,
+    ...(io.signal ? { signal: io.signal } : {}),
+    onWait: (owner) =>
+      writeLine(progress, `Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`),
+  });
+  try {
+    return await body();
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * The space as a plan sees it: cubes whose deletion this machine started and the API has not
+ * finished are left out (`notice` says which).
+ */
+export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream): Promise<ObservedState> {
+  const listed = await observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+  const { observed, deleting } = await conn.deletions.exclude(listed);
+  if (deleting.length > 0 && notice) {
+    writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);
+  }
+  return observed;
+}
+
+export async function computePlan(conn: Connection, desired: DesiredState, flags: PlanFlags, rateLimit: RateLimit, notice?: NodeJS.WritableStream): Promise<{ plan: Plan; observed: ObservedState }> {
+  const observed = await observeFor(conn, flags.targets, notice);
   const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
+  // The real wait: other runs of this machine may have used part of the window already.
+  const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
+  plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
   return { plan, observed };
 }

@@ -17,7 +17,7 @@ import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../watch/duration.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { renderContext } from "./plan.js";
-import { computePlan, withConnection, type PlanFlags } from "./session.js";
+import { computePlan, withConnection, withSpaceLock, type PlanFlags } from "./session.js";
 
 export interface WatchContext extends PlanFlags {
   file: string;
@@ -34,6 +34,8 @@ export interface WatchContext extends PlanFlags {
   pollIntervalMs: number;
   /** Stops the loop (SIGTERM/SIGINT in the CLI). */
   signal: AbortSignal;
+  /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
+  lockTimeoutMs?: number;
 }
 
 /** How far failed rounds back off at most. */
@@ -109,7 +111,14 @@ class Watcher {
     writeLine(this.io.stderr, `${this.prefix()} failed: ${messageOf(error)}${this.ctx.once ? "" : `; ${when}`}`);
   }
 
-  private async reconcile(): Promise<Result> {
+  private reconcile(): Promise<Result> {
+    if (!this.ctx.apply) return this.planAndApply();
+    // One writer per space: a manual apply beside this loop waits for the round, or the round for it.
+    const lockTimeoutMs = this.ctx.lockTimeoutMs ?? this.ctx.intervalMs;
+    return withSpaceLock(this.conn, "watch --apply", { cwd: this.ctx.cwd, lockTimeoutMs }, this.io, this.io.stderr, () => this.planAndApply());
+  }
+
+  private async planAndApply(): Promise<Result> {
     const loaded = await loadDesiredState({ file: this.ctx.file, cwd: this.ctx.cwd, env: this.io.env });
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit);
     this.record(plan);

@@ -15,6 +15,7 @@ const ApplyOptions = z.object({
   format: ApplyFormat.default("text"),
   waitTimeout: z.coerce.number().positive().default(600),
   pollInterval: z.coerce.number().int().positive().default(2000),
+  lockTimeout: z.coerce.number().nonnegative().default(300),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -28,6 +29,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--auto-approve", "do not ask for confirmation", false)
     .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
     .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
+    .option("--lock-timeout <seconds>", "how long to wait while another run on this machine applies to the same space", "300")
     .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
     .addHelpText(
       "after",
@@ -39,13 +41,17 @@ Examples:
   $ cubeform apply --emulator --auto-approve    # against the embedded local emulator
   $ cubeform apply --auto-approve --format json | jq '.outcomes[] | select(.status == "failed")'
 
+One run at a time applies to a space from this machine: a second one waits for the first
+(--lock-timeout). Runs on different machines must be serialized by you (e.g. a CI
+concurrency group).
+
 Exit codes: 0 when the space matches the file, 1 when a step failed, a change is blocked
 (the reasons are listed) or the space did not converge.`,
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
-      const { target, rateLimit, waitTimeout, pollInterval, ...options } = parseOptions(ApplyOptions, raw);
-      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval };
+      const { target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...options } = parseOptions(ApplyOptions, raw);
+      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

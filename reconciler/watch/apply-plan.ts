@@ -26,6 +26,8 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
     pollIntervalMs: options.pollIntervalMs,
     desired,
     shouldStop: options.shouldStop,
+    recheckNameBeforeCreate: true,
+    onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
   });
 }
 

@@ -31,10 +31,21 @@ describe("429: wait for Retry-After, then resend (any method: the server did not
     expect(h.waits[0]).toBeLessThanOrEqual(30_000);
   });
 
-  test("60 s when Retry-After is absent", async () => {
-    const h = await harness((_r, i) => (i === 0 ? tooMany() : ok));
+  test("without Retry-After: as long as the client's window says one slot needs (with jitter), not a flat 60 s", async () => {
+    // 10 per 60 s: one slot's share of the window (plus margin) is 6.12 s; doubled on the next 429.
+    const h = await harness((_r, i) => (i < 2 ? tooMany() : ok), { rateLimit: { limit: 10, windowMs: 60_000 } });
     await h.client.setSshPort("c1", 2222);
-    expect(h.waits).toEqual([60_000]);
+    expect(h.waits).toHaveLength(2);
+    expect(h.waits[0]).toBeGreaterThanOrEqual(6_120);
+    expect(h.waits[0]).toBeLessThanOrEqual(6_120 * 1.25);
+    expect(h.waits[1]).toBeGreaterThanOrEqual(12_240);
+    expect(h.waits[1]).toBeLessThanOrEqual(12_240 * 1.25);
+  });
+
+  test("a 429 on a read waits at most a few seconds, whatever Retry-After says (a report never stalls)", async () => {
+    const h = await harness((_r, i) => (i === 0 ? tooMany("60") : { body: { id: "c1" } }));
+    await h.client.getCube("c1").catch(() => undefined);
+    expect(h.waits).toEqual([5_000]);
   });
 
   test("gives up after maxRetries with a typed error that counts the retries", async () => {

@@ -19,7 +19,11 @@ describe("diff: unmanaged cubes and prune", () => {
 
   test("prune (file or flag) deletes unmanaged cubes, never a protected one, and sends no sub-resource deletions", () => {
     for (const plan of [diff(desired([spec("web")], true), state), diff(desired([spec("web")]), state, { prune: true })]) {
-      expect(plan.steps).toEqual([{ op: "delete-cube", address: "cube/extra", cube: { cubeName: "extra", cubeId: extra.id } }]);
+      // The apply waits until the API no longer lists it (deletes are asynchronous).
+      expect(plan.steps).toEqual([
+        { op: "delete-cube", address: "cube/extra", cube: { cubeName: "extra", cubeId: extra.id } },
+        { op: "wait-deleted", address: "cube/extra", cube: { cubeName: "extra", cubeId: extra.id } },
+      ]);
       const blocked = plan.changes.find((c) => c.address === "cube/db");
       expect(blocked).toMatchObject({ action: "delete", unmanaged: true });
       expect(blocked?.blocked).toEqual({

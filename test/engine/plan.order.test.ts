@@ -40,6 +40,7 @@ describe("plan: step order", () => {
         "3 delete-cube cube/old",
         "3 wait-deleted cube/old",
         "3 delete-cube cube/gone",
+        "3 wait-deleted cube/gone",
         "4 create-cube cube/old",
         "4 create-cube cube/fresh",
         "5 set-ssh-port cube/keep",

@@ -53,7 +53,9 @@ export async function project(files: Record<string, string> = {}): Promise<Proje
   const cwd = tempDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
   const api = createClient({ baseUrl: emu.url, apiKey: emu.apiKey, spaceId: emu.spaceId, rateLimit: FAST_LIMIT });
-  const env = { CUBE_API_URL: emu.url, CUBE_API_KEY: emu.apiKey };
+  // The lock and the shared pacing window live in the user's state directory: one per project,
+  // so parallel test runs (ours and other people's on this machine) never share them.
+  const env = { CUBE_API_URL: emu.url, CUBE_API_KEY: emu.apiKey, XDG_STATE_HOME: tempDir() };
   const children: Child[] = [];
   onTestFinished(async () => {
     for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
@@ -69,6 +71,14 @@ export async function project(files: Record<string, string> = {}): Promise<Proje
   return { emu, api, cwd, env, start, run: (args, extra) => start(args, extra).exited, mutations: () => emu.admin.requests().filter((r) => r.mutating).length };
 }
 
+/** This test file's state directory (locks, pacing window) unless a test passes its own. */
+export function testStateHome(): string {
+  stateHome ??= mkdtempSync(join(tmpdir(), "cubeform-state-"));
+  return stateHome;
+}
+let stateHome: string | undefined;
+process.on("exit", () => stateHome && rmSync(stateHome, { recursive: true, force: true }));
+
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "cubeform-e2e-"));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +86,7 @@ export function tempDir(): string {
 }
 
 export function startBin(args: string[], options: { cwd: string; env: Record<string, string> }): Child {
-  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env };
+  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", XDG_STATE_HOME: testStateHome(), ...options.env };
   const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

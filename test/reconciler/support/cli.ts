@@ -33,8 +33,19 @@ export async function runCli(argv: string[], options: RunOptions): Promise<CliRe
   const stdin = Object.assign(new PassThrough(), { isTTY: options.ttyInput !== undefined });
   if (options.ttyInput !== undefined) stdin.end(options.ttyInput);
   else stdin.end();
-  const exitCode = await main(argv, { stdout, stderr, stdin, env: { ...(options.env ?? {}) }, cwd: options.cwd });
+  // The lock and the shared pacing window go to a directory of this test file, never the user's.
+  const env = { XDG_STATE_HOME: testStateHome(), ...(options.env ?? {}) };
+  const exitCode = await main(argv, { stdout, stderr, stdin, env, cwd: options.cwd });
   return { exitCode, stdout: stdout.text, stderr: stderr.text };
+}
+
+let stateHome: string | undefined;
+process.on("exit", () => stateHome && rmSync(stateHome, { recursive: true, force: true }));
+
+/** This test file's state directory (XDG_STATE_HOME) unless a test passes its own. */
+export function testStateHome(): string {
+  stateHome ??= mkdtempSync(join(tmpdir(), "cubeform-state-"));
+  return stateHome;
 }
 
 /** A temporary project directory, removed when the test ends. */
