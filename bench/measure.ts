@@ -79,14 +79,37 @@ export interface CliRunOptions {
  * Runs `node bin/cubeform.js ARGS` (the transpiled copy) and times it from spawn to exit:
  * wall time includes Node's start-up and module loading, as a user sees it.
  */
-export async function runCli(args: string[], options: CliRunOptions): Promise<CliRun> {
+export function runCli(args: string[], options: CliRunOptions): Promise<CliRun> {
+  return runNode([BUILT_CLI, ...args], options);
+}
+
+/** The bare read floor (bench/floor/read-floor.mjs, a copy of shared/bench): the plan's reads and nothing else. */
+export const READ_FLOOR = join(ROOT, "bench", "floor", "read-floor.mjs");
+
+export interface FloorRun extends CliRun {
+  reads: number;
+  cubes: number;
+}
+
+/** Runs the read floor against a server, measured exactly like a cubeform run. */
+export async function runFloor(server: { url: string; apiKey: string; spaceId: string }, concurrency = 32): Promise<FloorRun> {
+  const run = await runNode([READ_FLOOR, server.url, server.apiKey, server.spaceId, String(concurrency)], { env: {}, timeoutMs: 300_000 });
+  const line = JSON.parse(run.stdout.trim().split("\n").pop() ?? "{}") as { reads?: number; cubes?: number };
+  return { ...run, reads: line.reads ?? 0, cubes: line.cubes ?? 0 };
+}
+
+/**
+ * Runs `node ARGS` with the usage preload (peak RSS and CPU at exit), timed from spawn to
+ * exit. `node -e 0` is runNode(["-e", "0"]).
+ */
+export async function runNode(args: string[], options: CliRunOptions): Promise<CliRun> {
   const cwd = options.cwd ?? WORK_DIR;
   mkdirSync(cwd, { recursive: true });
   const usageFile = join(WORK_DIR, `usage-${process.pid}-${Date.now()}.json`);
   rmSync(usageFile, { force: true });
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...options.env, BENCH_USAGE_FILE: usageFile };
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, BUILT_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -106,4 +129,61 @@ export async function runCli(args: string[], options: CliRunOptions): Promise<Cl
     stdout: Buffer.concat(out).toString("utf8"),
     stderr: Buffer.concat(err).toString("utf8"),
   };
+}
+
+/** CPU time (user + system) a running process has used so far, from /proc (Linux); null elsewhere. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** sysconf(_SC_CLK_TCK): 100 on every Linux that Node supports. */
+const CLOCK_TICKS = 100;
+
+export interface WatchRounds {
+  /** CPU per round (ms), between consecutive "round N" lines, after the first round. */
+  roundCpuMs: number[];
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `cubeform watch ARGS` until `rounds` rounds have been reported after the first, and
+ * reads the process's CPU time at each "round N:" line (each round's CPU plus an idle sleep).
+ */
+export async function watchRounds(args: string[], rounds: number, options: CliRunOptions): Promise<WatchRounds> {
+  const child = spawn(process.execPath, [BUILT_CLI, "watch", ...args], {
+    cwd: options.cwd ?? WORK_DIR,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  const marks: number[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      stdout += `${line}\n`;
+      if (!/\] round \d+: /.test(line)) return;
+      const cpu = processCpuMs(child.pid ?? 0);
+      if (cpu !== null) marks.push(cpu);
+      if (marks.length > rounds) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`watch exited early (code ${code}): ${stderr.slice(0, 1000)}`)));
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 300_000);
+  try {
+    await done;
+  } finally {
+    clearTimeout(timer);
+    await stopChild(child);
+  }
+  return { roundCpuMs: marks.slice(1).map((m, i) => m - (marks[i] ?? 0)), stdout, stderr };
 }
