@@ -36,6 +36,33 @@ const SHAPES: Record<string, string> = {
   ].join("\n"),
   "a sequence not indented under its key": "apiVersion: cubeform/v1\ncubes:\n- name: a\n  image: x\n-\n  name: b\ndefaults: { image: y }\n",
   "CRLF line endings": "apiVersion: cubeform/v1\r\ncubes:\r\n  - name: a\r\n  - name: b\r\n",
+  // js-yaml reads the pieces: every scalar must resolve as the yaml library's YAML 1.2 core schema does.
+  "scalars of every core type, and near misses": [
+    "apiVersion: cubeform/v1",
+    "cubes:",
+    "  - name: a",
+    "    ints: [0, -7, +5, 007, 0o17, 0x1F, 0b101, -0x1F, 1_000, 0o8]",
+    "    floats: [1.5, -.5, +.5, 1., 1e3, 2.5E-2, .inf, -.Inf, .NAN, .nan, 1e, .]",
+    "    bools: [true, True, TRUE, false, yes, no, on, off, y, tRUE]",
+    "    nulls: [~, null, Null, NULL, nULL, '', \"null\"]",
+    "    empty:",
+    "    dates: [2024-01-01, 2024-01-01T10:00:00Z, 12:30:45]",
+    "    tagged: [!!str 5, !!int \"7\", !!float 1, !!null '', !!bool \"true\"]",
+    "    text: >-",
+    "      folded",
+    "      lines",
+    "    kept: |+",
+    "      kept",
+    "",
+    "    quoted: 'it''s' ",
+    "    escapes: \"tab\\tnew\\nline \\u00e9\"",
+    "  -",
+    "    # the node starts on the next line with content",
+    "    name: b",
+    "  - \"name\": c",
+    "  - !!map { name: d }",
+    "",
+  ].join("\n"),
 };
 
 for (const [name, source] of Object.entries(SHAPES)) {
