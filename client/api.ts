@@ -3,6 +3,11 @@
  * serves. Engine, reconciler and provider code depend on this interface only.
  */
 import type {
+  AcceptedShare,
+  Backup,
+  BackupDownload,
+  BackupShare,
+  BackupShares,
   AttachDomainRequest,
   AttachDomainResponse,
   CreateCubeRequest,
@@ -26,6 +31,7 @@ import type {
   WebhookDelivery,
 } from "../schema/index.js";
 import type { z } from "zod";
+import type { DownloadOptions, DownloadResult } from "./download.js";
 
 /** Options of a create: the key is minted once per operation and reused on every retry. */
 export interface CreateOptions {
@@ -83,6 +89,19 @@ export interface CubeApi {
   createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot>;
   deleteSnapshot(cubeId: string, snapshotId: string): Promise<void>;
   restoreSnapshot(cubeId: string, snapshotId: string): Promise<void>;
+
+  /** Newest first. */
+  listBackups(): Promise<Backup[]>;
+  getBackup(backupId: string): Promise<Backup>;
+  /** A presigned URL (valid 15 minutes, needs no key) for the backup's .cube archive. */
+  getBackupDownload(backupId: string): Promise<BackupDownload>;
+  /** Streams the archive to `file` (via FILE.part, resumed when it exists); checks the byte count. */
+  downloadBackup(backupId: string, file: string, options?: DownloadOptions): Promise<DownloadResult>;
+  shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare>;
+  listBackupShares(): Promise<BackupShares>;
+  acceptBackupShare(shareId: string): Promise<AcceptedShare>;
+  declineBackupShare(shareId: string): Promise<BackupShare>;
+  cancelBackupShare(shareId: string): Promise<BackupShare>;
 
   listWebhooks(): Promise<Webhook[]>;
   createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook>;

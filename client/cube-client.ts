@@ -5,6 +5,11 @@
  */
 import { z } from "zod";
 import {
+  AcceptedShare,
+  Backup,
+  BackupDownload,
+  BackupShare,
+  BackupShares,
   AttachDomainResponse,
   CreatedWebhook,
   Cube,
@@ -30,6 +35,7 @@ import {
 } from "../schema/index.js";
 import type { ClientStats, CreateOptions, CubeApi, CubePage } from "./api.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
+import { downloadArchive, type DownloadOptions, type DownloadResult } from "./download.js";
 import { checkIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
@@ -65,6 +71,9 @@ const ListRegions = listEnveloped("regions", Region);
 const ListSnapshots = listEnveloped("snapshots", Snapshot);
 const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
 const ListWebhooks = listEnveloped("webhooks", Webhook);
+const ListBackups = listEnveloped("backups", Backup);
+const OneBackup = enveloped("backup", Backup);
+const OneShare = enveloped("share", BackupShare);
 
 const seg = (id: string) => {
   if (typeof id !== "string" || id.length === 0) throw new InvalidArgumentError("An id must be a non-empty string");
@@ -258,6 +267,44 @@ export class CubeClient implements CubeApi {
 
   async restoreSnapshot(cubeId: string, snapshotId: string): Promise<void> {
     await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId } });
+  }
+
+  // ------------------------------------------------------------ backups and sharing
+
+  async listBackups(): Promise<Backup[]> {
+    return (await this.request(ListBackups, { method: "GET", path: await this.spacePath("/backups") })).items;
+  }
+
+  async getBackup(backupId: string): Promise<Backup> {
+    return this.request(OneBackup, { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}`) });
+  }
+
+  async getBackupDownload(backupId: string): Promise<BackupDownload> {
+    return this.request(BackupDownload, { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}/download`) });
+  }
+
+  downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+    return downloadArchive(() => this.getBackupDownload(backupId), file, options);
+  }
+
+  async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare> {
+    return this.create(OneShare, await this.spacePath(`/backups/${seg(backupId)}/shares`), { destinationSpaceId }, options);
+  }
+
+  async listBackupShares(): Promise<BackupShares> {
+    return this.request(BackupShares, { method: "GET", path: await this.spacePath("/backup-shares") });
+  }
+
+  async acceptBackupShare(shareId: string): Promise<AcceptedShare> {
+    return this.request(AcceptedShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/accept`) });
+  }
+
+  async declineBackupShare(shareId: string): Promise<BackupShare> {
+    return this.request(OneShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/decline`) });
+  }
+
+  async cancelBackupShare(shareId: string): Promise<BackupShare> {
+    return this.request(OneShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/cancel`) });
   }
 
   // ------------------------------------------------------------ webhooks

@@ -27,7 +27,8 @@ export type CubeApiErrorCode =
   | "config"
   | "insecure_url"
   | "redirect_refused"
-  | "stopped";
+  | "stopped"
+  | "transfer_failed";
 
 export interface ErrorContext {
   method?: string;
@@ -286,4 +287,11 @@ export function errorFromResponse(res: ErrorResponse, redact: Redactor): CubeApi
   }
   if (res.status >= 500) return new ServerError(message, context);
   return new HttpError(message, context);
+}
+
+/** A download or upload of archive bytes that did not complete (what was kept is in the message). */
+export class TransferError extends CubeApiError {
+  constructor(message: string, context: ErrorContext = {}) {
+    super("transfer_failed", message, context);
+  }
 }

@@ -7,6 +7,7 @@ export { FileWindowStore, machineStateDir, pacingFileFor, stateKey } from "./sha
 export { newIdempotencyKey, checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./keys.js";
 export { DEFAULT_RETRY, backoffDelayMs } from "./retry.js";
 export { parseRetryAfter } from "./transport.js";
+export { downloadArchive, partFileOf, type DownloadOptions, type DownloadResult, type TransferProgress } from "./download.js";
 export type { ClientLogEvent, ClientLogEventType, RetrySettings } from "./http.js";
 export {
   CubeApiError,
@@ -30,6 +31,7 @@ export {
   InsecureUrlError,
   RedirectRefusedError,
   StoppedError,
+  TransferError,
   type CubeApiErrorCode,
   type ProtectedCubeInfo,
 } from "./errors.js";

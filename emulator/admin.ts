@@ -14,6 +14,9 @@
  *   GET    /__emulator/request-counts → {requestCounts: {GET: n, POST: n, …}}
  *   POST   /__emulator/flush             write pending state to the state file now
  *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
+ *   POST   /__emulator/backups           {cubeId, name?, sizeBytes?, status?} → 201 {backup}
+ *   POST   /__emulator/backup-allowance  {spaceId, allowance: n | null}
+ *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
  */
 import { z } from "zod";
 import { auditRows, writeAudit } from "./core/audit.js";
@@ -21,6 +24,7 @@ import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
 import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
+import { createBackup } from "./resources/backups.js";
 import { removeCube } from "./resources/cubes.js";
 import { publishDns, removeDns, setDnsUnavailable } from "./resources/dns.js";
 import type { EmulatorAdmin } from "./types.js";
@@ -44,6 +48,14 @@ const Schemas = {
   }),
   clock: z.strictObject({ speed: z.number().positive().optional(), advanceMs: z.number().min(0).optional() }),
   rateLimit: z.strictObject({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }),
+  backup: z.strictObject({
+    cubeId: z.string().min(1),
+    name: z.string().min(1).max(128).optional(),
+    sizeBytes: z.number().int().min(1).optional(),
+    status: z.enum(["pending", "complete", "failed"]).optional(),
+  }),
+  storageRate: z.strictObject({ bytesPerSecond: z.number().int().min(1024).nullable() }),
+  allowance: z.strictObject({ spaceId: z.string().min(1), allowance: z.number().int().min(0).nullable() }),
   terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
 };
 
@@ -78,6 +90,17 @@ export function createAdmin(core: Core): EmulatorAdmin {
     clearRequests: () => core.clearRequests(),
     flushState: () => core.flush(),
     auditRows: (filter) => auditRows(core, filter),
+    createBackup: (input) => mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
+    setStorageRate: (bytesPerSecond) => {
+      core.storageBytesPerSecond = parseWith(Schemas.storageRate, { bytesPerSecond }).bytesPerSecond;
+    },
+    setBackupAllowance: (input) =>
+      mutate(() => {
+        const { spaceId, allowance } = parseWith(Schemas.allowance, input);
+        if (!Object.hasOwn(core.data.spaces, spaceId)) throw notFound("Space");
+        if (allowance === null) delete core.data.backupAllowance[spaceId];
+        else core.data.backupAllowance[spaceId] = allowance;
+      }),
   };
 }
 
@@ -127,6 +150,9 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
     }),
   "POST /rate-limit": (admin, body) => ok(() => admin.setRateLimit(body as never)),
   "POST /terminate": (admin, body) => ok(() => admin.terminateCube(body as never)),
+  "POST /backups": (admin, body) => json(201, { backup: admin.createBackup(body as never) }),
+  "POST /storage-rate": (admin, body) => ok(() => admin.setStorageRate(parseWith(Schemas.storageRate, body).bytesPerSecond)),
+  "POST /backup-allowance": (admin, body) => ok(() => admin.setBackupAllowance(body as never)),
   "GET /requests": (admin) => json(200, { requests: admin.requests() }),
   "DELETE /requests": (admin) => ok(() => admin.clearRequests()),
   "GET /request-counts": (admin) => json(200, { requestCounts: admin.requestCounts() }),

@@ -3,12 +3,15 @@ import { createAdmin } from "./admin.js";
 import { Core } from "./core/core.js";
 import { createHandler, type Handle } from "./handler.js";
 import { RESOURCES } from "./resources/all.js";
+import { createStorageHandler, type StorageHandler } from "./storage.js";
 import type { EmulatorAdmin, EmulatorOptions } from "./types.js";
 
 export interface AssembledEmulator {
   core: Core;
   admin: EmulatorAdmin;
   handle: Handle;
+  /** The /__storage byte streams (presigned URLs). */
+  storage: StorageHandler;
 }
 
 export function assembleEmulator(options: EmulatorOptions = {}): AssembledEmulator {
@@ -19,5 +22,5 @@ export function assembleEmulator(options: EmulatorOptions = {}): AssembledEmulat
   for (const resource of RESOURCES) resource.start?.(core);
   core.start();
   const admin = createAdmin(core);
-  return { core, admin, handle: createHandler(core, admin) };
+  return { core, admin, handle: createHandler(core, admin), storage: createStorageHandler(core) };
 }

@@ -99,7 +99,8 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   }
   const auth = authenticate(req, keyHolder);
   authorize(route, params, auth, mutating);
-  const response = route.handler({ core, params, query: req.query, body: parseJsonBody(req.body), auth, now } satisfies RouteContext);
+  const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
+  const response = route.handler({ core, params, query: req.query, body: parseJsonBody(req.body), auth, now, origin } satisfies RouteContext);
   if (idempotencyKey) storeOutcome(core, auth.spaceId, idempotencyKey, req, response, now);
   return response;
 }
@@ -124,7 +125,7 @@ function authorize(route: Route, params: Record<string, string>, auth: AuthInfo,
     throw new HttpError(403, "This API key is not scoped to that space");
   }
   if (mutating && auth.role === "read_only") {
-    throw new HttpError(403, `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`);
+    throw new HttpError(403, route.readOnlyMessage ?? `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`);
   }
 }
 

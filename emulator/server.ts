@@ -4,13 +4,14 @@ import type { AddressInfo } from "node:net";
 import { assembleEmulator } from "./assemble.js";
 import type { ApiRequest, ApiResponse } from "./core/http.js";
 import type { Handle } from "./handler.js";
+import { isStoragePath, type StorageHandler } from "./storage.js";
 import type { EmulatorOptions, RunningEmulator } from "./types.js";
 
 const BODY_LIMIT = 1024 * 1024;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { core, admin, handle } = assembleEmulator(options);
-  const server = createServer(httpListener(handle));
+  const { core, admin, handle, storage } = assembleEmulator(options);
+  const server = createServer(httpListener(handle, storage));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
@@ -37,8 +38,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 /** The node:http request listener that serves a handler (also used by bench/emulator-process.ts). */
-export function httpListener(handle: Handle): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => void serve(handle, req, res);
+export function httpListener(handle: Handle, storage?: StorageHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (storage && isStoragePath(new URL(req.url ?? "/", "http://127.0.0.1").pathname)) void storage(req, res);
+    else void serve(handle, req, res);
+  };
 }
 
 async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse): Promise<void> {

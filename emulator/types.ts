@@ -1,4 +1,6 @@
 /** The emulator's public types (options, admin surface, request log, faults, audit rows). */
+import type { Backup } from "../schema/api.js";
+
 export interface RateLimitSetting {
   /** Mutating (non-GET) requests allowed per window, per client IP. Default 10. */
   limit: number;
@@ -102,6 +104,12 @@ export interface EmulatorAdmin {
   /** Writes pending state to the state file now (no-op without statePath). */
   flushState(): void;
   auditRows(filter?: { visibility?: "customer" | "internal"; spaceId?: string }): AuditRow[];
+  /** A backup of a cube (its archive: `sizeBytes` deterministic bytes, default 8 MiB); complete unless `status` says otherwise. */
+  createBackup(input: { cubeId: string; name?: string; sizeBytes?: number; status?: "pending" | "complete" | "failed" }): Backup;
+  /** How many backups a space may hold (accepting a share beyond it is a 422); null: no limit. */
+  setBackupAllowance(input: { spaceId: string; allowance: number | null }): void;
+  /** Holds every storage stream (archive downloads, part uploads) to this many bytes per second; null: unlimited. */
+  setStorageRate(bytesPerSecond: number | null): void;
 }
 
 export interface RunningEmulator {

@@ -385,6 +385,152 @@ export const WebhookDelivery = z.object({
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
+// ---------------------------------------------------------------- backups and backup sharing
+
+/** What the backed-up cube was (live-api-facts.md §4); fields the reference's fixture names. */
+export const BackupConfig = z
+  .object({
+    vcpus: z.number().int().optional(),
+    ramMb: z.number().int().optional(),
+    diskLimitGb: z.number().int().optional(),
+    imageId: z.string().optional(),
+    regionId: z.string().nullable().optional(),
+    regionName: z.string().nullable().optional(),
+    domains: z.array(z.unknown()).optional(),
+    tcpPorts: z.array(z.unknown()).optional(),
+  })
+  .loose();
+export type BackupConfig = z.infer<typeof BackupConfig>;
+
+export const Backup = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  originalCubeId: z.string().nullable().optional(),
+  originalCubeName: z.string().nullable().optional(),
+  sizeBytes: z.number().int().nullable().optional(),
+  diskSizeGb: z.number().nullable().optional(),
+  config: BackupConfig.nullable().optional(),
+  sharedFromBackupId: z.string().nullable().optional(),
+  redeployedCubeId: z.string().nullable().optional(),
+  completedAt: Timestamp.nullable().optional(),
+  createdAt: Timestamp,
+});
+export type Backup = z.infer<typeof Backup>;
+
+/** GET …/backups/{b}/download: a presigned URL (15 minutes, no key needed). */
+export const BackupDownload = z.object({
+  url: z.string(),
+  filename: z.string(),
+  sizeBytes: z.number().int().nullable(),
+  expiresAt: Timestamp,
+});
+export type BackupDownload = z.infer<typeof BackupDownload>;
+
+export const ShareStatus = z.enum(["pending", "accepted", "declined", "canceled"]);
+
+export const BackupShare = z.object({
+  id: z.string(),
+  status: z.string(),
+  backupId: z.string(),
+  backupName: z.string().nullable().optional(),
+  sourceSpaceId: z.string(),
+  destinationSpaceId: z.string(),
+  counterpartySpaceName: z.string().nullable().optional(),
+  copyBackupId: z.string().nullable().optional(),
+  expiresAt: Timestamp,
+  createdAt: Timestamp,
+});
+export type BackupShare = z.infer<typeof BackupShare>;
+
+export const CreateShareRequest = z.strictObject({ destinationSpaceId: z.string().min(1) });
+
+export const BackupShares = z.object({
+  incoming: z.array(BackupShare).default([]),
+  outgoing: z.array(BackupShare).default([]),
+});
+export type BackupShares = z.infer<typeof BackupShares>;
+
+export const AcceptedShare = z.object({ share: BackupShare, backup: Backup });
+export type AcceptedShare = z.infer<typeof AcceptedShare>;
+
+// ---------------------------------------------------------------- .cube imports
+
+export const IMPORT_MIN_BYTES = 1024 * 1024;
+
+export const CreateImportRequest = z.strictObject({
+  name: z.string().min(1).max(64),
+  fileSizeBytes: z.number().int().min(IMPORT_MIN_BYTES),
+  sshKeyMode: z.enum(["replace", "keep"]).default("replace"),
+  sshPublicKey: z.string().nullable().optional(),
+  region: z.string().nullable().optional(),
+  vcpusOverride: z.number().int().min(1).nullable().optional(),
+  ramMbOverride: z.number().int().min(1).nullable().optional(),
+  diskGbOverride: z.number().int().min(1).nullable().optional(),
+  userData: z.string().nullable().optional(),
+  expectedConfig: z
+    .strictObject({ vcpus: z.number().int().optional(), ramMb: z.number().int().optional(), diskLimitGb: z.number().int().optional() })
+    .nullable()
+    .optional(),
+});
+export type CreateImportRequest = z.input<typeof CreateImportRequest>;
+
+export const ImportStarted = z.object({
+  importId: z.string(),
+  uploadId: z.string(),
+  key: z.string(),
+  chunkSizeBytes: z.number().int().positive(),
+  parts: z.array(z.object({ partNumber: z.number().int().positive(), url: z.string() })),
+  expiresAt: Timestamp,
+});
+export type ImportStarted = z.infer<typeof ImportStarted>;
+
+export const ImportStatus = z.enum(["uploading", "finalizing", "provisioning", "complete", "failed", "expired"]);
+
+export const CubeImport = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  cubeId: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable().optional(),
+});
+export type CubeImport = z.infer<typeof CubeImport>;
+
+export const CompleteImportRequest = z.strictObject({
+  parts: z.array(z.strictObject({ partNumber: z.number().int().positive(), etag: z.string().min(1) })).min(1),
+  config: z.strictObject({
+    vcpus: z.number().int().min(1),
+    ramMb: z.number().int().min(1),
+    diskLimitGb: z.number().int().min(1),
+    imageId: z.string().min(1),
+    userData: z.string().nullable().optional(),
+  }),
+});
+export type CompleteImportRequest = z.infer<typeof CompleteImportRequest>;
+
+export const ImportCompleted = z.object({ importId: z.string(), cubeId: z.string(), status: z.string() });
+export type ImportCompleted = z.infer<typeof ImportCompleted>;
+
+// ---------------------------------------------------------------- CLI device login (RFC 8628)
+
+export const DeviceLoginStarted = z.object({
+  deviceCode: z.string(),
+  userCode: z.string(),
+  verificationUri: z.string(),
+  verificationUriComplete: z.string(),
+  interval: z.number().int().positive(),
+  expiresIn: z.number().int().positive(),
+});
+export type DeviceLoginStarted = z.infer<typeof DeviceLoginStarted>;
+
+export const DevicePollRequest = z.strictObject({ deviceCode: z.string().min(1) });
+
+export const DeviceLoginApproved = z.object({ apiKey: z.string(), spaceId: z.string() });
+export type DeviceLoginApproved = z.infer<typeof DeviceLoginApproved>;
+
 // ---------------------------------------------------------------- errors
 
 /** The general error body: a single string field. */

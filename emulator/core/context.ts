@@ -14,6 +14,8 @@ export interface RouteContext {
   auth: AuthInfo;
   /** Emulated time of the request. */
   now: number;
+  /** The origin the client reached the emulator at (for presigned URLs), e.g. http://127.0.0.1:8787 */
+  origin: string;
 }
 
 export type RouteHandler = (ctx: RouteContext) => ApiResponse;

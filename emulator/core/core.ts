@@ -11,6 +11,7 @@ import { FaultList } from "./faults.js";
 import { isoAt } from "./ids.js";
 import type { StateIndex } from "./indexes.js";
 import { Scheduler } from "./jobs.js";
+import { Presigner } from "./presign.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
 import type { Job, StateData } from "./state.js";
 import { Store } from "./store.js";
@@ -24,6 +25,9 @@ export class Core {
   readonly events = new EventBus();
   readonly rateLimiter: RateLimiter;
   readonly faults = new FaultList();
+  readonly presigner = new Presigner();
+  /** Bytes per second each storage stream is held to (admin: tests of interrupted transfers); null: as fast as it goes. */
+  storageBytesPerSecond: number | null = null;
   readonly defaultPageSize: number;
   readonly spaceId: string;
   readonly apiKey: string;

@@ -4,13 +4,20 @@
  * A new resource is a new file under resources/ exporting one of these, listed in
  * resources/all.ts; the core and the request pipeline need no change.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
 import type { RouteHandler } from "./context.js";
 import type { ApiResponse } from "./http.js";
 import type { Operation, Schema } from "./openapi-doc.js";
 import type { Job } from "./state.js";
 
-export type Route = { method: string; path: string; doc: Operation } & (
+export type Route = {
+  method: string;
+  path: string;
+  doc: Operation;
+  /** The 403 a read-only key gets on this (mutating) route, when the reference words it. */
+  readOnlyMessage?: string;
+} & (
   | { public: true; handler: (core: Core) => ApiResponse }
   | { public?: false; handler: RouteHandler }
 );
@@ -36,10 +43,22 @@ export interface RegisteredJob {
   run(core: Core, job: Job): void;
 }
 
+/**
+ * A byte-stream endpoint under /__storage (presigned URLs: archive downloads, part uploads).
+ * The dispatcher (emulator/storage.ts) checks the URL's signature and expiry first.
+ */
+export interface StorageRoute {
+  method: string;
+  /** Relative to /__storage, e.g. "/backups/{backupId}". */
+  path: string;
+  handle(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
 export interface Resource {
   name: string;
   routes: readonly Route[];
   jobs?: readonly RegisteredJob[];
+  storage?: readonly StorageRoute[];
   /** Component schemas (by name) that this resource's route docs refer to. */
   schemas?: Record<string, Schema>;
   /** Runs once when the emulator starts, after the state is loaded, before due jobs run. */

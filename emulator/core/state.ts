@@ -104,6 +104,77 @@ export interface SnapshotRecord {
   createdAt: string;
 }
 
+export interface BackupRecord {
+  id: string;
+  spaceId: string;
+  name: string;
+  status: "pending" | "complete" | "failed";
+  originalCubeId: string | null;
+  originalCubeName: string | null;
+  sizeBytes: number;
+  diskSizeGb: number | null;
+  config: { vcpus: number; ramMb: number; diskLimitGb: number; imageId: string; regionId: string | null; regionName: string | null; domains: string[]; tcpPorts: number[] } | null;
+  sharedFromBackupId: string | null;
+  redeployedCubeId: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  /** Seed of the archive's bytes (resources/archive.ts); a shared copy keeps its source's. */
+  contentSeed: string;
+}
+
+export interface ShareRecord {
+  id: string;
+  status: "pending" | "accepted" | "declined" | "canceled";
+  backupId: string;
+  backupName: string;
+  sourceSpaceId: string;
+  destinationSpaceId: string;
+  /** The key that raised the share (it may cancel it). */
+  raisedByKeyId: string;
+  copyBackupId: string | null;
+  /** Emulated ms. */
+  expiresAtMs: number;
+  createdAt: string;
+}
+
+export interface ImportPart {
+  etag: string;
+  sizeBytes: number;
+}
+
+export interface ImportRecord {
+  id: string;
+  spaceId: string;
+  name: string;
+  status: "uploading" | "finalizing" | "provisioning" | "complete" | "failed" | "expired" | "canceled";
+  fileSizeBytes: number;
+  chunkSizeBytes: number;
+  partCount: number;
+  /** Uploaded parts by part number (the bytes themselves are not kept). */
+  parts: Record<string, ImportPart>;
+  sshKeyMode: "replace" | "keep";
+  sshPublicKey: string | null;
+  region: string | null;
+  userData: string | null;
+  cubeId: string | null;
+  error: string | null;
+  /** Emulated ms after which parts are refused and the import can no longer complete. */
+  expiresAtMs: number;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface DeviceLoginRecord {
+  /** sha256 of the device code (the code itself is returned once and never kept). */
+  deviceCodeHash: string;
+  userCode: string;
+  status: "pending" | "approved" | "denied" | "consumed";
+  /** The space an approval scopes the new key to. */
+  spaceId: string | null;
+  expiresAtMs: number;
+}
+
 export interface WebhookRecord {
   id: string;
   spaceId: string;
@@ -176,6 +247,12 @@ export interface StateData {
   tcpMappings: Record<string, TcpRecord>;
   domains: Record<string, DomainRecord>;
   snapshots: Record<string, SnapshotRecord>;
+  backups: Record<string, BackupRecord>;
+  backupShares: Record<string, ShareRecord>;
+  /** Backups a space may still hold (absent: no limit); set on the admin surface. */
+  backupAllowance: Record<string, number>;
+  imports: Record<string, ImportRecord>;
+  deviceLogins: Record<string, DeviceLoginRecord>;
   webhooks: Record<string, WebhookRecord>;
   deliveries: Record<string, DeliveryRecord>;
   idempotency: Record<string, IdempotencyRecord>;
@@ -198,6 +275,11 @@ export function emptyState(): StateData {
     tcpMappings: {},
     domains: {},
     snapshots: {},
+    backups: {},
+    backupShares: {},
+    backupAllowance: {},
+    imports: {},
+    deviceLogins: {},
     webhooks: {},
     deliveries: {},
     idempotency: {},

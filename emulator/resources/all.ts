@@ -1,5 +1,7 @@
 /** Every resource the emulator serves, in the order their routes are matched and documented. */
 import type { Resource } from "../core/resource.js";
+import { backupSharesResource } from "./backup-shares.js";
+import { backupsResource } from "./backups.js";
 import { catalogResource } from "./catalog.js";
 import { cubesResource } from "./cubes.js";
 import { domainsResource } from "./domains.js";
@@ -18,4 +20,6 @@ export const RESOURCES: readonly Resource[] = [
   domainsResource,
   snapshotsResource,
   webhooksResource,
+  backupsResource,
+  backupSharesResource,
 ];

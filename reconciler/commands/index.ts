@@ -47,6 +47,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./apply.js"),
   },
   {
+    name: "backup",
+    usage: "<list|show|download|share|shares|accept|decline|cancel> …",
+    summary: "list, download and share the space's backups (.cube archives)",
+    stopsGracefully: false,
+    load: () => import("./backup.js"),
+  },
+  {
     name: "demo",
     usage: "",
     summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)",

@@ -61,3 +61,12 @@ export { parseRateLimit } from "../rate-limit.js";
 
 /** `cubeform dns --format`. */
 export const DNS_FORMATS = ["table", "json", "zone"] as const;
+
+/** The day-2 commands (cube, snapshot, backup, upload): connection flags and `--format text|json`. */
+export const DAY2_FORMATS = ["text", "json"] as const;
+
+export function addDay2Options(command: Command): Command {
+  return addConnectOptions(command).addOption(new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"));
+}
+
+export const Day2Options = z.object({ ...ConnectOptions.shape, format: z.enum(DAY2_FORMATS).default("text") });

@@ -1,0 +1,32 @@
+/**
+ * Presigned storage URLs (backup archives, import parts): HMAC over the path and expiry with
+ * a key that lives as long as the emulator process, so a URL needs no API key and cannot be
+ * altered. Expiry is on the emulated clock.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Where storage URLs live: outside /api/v1, so they are neither rate limited nor logged. */
+export const STORAGE_PREFIX = "/__storage";
+
+export type PresignCheck = "ok" | "expired" | "invalid";
+
+export class Presigner {
+  private readonly key = randomBytes(32);
+
+  /** `origin` + path + `?expires=…&signature=…`. */
+  url(origin: string, path: string, expiresAtMs: number): string {
+    return `${origin}${STORAGE_PREFIX}${path}?expires=${expiresAtMs}&signature=${this.signature(path, expiresAtMs)}`;
+  }
+
+  check(path: string, query: URLSearchParams, now: number): PresignCheck {
+    const expires = Number(query.get("expires"));
+    const given = Buffer.from(query.get("signature") ?? "", "utf8");
+    const expected = Buffer.from(this.signature(path, expires), "utf8");
+    if (!Number.isSafeInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
+    return now > expires ? "expired" : "ok";
+  }
+
+  private signature(path: string, expiresAtMs: number): string {
+    return createHmac("sha256", this.key).update(`${path}\n${expiresAtMs}`).digest("hex");
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Backups (live-api-facts.md §4): list (newest first), get, and a presigned download URL
+ * whose archive bytes stream from /__storage with Range support. Backups come into being on
+ * the admin surface (createBackup), from a cube.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Backup } from "../../schema/api.js";
+import type { RouteContext } from "../core/context.js";
+import type { Core } from "../core/core.js";
+import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
+import { isoAt, newId, randomHex } from "../core/ids.js";
+import { listOf, object, ref } from "../core/openapi-doc.js";
+import { parseRange } from "../core/range.js";
+import type { Resource } from "../core/resource.js";
+import type { BackupRecord, CubeRecord } from "../core/state.js";
+import { archiveBytes } from "./archive.js";
+import { findRegion } from "./catalog.js";
+
+export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
+export const DEFAULT_BACKUP_BYTES = 8 * 1024 * 1024;
+const BACKUP = "/spaces/{spaceId}/backups/{backupId}";
+
+export function backupView(backup: BackupRecord): Backup {
+  const { spaceId: _space, contentSeed: _seed, ...view } = backup;
+  return { ...view, config: backup.config && { ...backup.config, domains: [...backup.config.domains], tcpPorts: [...backup.config.tcpPorts] } };
+}
+
+/** A backup of the key's space; another space's is reported exactly like a missing one. */
+export function requireBackup(core: Core, spaceId: string, backupId: string): BackupRecord {
+  const backup = Object.hasOwn(core.data.backups, backupId) ? core.data.backups[backupId] : undefined;
+  if (!backup || backup.spaceId !== spaceId) throw notFound("Backup");
+  return backup;
+}
+
+export function backupsOf(core: Core, spaceId: string): BackupRecord[] {
+  return Object.values(core.data.backups).filter((b) => b.spaceId === spaceId);
+}
+
+function listBackups(ctx: RouteContext): ApiResponse {
+  // Newest first; among equal times, the later-made first.
+  const backups = backupsOf(ctx.core, ctx.auth.spaceId).reverse().sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  return json(200, { backups: backups.map(backupView) });
+}
+
+function getBackup(ctx: RouteContext): ApiResponse {
+  return json(200, { backup: backupView(requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "")) });
+}
+
+export function archiveFilename(backup: BackupRecord): string {
+  return `${backup.name.replace(/[^A-Za-z0-9._-]+/g, "-")}.cube`;
+}
+
+function downloadBackup(ctx: RouteContext): ApiResponse {
+  const backup = requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "");
+  if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); it can be downloaded once complete`);
+  const expiresAt = ctx.now + DOWNLOAD_URL_TTL_MS;
+  return json(200, {
+    url: ctx.core.presigner.url(ctx.origin, `/backups/${encodeURIComponent(backup.id)}`, expiresAt),
+    filename: archiveFilename(backup),
+    sizeBytes: backup.sizeBytes,
+    expiresAt: isoAt(expiresAt),
+  });
+}
+
+/** The archive bytes: 200 whole, 206 for a satisfiable Range, 416 otherwise. */
+async function streamArchive(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const backup = Object.hasOwn(core.data.backups, params.backupId ?? "") ? core.data.backups[params.backupId ?? ""] : undefined;
+  if (!backup || backup.status !== "complete") {
+    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Backup archive not found" }));
+    return;
+  }
+  const size = backup.sizeBytes;
+  const range = parseRange(req.headers.range, size);
+  const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", etag: `"${backup.contentSeed}"`, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
+  if (range.kind === "unsatisfiable") {
+    res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
+    return;
+  }
+  const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
+  const status = range.kind === "partial" ? 206 : 200;
+  res.writeHead(status, { ...headers, "content-length": end - start + 1, ...(status === 206 ? { "content-range": `bytes ${start}-${end}/${size}` } : {}) });
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
+}
+
+/** Holds a stream to the admin-set storage rate, if any. */
+async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buffer> {
+  for (const chunk of chunks) {
+    yield chunk;
+    const rate = core.storageBytesPerSecond;
+    if (rate !== null) await new Promise((resolve) => setTimeout(resolve, (chunk.length / rate) * 1000));
+  }
+}
+
+export interface NewBackup {
+  cubeId: string;
+  name?: string;
+  sizeBytes?: number;
+  status?: BackupRecord["status"];
+}
+
+/** Admin surface: a backup of a cube (complete unless told otherwise). */
+export function createBackup(core: Core, input: NewBackup): Backup {
+  const cube = core.index.cubes.get(input.cubeId);
+  if (!cube) throw notFound("Cube");
+  const sizeBytes = input.sizeBytes ?? DEFAULT_BACKUP_BYTES;
+  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 1) throw badRequest("sizeBytes must be a positive integer");
+  const now = core.now();
+  const at = isoAt(now);
+  const status = input.status ?? "complete";
+  const backup: BackupRecord = {
+    id: newId("bkp"),
+    spaceId: cube.spaceId,
+    name: input.name ?? `${cube.name}-${at.replace(/[:.]/g, "-")}`,
+    status,
+    originalCubeId: cube.id,
+    originalCubeName: cube.name,
+    sizeBytes,
+    diskSizeGb: cube.resources.diskGb,
+    config: configOf(core, cube),
+    sharedFromBackupId: null,
+    redeployedCubeId: null,
+    completedAt: status === "complete" ? at : null,
+    createdAt: at,
+    contentSeed: randomHex(16),
+  };
+  core.data.backups[backup.id] = backup;
+  core.events.emit(backup.spaceId, "backup.created", { backup: backupView(backup) }, now);
+  return backupView(backup);
+}
+
+function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["config"]> {
+  const region = findRegion(cube.region);
+  return {
+    vcpus: cube.resources.vcpu,
+    ramMb: Math.round(cube.resources.ramGb * 1024),
+    diskLimitGb: cube.resources.diskGb,
+    imageId: cube.image,
+    regionId: region?.id ?? null,
+    regionName: region?.name ?? null,
+    domains: core.index.domains.ofCube(cube.id).map((d) => d.domain),
+    tcpPorts: core.index.tcp.ofCube(cube.id).filter((m) => !m.isSsh).map((m) => m.cubePort),
+  };
+}
+
+export const backupsResource: Resource = {
+  name: "backups",
+  routes: [
+    { method: "GET", path: "/spaces/{spaceId}/backups", handler: listBackups, doc: { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] } },
+    { method: "GET", path: BACKUP, handler: getBackup, doc: { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] } },
+    {
+      method: "GET",
+      path: `${BACKUP}/download`,
+      handler: downloadBackup,
+      doc: {
+        summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
+        tag: "Backups",
+        ok: [200, ref("BackupDownload")],
+        errors: [404, 409],
+      },
+    },
+  ],
+  storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
+  schemas: {
+    Backup: object(
+      {
+        id: { type: "string" },
+        name: { type: "string" },
+        status: { type: "string", enum: ["pending", "complete", "failed"] },
+        originalCubeId: { type: ["string", "null"] },
+        originalCubeName: { type: ["string", "null"] },
+        sizeBytes: { type: ["integer", "null"] },
+        diskSizeGb: { type: ["number", "null"] },
+        config: {
+          type: ["object", "null"],
+          properties: {
+            vcpus: { type: "integer" },
+            ramMb: { type: "integer" },
+            diskLimitGb: { type: "integer" },
+            imageId: { type: "string" },
+            regionId: { type: ["string", "null"] },
+            regionName: { type: ["string", "null"] },
+            domains: { type: "array", items: { type: "string" } },
+            tcpPorts: { type: "array", items: { type: "integer" } },
+          },
+        },
+        sharedFromBackupId: { type: ["string", "null"] },
+        redeployedCubeId: { type: ["string", "null"] },
+        completedAt: { type: ["string", "null"], format: "date-time" },
+        createdAt: { type: "string", format: "date-time" },
+      },
+      ["id", "name", "status", "sizeBytes", "sharedFromBackupId", "createdAt"],
+    ),
+    BackupDownload: object({ url: { type: "string" }, filename: { type: "string" }, sizeBytes: { type: ["integer", "null"] }, expiresAt: { type: "string", format: "date-time" } }),
+  },
+};

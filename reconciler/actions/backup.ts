@@ -1,0 +1,120 @@
+/**
+ * `cubeform backup list|show|download|share|shares|accept|decline|cancel`: backups of the
+ * space and sharing them with other spaces (live-api-facts.md §4).
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { newIdempotencyKey, partFileOf } from "../../client/index.js";
+import type { CubeApi } from "../../client/api.js";
+import type { Backup, BackupShare } from "../../schema/api.js";
+import { CliError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { formatBytes, progressLine } from "../progress.js";
+import { details, orDash, pick, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+
+export async function findBackup(client: CubeApi, ref: string): Promise<Backup> {
+  return pick(await client.listBackups(), ref, "backup", "in this space");
+}
+
+export async function runBackupList(ctx: Day2Context, io: CliIo): Promise<number> {
+  const backups = await withApi(ctx, io, (client) => client.listBackups());
+  if (ctx.format === "json") printJson(io, backups);
+  else if (backups.length === 0) say(io, ctx, "No backups in this space.");
+  else {
+    const rows = backups.map((b) => [b.name, b.id, b.status, b.sizeBytes == null ? "-" : formatBytes(b.sizeBytes), orDash(b.originalCubeName), b.createdAt, b.sharedFromBackupId ? `shared from ${b.sharedFromBackupId}` : ""]);
+    io.stdout.write(table(["NAME", "ID", "STATUS", "SIZE", "FROM CUBE", "CREATED", ""], rows));
+  }
+  return 0;
+}
+
+export async function runBackupShow(ctx: Day2Context & { backup: string }, io: CliIo): Promise<number> {
+  const backup = await withApi(ctx, io, async (client) => client.getBackup((await findBackup(client, ctx.backup)).id));
+  if (ctx.format === "json") printJson(io, backup);
+  else {
+    const config = backup.config;
+    io.stdout.write(
+      details([
+        ["name", backup.name],
+        ["id", backup.id],
+        ["status", backup.status],
+        ["size", backup.sizeBytes == null ? "-" : `${formatBytes(backup.sizeBytes)} (${backup.sizeBytes} bytes)`],
+        ["from cube", `${orDash(backup.originalCubeName)} (${orDash(backup.originalCubeId)})`],
+        ["disk", backup.diskSizeGb == null ? "-" : `${backup.diskSizeGb} GB`],
+        ["config", config ? `${orDash(config.vcpus)} vCPU, ${orDash(config.ramMb)} MB RAM, ${orDash(config.diskLimitGb)} GB disk, ${orDash(config.imageId)}, ${orDash(config.regionName)}` : "-"],
+        ["shared from", orDash(backup.sharedFromBackupId)],
+        ["created", backup.createdAt],
+        ["completed", orDash(backup.completedAt)],
+      ]),
+    );
+  }
+  return 0;
+}
+
+export interface DownloadContext extends Day2Context {
+  backup: string;
+  out?: string;
+  force: boolean;
+}
+
+/** Streams the archive to --out (default: the API's filename); an existing FILE.part is resumed. */
+export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promise<number> {
+  return withApi(ctx, io, async (client) => {
+    const backup = await findBackup(client, ctx.backup);
+    if (backup.status !== "complete") throw new CliError("backup_not_complete", `backup "${backup.name}" is ${backup.status}; it can be downloaded once complete`);
+    const link = await client.getBackupDownload(backup.id);
+    const name = ctx.out ?? link.filename;
+    const file = isAbsolute(name) ? name : resolve(ctx.cwd, name);
+    if (existsSync(file) && !ctx.force) throw new CliError("output_exists", `${name} already exists; pass --force to overwrite it (or --out FILE)`);
+    const resuming = existsSync(partFileOf(file));
+    const progress = progressLine(io, `${resuming ? "resuming" : "downloading"} ${name}`);
+    let first = true;
+    const result = await client.downloadBackup(backup.id, file, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      onProgress: (p) => {
+        if (first && p.resumedFrom > 0) say(io, { ...ctx, format: "json" }, `resuming from ${formatBytes(p.resumedFrom)} already in ${name}.part`);
+        first = false;
+        progress.update(p);
+      },
+    });
+    progress.done({ bytes: result.bytes, total: result.bytes });
+    if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom });
+    else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${result.resumedFrom > 0 ? `, resumed from ${result.resumedFrom}` : ""}).`);
+    return 0;
+  });
+}
+
+export async function runBackupShare(ctx: Day2Context & { backup: string; to: string }, io: CliIo): Promise<number> {
+  const share = await withApi(ctx, io, async (client) => {
+    const backup = await findBackup(client, ctx.backup);
+    if (ctx.to === (await client.spaceId())) throw new CliError("share_to_self", `--to ${ctx.to} is this backup's own space; name another space's id`);
+    return client.shareBackup(backup.id, ctx.to, { idempotencyKey: newIdempotencyKey() });
+  });
+  if (ctx.format === "json") printJson(io, share);
+  else say(io, ctx, `Offered backup "${share.backupName ?? share.backupId}" to space ${share.destinationSpaceId} (share ${share.id}, pending until ${share.expiresAt}). Nothing is copied until that space accepts.`);
+  return 0;
+}
+
+function shareRows(shares: BackupShare[], direction: "incoming" | "outgoing"): string[][] {
+  return shares.map((s) => [direction, s.id, orDash(s.backupName ?? s.backupId), direction === "incoming" ? s.sourceSpaceId : s.destinationSpaceId, orDash(s.counterpartySpaceName), s.status, s.expiresAt]);
+}
+
+export async function runBackupShares(ctx: Day2Context, io: CliIo): Promise<number> {
+  const shares = await withApi(ctx, io, (client) => client.listBackupShares());
+  if (ctx.format === "json") printJson(io, shares);
+  else if (shares.incoming.length + shares.outgoing.length === 0) say(io, ctx, "No pending backup shares.");
+  else io.stdout.write(table(["DIRECTION", "SHARE", "BACKUP", "OTHER SPACE", "ITS NAME", "STATUS", "EXPIRES"], [...shareRows(shares.incoming, "incoming"), ...shareRows(shares.outgoing, "outgoing")]));
+  return 0;
+}
+
+export type ShareAnswer = "accept" | "decline" | "cancel";
+
+export async function runBackupAnswer(ctx: Day2Context & { share: string; answer: ShareAnswer }, io: CliIo): Promise<number> {
+  const result = await withApi(ctx, io, async (client) => {
+    if (ctx.answer === "accept") return client.acceptBackupShare(ctx.share);
+    return { share: ctx.answer === "decline" ? await client.declineBackupShare(ctx.share) : await client.cancelBackupShare(ctx.share) };
+  });
+  if (ctx.format === "json") printJson(io, result);
+  else if ("backup" in result) say(io, ctx, `Accepted share ${result.share.id}: backup "${result.backup.name}" (${result.backup.id}) is now in this space.`);
+  else say(io, ctx, `Share ${result.share.id} is ${result.share.status}.`);
+  return 0;
+}

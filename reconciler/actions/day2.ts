@@ -1,0 +1,56 @@
+/**
+ * What the day-2 commands (cube, snapshot, backup, upload) share: a connection without a
+ * desired-state file, finding things by name or id, and printing text tables or JSON.
+ */
+import type { CubeApi } from "../../client/api.js";
+import type { Connection, RateLimit } from "../connect.js";
+import { CliError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { withConnection } from "./session.js";
+
+export interface Day2Context {
+  emulator: boolean;
+  rateLimit: RateLimit;
+  cwd: string;
+  format: "text" | "json";
+}
+
+export function withApi<T>(ctx: Day2Context, io: CliIo, body: (client: CubeApi, conn: Connection) => Promise<T>): Promise<T> {
+  return withConnection({ ...ctx, file: "", format: "text" }, io, (conn) => body(conn.client, conn));
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(headers: string[], rows: string[][]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
+  return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+/** Key/value lines for one object (`show` commands). */
+export function details(pairs: [string, string][]): string {
+  const width = Math.max(...pairs.map(([key]) => key.length));
+  return pairs.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${value}`).join("\n") + "\n";
+}
+
+/** One named thing among many, by exact name or id; two with that name are an error, never a guess. */
+export function pick<T extends { id: string; name: string }>(items: T[], ref: string, kind: string, where: string): T {
+  const byName = items.filter((item) => item.name === ref);
+  if (byName.length > 1) {
+    throw new CliError(`ambiguous_${kind}`, `${byName.length} ${kind}s are named "${ref}" (${byName.map((i) => i.id).join(", ")}); name one by its id`);
+  }
+  const found = byName[0] ?? items.find((item) => item.id === ref);
+  if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}`);
+  return found;
+}
+
+export function say(io: CliIo, ctx: Day2Context, line: string): void {
+  writeLine(ctx.format === "json" ? io.stderr : io.stdout, line);
+}
+
+export function orDash(value: string | number | null | undefined): string {
+  return value === null || value === undefined || value === "" ? "-" : String(value);
+}

@@ -1,0 +1,120 @@
+/**
+ * `cubeform backup …` through the bin against the emulator: list, download (byte-identical,
+ * and resumed after an interrupted run), share to a second space and accept there, and bad
+ * input that changes nothing (live-api-facts.md §4).
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { createClient } from "../../client/index.js";
+import { describeRun, project, RATE, waitFor, type Project } from "./support.js";
+
+async function cubeAndBackup(p: Project, sizeBytes: number, name = "nightly") {
+  const cube = await p.api.createCube(
+    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUy e2e" },
+    { idempotencyKey: `create-${name}` },
+  );
+  return p.emu.admin.createBackup({ cubeId: cube.id, name, sizeBytes });
+}
+
+async function archiveOf(p: Project, backupId: string): Promise<Buffer> {
+  const { url } = await p.api.getBackupDownload(backupId);
+  return Buffer.from(await (await fetch(url)).arrayBuffer());
+}
+
+describe("cubeform backup", () => {
+  test("§4: list and show by name; download streams a byte-identical archive to --out (text and json)", async () => {
+    const p = await project();
+    const backup = await cubeAndBackup(p, 3 * 1024 * 1024 + 7);
+    const list = await p.run(["backup", "list", ...RATE]);
+    expect(list.code, describeRun(list)).toBe(0);
+    expect(list.stdout).toMatch(/^NAME +ID +STATUS +SIZE/m);
+    expect(list.stdout).toMatch(new RegExp(`^nightly +${backup.id} +complete +3\\.0 MiB +db `, "m"));
+    const json = await p.run(["backup", "list", "--format", "json", ...RATE]);
+    expect(JSON.parse(json.stdout).map((b: { id: string }) => b.id)).toEqual([backup.id]);
+    const show = await p.run(["backup", "show", "nightly", ...RATE]);
+    expect(show.stdout).toContain(`${backup.id}`);
+    expect(show.stdout).toMatch(/from cube: +db/);
+    const download = await p.run(["backup", "download", "nightly", "--out", "copy.cube", "--format", "json", ...RATE]);
+    expect(download.code, describeRun(download)).toBe(0);
+    expect(JSON.parse(download.stdout)).toMatchObject({ backupId: backup.id, bytes: 3 * 1024 * 1024 + 7, resumedFrom: 0 });
+    expect(readFileSync(join(p.cwd, "copy.cube")).equals(await archiveOf(p, backup.id))).toBe(true);
+    expect(existsSync(join(p.cwd, "copy.cube.part"))).toBe(false);
+    // The default name comes from the API; an existing file is not overwritten without --force.
+    const again = await p.run(["backup", "download", backup.id, "--out", "copy.cube", ...RATE]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/copy\.cube already exists; pass --force/);
+    const named = await p.run(["backup", "download", backup.id, ...RATE]);
+    expect(named.code, describeRun(named)).toBe(0);
+    expect(statSync(join(p.cwd, "nightly.cube")).size).toBe(3 * 1024 * 1024 + 7);
+  });
+
+  test("Ctrl-C during a download keeps FILE.part; the next run resumes from it (Range) and the file is byte-identical", async () => {
+    const p = await project();
+    const size = 6 * 1024 * 1024;
+    const backup = await cubeAndBackup(p, size);
+    p.emu.admin.setStorageRate(2 * 1024 * 1024);
+    const part = join(p.cwd, "big.cube.part");
+    const child = p.start(["backup", "download", "nightly", "--out", "big.cube", ...RATE]);
+    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), { timeoutMs: 20_000, message: "a partial download" });
+    child.process.kill("SIGINT");
+    await child.exited;
+    const kept = statSync(part).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(size);
+    expect(existsSync(join(p.cwd, "big.cube"))).toBe(false);
+    p.emu.admin.setStorageRate(null);
+    const resumed = await p.run(["backup", "download", "nightly", "--out", "big.cube", ...RATE]);
+    expect(resumed.code, describeRun(resumed)).toBe(0);
+    expect(resumed.stderr).toContain("resuming from");
+    expect(resumed.stdout).toContain(`resumed from ${kept}`);
+    expect(readFileSync(join(p.cwd, "big.cube")).equals(await archiveOf(p, backup.id))).toBe(true);
+  }, 40_000);
+
+  test("§4: share to a second space, see it from both sides, accept it there: the copy has sharedFromBackupId", async () => {
+    const p = await project();
+    const backup = await cubeAndBackup(p, 2 * 1024 * 1024);
+    const dest = p.emu.admin.createSpace({ name: "staging" });
+    const destEnv = { CUBE_API_KEY: dest.ownerKey };
+    const share = await p.run(["backup", "share", "nightly", "--to", dest.spaceId, "--format", "json", ...RATE]);
+    expect(share.code, describeRun(share)).toBe(0);
+    const offered = JSON.parse(share.stdout);
+    expect(offered).toMatchObject({ status: "pending", backupId: backup.id, destinationSpaceId: dest.spaceId });
+    const outgoing = await p.run(["backup", "shares", ...RATE]);
+    expect(outgoing.stdout).toMatch(new RegExp(`^outgoing +${offered.id} +nightly +${dest.spaceId} +staging +pending`, "m"));
+    const incoming = await p.run(["backup", "shares", ...RATE], destEnv);
+    expect(incoming.stdout).toMatch(new RegExp(`^incoming +${offered.id} +nightly +${p.emu.spaceId}`, "m"));
+    const accepted = await p.run(["backup", "accept", offered.id, ...RATE], destEnv);
+    expect(accepted.code, describeRun(accepted)).toBe(0);
+    expect(accepted.stdout).toMatch(/Accepted share .*backup "nightly" \(bkp_\w+\) is now in this space/);
+    const destApi = createClient({ baseUrl: p.emu.url, apiKey: dest.ownerKey, rateLimit: { limit: 1000, windowMs: 60_000 } });
+    const [copy] = await destApi.listBackups();
+    await destApi.close();
+    expect(copy).toMatchObject({ name: "nightly", sharedFromBackupId: backup.id });
+    expect((await p.run(["backup", "shares", ...RATE])).stdout).toContain("No pending backup shares.");
+  });
+
+  test("bad input gets one clear line, exit 1, and sends nothing", async () => {
+    const p = await project();
+    await cubeAndBackup(p, 1024 * 1024);
+    await cubeAndBackup(p, 1024 * 1024, "twin");
+    await cubeAndBackup(p, 1024 * 1024, "twin");
+    const before = p.mutations();
+    const cases: [string[], RegExp][] = [
+      [["backup", "show", "nope"], /no backup named \(or with id\) "nope" in this space/],
+      [["backup", "download", "twin"], /2 backups are named "twin" .*name one by its id/],
+      [["backup", "share", "nightly", "--to", p.emu.spaceId], /is this backup's own space/],
+      [["backup", "share", "nightly"], /required option '--to <space>'/],
+      [["backup", "list", "--format", "yaml"], /argument 'yaml' is invalid/],
+      [["backup", "accept", "shr_nope"], /Backup share not found/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await p.run([...args, ...RATE]);
+      expect(run.code, describeRun(run)).toBe(1);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+      expect(run.stderr.trim().split("\n").filter((l) => !l.startsWith("(run with")).length, args.join(" ")).toBe(1);
+    }
+    // Only the refused accept reached the API as a mutation; nothing changed.
+    expect(p.mutations() - before).toBe(1);
+  });
+});
