@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const name = names[i]!;
       const news = (await plugin.check(urnOf(name), outs[i], { ...inputsOf(name), __provider: provider })).inputs;
       await plugin.diff(urnOf(name), id, outs[i]!, news, news);
-      await plugin.read(urnOf(name), id, outs[i], news);
+      await plugin.refresh(urnOf(name), id, outs[i]!, news);
     });
     const inProcess = await timeEach(ids, async (id, i) => {
       const name = names[i]!;

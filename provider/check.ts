@@ -25,10 +25,12 @@ export interface CheckOutcome {
 }
 
 const CubeId = z.string().min(1, "cubeId must not be empty");
+const AdoptId = z.string().min(1, "adoptId must not be empty").optional();
 
 export const CubeInputSchema = CreateCubeRequest.extend({
   power: Power.optional(),
   sshPort: z.number().int("sshPort must be a whole number").min(1).max(65535).optional(),
+  adoptId: AdoptId,
 });
 
 export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyProtocol: true, domain: true }).extend({
@@ -37,6 +39,7 @@ export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyPro
   basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
   ipAllowList: DesiredDomain.shape.ipAllowList,
   ipDenyList: DesiredDomain.shape.ipDenyList,
+  adoptId: AdoptId,
 });
 
 /** The file's port entry (`udp`, `allow`) without its defaults: an absent input stays absent. */
@@ -46,6 +49,7 @@ export const TcpMappingInputSchema = z.strictObject({
   label: DesiredPort.shape.label,
   udp: z.boolean().optional(),
   allow: z.array(Cidr).max(500).optional(),
+  adoptId: AdoptId,
 });
 
 /** The user's inputs without Pulumi's own `__provider`. */

@@ -6,6 +6,7 @@ import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi
 import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import type { Cube, TcpMapping } from "../schema/api.js";
+import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
 import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
@@ -178,8 +179,22 @@ async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown, pr
   return live ? new ResourceInitFailed(message, id, { ...cubeOutputs(live, echoOf(spec)), [PROVIDER_KEY]: provider }) : new Error(message);
 }
 
+/** Takes over the live cube when it matches the inputs; reads only, so a mismatch changes nothing. */
+async function adoptCube(id: string, spec: DesiredCubeSpec): Promise<CreateResult> {
+  const what = `cube "${spec.name}" (id ${id})`;
+  const live = await readLiveCube(apiClient(), id);
+  if (!live) throw adoptionNotFound(`cube "${spec.name}"`, id);
+  // The API never shows sshPublicKey or userData: they count as unchanged, as after an import.
+  const plan = planCubeResource({ olds: spec, news: spec, live, allowReplace: true });
+  const renamed = live.cube.name === spec.name ? [] : [{ path: "name", before: live.cube.name, after: spec.name, forcesReplace: true }];
+  requireNoop(what, plan.change, renamed);
+  return { id, outs: cubeOutputs(live, echoOf(spec)) };
+}
+
 export async function createCube(props: Props): Promise<CreateResult> {
   const spec = cubeSpec(props);
+  const adoptId = adoptIdOf(userInputs(props));
+  if (adoptId) return adoptCube(adoptId, spec);
   const plan = planCubeResource({ news: spec, allowReplace: true });
   const cubeIds = new Map<string, string>();
   let id: string | undefined;

@@ -5,6 +5,7 @@
  * in users' Pulumi state. Never rename or remove one; add new names instead.
  */
 import type { ConfigureRequest, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
+import { withoutSpentAdoptId } from "./adopt.js";
 import { checkInputs, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema } from "./check.js";
 import { createCube, deleteCube, diffCube, readCube, updateCube } from "./cube.js";
 import { createDomain, deleteDomain, diffDomain, readDomain, updateDomain } from "./domain.js";
@@ -17,10 +18,14 @@ export async function configure(req: ConfigureRequest): Promise<void> {
   configureSettings(settingsFrom(req.config, process.env));
 }
 
+function spendAdoptId(olds: Props, outcome: CheckResult): CheckResult {
+  return outcome.inputs ? { ...outcome, inputs: withoutSpentAdoptId(olds ?? {}, outcome.inputs) } : outcome;
+}
+
 // ------------------------------------------------------------------ Cube
 
-export async function cubeCheck(_olds: Props, news: Props): Promise<CheckResult> {
-  return checkInputs(CubeInputSchema, news, { dropNulls: true });
+export async function cubeCheck(olds: Props, news: Props): Promise<CheckResult> {
+  return spendAdoptId(olds, checkInputs(CubeInputSchema, news, { dropNulls: true }));
 }
 export async function cubeDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
   return diffCube(id, olds, news);
@@ -40,8 +45,8 @@ export async function cubeDelete(id: string, props: Props): Promise<void> {
 
 // ------------------------------------------------------------------ Domain
 
-export async function domainCheck(_olds: Props, news: Props): Promise<CheckResult> {
-  return checkInputs(DomainInputSchema, news, { dropNulls: false, aliases: "Domain" });
+export async function domainCheck(olds: Props, news: Props): Promise<CheckResult> {
+  return spendAdoptId(olds, checkInputs(DomainInputSchema, news, { dropNulls: false, aliases: "Domain" }));
 }
 export async function domainDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
   return diffDomain(id, olds, news);
@@ -61,8 +66,8 @@ export async function domainDelete(id: string, props: Props): Promise<void> {
 
 // ------------------------------------------------------------------ TcpMapping
 
-export async function tcpMappingCheck(_olds: Props, news: Props): Promise<CheckResult> {
-  return checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" });
+export async function tcpMappingCheck(olds: Props, news: Props): Promise<CheckResult> {
+  return spendAdoptId(olds, checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" }));
 }
 export async function tcpMappingDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
   return diffTcpMapping(id, olds, news);

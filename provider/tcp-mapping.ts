@@ -5,9 +5,10 @@
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
 import type { TcpMapping } from "../schema/api.js";
+import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
-import { childId, findChild } from "./ids.js";
+import { childId, findChild, parseChildId } from "./ids.js";
 import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow } from "./steps.js";
 import { toDiffResult } from "./translate.js";
@@ -64,8 +65,19 @@ export async function diffTcpMapping(_id: string, olds: Props, news: Props): Pro
   return toDiffResult(plan(inputsOf(news), liveFromOutputs(olds as Partial<TcpMappingOutputs>)).change);
 }
 
+/** Takes over the live mapping when it matches the inputs; reads only, so a mismatch changes nothing. */
+async function adoptTcpMapping(id: string, inputs: TcpMappingInputs): Promise<CreateResult> {
+  const what = `TCP mapping of port ${inputs.cubePort} (id ${id})`;
+  const found = await findMapping(parseChildId(id).cubeId === undefined ? childId(inputs.cubeId, id) : id);
+  if (!found || found.item.isSsh) throw adoptionNotFound(`TCP mapping of port ${inputs.cubePort}`, id);
+  requireNoop(what, plan(inputs, found.item).change);
+  return { id: childId(found.cubeId, found.childId), outs: await outputsFor(found.item) };
+}
+
 export async function createTcpMapping(props: Props): Promise<CreateResult> {
   const inputs = inputsOf(props);
+  const adoptId = adoptIdOf(inputs as unknown as Props);
+  if (adoptId) return adoptTcpMapping(adoptId, inputs);
   const run = await runOrThrow(plan(inputs).steps);
   const mappingId = createdId(run.outcomes, "create-port");
   if (!mappingId) throw new Error(`Mapping port ${inputs.cubePort} returned no id`);

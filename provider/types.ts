@@ -26,6 +26,8 @@ export interface CubeInputs {
   power?: Power;
   /** The SSH port inside the cube. */
   sshPort?: number;
+  /** The id of a live cube to take over instead of creating one (checked against these inputs). */
+  adoptId?: string;
 }
 
 export interface CubeOutputs {
@@ -77,6 +79,8 @@ export interface DomainInputs extends DomainSettingsShape {
   port: number;
   /** Secret: only its sha256 digest is kept in outputs. */
   basicAuthPassword?: string;
+  /** The id of a live domain to take over instead of attaching it ("<cubeId>/<domainId>" or the domain id). */
+  adoptId?: string;
 }
 
 export interface DomainRecordOutput {
@@ -111,6 +115,8 @@ export interface TcpMappingInputs {
   udp?: boolean;
   /** The allow-list (CIDRs). Empty or absent leaves the port open to the internet. */
   allow?: string[];
+  /** The id of a live mapping to take over instead of creating one ("<cubeId>/<mappingId>" or the mapping id). */
+  adoptId?: string;
 }
 
 export interface TcpMappingOutputs {

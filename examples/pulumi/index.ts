@@ -4,6 +4,7 @@
  *   pulumi config set --secret cubeform:apiKey <key>      # or export CUBE_API_KEY
  *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"
  *   pulumi config set --secret basicAuthPassword <password>
+ *   pulumi config set adoptWebId cube_...                 # optional: adopt a live cube instead
  *   pulumi up
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -12,6 +13,9 @@ import { Cube, Domain, TcpMapping } from "cubeform/provider";
 const config = new pulumi.Config();
 
 const web = new Cube("web", {
+  // A cube made outside Pulumi (the dashboard, `cubeform apply`) is taken over unchanged when its
+  // id is set: `pulumi config set adoptWebId cube_...`. Without it, a new cube is created.
+  adoptId: config.get("adoptWebId"),
   image: "ubuntu-24.04",
   region: "eu-nuremberg",
   resources: { vcpu: 2, ramGb: 4, diskGb: 40 },

@@ -15,9 +15,13 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { observeFor, withConnection } from "./session.js";
 
+export type ImportFormat = "yaml" | "pulumi";
+
 export interface ImportContext {
   /** undefined: stdout. */
   output?: string;
+  /** yaml: a desired-state file; pulumi: a TypeScript Pulumi program that adopts the live resources. */
+  format: ImportFormat;
   force: boolean;
   emulator: boolean;
   rateLimit: RateLimit;
@@ -36,12 +40,19 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
   const observed = await withConnection({ ...ctx, file: "", format: "text" }, io, (conn) => observeFor(conn, []));
-  const yaml = importedYaml(observed, new Date());
-  if (target === undefined) io.stdout.write(yaml);
-  else await writeFile(target, yaml, { encoding: "utf8", flag: ctx.force ? "w" : "wx" });
+  const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
+  if (target === undefined) io.stdout.write(text);
+  else await writeFile(target, text, { encoding: "utf8", flag: ctx.force ? "w" : "wx" });
   writeLine(io.stderr, `Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`);
-  if (ctx.output) writeLine(io.stderr, `Next: export ${SSH_KEY_VARIABLE}="$(cat ~/.ssh/id_ed25519.pub)" and run \`cubeform plan -f ${ctx.output}\` (it should show no changes).`);
+  if (ctx.output) writeLine(io.stderr, nextStep(ctx.format, ctx.output));
   return 0;
+}
+
+function nextStep(format: ImportFormat, output: string): string {
+  if (format === "pulumi") {
+    return `Next: pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)" and run \`pulumi up\` in the program's directory (it adopts the live resources without changing them; later runs show no changes).`;
+  }
+  return `Next: export ${SSH_KEY_VARIABLE}="$(cat ~/.ssh/id_ed25519.pub)" and run \`cubeform plan -f ${output}\` (it should show no changes).`;
 }
 
 function countLine(observed: ObservedState): string {

@@ -84,7 +84,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "import",
     usage: "[options]",
-    summary: "write a desired-state file that describes the live space (adopt an existing fleet)",
+    summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet)",
     stopsGracefully: false,
     load: () => import("./import.js"),
   },

@@ -82,16 +82,6 @@ describe("Cube resource", () => {
     expect(diff.deleteBeforeReplace).toBe(true);
   });
 
-  it("imports a cube given only its id", async () => {
-    const read = await stack.plugin.read(stack.urn("Cube", "imported"), web.id, { __provider: stack.providers.Cube });
-    expect(read.id).toBe(web.id);
-    expect(read.outs).toMatchObject({ cubeId: web.id, name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPort: 2222 });
-    expect(read.inputs).toMatchObject({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 } });
-    const diff = await stack.plugin.diff(stack.urn("Cube", "imported"), web.id, read.outs, read.inputs!, stack.withProvider("Cube", cubeInputs("web", { sshPort: 2222, userData: "#cloud-config\n" })));
-    // The API never shows sshPublicKey/userData: after an import they count as unchanged.
-    expect(diff.replaces).toEqual([]);
-  });
-
   it("deletes the cube once unprotected; a second delete finds it gone and succeeds", async () => {
     await stack.destroy(web);
     expect((await liveCube(web.id)).status).toBe(404);

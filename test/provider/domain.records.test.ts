@@ -1,7 +1,7 @@
 /**
  * A Domain through the plugin: the DNS records in its outputs (a wildcard needs three, the
  * _acme-challenge one DNS-only), the password kept out of outputs (digest only), settings and
- * password changed in place, hostname/port changes replaced delete-first, import by id.
+ * password changed in place, hostname/port changes replaced delete-first.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,20 +69,5 @@ describe("Domain resource", () => {
     const base = { responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" };
     expect(await stack.diff(wildcard, wildcardInputs({ ...base, port: 9090 }))).toEqual({ changes: DIFF_SOME, replaces: ["port"], deleteBeforeReplace: true });
     expect(await stack.diff(wildcard, wildcardInputs({ ...base, hostname: "*.web.example.com" }))).toEqual({ changes: DIFF_SOME, replaces: ["hostname"], deleteBeforeReplace: true });
-  });
-
-  it("imports by <cubeId>/<domainId> and by the bare domain id", async () => {
-    const composite = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id, { __provider: stack.providers.Domain });
-    expect(composite.id).toBe(wildcard.id);
-    expect(composite.outs).toMatchObject({ hostname: "*.apps.example.com", port: 8080, responseCompression: true });
-    expect(composite.inputs).toMatchObject({ cubeId: cube.id, hostname: "*.apps.example.com", port: 8080 });
-    const bare = await stack.plugin.read(stack.urn("Domain", "imported"), wildcard.id.split("/")[1]!, { __provider: stack.providers.Domain });
-    expect(bare.id).toBe(wildcard.id);
-  });
-
-  it("detaches on delete; refresh then finds it gone", async () => {
-    await stack.destroy(wildcard);
-    expect(await stack.refresh(wildcard)).toBeUndefined();
-    await stack.destroy(wildcard);
   });
 });

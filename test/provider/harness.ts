@@ -4,7 +4,13 @@
  *
  * `serializeProvider` produces `__provider` exactly as `dynamic/index.js` does; `startPlugin`
  * spawns `cmd/dynamic-provider` in a directory that resolves `cubeform` (the repo itself: the
- * package self-references by name) and exposes the RPCs the engine sends.
+ * package self-references by name) and exposes the RPCs the engine sends, with exactly the
+ * fields the engine fills for each step (pulumi/pulumi pkg/resource/deploy/step.go):
+ *   preview/up  Check(olds = old inputs, news) → Diff(id, olds = old outputs, oldInputs, news)
+ *               → Create(properties) / Update(id, olds, oldInputs, news) / Delete(id, outputs, oldInputs)
+ *   refresh     Read(id, properties = the state, inputs = the old inputs)
+ *   import      Read(id) and nothing else: ImportStep.Apply sends no state and no inputs, so the
+ *               plugin finds no `__provider` and fails (pulumi/pulumi#16175).
  *
  * Every module is loaded through @pulumi/pulumi's own resolution, so there is ONE copy of
  * @grpc/grpc-js and google-protobuf (the generated stubs check `instanceof`).
@@ -93,7 +99,10 @@ export interface Plugin {
   check(urn: string, olds: Props | undefined, news: Props): Promise<CheckResult>;
   diff(urn: string, id: string, oldOutputs: Props, oldInputs: Props, news: Props): Promise<DiffResult>;
   create(urn: string, props: Props): Promise<{ id: string; outs: Props }>;
-  read(urn: string, id: string, state?: Props, inputs?: Props): Promise<ReadResult>;
+  /** `pulumi refresh`: the resource's state (with `__provider`) and its inputs. */
+  refresh(urn: string, id: string, state: Props, inputs: Props): Promise<ReadResult>;
+  /** The `import` resource option / `pulumi import`: the id alone (the engine sends nothing else). */
+  importRead(urn: string, id: string): Promise<ReadResult>;
   update(urn: string, id: string, oldOutputs: Props, oldInputs: Props, news: Props): Promise<{ outs: Props }>;
   delete(urn: string, id: string, oldOutputs: Props, oldInputs: Props): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +117,7 @@ export interface PluginOptions {
 }
 
 const js = (struct: unknown): Props | undefined => (struct ? (struct as ProtoStruct).toJavaScript() : undefined);
+const readResult = (resp: ProtoResponse): ReadResult => ({ id: resp.getId!() as string, outs: js(resp.getProperties!()) ?? {}, inputs: js(resp.getInputs!()) });
 const struct = (value: Props) => Struct.fromJavaScript(value);
 
 function request(name: string, fields: Record<string, unknown>): ProtoRequest {
@@ -189,10 +199,11 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
       const resp = await rpc("create", request("CreateRequest", { ...target(urn), Properties: struct(props), Preview: false }));
       return { id: resp.getId!() as string, outs: js(resp.getProperties!()) ?? {} };
     },
-    async read(urn, id, state, inputs) {
-      const req = request("ReadRequest", { ...target(urn), Id: id, Properties: state && struct(state), Inputs: inputs && struct(inputs) });
-      const resp = await rpc("read", req);
-      return { id: resp.getId!() as string, outs: js(resp.getProperties!()) ?? {}, inputs: js(resp.getInputs!()) };
+    async refresh(urn, id, state, inputs) {
+      return readResult(await rpc("read", request("ReadRequest", { ...target(urn), Id: id, Properties: struct(state), Inputs: struct(inputs) })));
+    },
+    async importRead(urn, id) {
+      return readResult(await rpc("read", request("ReadRequest", { ...target(urn), Id: id })));
     },
     async update(urn, id, oldOutputs, oldInputs, news) {
       const req = request("UpdateRequest", { ...target(urn), Id: id, Olds: struct(oldOutputs), OldInputs: struct(oldInputs), News: struct(news) });

@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlugin, type Plugin } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let envPlugin: Plugin | undefined;
+let vault: Resource | undefined;
 beforeAll(async () => {
   stack = await startStack();
 });
@@ -23,9 +24,10 @@ describe("the API key", () => {
     for (const text of Object.values(stack.providers)) expect(text.includes(key), "API key in __provider").toBe(false);
 
     const cube = await stack.create("Cube", "vault", cubeInputs("vault", { terminationProtection: true }));
+    vault = cube;
     const domain = await stack.create("Domain", "vault", { cubeId: cube.id, hostname: "vault.example.com", port: 8200, basicAuthUser: "u", basicAuthPassword: "pw-123456" });
     const port = await stack.create("TcpMapping", "vault", { cubeId: cube.id, cubePort: 8201 });
-    const reads = await Promise.all([cube, domain, port].map((r) => stack.plugin.read(r.urn, r.id, r.outs, r.inputs)));
+    const reads = await Promise.all([cube, domain, port].map((r) => stack.plugin.refresh(r.urn, r.id, r.outs, r.inputs)));
     const failures = await Promise.allSettled([
       stack.create("Cube", "bad", cubeInputs("bad", { image: "no-such-image" })),
       stack.destroy(cube),
@@ -44,16 +46,9 @@ describe("the API key", () => {
   it("comes from CUBE_API_KEY / CUBE_API_URL when the stack config has none", async () => {
     envPlugin = await startPlugin({ env: { CUBE_API_KEY: stack.emulator.apiKey, CUBE_API_URL: stack.emulator.url } });
     await envPlugin.configure({});
-    const id = await firstCubeId();
-    const read = await envPlugin.read(envPlugin.urnOf("vault", "pulumi-nodejs:dynamic/cubeform:Cube"), id, { __provider: stack.providers.Cube });
-    expect(read.id).toBe(id);
+    const read = await envPlugin.refresh(vault!.urn, vault!.id, vault!.outs, vault!.inputs);
+    expect(read.id).toBe(vault!.id);
     expect(read.outs.name).toBe("vault");
     expect(envPlugin.stderr()).not.toContain(stack.emulator.apiKey);
   });
 });
-
-async function firstCubeId(): Promise<string> {
-  const res = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/cubes`, { headers: { "X-API-KEY": stack.emulator.apiKey } });
-  const body = (await res.json()) as { cubes: { id: string; name: string }[] };
-  return body.cubes.find((c) => c.name === "vault")!.id;
-}

@@ -1,4 +1,4 @@
-/** A TcpMapping through the plugin: where to connect, every change a delete-first replacement, import by id. */
+/** A TcpMapping through the plugin: where to connect, every change a delete-first replacement. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
 import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
@@ -35,14 +35,6 @@ describe("TcpMapping resource", () => {
     expect(await stack.diff(postgres, inputs({ udp: false }))).toEqual({ changes: DIFF_SOME, replaces: ["udp"], deleteBeforeReplace: true });
     expect(await stack.diff(postgres, inputs({ allow: [] }))).toEqual({ changes: DIFF_SOME, replaces: ["allow"], deleteBeforeReplace: true });
     expect((await stack.diff(postgres, inputs({ cubePort: 5433 }))).replaces).toEqual(["cubePort"]);
-  });
-
-  it("imports by <cubeId>/<mappingId> and by the bare mapping id", async () => {
-    for (const id of [postgres.id, postgres.outs.mappingId as string]) {
-      const read = await stack.plugin.read(stack.urn("TcpMapping", "imported"), id, { __provider: stack.providers.TcpMapping });
-      expect(read.id).toBe(postgres.id);
-      expect(read.inputs).toMatchObject({ cubeId: cube.id, cubePort: 5432, label: "postgres" });
-    }
   });
 
   it("deletes the mapping; refresh then finds it gone", async () => {

@@ -100,7 +100,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return { diff, resource: { ...resource, inputs: news, outs } };
     },
     async refresh(resource) {
-      const read = await plugin.read(resource.urn, resource.id, resource.outs, resource.inputs);
+      const read = await plugin.refresh(resource.urn, resource.id, resource.outs, resource.inputs);
       if (!read.id) return undefined;
       return { ...resource, id: read.id, outs: read.outs, inputs: read.inputs ?? resource.inputs };
     },

@@ -1,0 +1,136 @@
+/**
+ * `cubeform import --format pulumi`: a TypeScript Pulumi program that describes the live space and
+ * ADOPTS it: every resource names the live id it takes over (`adoptId`). The first `pulumi up`
+ * takes them over without one API mutation (each is checked against the live values first); from
+ * then on `pulumi up` shows no changes until the program changes. Pulumi's own `import` cannot
+ * do this for a dynamic provider (see README, "Adopting existing resources").
+ */
+import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
+import { DOMAIN_DECLARED_SETTINGS, type Domain, type TcpMapping } from "../../schema/api.js";
+import { DesiredDomain } from "../../schema/desired.js";
+import { SSH_KEY_VARIABLE } from "./import.js";
+
+type Plain = Record<string, unknown>;
+
+/** Marks a value written as code, not as a literal. */
+class Code {
+  constructor(readonly text: string) {}
+}
+
+export function importedPulumiProgram(observed: ObservedState, now: Date): string {
+  const cubes = [...observed.cubes].sort((a, b) => a.cube.name.localeCompare(b.cube.name) || a.cube.id.localeCompare(b.cube.id));
+  const names = new UniqueNames();
+  const duplicated = duplicatedNames(cubes);
+  const blocks = cubes.map((observedCube) => cubeBlock(observedCube, duplicated.has(observedCube.cube.name), names));
+  return [header(observed, now), ...blocks].join("\n");
+}
+
+function header(observed: ObservedState, now: Date): string {
+  return `/**
+ * Imported from space ${observed.spaceId} by \`cubeform import --format pulumi\` on ${now.toISOString()}.
+ *
+ * Every resource names the live id it adopts (adoptId). The first \`pulumi up\` takes each one over
+ * after checking that it matches what is declared here (nothing is changed; a mismatch fails and
+ * names the fields). Later runs of \`pulumi up\` show no changes until you edit this program.
+ * Not readable from the API, so not written here: SSH public keys (used only when a cube is
+ * created or replaced), userData (cloud-init) and basic-auth passwords.
+ *
+ *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"   # or export ${SSH_KEY_VARIABLE}
+ *   pulumi up
+ *
+ * The program is ESM TypeScript, as examples/pulumi: package.json has "type": "module", and
+ * Pulumi.yaml runs it with tsx (runtime.options: typescript: false, nodeargs: "--import=tsx").
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Cube, Domain, TcpMapping } from "cubeform/provider";
+
+const config = new pulumi.Config();
+const sshPublicKey = config.get("sshPublicKey") ?? process.env.${SSH_KEY_VARIABLE};
+if (!sshPublicKey) {
+  throw new Error('Set the SSH public key: pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)" (or export ${SSH_KEY_VARIABLE}).');
+}
+`;
+}
+
+function cubeBlock(observed: ObservedCube, pinned: boolean, names: UniqueNames): string {
+  const { cube } = observed;
+  const resourceName = pinned ? `${cube.name}-${cube.id}` : cube.name;
+  const variable = names.variable(cube.name);
+  const inputs: Plain = { adoptId: cube.id, name: cube.name, image: cube.image };
+  if (cube.region !== undefined) inputs.region = cube.region;
+  inputs.resources = { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb };
+  inputs.sshPublicKey = new Code("sshPublicKey");
+  inputs.terminationProtection = cube.terminationProtection;
+  const power = powerSide(cube.state);
+  if (power === "running" || power === "stopped") inputs.power = power;
+  const ssh = sshMapping(observed);
+  if (ssh !== undefined) inputs.sshPort = ssh.cubePort;
+  const lines = [`const ${variable} = new Cube(${literal(resourceName)}, ${literal(inputs)});`];
+  if (power === "error") lines.unshift(`// State "error": power is left unmanaged.`);
+  const cubeRef = new Code(`${variable}.cubeId`);
+  for (const domain of [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain))) lines.push(domainStatement(domain, resourceName, cubeRef));
+  for (const mapping of observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort)) lines.push(mappingStatement(mapping, resourceName, cubeRef));
+  return `\n// ${cube.name} (id ${cube.id})\n${lines.join("\n")}\n`;
+}
+
+function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): string {
+  const name = `${cubeResource}-${domain.domain.replace(/^\*\./, "wildcard.")}`;
+  if (domain.port === null) {
+    return `// ${domain.domain} (id ${domain.cubeId}/${domain.id}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
+  }
+  const inputs: Plain = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.domain, port: domain.port };
+  for (const key of DOMAIN_DECLARED_SETTINGS) {
+    const value = domain[key];
+    // Empty values mean "not set"; values the file cannot spell stay unmanaged.
+    if (canonical(value) === null || !DesiredDomain.shape[key].safeParse(value).success) continue;
+    inputs[key] = value;
+  }
+  const note = domain.basicAuthUser ? `// The password cannot be read: add basicAuthPassword: config.requireSecret("...") to manage it.\n` : "";
+  return `${note}new Domain(${literal(name)}, ${literal(inputs)});`;
+}
+
+function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Code): string {
+  const inputs: Plain = { adoptId: `${mapping.cubeId}/${mapping.id}`, cubeId: cubeRef, cubePort: mapping.cubePort };
+  if (mapping.label !== null) inputs.label = mapping.label;
+  inputs.udp = mapping.udpEnabled;
+  const allow = mapping.whitelistedIps.map((entry) => entry.cidr);
+  if (allow.length > 0) inputs.allow = allow;
+  return `new TcpMapping(${literal(`${cubeResource}-port-${mapping.cubePort}`)}, ${literal(inputs)});`;
+}
+
+function duplicatedNames(cubes: ObservedCube[]): Set<string> {
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
+  return duplicated;
+}
+
+/** TypeScript identifiers from cube names ("web-1" → web1), never two alike. */
+class UniqueNames {
+  private readonly taken = new Set(["pulumi", "config", "sshPublicKey", "Cube", "Domain", "TcpMapping"]);
+
+  variable(name: string): string {
+    const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    let base = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join("") || "cube";
+    if (/^[0-9]/.test(base)) base = `cube${base}`;
+    let candidate = base;
+    for (let n = 2; this.taken.has(candidate); n++) candidate = `${base}${n}`;
+    this.taken.add(candidate);
+    return candidate;
+  }
+}
+
+/** A TypeScript literal: objects with plain keys, short arrays and maps on one line. */
+function literal(value: unknown, indent = ""): string {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) return `[${value.map((item) => literal(item, indent)).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Plain).filter(([, member]) => member !== undefined);
+    const inner = `${indent}  `;
+    const parts = entries.map(([key, member]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(member, inner)}`);
+    const flat = `{ ${parts.join(", ")} }`;
+    if (flat.length + indent.length <= 100 && !parts.some((part) => part.includes("\n"))) return entries.length === 0 ? "{}" : flat;
+    return `{\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,118 @@
+/**
+ * `pulumi up` without the Pulumi CLI: runs a program under `pulumi.runtime.setMocks`, and every
+ * resource it registers goes through the REAL dynamic-provider plugin (harness.ts) the way the
+ * engine's step generator drives it:
+ *   new resource          Check({}, news) → Create(checked)
+ *   resource in the state Check(old inputs, news) → Diff(id, old outputs, old inputs, checked)
+ *                         → nothing (same) / Update / Delete + Create (replace, delete first)
+ *   `import` option       Read(id) alone (ImportStep), as the engine sends it
+ * Resources of the state the program no longer registers are deleted. The state is a JSON file
+ * kept between runs, like a stack's checkpoint.
+ *
+ *   node --import tsx up-runner.ts <program.ts>
+ * env: UP_STATE (state file), UP_PROVIDER_CONFIG (JSON: the stack config the plugin receives),
+ * PULUMI_CONFIG (the program's config). Prints one JSON line: { steps, outputs }.
+ */
+import pulumi from "@pulumi/pulumi";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { DIFF_NONE, startPlugin } from "../harness.js";
+
+type Props = Record<string, unknown>;
+interface StateEntry {
+  type: string;
+  id: string;
+  inputs: Props;
+  outs: Props;
+}
+export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "import";
+export interface UpStep {
+  urn: string;
+  op: StepOp;
+  replaces?: string[];
+}
+
+const statePath = process.env.UP_STATE!;
+const state: Record<string, StateEntry> = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, "utf8")) as Record<string, StateEntry>) : {};
+const project = process.env.PULUMI_NODEJS_PROJECT ?? "project";
+const stackName = "dev";
+const plugin = await startPlugin({ project, stack: stackName });
+await plugin.configure(JSON.parse(process.env.UP_PROVIDER_CONFIG ?? "{}") as Props);
+
+const steps: UpStep[] = [];
+const seen = new Set<string>();
+const withoutProvider = ({ __provider: _provider, ...rest }: Props): Props => rest;
+
+async function up(type: string, name: string, news: Props, importId: string | undefined): Promise<{ id: string; state: Props }> {
+  const urn = `urn:pulumi:${stackName}::${project}::${type}::${name}`;
+  seen.add(urn);
+  const old = state[urn];
+  if (importId && !old) {
+    steps.push({ urn, op: "import" });
+    const read = await plugin.importRead(urn, importId);
+    state[urn] = { type, id: read.id, inputs: read.inputs ?? {}, outs: read.outs };
+    return { id: read.id, state: withoutProvider(read.outs) };
+  }
+  const checked = await plugin.check(urn, old?.inputs ?? {}, news);
+  if (checked.failures.length > 0) throw new Error(`${name}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+  const inputs = checked.inputs;
+  if (!old) {
+    const created = await plugin.create(urn, inputs);
+    steps.push({ urn, op: "create" });
+    state[urn] = { type, id: created.id, inputs, outs: created.outs };
+    return { id: created.id, state: withoutProvider(created.outs) };
+  }
+  const diff = await plugin.diff(urn, old.id, old.outs, old.inputs, inputs);
+  if (diff.replaces.length > 0) {
+    await plugin.delete(urn, old.id, old.outs, old.inputs);
+    const created = await plugin.create(urn, inputs);
+    steps.push({ urn, op: "replace", replaces: diff.replaces });
+    state[urn] = { type, id: created.id, inputs, outs: created.outs };
+  } else if (diff.changes !== DIFF_NONE) {
+    const updated = await plugin.update(urn, old.id, old.outs, old.inputs, inputs);
+    steps.push({ urn, op: "update" });
+    state[urn] = { ...old, inputs, outs: updated.outs };
+  } else {
+    steps.push({ urn, op: "same" });
+    state[urn] = { ...old, inputs };
+  }
+  return { id: state[urn]!.id, state: withoutProvider(state[urn]!.outs) };
+}
+
+pulumi.runtime.setMocks(
+  {
+    async newResource(args) {
+      // Component resources (a Fleet) have no provider: the engine only records them.
+      if (args.custom === false) return { id: undefined, state: {} };
+      return up(args.type, args.name, args.inputs as Props, args.id || undefined);
+    },
+    call(args) {
+      return args.inputs;
+    },
+  },
+  project,
+  stackName,
+  false,
+);
+
+let failure: unknown;
+const outputs: Props = {};
+try {
+  const program = (await import(pathToFileURL(process.argv[2]!).href)) as Props;
+  for (const [name, value] of Object.entries(program)) {
+    outputs[name] = pulumi.Output.isInstance(value) ? await new Promise((resolve) => value.apply(resolve)) : value;
+  }
+  await pulumi.runtime.disconnect();
+  for (const [urn, entry] of Object.entries(state)) {
+    if (seen.has(urn)) continue;
+    await plugin.delete(urn, entry.id, entry.outs, entry.inputs);
+    steps.push({ urn, op: "delete" });
+    delete state[urn];
+  }
+} catch (error) {
+  failure = error;
+} finally {
+  writeFileSync(statePath, JSON.stringify(state, null, 2));
+  await plugin.close();
+}
+process.stdout.write(`${JSON.stringify({ steps, outputs, error: failure === undefined ? null : String((failure as Error).message ?? failure), pluginStderr: plugin.stderr() })}\n`);

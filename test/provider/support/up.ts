@@ -1,0 +1,61 @@
+/**
+ * Runs up-runner.ts (a `pulumi up` through the real plugin) on a program in a child process, as
+ * often as a test likes against one state file. The program's directory gets a node_modules that
+ * resolves `cubeform` (this repository) and `@pulumi/pulumi` (the same copy the provider uses).
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "../harness.js";
+import type { UpStep } from "./up-runner.js";
+
+const run = promisify(execFile);
+
+export interface UpResult {
+  steps: UpStep[];
+  outputs: Record<string, unknown>;
+  error: string | null;
+  pluginStderr: string;
+}
+
+export interface UpStack {
+  /** Where the program lives (write index.ts and its files here). */
+  dir: string;
+  statePath: string;
+  up(program: string, options?: { programConfig?: Record<string, string> }): Promise<UpResult>;
+  dispose(): void;
+}
+
+/** A program directory whose imports resolve like an installed project's (an ESM project, as examples/pulumi). */
+export function programDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "cubeform-program-"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
+  symlinkSync(REPO_ROOT, join(dir, "node_modules", "cubeform"), "dir");
+  symlinkSync(join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"), "dir");
+  return dir;
+}
+
+export function upStack(providerConfig: Record<string, string>, project = "adopted"): UpStack {
+  const dir = programDir();
+  const statePath = join(dir, "state.json");
+  return {
+    dir,
+    statePath,
+    async up(program, options = {}) {
+      const programConfig = Object.fromEntries(Object.entries(options.programConfig ?? {}).map(([key, value]) => [`${project}:${key}`, value]));
+      const { stdout } = await run(process.execPath, ["--import", "tsx", "test/provider/support/up-runner.ts", join(dir, program)], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PULUMI_NODEJS_PROJECT: project, PULUMI_CONFIG: JSON.stringify(programConfig), UP_STATE: statePath, UP_PROVIDER_CONFIG: JSON.stringify(providerConfig) },
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      return JSON.parse(stdout.trim().split("\n").pop()!) as UpResult;
+    },
+    dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
