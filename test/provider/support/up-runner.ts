@@ -11,7 +11,8 @@
  *
  *   node --import tsx up-runner.ts <program.ts>
  * env: UP_STATE (state file), UP_PROVIDER_CONFIG (JSON: the stack config the plugin receives),
- * PULUMI_CONFIG (the program's config). Prints one JSON line: { steps, outputs }.
+ * PULUMI_CONFIG (the program's config), UP_RUNS (how many `pulumi up` in a row; default 1).
+ * Prints one JSON line per run: { steps, outputs, error, pluginStderr }.
  */
 import pulumi from "@pulumi/pulumi";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -79,40 +80,45 @@ async function up(type: string, name: string, news: Props, importId: string | un
   return { id: state[urn]!.id, state: withoutProvider(state[urn]!.outs) };
 }
 
-pulumi.runtime.setMocks(
-  {
-    async newResource(args) {
-      // Component resources (a Fleet) have no provider: the engine only records them.
-      if (args.custom === false) return { id: undefined, state: {} };
-      return up(args.type, args.name, args.inputs as Props, args.id || undefined);
-    },
-    call(args) {
-      return args.inputs;
-    },
+const mocks: pulumi.runtime.Mocks = {
+  async newResource(args) {
+    // Component resources (a Fleet) have no provider: the engine only records them.
+    if (args.custom === false) return { id: undefined, state: {} };
+    return up(args.type, args.name, args.inputs as Props, args.id || undefined);
   },
-  project,
-  stackName,
-  false,
-);
+  call(args) {
+    return args.inputs;
+  },
+};
 
-let failure: unknown;
-const outputs: Props = {};
-try {
-  const program = (await import(pathToFileURL(process.argv[2]!).href)) as Props;
-  for (const [name, value] of Object.entries(program)) {
-    outputs[name] = pulumi.Output.isInstance(value) ? await new Promise((resolve) => value.apply(resolve)) : value;
+/** One `pulumi up`: the program evaluated afresh, then what it no longer declares deleted. */
+async function runOnce(run: number): Promise<{ steps: UpStep[]; outputs: Props; error: string | null }> {
+  steps.length = 0;
+  seen.clear();
+  pulumi.runtime.setMocks(mocks, project, stackName, false);
+  const outputs: Props = {};
+  try {
+    const program = (await import(`${pathToFileURL(process.argv[2]!).href}?run=${run}`)) as Props;
+    for (const [name, value] of Object.entries(program)) {
+      outputs[name] = pulumi.Output.isInstance(value) ? await new Promise((resolve) => value.apply(resolve)) : value;
+    }
+    await pulumi.runtime.disconnect();
+    for (const [urn, entry] of Object.entries(state)) {
+      if (seen.has(urn)) continue;
+      await plugin.delete(urn, entry.id, entry.outs, entry.inputs);
+      steps.push({ urn, op: "delete" });
+      delete state[urn];
+    }
+    return { steps: [...steps], outputs, error: null };
+  } catch (error) {
+    return { steps: [...steps], outputs, error: String((error as Error).message ?? error) };
+  } finally {
+    writeFileSync(statePath, JSON.stringify(state, null, 2));
   }
-  await pulumi.runtime.disconnect();
-  for (const [urn, entry] of Object.entries(state)) {
-    if (seen.has(urn)) continue;
-    await plugin.delete(urn, entry.id, entry.outs, entry.inputs);
-    steps.push({ urn, op: "delete" });
-    delete state[urn];
-  }
-} catch (error) {
-  failure = error;
-} finally {
-  writeFileSync(statePath, JSON.stringify(state, null, 2));
-  await plugin.close();
 }
-process.stdout.write(`${JSON.stringify({ steps, outputs, error: failure === undefined ? null : String((failure as Error).message ?? failure), pluginStderr: plugin.stderr() })}\n`);
+
+const runs = Number(process.env.UP_RUNS ?? "1");
+const results = [];
+for (let run = 1; run <= runs; run++) results.push(await runOnce(run));
+await plugin.close();
+for (const result of results) process.stdout.write(`${JSON.stringify({ ...result, pluginStderr: plugin.stderr() })}\n`);

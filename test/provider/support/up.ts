@@ -24,7 +24,8 @@ export interface UpStack {
   /** Where the program lives (write index.ts and its files here). */
   dir: string;
   statePath: string;
-  up(program: string, options?: { programConfig?: Record<string, string> }): Promise<UpResult>;
+  /** `runs` consecutive `pulumi up` of the program (one process and plugin for all: cheaper). */
+  up(program: string, options?: { programConfig?: Record<string, string>; runs?: number }): Promise<UpResult[]>;
   dispose(): void;
 }
 
@@ -48,11 +49,11 @@ export function upStack(providerConfig: Record<string, string>, project = "adopt
       const programConfig = Object.fromEntries(Object.entries(options.programConfig ?? {}).map(([key, value]) => [`${project}:${key}`, value]));
       const { stdout } = await run(process.execPath, ["--import", "tsx", "test/provider/support/up-runner.ts", join(dir, program)], {
         cwd: REPO_ROOT,
-        env: { ...process.env, PULUMI_NODEJS_PROJECT: project, PULUMI_CONFIG: JSON.stringify(programConfig), UP_STATE: statePath, UP_PROVIDER_CONFIG: JSON.stringify(providerConfig) },
+        env: { ...process.env, PULUMI_NODEJS_PROJECT: project, PULUMI_CONFIG: JSON.stringify(programConfig), UP_STATE: statePath, UP_PROVIDER_CONFIG: JSON.stringify(providerConfig), UP_RUNS: String(options.runs ?? 1) },
         timeout: 60_000,
         maxBuffer: 16 * 1024 * 1024,
       });
-      return JSON.parse(stdout.trim().split("\n").pop()!) as UpResult;
+      return stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as UpResult);
     },
     dispose() {
       rmSync(dir, { recursive: true, force: true });
