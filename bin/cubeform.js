@@ -9,14 +9,23 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// For commands that stop gracefully, the first SIGINT/SIGTERM asks them to stop (an apply
-// finishes the request in flight, watch ends its round); a second one exits at once.
+// For commands that stop gracefully, the first SIGINT/SIGTERM asks them to stop: nothing new is
+// sent, the request in flight finishes, the command reports what was done. A second one exits
+// at once. Both say so at once.
 const stop = new AbortController();
 const onSignal = (signal) => {
-  if (stop.signal.aborted) process.exit(signal === "SIGINT" ? 130 : 143);
+  const code = signal === "SIGINT" ? 130 : 143;
+  if (stop.signal.aborted) {
+    process.stderr.write(`\n${signal} again: exiting at once. A request in flight may or may not have been carried out; run \`cubeform plan\` to see the space.\n`);
+    process.exit(code);
+  }
+  const what = SENDS_REQUESTS.has(command) ? " Nothing new will be sent; the request in flight (if any) finishes, then what was done is reported." : "";
+  process.stderr.write(`\n${signal}: stopping.${what} Press Ctrl-C again to exit at once.\n`);
   stop.abort(signal);
 };
-const graceful = GRACEFUL_STOP_COMMANDS.has(process.argv[2] ?? "");
+const command = process.argv[2] ?? "";
+const SENDS_REQUESTS = new Set(["apply", "watch", "demo"]);
+const graceful = GRACEFUL_STOP_COMMANDS.has(command);
 if (graceful) {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -121,6 +121,8 @@ export class MutationPacer {
       const onAbort = (): void => {
         this.queue = this.queue.filter((w) => w !== waiter);
         reject(notSent());
+        // With nobody left waiting, the pump must not sleep on (its timer keeps the process alive).
+        if (this.queue.length === 0) this.wakePump?.();
       };
       const waiter: Waiter = {
         resolve: (ticket) => {
@@ -187,6 +189,25 @@ export class MutationPacer {
     return Math.floor((mutations - 1) / setting.limit) * span;
   }
 
+  private wakePump: (() => void) | undefined;
+
+  /** The pump's sleep, cut short when every waiter has gone (aborted). */
+  private async sleepUnlessWoken(ms: number): Promise<void> {
+    if (this.sleep !== realSleep) {
+      await Promise.race([this.sleep(ms), new Promise<void>((resolve) => (this.wakePump = resolve))]);
+      this.wakePump = undefined;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakePump = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakePump = undefined;
+  }
+
   private span(): number {
     return this.windowMs + this.marginMs;
   }
@@ -213,7 +234,7 @@ export class MutationPacer {
         }
         // Another process may take the slot first: then this loop sleeps again.
         const freesAt = taken.times[taken.times.length - this.limit]! + this.span();
-        await this.sleep(Math.max(1, freesAt - now));
+        await this.sleepUnlessWoken(Math.max(1, freesAt - now));
       }
     } catch (e) {
       // A store that cannot be read or written fails every waiter rather than hanging them.

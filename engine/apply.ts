@@ -44,6 +44,10 @@ export async function runSteps(steps: Step[], ctx: ExecContext & RunOptions): Pr
 
 export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   const { outcomes, mutationsSent } = await runSteps(plan.steps, options);
+  if (options.shouldStop?.() || options.signal?.aborted) {
+    // Sending nothing new after a stop request includes the reads of a fresh observation.
+    return { outcomes, blocked: plan.changes.filter((change) => change.blocked), after: plan, converged: false, mutationsSent, stopped: true };
+  }
   const observed = await observe(options.client, { cubeNames: plan.options.targets, ...(options.logger ? { logger: options.logger } : {}) });
   const after = diff(options.desired, withoutDeletedCubes(observed, outcomes), plan.options);
   const converged = after.changes.every((change) => change.action === "noop" || change.blocked !== undefined);

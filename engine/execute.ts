@@ -167,7 +167,9 @@ export async function executeStep(step: Step, ctx: ExecContext): Promise<StepOut
     ctx.logger?.({ type: "step-done", address: step.address, op: step.op });
     return { step, status: "done", ...result };
   } catch (e) {
-    const error = { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e) };
+    // A wait cut short by the stop request rejects with the signal's reason, not an error.
+    const stopped = ctx.signal?.aborted === true && !(e instanceof Error);
+    const error = stopped ? { code: "stopped", message: "not finished: the run was stopped" } : { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e) };
     ctx.logger?.({ type: "step-failed", address: step.address, op: step.op, message: error.message });
     return { step, status: "failed", error };
   }

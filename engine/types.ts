@@ -220,6 +220,8 @@ export interface ApplyResult {
   after: Plan;
   converged: boolean;
   mutationsSent: number;
+  /** The run was asked to stop: `after` is the plan as it was (nothing was read again). */
+  stopped?: boolean;
 }
 
 /** Where create idempotency keys are written before the request (the CLI: a file under .cubeform/). */

@@ -30,6 +30,8 @@ export const EMULATOR_DEFAULTS = { apiKey: "kro_emulator_local", spaceId: "space
 
 export interface ConnectOptions {
   emulator: boolean;
+  /** io.signal stops the client's sends (apply, watch); else the command ends its own way. */
+  stopSendsOnSignal?: boolean;
   rateLimit?: RateLimit;
   cwd: string;
 }
@@ -58,7 +60,8 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const journal = new FileJournal(join(stateDir(options.cwd), "journal.json"));
   const machineDir = machineStateDir(io.env);
-  const signal = io.signal ? { signal: io.signal } : {};
+  // After a stop request the client sends nothing new (the request in flight completes).
+  const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
   if (!options.emulator) {
     const config = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.

@@ -34,7 +34,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
-  return withConnection(ctx, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+  return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     if (!hasChanges(plan)) {
@@ -50,7 +50,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
   const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile);
-  return withConnection(ctx, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
+  return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
     }
@@ -105,12 +105,14 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     pollIntervalMs: ctx.pollIntervalMs,
     desired,
     shouldStop: () => io.signal?.aborted === true,
+    ...(io.signal ? { signal: io.signal } : {}),
     recheckNameBeforeCreate: true,
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
   });
-  const others = ctx.targets.length > 0 ? await untargetedDifferences(conn, desired, ctx) : undefined;
+  const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const report = { ...result, ...(others ? { untargeted: others } : {}) };
   io.stdout.write(ctx.format === "json" ? renderApplyResultJson(report) : renderApplyResult(report));
+  if (result.stopped) return io.signal?.reason === "SIGTERM" ? 143 : 130;
   return applyExitCode(result);
 }
 
@@ -143,6 +145,7 @@ export function renderApplyResultJson(result: ApplyReport): string {
   const report = {
     formatVersion: 1,
     converged: result.converged,
+    ...(result.stopped ? { stopped: true } : {}),
     matchesFile: matchesFile(result),
     mutationsSent: result.mutationsSent,
     outcomes: result.outcomes.map((o) => ({
@@ -164,14 +167,29 @@ export function renderApplyResultJson(result: ApplyReport): string {
 export function renderApplyResult(result: ApplyResult): string {
   const lines: string[] = [""];
   lines.push(...dnsLines(result));
-  const failed = result.outcomes.filter((o) => o.status === "failed");
+  const failed = result.outcomes.filter((o) => o.status === "failed" && o.error?.code !== "stopped");
   for (const o of failed) lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
   for (const change of result.blocked) lines.push(blockedLine(change));
   const done = result.outcomes.filter((o) => o.status === "done").length;
   const skipped = result.outcomes.filter((o) => o.status === "skipped").length;
+  if (result.stopped) {
+    lines.push(...stoppedLines(result));
+    return `${lines.join("\n")}\n`;
+  }
   lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${result.mutationsSent} API mutations sent.`);
   lines.push(convergenceLine(result));
   return `${lines.join("\n")}\n`;
+}
+
+/** After a stop request: what was done, what was not (never sent), and what to do next. */
+export function stoppedLines(result: ApplyReport): string[] {
+  const done = result.outcomes.filter((o) => o.status === "done");
+  const notDone = result.outcomes.filter((o) => o.status !== "done" && !(o.status === "failed" && o.error?.code !== "stopped"));
+  const lines = [`Stopped: ${done.length} of ${result.outcomes.length} steps done; ${result.mutationsSent} API mutations sent; nothing was sent after the stop request.`];
+  for (const o of done) lines.push(`  done:     ${o.step.op} ${o.step.address}`);
+  for (const o of notDone) lines.push(`  not done: ${o.step.op} ${o.step.address}`);
+  lines.push("The space does not match the file yet: run `cubeform apply` again to finish.");
+  return lines;
 }
 
 /** True only when nothing at all differs: no open change, no blocked one, no untargeted cube. */

@@ -37,8 +37,8 @@ export async function loadForSession(ctx: SessionContext, io: CliIo): Promise<Lo
   }
 }
 
-export async function withConnection<T>(ctx: SessionContext, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
-  const conn = await connect({ emulator: ctx.emulator, rateLimit: ctx.rateLimit, cwd: ctx.cwd }, io);
+export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
+  const conn = await connect({ emulator: ctx.emulator, rateLimit: ctx.rateLimit, cwd: ctx.cwd, stopSendsOnSignal: ctx.stopSendsOnSignal === true }, io);
   try {
     return await body(conn);
   } finally {

@@ -49,7 +49,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = { ok: false, reason: "no round has finished yet" };
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, () => health, io);
   try {
-    return await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
+    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
       writeLine(io.stderr, `watching ${ctx.file} every ${formatDuration(ctx.intervalMs)}${ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)"}`);
       const { lastRoundFailed } = await runLoop({
@@ -95,6 +95,8 @@ class Watcher {
       this.health.ok = true;
       return result;
     } catch (error) {
+      // A stop request cut the round short: the client sent nothing new; not a failure.
+      if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
       this.metrics.roundErrors.inc();
       if (!this.health.ok) this.health.reason = `the first round has not succeeded yet: ${messageOf(error)}`;
       throw classify(error);
