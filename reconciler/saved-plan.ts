@@ -2,6 +2,7 @@
  * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it,
  * plus the normalized desired state apply needs. Secrets are references by name only.
  */
+import { createHash } from "node:crypto";
 import { open, readFile, rename } from "node:fs/promises";
 import { z } from "zod";
 import type { DesiredState, Plan } from "../engine/types.js";
@@ -12,6 +13,11 @@ export interface SavedPlan extends Plan {
   /** The file the plan was made from, for messages. */
   file: string;
   desired: DesiredState;
+  /**
+   * sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused,
+   * since apply carries out exactly its steps.
+   */
+  contentDigest?: string;
 }
 
 /** Enough structure to refuse a file that is not a cubeform plan; the rest is the engine's. */
@@ -25,10 +31,25 @@ const SavedPlanShape = z.looseObject({
   options: z.looseObject({}),
   file: z.string(),
   desired: z.looseObject({ cubes: z.array(z.unknown()) }),
+  contentDigest: z.string().optional(),
 });
 
+/** The digest of a plan's content (everything but the digest), over its canonical JSON text. */
+export function contentDigestOf(plan: object): string {
+  const { contentDigest: _ignored, ...content } = plan as { contentDigest?: unknown };
+  const hash = createHash("sha256");
+  for (const chunk of prettyJsonChunks(content, 3)) hash.update(chunk, "utf8");
+  return hash.digest("hex");
+}
+
+/** What to suggest for making a plan: never the user's YAML file (that would overwrite it). */
+function planPathToSuggest(shown: string): string {
+  return /\.json$/i.test(shown) ? shown : "plan.json";
+}
+
 export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string): Promise<void> {
-  const saved: SavedPlan = { ...plan, file, desired };
+  const content: SavedPlan = { ...plan, file, desired };
+  const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
   const temp = `${path}.${process.pid}.tmp`;
   // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
   const handle = await open(temp, "w");
@@ -49,13 +70,24 @@ export async function readSavedPlan(absPath: string, shown: string): Promise<Sav
   } catch {
     throw new CliError("plan_unreadable", `cannot read the plan file ${path}`);
   }
+  const suggest = planPathToSuggest(path);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new CliError("plan_invalid", `${path} is not JSON; make one with: cubeform plan --out ${path}`);
+    if (/^\s*(apiVersion|cubes)\s*:/m.test(text)) {
+      throw new CliError("plan_invalid", `${path} is a desired-state file, not a saved plan: apply it with \`cubeform apply -f ${path}\`, or save a plan with \`cubeform plan -f ${path} --out plan.json\` and apply that`);
+    }
+    throw new CliError("plan_invalid", `${path} is not JSON, so not a saved plan; make one with: cubeform plan --out ${suggest}`);
   }
   const checked = SavedPlanShape.safeParse(json);
-  if (!checked.success) throw new CliError("plan_invalid", `${path} is not a cubeform plan (formatVersion 1); make one with: cubeform plan --out ${path}`);
+  if (!checked.success) throw new CliError("plan_invalid", `${path} is not a cubeform plan (formatVersion 1); make one with: cubeform plan --out ${suggest}`);
+  const { contentDigest } = checked.data;
+  if (contentDigest === undefined || contentDigest !== contentDigestOf(json as object)) {
+    throw new CliError(
+      "plan_modified",
+      `refusing to apply ${path}: its content does not match its digest (${contentDigest === undefined ? "it has none" : "it was edited or damaged after it was saved"}); apply carries out exactly the saved steps, so make a new plan: cubeform plan --out ${suggest}`,
+    );
+  }
   return json as SavedPlan;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
@@ -30,8 +30,27 @@ test("a saved plan is refused once the space changed out of band", async ({ fx }
   expect(fx.mutations()).toBe(0);
 });
 
-test("a file that is not a plan is refused", async ({ fx }) => {
+test("a file that is not a plan is refused; `apply cubeform.yaml` never advises overwriting cubeform.yaml", async ({ fx }) => {
   const r = await fx.cli(["apply", "cubeform.yaml", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: cubeform\.yaml is not JSON/);
+  expect(r.stderr).toMatch(/^Error: cubeform\.yaml is a desired-state file, not a saved plan: apply it with `cubeform apply -f cubeform\.yaml`/);
+  expect(r.stderr).not.toContain("--out cubeform.yaml");
+  expect(fx.mutations()).toBe(0);
+});
+
+test("a saved plan edited by hand is refused (its content no longer matches its digest); nothing is sent", async ({ fx }) => {
+  await fx.cli(["plan", "--out", "plan.json", ...FAST]);
+  const path = join(fx.cwd, "plan.json");
+  const saved = JSON.parse(readFileSync(path, "utf8")) as { steps: { op: string; body?: { resources?: { vcpu: number } } }[] };
+  const create = saved.steps.find((s) => s.op === "create-cube");
+  expect(create?.body?.resources).toBeDefined();
+  create!.body!.resources!.vcpu = 64;
+  writeFileSync(path, JSON.stringify(saved, null, 2));
+  fx.emulator.admin.clearRequests();
+
+  const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: its content does not match its digest \(it was edited or damaged after it was saved\).*cubeform plan --out plan\.json\n$/);
+  expect(fx.mutations()).toBe(0);
+  expect(fx.emulator.admin.requests()).toHaveLength(0);
 });
