@@ -7,6 +7,7 @@ import type { CubeApi } from "../../client/api.js";
 import type { Cube, Domain, DnsRecordStatus } from "../../schema/api.js";
 import type { RateLimit } from "../connect.js";
 import { DNS_FORMATS } from "../commands/options.js";
+import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration } from "../watch/duration.js";
@@ -25,6 +26,8 @@ export interface DnsContext {
   format: DnsFormat;
   emulator: boolean;
   rateLimit: RateLimit;
+  /** How the record views are read (default DEFAULT_DNS_PACE). */
+  dnsPace?: DnsReadPace;
   cwd: string;
 }
 
@@ -46,7 +49,7 @@ export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
   return withConnection({ ...ctx, file: "", format: "text" }, io, async (conn) => {
     const cube = await findCube(conn.client, ctx.cube);
     const domains = await domainsOf(conn.client, cube, ctx.domain);
-    let report = await readCubeDns(conn.client, cube, domains);
+    let report = await readCubeDns(conn.client, cube, domains, ctx.dnsPace);
     if (ctx.wait) report = await waitUntilComplete(conn.client, cube, domains, report, ctx, io);
     io.stdout.write(renderDns(report, ctx.format));
     if (ctx.wait && !isComplete(report)) throw new CliError("dns_incomplete", incompleteMessage(report, ctx));
@@ -77,9 +80,8 @@ async function domainsOf(client: CubeApi, cube: Cube, hostname: string | undefin
   return [domain];
 }
 
-export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[]): Promise<CubeDns> {
-  const results: DomainDns[] = [];
-  for (const domain of domains) results.push(await readDomainDns(client, cube.id, domain));
+export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[], pace: DnsReadPace = DEFAULT_DNS_PACE): Promise<CubeDns> {
+  const results = await readPaced(domains, pace, (domain) => readDomainDns(client, cube.id, domain));
   return { cube: { id: cube.id, name: cube.name }, domains: results };
 }
 
@@ -104,7 +106,7 @@ async function waitUntilComplete(client: CubeApi, cube: Cube, domains: Domain[],
     if (progress !== lastProgress) writeLine(io.stderr, `waiting for DNS: ${progress}`);
     lastProgress = progress;
     await sleepUnlessAborted(Math.min(ctx.intervalMs, Math.max(0, deadline - Date.now())), io.signal);
-    report = await readCubeDns(client, cube, domains);
+    report = await readCubeDns(client, cube, domains, ctx.dnsPace);
   }
   return report;
 }
@@ -153,7 +155,7 @@ function renderTable(report: CubeDns): string {
   const lines: string[] = [];
   for (const domain of report.domains) {
     const found = domain.records.filter((r) => r.state === "found").length;
-    const status = domain.error !== undefined ? `could not read its records: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
+    const status = domain.error !== undefined ? `could not be checked: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
     lines.push(`${report.cube.name}  ${domain.hostname}  (${status})`);
     const rows = [["TYPE", "HOST", "VALUE", "STATE", "PROXY"], ...domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)])];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`), "");

@@ -4,6 +4,7 @@
  */
 import { cubeAddress, domainAddress, type DesiredState, type ObservedState } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
+import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
 import type { CliIo } from "../io.js";
 import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
@@ -12,13 +13,15 @@ import { computePlan, loadForSession, withConnection, type SessionContext } from
 
 export interface DriftContext extends SessionContext {
   targets: string[];
+  /** How the DNS record views are read (default DEFAULT_DNS_PACE). */
+  dnsPace?: DnsReadPace;
 }
 
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const report = await withConnection(ctx, io, async (conn): Promise<DriftReport> => {
     const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false }, ctx.rateLimit);
-    return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed) };
+    return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });
   const render = renderContext(loaded, io);
   writeDrift(io.stdout, report, ctx.format, render);
@@ -31,23 +34,27 @@ export function isDrifted(report: DriftReport): boolean {
   return hasChanges(report.plan) || report.dns.some((d) => d.records.some((r) => r.state === "mismatch"));
 }
 
-/** The records of every declared domain that is attached, read one domain after another. */
-async function checkDns(conn: Connection, desired: DesiredState, observed: ObservedState): Promise<DomainDnsCheck[]> {
-  const checks: DomainDnsCheck[] = [];
+/** The records of every declared domain that is attached, read at the given pace. */
+async function checkDns(conn: Connection, desired: DesiredState, observed: ObservedState, pace: DnsReadPace): Promise<DomainDnsCheck[]> {
+  const byId = new Map(observed.cubes.map((o) => [o.cube.id, o]));
+  const byName = new Map<string, ObservedState["cubes"][number]>();
+  for (const o of observed.cubes) if (!byName.has(o.cube.name)) byName.set(o.cube.name, o);
+  const reads: { base: Omit<DomainDnsCheck, "records" | "complete">; cubeId: string; domainId: string }[] = [];
   for (const spec of desired.cubes) {
-    const live = observed.cubes.find((o) => (spec.id !== undefined ? o.cube.id === spec.id : o.cube.name === spec.name));
+    const live = spec.id !== undefined ? byId.get(spec.id) : byName.get(spec.name);
     if (live === undefined) continue;
     for (const domainSpec of spec.domains ?? []) {
       const domain = live.domains.find((d) => d.domain === domainSpec.hostname);
       if (domain === undefined) continue;
-      const base = { address: domainAddress(cubeAddress(spec.name), domain.domain), cubeName: spec.name, hostname: domain.domain };
-      try {
-        const view = await conn.client.getDomainRecords(live.cube.id, domain.id);
-        checks.push({ ...base, records: view.records, complete: view.summary.complete });
-      } catch (e) {
-        checks.push({ ...base, records: [], complete: false, error: (e as Error).message });
-      }
+      reads.push({ base: { address: domainAddress(cubeAddress(spec.name), domain.domain), cubeName: spec.name, hostname: domain.domain }, cubeId: live.cube.id, domainId: domain.id });
     }
   }
-  return checks;
+  return readPaced(reads, pace, async ({ base, cubeId, domainId }): Promise<DomainDnsCheck> => {
+    try {
+      const view = await conn.client.getDomainRecords(cubeId, domainId);
+      return { ...base, records: view.records, complete: view.summary.complete };
+    } catch (e) {
+      return { ...base, records: [], complete: false, error: (e as Error).message };
+    }
+  });
 }

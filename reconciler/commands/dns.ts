@@ -2,10 +2,11 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../watch/duration.js";
-import { addConnectOptions, ConnectOptions, DNS_FORMATS, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addConnectOptions, addDnsReadOptions, ConnectOptions, DNS_FORMATS, DnsReadOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 const DnsOptions = z.object({
   ...ConnectOptions.shape,
+  ...DnsReadOptions.shape,
   wait: z.boolean().default(false),
   timeout: z.string().default("10m"),
   interval: z.string().default("5s"),
@@ -18,7 +19,7 @@ export function register(program: Command, io: CliIo): void {
     .description("show the DNS records a cube's domains need and whether they are published")
     .argument("<cube>", "the cube, by name (or id)")
     .argument("[domain]", "only this domain of the cube");
-  addConnectOptions(command)
+  addDnsReadOptions(addConnectOptions(command))
     .option("--wait", "poll until every record is found (or the timeout passes)", false)
     .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", "10m")
     .option("--interval <duration>", "how often --wait checks", "5s")
@@ -38,7 +39,7 @@ Exit codes: 0 when the records are complete or when not waiting; 1 when --wait t
     )
     .action(async (cube: string, domain: string | undefined, raw: unknown) => {
       const { runDns } = await import("../actions/dns.js");
-      const { rateLimit, timeout, interval, ...options } = parseOptions(DnsOptions, raw);
+      const { rateLimit, timeout, interval, dnsConcurrency, dnsRate, ...options } = parseOptions(DnsOptions, raw);
       const context = {
         ...options,
         cube,
@@ -46,6 +47,7 @@ Exit codes: 0 when the records are complete or when not waiting; 1 when --wait t
         timeoutMs: parseDuration(timeout, "--timeout"),
         intervalMs: parseDuration(interval, "--interval"),
         rateLimit: parseRateLimit(rateLimit),
+        dnsPace: { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") },
         cwd: cwdOf(io),
       };
       exitWith(await runDns(context, io));

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
+  addDnsReadOptions,
   addFileOption,
   addFormatOption,
   addTargetOption,
   ConnectOptions,
+  DnsReadOptions,
   exitWith,
   FileOptions,
   FormatOption,
@@ -15,11 +17,11 @@ import {
   parseRateLimit,
 } from "./options.js";
 
-const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape });
+const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape, ...DnsReadOptions.shape });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
-  addTargetOption(addFormatOption(addConnectOptions(addFileOption(command))))
+  addDnsReadOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command)))))
     .addHelpText(
       "after",
       `
@@ -30,12 +32,15 @@ Examples:
 
 Reports changed fields, missing cubes, domains and ports, unmanaged cubes, blocked actions,
 and domains whose DNS records are not all found (missing = not published yet, unknown = the
-service could not check; neither is drift by itself).
+service could not check; neither is drift by itself). Record views are read --dns-concurrency at a
+time and at most --dns-rate per window; a 429 is retried after its Retry-After, and a domain
+whose records still could not be read is listed as "could not be checked".
 Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
-      const { target, rateLimit, ...options } = parseOptions(DriftOptions, raw);
-      exitWith(await runDrift({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
+      const { target, rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DriftOptions, raw);
+      const dnsPace = { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") };
+      exitWith(await runDrift({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io) }, io));
     });
 }

@@ -31,6 +31,18 @@ export function addTargetOption(command: Command): Command {
   return command.option("--target <name>", "limit to this cube (repeatable)", collect, []);
 }
 
+/** How DNS record views are read (drift, dns): see reconciler/dns-reads.ts. */
+export function addDnsReadOptions(command: Command): Command {
+  return command
+    .option("--dns-concurrency <n>", "DNS record checks in flight at once", "4")
+    .option("--dns-rate <N/SECONDS>", "DNS record checks started per window (the service rate-limits them)", "10/1");
+}
+
+export const DnsReadOptions = z.object({
+  dnsConcurrency: z.coerce.number().int().min(1).max(64).default(4),
+  dnsRate: z.string().default("10/1"),
+});
+
 export const FileOptions = z.object({ file: z.string().min(1).default(DEFAULT_FILE) });
 
 export const ConnectOptions = z.object({

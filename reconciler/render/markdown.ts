@@ -25,7 +25,7 @@ export function renderDriftMarkdown(report: DriftReport, ctx: RenderContext): st
     lines.push("", "#### DNS records not all found", "", "| Domain | Record | State |", "| --- | --- | --- |");
     for (const check of incomplete) {
       for (const r of check.records.filter((r) => r.state !== "found")) lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${r.state} |`);
-      if (check.error) lines.push(`| ${cell(check.hostname)} | (could not read) | ${cell(check.error)} |`);
+      if (check.error) lines.push(`| ${cell(check.hostname)} | (could not be checked) | ${cell(check.error)} |`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -85,9 +85,11 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
   if (incomplete.length === 0) return "";
   const lines = [c.bold("DNS records not all found (missing = not published yet, unknown = the service could not check):")];
   for (const check of incomplete) {
-    lines.push(`  ${check.hostname} (${check.address})${check.error ? `: could not read records: ${check.error}` : ""}`);
+    lines.push(`  ${check.hostname} (${check.address})${check.error ? `: could not be checked: ${check.error}` : ""}`);
     for (const r of check.records) if (r.state !== "found") lines.push(`      ${r.state.padEnd(8)} ${r.type} ${r.host} → ${r.value}`);
   }
+  const unchecked = checks.filter((check) => check.error !== undefined).length;
+  if (unchecked > 0) lines.push(`${unchecked} of ${checks.length} domains could not be checked (listed above); run drift again later, or lower --dns-rate.`);
   return lines.join("\n");
 }
 

@@ -53,3 +53,30 @@ test("drift --format github: warnings at the cube's line, and the step summary",
   expect(r.stdout).toContain("::warning file=cubeform.yaml,line=36,col=5::cube/db: drift (update in place): terminationProtection false → true\n");
   expect(readFileSync(summary, "utf8")).toContain("### cubeform drift");
 });
+
+test("DNS record views answered 429 are retried after a short backoff; ones that stay 429 are reported as not checked, which is not drift", async ({ fx }) => {
+  await applyFleet(fx);
+  fx.emulator.admin.injectFault({ kind: "status", status: 429, method: "GET", path: "/records$", times: 2 });
+  const retried = await fx.cli(["drift", ...FAST]);
+  expect(retried.exitCode, retried.stderr).toBe(0);
+  expect(retried.stdout).toMatch(/missing\s+CNAME www\.demo\.example\.com → /);
+  expect(retried.stdout).not.toContain("could not be checked");
+
+  fx.emulator.admin.injectFault({ kind: "status", status: 429, method: "GET", path: "/records$", times: 1_000 });
+  fx.emulator.admin.clearRequests();
+  const started = Date.now();
+  const limited = await fx.cli(["drift", "--dns-concurrency", "2", "--dns-rate", "20/1", ...FAST]);
+  expect(limited.exitCode, limited.stderr).toBe(0);
+  expect(limited.stdout).toMatch(/www\.demo\.example\.com \(cube\/web\/domain\/www\.demo\.example\.com\): could not be checked: .*429/);
+  expect(limited.stdout).toMatch(/(\d+) of \1 domains could not be checked/);
+  expect(Date.now() - started).toBeLessThan(20_000); // short backoffs, never a fixed minute
+  expect(fx.mutations()).toBe(0);
+  fx.emulator.admin.clearFaults();
+});
+
+test("a bad --dns-rate is a one-line error naming the flag, and nothing is read", async ({ fx }) => {
+  const r = await fx.cli(["drift", "--dns-rate", "fast", ...FAST]);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toMatch(/^Error: --dns-rate must look like N\/SECONDS/m);
+  expect(fx.emulator.admin.requests()).toEqual([]);
+});

@@ -1,0 +1,55 @@
+/**
+ * Reading DNS record views (GET …/domains/{id}/records) for many domains at once. The service
+ * checks each record against live DNS on that endpoint and rate-limits it, so the reads go out
+ * with bounded concurrency and at a pace the user can set (`--dns-concurrency`, `--dns-rate`).
+ * A 429 on one is retried by the client (after its Retry-After, or a short backoff); a read
+ * that still fails is reported as "could not be checked", never as drift.
+ */
+import type { RateLimit } from "./rate-limit.js";
+
+export interface DnsReadPace {
+  /** Record views read at the same time. */
+  concurrency: number;
+  /** Record views started per window, at most. */
+  rate: RateLimit;
+}
+
+export const DEFAULT_DNS_PACE: DnsReadPace = { concurrency: 4, rate: { limit: 10, windowMs: 1_000 } };
+
+export interface PaceClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: PaceClock = { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/**
+ * `read` for every item, at most `pace.concurrency` at a time and at most `pace.rate.limit`
+ * started in any `pace.rate.windowMs`; the answers in the items' order.
+ */
+export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, read: (item: T) => Promise<R>, clock: PaceClock = realClock): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  const started: number[] = [];
+  let next = 0;
+  /** Waits for a start slot in the window; the slot is taken synchronously once free. */
+  const slot = async (): Promise<void> => {
+    for (;;) {
+      const now = clock.now();
+      while (started.length > 0 && (started[0] as number) <= now - pace.rate.windowMs) started.shift();
+      if (started.length < pace.rate.limit) {
+        started.push(now);
+        return;
+      }
+      await clock.sleep((started[0] as number) + pace.rate.windowMs - now);
+    }
+  };
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await slot();
+      results[index] = await read(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(pace.concurrency, items.length)) }, worker));
+  return results;
+}
