@@ -48,7 +48,11 @@ test("watch --apply converges, repairs an out-of-band delete, serves metrics and
     timeoutMs: 20_000,
     message: "watch to re-create the deleted port",
   });
-  await waitFor(async () => (await scrape(base)).cubeform_drifted_resources === 0, { timeoutMs: 10_000, message: "no drift left" });
+  // The round's gauges are set before the round is counted: wait for both.
+  await waitFor(async () => {
+    const m = await scrape(base);
+    return m.cubeform_drifted_resources === 0 && (m.cubeform_rounds_total ?? 0) >= 2;
+  }, { timeoutMs: 10_000, message: "no drift left" });
 
   const metrics = await scrape(base);
   expect(metrics.cubeform_rounds_total).toBeGreaterThanOrEqual(2);
