@@ -54,6 +54,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./backup.js"),
   },
   {
+    name: "cube",
+    usage: "<list|show|restart|power-off|wake|ssh> …",
+    summary: "the live cubes of the space: list, show, restart, power off, wake, ssh",
+    stopsGracefully: false,
+    load: () => import("./cube.js"),
+  },
+  {
     name: "demo",
     usage: "",
     summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)",
@@ -94,6 +101,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "show what apply would change, without changing anything",
     stopsGracefully: false,
     load: () => import("./plan.js"),
+  },
+  {
+    name: "snapshot",
+    usage: "<take|list|restore|delete> …",
+    summary: "a cube's snapshots: take, list, restore, delete",
+    stopsGracefully: false,
+    load: () => import("./snapshot.js"),
   },
   {
     name: "validate",

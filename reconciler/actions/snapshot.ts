@@ -1,0 +1,84 @@
+/** `cubeform snapshot take|list|restore|delete`: a cube's snapshots, by cube name or id. */
+import type { CubeApi } from "../../client/api.js";
+import { newIdempotencyKey } from "../../client/index.js";
+import type { Cube, Snapshot } from "../../schema/api.js";
+import { CliError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { formatBytes } from "../progress.js";
+import { formatDuration } from "../watch/duration.js";
+import { sleepUnlessAborted } from "../watch/sleep.js";
+import { orDash, pick, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { findCube } from "./dns.js";
+
+export interface SnapshotContext extends Day2Context {
+  cube: string;
+}
+
+async function findSnapshot(client: CubeApi, cube: Cube, ref: string): Promise<Snapshot> {
+  return pick(await client.listSnapshots(cube.id), ref, "snapshot", `on cube "${cube.name}"`);
+}
+
+export async function runSnapshotList(ctx: SnapshotContext, io: CliIo): Promise<number> {
+  const snapshots = await withApi(ctx, io, async (client) => client.listSnapshots((await findCube(client, ctx.cube)).id));
+  if (ctx.format === "json") printJson(io, snapshots);
+  else if (snapshots.length === 0) say(io, ctx, `No snapshots of cube "${ctx.cube}".`);
+  else io.stdout.write(table(["NAME", "ID", "STATUS", "SIZE", "KIND", "CREATED"], snapshots.map((s) => [s.name, s.id, s.status, s.sizeBytes == null ? "-" : formatBytes(s.sizeBytes), orDash(s.kind), s.createdAt])));
+  return 0;
+}
+
+export interface TakeContext extends SnapshotContext {
+  name?: string;
+  wait: boolean;
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<number> {
+  const snapshot = await withApi(ctx, io, async (client) => {
+    const cube = await findCube(client, ctx.cube);
+    const taken = await client.createSnapshot(cube.id, ctx.name === undefined ? {} : { name: ctx.name }, { idempotencyKey: newIdempotencyKey() });
+    say(io, ctx, `Taking snapshot "${taken.name}" (${taken.id}) of cube "${cube.name}".`);
+    return ctx.wait ? waitForComplete(client, cube, taken, ctx, io) : taken;
+  });
+  if (ctx.format === "json") printJson(io, snapshot);
+  else if (ctx.wait) say(io, ctx, `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`);
+  return 0;
+}
+
+async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, ctx: TakeContext, io: CliIo): Promise<Snapshot> {
+  const deadline = Date.now() + ctx.timeoutMs;
+  for (;;) {
+    const now = (await client.listSnapshots(cube.id)).find((s) => s.id === snapshot.id);
+    if (!now) throw new CliError("snapshot_gone", `snapshot ${snapshot.id} disappeared while waiting for it`);
+    if (now.status === "complete") return now;
+    if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for snapshot "${snapshot.name}" (it is ${now.status})`);
+    if (Date.now() >= deadline) throw new CliError("wait_timeout", `snapshot "${snapshot.name}" is still ${now.status} after ${formatDuration(ctx.timeoutMs)}`);
+    writeLine(io.stderr, `  ${snapshot.name}: ${now.status}`);
+    await sleepUnlessAborted(ctx.intervalMs, io.signal);
+  }
+}
+
+export async function runSnapshotRestore(ctx: SnapshotContext & { snapshot: string }, io: CliIo): Promise<number> {
+  const { cube, snapshot } = await withApi(ctx, io, async (client) => {
+    const cube = await findCube(client, ctx.cube);
+    const snapshot = await findSnapshot(client, cube, ctx.snapshot);
+    if (snapshot.status !== "complete") throw new CliError("snapshot_not_complete", `snapshot "${snapshot.name}" is ${snapshot.status}; it can be restored once complete`);
+    await client.restoreSnapshot(cube.id, snapshot.id);
+    return { cube, snapshot };
+  });
+  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: "restoring" });
+  else say(io, ctx, `Restoring cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.id}).`);
+  return 0;
+}
+
+export async function runSnapshotDelete(ctx: SnapshotContext & { snapshot: string }, io: CliIo): Promise<number> {
+  const { cube, snapshot } = await withApi(ctx, io, async (client) => {
+    const cube = await findCube(client, ctx.cube);
+    const snapshot = await findSnapshot(client, cube, ctx.snapshot);
+    await client.deleteSnapshot(cube.id, snapshot.id);
+    return { cube, snapshot };
+  });
+  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: "deleted" });
+  else say(io, ctx, `Deleted snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}".`);
+  return 0;
+}

@@ -1,0 +1,78 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseDuration } from "../watch/duration.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+
+function context(raw: unknown, io: CliIo) {
+  const { rateLimit, ...options } = parseOptions(Day2Options.loose(), raw);
+  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
+}
+
+const WaitOptions = z.object({ wait: z.boolean().default(false), timeout: z.string().default("5m"), interval: z.string().default("2s") });
+const SshOptions = z.object({ exec: z.boolean().default(false), identity: z.string().min(1).optional() });
+
+export function register(program: Command, io: CliIo): void {
+  const cube = program
+    .command("cube")
+    .description("the live cubes of the space: list, show, restart, power off, wake, ssh")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform cube list                       # every cube with its state
+  $ cubeform cube show web --format json
+  $ cubeform cube restart web --wait         # until it runs again
+  $ cubeform cube power-off web && cubeform cube wake web
+  $ cubeform cube ssh web                    # prints the ssh command (host key pinned)
+  $ cubeform cube ssh web --exec -- uptime   # runs it
+
+Cubes are named by name or id. These act on the live space directly; the file that
+\`plan\`/\`apply\` read is not involved (a power change there is the file's \`power:\`).
+Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
+    );
+
+  addDay2Options(cube.command("list").description("every cube of the space with its state")).action(async (raw: unknown) => {
+    const { runCubeList } = await import("../actions/cube.js");
+    exitWith(await runCubeList(context(raw, io), io));
+  });
+
+  addDay2Options(cube.command("show").description("one cube: state, size, address, protection, ssh").argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
+    const { runCubeShow } = await import("../actions/cube.js");
+    exitWith(await runCubeShow({ ...context(raw, io), cube: ref }, io));
+  });
+
+  for (const [action, summary] of [
+    ["restart", "cold-restart a running cube"],
+    ["power-off", "power off a running cube (its disk is kept)"],
+    ["wake", "start a stopped cube"],
+  ] as const) {
+    addDay2Options(
+      cube
+        .command(action)
+        .description(summary)
+        .argument("<cube>", "name or id")
+        .option("--wait", "wait until the cube has settled (running, or stopped for power-off)", false)
+        .option("--timeout <duration>", "how long --wait waits", "5m")
+        .option("--interval <duration>", "how often --wait checks", "2s"),
+    ).action(async (ref: string, raw: unknown) => {
+      const { runCubePower } = await import("../actions/cube.js");
+      const { wait, timeout, interval } = parseOptions(WaitOptions, raw);
+      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+    });
+  }
+
+  addDay2Options(
+    cube
+      .command("ssh")
+      .description("print the ssh command for a cube (or run it with --exec); the API's host key is pinned")
+      .argument("<cube>", "name or id")
+      .argument("[command...]", "with --exec: the remote command (after --)")
+      .option("--exec", "run ssh instead of printing the command", false)
+      .option("-i, --identity <file>", "private key file to pass to ssh"),
+  ).action(async (ref: string, command: string[], raw: unknown) => {
+    const { runCubeSsh } = await import("../actions/cube.js");
+    const { exec, identity } = parseOptions(SshOptions, raw);
+    exitWith(await runCubeSsh({ ...context(raw, io), cube: ref, exec, command, ...(identity !== undefined ? { identity } : {}) }, io));
+  });
+}

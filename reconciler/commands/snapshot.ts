@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseDuration } from "../watch/duration.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+
+function context(raw: unknown, io: CliIo) {
+  const { rateLimit, ...options } = parseOptions(Day2Options.loose(), raw);
+  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
+}
+
+const TakeOptions = z.object({
+  name: z.string().min(1).max(128).optional(),
+  wait: z.boolean().default(false),
+  timeout: z.string().default("10m"),
+  interval: z.string().default("2s"),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const snapshot = program
+    .command("snapshot")
+    .description("a cube's snapshots: take, list, restore, delete")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform snapshot take web --name before-upgrade --wait
+  $ cubeform snapshot list web
+  $ cubeform snapshot restore web before-upgrade
+  $ cubeform snapshot delete web before-upgrade
+
+Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one line on stderr).`,
+    );
+
+  addDay2Options(
+    snapshot
+      .command("take")
+      .description("take a snapshot of a cube (one at a time per cube)")
+      .argument("<cube>", "name or id")
+      .option("--name <name>", "the snapshot's name (default: the cube's name and the time)")
+      .option("--wait", "wait until the snapshot is complete", false)
+      .option("--timeout <duration>", "how long --wait waits", "10m")
+      .option("--interval <duration>", "how often --wait checks", "2s"),
+  ).action(async (cube: string, raw: unknown) => {
+    const { runSnapshotTake } = await import("../actions/snapshot.js");
+    const { name, wait, timeout, interval } = parseOptions(TakeOptions, raw);
+    exitWith(await runSnapshotTake({ ...context(raw, io), cube, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval"), ...(name !== undefined ? { name } : {}) }, io));
+  });
+
+  addDay2Options(snapshot.command("list").description("the snapshots of a cube").argument("<cube>", "name or id")).action(async (cube: string, raw: unknown) => {
+    const { runSnapshotList } = await import("../actions/snapshot.js");
+    exitWith(await runSnapshotList({ ...context(raw, io), cube }, io));
+  });
+
+  addDay2Options(snapshot.command("restore").description("restore a cube from one of its complete snapshots").argument("<cube>", "name or id").argument("<snapshot>", "name or id")).action(
+    async (cube: string, ref: string, raw: unknown) => {
+      const { runSnapshotRestore } = await import("../actions/snapshot.js");
+      exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref }, io));
+    },
+  );
+
+  addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube").argument("<cube>", "name or id").argument("<snapshot>", "name or id")).action(
+    async (cube: string, ref: string, raw: unknown) => {
+      const { runSnapshotDelete } = await import("../actions/snapshot.js");
+      exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref }, io));
+    },
+  );
+}
