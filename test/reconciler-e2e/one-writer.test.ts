@@ -108,6 +108,8 @@ test("apply --prune waits until the API no longer lists the deleted cube; a plan
 
   // A wait that runs out: the next plan leaves the cube out while the API finishes deleting it.
   writeFileSync(join(p.cwd, "cubeform.yaml"), fleet(["keep"]));
+  // A nearly stopped clock keeps the deletion under way however slow this machine is.
+  p.emu.admin.setClockSpeed(0.001);
   const cut = await p.run([...APPLY, "--prune", "--wait-timeout", "0.05"]);
   expect(cut.code, describeRun(cut)).toBe(1);
   expect((await p.api.listCubes()).map((c) => c.id)).toContain(gone.id);
