@@ -12,3 +12,8 @@ export function domainAddress(cubeAddr: string, hostname: string): string {
 export function portAddress(cubeAddr: string, cubePort: number): string {
   return `${cubeAddr}/port/${cubePort}`;
 }
+
+/** A webhook endpoint of the space: "webhook/https://hooks.example.com/cube". */
+export function webhookAddress(url: string): string {
+  return `webhook/${url}`;
+}

@@ -48,7 +48,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     // Sending nothing new after a stop request includes the reads of a fresh observation.
     return { outcomes, blocked: plan.changes.filter((change) => change.blocked), after: plan, converged: false, mutationsSent, stopped: true };
   }
-  const observed = await observe(options.client, { cubeNames: plan.options.targets, ...(options.logger ? { logger: options.logger } : {}) });
+  const observed = await observe(options.client, { cubeNames: plan.options.targets, webhooks: options.desired.webhooks !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
   const after = diff(options.desired, withoutDeletedCubes(observed, outcomes), plan.options);
   const converged = after.changes.every((change) => change.action === "noop" || change.blocked !== undefined);
   return { outcomes, blocked: plan.changes.filter((change) => change.blocked), after, converged, mutationsSent };

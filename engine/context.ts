@@ -23,6 +23,11 @@ export interface ExecContext {
    * replacements make a second cube of one name on purpose.
    */
   recheckNameBeforeCreate?: boolean;
+  /**
+   * Stores the signing secret of an endpoint just created (the API shows it only once): the CLI
+   * writes the file at `secretPath` with mode 0600. Without it, create-webhook steps fail.
+   */
+  writeWebhookSecret?: (secretPath: string, secret: string) => Promise<void>;
   /** The API accepted a cube's DELETE (the cube stays listed until the deletion finishes). */
   onDeleteAccepted?: (cubeId: string, cubeName: string) => Promise<void>;
   /** Injectable clock (ms since the epoch) and sleep, for tests. */

@@ -11,6 +11,7 @@ import { matchCubes, type CubeMatch } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions } from "./plan.js";
 import { planPort } from "./port-rules.js";
+import { planWebhooks } from "./webhook-rules.js";
 import type { CubeRef, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
 interface Collector {
@@ -32,6 +33,11 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
   });
   const prune = resolved.prune && targets.size === 0;
   unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, desired.cubes.length + index, out));
+  if (desired.webhooks !== undefined && targets.size === 0) {
+    const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
+    out.changes.push(...webhooks.changes);
+    out.steps.push(...webhooks.steps.map((step) => ({ step, group: desired.cubes.length + unmanaged.length })));
+  }
   return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps) });
 }
 

@@ -37,7 +37,11 @@ function projectCube(observed: ObservedCube): ProjectedCube {
 
 export function projectState(observed: ObservedState): StateProjection {
   const cubes = observed.cubes.filter((c) => c.cube.state !== "deleted").map(projectCube).sort(byId);
-  return { spaceId: observed.spaceId, cubes };
+  if (observed.webhooks === undefined) return { spaceId: observed.spaceId, cubes };
+  const webhooks = observed.webhooks
+    .map((w) => ({ id: w.id, url: w.url, events: sortedOrNull(w.events) ?? [], description: w.description ?? null, enabled: w.enabled }))
+    .sort(byId);
+  return { spaceId: observed.spaceId, cubes, webhooks };
 }
 
 export function digestOf(projection: StateProjection): string {

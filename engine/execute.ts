@@ -41,7 +41,7 @@ async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext
   }
 }
 
-export function cubeIdOf(step: Step, ctx: ExecContext): string {
+export function cubeIdOf(step: Extract<Step, { cube: unknown }>, ctx: ExecContext): string {
   const id = step.cube.cubeId ?? ctx.cubeIds.get(step.cube.cubeName);
   if (id === undefined) throw new StepError("unknown_cube", `cube "${step.cube.cubeName}" has no id: it was to be created earlier in this apply, and that did not happen`);
   return id;
@@ -155,6 +155,23 @@ const executors: { [O in StepOp]: Executor<O> } = {
   "delete-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     await ignoringNotFound(() => ctx.client.deleteTcpMapping(cubeId, step.mappingId));
+    return {};
+  },
+  "create-webhook": async (step, ctx) => {
+    const write = ctx.writeWebhookSecret;
+    if (!write) throw new StepError("no_secret_store", `${step.address}: nowhere to keep the signing secret the API returns once; not creating the endpoint`);
+    const created = await ctx.client.createWebhook(step.body);
+    try {
+      await write(step.secretPath, created.secret);
+    } catch (e) {
+      // A secret nobody can read makes the endpoint useless: take it back, leave nothing half-made.
+      await ignoringNotFound(() => ctx.client.deleteWebhook(created.id));
+      throw new StepError("secret_not_written", `cannot write the signing secret to ${step.secretFile} (${(e as Error).message}); the endpoint was deleted again`);
+    }
+    return { createdId: created.id };
+  },
+  "delete-webhook": async (step, ctx) => {
+    await ignoringNotFound(() => ctx.client.deleteWebhook(step.webhookId));
     return {};
   },
 };

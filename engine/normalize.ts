@@ -4,13 +4,15 @@
  * (required-after-merge fields, duplicates). Reports every issue at once.
  */
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/api.js";
-import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument } from "../schema/desired.js";
+import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
-import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, SecretRef } from "./types.js";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
 
 export interface NormalizeOptions {
   /** Reads a file the document names; the caller resolves it relative to the YAML file. */
   readTextFile(path: string): string;
+  /** Where a file the document names (a webhook's secretFile) is, for writing; default: as written. */
+  resolvePath?(path: string): string;
 }
 
 type Path = (string | number)[];
@@ -41,10 +43,30 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
     if (cube) cubes.push(cube);
   });
   for (const issue of duplicateIssues(inputs)) issues.add(issue.path, issue.message);
+  const webhooks = doc.webhooks === undefined ? undefined : normalizeWebhooks(doc.webhooks, options, issues);
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
   const state: DesiredState = { prune: doc.prune ?? false, cubes };
   if (doc.space !== undefined) state.spaceId = doc.space;
+  if (webhooks !== undefined) state.webhooks = webhooks;
   return state;
+}
+
+function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
+  const seenUrls = new Map<string, number>();
+  const seenFiles = new Map<string, number>();
+  return inputs.map((input, index) => {
+    const path = ["webhooks", index];
+    const firstUrl = seenUrls.get(input.url);
+    if (firstUrl !== undefined) issues.add([...path, "url"], `${input.url} is already declared by webhooks[${firstUrl}]; one endpoint per url`);
+    else seenUrls.set(input.url, index);
+    const secretPath = options.resolvePath ? options.resolvePath(input.secretFile) : input.secretFile;
+    const firstFile = seenFiles.get(secretPath);
+    if (firstFile !== undefined) issues.add([...path, "secretFile"], `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`);
+    else seenFiles.set(secretPath, index);
+    const spec: DesiredWebhookSpec = { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath };
+    if (input.description !== undefined) spec.description = input.description;
+    return spec;
+  });
 }
 
 interface InheritedValues {

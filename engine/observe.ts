@@ -3,7 +3,7 @@
  * and TCP mappings with bounded concurrency (reads are not rate limited).
  */
 import type { CubeApi } from "../client/api.js";
-import type { Cube } from "../schema/api.js";
+import type { Cube, Webhook } from "../schema/api.js";
 import { isNotFound } from "./context.js";
 import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 
@@ -13,6 +13,8 @@ export interface ObserveOptions {
   /** Targets: only these cubes' domains and mappings are read (others are listed with none). */
   cubeNames?: string[];
   logger?: EngineLogger;
+  /** Also list the space's webhook endpoints (when the desired state manages them). */
+  webhooks?: boolean;
   /** Injectable clock for observedAt. */
   now?: () => Date;
 }
@@ -29,9 +31,10 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
     return readSubResources(client, cube);
   });
   const present = observed.filter((cube): cube is ObservedCube => cube !== undefined);
-  const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads;
+  const webhooks = options.webhooks ? await readWebhooks(client) : undefined;
+  const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads + (webhooks ? 1 : 0);
   options.logger?.({ type: "observe", message: `${present.length} cubes, ${reads} reads` });
-  return { spaceId, cubes: present, reads, observedAt: (options.now?.() ?? new Date()).toISOString() };
+  return { spaceId, cubes: present, ...(webhooks ? { webhooks } : {}), reads, observedAt: (options.now?.() ?? new Date()).toISOString() };
 }
 
 /** undefined: the cube went away while being read (a delete in progress). */
@@ -43,6 +46,21 @@ async function readSubResources(client: CubeApi, cube: Cube): Promise<ObservedCu
     if (isNotFound(e)) return undefined;
     throw e;
   }
+}
+
+/** The list omits each endpoint's description; the single GET has it. */
+async function readWebhooks(client: CubeApi): Promise<Webhook[]> {
+  const listed = await client.listWebhooks();
+  const read = await mapBounded(listed, 8, async (webhook) => {
+    if (webhook.description !== undefined) return webhook;
+    try {
+      return await client.getWebhook(webhook.id);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  });
+  return read.filter((webhook): webhook is Webhook => webhook !== undefined);
 }
 
 export async function mapBounded<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {

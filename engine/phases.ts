@@ -2,7 +2,8 @@
  * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can
  * move; (3) cube deletions (a replacement waits for its old cube to be gone, names stay
  * unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches,
- * ports; (6) power, protect; (7) wait for cubes to run.
+ * ports; (6) power, protect; (7) wait for cubes to run; (8) webhook endpoints last, so the
+ * events of the changes above do not reach an endpoint that is about to be replaced.
  */
 import type { Step, StepOp } from "./types.js";
 
@@ -28,6 +29,9 @@ export function stepPhase(step: Step): number {
       return 6;
     case "wait-running":
       return 7;
+    case "delete-webhook":
+    case "create-webhook":
+      return 8;
   }
 }
 
@@ -46,6 +50,8 @@ const OP_RANK: Record<StepOp, number> = {
   wake: 0,
   "power-off": 0,
   "wait-running": 0,
+  "delete-webhook": 0,
+  "create-webhook": 1,
 };
 
 /** A step and the position of its cube in the plan (steps of one cube stay together within a phase). */

@@ -4,7 +4,7 @@
  * Flow: DesiredState (normalized file or Pulumi inputs) + ObservedState (read through the
  * client) → diff → Plan (complete list of ResourceChange, ordered Steps) → apply (executors).
  */
-import type { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, Cube, DnsRecord, Domain, PatchDomainRequest, TcpMapping } from "../schema/index.js";
+import type { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, CreateWebhookRequest, Cube, DnsRecord, Domain, PatchDomainRequest, TcpMapping, Webhook } from "../schema/index.js";
 import type { Power } from "../schema/desired.js";
 
 // ---------------------------------------------------------------- desired state (normalized)
@@ -52,10 +52,24 @@ export interface DesiredCubeSpec {
   lifecycle: { allowReplace: boolean; ignoreChanges: IgnorableField[] };
 }
 
+export interface DesiredWebhookSpec {
+  url: string;
+  /** Compared as a set. */
+  events: string[];
+  /** undefined: not managed. */
+  description?: string;
+  /** As the file names it (plans show it). */
+  secretFile: string;
+  /** Where the executor writes the secret: secretFile resolved against the file's directory. */
+  secretPath: string;
+}
+
 export interface DesiredState {
   spaceId?: string;
   prune: boolean;
   cubes: DesiredCubeSpec[];
+  /** undefined: webhooks are not managed (not observed, reported or pruned). */
+  webhooks?: DesiredWebhookSpec[];
 }
 
 // ---------------------------------------------------------------- observed state
@@ -70,6 +84,8 @@ export interface ObservedCube {
 export interface ObservedState {
   spaceId: string;
   cubes: ObservedCube[];
+  /** The space's webhook endpoints; read only when the desired state manages webhooks. */
+  webhooks?: Webhook[];
   /** API reads it took (for reports and benchmarks). */
   reads: number;
   observedAt: string;
@@ -80,7 +96,7 @@ export interface ObservedState {
 export type Action = "noop" | "create" | "update" | "delete" | "delete-then-create" | "create-then-delete";
 export const isReplace = (action: Action): boolean => action === "delete-then-create" || action === "create-then-delete";
 
-export type ResourceKind = "cube" | "domain" | "port";
+export type ResourceKind = "cube" | "domain" | "port" | "webhook";
 
 export interface FieldChange {
   /** Dotted path, e.g. "resources.vcpu", "settings.ipAllowList", "power". */
@@ -136,7 +152,10 @@ export type Step =
   | { op: "patch-domain"; address: string; cube: CubeRef; domainId: string; body: Omit<PatchDomainRequest, "basicAuthPassword">; basicAuthPassword?: SecretRef }
   | { op: "detach-domain"; address: string; cube: CubeRef; domainId: string }
   | { op: "create-port"; address: string; cube: CubeRef; body: CreateTcpMappingRequest }
-  | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string };
+  | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string }
+  /** The secret the API returns once is handed to ExecContext.writeWebhookSecret (the file at secretPath), never to the plan. */
+  | { op: "create-webhook"; address: string; body: CreateWebhookRequest; secretFile: string; secretPath: string }
+  | { op: "delete-webhook"; address: string; webhookId: string };
 
 export type StepOp = Step["op"];
 export const WAIT_OPS: readonly StepOp[] = ["wait-running", "wait-deleted"];
@@ -176,6 +195,16 @@ export interface Plan {
 export interface StateProjection {
   spaceId: string;
   cubes: ProjectedCube[];
+  /** Present when the plan manages webhooks. */
+  webhooks?: ProjectedWebhook[];
+}
+
+export interface ProjectedWebhook {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
 }
 
 export interface ProjectedCube {

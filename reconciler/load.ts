@@ -71,7 +71,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string): Loade
 
 function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
   try {
-    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)) });
+    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)), resolvePath: (path) => resolve(baseDir, path) });
   } catch (e) {
     if (e instanceof DesiredStateError) return undefined;
     throw e;
@@ -252,7 +252,7 @@ class ParsedFile {
 
   normalize(document: DesiredStateDocument, baseDir: string): DesiredState {
     try {
-      return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)) });
+      return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)), resolvePath: (path) => resolve(baseDir, path) });
     } catch (e) {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));

@@ -3,7 +3,7 @@
  * this file into schema/cubeform.schema.json (see schema/generate.ts).
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./api.js";
+import { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./api.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -102,6 +102,20 @@ export const DesiredCubeInput = z.strictObject({
 });
 export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
 
+/**
+ * A webhook endpoint of the space. Identity: the url. The API cannot change an endpoint: any
+ * difference replaces it, which mints a new signing secret.
+ */
+export const DesiredWebhook = z.strictObject({
+  url: CreateWebhookRequest.shape.url,
+  /** Event names of the API's list (cube.deleted, domain.removed, ...). */
+  events: CreateWebhookRequest.shape.events,
+  description: CreateWebhookRequest.shape.description,
+  /** Where the signing secret is written (mode 0600) when the endpoint is created; relative to this file. */
+  secretFile: z.string().min(1),
+});
+export type DesiredWebhook = z.infer<typeof DesiredWebhook>;
+
 export const DesiredStateDocument = z.strictObject({
   apiVersion: z.literal(API_VERSION),
   /** Space id; else CUBE_SPACE_ID, else the key's own space. */
@@ -110,5 +124,7 @@ export const DesiredStateDocument = z.strictObject({
   /** Delete cubes of the space that this file does not declare (never protected ones). */
   prune: z.boolean().default(false),
   cubes: z.array(DesiredCubeInput).default([]),
+  /** The space's webhook endpoints. Absent: webhooks are not managed (never reported or pruned). */
+  webhooks: z.array(DesiredWebhook).optional(),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

@@ -13,6 +13,7 @@ import { renderPlan } from "../render/index.js";
 import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { renderContext } from "./plan.js";
+import { writeWebhookSecret } from "./webhook-secret.js";
 import { computePlan, loadForSession, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
@@ -54,7 +55,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
     }
-    const observed = await observeFor(conn, saved.options.targets, progressOut(ctx, io));
+    const observed = await observeFor(conn, saved.options.targets, progressOut(ctx, io), { webhooks: saved.desired.webhooks !== undefined });
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
@@ -107,6 +108,7 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     shouldStop: () => io.signal?.aborted === true,
     ...(io.signal ? { signal: io.signal } : {}),
     recheckNameBeforeCreate: true,
+    writeWebhookSecret,
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
   });
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;

@@ -78,8 +78,8 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
  * The space as a plan sees it: cubes whose deletion this machine started and the API has not
  * finished are left out (`notice` says which).
  */
-export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream): Promise<ObservedState> {
-  const listed = await observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: { webhooks?: boolean } = {}): Promise<ObservedState> {
+  const listed = await observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
     writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);
@@ -88,7 +88,7 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
 }
 
 export async function computePlan(conn: Connection, desired: DesiredState, flags: PlanFlags, rateLimit: RateLimit, notice?: NodeJS.WritableStream): Promise<{ plan: Plan; observed: ObservedState }> {
-  const observed = await observeFor(conn, flags.targets, notice);
+  const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);

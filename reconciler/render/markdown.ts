@@ -3,7 +3,7 @@ import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { ACTION_WORDS, blockedLine, formatValue, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
-const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports" };
+const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
 export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cubeform plan"): string {
   const lines = [`### ${title}`, ""];

@@ -1,0 +1,83 @@
+/**
+ * Diff rules of the space's webhook endpoints (identity: the url). The API has no PATCH for an
+ * endpoint: any difference (events, a declared description, an endpoint disabled in the
+ * dashboard) is a replacement, deleting first, and the new endpoint has a new signing secret.
+ * Endpoints the file does not declare are reported, and deleted only when pruning.
+ */
+import type { Webhook } from "../schema/api.js";
+import { webhookAddress } from "./address.js";
+import { fieldChange, viewFields, type View } from "./change.js";
+import { sameSet, sortedOrNull } from "./compare.js";
+import type { DesiredWebhookSpec, FieldChange, ResourceChange, Step } from "./types.js";
+
+export interface WebhookPlan {
+  changes: ResourceChange[];
+  steps: Step[];
+}
+
+/** Webhooks belong to the space, not to a cube: their changes carry no cube name. */
+const NO_CUBE = "";
+
+export function liveWebhookView(live: Webhook): View {
+  return { id: live.id, url: live.url, events: sortedOrNull(live.events) ?? [], description: live.description ?? null, enabled: live.enabled };
+}
+
+export function desiredWebhookView(spec: DesiredWebhookSpec, live?: Webhook): View {
+  return { id: null, url: spec.url, events: sortedOrNull(spec.events) ?? [], description: spec.description ?? live?.description ?? null, enabled: true, secretFile: spec.secretFile };
+}
+
+export function webhookFieldChanges(spec: DesiredWebhookSpec, live: Webhook): FieldChange[] {
+  const changes: FieldChange[] = [];
+  if (!sameSet(live.events, spec.events)) changes.push(fieldChange("events", sortedOrNull(live.events) ?? [], sortedOrNull(spec.events) ?? [], true));
+  if (spec.description !== undefined && (live.description ?? "") !== spec.description) changes.push(fieldChange("description", live.description, spec.description, true));
+  if (!live.enabled) changes.push(fieldChange("enabled", false, true, true));
+  return changes;
+}
+
+function createStep(spec: DesiredWebhookSpec): Step {
+  const body: Extract<Step, { op: "create-webhook" }>["body"] = { url: spec.url, events: [...spec.events] as Extract<Step, { op: "create-webhook" }>["body"]["events"] };
+  if (spec.description !== undefined) body.description = spec.description;
+  return { op: "create-webhook", address: webhookAddress(spec.url), body, secretFile: spec.secretFile, secretPath: spec.secretPath };
+}
+
+const deleteStep = (live: Webhook): Step => ({ op: "delete-webhook", address: webhookAddress(live.url), webhookId: live.id });
+
+/** One declared endpoint against the live one of its url (undefined: none). */
+export function planWebhook(spec: DesiredWebhookSpec, live: Webhook | undefined): WebhookPlan {
+  const base = { address: webhookAddress(spec.url), kind: "webhook" as const, cubeName: NO_CUBE, id: live?.id ?? null };
+  if (!live) {
+    const after = desiredWebhookView(spec);
+    return { changes: [{ ...base, action: "create", before: null, after, changes: viewFields(after, "created") }], steps: [createStep(spec)] };
+  }
+  const before = liveWebhookView(live);
+  const changes = webhookFieldChanges(spec, live);
+  if (changes.length === 0) return { changes: [{ ...base, action: "noop", before, after: before, changes }], steps: [] };
+  return { changes: [{ ...base, action: "delete-then-create", before, after: desiredWebhookView(spec, live), changes }], steps: [deleteStep(live), createStep(spec)] };
+}
+
+/** A live endpoint nothing declares (or a second one of a declared url): reported; deleted when pruning. */
+function planUndeclared(live: Webhook, prune: boolean): WebhookPlan {
+  const before = liveWebhookView(live);
+  const base = { address: `${webhookAddress(live.url)}[${live.id}]`, kind: "webhook" as const, cubeName: NO_CUBE, id: live.id, before, unmanaged: true };
+  if (!prune) return { changes: [{ ...base, action: "noop", after: before, changes: [] }], steps: [] };
+  return { changes: [{ ...base, action: "delete", after: null, changes: viewFields(before, "destroyed") }], steps: [deleteStep(live)] };
+}
+
+export function planWebhooks(specs: DesiredWebhookSpec[], live: Webhook[], prune: boolean): WebhookPlan {
+  const out: WebhookPlan = { changes: [], steps: [] };
+  const claimed = new Set<string>();
+  for (const spec of specs) {
+    // The oldest endpoint of the url is the declared one.
+    const match = live.filter((w) => w.url === spec.url).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))[0];
+    if (match) claimed.add(match.id);
+    const planned = planWebhook(spec, match);
+    out.changes.push(...planned.changes);
+    out.steps.push(...planned.steps);
+  }
+  for (const extra of live.filter((w) => !claimed.has(w.id))) {
+    const planned = planUndeclared(extra, prune);
+    out.changes.push(...planned.changes);
+    out.steps.push(...planned.steps);
+  }
+  return out;
+}
