@@ -35,7 +35,7 @@ import {
 } from "../schema/index.js";
 import type { ClientStats, CreateOptions, CubeApi, CubePage } from "./api.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
-import { downloadArchive, type DownloadOptions, type DownloadResult } from "./download.js";
+import type { DownloadOptions, DownloadResult } from "./download.js";
 import { checkIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
@@ -283,7 +283,9 @@ export class CubeClient implements CubeApi {
     return this.request(BackupDownload, { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}/download`) });
   }
 
-  downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+  async downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+    // Loaded here: the download streams through undici, which nothing else of a read needs.
+    const { downloadArchive } = await import("./download.js");
     return downloadArchive(() => this.getBackupDownload(backupId), file, options);
   }
 

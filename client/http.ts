@@ -2,13 +2,12 @@
  * Composition of the HTTP layers, in one place:
  *   retry (5xx, network) → throttle (pacing, 429) → instrument (stats, logs) → transport (undici)
  */
-import { Agent } from "undici";
 import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry } from "./retry.js";
 import { withThrottle } from "./throttle.js";
-import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send } from "./transport.js";
+import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
 
 export type ClientLogEventType = "request" | "retry" | "rate_limited" | "paced";
@@ -67,7 +66,7 @@ export type CallRequest = Omit<ApiRequest, "progress">;
 export class HttpClient {
   readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   readonly pacer: MutationPacer;
-  private readonly agent: Agent;
+  private readonly transport: Transport;
   private readonly send: Send;
   private readonly redact: Redactor;
   private readonly log: (event: ClientLogEvent) => void;
@@ -80,8 +79,7 @@ export class HttpClient {
     this.redact = redactorFor(options.apiKey);
     this.log = safeLogger(options.logger);
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
-    this.agent = new Agent({ connections: MAX_CONNECTIONS, keepAliveTimeout: 10_000 });
-    const transport = createTransport(
+    this.transport = createTransport(
       {
         baseUrl,
         apiKey: options.apiKey,
@@ -90,9 +88,9 @@ export class HttpClient {
         redact: this.redact,
         now: Date.now,
       },
-      this.agent,
+      MAX_CONNECTIONS,
     );
-    this.send = this.compose(transport, options, sleep);
+    this.send = this.compose(this.transport.send, options, sleep);
   }
 
   private compose(transport: Send, options: HttpOptions, sleep: (ms: number) => Promise<void>): Send {
@@ -151,7 +149,7 @@ export class HttpClient {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.transport.close();
   }
 }
 

@@ -1,9 +1,11 @@
 /**
- * The undici transport: one HTTP exchange, no retries, no pacing. A non-2xx answer becomes a
- * typed error; a 3xx is never followed (redirect_refused), so the X-API-KEY header cannot be
- * carried to another origin.
+ * The transport: one HTTP exchange, no retries, no pacing. A non-2xx answer becomes a typed
+ * error; a 3xx is never followed (redirect_refused), so the X-API-KEY header cannot be carried
+ * to another origin. GETs go through the lean kept-alive reader (reader.ts); everything else
+ * through undici, which is loaded on the first mutation only (a plan never loads it).
  */
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
+import { ReadFailure, ReadPool } from "./reader.js";
 import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -103,9 +105,33 @@ function transportFailure(err: unknown, req: ApiRequest, timedOut: boolean, time
   return new NetworkError(`Cube API ${req.method} ${req.path} failed: network error (${reason})`, context);
 }
 
-export function createTransport(options: TransportOptions, dispatcher: Agent): Send {
+export interface Transport {
+  send: Send;
+  close(): Promise<void>;
+}
+
+/** `connections`: kept-alive connections for reads, and as many for everything else. */
+export function createTransport(options: TransportOptions, connections: number): Transport {
   const base = options.baseUrl.href.replace(/\/+$/, "");
-  return async (req) => {
+  const basePath = options.baseUrl.pathname.replace(/\/+$/, "");
+  const reads = new ReadPool(options.baseUrl, connections);
+  let undici: Promise<{ request: typeof import("undici").request; agent: Agent }> | undefined;
+  const loadUndici = () =>
+    (undici ??= import("undici").then(({ Agent, request }) => ({ request, agent: new Agent({ connections, keepAliveTimeout: 10_000 }) })));
+
+  const read = async (req: ApiRequest): Promise<ApiResponse> => {
+    let raw;
+    try {
+      raw = await reads.get(basePath + req.path + queryString(req), headerLines(options, req), options.timeoutMs);
+    } catch (err) {
+      throw readFailure(err, req, options.timeoutMs);
+    }
+    return interpret(options, req, raw.status, raw.headers, raw.text);
+  };
+
+  const send: Send = async (req) => {
+    if (req.method === "GET" && req.body === undefined) return read(req);
+    const { request, agent: dispatcher } = await loadUndici();
     // A timer cleared on completion rather than AbortSignal.timeout: that one's timer stays
     // pending for the whole timeout, one per request (20,000 alive in a large plan).
     const timeout = new AbortController();
@@ -131,6 +157,33 @@ export function createTransport(options: TransportOptions, dispatcher: Agent): S
     }
     return interpret(options, req, status, headers, text);
   };
+
+  return {
+    send,
+    close: async () => {
+      reads.close();
+      if (undici) await (await undici).agent.close();
+    },
+  };
+}
+
+function queryString(req: ApiRequest): string {
+  if (!req.query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(req.query)) params.set(key, String(value));
+  const text = params.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+function headerLines(options: TransportOptions, req: ApiRequest): string {
+  let lines = `accept: application/json\r\nuser-agent: ${options.userAgent}\r\n`;
+  if (req.auth !== false) lines += `x-api-key: ${options.apiKey}\r\n`;
+  return lines;
+}
+
+function readFailure(err: unknown, req: ApiRequest, timeoutMs: number): Error {
+  const code = err instanceof ReadFailure ? err.code : "unknown";
+  return transportFailure({ code }, req, code === "READ_TIMEOUT", timeoutMs);
 }
 
 function interpret(

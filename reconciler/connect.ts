@@ -4,16 +4,12 @@
  */
 import { join } from "node:path";
 import type { CubeApi } from "../client/api.js";
-import {
-  clientConfigFromEnv,
-  createClient,
-  DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT,
-  FileWindowStore,
-  machineStateDir,
-  MutationPacer,
-  pacingFileFor,
-  type ClientConfig,
-} from "../client/index.js";
+// Client modules one by one, not client/index.js: that one also loads the archive download
+// (undici), which a plan never needs.
+import { clientConfigFromEnv, type ClientConfig } from "../client/config.js";
+import { createClient } from "../client/cube-client.js";
+import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../client/pacer.js";
+import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
 import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
 import { CliError } from "./errors.js";

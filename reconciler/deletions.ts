@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stateKey } from "../client/index.js";
+import { stateKey } from "../client/shared-window.js";
 import type { ObservedState } from "../engine/index.js";
 
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { link, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { stateKey } from "../client/index.js";
+import { stateKey } from "../client/shared-window.js";
 import { CliError } from "./errors.js";
 
 export interface LockOwner {
