@@ -1,0 +1,102 @@
+/**
+ * The read path's HTTP/1.1 (client/reader.ts) against servers that answer in the ways real ones
+ * do: chunked bodies (with trailers), answers split into many packets, a 100 Continue first,
+ * "Connection: close", and HTTPS.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { createServer as createHttpsServer } from "node:https";
+import { createServer, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { afterEach, expect, test } from "vitest";
+import { createClient } from "../../client/index.js";
+import { sampleCube } from "./support/server.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A TCP server that answers every request on a connection with `respond(n)` (n counts requests). */
+async function wireServer(respond: (n: number, socket: Socket) => void): Promise<{ url: string; connections: () => number }> {
+  let requests = 0;
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.setNoDelay(true);
+    let pending = "";
+    socket.on("data", (data) => {
+      pending += data.toString("latin1");
+      while (pending.includes("\r\n\r\n")) {
+        pending = pending.slice(pending.indexOf("\r\n\r\n") + 4);
+        respond(requests++, socket);
+      }
+    });
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, connections: () => connections };
+}
+
+function client(url: string) {
+  const c = createClient({ baseUrl: url, apiKey: "kro_wire_test", spaceId: "s1", retry: { maxRetries: 0 } });
+  closers.push(() => c.close());
+  return c;
+}
+
+const cubeBody = (id: string) => JSON.stringify({ cube: sampleCube(id) });
+
+test("chunked answers, with and without trailers, split into packets of 3 bytes, after a 100 Continue", async () => {
+  const { url, connections } = await wireServer((n, socket) => {
+    const body = cubeBody(`c${n}`);
+    const half = Math.floor(body.length / 2);
+    const trailer = n % 2 === 0 ? "" : "x-checksum: 1\r\n";
+    const wire = `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n${half.toString(16)}\r\n${body.slice(0, half)}\r\n${(body.length - half).toString(16)};ext=1\r\n${body.slice(half)}\r\n0\r\n${trailer}\r\n`;
+    if (n === 1) for (let i = 0; i < wire.length; i += 3) socket.write(wire.slice(i, i + 3), "latin1");
+    else socket.write(wire, "latin1");
+  });
+  const c = client(url);
+  for (let i = 0; i < 3; i++) expect((await c.getCube(`c${i}`)).id).toBe(`c${i}`);
+  expect(connections()).toBe(1);
+});
+
+test("`Connection: close` answers are read, and the next request opens a new connection", async () => {
+  const { url, connections } = await wireServer((n, socket) => {
+    const body = cubeBody(`c${n}`);
+    socket.end(`HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  });
+  const c = client(url);
+  expect((await c.getCube("c0")).id).toBe("c0");
+  expect((await c.getCube("c1")).id).toBe("c1");
+  expect(connections()).toBe(2);
+});
+
+test("a garbled answer is a network error, not a hang", async () => {
+  const { url } = await wireServer((_n, socket) => socket.write("SMTP ready\r\n\r\n"));
+  await expect(client(url).getCube("c1")).rejects.toMatchObject({ code: "network_error" });
+});
+
+test("HTTPS: reads go over TLS to the server the URL names, trusting the system's (and NODE_EXTRA_CA_CERTS') roots", async () => {
+  const cert = fileURLToPath(new URL("./fixtures/tls-localhost.crt", import.meta.url));
+  const key = fileURLToPath(new URL("./fixtures/tls-localhost.key", import.meta.url));
+  const server = createHttpsServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ cube: sampleCube(req.headers["x-api-key"] === "kro_tls_test" ? "tls-ok" : "no-key") }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const url = `https://localhost:${(server.address() as AddressInfo).port}/api/v1`;
+  const script = `import { createClient } from ${JSON.stringify(new URL("../../client/index.ts", import.meta.url).href)};
+const c = createClient({ baseUrl: process.argv[1], apiKey: "kro_tls_test", spaceId: "s1", retry: { maxRetries: 0 } });
+try { console.log((await c.getCube("x")).id); } catch (e) { console.log(e.code); } finally { await c.close(); }`;
+  // A child process (not spawnSync: this process serves the answers), since Node reads NODE_EXTRA_CA_CERTS at start.
+  const run = async (env: Record<string, string>) =>
+    (await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, url], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", ...env } })).stdout.trim();
+  const [trusted, untrusted] = await Promise.all([run({ NODE_EXTRA_CA_CERTS: cert }), run({})]);
+  expect(trusted).toBe("tls-ok");
+  // Without the root, the certificate is refused: nothing is read from an untrusted server.
+  expect(untrusted).toBe("network_error");
+});
