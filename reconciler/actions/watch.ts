@@ -5,10 +5,11 @@
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
-import { formatProblem, hasCode, LoadError } from "../errors.js";
+import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { loadDesiredState, type LoadedFile } from "../load.js";
-import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
+import { WatchHealth } from "../metrics/health.js";
+import { serveMetrics, type MetricsServer } from "../metrics/server.js";
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
@@ -46,8 +47,8 @@ const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "ter
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const metrics = watchMetrics();
-  const health = { ok: false, reason: "no round has finished yet" };
-  const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, () => health, io);
+  const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
+  const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
@@ -59,18 +60,25 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
         signal: ctx.signal,
         once: ctx.once,
         onFailure: (error, info) => watcher.reportFailure(error, info.retryInMs),
+        fatal: (error) => watcher.fatal(error),
       });
       if (ctx.signal.aborted) writeLine(io.stderr, "stopped: the step under way was finished, nothing is half-sent");
       return ctx.once && lastRoundFailed ? 1 : 0;
     });
   } finally {
+    health.loopEnded();
     await server?.close();
   }
 }
 
-async function startServer(ctx: WatchContext, metrics: WatchMetrics, health: () => Health, io: CliIo): Promise<MetricsServer> {
-  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health });
-  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz)`);
+/** A round longer than this is stuck: every wait of a round's steps, plus pacing, plus slack. */
+function stuckAfterMs(ctx: WatchContext): number {
+  return Math.max(3 * ctx.intervalMs, 2 * ctx.waitTimeoutMs + 10 * 60_000);
+}
+
+async function startServer(ctx: WatchContext, metrics: WatchMetrics, health: WatchHealth, io: CliIo): Promise<MetricsServer> {
+  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health: () => health.ready(), live: () => health.live() });
+  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz)`);
   return server;
 }
 
@@ -83,26 +91,40 @@ class Watcher {
     private readonly io: CliIo,
     private readonly conn: Connection,
     private readonly metrics: WatchMetrics,
-    /** /healthz: ok once a round has finished without error. */
-    private readonly health: Health,
+    /** /livez and /readyz (= /healthz). */
+    private readonly health: WatchHealth,
   ) {}
+
+  private succeeded = false;
 
   async round(): Promise<Result> {
     this.roundNumber++;
+    this.health.roundStarted();
     try {
       const result = await this.reconcile();
-      this.metrics.lastSuccess.set(Date.now() / 1000);
-      this.health.ok = true;
+      this.health.roundSucceeded();
+      this.succeeded = true;
+      this.metrics.lastSuccess.set(this.health.lastSuccessSeconds());
       return result;
     } catch (error) {
       // A stop request cut the round short: the client sent nothing new; not a failure.
       if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
       this.metrics.roundErrors.inc();
-      if (!this.health.ok) this.health.reason = `the first round has not succeeded yet: ${messageOf(error)}`;
+      this.health.roundFailed(messageOf(error));
       throw classify(error);
     } finally {
       this.metrics.rounds.inc();
     }
+  }
+
+  /**
+   * A rejected key (401/403) before any round succeeded ends watch at once, whether or not
+   * CUBE_SPACE_ID is set (without it, connecting already asked the API and failed the same way).
+   */
+  fatal(error: unknown): Error | undefined {
+    const cause = error instanceof TerminalError ? error.cause : error;
+    if (this.succeeded || !hasCode(cause) || (cause.code !== "unauthorized" && cause.code !== "forbidden")) return undefined;
+    return new CliError(cause.code, `the API refused the key: ${messageOf(cause)}; check CUBE_API_KEY (and CUBE_SPACE_ID)`);
   }
 
   reportFailure(error: unknown, retryInMs: number): void {

@@ -42,7 +42,11 @@ Examples:
 Each round re-reads the file (a bad file fails that round only), observes the space and plans.
 Failed rounds are retried with exponential backoff (with jitter, capped at 5m); a bad file or
 a refused request waits for the next interval. SIGTERM/SIGINT finish the step under way and
-exit 0. /healthz answers 200 once a round has finished without error, 503 before.`,
+exit 0. A key the API refuses (401/403) before any round succeeded ends watch with exit 1.
+
+Probes (with --metrics-port): /livez is 200 while the loop runs; /readyz is 200 when the last
+round reached the API and finished without error within the last 3 intervals (at least 30 s),
+503 otherwise (with the reason); /healthz is the same as /readyz.`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");

@@ -1,4 +1,7 @@
-/** The watch loop's HTTP endpoints: /healthz for probes and /metrics for Prometheus. */
+/**
+ * The watch loop's HTTP endpoints: /livez (the loop runs), /readyz (the last round reached the
+ * API recently), /healthz (= /readyz) for probes, and /metrics for Prometheus.
+ */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
@@ -14,7 +17,10 @@ export interface MetricsServerOptions {
   host: string;
   port: number;
   registry: Registry;
+  /** Readiness: /readyz and /healthz. */
   health(): Health;
+  /** Liveness: /livez (always ok when absent). */
+  live?(): Health;
 }
 
 export interface MetricsServer {
@@ -28,11 +34,9 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "method not allowed\n");
     if (path === "/metrics") return send(res, 200, PROMETHEUS_CONTENT_TYPE, options.registry.render());
-    if (path === "/healthz") {
-      const health = options.health();
-      return send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", health.ok ? "ok\n" : `${health.reason}\n`);
-    }
-    send(res, 404, "text/plain; charset=utf-8", "not found: try /metrics or /healthz\n");
+    if (path === "/healthz" || path === "/readyz") return probe(res, options.health());
+    if (path === "/livez") return probe(res, options.live?.() ?? { ok: true, reason: "" });
+    send(res, 404, "text/plain; charset=utf-8", "not found: try /metrics, /livez, /readyz or /healthz\n");
   });
   await listen(server, options);
   const { port } = server.address() as AddressInfo;
@@ -46,6 +50,10 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
         server.closeAllConnections();
       }),
   };
+}
+
+function probe(res: import("node:http").ServerResponse, health: Health): void {
+  send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", health.ok ? "ok\n" : `${health.reason}\n`);
 }
 
 function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string): void {

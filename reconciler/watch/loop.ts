@@ -33,6 +33,8 @@ export interface LoopOptions {
   /** One round only. */
   once: boolean;
   onFailure(error: unknown, info: FailureInfo): void;
+  /** An error that ends the loop instead (e.g. a rejected key at start): runLoop throws what this returns. */
+  fatal?(error: unknown): Error | undefined;
 }
 
 /** Runs rounds until the signal aborts (or once); resolves with whether the last round failed. */
@@ -46,6 +48,8 @@ export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: 
       lastRoundFailed = false;
       delayMs = result.requeueAfterMs ?? options.intervalMs;
     } catch (error) {
+      const fatal = options.fatal?.(error);
+      if (fatal !== undefined) throw fatal;
       lastRoundFailed = true;
       const terminal = error instanceof TerminalError;
       delayMs = terminal ? options.intervalMs : options.backoff.next();

@@ -1,0 +1,67 @@
+/**
+ * What the watch loop's probes answer:
+ * - /livez: the loop runs (it has not ended, and no round has been under way for too long);
+ * - /readyz (and /healthz): the last round reached the API and finished without error, and it
+ *   finished within a few intervals. An outage after good rounds turns it to 503 at the first
+ *   failed round; a loop that stopped making rounds turns it to 503 after a few intervals.
+ */
+import type { Health } from "./server.js";
+
+/** "A few intervals": a last success older than this many intervals is not ready. */
+export const READY_INTERVALS = 3;
+/** However short the interval, a success this recent is fresh (a round itself takes time). */
+export const MIN_READY_WINDOW_MS = 30_000;
+
+export class WatchHealth {
+  private lastSuccessAt: number | undefined;
+  private lastFailure: string | undefined = undefined;
+  private roundStartedAt: number | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly intervalMs: number,
+    /** A round under way longer than this means the loop is stuck (waits and pacing included). */
+    private readonly stuckAfterMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  roundStarted(): void {
+    this.roundStartedAt = this.now();
+  }
+
+  roundSucceeded(): void {
+    this.lastSuccessAt = this.now();
+    this.lastFailure = undefined;
+    this.roundStartedAt = undefined;
+  }
+
+  roundFailed(reason: string): void {
+    this.lastFailure = reason;
+    this.roundStartedAt = undefined;
+  }
+
+  loopEnded(): void {
+    this.ended = true;
+  }
+
+  live(): Health {
+    if (this.ended) return { ok: false, reason: "the watch loop has ended" };
+    const running = this.roundStartedAt === undefined ? 0 : this.now() - this.roundStartedAt;
+    if (running > this.stuckAfterMs) return { ok: false, reason: `a round has been under way for ${Math.round(running / 1000)} s` };
+    return { ok: true, reason: "" };
+  }
+
+  ready(): Health {
+    if (this.lastFailure !== undefined) return { ok: false, reason: `the last round failed: ${this.lastFailure}` };
+    if (this.lastSuccessAt === undefined) return { ok: false, reason: "no round has finished yet" };
+    const age = this.now() - this.lastSuccessAt;
+    const window = Math.max(MIN_READY_WINDOW_MS, READY_INTERVALS * this.intervalMs);
+    if (age > window) return { ok: false, reason: `the last successful round finished ${Math.round(age / 1000)} s ago (more than ${Math.round(window / 1000)} s)` };
+    return { ok: true, reason: "" };
+  }
+
+  /** Seconds since the epoch of the last successful round; 0 when none. */
+  lastSuccessSeconds(): number {
+    return this.lastSuccessAt === undefined ? 0 : this.lastSuccessAt / 1000;
+  }
+}
