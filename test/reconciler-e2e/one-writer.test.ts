@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { APPLY, cubeNameCounts, describeRun, project, RATE, SSH_KEY, waitFor } from "./support.js";
+import { APPLY, cubeNameCounts, describeRun, holdingProxy, project, RATE, SSH_KEY, waitFor } from "./support.js";
 
 function fleet(names: string[], extra = ""): string {
   return `apiVersion: cubeform/v1
@@ -20,19 +20,24 @@ ${names.map((n) => `  - name: ${n}\n`).join("")}`;
 
 test("two applies started together serialize on the space lock: one cube per name, the second waits and finds nothing to do", async () => {
   const p = await project({ "cubeform.yaml": fleet(["api", "worker"]) });
-  // A slow create: both runs would plan before either created anything.
-  p.emu.admin.injectFault({ kind: "latency", method: "POST", path: "/cubes$", ms: 700, times: 4 });
+  // A slow create: the first create is held on the wire until the other run is seen waiting.
+  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
   const started = Date.now();
-  const [a, b] = await Promise.all([p.run(APPLY), p.run(APPLY)]);
+  const runs = [p.start(APPLY, { CUBE_API_URL: proxy.url }), p.start(APPLY, { CUBE_API_URL: proxy.url })];
+  await proxy.held;
+  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), { timeoutMs: 15_000, message: "the other run to wait for the lock" });
+  await proxy.release();
+  const [a, b] = await Promise.all(runs.map((r) => r.exited));
   const seconds = (Date.now() - started) / 1000;
-  expect(a.code, describeRun(a)).toBe(0);
-  expect(b.code, describeRun(b)).toBe(0);
+  expect(a!.code, describeRun(a!)).toBe(0);
+  expect(b!.code, describeRun(b!)).toBe(0);
   expect(await cubeNameCounts(p.api)).toEqual({ api: 1, worker: 1 });
-  const waited = [a, b].filter((r) => r.stdout.includes("Waiting for the lock of space"));
-  expect(waited, `${describeRun(a)}\n${describeRun(b)}`).toHaveLength(1);
+  const waited = [a!, b!].filter((r) => r.stdout.includes("Waiting for the lock of space"));
+  expect(waited).toHaveLength(1);
   expect(waited[0]?.stdout).toMatch(/`cubeform apply` \(pid \d+ on /);
+  expect(waited[0]?.stdout).toContain("No changes");
   expect(p.emu.admin.requests().filter((r) => r.method === "POST" && r.path.endsWith("/cubes"))).toHaveLength(2);
-  console.info(`two applies together: ${seconds.toFixed(1)} s, ${JSON.stringify(await cubeNameCounts(p.api))}`);
+  console.info(`two applies started together: ${seconds.toFixed(1)} s, cubes per name ${JSON.stringify(await cubeNameCounts(p.api))}`);
 });
 
 test("two checkouts of one project on one machine share the lock (it is per space, not per directory)", async () => {
@@ -50,15 +55,18 @@ test("two checkouts of one project on one machine share the lock (it is per spac
 
 test("--lock-timeout: a run that cannot get the lock in time says who holds it and sends nothing", async () => {
   const p = await project({ "cubeform.yaml": fleet(["api"]) });
-  p.emu.admin.injectFault({ kind: "latency", method: "POST", path: "/cubes$", ms: 3000 });
-  const holder = p.start(APPLY);
-  await waitFor(() => holder.stdout().includes("Applying:"), { timeoutMs: 15_000, message: "the first run to start applying" });
+  // The first run's create is held on the wire until the second run has given up.
+  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
+  const holder = p.start(APPLY, { CUBE_API_URL: proxy.url });
+  await proxy.held;
   const mutationsBefore = p.mutations();
-  const late = await p.run([...APPLY, "--lock-timeout", "0.3"]);
+  const late = await p.run([...APPLY, "--lock-timeout", "0.3"], { CUBE_API_URL: proxy.url });
   expect(late.code, describeRun(late)).toBe(1);
   expect(late.stderr).toMatch(/another run holds the lock of space .*`cubeform apply` \(pid \d+.*--lock-timeout.*Nothing was sent/);
   expect(p.mutations()).toBe(mutationsBefore);
+  await proxy.release();
   expect((await holder.exited).code).toBe(0);
+  expect(await cubeNameCounts(p.api)).toEqual({ api: 1 });
 });
 
 test("a lock left by a killed run is stale: the next run takes it over at once", async () => {
@@ -74,21 +82,23 @@ test("a lock left by a killed run is stale: the next run takes it over at once",
   expect(await cubeNameCounts(p.api)).toEqual({ api: 1 });
 });
 
-test("the pacing window is shared by the runs of one machine: back-to-back applies get no 429 and the second plan shows the real wait", async () => {
-  const p = await project({ "cubeform.yaml": fleet(["a1", "a2", "a3"]) });
-  p.emu.admin.setRateLimit({ limit: 3, windowMs: 3000 });
+test("the pacing window is shared by the runs of one machine: the second run's plan shows the real wait and its apply gets no 429", async () => {
+  const p = await project({ "cubeform.yaml": fleet(["a1", "a2"]) });
+  p.emu.admin.setRateLimit({ limit: 2, windowMs: 10_000 });
   const other = join(p.cwd, "other");
   mkdirSync(other);
-  writeFileSync(join(other, "cubeform.yaml"), fleet(["b1", "b2"]));
-  const rate = ["--rate-limit", "3/3"];
+  writeFileSync(join(other, "cubeform.yaml"), fleet(["b1"]));
+  const rate = ["--rate-limit", "2/10"];
   const first = await p.run(["apply", "--auto-approve", "--poll-interval", "20", ...rate]);
   expect(first.code, describeRun(first)).toBe(0);
+  // Another checkout, another process: the window the first run filled is the one it waits for.
+  const plan = await p.run(["plan", ...rate, "-f", join(other, "cubeform.yaml")]);
+  const wait = /makes this take at least ([\d.]+) s/.exec(plan.stdout);
+  expect(Number(wait?.[1]), plan.stdout).toBeGreaterThan(2);
   const second = await p.run(["apply", "--auto-approve", "--poll-interval", "20", ...rate, "-f", join(other, "cubeform.yaml")]);
   expect(second.code, describeRun(second)).toBe(0);
   expect(p.emu.admin.requests().filter((r) => r.status === 429)).toEqual([]);
-  const wait = /makes this take at least ([\d.]+) s/.exec(second.stdout);
-  expect(Number(wait?.[1]), second.stdout).toBeGreaterThan(1);
-  expect(await cubeNameCounts(p.api)).toEqual({ a1: 1, a2: 1, a3: 1, b1: 1, b2: 1 });
+  expect(await cubeNameCounts(p.api)).toEqual({ a1: 1, a2: 1, b1: 1 });
 });
 
 test("apply --prune waits until the API no longer lists the deleted cube; a plan after an unfinished wait does not count it", async () => {
@@ -106,7 +116,9 @@ test("apply --prune waits until the API no longer lists the deleted cube; a plan
   expect((await p.api.listCubes()).map((c) => c.id)).not.toContain(extra.id);
   expect(pruned.stdout).toContain("The space matches the file.");
 
-  // A wait that runs out: the next plan leaves the cube out while the API finishes deleting it.
+  // A wait that runs out: the next plan leaves the cube out while the API finishes deleting it
+  // (40 s at clock speed 0.05).
+  p.emu.admin.setClockSpeed(0.05);
   writeFileSync(join(p.cwd, "cubeform.yaml"), fleet(["keep"]));
   // A nearly stopped clock keeps the deletion under way however slow this machine is.
   p.emu.admin.setClockSpeed(0.001);
