@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AttachDomainRequest, Cidr, CreateCubeRequest, Hostname } from "../schema/api.js";
-import { DesiredDomain, DesiredPort, Power } from "../schema/desired.js";
+import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
 import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
 /** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */
@@ -40,7 +40,7 @@ export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyPro
   ipAllowList: DesiredDomain.shape.ipAllowList,
   ipDenyList: DesiredDomain.shape.ipDenyList,
   adoptId: AdoptId,
-});
+}).superRefine(requireUserWithPassword);
 
 /** The file's port entry (`udp`, `allow`) without its defaults: an absent input stays absent. */
 export const TcpMappingInputSchema = z.strictObject({

@@ -31,8 +31,11 @@ export class LoadError extends CliError {
   readonly problems: FileProblem[];
   constructor(file: string, problems: FileProblem[]) {
     const n = problems.length;
-    super("invalid_file", `${file} is not valid (${n} problem${n === 1 ? "" : "s"}); nothing was sent to the API`);
-    this.problems = problems;
+    const verb = file.includes(", ") ? "are" : "is";
+    super("invalid_file", `${file} ${verb} not valid (${n} problem${n === 1 ? "" : "s"}); nothing was sent to the API`);
+    // In file order, so a reader can walk down each file (problems of unknown position first).
+    const files = [...new Set(problems.map((p) => p.file))];
+    this.problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
   }
 }
 

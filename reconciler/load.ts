@@ -11,12 +11,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
-import type { z } from "zod";
+import { ZodArray, ZodDefault, ZodNullable, ZodObject, ZodOptional, type z } from "zod";
 import type { DesiredState } from "../engine/types.js";
-import { DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
+import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError, duplicateIssues, normalize, type IdentityFields } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
+import { didYouMean } from "./suggest.js";
 import { parseSplit } from "./yaml-split.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
@@ -32,10 +33,17 @@ export interface LoadedFile {
   secretEnvNames: string[];
   /** Where each declared cube starts in the file, by name. */
   cubePositions: Record<string, Position>;
+  /**
+   * Where a path of the document is (["cubes", 2, "image"]), or its nearest ancestor that is
+   * written in the file. Parses the file with positions on first use: only problems need it.
+   */
+  locate(path: IssuePath): Position;
 }
 
 export interface LoadOptions {
   file: string;
+  /** The file's text when it does not come from disk (`-f -`); paths in it are relative to cwd. */
+  source?: string;
   cwd: string;
   env: Record<string, string | undefined>;
 }
@@ -44,9 +52,24 @@ const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
-  const absPath = isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
-  const source = readSource(options.file, absPath);
-  return loadLight(source, options, absPath) ?? loadPositioned(source, options, absPath);
+  const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
+  const source = options.source ?? readSource(options.file, absPath);
+  try {
+    return lightOrUndefined(source, options, absPath) ?? loadPositioned(source, options, absPath);
+  } catch (e) {
+    // A structure deep enough to exhaust the stack somewhere past the parser is still the file's problem.
+    if (e instanceof RangeError) throw new LoadError(options.file, [{ file: options.file, line: 1, col: 1, message: TOO_DEEP }]);
+    throw e;
+  }
+}
+
+function lightOrUndefined(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
+  try {
+    return loadLight(source, options, absPath);
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
 }
 
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
@@ -66,7 +89,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string): Loade
   const desired = normalizeOrUndefined(document, dirname(absPath));
   if (desired === undefined) return undefined;
   const cubePositions = positionsByName(document, split.cubeStarts);
-  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions };
+  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions, locate: locator(options.file, source) };
 }
 
 function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
@@ -126,7 +149,8 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
 
   const secretEnvNames = parsed.resolveEnvReferences(options.env);
-  const raw: unknown = parsed.doc.toJS();
+  const raw = parsed.toJS();
+  if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   const result = DesiredStateDocument.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) parsed.addZodIssue(issue);
@@ -137,7 +161,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
   }
   const desired = parsed.normalize(result.data, dirname(absPath));
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
-  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data) };
+  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data), locate: (path) => parsed.positionOf(path) };
 }
 
 /** The names, ids and hostnames of a document that may be invalid; what is not a string cannot collide. */
@@ -177,7 +201,58 @@ class ParsedFile {
     source: string,
   ) {
     this.doc = parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
-    for (const error of this.doc.errors) this.addAt(error.pos[0], error.message.split("\n")[0] ?? error.message);
+    for (const error of this.doc.errors) {
+      const message = yamlErrorMessage(error.code, error.message);
+      if (message === TOO_DEEP) {
+        // Once, where the nesting gets deep (the parser's own spot depends on the stack size).
+        if (!this.problems.some((p) => p.message === TOO_DEEP)) this.addAt(deepOffset(source) ?? error.pos[0], TOO_DEEP);
+        continue;
+      }
+      this.addAt(error.pos[0], message);
+    }
+    for (const warning of this.doc.warnings) {
+      // An unknown tag (!vault, !secret) would silently become a plain string.
+      if (warning.code === "TAG_RESOLVE_FAILED") this.addAt(warning.pos[0], `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`);
+    }
+    if (this.problems.length === 0) this.checkStructure();
+  }
+
+  /** What the parser accepts but cannot be a desired-state document, said before zod says "expected object". */
+  private checkStructure(): void {
+    const contents = this.doc.contents;
+    if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ""))) {
+      this.addAt(0, `the file is empty: start it with "apiVersion: ${API_VERSION}" and a "cubes:" list (see examples/fleet.yaml, or write one from a live space with \`cubeform import\`)`);
+      return;
+    }
+    if (!isMap(contents)) {
+      const found = isSeq(contents) ? "a list" : "a single value";
+      this.addAt(contents.range?.[0], `the file must be a mapping with "apiVersion: ${API_VERSION}" and "cubes:", not ${found}`);
+      return;
+    }
+    visit(this.doc, {
+      Alias: (_key, node) => {
+        if (node.resolve(this.doc) === undefined) {
+          this.addAt(node.range?.[0], `unknown alias *${node.source}: no anchor &${node.source} is defined before it; define "&${node.source}" on the value first, or write the value out`);
+        }
+      },
+    });
+  }
+
+  /** The document as JavaScript; problems (alias bombs, nesting too deep) become problems, not exceptions. */
+  toJS(): unknown {
+    try {
+      return this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      const firstAlias = findFirstAlias(this.doc);
+      if (e instanceof ReferenceError && /alias/i.test(e.message)) {
+        this.addAt(firstAlias, `aliases expand to too many values (more than ${MAX_ALIAS_COUNT} per alias; this looks like an "alias bomb"): write the values out, or use fewer nested aliases`);
+      } else if (e instanceof RangeError) {
+        this.addAt(0, TOO_DEEP);
+      } else {
+        this.addAt(0, `cannot read the YAML: ${(e as Error).message}`);
+      }
+      return undefined;
+    }
   }
 
   addAt(offset: number | undefined, message: string): void {
@@ -185,6 +260,10 @@ class ParsedFile {
     const problem = { file: this.file, line: pos.line, col: pos.col, message };
     const duplicate = this.problems.some((p) => p.line === problem.line && p.col === problem.col && p.message === problem.message);
     if (!duplicate) this.problems.push(problem);
+  }
+
+  positionOf(path: IssuePath): Position {
+    return this.lines.linePos(this.nodeAt(path)?.range?.[0] ?? 0);
   }
 
   addAtPath(path: IssuePath, message: string): void {
@@ -233,7 +312,8 @@ class ParsedFile {
   addZodIssue(issue: z.core.$ZodIssue): void {
     const where = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key "${key}"`);
+      const known = knownKeysAt(DesiredStateDocument, issue.path);
+      for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key "${key}"${unknownKeyHint(key, known)}`);
       return;
     }
     if (issue.path.length > 0 && !this.doc.hasIn(issue.path as unknown[])) {
@@ -274,6 +354,86 @@ class ParsedFile {
     });
     return positions;
   }
+}
+
+function locator(file: string, source: string): (path: IssuePath) => Position {
+  let parsed: ParsedFile | undefined;
+  return (path) => {
+    parsed ??= new ParsedFile(file, source);
+    return parsed.positionOf(path);
+  };
+}
+
+/** The keys the schema allows in the object at `path` (array indexes and wrappers stepped through). */
+export function knownKeysAt(schema: z.ZodType, path: IssuePath): string[] {
+  let node: z.ZodType | undefined = unwrap(schema);
+  for (const segment of path) {
+    if (node instanceof ZodArray) node = unwrap(node.element as z.ZodType);
+    else if (node instanceof ZodObject && typeof segment === "string") node = unwrap(node.shape[segment] as z.ZodType | undefined);
+    else node = undefined;
+    if (node instanceof ZodArray && typeof segment === "number") continue;
+  }
+  return node instanceof ZodObject ? Object.keys(node.shape) : [];
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let node = schema;
+  while (node instanceof ZodOptional || node instanceof ZodNullable || node instanceof ZodDefault) node = node.unwrap() as z.ZodType;
+  return node;
+}
+
+/** " (did you mean …?)", else the keys allowed there when they are few. */
+function unknownKeyHint(key: string, known: string[]): string {
+  const suggestion = didYouMean(key, known);
+  if (suggestion !== "" || known.length === 0) return suggestion;
+  return known.length <= 8 ? `; allowed here: ${known.join(", ")}` : "";
+}
+
+/** yaml's own default: an alias may expand to at most this many nodes. */
+const MAX_ALIAS_COUNT = 100;
+
+const TOO_DEEP = "the YAML is nested too deeply to read (a desired-state file needs only a few levels): check the indentation, or for a flow value the [ and { brackets";
+
+/** The parser's message made into what a user can act on. */
+function yamlErrorMessage(code: string, message: string): string {
+  const first = message.split("\n")[0] ?? message;
+  if (code === "MULTIPLE_DOCS") {
+    return "the file holds more than one YAML document (a second \"---\" starts here): put every cube in one document's cubes: list, or split them into files and pass each with -f";
+  }
+  if (code === "RESOURCE_EXHAUSTION" || /call stack/i.test(first)) return TOO_DEEP;
+  return first;
+}
+
+/** Where block indentation or flow brackets first nest deeper than any desired-state file needs. */
+function deepOffset(source: string): number | undefined {
+  const MAX_INDENT = 200;
+  const MAX_FLOW = 100;
+  let offset = 0;
+  let flow = 0;
+  for (const line of source.split("\n")) {
+    const indent = /^[ \t-]*/.exec(line)?.[0].length ?? 0;
+    if (indent >= MAX_INDENT) return offset + MAX_INDENT;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (c === "#" && (i === 0 || line[i - 1] === " ")) break;
+      if (c === "[" || c === "{") flow++;
+      else if ((c === "]" || c === "}") && flow > 0) flow--;
+      if (flow >= MAX_FLOW) return offset + i;
+    }
+    offset += line.length + 1;
+  }
+  return undefined;
+}
+
+function findFirstAlias(doc: Document.Parsed): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias: (_key, node) => {
+      offset = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 function childOf(node: unknown, segment: string | number | symbol): unknown {

@@ -149,7 +149,8 @@ function parseHead(text: string): Record<string, unknown> | undefined {
 
 function parseDocumentToJs(text: string): unknown {
   const doc = parseDocument(text, PARSE_OPTIONS);
-  return doc.errors.length > 0 ? undefined : (doc.toJS() as unknown);
+  // A warning (an unknown tag) is a problem the positioned load reports.
+  return doc.errors.length > 0 || doc.warnings.length > 0 ? undefined : (doc.toJS() as unknown);
 }
 
 function parseItem(piece: Piece): { value: unknown; start: Position } | undefined {
@@ -184,7 +185,7 @@ function plainStart(char: string): boolean {
 
 function parseItemPositioned(piece: Piece): { value: unknown; start: Position } | undefined {
   const doc = parseDocument(piece.text, PARSE_OPTIONS);
-  if (doc.errors.length > 0 || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  if (doc.errors.length > 0 || doc.warnings.length > 0 || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];

@@ -7,6 +7,17 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
+import { addressProblem } from "./address.js";
+
+/** The pattern editors see (JSON Schema); addressProblem() is the exact check. */
+const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
+export const Cidr = z
+  .string()
+  .regex(CIDR, "must be an IPv4 or IPv6 address or CIDR, like 203.0.113.0/24 or 2001:db8::/32")
+  .superRefine((text, ctx) => {
+    const problem = CIDR.test(text) ? addressProblem(text) : undefined;
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 // ---------------------------------------------------------------- shared scalars
 
@@ -174,8 +185,8 @@ export const DomainSettings = z.strictObject({
   corsConfig: CorsConfig.nullable().optional(),
   originScheme: OriginScheme.optional(),
   responseCompression: z.boolean().optional(),
-  ipAllowList: z.array(z.string()).max(50).nullable().optional(),
-  ipDenyList: z.array(z.string()).max(50).nullable().optional(),
+  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
+  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
   basicAuthUser: z.string().nullable().optional(),
   basicAuthPassword: z.string().optional(),
   proxyProtocol: ProxyProtocol.nullable().optional(),
@@ -305,8 +316,6 @@ export const TcpMapping = z.object({
 });
 export type TcpMapping = z.infer<typeof TcpMapping>;
 
-const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
-export const Cidr = z.string().regex(CIDR, "must be an IPv4 or IPv6 address or CIDR");
 
 export const CreateTcpMappingRequest = z.strictObject({
   cubePort: z.number().int().min(1).max(65535),

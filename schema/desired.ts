@@ -19,6 +19,16 @@ export const DesiredResources = z.strictObject({
 /** Fields a user may list in lifecycle.ignoreChanges. */
 export const IGNORABLE_FIELDS = ["image", "region", "resources", "sshPublicKey", "userData", "terminationProtection", "power", "sshPort", "domains", "ports"] as const;
 
+/** The API takes Basic Auth as a pair: a password alone is a 400 at apply time. */
+export function requireUserWithPassword(domain: { basicAuthUser?: string | null | undefined; basicAuthPassword?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (domain.basicAuthPassword === undefined || (domain.basicAuthUser !== undefined && domain.basicAuthUser !== null)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["basicAuthPassword"],
+    message: "basicAuthPassword needs basicAuthUser: add basicAuthUser: <name> to this domain (the API sets Basic Auth as a user and password pair)",
+  });
+}
+
 export const DesiredDomain = z.strictObject({
   hostname: Hostname,
   port: z.number().int().min(1).max(65535),
@@ -27,7 +37,8 @@ export const DesiredDomain = z.strictObject({
   responseHeaderOverrides: HeaderOverrides.nullable().optional(),
   requestHeaderOverrides: HeaderOverrides.nullable().optional(),
   maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
-  corsConfig: CorsConfig.nullable().optional(),
+  /** Strict here (unlike the API's response schema): a misspelt key would be dropped silently. */
+  corsConfig: z.strictObject(CorsConfig.shape).nullable().optional(),
   originScheme: OriginScheme.optional(),
   responseCompression: z.boolean().optional(),
   ipAllowList: z.array(Cidr).max(50).nullable().optional(),
@@ -36,7 +47,7 @@ export const DesiredDomain = z.strictObject({
   basicAuthUser: z.string().min(1).nullable().optional(),
   /** Only as an environment reference (`${env:NAME}`), checked by the loader before resolution. */
   basicAuthPassword: z.string().min(1).optional(),
-});
+}).superRefine(requireUserWithPassword);
 export type DesiredDomain = z.infer<typeof DesiredDomain>;
 
 export const DesiredPort = z.strictObject({

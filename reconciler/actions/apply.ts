@@ -36,7 +36,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
-    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out);
+    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));

@@ -16,7 +16,7 @@ export interface Day2Context {
 }
 
 export function withApi<T>(ctx: Day2Context, io: CliIo, body: (client: CubeApi, conn: Connection) => Promise<T>): Promise<T> {
-  return withConnection({ ...ctx, file: "", format: "text" }, io, (conn) => body(conn.client, conn));
+  return withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => body(conn.client, conn));
 }
 
 export function printJson(io: CliIo, value: unknown): void {

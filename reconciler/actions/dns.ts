@@ -46,7 +46,7 @@ export interface CubeDns {
 }
 
 export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
-  return withConnection({ ...ctx, file: "", format: "text" }, io, async (conn) => {
+  return withConnection({ ...ctx, files: [], format: "text" }, io, async (conn) => {
     const cube = await findCube(conn.client, ctx.cube);
     const domains = await domainsOf(conn.client, cube, ctx.domain);
     let report = await readCubeDns(conn.client, cube, domains, ctx.dnsPace);

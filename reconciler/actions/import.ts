@@ -39,7 +39,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
   if (target !== undefined && !ctx.force && existsSync(target)) {
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
-  const observed = await withConnection({ ...ctx, file: "", format: "text" }, io, (conn) => observeFor(conn, []));
+  const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, []));
   const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFile(target, text, { encoding: "utf8", flag: ctx.force ? "w" : "wx" });

@@ -19,13 +19,13 @@ export const EXIT_CHANGES = 2;
 
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
-  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr)).plan);
+  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded)).plan);
   // Only a saved plan needs the prior state (for the stale-plan message); no output shows it.
   if (ctx.out === undefined) delete plan.priorState;
   writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
-    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, ctx.file);
+    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file);
     if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
   }
   return exitCodeOf(plan);

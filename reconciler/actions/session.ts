@@ -4,15 +4,18 @@
  */
 import { diff, observe, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
+import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
-import { loadDesiredState, type LoadedFile } from "../load.js";
+import { loadDesiredFiles, type LoadedFiles } from "../sources.js";
 import type { Format } from "../commands/options.js";
 import { reportProblems } from "./validate.js";
 
 export interface SessionContext {
-  file: string;
+  /** What -f named: files, directories of them, or "-" for standard input. */
+  files: string[];
   cwd: string;
   emulator: boolean;
   rateLimit: RateLimit;
@@ -28,13 +31,18 @@ export interface PlanFlags {
 /** How many cubes are read at once while observing. */
 export const OBSERVE_CONCURRENCY = 8;
 
-export async function loadForSession(ctx: SessionContext, io: CliIo): Promise<LoadedFile> {
+/** Loads the files (every problem, or an unknown --target, ends the command before it connects). */
+export async function loadForSession(ctx: SessionContext & { targets?: string[] }, io: CliIo): Promise<LoadedFiles> {
+  let loaded: LoadedFiles;
   try {
-    return await loadDesiredState({ file: ctx.file, cwd: ctx.cwd, env: io.env });
+    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}) });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
   }
+  checkTargets(loaded.desired, ctx.targets ?? [], loaded.file);
+  reportWarnings(loaded, io);
+  return loaded;
 }
 
 export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
@@ -87,9 +95,23 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
   return observed;
 }
 
-export async function computePlan(conn: Connection, desired: DesiredState, flags: PlanFlags, rateLimit: RateLimit, notice?: NodeJS.WritableStream): Promise<{ plan: Plan; observed: ObservedState }> {
+/**
+ * Observes and diffs. With `source` (the loaded files), every --target must be declared, and
+ * the image and region of each cube the plan creates are checked against the API's catalog:
+ * a problem there is a file problem.
+ */
+export async function computePlan(
+  conn: Connection,
+  desired: DesiredState,
+  flags: PlanFlags,
+  rateLimit: RateLimit,
+  notice?: NodeJS.WritableStream,
+  source?: CatalogSource,
+): Promise<{ plan: Plan; observed: ObservedState }> {
+  if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
+  if (source !== undefined) await checkCatalog(conn.client, plan, source);
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);

@@ -1,22 +1,24 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredState } from "../load.js";
+import { loadDesiredFiles } from "../sources.js";
 import { renderProblemsGithub } from "../render/index.js";
+import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
 
 export interface ValidateContext {
-  file: string;
+  files: string[];
   cwd: string;
   format: Format;
 }
 
 export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<number> {
   try {
-    const loaded = await loadDesiredState({ file: ctx.file, cwd: ctx.cwd, env: io.env });
+    const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}) });
+    reportWarnings(loaded, io);
     const n = loaded.desired.cubes.length;
-    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: ctx.file, cubes: n }));
-    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${ctx.file})`);
+    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n }));
+    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file})`);
     return 0;
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);

@@ -7,7 +7,7 @@ import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredState, type LoadedFile } from "../load.js";
+import { loadDesiredFiles, STDIN, type LoadedFiles } from "../sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type MetricsServer } from "../metrics/server.js";
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
@@ -21,7 +21,7 @@ import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags } from "./session.js";
 
 export interface WatchContext extends PlanFlags {
-  file: string;
+  files: string[];
   cwd: string;
   emulator: boolean;
   rateLimit: RateLimit;
@@ -46,13 +46,16 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
 const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable"]);
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
+  if (ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
   const metrics = watchMetrics();
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
-      writeLine(io.stderr, `watching ${ctx.file} every ${formatDuration(ctx.intervalMs)}${ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)"}`);
+      const what = ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)";
+      const when = ctx.once ? "once" : `every ${formatDuration(ctx.intervalMs)}`;
+      writeLine(io.stderr, `watching ${ctx.files.join(", ")} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
         reconcile: () => watcher.round(),
         intervalMs: ctx.intervalMs,
@@ -143,8 +146,8 @@ class Watcher {
   }
 
   private async planAndApply(): Promise<Result> {
-    const loaded = await loadDesiredState({ file: this.ctx.file, cwd: this.ctx.cwd, env: this.io.env });
-    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit);
+    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env });
+    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
       this.reportPlan(plan, loaded);
@@ -179,7 +182,7 @@ class Watcher {
   }
 
   /** The whole plan when it differs from the last one reported, else one line. */
-  private reportPlan(plan: Plan, loaded: LoadedFile): void {
+  private reportPlan(plan: Plan, loaded: LoadedFiles): void {
     const changes = visibleChanges(plan);
     const key = JSON.stringify(changes.map((c) => [c.address, c.action, c.changes, c.blocked]));
     if (changes.length === 0) writeLine(this.io.stdout, `${this.prefix()}: in sync`);

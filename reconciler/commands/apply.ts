@@ -50,8 +50,8 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
-      const { target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...options } = parseOptions(ApplyOptions, raw);
-      const context = { ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
+      const { file, target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...options } = parseOptions(ApplyOptions, raw);
+      const context = { ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

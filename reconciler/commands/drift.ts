@@ -39,8 +39,8 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
-      const { target, rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DriftOptions, raw);
+      const { file, target, rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DriftOptions, raw);
       const dnsPace = { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") };
-      exitWith(await runDrift({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io) }, io));
+      exitWith(await runDrift({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io) }, io));
     });
 }

@@ -12,8 +12,10 @@ export type Format = (typeof FORMATS)[number];
 export const DEFAULT_FILE = "cubeform.yaml";
 
 export function addFileOption(command: Command): Command {
-  return command.option("-f, --file <path>", "desired-state file", DEFAULT_FILE);
+  return command.option("-f, --file <path>", `desired-state file, a directory of .yaml files, or - for standard input; repeatable (default: ${DEFAULT_FILE})`, collectFiles, []);
 }
+
+const collectFiles = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function addConnectOptions(command: Command): Command {
   return command
@@ -43,7 +45,12 @@ export const DnsReadOptions = z.object({
   dnsRate: z.string().default("10/1"),
 });
 
-export const FileOptions = z.object({ file: z.string().min(1).default(DEFAULT_FILE) });
+export const FileOptions = z.object({
+  file: z
+    .array(z.string().min(1))
+    .default([])
+    .transform((files) => (files.length > 0 ? files : [DEFAULT_FILE])),
+});
 
 export const ConnectOptions = z.object({
   emulator: z.boolean().default(false),

@@ -45,7 +45,7 @@ Exit codes: 0 in sync, 2 changes, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");
-      const { target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
-      exitWith(await runPlan({ ...options, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
+      const { file, target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
+      exitWith(await runPlan({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });
 }

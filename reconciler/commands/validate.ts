@@ -20,7 +20,7 @@ Every problem is reported as FILE:LINE:COL: message. Exit code 0 when valid, 1 o
     )
     .action(async (raw: unknown) => {
       const { runValidate } = await import("../actions/validate.js");
-      const options = parseOptions(ValidateOptions, raw);
-      exitWith(await runValidate({ ...options, cwd: cwdOf(io) }, io));
+      const { file, ...options } = parseOptions(ValidateOptions, raw);
+      exitWith(await runValidate({ ...options, files: file, cwd: cwdOf(io) }, io));
     });
 }

@@ -50,9 +50,10 @@ round reached the API and finished without error within the last 3 intervals (at
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
+      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
       const context = {
         ...options,
+        files: file,
         targets: target,
         rateLimit: parseRateLimit(rateLimit),
         intervalMs: parseDuration(interval, "--interval"),

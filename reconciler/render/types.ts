@@ -4,6 +4,8 @@ import type { Plan } from "../../engine/types.js";
 export interface Position {
   line: number;
   col: number;
+  /** Set when several files were loaded: the one this position is in. */
+  file?: string;
 }
 
 /** What renderers may know beyond the plan: where things are in the file, and whether to color. */

@@ -80,7 +80,7 @@ describe("normalize", () => {
         { name: "a" },
         { name: "b", image: "x", resources, sshPublicKey: KEY, sshPublicKeyFile: "keys/id.pub" },
         { name: "c", image: "x", resources, sshPublicKeyFile: "missing.pub" },
-        { name: "d", image: "x", resources, sshPublicKey: KEY, domains: [{ hostname: "a.example.com", port: 80, basicAuthPassword: "hunter2" }] },
+        { name: "d", image: "x", resources, sshPublicKey: KEY, domains: [{ hostname: "a.example.com", port: 80, basicAuthUser: "admin", basicAuthPassword: "hunter2" }] },
       ],
     });
     expect(issues.map((i) => [i.path.join("."), i.message])).toMatchInlineSnapshot(`

@@ -55,4 +55,12 @@ describe("check", () => {
     const port = await check("TcpMapping", { cubeId: "", cubePort: 65536, allow: ["10.0.0.0/8", "x"], label: 7 });
     expect(port.failures.map((f) => f.property).sort()).toEqual(["allow[1]", "cubeId", "cubePort", "label"]);
   });
+
+  it("refuses impossible addresses and CIDRs, and a basic-auth password without a user", async () => {
+    const domain = await check("Domain", { cubeId: "c1", hostname: "app.example.com", port: 80, ipAllowList: ["1.2.3.4/33", "10.0.0.0/8"], ipDenyList: ["256.1.1.1"], basicAuthPassword: "secret-pass" });
+    expect(domain.failures.map((f) => f.property).sort()).toEqual(["basicAuthPassword", "ipAllowList[0]", "ipDenyList[0]"]);
+    expect(domain.failures.find((f) => f.property === "ipAllowList[0]")?.reason).toMatch(/prefix length is a whole number from 0 to 32/);
+    const port = await check("TcpMapping", { cubeId: "c1", cubePort: 22, allow: ["2001:db8::/129", "300.1.1.1/40", "2001:db8::/64"] });
+    expect(port.failures.map((f) => f.property).sort()).toEqual(["allow[0]", "allow[1]"]);
+  });
 });

@@ -1,0 +1,140 @@
+/**
+ * What `-f` names: one file, several (`-f a.yaml -f b.yaml`), a directory of `.yaml`/`.yml`
+ * files, or `-` for standard input. Each file is loaded on its own (its own defaults, paths
+ * relative to it) and the fleets are merged; a cube declared in two files is an error.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import type { DesiredState } from "../engine/types.js";
+import { CliError, LoadError, type FileProblem } from "./errors.js";
+import type { CliIo } from "./io.js";
+import { loadDesiredState, type IssuePath, type LoadedFile, type Position } from "./load.js";
+
+export const STDIN = "-";
+const STDIN_NAME = "<stdin>";
+
+/** The files the user named, as they are shown in messages. */
+export interface LoadFilesOptions {
+  files: readonly string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdin?: CliIo["stdin"];
+}
+
+/** A position that may be in any of the loaded files. */
+export type FilePosition = Position & { file: string };
+
+export interface LoadedFiles extends Omit<LoadedFile, "cubePositions" | "locate"> {
+  cubePositions: Record<string, FilePosition>;
+  /** Where a cube's field is (see LoadedFile.locate), in the file that declares the cube. */
+  locateCube(cubeName: string, field: IssuePath): FilePosition;
+}
+
+export async function loadDesiredFiles(options: LoadFilesOptions): Promise<LoadedFiles> {
+  const names = expand(options.files, options.cwd);
+  const loaded: LoadedFile[] = [];
+  const problems: FileProblem[] = [];
+  for (const name of names) {
+    try {
+      const source = name === STDIN ? await readStdin(options.stdin) : undefined;
+      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}) }));
+    } catch (e) {
+      if (!(e instanceof LoadError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new LoadError(label(names), problems);
+  return merge(loaded);
+}
+
+/** The files' names joined for messages ("a.yaml, b.yaml"). */
+function label(names: readonly string[]): string {
+  return names.map((n) => (n === STDIN ? STDIN_NAME : n)).join(", ");
+}
+
+function expand(files: readonly string[], cwd: string): string[] {
+  if (files.filter((f) => f === STDIN).length > 1) throw new CliError("invalid_option", "-f - (standard input) can be given only once");
+  const names: string[] = [];
+  for (const file of files) {
+    const entries = file === STDIN ? undefined : directoryEntries(file, cwd);
+    if (entries === undefined) names.push(file);
+    else names.push(...entries);
+  }
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = name === STDIN ? name : resolve(cwd, name);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
+function directoryEntries(file: string, cwd: string): string[] | undefined {
+  const abs = isAbsolute(file) ? file : resolve(cwd, file);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(abs).isDirectory();
+  } catch {
+    return undefined; // the loader reports a missing file
+  }
+  if (!isDirectory) return undefined;
+  const yamlFiles = readdirSync(abs)
+    .filter((entry) => /\.ya?ml$/i.test(entry) && statSync(join(abs, entry)).isFile())
+    .sort();
+  if (yamlFiles.length === 0) throw new CliError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
+  return yamlFiles.map((entry) => join(file, entry));
+}
+
+async function readStdin(stdin: CliIo["stdin"]): Promise<string> {
+  if (stdin === undefined || stdin.isTTY) throw new CliError("file_unreadable", "-f - reads the desired state from standard input, but none is piped in (e.g. cat cubeform.yaml | cubeform plan -f -)");
+  let text = "";
+  stdin.setEncoding?.("utf8");
+  for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+  return text;
+}
+
+function merge(loaded: LoadedFile[]): LoadedFiles {
+  const [first] = loaded;
+  if (first === undefined) throw new CliError("file_unreadable", "no desired-state file given");
+  const positions: Record<string, FilePosition> = {};
+  const owners = new Map<string, { file: LoadedFile; index: number }>();
+  const problems: FileProblem[] = [];
+  const cubes: DesiredState["cubes"] = [];
+  let space: { id: string; file: string } | undefined;
+  for (const file of loaded) {
+    file.desired.cubes.forEach((cube, index) => {
+      const owner = owners.get(cube.name);
+      if (owner !== undefined && owner.file !== file) {
+        const there = owner.file.locate(["cubes", owner.index, "name"]);
+        const here = file.locate(["cubes", index, "name"]);
+        problems.push({ file: file.file, ...here, message: `cube "${cube.name}" is also declared in ${owner.file.file}:${there.line}:${there.col}: declare each cube in one file only` });
+        return;
+      }
+      if (owner === undefined) owners.set(cube.name, { file, index });
+      const at = file.cubePositions[cube.name];
+      if (at !== undefined && positions[cube.name] === undefined) positions[cube.name] = { file: file.file, ...at };
+      cubes.push(cube);
+    });
+    const spaceId = file.desired.spaceId;
+    if (spaceId !== undefined && space !== undefined && space.id !== spaceId) {
+      problems.push({ file: file.file, ...file.locate(["space"]), message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space` });
+    }
+    if (spaceId !== undefined) space ??= { id: spaceId, file: file.file };
+  }
+  if (problems.length > 0) throw new LoadError(label(loaded.map((f) => f.file)), problems);
+  const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
+  if (space !== undefined) desired.spaceId = space.id;
+  return {
+    file: label(loaded.map((f) => f.file)),
+    absPath: first.absPath,
+    desired,
+    secretEnvNames: [...new Set(loaded.flatMap((f) => f.secretEnvNames))],
+    cubePositions: positions,
+    locateCube: (cubeName, field) => {
+      const owner = owners.get(cubeName);
+      if (owner === undefined) return { file: first.file, line: 0, col: 0 };
+      return { file: owner.file.file, ...owner.file.locate(["cubes", owner.index, ...field]) };
+    },
+  };
+}
