@@ -18,7 +18,7 @@ import { DesiredStateError, duplicateIssues, normalize, type IdentityFields } fr
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { didYouMean } from "./suggest.js";
-import { parseSplit } from "./yaml-split.js";
+import { isUnknownLocalTag, parseSplit } from "./yaml-split.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -212,7 +212,7 @@ class ParsedFile {
     }
     for (const warning of this.doc.warnings) {
       // An unknown tag (!vault, !secret) would silently become a plain string.
-      if (warning.code === "TAG_RESOLVE_FAILED") this.addAt(warning.pos[0], `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`);
+      if (isUnknownLocalTag(warning)) this.addAt(warning.pos[0], `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`);
     }
     if (this.problems.length === 0) this.checkStructure();
   }

@@ -149,8 +149,7 @@ function parseHead(text: string): Record<string, unknown> | undefined {
 
 function parseDocumentToJs(text: string): unknown {
   const doc = parseDocument(text, PARSE_OPTIONS);
-  // A warning (an unknown tag) is a problem the positioned load reports.
-  return doc.errors.length > 0 || doc.warnings.length > 0 ? undefined : (doc.toJS() as unknown);
+  return doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) ? undefined : (doc.toJS() as unknown);
 }
 
 function parseItem(piece: Piece): { value: unknown; start: Position } | undefined {
@@ -185,7 +184,7 @@ function plainStart(char: string): boolean {
 
 function parseItemPositioned(piece: Piece): { value: unknown; start: Position } | undefined {
   const doc = parseDocument(piece.text, PARSE_OPTIONS);
-  if (doc.errors.length > 0 || doc.warnings.length > 0 || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  if (doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];
@@ -200,4 +199,9 @@ function positionIn(piece: Piece, offset: number): Position {
     lineStart = i + 1;
   }
   return { line, col: offset - lineStart + 1 };
+}
+
+/** A tag of the user's own (`!vault`, `!secret`): yaml would read it as a plain string; the positioned load reports it. */
+export function isUnknownLocalTag(warning: { code: string; message: string }): boolean {
+  return warning.code === "TAG_RESOLVE_FAILED" && warning.message.startsWith("Unresolved tag: !");
 }
