@@ -111,9 +111,9 @@ export async function computePlan(
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
-  if (source !== undefined) await checkCatalog(conn.client, plan, source);
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+  if (source !== undefined) await checkCatalog(conn.client, plan, source);
   return { plan, observed };
 }
