@@ -125,6 +125,14 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   if (problems.length > 0) throw new LoadError(label(loaded.map((f) => f.file)), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
   if (space !== undefined) desired.spaceId = space.id;
+  // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
+  const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
+  if (withWebhooks.length > 0) {
+    desired.webhooks = withWebhooks.flatMap((f) => f.desired.webhooks ?? []);
+    const urls = desired.webhooks.map((w) => w.url);
+    const twice = urls.find((url, i) => urls.indexOf(url) !== i);
+    if (twice !== undefined) throw new LoadError(label(loaded.map((f) => f.file)), [{ file: label(loaded.map((f) => f.file)), line: 0, col: 0, message: `webhook ${twice} is declared in more than one file: declare each webhook once` }]);
+  }
   return {
     file: label(loaded.map((f) => f.file)),
     absPath: first.absPath,
