@@ -3,6 +3,11 @@
  * serves. Engine, reconciler and provider code depend on this interface only.
  */
 import type {
+  CompleteImportRequest,
+  CreateImportRequest,
+  CubeImport,
+  ImportCompleted,
+  ImportStarted,
   AcceptedShare,
   Backup,
   BackupDownload,
@@ -32,6 +37,18 @@ import type {
 } from "../schema/index.js";
 import type { z } from "zod";
 import type { DownloadOptions, DownloadResult } from "./download.js";
+import type { UploadOptions } from "./upload.js";
+
+/** How importArchive went: what was started, then completed (or canceled). */
+export interface ImportArchiveOptions extends UploadOptions {
+  idempotencyKey: string;
+  /** The cube's config sent with complete (the archive is not read by the client). */
+  config: CompleteImportRequest["config"];
+  /** Called once the import exists (before any part is sent). */
+  onStarted?: (started: ImportStarted) => void;
+  /** On failure or Ctrl-C, leave the import in place instead of canceling it (DELETE). */
+  keep?: boolean;
+}
 
 /** Options of a create: the key is minted once per operation and reused on every retry. */
 export interface CreateOptions {
@@ -102,6 +119,19 @@ export interface CubeApi {
   acceptBackupShare(shareId: string): Promise<AcceptedShare>;
   declineBackupShare(shareId: string): Promise<BackupShare>;
   cancelBackupShare(shareId: string): Promise<BackupShare>;
+
+  /** Starts a .cube import: presigned part URLs, valid until expiresAt. */
+  startImport(body: CreateImportRequest, options: CreateOptions): Promise<ImportStarted>;
+  getImport(importId: string): Promise<CubeImport>;
+  /** Only while uploading (else ConflictError). */
+  cancelImport(importId: string): Promise<void>;
+  completeImport(importId: string, body: CompleteImportRequest): Promise<ImportCompleted>;
+  /**
+   * Uploads `file` as a new cube: start, every part (bounded concurrency, a failed part retried
+   * on its own), complete. An import whose parts did not all succeed is never completed; it is
+   * canceled unless `keep`.
+   */
+  importArchive(file: string, body: Omit<CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<ImportCompleted>;
 
   listWebhooks(): Promise<Webhook[]>;
   createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook>;

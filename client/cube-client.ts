@@ -4,7 +4,13 @@
  * are accepted.
  */
 import { z } from "zod";
+import { stat } from "node:fs/promises";
 import {
+  CubeImport,
+  ImportCompleted,
+  ImportStarted,
+  type CompleteImportRequest,
+  type CreateImportRequest,
   AcceptedShare,
   Backup,
   BackupDownload,
@@ -33,7 +39,8 @@ import {
   type CreateWebhookRequest,
   type PatchDomainRequest,
 } from "../schema/index.js";
-import type { ClientStats, CreateOptions, CubeApi, CubePage } from "./api.js";
+import type { ClientStats, CreateOptions, CubeApi, CubePage, ImportArchiveOptions } from "./api.js";
+import { uploadParts } from "./upload.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import { checkIdempotencyKey } from "./keys.js";
@@ -74,6 +81,7 @@ const ListWebhooks = listEnveloped("webhooks", Webhook);
 const ListBackups = listEnveloped("backups", Backup);
 const OneBackup = enveloped("backup", Backup);
 const OneShare = enveloped("share", BackupShare);
+const OneImport = enveloped("import", CubeImport);
 
 const seg = (id: string) => {
   if (typeof id !== "string" || id.length === 0) throw new InvalidArgumentError("An id must be a non-empty string");
@@ -307,6 +315,38 @@ export class CubeClient implements CubeApi {
 
   async cancelBackupShare(shareId: string): Promise<BackupShare> {
     return this.request(OneShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/cancel`) });
+  }
+
+  // ------------------------------------------------------------ .cube imports
+
+  async startImport(body: CreateImportRequest, options: CreateOptions): Promise<ImportStarted> {
+    return this.create(ImportStarted, await this.spacePath("/cubes/imports"), body, options);
+  }
+
+  async getImport(importId: string): Promise<CubeImport> {
+    return this.request(OneImport, { method: "GET", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
+  }
+
+  async cancelImport(importId: string): Promise<void> {
+    await this.request(Ignored, { method: "DELETE", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
+  }
+
+  async completeImport(importId: string, body: CompleteImportRequest): Promise<ImportCompleted> {
+    return this.request(ImportCompleted, { method: "POST", path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`), body });
+  }
+
+  async importArchive(file: string, body: Omit<CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<ImportCompleted> {
+    const fileSizeBytes = (await stat(file)).size;
+    const started = await this.startImport({ ...body, fileSizeBytes }, { idempotencyKey: options.idempotencyKey });
+    options.onStarted?.(started);
+    let parts;
+    try {
+      parts = await uploadParts(file, fileSizeBytes, started, options);
+    } catch (error) {
+      if (!options.keep) await this.cancelImport(started.importId).catch(() => undefined);
+      throw error;
+    }
+    return this.completeImport(started.importId, { parts, config: options.config });
   }
 
   // ------------------------------------------------------------ webhooks

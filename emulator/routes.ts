@@ -36,17 +36,35 @@ const compiled: CompiledRoute[] = ROUTES.map((route) => ({
   regex: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
 }));
 
-/** The routes of each method, tried first: most requests match one of them. */
+/**
+ * The routes of each method, tried first: most requests match one of them. Among them, more
+ * literal segments win, so `/cubes/imports` is never read as the cube id "imports".
+ */
+const literals = (path: string) => path.split("/").filter((part) => part !== "" && !part.startsWith("{")).length;
 const byMethod = new Map<string, CompiledRoute[]>();
-for (const entry of compiled) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
+for (const entry of [...compiled].sort((a, b) => literals(b.route.path) - literals(a.route.path))) {
+  byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
+}
+
+/** Literal segments of any route ("imports", "ssh", …): a parameter holding one may be another route's path. */
+const LITERAL_WORDS = new Set(ROUTES.flatMap((route) => route.path.split("/").filter((part) => part !== "" && !part.startsWith("{"))));
+const bySpecificity = [...compiled].sort((a, b) => literals(b.route.path) - literals(a.route.path));
 
 /** Matches a path relative to /api/v1. */
 export function matchRoute(method: string, path: string): RouteMatch {
   for (const { route, names, regex } of byMethod.get(method) ?? []) {
     const match = regex.exec(path);
     if (!match) continue;
-    const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
-    return { route, params };
+    const values = names.map((_, i) => match[i + 1] ?? "");
+    // e.g. GET /spaces/s/cubes/imports: the path of POST …/cubes/imports, not the cube "imports".
+    if (values.some((value) => LITERAL_WORDS.has(value)) && shadowedBy(route, path)) return { methodNotAllowed: true };
+    return { route, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? "")])) };
   }
   return compiled.some(({ regex }) => regex.test(path)) ? { methodNotAllowed: true } : undefined;
+}
+
+/** A route with more literal segments (of another method) that matches the path too. */
+function shadowedBy(route: Route, path: string): boolean {
+  const own = literals(route.path);
+  return bySpecificity.some((entry) => literals(entry.route.path) > own && entry.regex.test(path));
 }

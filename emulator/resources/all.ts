@@ -5,6 +5,7 @@ import { backupsResource } from "./backups.js";
 import { catalogResource } from "./catalog.js";
 import { cubesResource } from "./cubes.js";
 import { domainsResource } from "./domains.js";
+import { importsResource } from "./imports.js";
 import { powerResource } from "./power.js";
 import { snapshotsResource } from "./snapshots.js";
 import { spaceResource } from "./space.js";
@@ -14,6 +15,7 @@ import { webhooksResource } from "./webhooks.js";
 export const RESOURCES: readonly Resource[] = [
   catalogResource,
   spaceResource,
+  importsResource,
   cubesResource,
   powerResource,
   tcpResource,

@@ -37,18 +37,40 @@ export function createCube(ctx: RouteContext): ApiResponse {
   if (!image) throw badRequest(`image: unknown image "${body.image}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
   const region = body.region === undefined ? REGIONS[0] : findRegion(body.region);
   if (!region) throw badRequest(`region: unknown region "${body.region}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
-  const at = isoAt(ctx.now);
-  const cube = ctx.core.index.cubes.insert({
+  const cube = insertCube(
+    ctx.core,
+    { spaceId: ctx.auth.spaceId, name: body.name, image, region: region.slug, resources: body.resources, sshPublicKey: body.sshPublicKey, userData: body.userData ?? null },
+    ctx.now,
+  );
+  if (body.terminationProtection === true) setProtection(ctx, cube, true, "create");
+  launchCube(ctx.core, cube, ctx.now);
+  return json(201, { cube: cubeView(ctx.core.index, cube) });
+}
+
+export interface NewCube {
+  spaceId: string;
+  name: string;
+  image: { id: string; defaultUser: string };
+  region: string;
+  resources: CubeRecord["resources"];
+  sshPublicKey: string;
+  userData: string | null;
+}
+
+/** A new pending cube with its SSH mapping (launchCube then starts it). Also used by imports. */
+export function insertCube(core: Core, input: NewCube, now: number): CubeRecord {
+  const at = isoAt(now);
+  const cube = core.index.cubes.insert({
     id: newId("cube"),
-    spaceId: ctx.auth.spaceId,
-    name: body.name,
+    spaceId: input.spaceId,
+    name: input.name,
     state: "pending",
-    image: image.id,
-    sshUser: image.defaultUser,
-    region: region.slug,
-    resources: { ...body.resources },
-    sshPublicKey: body.sshPublicKey,
-    userData: body.userData ?? null,
+    image: input.image.id,
+    sshUser: input.image.defaultUser,
+    region: input.region,
+    resources: { ...input.resources },
+    sshPublicKey: input.sshPublicKey,
+    userData: input.userData,
     terminationProtection: false,
     terminationProtectionChangedAt: null,
     terminationProtectionChangedBy: null,
@@ -60,11 +82,14 @@ export function createCube(ctx: RouteContext): ApiResponse {
     createdAt: at,
     updatedAt: at,
   });
-  createSshMapping(ctx.core, cube, ctx.now);
-  if (body.terminationProtection === true) setProtection(ctx, cube, true, "create");
-  scheduleState(ctx.core, cube, "booting", ctx.now + DELAYS.pending);
-  emitCubeEvent(ctx.core, cube, "cube.created", ctx.now);
-  return json(201, { cube: cubeView(ctx.core.index, cube) });
+  createSshMapping(core, cube, now);
+  return cube;
+}
+
+/** pending → booting → running on the emulated clock; announces cube.created. */
+export function launchCube(core: Core, cube: CubeRecord, now: number): void {
+  scheduleState(core, cube, "booting", now + DELAYS.pending);
+  emitCubeEvent(core, cube, "cube.created", now);
 }
 
 /** Spec §3 rule 3: sending the current value is a 200 no-op (no audit row, audit fields kept). */

@@ -11,7 +11,7 @@ const ImportOptions = z.object({
 });
 
 export function register(program: Command, io: CliIo): void {
-  const command = program.command("import").description("write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet)");
+  const command = program.command("import").description("write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)");
   addConnectOptions(command)
     .option("-o, --output <file>", "write the YAML here instead of stdout")
     .option("--force", "overwrite --output when it exists", false)
@@ -27,7 +27,9 @@ Examples:
   $ pulumi up                         # adopts every resource unchanged; the next up shows no changes
 
 The API never returns SSH keys, cloud-init or basic-auth passwords: the file reads the key from
-CUBE_SSH_PUBLIC_KEY (used only when a cube is created), and comments say what else to add.`,
+CUBE_SSH_PUBLIC_KEY (used only when a cube is created), and comments say what else to add.
+
+Not the same as \`cubeform upload ARCHIVE.cube\`, which creates a NEW cube from a .cube archive.`,
     )
     .action(async (raw: unknown) => {
       const { runImport } = await import("../actions/import.js");

@@ -91,7 +91,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "import",
     usage: "[options]",
-    summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet)",
+    summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)",
     stopsGracefully: false,
     load: () => import("./import.js"),
   },
@@ -108,6 +108,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "a cube's snapshots: take, list, restore, delete",
     stopsGracefully: false,
     load: () => import("./snapshot.js"),
+  },
+  {
+    name: "upload",
+    usage: "[options] <archive>",
+    summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)",
+    stopsGracefully: true,
+    load: () => import("./upload.js"),
   },
   {
     name: "validate",

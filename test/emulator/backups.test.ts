@@ -71,7 +71,7 @@ describe("backups", () => {
     const backup = emu.admin.createBackup({ cubeId: cube.id });
     emu.admin.setClockSpeed(1);
     const { url, expiresAt } = (await api.call("GET", backups(api, `/${backup.id}/download`))).body;
-    expect((await fetchBytes(url.replace(/signature=./, "signature=0"))).status).toBe(403);
+    expect((await fetchBytes(url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === "0" ? "1" : "0"}`))).status).toBe(403);
     expect((await fetchBytes(url.replace(/expires=\d+/, "expires=99999999999999"))).status).toBe(403);
     emu.admin.advanceClock(14 * 60_000);
     expect((await fetchBytes(url)).status).toBe(200);

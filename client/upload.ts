@@ -1,0 +1,136 @@
+/**
+ * Multipart archive uploads to presigned part URLs: parts read from the file as streams (never
+ * the whole archive in memory), sent with bounded concurrency, a failed part retried on its
+ * own; the caller completes the import only when every part succeeded (else it throws).
+ */
+import { createReadStream } from "node:fs";
+import { request, type Dispatcher } from "undici";
+import type { ImportStarted } from "../schema/index.js";
+import { checkBaseUrl } from "./config.js";
+import { TransferError } from "./errors.js";
+import type { TransferProgress } from "./download.js";
+
+export interface UploadOptions {
+  /** Parts in flight at once (default 4). */
+  concurrency?: number;
+  /** Attempts per part before the upload fails (default 3). */
+  maxPartAttempts?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: TransferProgress) => void;
+  dispatcher?: Dispatcher;
+  /** Waits between attempts of a part (tests pass one that returns at once). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Sends every part of `file` to its URL; returns their ETags in part order. */
+export async function uploadParts(file: string, fileSize: number, started: ImportStarted, options: UploadOptions = {}): Promise<UploadedPart[]> {
+  const chunk = started.chunkSizeBytes;
+  const queue = [...started.parts].sort((a, b) => a.partNumber - b.partNumber);
+  const done: UploadedPart[] = [];
+  let sent = 0;
+  const inFlight = new Map<number, number>();
+  const report = () => {
+    let partial = 0;
+    for (const bytes of inFlight.values()) partial += bytes;
+    options.onProgress?.({ bytes: sent + partial, total: fileSize, resumedFrom: 0 });
+  };
+  const failure = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
+  let firstError: unknown;
+  const worker = async (): Promise<void> => {
+    for (let part = queue.shift(); part && !signal.aborted; part = queue.shift()) {
+      const start = (part.partNumber - 1) * chunk;
+      const end = Math.min(start + chunk, fileSize) - 1;
+      try {
+        const etag = await sendWithRetries(file, part, start, end, signal, options, (bytes) => {
+          inFlight.set(part!.partNumber, bytes);
+          report();
+        });
+        inFlight.delete(part.partNumber);
+        sent += end - start + 1;
+        done.push({ partNumber: part.partNumber, etag });
+        report();
+      } catch (error) {
+        firstError ??= error;
+        failure.abort();
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency ?? 4, queue.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (options.signal?.aborted) throw new TransferError("upload stopped before every part was sent");
+  if (firstError !== undefined) throw firstError instanceof TransferError ? firstError : new TransferError(`upload failed: ${String((firstError as Error).message ?? firstError)}`);
+  return done.sort((a, b) => a.partNumber - b.partNumber);
+}
+
+async function sendWithRetries(
+  file: string,
+  part: { partNumber: number; url: string },
+  start: number,
+  end: number,
+  signal: AbortSignal,
+  options: UploadOptions,
+  onBytes: (bytes: number) => void,
+): Promise<string> {
+  const attempts = options.maxPartAttempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendPart(file, part, start, end, signal, options, onBytes);
+    } catch (error) {
+      onBytes(0);
+      if (signal.aborted || attempt >= attempts || (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)) {
+        throw error instanceof TransferError ? error : new TransferError(`part ${part.partNumber} failed after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${(error as Error).message}`);
+      }
+      await (options.sleep ?? realSleep)(Math.min(500 * 2 ** (attempt - 1), 5_000));
+    }
+  }
+}
+
+async function sendPart(
+  file: string,
+  part: { partNumber: number; url: string },
+  start: number,
+  end: number,
+  signal: AbortSignal,
+  options: UploadOptions,
+  onBytes: (bytes: number) => void,
+): Promise<string> {
+  checkBaseUrl(new URL(part.url).origin);
+  const body = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
+  let bytes = 0;
+  body.on("data", (chunk: Buffer | string) => {
+    bytes += chunk.length;
+    onBytes(bytes);
+  });
+  const response = await request(part.url, {
+    method: "PUT",
+    body,
+    headers: { "content-length": String(end - start + 1), "content-type": "application/octet-stream" },
+    signal,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) {
+    throw new TransferError(`part ${part.partNumber} was refused (HTTP ${response.statusCode}): ${errorText(text)}`, { status: response.statusCode });
+  }
+  const etag = response.headers.etag;
+  if (typeof etag !== "string" || etag === "") throw new TransferError(`part ${part.partNumber}: the storage answered without an ETag`);
+  return etag;
+}
+
+function errorText(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (typeof parsed.error === "string") return parsed.error;
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 200) || "no details";
+}

@@ -1,0 +1,76 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseDuration } from "../watch/duration.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+
+const UploadOptions = z.object({
+  ...Day2Options.shape,
+  name: z.string().trim().min(1, "name the new cube").max(64, "at most 64 characters"),
+  sshKey: z.string().min(1).optional(),
+  keepSshKeys: z.boolean().default(false),
+  vcpu: z.coerce.number().int().min(1).default(1),
+  ramGb: z.coerce.number().int().min(1).default(1),
+  diskGb: z.coerce.number().int().min(10).refine((n) => n % 5 === 0, "a multiple of 5").default(10),
+  image: z.string().min(1).default("ubuntu-24.04"),
+  region: z.string().min(1).optional(),
+  concurrency: z.coerce.number().int().min(1).max(16).default(4),
+  keep: z.boolean().default(false),
+  wait: z.boolean().default(false),
+  timeout: z.string().default("10m"),
+  interval: z.string().default("2s"),
+});
+
+export function register(program: Command, io: CliIo): void {
+  const command = program
+    .command("upload")
+    .description("bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)")
+    .argument("<archive>", "the .cube archive (e.g. one `cubeform backup download` saved)")
+    .requiredOption("--name <name>", "the new cube's name")
+    .option("--ssh-key <file|key>", "public key to install for the login user (default: $CUBE_SSH_PUBLIC_KEY)")
+    .option("--keep-ssh-keys", "keep the archive's own authorized_keys (you must hold a key it accepts)", false)
+    .option("--vcpu <n>", "vCPUs of the new cube", "1")
+    .option("--ram-gb <n>", "RAM of the new cube, in GB", "1")
+    .option("--disk-gb <n>", "disk of the new cube, in GB (at least 10, a multiple of 5)", "10")
+    .option("--image <id>", "the image the archive's system is (see GET /images)", "ubuntu-24.04")
+    .option("--region <slug>", "region of the new cube (default: the API's)")
+    .option("--concurrency <n>", "parts uploaded at once (1-16)", "4")
+    .option("--keep", "on failure or Ctrl-C, keep the import instead of canceling it", false)
+    .option("--wait", "wait until the new cube is running", false)
+    .option("--timeout <duration>", "how long --wait waits", "10m")
+    .option("--interval <duration>", "how often --wait checks", "2s");
+  addDay2Options(command)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform upload web.cube --name web-restored --ssh-key ~/.ssh/id_ed25519.pub --wait
+  $ cubeform backup download nightly --out nightly.cube && cubeform upload nightly.cube --name copy --wait
+
+Not the same as \`cubeform import -o FILE\`, which writes a YAML file describing the cubes
+already in the space (to manage them with plan/apply). \`upload\` creates a NEW cube from an archive.
+
+Parts are sent with bounded concurrency and a failed part is retried on its own; the import is
+completed only when every part arrived. Ctrl-C (or a failure) cancels the import, so nothing is
+left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 error, 130 stopped.`,
+    )
+    .action(async (archive: string, raw: unknown) => {
+      const { runUpload } = await import("../actions/upload.js");
+      const { rateLimit, timeout, interval, sshKey, region, ...options } = parseOptions(UploadOptions, raw);
+      exitWith(
+        await runUpload(
+          {
+            ...options,
+            archive,
+            ...(sshKey !== undefined ? { sshKey } : {}),
+            ...(region !== undefined ? { region } : {}),
+            rateLimit: parseRateLimit(rateLimit),
+            timeoutMs: parseDuration(timeout, "--timeout"),
+            intervalMs: parseDuration(interval, "--interval"),
+            cwd: cwdOf(io),
+          },
+          io,
+        ),
+      );
+    });
+}
