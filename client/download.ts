@@ -8,7 +8,7 @@ import { createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { BackupDownload } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { TransferError } from "./errors.js";
@@ -85,6 +85,7 @@ class RefusedUrl extends Error {}
 /** One GET from `offset`; returns the archive's total size as the server states it. */
 async function fetchInto(url: string, part: string, offset: number, total: number | null, resumedFrom: number, options: DownloadOptions): Promise<number | null> {
   checkBaseUrl(new URL(url).origin);
+  const { request } = await import("undici");
   const response = await request(url, {
     method: "GET",
     headers: offset > 0 ? { range: `bytes=${offset}-` } : {},

@@ -4,7 +4,8 @@
  * own; the caller completes the import only when every part succeeded (else it throws).
  */
 import { createReadStream } from "node:fs";
-import { request, type Dispatcher } from "undici";
+import { Transform } from "node:stream";
+import type { Dispatcher } from "undici";
 import type { ImportStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { TransferError } from "./errors.js";
@@ -103,12 +104,19 @@ async function sendPart(
   onBytes: (bytes: number) => void,
 ): Promise<string> {
   checkBaseUrl(new URL(part.url).origin);
-  const body = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
+  const { request } = await import("undici");
   let bytes = 0;
-  body.on("data", (chunk: Buffer | string) => {
-    bytes += chunk.length;
-    onBytes(bytes);
+  // Counted as undici pulls them (a 'data' listener would let bytes flow before it reads).
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      onBytes(bytes);
+      done(null, chunk);
+    },
   });
+  const source = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
+  source.on("error", (error) => counter.destroy(error));
+  const body = source.pipe(counter);
   const response = await request(part.url, {
     method: "PUT",
     body,

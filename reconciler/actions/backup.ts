@@ -4,7 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { newIdempotencyKey, partFileOf } from "../../client/index.js";
+import { partFileOf } from "../../client/download.js";
+import { newIdempotencyKey } from "../../client/keys.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Backup, BackupShare } from "../../schema/api.js";
 import { CliError } from "../errors.js";

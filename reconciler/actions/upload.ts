@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { newIdempotencyKey } from "../../client/index.js";
+import { newIdempotencyKey } from "../../client/keys.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";

@@ -61,6 +61,7 @@ describe("uploadParts", () => {
     expect(parts).toEqual(Array.from({ length: 6 }, (_, i) => ({ partNumber: i + 1, etag: `"etag-${i + 1}"` })));
     expect(storage.attempts).toEqual({ 1: 1, 2: 3, 3: 1, 4: 1, 5: 1, 6: 1 });
     expect(storage.maxInFlight()).toBeLessThanOrEqual(2);
+    expect([1, 2, 3, 4, 5, 6].map((n) => storage.received[n]?.length)).toEqual([MIB, MIB, MIB, MIB, MIB, 3]);
     expect(Buffer.concat([1, 2, 3, 4, 5, 6].map((n) => storage.received[n]!)).equals(archive)).toBe(true);
     expect(progress.at(-1)).toBe(archive.length);
   });
