@@ -28,6 +28,8 @@ export interface ExecContext {
    * writes the file at `secretPath` with mode 0600. Without it, create-webhook steps fail.
    */
   writeWebhookSecret?: (secretPath: string, secret: string) => Promise<void>;
+  /** A domain's basic-auth password (the value of `env`) was accepted by the API. */
+  onSecretApplied?: (slot: { cubeName: string; hostname: string }, env: string, value: string) => Promise<void>;
   /** The API accepted a cube's DELETE (the cube stays listed until the deletion finishes). */
   onDeleteAccepted?: (cubeId: string, cubeName: string) => Promise<void>;
   /** Injectable clock (ms since the epoch) and sleep, for tests. */

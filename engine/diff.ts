@@ -19,7 +19,13 @@ interface Collector {
   steps: GroupedStep[];
 }
 
-export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>): Plan {
+/** What a plan cannot read from the API, learnt elsewhere. */
+export interface DiffContext {
+  /** The basic-auth password of this domain differs from the one last applied (the API never shows it). */
+  passwordChanged?: (cubeName: string, hostname: string) => boolean;
+}
+
+export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
   const resolved = resolvePlanOptions(options, desired);
   const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
   const { matches, unmanaged } = matchCubes(desired.cubes, live);
@@ -29,7 +35,7 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
   desired.cubes.forEach((spec, index) => {
     const match = matches[index];
     if (match === undefined || (targets.size > 0 && !targets.has(spec.name))) return;
-    planDeclaredCube(spec, match, addressOf(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined)), resolved, index, out);
+    planDeclaredCube(spec, match, addressOf(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined)), resolved, index, out, context);
   });
   const prune = resolved.prune && targets.size === 0;
   unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, desired.cubes.length + index, out));
@@ -48,7 +54,7 @@ function addressing(specs: DesiredCubeSpec[], unmanaged: ObservedCube[]): (name:
   return (name, id) => cubeAddress(name, id, (counts.get(name) ?? 0) > 1);
 }
 
-function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: string, options: PlanOptions, group: number, out: Collector): void {
+function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: string, options: PlanOptions, group: number, out: Collector, context: DiffContext): void {
   if (match.kind === "ambiguous") {
     const view = { name: spec.name, ids: match.candidates.map((cube) => cube.cube.id) };
     out.changes.push({ address, kind: "cube", cubeName: spec.name, id: null, action: "noop", before: view, after: view, changes: [], blocked: { code: "ambiguous_name", reason: match.reason } });
@@ -58,10 +64,10 @@ function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: stri
   const cubePlan = planCube({ address, spec, live, allowReplace: options.allowReplace });
   out.changes.push(cubePlan.change);
   out.steps.push(...cubePlan.steps.map((step) => ({ step, group })));
-  planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out);
+  planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out, context);
 }
 
-function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector): void {
+function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector, context: DiffContext): void {
   const add = ({ change, steps }: { change: ResourceChange; steps: GroupedStep["step"][] }): void => {
     out.changes.push(change);
     out.steps.push(...steps.map((step) => ({ step, group })));
@@ -69,7 +75,10 @@ function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined,
   const domains = managed(spec, "domains");
   if (domains !== undefined) {
     const liveDomains = live?.domains ?? [];
-    for (const domain of domains) add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.domain === domain.hostname), cubeDeleted }));
+    for (const domain of domains) {
+      const passwordChanged = domain.basicAuthPassword !== undefined && context.passwordChanged?.(spec.name, domain.hostname) === true;
+      add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.domain === domain.hostname), cubeDeleted, passwordChanged }));
+    }
     for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.domain))) add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
   }
   const ports = managed(spec, "ports");

@@ -85,6 +85,11 @@ async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext):
   );
 }
 
+/** "cube/web/domain/app.example.com" → "app.example.com". */
+function hostnameOf(domainAddress: string): string {
+  return domainAddress.slice(domainAddress.lastIndexOf("/domain/") + "/domain/".length);
+}
+
 const executors: { [O in StepOp]: Executor<O> } = {
   "create-cube": async (step, ctx) => {
     if (ctx.recheckNameBeforeCreate) await refuseIfNameTaken(step, ctx);
@@ -135,11 +140,13 @@ const executors: { [O in StepOp]: Executor<O> } = {
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     // The digest covers the reference, never the password.
     const response = await withIdempotencyKey(step, { ...step.body, basicAuthPassword: step.basicAuthPassword ?? null }, ctx, (idempotencyKey) => ctx.client.attachDomain(cubeId, body, { idempotencyKey }));
+    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: step.body.domain }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
     return { createdId: response.domain.id, records: response.records };
   },
   "patch-domain": async (step, ctx) => {
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     await ctx.client.patchDomain(cubeIdOf(step, ctx), step.domainId, body);
+    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: hostnameOf(step.address) }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
     return {};
   },
   "detach-domain": async (step, ctx) => {

@@ -16,6 +16,7 @@ import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
+import { SecretMemory } from "./secret-memory.js";
 import type { RateLimit } from "./rate-limit.js";
 
 export { parseRateLimit, type RateLimit } from "./rate-limit.js";
@@ -44,6 +45,8 @@ export interface Connection {
   machineStateDir: string;
   /** Cube deletions this machine started that the API may not have finished. */
   deletions: DeletionLog;
+  /** Salted digests of the secrets apply sent (the API never returns them). */
+  secretMemory: SecretMemory;
   close(): Promise<void>;
   emulator?: RunningEmulator;
 }
@@ -55,6 +58,7 @@ export function stateDir(cwd: string): string {
 export async function connect(options: ConnectOptions, io: CliIo): Promise<Connection> {
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const journal = new FileJournal(join(stateDir(options.cwd), "journal.json"));
+  const secretMemory = new SecretMemory(join(stateDir(options.cwd), "secrets.json"));
   const machineDir = machineStateDir(io.env);
   // After a stop request the client sends nothing new (the request in flight completes).
   const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
@@ -67,7 +71,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
       const deletions = new DeletionLog(machineDir, lockScope, spaceId);
-      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, close: () => client.close() };
+      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, close: () => client.close() };
     } catch (e) {
       await client.close();
       throw e;
@@ -87,7 +91,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     };
     const lockScope = `emulator:${stateDir(options.cwd)}`;
     const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
-    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, emulator, close };
+    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, emulator, close };
   } catch (e) {
     await emulator.close();
     throw e;

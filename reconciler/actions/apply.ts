@@ -36,7 +36,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
-    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded);
+    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
@@ -110,6 +110,7 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     recheckNameBeforeCreate: true,
     writeWebhookSecret,
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
+    onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const report = { ...result, ...(others ? { untargeted: others } : {}) };

@@ -19,7 +19,7 @@ export const EXIT_CHANGES = 2;
 
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
-  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded)).plan);
+  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
   // Only a saved plan needs the prior state (for the stale-plan message); no output shows it.
   if (ctx.out === undefined) delete plan.priorState;
   writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));

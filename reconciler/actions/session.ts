@@ -86,6 +86,19 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
  * The space as a plan sees it: cubes whose deletion this machine started and the API has not
  * finished are left out (`notice` says which).
  */
+/** Domains whose basic-auth password in the environment differs from the one last applied. */
+async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Record<string, string | undefined>): Promise<Set<string>> {
+  const rotated = new Set<string>();
+  for (const cube of desired.cubes) {
+    for (const domain of cube.domains ?? []) {
+      const value = domain.basicAuthPassword ? env[domain.basicAuthPassword.env] : undefined;
+      if (!value) continue;
+      if (await conn.secretMemory.differs({ spaceId: conn.spaceId, cubeName: cube.name, hostname: domain.hostname }, value)) rotated.add(`${cube.name} ${domain.hostname}`);
+    }
+  }
+  return rotated;
+}
+
 export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: { webhooks?: boolean } = {}): Promise<ObservedState> {
   const listed = await observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
@@ -107,10 +120,17 @@ export async function computePlan(
   rateLimit: RateLimit,
   notice?: NodeJS.WritableStream,
   source?: CatalogSource,
+  env?: Record<string, string | undefined>,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
-  const plan = diff(desired, observed, { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit });
+  const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
+  const plan = diff(
+    desired,
+    observed,
+    { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
+    { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) },
+  );
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);

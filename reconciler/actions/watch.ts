@@ -147,7 +147,7 @@ class Watcher {
 
   private async planAndApply(): Promise<Result> {
     const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env });
-    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded);
+    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
       this.reportPlan(plan, loaded);

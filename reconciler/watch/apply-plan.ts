@@ -28,6 +28,7 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
     shouldStop: options.shouldStop,
     recheckNameBeforeCreate: true,
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
+    onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
 }
 

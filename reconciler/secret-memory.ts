@@ -1,0 +1,79 @@
+/**
+ * Memory of applied secrets. The API never returns a basic-auth password, so a plan cannot see
+ * that the value in the environment was rotated. After apply sends one, a salted digest of it
+ * (scrypt, a random salt per entry) is kept in .cubeform/secrets.json beside the journal; a
+ * later plan compares the environment's value with it and plans an update when they differ.
+ * Without that memory (a fresh checkout, a CI job without a cache) nothing is known: no update
+ * is planned for the password until it is sent again (with any change to the domain's
+ * basic-auth user, or after the memory is restored).
+ */
+import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+interface Entry {
+  salt: string;
+  digest: string;
+  env: string;
+  appliedAt: string;
+}
+
+type Entries = Record<string, Entry>;
+
+export interface SecretSlot {
+  spaceId: string;
+  cubeName: string;
+  hostname: string;
+}
+
+const slotKey = (slot: SecretSlot): string => `${slot.spaceId} ${slot.cubeName} ${slot.hostname}`;
+
+function digestOf(value: string, salt: Buffer): Buffer {
+  return scryptSync(value, salt, 32);
+}
+
+export class SecretMemory {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  /** The value was sent to the API for this domain. */
+  remember(slot: SecretSlot, env: string, value: string): Promise<void> {
+    return this.update((entries) => {
+      const salt = randomBytes(16);
+      entries[slotKey(slot)] = { salt: salt.toString("base64"), digest: digestOf(value, salt).toString("base64"), env, appliedAt: new Date().toISOString() };
+    });
+  }
+
+  /** true: the value differs from the one last applied; false: same; undefined: nothing is remembered. */
+  async differs(slot: SecretSlot, value: string): Promise<boolean | undefined> {
+    await this.queue;
+    const entry = (await this.read())[slotKey(slot)];
+    if (entry === undefined) return undefined;
+    const expected = Buffer.from(entry.digest, "base64");
+    const actual = digestOf(value, Buffer.from(entry.salt, "base64"));
+    return expected.length !== actual.length || !timingSafeEqual(expected, actual);
+  }
+
+  private update(change: (entries: Entries) => void): Promise<void> {
+    const run = this.queue.then(async () => {
+      const entries = await this.read();
+      change(entries);
+      await mkdir(dirname(this.path), { recursive: true });
+      const temp = `${this.path}.${process.pid}.tmp`;
+      await writeFile(temp, `${JSON.stringify(entries, null, 2)}\n`, { encoding: "utf8", mode: 0o600 });
+      await rename(temp, this.path);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(): Promise<Entries> {
+    try {
+      const parsed = JSON.parse(await readFile(this.path, "utf8")) as unknown;
+      return typeof parsed === "object" && parsed !== null ? (parsed as Entries) : {};
+    } catch {
+      return {};
+    }
+  }
+}
