@@ -3,6 +3,7 @@
  * --apply it carries the plan out, else it reports the drift. A stop request (the injected
  * signal) lets the step under way finish, then ends the loop with exit 0.
  */
+import { readFile } from "node:fs/promises";
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -16,7 +17,9 @@ import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../watch/duration.js";
+import { startListener, type Listener } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
+import { Wake } from "../watch/wake.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags } from "./session.js";
 
@@ -35,6 +38,8 @@ export interface WatchContext extends PlanFlags {
   pollIntervalMs: number;
   /** Stops the loop (SIGTERM/SIGINT in the CLI). */
   signal: AbortSignal;
+  /** `--listen`: where to receive the service's webhook deliveries; a relevant event starts a round at once. */
+  listen?: { host: string; port: number };
   /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
   lockTimeoutMs?: number;
 }
@@ -53,10 +58,13 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
+      const wake = new Wake();
+      const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, io);
       const what = ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)";
       const when = ctx.once ? "once" : `every ${formatDuration(ctx.intervalMs)}`;
       writeLine(io.stderr, `watching ${ctx.files.join(", ")} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
+        wait: (ms, signal) => wake.wait(ms, signal),
         reconcile: () => watcher.round(),
         intervalMs: ctx.intervalMs,
         backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: Math.max(MAX_BACKOFF_MS, ctx.intervalMs) }),
@@ -65,6 +73,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
         onFailure: (error, info) => watcher.reportFailure(error, info.retryInMs),
         fatal: (error) => watcher.fatal(error),
       });
+      await listener?.close();
       if (ctx.signal.aborted) writeLine(io.stderr, "stopped: the step under way was finished, nothing is half-sent");
       return ctx.once && lastRoundFailed ? 1 : 0;
     });
@@ -72,6 +81,30 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     health.loopEnded();
     await server?.close();
   }
+}
+
+/**
+ * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
+ * of the file's webhook endpoints (re-read per delivery: a replacement writes a new secret).
+ */
+async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, io: CliIo): Promise<Listener> {
+  const secrets = async (): Promise<string[]> => {
+    const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env }).catch(() => undefined);
+    const paths = (loaded?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
+    const texts = await Promise.all(paths.map((path) => readFile(path, "utf8").catch(() => "")));
+    return texts.map((text) => text.trim()).filter((text) => text !== "");
+  };
+  const listener = await startListener({
+    ...address,
+    secrets,
+    onEvent: (event, deliveryId) => {
+      writeLine(io.stderr, `[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`);
+      wake.fire();
+    },
+    onRefused: (reason) => writeLine(io.stderr, `[${new Date().toISOString()}] ${reason}`),
+  });
+  writeLine(io.stderr, `listening for webhook deliveries on ${listener.url} (signatures checked against the webhooks' secretFiles)`);
+  return listener;
 }
 
 /** A round longer than this is stuck: every wait of a round's steps, plus pacing, plus slack. */

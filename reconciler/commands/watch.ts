@@ -17,6 +17,7 @@ const WatchOptions = z.object({
   allowReplace: z.boolean().default(false),
   waitTimeout: z.coerce.number().positive().default(600),
   pollInterval: z.coerce.number().int().positive().default(2000),
+  listen: z.string().min(1).optional(),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -31,6 +32,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
     .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
     .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
+    .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
     .addHelpText(
       "after",
       `
@@ -38,6 +40,7 @@ Examples:
   $ cubeform watch                                  # report drift every minute
   $ cubeform watch --apply --interval 5m --metrics-port 9464
   $ cubeform watch --apply --once                   # one round, e.g. from cron
+  $ cubeform watch --apply --interval 10m --listen 0.0.0.0:4666   # repair on the service's events
 
 Each round re-reads the file (a bad file fails that round only), observes the space and plans.
 Failed rounds are retried with exponential backoff (with jitter, capped at 5m); a bad file or
@@ -46,11 +49,15 @@ exit 0. A key the API refuses (401/403) before any round succeeded ends watch wi
 
 Probes (with --metrics-port): /livez is 200 while the loop runs; /readyz is 200 when the last
 round reached the API and finished without error within the last 3 intervals (at least 30 s),
-503 otherwise (with the reason); /healthz is the same as /readyz.`,
+503 otherwise (with the reason); /healthz is the same as /readyz.
+With --listen, declare a webhooks entry in the file whose url reaches this address (the service
+needs a public https url) and whose secretFile holds the signing secret: deliveries are checked
+(X-Krova-Signature, 300 s tolerance), duplicates dropped, and unsigned ones refused with 401.`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, ...options } = parseOptions(WatchOptions, raw);
+      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, ...options } = parseOptions(WatchOptions, raw);
+      const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...options,
         files: file,
@@ -58,6 +65,7 @@ round reached the API and finished without error within the last 3 intervals (at
         rateLimit: parseRateLimit(rateLimit),
         intervalMs: parseDuration(interval, "--interval"),
         ...(metricsPort !== undefined ? { metricsPort } : {}),
+        ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),
         waitTimeoutMs: waitTimeout * 1000,
         pollIntervalMs: pollInterval,
         cwd: cwdOf(io),

@@ -4,6 +4,7 @@
  */
 import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type SecretRef } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
+import { writeWebhookSecret } from "../actions/webhook-secret.js";
 import { writeLine } from "../io.js";
 
 export interface ApplyPlanOptions {
@@ -27,6 +28,7 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
     desired,
     shouldStop: options.shouldStop,
     recheckNameBeforeCreate: true,
+    writeWebhookSecret,
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });

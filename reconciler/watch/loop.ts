@@ -35,6 +35,8 @@ export interface LoopOptions {
   onFailure(error: unknown, info: FailureInfo): void;
   /** An error that ends the loop instead (e.g. a rejected key at start): runLoop throws what this returns. */
   fatal?(error: unknown): Error | undefined;
+  /** The wait between rounds (default: a plain sleep); `watch --listen` ends it early on an event. */
+  wait?(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** Runs rounds until the signal aborts (or once); resolves with whether the last round failed. */
@@ -56,7 +58,7 @@ export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: 
       options.onFailure(error, { terminal, retryInMs: delayMs });
     }
     if (options.once) break;
-    await sleepUnlessAborted(delayMs, options.signal);
+    await (options.wait ? options.wait(delayMs, options.signal) : sleepUnlessAborted(delayMs, options.signal));
   }
   return { lastRoundFailed };
 }

@@ -1,0 +1,107 @@
+/**
+ * `watch --listen ADDR`: an HTTP endpoint for the service's own webhook deliveries. A delivery
+ * whose signature verifies (against the signing secrets of the file's webhook endpoints) and
+ * whose event concerns a cube, domain or TCP mapping starts a round at once; the interval stays
+ * the fallback. Duplicate delivery ids (X-Krova-Delivery) are acknowledged and dropped.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { CliError } from "../errors.js";
+import { verifySignature } from "./signature.js";
+
+/** Events that can mean the space no longer matches the file. */
+const RELEVANT = /^(cube|domain|tcp_mapping)\./;
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Delivery ids remembered to drop duplicates (retries of a delivery that did arrive). */
+const REMEMBERED_DELIVERIES = 10_000;
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  /** The current signing secrets (re-read per delivery: a replaced endpoint has a new one). */
+  secrets(): Promise<string[]>;
+  /** A verified, relevant event arrived. */
+  onEvent(event: string, deliveryId: string): void;
+  /** One line about a refused delivery (never the secret or the body). */
+  onRefused(reason: string): void;
+  now?: () => number;
+}
+
+export interface Listener {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function parseListenAddress(text: string): { host: string; port: number } {
+  const match = /^(?:(.*):)?(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new CliError("invalid_option", `invalid option --listen: expected PORT or HOST:PORT such as 127.0.0.1:4666 (got ${JSON.stringify(text)})`);
+  const host = (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1") || "127.0.0.1";
+  return { host, port };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined);
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const seen = new Set<string>();
+  const remember = (id: string): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    if (seen.size > REMEMBERED_DELIVERIES) seen.delete(seen.values().next().value as string);
+    return true;
+  };
+  const server: Server = createServer((req, res) => {
+    const answer = (status: number, body: object): void => {
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    void (async () => {
+      if (req.method !== "POST") return answer(405, { error: "method_not_allowed" });
+      const body = await readBody(req);
+      if (body === undefined) return answer(413, { error: "payload_too_large" });
+      const now = Math.floor((options.now?.() ?? Date.now()) / 1000);
+      const verdict = verifySignature(req.headers["x-krova-signature"] as string | undefined, body, await options.secrets(), now);
+      if (!verdict.ok) {
+        options.onRefused(`refused a delivery: ${verdict.error}`);
+        return answer(401, { error: verdict.error });
+      }
+      const deliveryId = String(req.headers["x-krova-delivery"] ?? "");
+      if (deliveryId !== "" && !remember(deliveryId)) return answer(200, { received: true, duplicate: true });
+      const event = String(req.headers["x-krova-event"] ?? eventOf(body));
+      if (RELEVANT.test(event)) options.onEvent(event, deliveryId);
+      answer(200, { received: true });
+    })().catch(() => answer(400, { error: "bad_request" }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function eventOf(body: Buffer): string {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { event?: unknown };
+    return typeof parsed.event === "string" ? parsed.event : "";
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Ends the loop's wait between rounds early: `watch --listen` fires it when an event arrives.
+ * An event that arrives during a round is kept, so the next wait ends at once.
+ */
+export class Wake {
+  private pending = false;
+  private waiter: (() => void) | undefined;
+
+  fire(): void {
+    this.pending = true;
+    this.waiter?.();
+  }
+
+  /** Resolves after `ms`, when fired, or when the signal aborts, whichever comes first. */
+  wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.pending || signal?.aborted) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waiter = undefined;
+        this.pending = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiter = done;
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}
