@@ -4,7 +4,7 @@
  * not judged.
  */
 import { z } from "zod";
-import { AttachDomainRequest, Cidr, CreateCubeRequest, Hostname } from "../schema/api.js";
+import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, Hostname } from "../schema/api.js";
 import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
 import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
@@ -51,6 +51,9 @@ export const TcpMappingInputSchema = z.strictObject({
   allow: z.array(Cidr).max(500).optional(),
   adoptId: AdoptId,
 });
+
+/** The API's create body: url, events from the API's list, description. */
+export const WebhookInputSchema = CreateWebhookRequest;
 
 /** The user's inputs without Pulumi's own `__provider`. */
 export function userInputs(props: Record<string, unknown>): Record<string, unknown> {

@@ -9,7 +9,7 @@
  */
 import pulumi from "@pulumi/pulumi";
 import { deprecatedNamesIn, deprecationWarning, type AliasedKind } from "./aliases.js";
-import type { CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs } from "./types.js";
+import type { CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs, WebhookInputs, WebhookOutputs } from "./types.js";
 
 export type * from "./types.js";
 
@@ -84,6 +84,30 @@ export const tcpMappingProvider: Provider = {
   },
   async delete(id, props) {
     return (await import("cubeform/provider-runtime")).tcpMappingDelete(id, props);
+  },
+};
+
+export const webhookProvider: Provider = {
+  async configure(req) {
+    return (await import("cubeform/provider-runtime")).configure(req);
+  },
+  async check(olds, news) {
+    return (await import("cubeform/provider-runtime")).webhookCheck(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).webhookDiff(id, olds, news);
+  },
+  async create(inputs) {
+    return (await import("cubeform/provider-runtime")).webhookCreate(inputs);
+  },
+  async read(id, props) {
+    return (await import("cubeform/provider-runtime")).webhookRead(id, props);
+  },
+  async update(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).webhookUpdate(id, olds, news);
+  },
+  async delete(id, props) {
+    return (await import("cubeform/provider-runtime")).webhookDelete(id, props);
   },
 };
 
@@ -227,3 +251,29 @@ export class TcpMapping extends pulumi.dynamic.Resource {
     warnDeprecatedNames("TcpMapping", args, this);
   }
 }
+
+export type WebhookArgs = Inputs<WebhookInputs>;
+
+const WEBHOOK_OUTPUTS = ["webhookId", "url", "events", "description", "enabled", "createdAt", "secret"] as const satisfies readonly (keyof WebhookOutputs)[];
+
+/**
+ * A webhook endpoint of the space. Any change replaces it (the API has no PATCH) with a new
+ * signing secret; `secret` is a secret output, kept encrypted in state.
+ */
+export class Webhook extends pulumi.dynamic.Resource {
+  declare readonly webhookId: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly events: pulumi.Output<string[]>;
+  declare readonly description: pulumi.Output<string | null>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly createdAt: pulumi.Output<string>;
+  /** The signing secret, to verify X-Krova-Signature; secret in state and in program outputs. */
+  declare readonly secret: pulumi.Output<string | null>;
+
+  constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), "secret"];
+    super(webhookProvider, name, withOutputKeys(WEBHOOK_OUTPUTS, args), { ...opts, additionalSecretOutputs }, MODULE, "Webhook");
+  }
+}
+
+export { Fleet, type FleetArgs } from "./fleet.js";

@@ -6,7 +6,8 @@
  */
 import type { ConfigureRequest, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { withoutSpentAdoptId } from "./adopt.js";
-import { checkInputs, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema } from "./check.js";
+import { checkInputs, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema, WebhookInputSchema } from "./check.js";
+import { createWebhook, deleteWebhook, diffWebhook, readWebhook, updateWebhook } from "./webhook.js";
 import { createCube, deleteCube, diffCube, readCube, updateCube } from "./cube.js";
 import { createDomain, deleteDomain, diffDomain, readDomain, updateDomain } from "./domain.js";
 import { configureSettings, settingsFrom } from "./settings.js";
@@ -83,4 +84,25 @@ export async function tcpMappingUpdate(id: string, olds: Props, _news: Props): P
 }
 export async function tcpMappingDelete(id: string, props: Props): Promise<void> {
   return deleteTcpMapping(id, props);
+}
+
+// ------------------------------------------------------------------ Webhook
+
+export async function webhookCheck(_olds: Props, news: Props): Promise<CheckResult> {
+  return checkInputs(WebhookInputSchema, news, { dropNulls: true });
+}
+export async function webhookDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
+  return diffWebhook(id, olds, news);
+}
+export async function webhookCreate(inputs: Props): Promise<CreateResult> {
+  return createWebhook(inputs);
+}
+export async function webhookRead(id: string, props?: Props): Promise<ReadResult> {
+  return readWebhook(id, props);
+}
+export async function webhookUpdate(id: string, olds: Props, _news: Props): Promise<UpdateResult> {
+  return updateWebhook(id, olds);
+}
+export async function webhookDelete(id: string, _props: Props): Promise<void> {
+  return deleteWebhook(id);
 }

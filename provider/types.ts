@@ -131,3 +131,22 @@ export interface TcpMappingOutputs {
   allow: string[];
   status: string;
 }
+
+export interface WebhookInputs {
+  url: string;
+  /** Event names of the API's list. */
+  events: string[];
+  description?: string;
+}
+
+export interface WebhookOutputs {
+  webhookId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  /** false: the endpoint disabled itself or was disabled in the dashboard (the next up replaces it). */
+  enabled: boolean;
+  createdAt: string;
+  /** The signing secret (returned by the API once, at create); kept encrypted in state. */
+  secret: string | null;
+}

@@ -52,6 +52,11 @@ const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
+  return loadDesiredStateSync(options);
+}
+
+/** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
+export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
   const source = options.source ?? readSource(options.file, absPath);
   try {

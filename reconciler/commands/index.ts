@@ -130,4 +130,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     stopsGracefully: true,
     load: () => import("./watch.js"),
   },
+  {
+    name: "webhook",
+    usage: "<list|deliveries> …",
+    summary: "the space's webhook endpoints and their delivery logs",
+    stopsGracefully: false,
+    load: () => import("./webhook.js"),
+  },
 ];

@@ -3,7 +3,9 @@
  * webhook endpoint wrote to its secretFile) starts a round at once, so an out-of-band delete is
  * repaired far sooner than the polling interval (60 s here). The measured latency is printed.
  */
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import { APPLY, FLEET, RATE, describeRun, project, waitFor } from "./support.js";
 
@@ -46,4 +48,18 @@ test("a cube event starts a round at once: an out-of-band delete is repaired wel
   expect(watch.stderr()).toContain("refused a delivery: invalid_signature");
   watch.process.kill("SIGTERM");
   expect((await watch.exited).code).toBe(0);
+
+  // The delivery log of the endpoint, by url: the event that started the round was delivered.
+  const secret = readFileSync(join(p.cwd, ".secrets", "watch.secret"), "utf8").trim();
+  const json = await p.run(["webhook", "deliveries", `http://127.0.0.1:${port}/`, "--format", "json", ...RATE]);
+  expect(json.code, describeRun(json)).toBe(0);
+  const log = JSON.parse(json.stdout) as { deliveries: { event: string; status: string; attempts: number; lastError: string | null }[] };
+  expect(log.deliveries).toContainEqual(expect.objectContaining({ event: "tcp_mapping.removed", status: "delivered", attempts: 1, lastError: null }));
+  const text = await p.run(["webhook", "deliveries", `http://127.0.0.1:${port}/`, ...RATE]);
+  expect(text.code, describeRun(text)).toBe(0);
+  expect(text.stdout).toMatch(/tcp_mapping\.removed\s+delivered\s+1/);
+  const missing = await p.run(["webhook", "deliveries", "https://nowhere.example.com/", ...RATE]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('no webhook endpoint has the url (or id) "https://nowhere.example.com/"');
+  for (const run of [applied, json, text, await watch.exited]) expect(`${run.stdout}${run.stderr}`.includes(secret)).toBe(false);
 });

@@ -7,7 +7,7 @@
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { serializeProvider, startPlugin, type DiffResult, type Plugin } from "../harness.js";
 
-export type Kind = "Cube" | "Domain" | "TcpMapping";
+export type Kind = "Cube" | "Domain" | "TcpMapping" | "Webhook";
 type Props = Record<string, unknown>;
 
 export interface Resource {
@@ -51,11 +51,12 @@ export interface Stack {
 }
 
 async function providerTexts(): Promise<Record<Kind, string>> {
-  const { cubeProvider, domainProvider, tcpMappingProvider } = await import("cubeform/provider");
+  const { cubeProvider, domainProvider, tcpMappingProvider, webhookProvider } = await import("cubeform/provider");
   return {
     Cube: await serializeProvider(cubeProvider),
     Domain: await serializeProvider(domainProvider),
     TcpMapping: await serializeProvider(tcpMappingProvider),
+    Webhook: await serializeProvider(webhookProvider),
   };
 }
 

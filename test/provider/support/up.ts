@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../harness.js";
 import type { UpStep } from "./up-runner.js";
@@ -47,8 +48,9 @@ export function upStack(providerConfig: Record<string, string>, project = "adopt
     statePath,
     async up(program, options = {}) {
       const programConfig = Object.fromEntries(Object.entries(options.programConfig ?? {}).map(([key, value]) => [`${project}:${key}`, value]));
-      const { stdout } = await run(process.execPath, ["--import", "tsx", "test/provider/support/up-runner.ts", join(dir, program)], {
-        cwd: REPO_ROOT,
+      // Pulumi runs a program in its own directory.
+      const { stdout } = await run(process.execPath, ["--import", pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href, join(REPO_ROOT, "test/provider/support/up-runner.ts"), join(dir, program)], {
+        cwd: dir,
         env: { ...process.env, PULUMI_NODEJS_PROJECT: project, PULUMI_CONFIG: JSON.stringify(programConfig), UP_STATE: statePath, UP_PROVIDER_CONFIG: JSON.stringify(providerConfig), UP_RUNS: String(options.runs ?? 1) },
         timeout: 60_000,
         maxBuffer: 16 * 1024 * 1024,

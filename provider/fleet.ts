@@ -1,0 +1,110 @@
+/**
+ * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi
+ * component. The file is loaded exactly as `cubeform` loads it (validation with file:line:col,
+ * defaults, `${env:}` references, key and cloud-init files), and each entry becomes a child:
+ * a Cube per cube, a Domain per domain, a TcpMapping per port, a Webhook per endpoint, with the
+ * same names for the same things, so a fleet moves between `cubeform apply` and `pulumi up`
+ * without rewriting it.
+ *
+ * What Pulumi does its own way: `prune` (Pulumi deletes what the program no longer declares),
+ * `lifecycle.allowReplace` (`pulumi preview` shows every replacement), a pinned cube `id` (it
+ * becomes the Cube's adoptId: the live cube is taken over unchanged on the first up).
+ */
+import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { dirname } from "node:path";
+import pulumi from "@pulumi/pulumi";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
+import { formatProblem, LoadError } from "../reconciler/errors.js";
+import { loadDesiredStateSync, type LoadedFile } from "../reconciler/load.js";
+import { Cube, Domain, TcpMapping, Webhook } from "./index.js";
+
+export interface FleetArgs {
+  /** The desired-state file (cubeform.yaml), relative to the program's directory. */
+  file: string;
+}
+
+/** Cube fields Pulumi's ignoreChanges can name (domains and ports are children, not fields). */
+const IGNORABLE_INPUTS = new Set(["image", "region", "resources", "sshPublicKey", "userData", "terminationProtection", "power", "sshPort"]);
+
+function load(file: string): LoadedFile {
+  try {
+    return loadDesiredStateSync({ file, cwd: process.cwd(), env: process.env });
+  } catch (error) {
+    if (error instanceof LoadError) throw new Error(`${error.message}\n${error.problems.map(formatProblem).join("\n")}`);
+    throw error;
+  }
+}
+
+export class Fleet extends pulumi.ComponentResource {
+  /** By cube name. */
+  readonly cubes: Record<string, Cube> = {};
+  /** By "<cube>/<hostname>". */
+  readonly domains: Record<string, Domain> = {};
+  /** By "<cube>/<cubePort>". */
+  readonly tcpMappings: Record<string, TcpMapping> = {};
+  /** By url. */
+  readonly webhooks: Record<string, Webhook> = {};
+
+  constructor(name: string, args: FleetArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("cubeform:index:Fleet", name, {}, opts);
+    const { desired } = load(args.file);
+    for (const spec of desired.cubes) this.addCube(name, spec);
+    for (const spec of desired.webhooks ?? []) this.addWebhook(name, spec);
+    this.registerOutputs({ cubeIds: Object.fromEntries(Object.entries(this.cubes).map(([cube, resource]) => [cube, resource.cubeId])) });
+  }
+
+  private addCube(fleet: string, spec: DesiredCubeSpec): void {
+    const ignoreChanges = spec.lifecycle.ignoreChanges.filter((field) => IGNORABLE_INPUTS.has(field));
+    const cube = new Cube(
+      `${fleet}-${spec.name}`,
+      {
+        name: spec.name,
+        image: spec.image,
+        resources: spec.resources,
+        sshPublicKey: spec.sshPublicKey,
+        ...(spec.region !== undefined ? { region: spec.region } : {}),
+        ...(spec.userData !== undefined ? { userData: spec.userData } : {}),
+        ...(spec.terminationProtection !== undefined ? { terminationProtection: spec.terminationProtection } : {}),
+        ...(spec.power !== undefined ? { power: spec.power } : {}),
+        ...(spec.sshPort !== undefined ? { sshPort: spec.sshPort } : {}),
+        ...(spec.id !== undefined ? { adoptId: spec.id } : {}),
+      },
+      { parent: this, ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}) },
+    );
+    this.cubes[spec.name] = cube;
+    for (const domain of spec.domains ?? []) this.addDomain(fleet, spec.name, cube, domain);
+    for (const port of spec.ports ?? []) this.addPort(fleet, spec.name, cube, port);
+  }
+
+  private addDomain(fleet: string, cubeName: string, cube: Cube, spec: DesiredDomainSpec): void {
+    const password = spec.basicAuthPassword === undefined ? undefined : process.env[spec.basicAuthPassword.env];
+    if (spec.basicAuthPassword !== undefined && !password) {
+      throw new Error(`environment variable ${spec.basicAuthPassword.env} is not set; it holds basicAuthPassword of ${spec.hostname}`);
+    }
+    this.domains[`${cubeName}/${spec.hostname}`] = new Domain(
+      `${fleet}-${cubeName}-${spec.hostname}`,
+      { cubeId: cube.cubeId, hostname: spec.hostname, port: spec.port, ...spec.settings, ...(password ? { basicAuthPassword: pulumi.secret(password) } : {}) },
+      { parent: this },
+    );
+  }
+
+  private addPort(fleet: string, cubeName: string, cube: Cube, spec: DesiredPortSpec): void {
+    this.tcpMappings[`${cubeName}/${spec.cubePort}`] = new TcpMapping(
+      `${fleet}-${cubeName}-port-${spec.cubePort}`,
+      { cubeId: cube.cubeId, cubePort: spec.cubePort, udp: spec.udpEnabled, allow: spec.whitelistedIps, ...(spec.label !== undefined ? { label: spec.label } : {}) },
+      { parent: this },
+    );
+  }
+
+  /** As with the CLI, the signing secret goes to the entry's secretFile (0600), and stays secret in state. */
+  private addWebhook(fleet: string, spec: DesiredWebhookSpec): void {
+    const webhook = new Webhook(`${fleet}-webhook-${spec.url}`, { url: spec.url, events: spec.events, ...(spec.description !== undefined ? { description: spec.description } : {}) }, { parent: this });
+    this.webhooks[spec.url] = webhook;
+    webhook.secret.apply((secret) => {
+      if (typeof secret !== "string" || secret === "" || pulumi.runtime.isDryRun()) return;
+      mkdirSync(dirname(spec.secretPath), { recursive: true });
+      writeFileSync(spec.secretPath, `${secret}\n`, { mode: 0o600 });
+      chmodSync(spec.secretPath, 0o600);
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { cwdOf, type CliIo } from "../io.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+
+function context(raw: unknown, io: CliIo) {
+  const { rateLimit, ...options } = parseOptions(Day2Options.loose(), raw);
+  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
+}
+
+const DeliveriesOptions = z.object({ limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50) });
+
+export function register(program: Command, io: CliIo): void {
+  const webhook = program
+    .command("webhook")
+    .description("the space's webhook endpoints and their delivery logs")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cubeform webhook list
+  $ cubeform webhook deliveries https://hooks.example.com/cube
+  $ cubeform webhook deliveries wh_0123abcd --limit 10 --format json
+
+Endpoints are named by url or id. Declare them in the file's webhooks: to manage them.`,
+    );
+
+  addDay2Options(webhook.command("list").description("the space's webhook endpoints")).action(async (raw: unknown) => {
+    const { runWebhookList } = await import("../actions/webhook.js");
+    exitWith(await runWebhookList(context(raw, io), io));
+  });
+
+  addDay2Options(
+    webhook
+      .command("deliveries")
+      .description("an endpoint's recent deliveries: status, attempts, last error (newest first, last 30 days)")
+      .argument("<webhook>", "url or id")
+      .option("--limit <n>", "how many (1-100)", "50"),
+  ).action(async (ref: string, raw: unknown) => {
+    const { runWebhookDeliveries } = await import("../actions/webhook.js");
+    const { limit } = parseOptions(DeliveriesOptions, raw);
+    exitWith(await runWebhookDeliveries({ ...context(raw, io), webhook: ref, limit }, io));
+  });
+}
