@@ -18,8 +18,10 @@ export function isTty(stream: NodeJS.WritableStream | NodeJS.ReadableStream | un
   return (stream as { isTTY?: boolean } | undefined)?.isTTY === true;
 }
 
-/** Colors only on a terminal, and never when NO_COLOR is set. */
+/** Colors on a terminal unless NO_COLOR is set; FORCE_COLOR (not "0" or "false") forces them anywhere. */
 export function useColor(io: CliIo): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== "0" && force !== "false") return true;
   return isTty(io.stdout) && io.env.NO_COLOR === undefined;
 }
 

@@ -74,7 +74,7 @@ async function confirm(changes: number, io: CliIo, out: NodeJS.WritableStream): 
       "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
     );
   }
-  const answer = await ask(`\nApply these ${changes} changes? (yes/no) `, io.stdin, out);
+  const answer = await ask(`\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`} (yes/no) `, io.stdin, out);
   if (answer.trim().toLowerCase() !== "yes") throw new CliError("apply_cancelled", "apply cancelled: nothing was changed");
 }
 
@@ -179,7 +179,7 @@ export function renderApplyResult(result: ApplyResult): string {
     lines.push(...stoppedLines(result));
     return `${lines.join("\n")}\n`;
   }
-  lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${result.mutationsSent} API mutations sent.`);
+  lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
   lines.push(convergenceLine(result));
   return `${lines.join("\n")}\n`;
 }
@@ -188,7 +188,7 @@ export function renderApplyResult(result: ApplyResult): string {
 export function stoppedLines(result: ApplyReport): string[] {
   const done = result.outcomes.filter((o) => o.status === "done");
   const notDone = result.outcomes.filter((o) => o.status !== "done" && !(o.status === "failed" && o.error?.code !== "stopped"));
-  const lines = [`Stopped: ${done.length} of ${result.outcomes.length} steps done; ${result.mutationsSent} API mutations sent; nothing was sent after the stop request.`];
+  const lines = [`Stopped: ${done.length} of ${result.outcomes.length} steps done; ${mutationsSent(result.mutationsSent)}; nothing was sent after the stop request.`];
   for (const o of done) lines.push(`  done:     ${o.step.op} ${o.step.address}`);
   for (const o of notDone) lines.push(`  not done: ${o.step.op} ${o.step.address}`);
   lines.push("The space does not match the file yet: run `cubeform apply` again to finish.");
@@ -254,4 +254,9 @@ function secretNamesOf(plan: SavedPlan): string[] {
   const names = new Set<string>();
   for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];
+}
+
+/** "1 API mutation sent", "3 API mutations sent". */
+export function mutationsSent(n: number): string {
+  return `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
 }

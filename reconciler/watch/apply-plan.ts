@@ -48,7 +48,7 @@ export function applySummaryLines(result: ApplyResult): string[] {
   for (const o of result.outcomes) if (o.status === "failed") lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
   for (const change of result.blocked) lines.push(`Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`);
   const done = result.outcomes.filter((o) => o.status === "done").length;
-  lines.push(`Applied ${done} of ${result.outcomes.length} steps; ${result.mutationsSent} API mutations sent.`);
+  lines.push(`Applied ${done} of ${result.outcomes.length} steps; ${result.mutationsSent} API ${result.mutationsSent === 1 ? "mutation" : "mutations"} sent.`);
   return lines;
 }
 
