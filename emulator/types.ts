@@ -57,6 +57,12 @@ export interface FaultSpec {
   status?: number;
   /** For "latency": extra delay in ms. */
   ms?: number;
+  /** Rate-based: each matching request is hit with this probability (0..1) until cleared; `times` is ignored. */
+  rate?: number;
+  /** Seed of a rate-based fault's draws (the same seed, the same sequence). */
+  seed?: number;
+  /** For "status": answer one of these, drawn per hit (a status class, e.g. [500, 502, 503, 504]). */
+  statuses?: number[];
 }
 
 export interface AuditRow {

@@ -1,24 +1,72 @@
-/** Injected faults on /api/v1 requests (admin surface and tests). */
+/**
+ * Injected faults on /api/v1 requests (admin surface and tests). Two sorts:
+ * - counted: the first matching fault applies to the next `times` matching requests (a queue);
+ * - rate-based (`rate` set): each matching request is hit with that probability, drawn from a
+ *   seeded generator, until cleared ("20 % of POST /cubes answer 503"). A run with one seed
+ *   injects the same sequence of faults, so a failing test can be replayed.
+ * Counted faults are looked at first; rate-based ones in the order they were added, the first
+ * whose draw hits wins. `statuses` spreads a status fault over a class (e.g. [500, 502, 503]).
+ */
 import type { FaultSpec } from "../types.js";
 
+interface CountedFault extends FaultSpec {
+  remaining: number;
+  pattern?: RegExp;
+}
+
+interface RateFault extends FaultSpec {
+  pattern?: RegExp;
+  random: () => number;
+}
+
+/** mulberry32: a small, fast, seeded generator (not for secrets). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const matches = (f: { method?: string; pattern?: RegExp }, method: string, path: string): boolean => (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path));
+
 export class FaultList {
-  private faults: (FaultSpec & { remaining: number; pattern?: RegExp })[] = [];
+  private faults: CountedFault[] = [];
+  private rated: RateFault[] = [];
 
   add(fault: FaultSpec): void {
     const pattern = fault.path === undefined ? undefined : new RegExp(fault.path);
-    this.faults.push({ ...fault, method: fault.method?.toUpperCase(), remaining: fault.times ?? 1, pattern });
+    const method = fault.method?.toUpperCase();
+    if (fault.rate !== undefined) {
+      this.rated.push({ ...fault, method, pattern, random: seededRandom(fault.seed ?? 1 + this.rated.length) });
+      return;
+    }
+    this.faults.push({ ...fault, method, remaining: fault.times ?? 1, pattern });
   }
 
   clear(): void {
     this.faults = [];
+    this.rated = [];
   }
 
-  /** The first fault matching the request, consuming one of its uses. */
+  /** The fault for this request, if any: a counted one (using one of its uses), else a rate draw. */
   take(method: string, path: string): FaultSpec | undefined {
-    const fault = this.faults.find((f) => (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path)));
-    if (!fault) return undefined;
-    fault.remaining--;
-    if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
-    return fault;
+    const fault = this.faults.find((f) => matches(f, method, path));
+    if (fault) {
+      fault.remaining--;
+      if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+      return fault;
+    }
+    for (const rated of this.rated) {
+      if (!matches(rated, method, path)) continue;
+      const draw = rated.random();
+      if (draw >= (rated.rate ?? 0)) continue;
+      if (rated.statuses && rated.statuses.length > 0) return { ...rated, status: rated.statuses[Math.floor(rated.random() * rated.statuses.length)] };
+      return rated;
+    }
+    return undefined;
   }
 }
