@@ -16,6 +16,7 @@
  *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
  *   POST   /__emulator/backups           {cubeId, name?, sizeBytes?, status?} → 201 {backup}
  *   POST   /__emulator/backup-allowance  {spaceId, allowance: n | null}
+ *   POST   /__emulator/device            {userCode, spaceId?, approve?=true}   (a CLI device login)
  *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
  */
 import { z } from "zod";
@@ -25,6 +26,7 @@ import type { Core } from "./core/core.js";
 import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
+import { answerDeviceLogin } from "./resources/cli-auth.js";
 import { removeCube } from "./resources/cubes.js";
 import { publishDns, removeDns, setDnsUnavailable } from "./resources/dns.js";
 import type { EmulatorAdmin } from "./types.js";
@@ -57,6 +59,7 @@ const Schemas = {
     sizeBytes: z.number().int().min(1).optional(),
     status: z.enum(["pending", "complete", "failed"]).optional(),
   }),
+  device: z.strictObject({ userCode: z.string().min(1), spaceId: z.string().min(1).optional(), approve: z.boolean().optional() }),
   storageRate: z.strictObject({ bytesPerSecond: z.number().int().min(1024).nullable() }),
   allowance: z.strictObject({ spaceId: z.string().min(1), allowance: z.number().int().min(0).nullable() }),
   terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
@@ -94,6 +97,7 @@ export function createAdmin(core: Core): EmulatorAdmin {
     flushState: () => core.flush(),
     auditRows: (filter) => auditRows(core, filter),
     createBackup: (input) => mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
+    answerDeviceLogin: (input) => mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
     setStorageRate: (bytesPerSecond) => {
       core.storageBytesPerSecond = parseWith(Schemas.storageRate, { bytesPerSecond }).bytesPerSecond;
     },
@@ -154,6 +158,7 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   "POST /rate-limit": (admin, body) => ok(() => admin.setRateLimit(body as never)),
   "POST /terminate": (admin, body) => ok(() => admin.terminateCube(body as never)),
   "POST /backups": (admin, body) => json(201, { backup: admin.createBackup(body as never) }),
+  "POST /device": (admin, body) => ok(() => admin.answerDeviceLogin(body as never)),
   "POST /storage-rate": (admin, body) => ok(() => admin.setStorageRate(parseWith(Schemas.storageRate, body).bytesPerSecond)),
   "POST /backup-allowance": (admin, body) => ok(() => admin.setBackupAllowance(body as never)),
   "GET /requests": (admin) => json(200, { requests: admin.requests() }),

@@ -83,7 +83,8 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   }
   if ("methodNotAllowed" in match) return error(405, `Method ${req.method} is not allowed on ${req.path}`);
   const { route, params } = match;
-  if (route.public) return route.handler(core);
+  const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
+  if (route.public) return route.handler({ core, body: parseJsonBody(req.body), origin, now: core.now() });
   const idempotencyKey = mutating ? req.headers["idempotency-key"] : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {
     return error(400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long`);
@@ -99,7 +100,6 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   }
   const auth = authenticate(req, keyHolder);
   authorize(route, params, auth, mutating);
-  const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
   const response = route.handler({ core, params, query: req.query, body: parseJsonBody(req.body), auth, now, origin } satisfies RouteContext);
   if (idempotencyKey) storeOutcome(core, auth.spaceId, idempotencyKey, req, response, now);
   return response;

@@ -18,6 +18,8 @@ const ERROR_RESPONSES: Record<number, string> = {
   404: "Resource not found",
   409: "Conflict (termination protection refuses a delete; duplicate; operation in progress)",
   422: "Idempotency-Key reused with a different request",
+  410: "Gone: the device code expired, was already used, or is unknown",
+  428: "Authorization pending: keep polling at the given interval",
   429: "Mutating-request rate limit exceeded; see Retry-After",
   503: "No host ports available",
 };
@@ -41,8 +43,7 @@ function errorResponse(status: number): Schema {
   return { description: ERROR_RESPONSES[status] ?? "Error", ...(headers ? { headers } : {}), content: { "application/json": { schema } } };
 }
 
-function operation(path: string, method: string, op: Operation): Schema {
-  const isPublic = op.tag === "Public";
+function operation(path: string, method: string, op: Operation, isPublic: boolean): Schema {
   const mutating = method !== "get";
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
   const errors = new Set([...(op.errors ?? []), ...(isPublic ? [] : [401, 403]), ...(mutating ? [429] : [])]);
@@ -75,7 +76,7 @@ function pathsOf(routes: readonly Route[]): Record<string, Record<string, Schema
   const paths: Record<string, Record<string, Schema>> = {};
   for (const route of routes) {
     const method = route.method.toLowerCase();
-    (paths[route.path] ??= {})[method] = operation(route.path, method, route.doc);
+    (paths[route.path] ??= {})[method] = operation(route.path, method, route.doc, route.public === true);
   }
   return paths;
 }

@@ -116,6 +116,8 @@ export interface EmulatorAdmin {
   setBackupAllowance(input: { spaceId: string; allowance: number | null }): void;
   /** Holds every storage stream (archive downloads, part uploads) to this many bytes per second; null: unlimited. */
   setStorageRate(bytesPerSecond: number | null): void;
+  /** The browser step of a CLI device login: approve (for `spaceId`, default the initial space) or deny the user code. */
+  answerDeviceLogin(input: { userCode: string; spaceId?: string; approve?: boolean }): void;
 }
 
 export interface RunningEmulator {

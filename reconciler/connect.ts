@@ -12,6 +12,7 @@ import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "
 import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
 import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
+import { credentialsFrom } from "./credentials.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { DeletionLog } from "./deletions.js";
@@ -103,6 +104,11 @@ function configFromEnv(env: CliIo["env"]): ClientConfig {
     return clientConfigFromEnv(env);
   } catch (e) {
     if ((e as { code?: unknown }).code !== "config") throw e;
-    throw new CliError("no_api_key", `${(e as Error).message}, or pass --emulator to use the local emulator`);
+    const fromFile = credentialsFrom(
+      { baseUrl: env.CUBE_API_URL?.trim() || env.KROVA_BASE_URL?.trim() || undefined, spaceId: env.CUBE_SPACE_ID?.trim() || env.KROVA_SPACE_ID?.trim() || undefined },
+      env,
+    );
+    if (fromFile) return fromFile;
+    throw new CliError("no_api_key", `${(e as Error).message}, run \`cubeform login\` (saves a key where the krova CLI keeps it), or pass --emulator to use the local emulator`);
   }
 }

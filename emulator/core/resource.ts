@@ -11,6 +11,15 @@ import type { ApiResponse } from "./http.js";
 import type { Operation, Schema } from "./openapi-doc.js";
 import type { Job } from "./state.js";
 
+/** What a public route (no API key) receives. */
+export interface PublicContext {
+  core: Core;
+  /** Parsed JSON body; undefined when the body was empty. */
+  body: unknown;
+  origin: string;
+  now: number;
+}
+
 export type Route = {
   method: string;
   path: string;
@@ -18,7 +27,7 @@ export type Route = {
   /** The 403 a read-only key gets on this (mutating) route, when the reference words it. */
   readOnlyMessage?: string;
 } & (
-  | { public: true; handler: (core: Core) => ApiResponse }
+  | { public: true; handler: (ctx: PublicContext) => ApiResponse }
   | { public?: false; handler: RouteHandler }
 );
 

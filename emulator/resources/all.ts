@@ -3,6 +3,7 @@ import type { Resource } from "../core/resource.js";
 import { backupSharesResource } from "./backup-shares.js";
 import { backupsResource } from "./backups.js";
 import { catalogResource } from "./catalog.js";
+import { cliAuthResource } from "./cli-auth.js";
 import { cubesResource } from "./cubes.js";
 import { domainsResource } from "./domains.js";
 import { importsResource } from "./imports.js";
@@ -14,6 +15,7 @@ import { webhooksResource } from "./webhooks.js";
 
 export const RESOURCES: readonly Resource[] = [
   catalogResource,
+  cliAuthResource,
   spaceResource,
   importsResource,
   cubesResource,

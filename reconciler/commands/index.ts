@@ -96,6 +96,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./import.js"),
   },
   {
+    name: "login",
+    usage: "[options]",
+    summary: "log in with the browser (device code) and save the key where the krova CLI keeps it",
+    stopsGracefully: true,
+    load: () => import("./login.js"),
+  },
+  {
     name: "plan",
     usage: "[options]",
     summary: "show what apply would change, without changing anything",

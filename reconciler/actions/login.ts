@@ -1,0 +1,41 @@
+/**
+ * `cubeform login`: the API's device login (open a URL, confirm a code), then the new key is
+ * saved the way the service's own CLI keeps it ($XDG_CONFIG_HOME/krova/config.json, 0600), so
+ * later commands (and `krova`) need no variable. The key is never printed.
+ */
+import { DEFAULT_BASE_URL } from "../../client/config.js";
+import { createClient } from "../../client/cube-client.js";
+import { deviceLogin } from "../../client/device-login.js";
+import { saveContext } from "../credentials.js";
+import { writeLine, type CliIo } from "../io.js";
+import { printJson, type Day2Context } from "./day2.js";
+
+export interface LoginContext {
+  baseUrl?: string;
+  context: string;
+  format: Day2Context["format"];
+}
+
+export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
+  const baseUrl = ctx.baseUrl ?? io.env.CUBE_API_URL?.trim() ?? io.env.KROVA_BASE_URL?.trim() ?? DEFAULT_BASE_URL;
+  const approved = await deviceLogin(baseUrl || DEFAULT_BASE_URL, {
+    ...(io.signal ? { signal: io.signal } : {}),
+    onCode: (started) => {
+      writeLine(io.stderr, `To log in, open ${started.verificationUriComplete}`);
+      writeLine(io.stderr, `and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`);
+    },
+  });
+  const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId });
+  let spaceName: string | null = null;
+  try {
+    spaceName = (await client.getSpace()).name;
+  } catch {
+    // The name is a convenience; the key works without it.
+  } finally {
+    await client.close();
+  }
+  const path = saveContext(io.env, { name: ctx.context, apiKey: approved.apiKey, spaceId: approved.spaceId, spaceName, baseUrl: baseUrl || DEFAULT_BASE_URL });
+  if (ctx.format === "json") printJson(io, { context: ctx.context, spaceId: approved.spaceId, spaceName, baseUrl, configFile: path });
+  else writeLine(io.stdout, `Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`);
+  return 0;
+}

@@ -1,0 +1,113 @@
+/**
+ * Credentials the way the service's own CLI (`krova`) keeps them (live-api-facts.md §10):
+ * $XDG_CONFIG_HOME/krova/config.json (else ~/.config/krova/config.json), mode 0600 in a 0700
+ * directory, {currentContext, contexts[{name, apiKey, spaceId, spaceName, baseUrl}]}; an older
+ * single-key file reads as the context "default". KROVA_CONTEXT picks a context. Variables
+ * (CUBE_* / KROVA_*) win over the file. `cubeform login` writes the same file.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import type { ClientConfig } from "../client/config.js";
+import { CliError } from "./errors.js";
+
+type Env = Record<string, string | undefined>;
+
+const Context = z.looseObject({
+  name: z.string().min(1),
+  apiKey: z.string().min(1),
+  spaceId: z.string().min(1).nullish(),
+  spaceName: z.string().nullish(),
+  baseUrl: z.string().min(1).nullish(),
+});
+export type KrovaContext = z.infer<typeof Context>;
+
+const ConfigFile = z.looseObject({ currentContext: z.string().nullish(), contexts: z.array(Context).default([]) });
+const LegacyFile = z.looseObject({ apiKey: z.string().min(1), spaceId: z.string().nullish(), spaceName: z.string().nullish(), baseUrl: z.string().nullish() });
+export type KrovaConfig = z.infer<typeof ConfigFile>;
+
+export const DEFAULT_CONTEXT = "default";
+
+export function krovaConfigPath(env: Env): string {
+  const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".config");
+  return join(base, "krova", "config.json");
+}
+
+/** The file, or undefined when there is none. Refused when others can read it (it holds API keys). */
+export function readKrovaConfig(env: Env): { path: string; config: KrovaConfig } | undefined {
+  const path = krovaConfigPath(env);
+  let text: string;
+  try {
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      throw new CliError("config_mode", `${path} holds API keys but other users can read it (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`);
+    }
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new CliError("config_invalid", `${path} is not valid JSON; fix it or run \`cubeform login\` again`);
+  }
+  const parsed = ConfigFile.safeParse(raw);
+  if (parsed.success && (parsed.data.contexts.length > 0 || !LegacyFile.safeParse(raw).success)) return { path, config: parsed.data };
+  const legacy = LegacyFile.safeParse(raw);
+  if (legacy.success) return { path, config: { currentContext: DEFAULT_CONTEXT, contexts: [{ ...legacy.data, name: DEFAULT_CONTEXT }] } };
+  throw new CliError("config_invalid", `${path}: ${parsed.error?.issues[0]?.message ?? "not a krova CLI config"}; fix it or run \`cubeform login\` again`);
+}
+
+/** The context KROVA_CONTEXT (else currentContext, else the only one) names; undefined without a file. */
+export function contextFromFile(env: Env): { path: string; context: KrovaContext } | undefined {
+  const found = readKrovaConfig(env);
+  if (!found) return undefined;
+  const { path, config } = found;
+  const wanted = env.KROVA_CONTEXT?.trim() || config.currentContext || (config.contexts.length === 1 ? config.contexts[0]?.name : undefined);
+  if (!wanted) return undefined;
+  const context = config.contexts.find((c) => c.name === wanted);
+  if (!context) {
+    const names = config.contexts.map((c) => c.name).join(", ") || "none";
+    throw new CliError("config_context", `${path} has no context "${wanted}"${env.KROVA_CONTEXT ? " (from KROVA_CONTEXT)" : ""}; contexts: ${names}`);
+  }
+  return { path, context };
+}
+
+/** Variables win; otherwise the file's context fills in the key, space and URL. */
+export function credentialsFrom(envConfig: Partial<ClientConfig>, env: Env): ClientConfig | undefined {
+  if (envConfig.apiKey) return envConfig as ClientConfig;
+  const found = contextFromFile(env);
+  if (!found) return undefined;
+  const { context } = found;
+  const spaceId = envConfig.spaceId ?? context.spaceId ?? undefined;
+  return { baseUrl: envConfig.baseUrl ?? context.baseUrl ?? "https://krova.cloud/api/v1", apiKey: context.apiKey, ...(spaceId ? { spaceId } : {}) };
+}
+
+/** Adds or replaces a context (by name) and makes it current; file 0600 in a 0700 directory, written atomically. */
+export function saveContext(env: Env, context: KrovaContext): string {
+  const path = krovaConfigPath(env);
+  const existing = (() => {
+    try {
+      return readKrovaConfig(env)?.config;
+    } catch (error) {
+      if (error instanceof CliError && error.code === "config_mode") return readAnyway(path);
+      throw error;
+    }
+  })() ?? { currentContext: null, contexts: [] };
+  const contexts = [...existing.contexts.filter((c) => c.name !== context.name), context];
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(path), 0o700);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ ...existing, currentContext: context.name, contexts }, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  renameSync(temp, path);
+  return path;
+}
+
+function readAnyway(path: string): KrovaConfig | undefined {
+  const parsed = ConfigFile.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  return parsed.success ? parsed.data : undefined;
+}
