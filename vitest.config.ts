@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Many tests wait on sockets and child processes; vitest's default (cores - 1) leaves one
+    // worker on a 2-core machine and the suite mostly idle.
+    maxWorkers: 3,
     // Provider tests load the built package (dist): vitest must not transform it, or the
     // Pulumi closure serializer sees rewritten dynamic imports.
     server: { deps: { external: [/\/dist\//] } },
