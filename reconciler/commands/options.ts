@@ -12,7 +12,11 @@ export type Format = (typeof FORMATS)[number];
 export const DEFAULT_FILE = "cubeform.yaml";
 
 export function addFileOption(command: Command): Command {
-  return command.option("-f, --file <path>", `desired-state file, a directory of .yaml files, or - for standard input; repeatable (default: ${DEFAULT_FILE})`, collectFiles, []);
+  return command.addOption(
+    new Option("-f, --file <path>", "desired-state file, a directory of .yaml files, or - for standard input; repeatable")
+      .argParser(collectFiles)
+      .default([], DEFAULT_FILE),
+  );
 }
 
 const collectFiles = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -30,7 +34,7 @@ export function addFormatOption(command: Command): Command {
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function addTargetOption(command: Command): Command {
-  return command.option("--target <name>", "limit to this cube (repeatable)", collect, []);
+  return command.addOption(new Option("--target <name>", "limit to this cube (repeatable)").argParser(collect).default([], "every cube"));
 }
 
 /** How DNS record views are read (drift, dns): see reconciler/dns-reads.ts. */

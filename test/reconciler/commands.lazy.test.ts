@@ -63,6 +63,10 @@ test("--help lists every command with its arguments; a mistyped one gets a sugge
   const commandHelp = await runCli(["help", "plan"], { cwd });
   expect(commandHelp.stdout).toMatch(/^Usage: cubeform plan \[options\]/);
   expect(commandHelp.stdout).toContain("--target <name>");
+  const flat = commandHelp.stdout.replace(/\s+/g, " ");
+  expect(flat).toContain("repeatable (default: cubeform.yaml)");
+  expect(flat).toContain("(repeatable) (default: every cube)");
+  expect(flat).not.toContain("(default: [])");
   const typo = await runCli(["plna"], { cwd });
   expect(typo.exitCode).toBe(1);
   expect(typo.stderr).toContain("(Did you mean plan?)");
