@@ -7,6 +7,7 @@
  *   npm run bench -- --sizes 1000,10000   # fleets to plan (default 1000,10000,30000)
  *   npm run bench -- --runs 3             # repetitions of each alternating pair (default 5)
  *   npm run bench -- --profile            # also a --cpu-prof run of each plan, summarized
+ *   npm run bench:transfer                # separately: 256 MiB and 1 GiB download/upload (bench/transfer.ts)
  *
  * The floors:
  *  - start-up: `node -e 0`;
