@@ -105,7 +105,9 @@ describe("imports", () => {
   test("cancel (DELETE) while uploading leaves nothing: the import is gone and its part URLs refused", async ({ api }) => {
     const archive = randomBytes(MIB);
     const started = await start(api, archive.length);
-    expect((await api.call("DELETE", imports(api, `/${started.importId}`))).body).toEqual({ success: true });
+    const canceled = await api.call("DELETE", imports(api, `/${started.importId}`));
+    expect(canceled.body).toEqual({ success: true });
+    expect(validateResponse("DELETE", `${IMPORTS}/{importId}`, 200, canceled.body)).toEqual([]);
     expect((await api.call("GET", imports(api, `/${started.importId}`))).status).toBe(404);
     expect((await put(started.parts[0].url, archive)).status).toBe(404);
   });

@@ -74,7 +74,7 @@ describe("cubeform login and the krova config file", () => {
     expect(none.stderr).toMatch(/No API key: .*run `cubeform login`/);
   });
 
-  test("reference /auth/cli/poll: 428 while pending, 403 once denied, 410 for an unknown code", async () => {
+  test("reference /auth/cli/poll: 428 while pending, 403 once denied, 410 for an unknown code; approved → {apiKey, spaceId} once, valid against the reference", async () => {
     const p = await project();
     const post = async (path: string, body?: unknown) => {
       const res = await fetch(`${p.emu.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -89,5 +89,12 @@ describe("cubeform login and the krova config file", () => {
     expect((await post("/auth/cli/poll", { deviceCode: started.body.deviceCode })).status).toBe(403);
     expect((await post("/auth/cli/poll", { deviceCode: "nope" })).status).toBe(410);
     expect((await post("/auth/cli/poll", {})).status).toBe(400);
+    const approved = await post("/auth/cli/start");
+    p.emu.admin.answerDeviceLogin({ userCode: approved.body.userCode, spaceId: p.emu.spaceId });
+    const minted = await post("/auth/cli/poll", { deviceCode: approved.body.deviceCode });
+    expect(minted.status).toBe(200);
+    expect(minted.body).toEqual({ apiKey: expect.stringMatching(/^kro_/), spaceId: p.emu.spaceId });
+    expect(validateResponse("POST", "/auth/cli/poll", 200, minted.body)).toEqual([]);
+    expect((await post("/auth/cli/poll", { deviceCode: approved.body.deviceCode })).status).toBe(410);
   });
 });
