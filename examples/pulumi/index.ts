@@ -1,14 +1,16 @@
 /**
- * A protected web cube, a custom domain in front of it and a published PostgreSQL port.
+ * A protected web cube, a custom domain in front of it and a published PostgreSQL port, plus
+ * the workers of workers.yaml (a cubeform desired-state file) through the Fleet component.
  *
  *   pulumi config set --secret cubeform:apiKey <key>      # or export CUBE_API_KEY
  *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"
  *   pulumi config set --secret basicAuthPassword <password>
  *   pulumi config set adoptWebId cube_...                 # optional: adopt a live cube instead
+ *   export CUBE_SSH_PUBLIC_KEY="$(cat ~/.ssh/id_ed25519.pub)"   # workers.yaml reads it
  *   pulumi up
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Cube, Domain, TcpMapping } from "cubeform/provider";
+import { Cube, Domain, Fleet, TcpMapping } from "cubeform/provider";
 
 const config = new pulumi.Config();
 
@@ -43,7 +45,13 @@ const postgres = new TcpMapping("postgres", {
   allow: ["203.0.113.0/24"],
 });
 
+// The rest of the fleet stays in the file `cubeform plan|apply -f workers.yaml` reads. Fleet loads
+// it the same way (same checks with FILE:LINE:COL, defaults, ${env:} references) and registers a
+// Cube, Domain, TcpMapping or Webhook child per entry. A cube there with a pinned `id` is adopted.
+const workers = new Fleet("workers", { file: "workers.yaml" });
+
 export const cubeId = web.cubeId;
+export const workerCubeIds = pulumi.output(Object.fromEntries(Object.entries(workers.cubes).map(([name, cube]) => [name, cube.cubeId])));
 export const sshCommand = pulumi.interpolate`ssh -p ${web.sshHostPort} ${web.sshUser}@${web.sshHost}`;
 /** Publish these at your DNS provider (mustBeGrey: DNS-only, never proxied). */
 export const dnsRecords = app.records;
