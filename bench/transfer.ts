@@ -5,7 +5,7 @@
  * Prints wall time, throughput and the cubeform process's peak RSS, each beside its floor: the
  * same transfer done by bench/floor/transfer-floor.mjs (the same HTTP library, undici, streamed
  * to/from the file, nothing else). "Flat" means the peak does not grow with the archive: the
- * 256 MiB and 1 GiB rows show the same peak. Not part of `npm run bench` (it writes ~1.3 GiB).
+ * 256 MiB and 1 GiB rows show the same peak. Not part of `npm run bench` (needs ~2 GiB free disk).
  *
  *   npm run bench:transfer                          # 256 MiB and 1 GiB
  *   npm run bench:transfer -- --sizes 64,1024       # sizes in MiB
