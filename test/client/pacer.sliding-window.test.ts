@@ -68,9 +68,11 @@ describe("pacing over real HTTP", () => {
   let server: TestServer | undefined;
   afterEach(async () => server?.close());
 
-  test("3 per 300 ms: the server never receives more than 3 mutations in any 300 ms", async () => {
+  // A window of a second, not less: on a loaded machine one request can take a few hundred ms
+  // from the client's socket to the server's handler, and the server counts on arrival.
+  test("3 per second: the server never receives more than 3 mutations in any second", async () => {
     server = await startTestServer(() => ({ body: { success: true } }));
-    const client = createClient({ baseUrl: server.url, apiKey: "kro_test", spaceId: "s1", rateLimit: { limit: 3, windowMs: 300 } });
+    const client = createClient({ baseUrl: server.url, apiKey: "kro_test", spaceId: "s1", rateLimit: { limit: 3, windowMs: 1000 } });
     try {
       await Promise.all([
         ...Array.from({ length: 7 }, (_, i) => client.powerOff(`c${i}`)),
@@ -81,7 +83,7 @@ describe("pacing over real HTTP", () => {
     }
     const mutations = server.received.filter((r) => r.method === "POST").map((r) => r.at);
     expect(mutations).toHaveLength(7);
-    expect(maxInAnyWindow(mutations, 300), mutations.map((t) => Math.round(t - mutations[0]!)).join(",")).toBe(3);
+    expect(maxInAnyWindow(mutations, 1000), mutations.map((t) => Math.round(t - mutations[0]!)).join(",")).toBe(3);
     expect(client.stats).toMatchObject({ mutations: 7, reads: 1, rateLimited: 0 });
   });
 
