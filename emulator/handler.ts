@@ -13,7 +13,7 @@ import { adminHandler, ADMIN_PREFIX } from "./admin.js";
 import { findKey, type AuthInfo } from "./core/auth.js";
 import type { RouteContext } from "./core/context.js";
 import type { Core } from "./core/core.js";
-import { HttpError, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { checkQueryNames, HttpError, parseJsonBody, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { findReplay, fingerprint, IDEMPOTENCY_KEY_MAX, storeOutcome } from "./core/idempotency.js";
 import { isoAt } from "./core/ids.js";
 import { matchRoute, type Route } from "./routes.js";
@@ -84,7 +84,7 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   if ("methodNotAllowed" in match) return error(405, `Method ${req.method} is not allowed on ${req.path}`);
   const { route, params } = match;
   const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
-  if (route.public) return route.handler({ core, body: parseJsonBody(req.body), origin, now: core.now() });
+  if (route.public) return route.handler({ core, body: parseRequest(route, req), origin, now: core.now() });
   const idempotencyKey = mutating ? req.headers["idempotency-key"] : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {
     return error(400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters long`);
@@ -100,7 +100,7 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   }
   const auth = authenticate(req, keyHolder);
   authorize(route, params, auth, mutating);
-  const response = route.handler({ core, params, query: req.query, body: parseJsonBody(req.body), auth, now, origin } satisfies RouteContext);
+  const response = route.handler({ core, params, query: req.query, body: parseRequest(route, req), auth, now, origin } satisfies RouteContext);
   if (idempotencyKey) storeOutcome(core, auth.spaceId, idempotencyKey, req, response, now);
   return response;
 }
@@ -129,13 +129,16 @@ function authorize(route: Route, params: Record<string, string>, auth: AuthInfo,
   }
 }
 
-function parseJsonBody(body: string): unknown {
-  if (body.trim() === "") return undefined;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    throw new HttpError(400, "Request body is not valid JSON");
-  }
+/**
+ * The JSON body, after checking the query names against the ones the route documents (400s).
+ * A route that takes no body accepts none or `{}`.
+ */
+function parseRequest(route: Route, req: ApiRequest): unknown {
+  checkQueryNames(req.query, (route.doc.query ?? []).map((param) => String(param.name)));
+  const body = parseJsonBody(req.body);
+  const fields = body === undefined || route.doc.body ? [] : Object.keys(body);
+  if (fields.length > 0) throw new HttpError(400, `unknown field${fields.length > 1 ? "s" : ""}: ${fields.join(", ")} (${route.method} ${route.path} takes no request body)`);
+  return body;
 }
 
 function fromThrown(thrown: unknown): ApiResponse {

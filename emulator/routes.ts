@@ -2,7 +2,7 @@
  * The API's route table under /api/v1: the routes of every resource (resources/all.ts) and
  * the OpenAPI document that describes exactly these routes.
  */
-import { json } from "./core/http.js";
+import { decodePathSegment, json } from "./core/http.js";
 import type { Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";
 import { RESOURCES } from "./resources/all.js";
@@ -50,7 +50,7 @@ for (const entry of [...compiled].sort((a, b) => literals(b.route.path) - litera
 const LITERAL_WORDS = new Set(ROUTES.flatMap((route) => route.path.split("/").filter((part) => part !== "" && !part.startsWith("{"))));
 const bySpecificity = [...compiled].sort((a, b) => literals(b.route.path) - literals(a.route.path));
 
-/** Matches a path relative to /api/v1. */
+/** Matches a path relative to /api/v1; a parameter with malformed percent-encoding is a 400 (HttpError). */
 export function matchRoute(method: string, path: string): RouteMatch {
   for (const { route, names, regex } of byMethod.get(method) ?? []) {
     const match = regex.exec(path);
@@ -58,7 +58,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     const values = names.map((_, i) => match[i + 1] ?? "");
     // e.g. GET /spaces/s/cubes/imports: the path of POST …/cubes/imports, not the cube "imports".
     if (values.some((value) => LITERAL_WORDS.has(value)) && shadowedBy(route, path)) return { methodNotAllowed: true };
-    return { route, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? "")])) };
+    return { route, params: Object.fromEntries(names.map((name, i) => [name, decodePathSegment(values[i] ?? "")])) };
   }
   return compiled.some(({ regex }) => regex.test(path)) ? { methodNotAllowed: true } : undefined;
 }

@@ -46,12 +46,8 @@ export function httpListener(handle: Handle, storage?: StorageHandler): (req: In
 }
 
 async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let body: string;
-  try {
-    body = await readBody(req);
-  } catch {
-    return send(res, { status: 413, body: { error: `Request body larger than ${BODY_LIMIT} bytes` } });
-  }
+  const body = await readBody(req);
+  if (body === undefined) return refuseTooLarge(req, res);
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const request: ApiRequest = {
     method: (req.method ?? "GET").toUpperCase(),
@@ -67,6 +63,15 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
     return;
   }
   send(res, response);
+}
+
+/**
+ * 413 for a body over the limit, answered while the rest is read and dropped (destroying the
+ * socket instead would reset the connection before the client reads the answer).
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  send(res, { status: 413, headers: { connection: "close" }, body: { error: `Request body larger than ${BODY_LIMIT} bytes: send at most ${BODY_LIMIT} bytes` } });
+  req.resume();
 }
 
 function send(res: ServerResponse, response: ApiResponse): void {
@@ -85,18 +90,20 @@ function flattenHeaders(req: IncomingMessage): Record<string, string | undefined
   return headers;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
+/** The body as text, or undefined when it is larger than BODY_LIMIT (by its Content-Length or as it arrives). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  if (Number(req.headers["content-length"] ?? 0) > BODY_LIMIT) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > BODY_LIMIT) {
-        reject(new Error("too large"));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
+      if (size <= BODY_LIMIT) return void chunks.push(chunk);
+      req.off("data", onData);
+      resolve(undefined);
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
+    req.on("error", () => resolve(undefined));
   });
 }

@@ -27,6 +27,7 @@ export function createStorageHandler(core: Core): StorageHandler {
     const path = url.pathname.slice(STORAGE_PREFIX.length);
     const method = (req.method ?? "GET").toUpperCase();
     const found = match(method === "HEAD" ? "GET" : method, path);
+    if (found === "malformed") return fail(req, res, 400, `Malformed percent-encoding in the path: ${url.pathname}`);
     if (!found) return fail(req, res, 404, `No such storage object: ${url.pathname}`);
     const check = core.presigner.check(path, url.searchParams, core.now());
     if (check === "invalid") return fail(req, res, 403, "The URL's signature is not valid");
@@ -41,11 +42,16 @@ export function createStorageHandler(core: Core): StorageHandler {
   };
 }
 
-function match(method: string, path: string): { route: StorageRoute; params: Record<string, string> } | undefined {
+function match(method: string, path: string): { route: StorageRoute; params: Record<string, string> } | "malformed" | undefined {
   for (const { route, names, regex } of ROUTES) {
     if (route.method !== method) continue;
     const m = regex.exec(path);
-    if (m) return { route, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(m[i + 1] ?? "")])) };
+    if (!m) continue;
+    try {
+      return { route, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(m[i + 1] ?? "")])) };
+    } catch {
+      return "malformed";
+    }
   }
   return undefined;
 }

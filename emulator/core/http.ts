@@ -64,6 +64,46 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
+/** A path segment's percent-decoded value, or 400 when its percent-encoding is malformed (e.g. %ff). */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`Malformed percent-encoding in the path: ${JSON.stringify(segment)} is not UTF-8 percent-encoded`);
+  }
+}
+
+/**
+ * The request's JSON body: undefined when empty; 400 when it is not JSON, or is JSON but not an
+ * object (null, an array, a number, a string): every body of this API is an object.
+ */
+export function parseJsonBody(body: string): Record<string, unknown> | undefined {
+  if (body.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body) as unknown;
+  } catch {
+    throw badRequest("Request body is not valid JSON");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw badRequest(`Request body must be a JSON object, not ${parsed === null ? "null" : Array.isArray(parsed) ? "an array" : `a ${typeof parsed}`}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** 400 for a query parameter the route does not document, or one given more than once. */
+export function checkQueryNames(query: URLSearchParams, accepted: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (!accepted.includes(name)) {
+      const hint = accepted.length > 0 ? `this endpoint accepts: ${accepted.join(", ")}` : "this endpoint takes no query parameters";
+      throw badRequest(`Unknown query parameter ${JSON.stringify(name)} (${hint})`);
+    }
+    if (seen.has(name)) throw badRequest(`Query parameter ${JSON.stringify(name)} is given more than once`);
+    seen.add(name);
+  }
+}
+
 /** An optional integer query parameter within [min, max], or 400. */
 export function intQuery(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = query.get(name);
