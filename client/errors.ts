@@ -151,14 +151,40 @@ export class HttpError extends CubeApiError {
     super("http_error", message, context);
   }
 }
+/** Where a request could not go, and why: the API's origin and the socket's or TLS layer's code. */
+export interface NetworkContext {
+  /** e.g. https://api.example.com:8443 */
+  origin?: string;
+  /** e.g. ECONNREFUSED, ERR_TLS_CERT_ALTNAME_INVALID */
+  reason?: string;
+  /** At most this many resends help (0: none, e.g. a refused certificate); undefined: the retry policy decides. */
+  retryLimit?: number;
+}
+
 export class NetworkError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
+  readonly origin: string | undefined;
+  readonly reason: string | undefined;
+  readonly retryLimit: number | undefined;
+  constructor(message: string, context: ErrorContext & NetworkContext) {
     super("network_error", message, context);
+    this.origin = context.origin;
+    this.reason = context.reason;
+    this.retryLimit = context.retryLimit;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), origin: this.origin, reason: this.reason };
   }
 }
 export class TimeoutError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
+  readonly origin: string | undefined;
+  constructor(message: string, context: ErrorContext & { origin?: string }) {
     super("timeout", message, context);
+    this.origin = context.origin;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), origin: this.origin };
   }
 }
 export class InvalidResponseError extends CubeApiError {

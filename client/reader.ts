@@ -21,7 +21,11 @@ export interface RawResponse {
 
 /** A failure before a whole answer arrived; `code` is the socket's (ECONNREFUSED…) or READ_TIMEOUT. */
 export class ReadFailure extends Error {
-  constructor(readonly code: string) {
+  constructor(
+    readonly code: string,
+    /** The socket's own message, when it says more than the code (e.g. a certificate's names). */
+    readonly detail?: string,
+  ) {
     super(`read failed: ${code}`);
   }
 }
@@ -111,7 +115,7 @@ class Connection {
     this.socket = base.protocol === "https:" ? tlsConnect({ host, port, servername: host, ALPNProtocols: ["http/1.1"] }) : netConnect({ host, port });
     this.socket.setNoDelay(true);
     this.socket.on("data", (chunk: Buffer) => this.onData(chunk));
-    this.socket.on("error", (err: NodeJS.ErrnoException) => this.fail(new ReadFailure(err.code ?? "SOCKET_ERROR")));
+    this.socket.on("error", (err: NodeJS.ErrnoException) => this.fail(new ReadFailure(err.code ?? "SOCKET_ERROR", err.message)));
     this.socket.on("close", () => this.fail(new ReadFailure("ECONNRESET")));
   }
 

@@ -4,7 +4,8 @@
  * Reads (GET/HEAD) are always retried. A POST/PUT/PATCH/DELETE is retried only when it carries
  * an Idempotency-Key: without one, a 5xx or a lost response leaves unknown whether the server
  * performed it, and resending could do it twice. Backoff is full jitter:
- * random(0, min(maxDelayMs, baseDelayMs * 2^n)).
+ * random(0, min(maxDelayMs, baseDelayMs * 2^n)). A network failure that cannot pass by resending
+ * (a refused TLS certificate; see network-failure.ts) is not resent.
  */
 import { CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
 import { isMutating, type ApiRequest, type Send } from "./transport.js";
@@ -28,6 +29,11 @@ export function isRetryableFailure(err: unknown): err is CubeApiError {
   return err instanceof ServerError && err.status !== undefined && RETRYABLE_STATUSES.has(err.status);
 }
 
+/** A network failure may allow fewer resends than the policy (a refused certificate: none). */
+function retryLimit(err: CubeApiError, maxRetries: number): number {
+  return err instanceof NetworkError && err.retryLimit !== undefined ? Math.min(maxRetries, err.retryLimit) : maxRetries;
+}
+
 export function mayResend(req: ApiRequest): boolean {
   return !isMutating(req.method) || req.idempotencyKey !== undefined;
 }
@@ -43,7 +49,7 @@ export function withRetry(next: Send, options: RetryOptions): Send {
       try {
         return await next(req);
       } catch (err) {
-        if (!isRetryableFailure(err) || !mayResend(req) || retry >= options.maxRetries) throw err;
+        if (!isRetryableFailure(err) || !mayResend(req) || retry >= retryLimit(err, options.maxRetries)) throw err;
         const delayMs = backoffDelayMs(retry, options);
         options.onRetry?.(req, err, delayMs);
         await options.sleep(delayMs);

@@ -7,6 +7,7 @@
 import type { Agent } from "undici";
 import { ReadFailure, ReadPool } from "./reader.js";
 import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
+import { describeNetworkCause } from "./network-failure.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -93,16 +94,16 @@ function originOf(location: string | undefined, base: URL): string | undefined {
   }
 }
 
-function transportFailure(err: unknown, req: ApiRequest, timedOut: boolean, timeoutMs: number): Error {
-  const context = { method: req.method, path: req.path };
-  if (timedOut) return new TimeoutError(`Cube API ${req.method} ${req.path} timed out after ${timeoutMs} ms`, context);
-  const code = (err as { code?: unknown }).code;
-  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-    return new TimeoutError(`Cube API ${req.method} ${req.path} timed out (${code})`, context);
-  }
-  // Only the error code is kept: an underlying error object is never attached as `cause`.
-  const reason = typeof code === "string" ? code : err instanceof Error ? err.name : "unknown";
-  return new NetworkError(`Cube API ${req.method} ${req.path} failed: network error (${reason})`, context);
+/** A failure before an answer: names the API's origin and the cause (never attaches the raw error). */
+function transportFailure(failure: { code?: unknown; message?: unknown }, req: ApiRequest, base: URL, timedOut: boolean, timeoutMs: number): Error {
+  const origin = base.origin;
+  const context = { method: req.method, path: req.path, origin };
+  const where = `Cube API ${req.method} ${req.path} at ${origin}`;
+  if (timedOut) return new TimeoutError(`${where} timed out: no answer within ${timeoutMs} ms`, context);
+  const code = typeof failure.code === "string" ? failure.code : failure instanceof Error ? failure.name : "unknown";
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out (${code})`, context);
+  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, base.hostname.replace(/^\[|\]$/g, ""));
+  return new NetworkError(`${where} failed: ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
 }
 
 export interface Transport {
@@ -124,7 +125,7 @@ export function createTransport(options: TransportOptions, connections: number):
     try {
       raw = await reads.get(basePath + req.path + queryString(req), headerLines(options, req), options.timeoutMs);
     } catch (err) {
-      throw readFailure(err, req, options.timeoutMs);
+      throw readFailure(err, req, options.baseUrl, options.timeoutMs);
     }
     return interpret(options, req, raw.status, raw.headers, raw.text);
   };
@@ -151,7 +152,7 @@ export function createTransport(options: TransportOptions, connections: number):
       headers = res.headers;
       text = await res.body.text();
     } catch (err) {
-      throw transportFailure(err, req, timeout.signal.aborted, options.timeoutMs);
+      throw transportFailure(err as { code?: unknown; message?: unknown }, req, options.baseUrl, timeout.signal.aborted, options.timeoutMs);
     } finally {
       clearTimeout(timer);
     }
@@ -181,9 +182,9 @@ function headerLines(options: TransportOptions, req: ApiRequest): string {
   return lines;
 }
 
-function readFailure(err: unknown, req: ApiRequest, timeoutMs: number): Error {
-  const code = err instanceof ReadFailure ? err.code : "unknown";
-  return transportFailure({ code }, req, code === "READ_TIMEOUT", timeoutMs);
+function readFailure(err: unknown, req: ApiRequest, base: URL, timeoutMs: number): Error {
+  const failure = err instanceof ReadFailure ? { code: err.code, message: err.detail } : { code: "unknown" };
+  return transportFailure(failure, req, base, failure.code === "READ_TIMEOUT", timeoutMs);
 }
 
 function interpret(

@@ -75,7 +75,7 @@ function reportError(e: unknown, io: CliIo): number {
     return e.exitCode;
   }
   if (hasCode(e)) {
-    writeLine(io.stderr, `Error: ${oneLine(e.message)}`);
+    writeLine(io.stderr, `Error: ${oneLine(e.message)}${afterRetries(e)}`);
     return typeof e.exitCode === "number" ? e.exitCode : 1;
   }
   // A bug, not a user error: the stack helps, but only when asked for.
@@ -83,6 +83,12 @@ function reportError(e: unknown, io: CliIo): number {
   if (io.env.CUBEFORM_DEBUG && e instanceof Error && e.stack) writeLine(io.stderr, e.stack);
   else writeLine(io.stderr, `Error: unexpected failure: ${oneLine(message)} (set CUBEFORM_DEBUG=1 for the stack trace)`);
   return 1;
+}
+
+/** "(gave up after 4 retries)" when the client resent the request before failing. */
+function afterRetries(e: Error): string {
+  const retries = (e as { retries?: unknown }).retries;
+  return typeof retries === "number" && retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? "retry" : "retries"})` : "";
 }
 
 function oneLine(text: string): string {

@@ -1,0 +1,74 @@
+/**
+ * What a failed connection means for a person, and whether resending can help. Socket and TLS
+ * error codes (from node:net/node:tls, through undici or the reader) become one phrase naming
+ * the cause and what to do.
+ *
+ * Not retried: a TLS certificate the client refuses (the same certificate is refused again),
+ * a TLS handshake that is not TLS (plain http on the port), a request the reader cannot put
+ * on the wire. A host name that does not resolve (ENOTFOUND) is retried once: a resolver that
+ * lost its network for a moment answers the same, and a second look costs one backoff.
+ * Everything else (refused, reset, timed out, unreachable, a garbled answer) may pass: the
+ * retry policy's own limit applies.
+ */
+
+export interface NetworkCause {
+  /** The underlying code, e.g. ECONNREFUSED, ERR_TLS_CERT_ALTNAME_INVALID. */
+  code: string;
+  /** What happened and what to do, e.g. "connection refused (ECONNREFUSED): …". */
+  text: string;
+  /** At most this many resends; undefined: the retry policy decides. */
+  retryLimit?: number;
+}
+
+const UNTRUSTED = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_REJECTED",
+  "CERT_REVOKED",
+  "INVALID_CA",
+]);
+
+const PLAIN: Record<string, string> = {
+  ECONNREFUSED: "connection refused (ECONNREFUSED): nothing accepts connections there; is the server up and the URL's port right?",
+  ECONNRESET: "the connection was reset before an answer arrived (ECONNRESET)",
+  EPIPE: "the connection was closed while the request was sent (EPIPE)",
+  ETIMEDOUT: "the connection timed out (ETIMEDOUT): the host does not answer; check the URL and your network",
+  EHOSTUNREACH: "no route to the host (EHOSTUNREACH): check your network",
+  ENETUNREACH: "the network is unreachable (ENETUNREACH): check your network",
+  EAI_AGAIN: "the host name could not be looked up for now (EAI_AGAIN): check your network and DNS",
+  UND_ERR_SOCKET: "the connection closed before an answer arrived (UND_ERR_SOCKET)",
+};
+
+/** `detail` is the socket's own message (used where it names more than the code, e.g. the certificate's names). */
+export function describeNetworkCause(code: string, detail: string | undefined, host: string): NetworkCause {
+  if (code === "ENOTFOUND") {
+    return { code, text: `the host name ${host} was not found (ENOTFOUND): check the URL's host name`, retryLimit: 1 };
+  }
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
+    // "…altnames: Host: h. is not in the cert's altnames: DNS:a, DNS:b" (or "…cert's list: 10.0.0.1" for an IP)
+    const names = /.*(?:altnames|cert's list): (.*)$/.exec(detail ?? "")?.[1];
+    const which = names ? `: it is for ${names}` : "";
+    return { code, text: `TLS: the server's certificate is not valid for the name ${host}${which} (${code}); use a URL with a name the certificate holds`, retryLimit: 0 };
+  }
+  if (code === "CERT_HAS_EXPIRED") return { code, text: `TLS: the server's certificate has expired (${code}); the server must renew it`, retryLimit: 0 };
+  if (code === "CERT_NOT_YET_VALID") return { code, text: `TLS: the server's certificate is not valid yet (${code}); check this machine's clock`, retryLimit: 0 };
+  if (UNTRUSTED.has(code)) {
+    const what = detail && !detail.includes(code) ? `${code}: ${detail}` : code;
+    return {
+      code,
+      text: `TLS: the server's certificate is not trusted (${what}); if the server uses a private CA, give its root certificate in NODE_EXTRA_CA_CERTS`,
+      retryLimit: 0,
+    };
+  }
+  if (code === "EPROTO" || code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_")) {
+    return { code, text: `the TLS handshake failed (${code}): does the server speak HTTPS on that port?`, retryLimit: 0 };
+  }
+  if (code === "INVALID_TARGET") return { code, text: "the request path cannot be sent as it is (INVALID_TARGET)", retryLimit: 0 };
+  if (code.startsWith("HPE_") || code === "UNEXPECTED_DATA") return { code, text: `the server's answer is not HTTP (${code})` };
+  return { code, text: PLAIN[code] ?? `network error (${code})` };
+}
