@@ -12,6 +12,8 @@ import { computePlan, loadForSession, withConnection, type PlanFlags, type Sessi
 export interface PlanContext extends SessionContext, PlanFlags {
   /** Where to save the plan for `apply plan.json`. */
   out?: string;
+  /** What exits 2: any change (the default), or only a blocked one (a pull request's check). */
+  failOn?: "changes" | "blocked";
 }
 
 export const EXIT_IN_SYNC = 0;
@@ -28,10 +30,11 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
     await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file);
     if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
   }
-  return exitCodeOf(plan);
+  return exitCodeOf(plan, ctx.failOn);
 }
 
-export function exitCodeOf(plan: Plan): number {
+export function exitCodeOf(plan: Plan, failOn: "changes" | "blocked" = "changes"): number {
+  if (failOn === "blocked") return plan.changes.some((change) => change.blocked) ? EXIT_CHANGES : EXIT_IN_SYNC;
   return hasChanges(plan) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import {
@@ -23,6 +23,7 @@ const PlanOptions = z.object({
   out: z.string().min(1).optional(),
   prune: z.boolean().default(false),
   allowReplace: z.boolean().default(false),
+  failOn: z.enum(["changes", "blocked"]).default("changes"),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -31,6 +32,11 @@ export function register(program: Command, io: CliIo): void {
     .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+    .addOption(
+      new Option("--fail-on <what>", "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name)")
+        .choices(["changes", "blocked"])
+        .default("changes"),
+    )
     .addHelpText(
       "after",
       `
@@ -40,8 +46,10 @@ Examples:
   $ cubeform plan --target web --target db      # only these cubes
   $ cubeform plan --out plan.json && cubeform apply plan.json
   $ cubeform plan --format markdown > plan.md   # for a PR comment
+  $ cubeform plan --format github --fail-on blocked   # a pull request's check: changes pass, blocked ones fail
 
-Exit codes: 0 in sync, 2 changes, 1 error.`,
+Exit codes: 0 in sync, 2 changes, 1 error. With --fail-on blocked: 0 in sync or changes apply can
+make, 2 when a change is blocked (apply would refuse it), 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");

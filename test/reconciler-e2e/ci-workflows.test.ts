@@ -1,0 +1,209 @@
+/**
+ * examples/ci/*.yml: valid workflows whose logic holds. Each `run:` script is run with bash as
+ * the runner runs it (-eo pipefail), `npx cubeform` being the built bin, against an emulator:
+ * a pull request's plan with changes passes (and is posted), blocked changes and errors fail,
+ * the nightly drift check fails on drift only.
+ */
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { BIN, project, SSH_KEY, tempDir, type Project } from "./support.js";
+
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  run?: string;
+  env?: Record<string, string>;
+  uses?: string;
+  "continue-on-error"?: boolean;
+}
+interface Job {
+  if?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; "cancel-in-progress": unknown };
+  jobs: Record<string, Job>;
+}
+
+const load = (name: string) => parse(readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8")) as Workflow;
+const drift = load("drift.yml");
+const apply = load("apply.yml");
+
+const FILE = `apiVersion: cubeform/v1
+cubes:
+  - name: solo
+    image: ubuntu-24.04
+    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
+    sshPublicKey: ${SSH_KEY}
+`;
+
+function step(job: Job, name: string): Step {
+  const found = job.steps.find((s) => s.name === name);
+  if (!found?.run) throw new Error(`no run step named ${name}`);
+  return found;
+}
+
+/** `npx cubeform …` runs the built bin; `gh` records its arguments (and fails --edit-last when nothing was commented yet). */
+function shims(): { path: string; ghLog: string } {
+  const dir = tempDir();
+  const ghLog = join(dir, "gh.log");
+  writeFileSync(join(dir, "npx"), `#!/bin/sh\n[ "$1" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(
+    join(dir, "gh"),
+    `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in *--edit-last*) [ -f "${ghLog}.commented" ] || exit 1 ;; esac\ntouch "${ghLog}.commented"\n`,
+  );
+  chmodSync(join(dir, "npx"), 0o755);
+  chmodSync(join(dir, "gh"), 0o755);
+  return { path: dir, ghLog };
+}
+
+interface StepRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Runs a step's script as the runner does: bash -eo pipefail, with its own GITHUB_OUTPUT and summary file. */
+async function runStep(s: Step, p: Project, env: Record<string, string>): Promise<StepRun> {
+  const runner = tempDir();
+  const files = { GITHUB_OUTPUT: join(runner, "output"), GITHUB_STEP_SUMMARY: join(runner, "summary.md") };
+  for (const file of Object.values(files)) writeFileSync(file, "");
+  const script = join(runner, "step.sh");
+  writeFileSync(script, s.run ?? "");
+  const bins = shims();
+  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+    cwd: p.cwd,
+    env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, NO_COLOR: "1", RUNNER_TEMP: runner, XDG_STATE_HOME: p.env.XDG_STATE_HOME, XDG_CONFIG_HOME: runner, ...files, GH_LOG: bins.ghLog, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const outputs = Object.fromEntries(
+    readFileSync(files.GITHUB_OUTPUT, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("="))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  return { code, stdout, stderr, outputs, summary: readFileSync(files.GITHUB_STEP_SUMMARY, "utf8") };
+}
+
+const apiEnv = (p: Project) => ({ CUBE_API_KEY: p.env.CUBE_API_KEY ?? "", CUBE_API_URL: p.env.CUBE_API_URL ?? "", CUBE_SPACE_ID: p.emu.spaceId });
+
+describe("examples/ci/drift.yml", () => {
+  test("is a workflow: a plan job on pull requests, a drift job otherwise; no ${{ }} inside a script (injection)", () => {
+    expect(Object.keys(drift.on).sort()).toEqual(["pull_request", "schedule", "workflow_dispatch"]);
+    expect(drift.jobs.plan?.if).toBe("github.event_name == 'pull_request'");
+    expect(drift.jobs.drift?.if).toBe("github.event_name != 'pull_request'");
+    expect(drift.jobs.plan?.permissions?.["pull-requests"]).toBe("write");
+    expect(drift.permissions).toEqual({ contents: "read" });
+    for (const workflow of [drift, apply]) {
+      for (const job of Object.values(workflow.jobs)) {
+        for (const s of job.steps) {
+          expect(s.run ?? "", s.name).not.toContain("${{");
+          expect(s.uses ?? s.run, "every step uses an action or runs a script").toBeTruthy();
+        }
+      }
+    }
+    const plan = drift.jobs.plan as Job;
+    expect(step(plan, "Comment the plan on the pull request").if).toContain("always()");
+    // The verdict comes after the comment, from the plan step's recorded status.
+    const names = plan.steps.map((s) => s.name);
+    expect(names.indexOf("Fail on errors and blocked changes")).toBeGreaterThan(names.indexOf("Comment the plan on the pull request"));
+  });
+
+  test("pull request with changes: the plan is posted (summary, comment) and the check passes (plan exits 2 without --fail-on blocked)", async () => {
+    const p = await project({ "cubeform.yaml": FILE });
+    const plan = drift.jobs.plan as Job;
+    const planned = await runStep(step(plan, "Plan"), p, apiEnv(p));
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.outputs.status).toBe("0");
+    expect(planned.summary).toContain("solo");
+    expect(planned.stdout).toContain("::warning");
+    expect(readFileSync(planned.outputs.report ?? "", "utf8")).toBe(planned.summary);
+    const verdict = await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "0" });
+    expect(verdict.code).toBe(0);
+    const comment = await runStep(step(plan, "Comment the plan on the pull request"), p, { PR: "7", REPORT: planned.outputs.report ?? "", GH_TOKEN: "t" });
+    expect(comment.code).toBe(0);
+    expect(p.mutations()).toBe(0);
+  });
+
+  test("pull request with a blocked change (two live cubes of one name): posted, and the check fails", async () => {
+    const p = await project({ "cubeform.yaml": FILE });
+    for (let i = 0; i < 2; i++) await p.api.createCube({ name: "solo", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `twin-${i}` });
+    const plan = drift.jobs.plan as Job;
+    const planned = await runStep(step(plan, "Plan"), p, apiEnv(p));
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.outputs.status).toBe("2");
+    expect(planned.summary).toContain("**Blocked:**");
+    const verdict = await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "2" });
+    expect(verdict.code).toBe(1);
+    expect(verdict.stdout).toContain("::error::The plan has blocked changes");
+  });
+
+  test("pull request with an invalid file: the error is posted and the check fails", async () => {
+    const p = await project({ "cubeform.yaml": "apiVersion: cubeform/v1\ncubes: 5\n" });
+    const plan = drift.jobs.plan as Job;
+    const planned = await runStep(step(plan, "Plan"), p, apiEnv(p));
+    expect(planned.outputs.status).toBe("1");
+    expect(planned.summary).toContain("### cubeform failed");
+    expect(planned.summary).toContain("cubeform.yaml:2");
+    expect((await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "1" })).code).toBe(1);
+    expect((await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "" })).code).toBe(1);
+  });
+
+  test("pull request from a fork (no key): the file is validated and the run says so", async () => {
+    const p = await project({ "cubeform.yaml": FILE });
+    const planned = await runStep(step(drift.jobs.plan as Job, "Plan"), p, { CUBE_API_KEY: "" });
+    expect(planned.outputs.status).toBe("0");
+    expect(planned.summary).toContain("validated, not planned");
+  });
+
+  test("the comment is edited on later pushes, created the first time", async () => {
+    const p = await project({ "cubeform.yaml": FILE });
+    const comment = step(drift.jobs.plan as Job, "Comment the plan on the pull request");
+    const bins = shims();
+    const run = async () => {
+      const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", comment.run ?? ""], {
+        cwd: p.cwd,
+        env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, PR: "7", REPORT: "plan.md" },
+        stdio: "ignore",
+      });
+      return new Promise<number | null>((resolve) => child.on("close", resolve));
+    };
+    expect(await run()).toBe(0);
+    expect(await run()).toBe(0);
+    expect(readFileSync(bins.ghLog, "utf8").trim().split("\n")).toEqual([
+      "pr comment 7 --edit-last --body-file plan.md",
+      "pr comment 7 --body-file plan.md",
+      "pr comment 7 --edit-last --body-file plan.md",
+    ]);
+  });
+
+  test("schedule: in sync passes (after apply.yml's apply), drift fails the run with exit 2", async () => {
+    const p = await project({ "cubeform.yaml": FILE });
+    const applied = await runStep(step(apply.jobs.apply as Job, "Apply"), p, apiEnv(p));
+    expect(applied.code, applied.stderr).toBe(0);
+    const check = step(drift.jobs.drift as Job, "Check for drift");
+    const inSync = await runStep(check, p, apiEnv(p));
+    expect(inSync.code, inSync.stderr + inSync.stdout).toBe(0);
+    const [cube] = (await p.api.listCubes()).filter((c) => c.name === "solo");
+    await p.api.deleteCube(cube?.id ?? "");
+    const drifted = await runStep(check, p, apiEnv(p));
+    expect(drifted.code).toBe(2);
+    expect(drifted.stdout).toContain("::error::The live space has drifted from cubeform.yaml");
+    expect(drifted.summary).not.toBe("");
+  });
+});
