@@ -12,7 +12,7 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
-import type { CubeRef, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
+import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
 interface Collector {
   changes: ResourceChange[];
@@ -28,8 +28,10 @@ export interface DiffContext {
 export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
   const resolved = resolvePlanOptions(options, desired);
   const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
-  const { matches, unmanaged } = matchCubes(desired.cubes, live);
-  const addressOf = addressing(desired.cubes, unmanaged);
+  // The declared cubes first, in their order: matches[i] is desired.cubes[i].
+  const declared = [...desired.cubes, ...(desired.untargeted ?? [])];
+  const { matches, unmanaged } = matchCubes(declared, live);
+  const addressOf = addressing(declared, unmanaged);
   const targets = new Set(resolved.targets);
   const out: Collector = { changes: [], steps: [] };
   desired.cubes.forEach((spec, index) => {
@@ -38,17 +40,17 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
     planDeclaredCube(spec, match, addressOf(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined)), resolved, index, out, context);
   });
   const prune = resolved.prune && targets.size === 0;
-  unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, desired.cubes.length + index, out));
+  unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
   if (desired.webhooks !== undefined && targets.size === 0) {
     const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
     out.changes.push(...webhooks.changes);
-    out.steps.push(...webhooks.steps.map((step) => ({ step, group: desired.cubes.length + unmanaged.length })));
+    out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
   }
   return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps) });
 }
 
 /** Addresses carry the id only when one name stands for several cubes of the plan. */
-function addressing(specs: DesiredCubeSpec[], unmanaged: ObservedCube[]): (name: string, id: string | undefined) => string {
+function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): (name: string, id: string | undefined) => string {
   const counts = new Map<string, number>();
   for (const name of [...specs.map((s) => s.name), ...unmanaged.map((c) => c.cube.name)]) counts.set(name, (counts.get(name) ?? 0) + 1);
   return (name, id) => cubeAddress(name, id, (counts.get(name) ?? 0) > 1);

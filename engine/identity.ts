@@ -2,7 +2,7 @@
  * Which live cube each declared cube is. A cube is its name in the space; an `id` pins one.
  * Several candidates are an ambiguity, reported and never guessed.
  */
-import type { DesiredCubeSpec, ObservedCube } from "./types.js";
+import type { DeclaredCube, ObservedCube } from "./types.js";
 
 export type CubeMatch =
   | { kind: "matched"; live: ObservedCube }
@@ -17,7 +17,7 @@ export interface CubeMatching {
 }
 
 /** Linear in declared + live cubes: live cubes are indexed by id and by name once. */
-export function matchCubes(specs: DesiredCubeSpec[], live: ObservedCube[]): CubeMatching {
+export function matchCubes(specs: readonly DeclaredCube[], live: ObservedCube[]): CubeMatching {
   const claimed = new Set<string>();
   const byId = new Map(live.map((cube) => [cube.cube.id, cube]));
   const byName = groupByName(live);
@@ -44,7 +44,7 @@ function groupByName(live: ObservedCube[]): Map<string, ObservedCube[]> {
   return byName;
 }
 
-function matchByName(spec: DesiredCubeSpec, candidates: ObservedCube[]): CubeMatch {
+function matchByName(spec: DeclaredCube, candidates: ObservedCube[]): CubeMatch {
   if (candidates.length === 0) return { kind: "absent" };
   const ids = candidates.map((cube) => cube.cube.id).join(", ");
   if (spec.id !== undefined) {

@@ -33,6 +33,9 @@ export interface DesiredPortSpec {
 
 export type IgnorableField = "image" | "region" | "resources" | "sshPublicKey" | "userData" | "terminationProtection" | "power" | "sshPort" | "domains" | "ports";
 
+/** What identifies a declared cube (identity.ts). */
+export type DeclaredCube = Pick<DesiredCubeSpec, "name" | "id">;
+
 export interface DesiredCubeSpec {
   name: string;
   /** Pins the live cube by id. */
@@ -68,6 +71,11 @@ export interface DesiredState {
   spaceId?: string;
   prune: boolean;
   cubes: DesiredCubeSpec[];
+  /**
+   * Cubes the file declares that a --target leaves out, loaded by identity only (their
+   * specs are not validated): they still claim their live cubes, so those are not unmanaged.
+   */
+  untargeted?: DeclaredCube[];
   /** undefined: webhooks are not managed (not observed, reported or pruned). */
   webhooks?: DesiredWebhookSpec[];
 }

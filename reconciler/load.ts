@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import { ZodArray, ZodDefault, ZodNullable, ZodObject, ZodOptional, type z } from "zod";
-import type { DesiredState } from "../engine/types.js";
+import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError, duplicateIssues, normalize, type IdentityFields } from "../engine/index.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
@@ -31,8 +31,10 @@ export interface LoadedFile {
   desired: DesiredState;
   /** Environment variables that hold secrets (basic-auth passwords), by name. */
   secretEnvNames: string[];
-  /** Where each declared cube starts in the file, by name. */
+  /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
   cubePositions: Record<string, Position>;
+  /** The name of every cube the file declares, in the file's order (targeted or not). */
+  cubeNames: string[];
   /**
    * Where a path of the document is (["cubes", 2, "image"]), or its nearest ancestor that is
    * written in the file. Parses the file with positions on first use: only problems need it.
@@ -46,6 +48,14 @@ export interface LoadOptions {
   source?: string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /**
+   * The --target names of a plan. The cubes they leave out are read for their identity only
+   * (name, id, hostnames: duplicates are still found) and kept in desired.untargeted; their
+   * other fields are not validated, so a problem there is not reported (`validate` reports it).
+   * A problem in a targeted cube, or a duplicate, goes to the positioned load of the whole file,
+   * which reports every problem of the file as without targets.
+   */
+  targets?: readonly string[];
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -80,21 +90,73 @@ function lightOrUndefined(source: string, options: LoadOptions, absPath: string)
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
 function loadLight(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
   const secretEnvNames = new Set<string>();
+  const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
   // whole document's), so only validated cubes accumulate.
-  const split = parseSplit(source, (cube) => {
-    if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
-    const result = DesiredCubeInput.safeParse(cube);
-    return result.success ? result.data : undefined;
+  const split = parseSplit<LightCube>(source, {
+    // With targets, a cube no target names is read for its identity alone, from its text when it is plain enough.
+    ...(targets === undefined ? {} : { identify: ({ name, id, hostnames }) => (targets.has(name) ? undefined : { identity: { name, id, domains: hostnames.map((hostname) => ({ hostname })) } }) }),
+    convert: (cube) => {
+      const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
+      if (stub !== undefined) return stub;
+      if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
+      const result = DesiredCubeInput.safeParse(cube);
+      if (!result.success) return undefined;
+      const { name, id, domains } = result.data;
+      return { spec: result.data, identity: { name, id, domains: (domains ?? []).map((d) => ({ hostname: d.hostname })) } };
+    },
   });
   if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames)) return undefined;
   const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] });
   if (!result.success) return undefined;
-  const document = { ...result.data, cubes: split.cubes };
+  // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
+  if (targets !== undefined && duplicateIssues(split.cubes.map((c) => c.identity)).length > 0) return undefined;
+  const specs: DesiredCubeInput[] = [];
+  const specStarts: Position[] = [];
+  const untargeted: DeclaredCube[] = [];
+  split.cubes.forEach((cube, i) => {
+    if (cube.spec === undefined) untargeted.push(cube.identity.id === undefined ? { name: cube.identity.name } : { name: cube.identity.name, id: cube.identity.id });
+    else {
+      specs.push(cube.spec);
+      specStarts.push(split.cubeStarts[i] as Position);
+    }
+  });
+  const document = { ...result.data, cubes: specs };
   const desired = normalizeOrUndefined(document, dirname(absPath));
   if (desired === undefined) return undefined;
-  const cubePositions = positionsByName(document, split.cubeStarts);
-  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions, locate: locator(options.file, source) };
+  if (targets !== undefined) desired.untargeted = untargeted;
+  const cubePositions = positionsByName(document, specStarts);
+  const cubeNames = split.cubes.map((c) => c.identity.name);
+  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions, cubeNames, locate: locator(options.file, source) };
+}
+
+/** A cube of the light load: validated (spec), or only identified when a --target leaves it out. */
+interface LightCube {
+  spec?: DesiredCubeInput;
+  identity: IdentityFields;
+}
+
+/**
+ * The identity of a cube no target names, without validating the rest; undefined when the cube
+ * must be validated in full: it is targeted, or its identity is not plain strings (what is
+ * wrong there, or an ${env:…} in it, is for the full checks to resolve and report).
+ */
+function untargetedStub(cube: unknown, targets: ReadonlySet<string>): LightCube | undefined {
+  if (typeof cube !== "object" || cube === null || Array.isArray(cube)) return undefined;
+  const { name, id, domains } = cube as { name?: unknown; id?: unknown; domains?: unknown };
+  if (!isPlainString(name) || targets.has(name) || (id !== undefined && !isPlainString(id))) return undefined;
+  if (domains !== undefined && domains !== null && !Array.isArray(domains)) return undefined;
+  const hostnames: { hostname: string }[] = [];
+  for (const domain of (domains ?? []) as unknown[]) {
+    const hostname = (domain as { hostname?: unknown } | null)?.hostname;
+    if (!isPlainString(hostname)) return undefined;
+    hostnames.push({ hostname });
+  }
+  return { identity: { name, id, domains: hostnames } };
+}
+
+function isPlainString(value: unknown): value is string {
+  return typeof value === "string" && value !== "" && !value.includes("${");
 }
 
 function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
@@ -166,7 +228,8 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
   }
   const desired = parsed.normalize(result.data, dirname(absPath));
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
-  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data), locate: (path) => parsed.positionOf(path) };
+  const cubeNames = result.data.cubes.map((cube) => cube.name);
+  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
 }
 
 /** The names, ids and hostnames of a document that may be invalid; what is not a string cannot collide. */

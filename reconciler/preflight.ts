@@ -11,7 +11,7 @@ import { didYouMean } from "./suggest.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {
-  const names = desired.cubes.map((c) => c.name);
+  const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
   for (const target of targets) {
     if (names.includes(target)) continue;
     const hint = didYouMean(target, names);

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { DesiredState } from "../engine/types.js";
+import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { loadDesiredState, type IssuePath, type LoadedFile, type Position } from "./load.js";
@@ -19,6 +19,8 @@ export interface LoadFilesOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   stdin?: CliIo["stdin"];
+  /** A plan's --target names: the cubes they leave out are read for their identity only (see LoadOptions.targets). */
+  targets?: readonly string[];
 }
 
 /** A position that may be in any of the loaded files. */
@@ -37,7 +39,7 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   for (const name of names) {
     try {
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}) }));
+      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}) }));
     } catch (e) {
       if (!(e instanceof LoadError)) throw e;
       problems.push(...e.problems);
@@ -94,6 +96,15 @@ async function readStdin(stdin: CliIo["stdin"]): Promise<string> {
   return text;
 }
 
+/** Where each name is first declared (a name declared twice in one file is the loader's problem). */
+function firstIndexes(names: readonly string[]): Map<string, number> {
+  const indexes = new Map<string, number>();
+  names.forEach((name, index) => {
+    if (!indexes.has(name)) indexes.set(name, index);
+  });
+  return indexes;
+}
+
 function merge(loaded: LoadedFile[]): LoadedFiles {
   const [first] = loaded;
   if (first === undefined) throw new CliError("file_unreadable", "no desired-state file given");
@@ -102,20 +113,29 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   const problems: FileProblem[] = [];
   const cubes: DesiredState["cubes"] = [];
   let space: { id: string; file: string } | undefined;
+  const untargeted: DeclaredCube[] = [];
+  const cubeNames: string[] = [];
   for (const file of loaded) {
-    file.desired.cubes.forEach((cube, index) => {
-      const owner = owners.get(cube.name);
+    const indexOf = firstIndexes(file.cubeNames);
+    const claim = (name: string): boolean => {
+      const owner = owners.get(name);
       if (owner !== undefined && owner.file !== file) {
         const there = owner.file.locate(["cubes", owner.index, "name"]);
-        const here = file.locate(["cubes", index, "name"]);
-        problems.push({ file: file.file, ...here, message: `cube "${cube.name}" is also declared in ${owner.file.file}:${there.line}:${there.col}: declare each cube in one file only` });
-        return;
+        const here = file.locate(["cubes", indexOf.get(name) ?? 0, "name"]);
+        problems.push({ file: file.file, ...here, message: `cube "${name}" is also declared in ${owner.file.file}:${there.line}:${there.col}: declare each cube in one file only` });
+        return false;
       }
-      if (owner === undefined) owners.set(cube.name, { file, index });
+      if (owner === undefined) owners.set(name, { file, index: indexOf.get(name) ?? 0 });
+      return true;
+    };
+    for (const cube of file.desired.cubes) {
+      if (!claim(cube.name)) continue;
       const at = file.cubePositions[cube.name];
       if (at !== undefined && positions[cube.name] === undefined) positions[cube.name] = { file: file.file, ...at };
       cubes.push(cube);
-    });
+    }
+    for (const cube of file.desired.untargeted ?? []) if (claim(cube.name)) untargeted.push(cube);
+    for (const name of file.cubeNames) cubeNames.push(name);
     const spaceId = file.desired.spaceId;
     if (spaceId !== undefined && space !== undefined && space.id !== spaceId) {
       problems.push({ file: file.file, ...file.locate(["space"]), message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space` });
@@ -124,6 +144,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   }
   if (problems.length > 0) throw new LoadError(label(loaded.map((f) => f.file)), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
+  if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = untargeted;
   if (space !== undefined) desired.spaceId = space.id;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
@@ -138,6 +159,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     absPath: first.absPath,
     desired,
     secretEnvNames: [...new Set(loaded.flatMap((f) => f.secretEnvNames))],
+    cubeNames,
     cubePositions: positions,
     locateCube: (cubeName, field) => {
       const owner = owners.get(cubeName);

@@ -24,14 +24,25 @@ export interface SplitResult<T> {
   head: Record<string, unknown>;
   /** Each cube item, as `convert` made it. */
   cubes: T[];
-  /** Where each cube item starts (1-based), in order. */
-  cubeStarts: Position[];
+  /** Where each cube item starts (1-based), in order; undefined for a cube `identify` answered. */
+  cubeStarts: (Position | undefined)[];
 }
 
 interface Piece {
-  text: string;
+  /** The piece's lines (without their line breaks). */
+  lines: string[];
   /** 0-based line of the piece's first line in the file. */
   firstLine: number;
+}
+
+export interface SplitOptions<T> {
+  /** Turns each cube's JavaScript value into what is kept (undefined: give up), so the raw values of all cubes are never alive at once. */
+  convert?: (cube: unknown) => T | undefined;
+  /**
+   * Answers a cube from what scanIdentity read in its text, without parsing it (undefined:
+   * parse and convert it as usual).
+   */
+  identify?: (identity: ScannedIdentity) => T | undefined;
 }
 
 /** Directives, document markers, and anchors or aliases (`&a`, `*a` where a node starts). */
@@ -41,11 +52,8 @@ const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
 
-/**
- * `convert` turns each cube's JavaScript value into what is kept (undefined: give up), so the
- * raw values of all cubes are never alive at once.
- */
-export function parseSplit<T = unknown>(source: string, convert: (cube: unknown) => T | undefined = (cube) => cube as T): SplitResult<T> | undefined {
+export function parseSplit<T = unknown>(source: string, options: SplitOptions<T> = {}): SplitResult<T> | undefined {
+  const convert = options.convert ?? ((cube: unknown) => cube as T);
   if (UNSUPPORTED.test(source)) return undefined;
   const lines = source.split("\n");
   const cubesAt = singleCubesLine(lines);
@@ -56,8 +64,15 @@ export function parseSplit<T = unknown>(source: string, convert: (cube: unknown)
   const head = parseHead(`${[...lines.slice(0, cubesAt + 1), ...lines.slice(split.end)].join("\n")}\n`);
   if (head === undefined) return undefined;
   const cubes: T[] = [];
-  const cubeStarts: Position[] = [];
+  const cubeStarts: (Position | undefined)[] = [];
   for (const piece of split.items) {
+    const scanned = options.identify === undefined ? undefined : scanIdentity(piece.lines);
+    const identified = scanned === undefined ? undefined : options.identify?.(scanned);
+    if (identified !== undefined) {
+      cubes.push(identified);
+      cubeStarts.push(undefined);
+      continue;
+    }
     const item = parseItem(piece);
     const cube = item === undefined ? undefined : convert(item.value);
     if (item === undefined || cube === undefined) return undefined;
@@ -84,7 +99,7 @@ function splitItems(lines: string[], cubesAt: number): { items: Piece[]; end: nu
   let current: string[] | undefined;
   let line = cubesAt + 1;
   const close = () => {
-    if (current) items.push({ text: `${current.join("\n")}\n`, firstLine: line - current.length });
+    if (current) items.push({ lines: current, firstLine: line - current.length });
   };
   for (; line < lines.length; line++) {
     const text = lines[line] as string;
@@ -153,10 +168,11 @@ function parseDocumentToJs(text: string): unknown {
 }
 
 function parseItem(piece: Piece): { value: unknown; start: Position } | undefined {
-  const fast = fastLoad(piece.text);
+  const text = `${piece.lines.join("\n")}\n`;
+  const fast = fastLoad(text);
   const start = fast && Array.isArray(fast.value) && fast.value.length === 1 ? itemStart(piece) : undefined;
   if (fast && start) return { value: (fast.value as unknown[])[0], start };
-  return parseItemPositioned(piece);
+  return parseItemPositioned(piece, text);
 }
 
 /**
@@ -164,11 +180,11 @@ function parseItem(piece: Piece): { value: unknown; start: Position } | undefine
  * line, or on the next line with content when that line has none. Undefined for anything else.
  */
 function itemStart(piece: Piece): Position | undefined {
-  const lines = piece.text.split("\n", 64);
+  const lines = piece.lines;
   const first = /^( *-[ \t]*)(.?)/.exec(lines[0] ?? "");
   if (!first) return undefined;
   if (first[2] !== "" && first[2] !== "#" && first[2] !== "\r") return plainStart(first[2]!) ? { line: piece.firstLine + 1, col: (first[1]?.length ?? 0) + 1 } : undefined;
-  for (let i = 1; i < lines.length; i++) {
+  for (let i = 1; i < lines.length && i < 64; i++) {
     const text = lines[i] as string;
     if (BLANK_OR_COMMENT.test(text)) continue;
     const lead = text.length - text.trimStart().length;
@@ -182,19 +198,19 @@ function plainStart(char: string): boolean {
   return /[A-Za-z0-9_"']/.test(char);
 }
 
-function parseItemPositioned(piece: Piece): { value: unknown; start: Position } | undefined {
-  const doc = parseDocument(piece.text, PARSE_OPTIONS);
+function parseItemPositioned(piece: Piece, text: string): { value: unknown; start: Position } | undefined {
+  const doc = parseDocument(text, PARSE_OPTIONS);
   if (doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];
-  return { value, start: positionIn(piece, offset) };
+  return { value, start: positionIn(piece.firstLine, text, offset) };
 }
 
-function positionIn(piece: Piece, offset: number): Position {
-  let line = piece.firstLine + 1;
+function positionIn(firstLine: number, text: string, offset: number): Position {
+  let line = firstLine + 1;
   let lineStart = 0;
-  for (let i = piece.text.indexOf("\n"); i >= 0 && i < offset; i = piece.text.indexOf("\n", i + 1)) {
+  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
     line++;
     lineStart = i + 1;
   }
@@ -204,4 +220,133 @@ function positionIn(piece: Piece, offset: number): Position {
 /** A tag of the user's own (`!vault`, `!secret`): yaml would read it as a plain string; the positioned load reports it. */
 export function isUnknownLocalTag(warning: { code: string; message: string }): boolean {
   return warning.code === "TAG_RESOLVE_FAILED" && warning.message.startsWith("Unresolved tag: !");
+}
+
+/** What identifies a cube: its name, its id, and the hostnames of its domains. */
+export interface ScannedIdentity {
+  name: string;
+  id?: string;
+  hostnames: string[];
+}
+
+/**
+ * A line of the plainest YAML: indentation, an optional "- ", then `key:` with an optional
+ * value, or (after a "- ") a value alone; an end-of-line comment after a space. The value is
+ * checked by plainValue.
+ */
+const PLAIN_LINE = /^( *)(- +)?(?:([A-Za-z_][A-Za-z0-9_]*):(?: +(\S[^\t]*?))?|(\S[^\t]*?))(?: +#.*)? *\r?$/;
+/** A plain scalar that starts with no indicator and holds no quote, bracket, brace, backslash, ": " or " #". */
+const PLAIN_VALUE = /^[^\s#'"{}[\]|>!&*%@`,?:\\-][^\t'"{}[\]\\]*$/;
+const NOT_PLAIN_VALUE = /: |:$| #/;
+/** One-line flow collections of simple words: [a, b], [], { a: 1, b: x }. */
+const FLOW_WORD = "[A-Za-z0-9._/+~=][A-Za-z0-9._/+~=:-]*";
+const FLOW_SEQ = new RegExp(`^\\[ *(?:${FLOW_WORD}(?: *, *${FLOW_WORD})* *,? *)?\\]$`);
+const FLOW_MAP = new RegExp(`^\\{ *(?:[A-Za-z_][A-Za-z0-9_]*: +${FLOW_WORD}(?: *, *[A-Za-z_][A-Za-z0-9_]*: +${FLOW_WORD})* *,? *)?\\}$`);
+
+function plainValue(value: string): boolean {
+  if (value.startsWith("[")) return FLOW_SEQ.test(value) && !/:[ ,\]]/.test(value);
+  if (value.startsWith("{")) {
+    if (!FLOW_MAP.test(value) || /:[,}]|:\s*:/.test(value)) return false;
+    const keys = [...value.matchAll(/([A-Za-z_][A-Za-z0-9_]*): /g)].map((k) => k[1]);
+    return new Set(keys).size === keys.length && !value.slice(1, -1).split(",").some((pair) => /:\S*:(?:\s|$)/.test(pair) || (pair.match(/: /g)?.length ?? 0) > 1);
+  }
+  return PLAIN_VALUE.test(value) && !NOT_PLAIN_VALUE.test(value);
+}
+
+/** A name, id or hostname read as a string by every YAML schema (no number, bool or null look-alike). */
+const PLAIN_WORD = /^[A-Za-z][A-Za-z0-9._-]*$/;
+const NOT_STRINGS = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
+
+type Role = "cube" | "domains" | "domain" | "other";
+interface Frame {
+  col: number;
+  kind: "map" | "seq";
+  role: Role;
+  keys?: Set<string>;
+}
+
+/**
+ * The identity of a cube (one piece of the `cubes:` sequence) read from its lines without
+ * parsing them, when every line is of the plainest YAML (PLAIN_LINE; blank and comment lines
+ * aside) and indentation alone gives a consistent structure (no duplicate keys, no value
+ * continued on a deeper line): `name` and `id` of the item's mapping, each `hostname` of an
+ * item of its `domains`. undefined for anything else: the caller parses the piece.
+ */
+export function scanIdentity(lines: readonly string[]): ScannedIdentity | undefined {
+  const stack: Frame[] = [];
+  let opened: { frame: Frame; key: string } | undefined;
+  const found: { name?: string; id?: string; hostnames: string[] } = { hostnames: [] };
+  let domainItems = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i] as string;
+    if (BLANK_OR_COMMENT.test(text)) continue;
+    const m = PLAIN_LINE.exec(text);
+    if (m === null) return undefined;
+    const indent = (m[1] as string).length;
+    const dash = m[2]?.length ?? 0;
+    const key = m[3];
+    const value = m[4];
+    if ((value !== undefined && !plainValue(value)) || (m[5] !== undefined && (dash === 0 || !plainValue(m[5])))) return undefined;
+    if (i === 0) {
+      if (dash === 0 || key === undefined) return undefined;
+      stack.push({ col: indent, kind: "seq", role: "other" });
+    } else {
+      const parent = placeLine(stack, opened, indent, dash > 0);
+      if (parent === undefined) return undefined;
+    }
+    opened = undefined;
+    let map = stack[stack.length - 1] as Frame;
+    if (dash > 0) {
+      const seq = map;
+      // Every item of domains is a mapping with a hostname (counted at the end).
+      if (seq.role === "domains" && key === undefined) return undefined;
+      if (key === undefined) continue;
+      map = { col: indent + dash, kind: "map", role: i === 0 ? "cube" : seq.role === "domains" ? "domain" : "other", keys: new Set() };
+      if (map.role === "domain") domainItems++;
+      stack.push(map);
+    }
+    if (key === undefined || map.keys?.has(key)) return undefined;
+    map.keys?.add(key);
+    if (value === undefined) opened = { frame: map, key };
+    if (!noteIdentity(map.role, key, value, found)) return undefined;
+  }
+  if (found.name === undefined || found.hostnames.length !== domainItems) return undefined;
+  return found.id === undefined ? { name: found.name, hostnames: found.hostnames } : { name: found.name, id: found.id, hostnames: found.hostnames };
+}
+
+/**
+ * Puts a line (not the first) in the structure: closes the frames it is left of, opens the
+ * frame a `key:` with no value starts. Afterwards the top frame is the mapping the line's key
+ * belongs to (no dash) or the sequence its "- " is an item of. undefined: not consistent.
+ */
+function placeLine(stack: Frame[], opened: { frame: Frame; key: string } | undefined, indent: number, dash: boolean): Frame | undefined {
+  if (opened !== undefined && (indent > opened.frame.col || (dash && indent === opened.frame.col))) {
+    // The value of the key that ended the previous line: a nested mapping or sequence.
+    const domains = opened.frame.role === "cube" && opened.key === "domains";
+    if (domains && !dash) return undefined;
+    const role: Role = domains ? "domains" : "other";
+    const frame: Frame = dash ? { col: indent, kind: "seq", role } : { col: indent, kind: "map", role: "other", keys: new Set() };
+    stack.push(frame);
+    return frame;
+  }
+  while (stack.length > 0 && (stack[stack.length - 1] as Frame).col > indent) stack.pop();
+  // A key after a sequence written at its key's own indentation ("ports:\n- 1\nimage: x").
+  const below = stack[stack.length - 2];
+  if (!dash && stack[stack.length - 1]?.kind === "seq" && stack[stack.length - 1]?.col === indent && below?.kind === "map" && below.col === indent) stack.pop();
+  const top = stack[stack.length - 1];
+  if (top === undefined || top.col !== indent) return undefined;
+  if (dash ? top.kind !== "seq" : top.kind !== "map") return undefined;
+  // A new item of the cubes sequence itself is never part of this piece.
+  if (stack.length === 1) return undefined;
+  return top;
+}
+
+function noteIdentity(role: Role, key: string, value: string | undefined, found: { name?: string; id?: string; hostnames: string[] }): boolean {
+  if (role === "cube" && key === "domains") return value === undefined;
+  const isIdentity = (role === "cube" && (key === "name" || key === "id")) || (role === "domain" && key === "hostname");
+  if (!isIdentity) return true;
+  if (value === undefined || !PLAIN_WORD.test(value) || NOT_STRINGS.test(value)) return false;
+  if (key === "hostname") found.hostnames.push(value);
+  else found[key as "name" | "id"] = value;
+  return true;
 }

@@ -20,7 +20,8 @@ export const EXIT_IN_SYNC = 0;
 export const EXIT_CHANGES = 2;
 
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
-  const loaded = await loadForSession(ctx, io);
+  // A saved plan keeps the whole desired state (apply reports the untargeted cubes that differ).
+  const loaded = await loadForSession(ctx, io, { targetedLoad: ctx.out === undefined });
   const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
   // Only a saved plan needs the prior state (for the stale-plan message); no output shows it.
   if (ctx.out === undefined) delete plan.priorState;

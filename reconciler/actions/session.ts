@@ -31,11 +31,16 @@ export interface PlanFlags {
 /** How many cubes are read at once while observing. */
 export const OBSERVE_CONCURRENCY = 8;
 
-/** Loads the files (every problem, or an unknown --target, ends the command before it connects). */
-export async function loadForSession(ctx: SessionContext & { targets?: string[] }, io: CliIo): Promise<LoadedFiles> {
+/**
+ * Loads the files (every problem, or an unknown --target, ends the command before it connects).
+ * `targetedLoad`: only the targeted cubes are validated in full, the others are read for their
+ * identity (LoadOptions.targets) — for a plan only; apply also checks the untargeted cubes.
+ */
+export async function loadForSession(ctx: SessionContext & { targets?: string[] }, io: CliIo, options: { targetedLoad?: boolean } = {}): Promise<LoadedFiles> {
   let loaded: LoadedFiles;
+  const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}) });
+    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), ...targets });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
+import { editFleet } from "./support/edit.js";
 
 test("--format json prints the Plan object for scripts", async ({ fx }) => {
   const r = await fx.cli(["plan", "--format", "json", ...FAST]);
@@ -91,4 +92,43 @@ test("--target limits the plan to the named cubes", async ({ fx }) => {
   expect(r.stdout).not.toContain("cube/web");
   expect(r.stdout).toContain("+ cube/db ");
   expect(r.stdout).toContain("+ cube/worker ");
+});
+
+// --target checks the named cubes in full and reads the others for their identity only
+// (README: "plan --target"): a large file plans one cube without validating the rest.
+test("--target: a problem in a cube no target names is not checked; the others still count as declared", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  editFleet(fx.cwd, "  - name: worker\n    power: stopped", "  - name: worker\n    power: sleeping\n    colour: red");
+  const targeted = await fx.cli(["plan", "--target", "db", "--format", "json", ...FAST]);
+  expect(targeted.stderr).toBe("");
+  expect(targeted.exitCode).toBe(0);
+  const plan = JSON.parse(targeted.stdout) as { changes: { address: string; unmanaged?: boolean }[] };
+  // web and worker are declared (not unmanaged) though left out of the plan.
+  expect(plan.changes.map((c) => c.address)).toEqual(["cube/db", "cube/db/port/6379"]);
+  const whole = await fx.cli(["plan", ...FAST]);
+  expect(whole.exitCode).toBe(1);
+  expect(whole.stderr).toContain("cubeform.yaml:34:12: cubes[1].power:");
+  expect(whole.stderr).toContain('cubeform.yaml:35:5: cubes[1]: unknown key "colour"');
+});
+
+test("--target: a problem in a named cube is reported at its file:line:col as without --target; a YAML error anywhere is an error", async ({ fx }) => {
+  editFleet(fx.cwd, "  - name: db\n    terminationProtection: true", "  - name: db\n    terminationProtection: maybe");
+  const whole = await fx.cli(["plan", ...FAST]);
+  const targeted = await fx.cli(["plan", "--target", "db", ...FAST]);
+  expect(whole.exitCode).toBe(1);
+  expect(targeted.exitCode).toBe(1);
+  expect(targeted.stderr).toContain("cubeform.yaml:37:28: cubes[2].terminationProtection:");
+  expect(targeted.stderr).toBe(whole.stderr);
+  editFleet(fx.cwd, "terminationProtection: maybe", "terminationProtection: true");
+  editFleet(fx.cwd, "  - name: worker\n    power: stopped", "  - name: worker\n    power: [stopped");
+  const broken = await fx.cli(["plan", "--target", "db", ...FAST]);
+  expect(broken.exitCode).toBe(1);
+  expect(broken.stderr).toMatch(/cubeform\.yaml:\d+:\d+: /);
+});
+
+test("--target: a cube declared twice is still an error", async ({ fx }) => {
+  editFleet(fx.cwd, "  - name: worker\n", "  - name: web\n");
+  const r = await fx.cli(["plan", "--target", "db", ...FAST]);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toMatch(/cubeform\.yaml:\d+:\d+: .*web/);
 });

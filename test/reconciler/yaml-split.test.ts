@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { isSeq, LineCounter, parseDocument } from "yaml";
-import { parseSplit } from "../../reconciler/yaml-split.js";
+import { parseSplit, scanIdentity } from "../../reconciler/yaml-split.js";
 import { FLEET_YAML } from "./support/fixtures.js";
 
 /** What the whole-document parse gives: the value and where each cube item starts. */
@@ -86,8 +86,8 @@ const NOT_CUT: Record<string, string> = {
 };
 
 test("a cube that convert refuses leaves the file to the whole-document parse", () => {
-  expect(parseSplit(SHAPES["the example fleet"] as string, () => undefined)).toBeUndefined();
-  expect(parseSplit(SHAPES["the example fleet"] as string, (cube) => (cube as { name: string }).name)?.cubes[0]).toBe("web");
+  expect(parseSplit(SHAPES["the example fleet"] as string, { convert: () => undefined })).toBeUndefined();
+  expect(parseSplit(SHAPES["the example fleet"] as string, { convert: (cube) => (cube as { name: string }).name })?.cubes[0]).toBe("web");
 });
 
 for (const [name, source] of Object.entries(NOT_CUT)) {
@@ -95,3 +95,102 @@ for (const [name, source] of Object.entries(NOT_CUT)) {
     expect(parseSplit(source)).toBeUndefined();
   });
 }
+
+// --target reads the cubes it leaves out for their identity only, from their text when it is
+// plain enough (scanIdentity). It may decline anything; what it answers must be what the yaml
+// library reads, and a piece the yaml library rejects must never be answered.
+const identityOf = (piece: string) => {
+  const doc = parseDocument(piece, { uniqueKeys: true });
+  if (doc.errors.length > 0) return "error";
+  const value = doc.toJS() as unknown;
+  if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== "object" || value[0] === null) return "not one cube";
+  const cube = value[0] as { name?: unknown; id?: unknown; domains?: { hostname?: unknown }[] | null };
+  const domains = cube.domains ?? [];
+  const hostnames = Array.isArray(domains) ? domains.map((d) => (d as { hostname?: unknown } | null)?.hostname) : "not a list";
+  return { name: cube.name, ...(cube.id === undefined ? {} : { id: cube.id }), hostnames };
+};
+const scan = (piece: string) => scanIdentity(piece.replace(/\n$/, "").split("\n"));
+
+const ANSWERED: Record<string, string> = {
+  "a bench cube": "  - name: c00001\n    image: ubuntu-24.04\n    region: eu-1\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n".replace("{ vcpu: 1, ramGb: 1, diskGb: 10 }", "\n      vcpu: 1\n      ramGb: 1"),
+  "domains and ports, comments, blank lines": [
+    "  - name: web # the front",
+    "    id: cube-123",
+    "    # a comment",
+    "",
+    "    domains:",
+    "      - hostname: www.example.com",
+    "        port: 8080",
+    "        ipAllowList:",
+    "          - 10.0.0.0/8",
+    "          - 192.168.0.0/16",
+    "      -   hostname: api.example.com",
+    "    ports:",
+    "      - cubePort: 22",
+    "    sshPublicKey: ssh-ed25519 AAAAC3Nza user@host",
+  ].join("\n"),
+  "sequences at their key's indentation": "- name: a\n  domains:\n  - hostname: x.example.com\n    basicAuthUser: u\n  - hostname: y.example.com\n  power: stopped\n  ports:\n  - cubePort: 80\n",
+  "the node on the dash line with more spaces": "  -    name: spaced\n       image: x\n",
+  "hostnames of nested mappings are not domains": "  - name: a\n    other:\n      - hostname: not-a-domain\n    domains:\n",
+  "one-line flow collections of plain words": "  - name: a\n    resources: { vcpu: 1, ramGb: 2, diskGb: 10 }\n    ports:\n      - cubePort: 80\n        allow: [10.0.0.0/8, 2001:db8::/32]\n      - cubePort: 81\n        allow: []\n",
+};
+
+const DECLINED: Record<string, string> = {
+  "a name continued on the next line": "  - name: web\n      more\n",
+  "a duplicate key": "  - name: a\n    name: b\n",
+  "a duplicate key in a domain": "  - name: a\n    domains:\n      - hostname: x\n        hostname: y\n",
+  "a quoted name": '  - name: "web"\n',
+  "a number as name": "  - name: 123\n",
+  "a bool as name": "  - name: true\n",
+  "a null name": "  - name:\n",
+  "a flow value": "  - name: a\n    domains: [{ hostname: x }]\n",
+  "a block scalar": "  - name: a\n    userData: |\n      name: b\n",
+  "a tag": "  - name: !!str a\n",
+  "an env reference": "  - name: web\n    id: ${env:ID}\n",
+  "a key deeper under a value": "  - name: a\n      image: x\n",
+  "inconsistent indentation": "  - name: a\n     image: x\n",
+  "a mapping value on one line": "  - name: a: b\n",
+  "a tab": "  - name: a\n\timage: x\n",
+  "domains as a mapping": "  - name: a\n    domains:\n      hostname: x\n",
+  "a key where the sequence's items are": "  - name: a\n    ports:\n      - cubePort: 1\n      image: x\n",
+  "no name": "  - image: x\n",
+};
+
+for (const [what, piece] of Object.entries(ANSWERED)) {
+  test(`identity read from the text = parsed: ${what}`, () => {
+    const scanned = scan(piece);
+    expect(scanned).toBeDefined();
+    expect(scanned).toEqual(identityOf(piece));
+  });
+}
+
+for (const [what, piece] of Object.entries(DECLINED)) {
+  test(`identity left to the parser: ${what}`, () => {
+    const scanned = scan(piece);
+    expect(scanned).toBeUndefined();
+  });
+}
+
+/** Each piece above with one line changed in the ways that break YAML or change its structure. */
+function mutations(piece: string): string[] {
+  const lines = piece.replace(/\n$/, "").split("\n");
+  const edits = [(l: string) => ` ${l}`, (l: string) => l.replace(/^ /, ""), (l: string) => l.replace(/^( *)/, "$1  "), (l: string) => `${l}: x`, (l: string) => `${l} [`, (l: string) => `${l} #c`, (l: string) => `${l},`, (l: string) => l.replace(/- /, "  "), (l: string) => l.replace(/^( *)/, "$1- "), (l: string) => l.replace(/: /, ":"), (l: string) => `${l}]`, (l: string) => `${l}:`];
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    for (const edit of edits) out.push([...lines.slice(0, i), edit(line), ...lines.slice(i + 1)].join("\n"));
+    out.push([...lines.slice(0, i + 1), line, ...lines.slice(i + 1)].join("\n"));
+  });
+  return out;
+}
+
+test("identity from the text is what the yaml library reads, or declined, for every one-line change of those pieces", () => {
+  let answered = 0;
+  for (const piece of [...Object.values(ANSWERED), ...Object.values(DECLINED)].flatMap(mutations)) {
+    const scanned = scan(piece);
+    const parsed = identityOf(piece);
+    if (scanned === undefined) continue;
+    answered++;
+    expect({ piece, identity: scanned }).toEqual({ piece, identity: parsed });
+  }
+  expect(answered).toBeGreaterThan(50);
+});
