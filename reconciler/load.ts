@@ -6,19 +6,21 @@
  * Two ways through: the light one (yaml-split.ts: cube by cube, no positions kept) for a
  * file that loads cleanly, and the positioned one (the whole document with a LineCounter)
  * when the light one finds any problem or cannot cut the file. Positions are only needed
- * for problems, and the positioned document costs several times the memory.
+ * for problems, and the positioned document costs several times the memory. The yaml library
+ * itself is loaded only when the positioned load runs (yamlLibrary): a clean file never needs it.
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
+import type { Document, Node } from "yaml";
 import { ZodArray, ZodDefault, ZodNullable, ZodObject, ZodOptional, type z } from "zod";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
-import { DesiredStateError, duplicateIssues, normalize, type IdentityFields } from "../engine/index.js";
+import { DesiredStateError } from "../engine/errors.js";
+import { duplicateIssues, normalize, type IdentityFields } from "../engine/normalize.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { didYouMean } from "./suggest.js";
-import { isUnknownLocalTag, parseSplit } from "./yaml-split.js";
+import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -56,6 +58,45 @@ export interface LoadOptions {
    * which reports every problem of the file as without targets.
    */
   targets?: readonly string[];
+  /** Kept between the rounds of a watch: an unchanged file is not read again (LoadCache). */
+  cache?: LoadCache;
+}
+
+/** The files a load read besides the YAML itself (userData, sshPublicKey files), with their text. */
+type ReferencedReads = Map<string, string>;
+
+/**
+ * What a watch keeps between rounds: the loaded file, answered again while its text and the
+ * text of every file it refers to are unchanged (compared in full, not by time stamp) and the
+ * environment and targets are the same. A file with problems is never kept.
+ */
+export class LoadCache {
+  private readonly entries = new Map<string, { source: string; env: LoadOptions["env"]; targets: string; reads: ReferencedReads; loaded: LoadedFile }>();
+  /** The last merge of several files (sources.ts), answered again when each file was. */
+  merged?: { parts: readonly LoadedFile[]; result: unknown };
+
+  lookup(absPath: string, source: string, options: LoadOptions): LoadedFile | undefined {
+    const entry = this.entries.get(absPath);
+    if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options)) return undefined;
+    for (const [path, text] of entry.reads) {
+      if (readOrUndefined(path) !== text) return undefined;
+    }
+    return entry.loaded;
+  }
+
+  store(absPath: string, source: string, options: LoadOptions, reads: ReferencedReads, loaded: LoadedFile): void {
+    this.entries.set(absPath, { source, env: options.env, targets: targetsKey(options), reads, loaded });
+  }
+}
+
+const targetsKey = (options: LoadOptions): string => (options.targets ?? []).join("\0");
+
+function readOrUndefined(absPath: string): string | undefined {
+  try {
+    return readFileSync(absPath, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -69,8 +110,13 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
   const source = options.source ?? readSource(options.file, absPath);
+  const cached = options.cache?.lookup(absPath, source, options);
+  if (cached !== undefined) return cached;
+  const reads: ReferencedReads = new Map();
   try {
-    return lightOrUndefined(source, options, absPath) ?? loadPositioned(source, options, absPath);
+    const loaded = lightOrUndefined(source, options, absPath, reads) ?? loadPositioned(source, options, absPath, reads);
+    options.cache?.store(absPath, source, options, reads, loaded);
+    return loaded;
   } catch (e) {
     // A structure deep enough to exhaust the stack somewhere past the parser is still the file's problem.
     if (e instanceof RangeError) throw new LoadError(options.file, [{ file: options.file, line: 1, col: 1, message: TOO_DEEP }]);
@@ -78,9 +124,9 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   }
 }
 
-function lightOrUndefined(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
+function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
   try {
-    return loadLight(source, options, absPath);
+    return loadLight(source, options, absPath, reads);
   } catch (e) {
     if (e instanceof RangeError) return undefined;
     throw e;
@@ -88,7 +134,7 @@ function lightOrUndefined(source: string, options: LoadOptions, absPath: string)
 }
 
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
-function loadLight(source: string, options: LoadOptions, absPath: string): LoadedFile | undefined {
+function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
   const secretEnvNames = new Set<string>();
   const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
@@ -122,7 +168,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string): Loade
     }
   });
   const document = { ...result.data, cubes: specs };
-  const desired = normalizeOrUndefined(document, dirname(absPath));
+  const desired = normalizeOrUndefined(document, dirname(absPath), reads);
   if (desired === undefined) return undefined;
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
@@ -159,9 +205,9 @@ function isPlainString(value: unknown): value is string {
   return typeof value === "string" && value !== "" && !value.includes("${");
 }
 
-function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string): DesiredState | undefined {
+function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState | undefined {
   try {
-    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)), resolvePath: (path) => resolve(baseDir, path) });
+    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path), reads), resolvePath: (path) => resolve(baseDir, path) });
   } catch (e) {
     if (e instanceof DesiredStateError) return undefined;
     throw e;
@@ -211,7 +257,7 @@ function resolveEnvInValue(root: unknown, env: Record<string, string | undefined
   return ok;
 }
 
-function loadPositioned(source: string, options: LoadOptions, absPath: string): LoadedFile {
+function loadPositioned(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile {
   const parsed = new ParsedFile(options.file, source);
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
 
@@ -226,7 +272,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string): 
     for (const issue of duplicateIssues(identityFieldsOf(raw))) parsed.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
     throw new LoadError(options.file, parsed.problems);
   }
-  const desired = parsed.normalize(result.data, dirname(absPath));
+  const desired = parsed.normalize(result.data, dirname(absPath), reads);
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   const cubeNames = result.data.cubes.map((cube) => cube.name);
   return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
@@ -262,13 +308,13 @@ function readSource(file: string, absPath: string): string {
 class ParsedFile {
   readonly problems: FileProblem[] = [];
   readonly doc: Document.Parsed;
-  private readonly lines = new LineCounter();
+  private readonly lines = new (yaml().LineCounter)();
 
   constructor(
     private readonly file: string,
     source: string,
   ) {
-    this.doc = parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
       if (message === TOO_DEEP) {
@@ -288,16 +334,16 @@ class ParsedFile {
   /** What the parser accepts but cannot be a desired-state document, said before zod says "expected object". */
   private checkStructure(): void {
     const contents = this.doc.contents;
-    if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ""))) {
+    if (contents === null || (yaml().isScalar(contents) && (contents.value === null || contents.value === ""))) {
       this.addAt(0, `the file is empty: start it with "apiVersion: ${API_VERSION}" and a "cubes:" list (see examples/fleet.yaml, or write one from a live space with \`cubeform import\`)`);
       return;
     }
-    if (!isMap(contents)) {
-      const found = isSeq(contents) ? "a list" : "a single value";
+    if (!yaml().isMap(contents)) {
+      const found = yaml().isSeq(contents) ? "a list" : "a single value";
       this.addAt(contents.range?.[0], `the file must be a mapping with "apiVersion: ${API_VERSION}" and "cubes:", not ${found}`);
       return;
     }
-    visit(this.doc, {
+    yaml().visit(this.doc, {
       Alias: (_key, node) => {
         if (node.resolve(this.doc) === undefined) {
           this.addAt(node.range?.[0], `unknown alias *${node.source}: no anchor &${node.source} is defined before it; define "&${node.source}" on the value first, or write the value out`);
@@ -356,7 +402,7 @@ class ParsedFile {
    */
   resolveEnvReferences(env: Record<string, string | undefined>): string[] {
     const secretNames = new Set<string>();
-    visit(this.doc, {
+    yaml().visit(this.doc, {
       Scalar: (key, node, ancestors) => {
         if (key === "key" || typeof node.value !== "string") return;
         const offset = node.range?.[0];
@@ -393,14 +439,14 @@ class ParsedFile {
 
   private addAtKey(mapPath: IssuePath, key: string, message: string): void {
     const map = this.nodeAt(mapPath);
-    const pair = isMap(map) ? map.items.find((item) => isScalar(item.key) && item.key.value === key) : undefined;
+    const pair = yaml().isMap(map) ? map.items.find((item) => yaml().isScalar(item.key) && item.key.value === key) : undefined;
     const keyNode = pair?.key as Node | undefined;
     this.addAt(keyNode?.range?.[0] ?? map?.range?.[0], message);
   }
 
-  normalize(document: DesiredStateDocument, baseDir: string): DesiredState {
+  normalize(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState {
     try {
-      return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path)), resolvePath: (path) => resolve(baseDir, path) });
+      return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path), reads), resolvePath: (path) => resolve(baseDir, path) });
     } catch (e) {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));
@@ -495,33 +541,35 @@ function deepOffset(source: string): number | undefined {
 
 function findFirstAlias(doc: Document.Parsed): number | undefined {
   let offset: number | undefined;
-  visit(doc, {
+  yaml().visit(doc, {
     Alias: (_key, node) => {
       offset = node.range?.[0];
-      return visit.BREAK;
+      return yaml().visit.BREAK;
     },
   });
   return offset;
 }
 
 function childOf(node: unknown, segment: string | number | symbol): unknown {
-  if (isMap(node)) {
-    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+  if (yaml().isMap(node)) {
+    const pair = node.items.find((item) => yaml().isScalar(item.key) && String(item.key.value) === String(segment));
     return pair === undefined ? undefined : (pair.value ?? pair.key);
   }
-  if (isSeq(node) && typeof segment === "number") return node.items[segment];
+  if (yaml().isSeq(node) && typeof segment === "number") return node.items[segment];
   return undefined;
 }
 
 function isPasswordValue(ancestors: readonly unknown[]): boolean {
   const parent = ancestors[ancestors.length - 1];
-  return isPair(parent) && isScalar(parent.key) && parent.key.value === "basicAuthPassword";
+  return yaml().isPair(parent) && yaml().isScalar(parent.key) && parent.key.value === "basicAuthPassword";
 }
 
 /** The engine puts this message after "cannot read <path>: ". */
-function readReferencedFile(absPath: string): string {
+function readReferencedFile(absPath: string, reads: ReferencedReads): string {
   try {
-    return readFileSync(absPath, "utf8");
+    const text = readFileSync(absPath, "utf8");
+    reads.set(absPath, text);
+    return text;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (e as Error).message;

@@ -8,7 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { CliIo } from "./io.js";
-import { loadDesiredState, type IssuePath, type LoadedFile, type Position } from "./load.js";
+import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
 
 export const STDIN = "-";
 const STDIN_NAME = "<stdin>";
@@ -21,6 +21,8 @@ export interface LoadFilesOptions {
   stdin?: CliIo["stdin"];
   /** A plan's --target names: the cubes they leave out are read for their identity only (see LoadOptions.targets). */
   targets?: readonly string[];
+  /** watch: files unchanged since the last round are not read again, and the same LoadedFiles is answered. */
+  cache?: LoadCache;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -39,14 +41,18 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   for (const name of names) {
     try {
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}) }));
+      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}) }));
     } catch (e) {
       if (!(e instanceof LoadError)) throw e;
       problems.push(...e.problems);
     }
   }
   if (problems.length > 0) throw new LoadError(label(names), problems);
-  return merge(loaded);
+  const last = options.cache?.merged;
+  if (last !== undefined && last.parts.length === loaded.length && last.parts.every((part, i) => part === loaded[i])) return last.result as LoadedFiles;
+  const merged = merge(loaded);
+  if (options.cache) options.cache.merged = { parts: loaded, result: merged };
+  return merged;
 }
 
 /** The files' names joined for messages ("a.yaml, b.yaml"). */

@@ -15,8 +15,9 @@
  * a large plan's load) with YAML 1.2's core schema exactly as the yaml library resolves it;
  * a piece js-yaml rejects is read again by the yaml library, whose verdict counts.
  */
+import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
-import { isSeq, parseDocument } from "yaml";
+import type * as Yaml from "yaml";
 import type { Position } from "./render/types.js";
 
 export interface SplitResult<T> {
@@ -51,6 +52,17 @@ const CUBES_KEY = /^cubes:[ \t]*(?:#.*)?\r?$/;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
+
+let yamlModule: typeof Yaml | undefined;
+/**
+ * The yaml library, loaded on first use (synchronously: the Pulumi Fleet component loads files
+ * in a constructor). A file that js-yaml reads cleanly never needs it, and loading it is a
+ * good part of a short command's start-up.
+ */
+export function yamlLibrary(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlModule;
+}
 
 export function parseSplit<T = unknown>(source: string, options: SplitOptions<T> = {}): SplitResult<T> | undefined {
   const convert = options.convert ?? ((cube: unknown) => cube as T);
@@ -163,7 +175,7 @@ function parseHead(text: string): Record<string, unknown> | undefined {
 }
 
 function parseDocumentToJs(text: string): unknown {
-  const doc = parseDocument(text, PARSE_OPTIONS);
+  const doc = yamlLibrary().parseDocument(text, PARSE_OPTIONS);
   return doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) ? undefined : (doc.toJS() as unknown);
 }
 
@@ -199,8 +211,8 @@ function plainStart(char: string): boolean {
 }
 
 function parseItemPositioned(piece: Piece, text: string): { value: unknown; start: Position } | undefined {
-  const doc = parseDocument(text, PARSE_OPTIONS);
-  if (doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) || !isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  const doc = yamlLibrary().parseDocument(text, PARSE_OPTIONS);
+  if (doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) || !yamlLibrary().isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];

@@ -114,6 +114,23 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
 }
 
 /**
+ * What a watch keeps between rounds: the last plan, answered again while the desired state is
+ * the same object (LoadCache) and the space reads back exactly as before. A plan with steps is
+ * kept only when it is never carried out (`keepPlansWithSteps`: watch without --apply).
+ */
+export interface PlanMemo {
+  keepPlansWithSteps: boolean;
+  desired?: DesiredState;
+  key?: string;
+  plan?: Plan;
+}
+
+function memoKey(observed: ObservedState, rotated: ReadonlySet<string>, flags: PlanFlags): string {
+  // Everything observed but when (the plan's createdAt is set from it on a hit).
+  return JSON.stringify([{ ...observed, observedAt: undefined }, [...rotated], flags.targets, flags.prune, flags.allowReplace]);
+}
+
+/**
  * Observes and diffs. With `source` (the loaded files), every --target must be declared, and
  * the image and region of each cube the plan creates are checked against the API's catalog:
  * a problem there is a file problem.
@@ -126,16 +143,22 @@ export async function computePlan(
   notice?: NodeJS.WritableStream,
   source?: CatalogSource,
   env?: Record<string, string | undefined>,
+  memo?: PlanMemo,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
-  const plan = diff(
-    desired,
-    observed,
-    { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
-    { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) },
-  );
+  const key = memo === undefined ? undefined : memoKey(observed, rotated, flags);
+  const remembered = memo?.plan !== undefined && memo.desired === desired && memo.key === key ? { ...memo.plan, createdAt: observed.observedAt } : undefined;
+  const plan =
+    remembered ??
+    diff(
+      desired,
+      observed,
+      { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
+      { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) },
+    );
+  if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, key, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);

@@ -2,7 +2,7 @@
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { loadDesiredFiles } from "../sources.js";
-import { renderProblemsGithub } from "../render/index.js";
+import { renderProblemsGithub } from "../render/github.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
 

@@ -8,6 +8,7 @@ import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { LoadCache } from "../load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type MetricsServer } from "../metrics/server.js";
@@ -21,7 +22,7 @@ import { startListener, type Listener } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
 import { renderContext } from "./plan.js";
-import { computePlan, withConnection, withSpaceLock, type PlanFlags } from "./session.js";
+import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
 
 export interface WatchContext extends PlanFlags {
   files: string[];
@@ -129,9 +130,15 @@ class Watcher {
     private readonly metrics: WatchMetrics,
     /** /livez and /readyz (= /healthz). */
     private readonly health: WatchHealth,
-  ) {}
+  ) {
+    this.planMemo = { keepPlansWithSteps: !ctx.apply };
+  }
 
   private succeeded = false;
+  /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
+  private readonly loadCache = new LoadCache();
+  /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
+  private readonly planMemo: PlanMemo;
 
   async round(): Promise<Result> {
     this.roundNumber++;
@@ -179,8 +186,8 @@ class Watcher {
   }
 
   private async planAndApply(): Promise<Result> {
-    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env });
-    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env);
+    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
       this.reportPlan(plan, loaded);
