@@ -25,6 +25,12 @@ export function useColor(io: CliIo): boolean {
   return isTty(io.stdout) && io.env.NO_COLOR === undefined;
 }
 
+/** The columns text output is wrapped to: the terminal's width, 80 when not a terminal. */
+export function outputWidth(stream: NodeJS.WritableStream): number {
+  const columns = (stream as { columns?: number }).columns;
+  return isTty(stream) && typeof columns === "number" && columns > 0 ? columns : 80;
+}
+
 export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
   stream.write(text.endsWith("\n") ? text : `${text}\n`);
 }

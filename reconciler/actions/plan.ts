@@ -1,7 +1,9 @@
 /** `cubeform plan`: load → connect → observe → diff → render. Exit 0 in sync, 2 with changes. */
 import type { Plan } from "../../engine/types.js";
-import { writeLine, useColor, type CliIo } from "../io.js";
+import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile } from "../load.js";
+import { domainKeyOrder } from "../file-order.js";
+import type { LoadedFiles } from "../sources.js";
 import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { appendFile } from "node:fs/promises";
@@ -39,8 +41,10 @@ export function exitCodeOf(plan: Plan, failOn: "changes" | "blocked" = "changes"
   return hasChanges(plan) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }
 
-export function renderContext(loaded: Pick<LoadedFile, "file" | "cubePositions">, io: CliIo): RenderContext {
-  return { file: loaded.file, cubePositions: loaded.cubePositions, color: useColor(io) };
+export function renderContext(loaded: Pick<LoadedFile, "file" | "cubePositions"> & Partial<Pick<LoadedFiles, "desired" | "locateCube">>, io: CliIo): RenderContext {
+  const ctx: RenderContext = { file: loaded.file, cubePositions: loaded.cubePositions, color: useColor(io), width: outputWidth(io.stdout) };
+  if (loaded.desired !== undefined && loaded.locateCube !== undefined) ctx.domainKeyOrder = domainKeyOrder({ desired: loaded.desired, locateCube: loaded.locateCube });
+  return ctx;
 }
 
 /** GitHub shows this file's markdown on the run's summary page. */

@@ -1,7 +1,8 @@
 /** Markdown for PR comments and GitHub step summaries: one table per resource kind. */
 import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
-import { ACTION_WORDS, blockedLine, formatValue, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import { inlineValue } from "./fields.js";
+import { ACTION_WORDS, blockedLine, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
@@ -41,7 +42,8 @@ function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {
 }
 
 function details(change: ResourceChange): string {
-  const fields = change.changes.map((f) => `${f.path}: ${formatValue(f.before)} → ${formatValue(f.after)}${f.forcesReplace ? " (forces replacement)" : ""}`);
+  // Every field in full: a PR comment is where a reviewer reads what will be sent.
+  const fields = change.changes.map((f) => `${f.path}: ${inlineValue(f.before)} → ${inlineValue(f.after)}${f.forcesReplace ? " (forces replacement)" : ""}`);
   if (change.blocked) fields.unshift(`blocked: ${change.blocked.reason}`);
   return fields.join("; ");
 }

@@ -5,12 +5,12 @@
  */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
+import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
 import {
   ACTION_WORDS,
   blockedLine,
   driftedChanges,
-  formatValue,
   hasChanges,
   pacingLine,
   summaryLine,
@@ -50,7 +50,7 @@ function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   const lines = [c.bold(`Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${ctx.file} (live → file):`)];
   for (const change of drifted) {
     lines.push(`  ${c.yellow("~")} ${change.address}`);
-    lines.push(...fieldLines(change, "      "));
+    lines.push(...fieldChangeLines(change.changes, layoutFor(change, ctx)));
   }
   return lines.join("\n");
 }
@@ -70,7 +70,7 @@ function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   for (const change of changes) {
     lines.push(`  ${colorSymbol(change, c)} ${change.address} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
     if (change.blocked) lines.push(`      ${c.red(`blocked: ${change.blocked.reason}`)}`);
-    lines.push(...(change.action === "create" ? createLines(change) : fieldLines(change, "      ")));
+    lines.push(...changeFieldLines(change, layoutFor(change, ctx)));
   }
   return lines.join("\n");
 }
@@ -105,21 +105,13 @@ function colorSymbol(change: ResourceChange, c: Palette): string {
   return c.red(symbol);
 }
 
-export function fieldLines(change: ResourceChange, indent: string): string[] {
-  return change.changes.map((f) => `${indent}${f.path}: ${formatValue(f.before)} → ${formatValue(f.after)}${f.forcesReplace ? "  (forces replacement)" : ""}`);
-}
-
-function createLines(change: ResourceChange): string[] {
-  if (change.after === null) return [];
-  return Object.entries(change.after)
-    .filter(([, v]) => !isEmpty(v))
-    .map(([k, v]) => `      ${k}: ${formatValue(v)}`);
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return typeof value === "object" && Object.keys(value).length === 0;
+/** How a change's fields are laid out: under its address, to the output's width, a domain's settings in file order. */
+function layoutFor(change: ResourceChange, ctx: RenderContext): FieldLayout {
+  const layout: FieldLayout = { width: ctx.width ?? DEFAULT_WIDTH, indent: "      " };
+  if (change.kind !== "domain" || ctx.domainKeyOrder === undefined) return layout;
+  const hostname = (change.after?.hostname ?? change.before?.hostname) as string | undefined;
+  const keyOrder = hostname === undefined ? undefined : ctx.domainKeyOrder(change.cubeName, hostname);
+  return keyOrder === undefined ? layout : { ...layout, keyOrder };
 }
 
 function listSection(title: string, items: ResourceChange[], line: (change: ResourceChange) => string): string {

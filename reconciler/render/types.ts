@@ -14,6 +14,10 @@ export interface RenderContext {
   file: string;
   cubePositions: Record<string, Position>;
   color: boolean;
+  /** Columns the text output is wrapped to (the terminal's, else 80). */
+  width?: number;
+  /** The keys of a declared domain in the order the file writes them (its settings are shown in that order). */
+  domainKeyOrder?: (cubeName: string, hostname: string) => string[] | undefined;
 }
 
 /** The DNS records of one declared, attached domain, as the service checked them. */

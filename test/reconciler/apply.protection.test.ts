@@ -30,7 +30,7 @@ test("a cube replacement is refused without --allow-replace, and done with it", 
 
   const refused = await fx.cli(["apply", "--auto-approve", ...FAST_APPLY]);
   expect(refused.exitCode).toBe(1);
-  expect(refused.stdout).toContain("resources.vcpu: 1 → 2  (forces replacement)");
+  expect(refused.stdout).toMatch(/~ resources:\n {10}~ vcpu: 1 → 2 {2}\(forces replacement\)/);
   expect(refused.stdout).toMatch(/Blocked: cube\/worker: /);
   expect(fx.mutations()).toBe(0);
 

@@ -38,7 +38,7 @@ test("out-of-band changes: exit 2 with the changed fields, missing resources and
 
   const r = await fx.cli(["drift", ...FAST]);
   expect(r.exitCode).toBe(2);
-  expect(r.stdout).toMatch(/Drift: 1 live resource differs from cubeform\.yaml \(live → file\):\n {2}~ cube\/worker\n {6}power: "running" → "stopped"/);
+  expect(r.stdout).toMatch(/Drift: 1 live resource differs from cubeform\.yaml \(live → file\):\n {2}~ cube\/worker\n {6}~ power: "running" → "stopped"/);
   expect(r.stdout).toContain("Missing (declared in cubeform.yaml, not in the space):\n  + cube/db/port/6379");
   expect(r.stdout).toMatch(/Unmanaged cubes .*\n {2}\? cube\/legacy \(id /);
   expect(fx.mutations()).toBe(0);
