@@ -6,7 +6,7 @@ import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry } from "./retry.js";
-import { withThrottle } from "./throttle.js";
+import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
 
@@ -40,6 +40,8 @@ export interface HttpOptions {
   /** Per request, headers and body. Default 30 000 ms. */
   timeoutMs?: number;
   logger?: (event: ClientLogEvent) => void;
+  /** Hears each wait for the rate limit as it starts and ends (the CLI shows a countdown). */
+  rateWaits?: RateWaitListener;
   userAgent?: string;
   /**
    * Backoff and Retry-After waits go through this (tests inject one that returns at once).
@@ -99,6 +101,7 @@ export class HttpClient {
       pacer: this.pacer,
       sleep,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.rateWaits ? { waits: options.rateWaits } : {}),
       onRateLimit: (waitMs, req, attempt) => {
         this.log({ ...eventBase("rate_limited", req), status: 429, waitMs });
         if (attempt > maxRetries) return false;

@@ -10,6 +10,7 @@ export { DEFAULT_RETRY, backoffDelayMs } from "./retry.js";
 export { parseRetryAfter } from "./transport.js";
 export { downloadArchive, partFileOf, type DownloadOptions, type DownloadResult, type TransferProgress } from "./download.js";
 export type { ClientLogEvent, ClientLogEventType, RetrySettings } from "./http.js";
+export type { RateWait, RateWaitListener } from "./throttle.js";
 export {
   CubeApiError,
   isCubeApiError,

@@ -70,6 +70,7 @@ interface Waiter {
   resolve: (ticket: PacerTicket) => void;
   reject: (reason: unknown) => void;
   queuedAt: number;
+  onWait?: ((waitMs: number) => void) | undefined;
 }
 
 /** A granted slot. `done()` re-dates it to now (call it when the request has completed). */
@@ -88,6 +89,15 @@ export function defaultMarginMs(windowMs: number): number {
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A listener that throws must not stall the pump. */
+function tellWaiter(waiter: Waiter | undefined, waitMs: number): void {
+  try {
+    waiter?.onWait?.(waitMs);
+  } catch {
+    // reporting only
+  }
+}
 
 export class MutationPacer {
   readonly limit: number;
@@ -113,8 +123,9 @@ export class MutationPacer {
   /**
    * Resolves when one mutation may be sent. `priority` lets a retry jump the queue. When
    * `signal` is aborted first, rejects with StoppedError and the slot is never taken.
+   * `onWait` hears how long the pacer sleeps while this request is first in line.
    */
-  acquire(options: { priority?: boolean; signal?: AbortSignal } = {}): Promise<PacerTicket> {
+  acquire(options: { priority?: boolean; signal?: AbortSignal; onWait?: (waitMs: number) => void } = {}): Promise<PacerTicket> {
     return new Promise<PacerTicket>((resolve, reject) => {
       const { signal } = options;
       if (signal?.aborted) return reject(notSent());
@@ -131,6 +142,7 @@ export class MutationPacer {
         },
         reject,
         queuedAt: this.now(),
+        onWait: options.onWait,
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       if (options.priority) this.queue.unshift(waiter);
@@ -234,7 +246,9 @@ export class MutationPacer {
         }
         // Another process may take the slot first: then this loop sleeps again.
         const freesAt = taken.times[taken.times.length - this.limit]! + this.span();
-        await this.sleepUnlessWoken(Math.max(1, freesAt - now));
+        const waitMs = Math.max(1, freesAt - now);
+        tellWaiter(this.queue[0], waitMs);
+        await this.sleepUnlessWoken(waitMs);
       }
     } catch (e) {
       // A store that cannot be read or written fails every waiter rather than hanging them.

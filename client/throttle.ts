@@ -20,6 +20,20 @@ import { isMutating, type ApiRequest, type ApiResponse, type Send } from "./tran
 /** Cap of a read's wait after a 429 (its Retry-After included). */
 export const READ_RATE_LIMIT_MAX_WAIT_MS = 5_000;
 
+/** A wait before a send: for a pacer slot, or after the API answered 429. */
+export interface RateWait {
+  reason: "pacing" | "rate_limited";
+  method: string;
+  path: string;
+  waitMs: number;
+}
+
+/** Hears each wait as it starts and when it is over (for a countdown; the request is sent next). */
+export interface RateWaitListener {
+  started(wait: RateWait): void;
+  ended(): void;
+}
+
 export interface ThrottleOptions {
   pacer: MutationPacer;
   /** Decide whether to wait `waitMs` and resend; `attempt` counts this call's 429s, from 1. */
@@ -30,6 +44,7 @@ export interface ThrottleOptions {
   /** Aborted: send nothing new. */
   signal?: AbortSignal;
   random?: () => number;
+  waits?: RateWaitListener;
 }
 
 export function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer, random: () => number): number {
@@ -42,13 +57,32 @@ export function stoppedBeforeSending(req: ApiRequest): StoppedError {
   return new StoppedError(`not sent: the run was stopped before ${req.method} ${req.path}`, { method: req.method, path: req.path });
 }
 
+/** A listener that throws must not fail the request it reports on. */
+function tell(report: () => void): void {
+  try {
+    report();
+  } catch {
+    // reporting only
+  }
+}
+
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
   if (typeof options.onRateLimit !== "function") throw new TypeError("withThrottle needs an onRateLimit callback");
   const random = options.random ?? Math.random;
   async function paced(req: ApiRequest): Promise<ApiResponse> {
     if (options.signal?.aborted) throw stoppedBeforeSending(req);
     if (!isMutating(req.method)) return next(req);
-    const ticket = await options.pacer.acquire({ priority: req.progress.retries > 0, ...(options.signal ? { signal: options.signal } : {}) });
+    let waited = false;
+    const onWait = (waitMs: number): void => {
+      waited = true;
+      tell(() => options.waits?.started({ reason: "pacing", method: req.method, path: req.path, waitMs }));
+    };
+    let ticket;
+    try {
+      ticket = await options.pacer.acquire({ priority: req.progress.retries > 0, ...(options.signal ? { signal: options.signal } : {}), ...(options.waits ? { onWait } : {}) });
+    } finally {
+      if (waited) tell(() => options.waits?.ended());
+    }
     if (ticket.waitedMs > 0) options.onPaced?.(req, ticket.waitedMs);
     try {
       return await next(req);
@@ -66,7 +100,12 @@ export function withThrottle(next: Send, options: ThrottleOptions): Send {
         if (!(err instanceof RateLimitedError)) throw err;
         const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer, random);
         if (!options.onRateLimit(waitMs, req, rateLimited)) throw err;
-        await options.sleep(waitMs);
+        tell(() => options.waits?.started({ reason: "rate_limited", method: req.method, path: req.path, waitMs }));
+        try {
+          await options.sleep(waitMs);
+        } finally {
+          tell(() => options.waits?.ended());
+        }
         req.progress.retries++;
       }
     }

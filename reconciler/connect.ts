@@ -14,7 +14,8 @@ import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
 import { credentialsFrom } from "./credentials.js";
 import { CliError } from "./errors.js";
-import type { CliIo } from "./io.js";
+import { isTty, type CliIo } from "./io.js";
+import { rateWaitNotices, type RateWaitNotices } from "./rate-waits.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
 import { SecretMemory } from "./secret-memory.js";
@@ -48,6 +49,8 @@ export interface Connection {
   deletions: DeletionLog;
   /** Salted digests of the secrets apply sent (the API never returns them). */
   secretMemory: SecretMemory;
+  /** Shows the waits for the rate limit (stderr); tell it what the run is doing. */
+  rateWaits: RateWaitNotices;
   close(): Promise<void>;
   emulator?: RunningEmulator;
 }
@@ -63,16 +66,21 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const machineDir = machineStateDir(io.env);
   // After a stop request the client sends nothing new (the request in flight completes).
   const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
+  const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
   if (!options.emulator) {
     const config = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
-    const client = createClient({ ...config, pacer, ...signal });
+    const client = createClient({ ...config, pacer, rateWaits, ...signal });
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
       const deletions = new DeletionLog(machineDir, lockScope, spaceId);
-      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, close: () => client.close() };
+      const close = async () => {
+        rateWaits.close();
+        await client.close();
+      };
+      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close };
     } catch (e) {
       await client.close();
       throw e;
@@ -85,14 +93,15 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   try {
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, ...signal });
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, rateWaits, ...signal });
     const close = async () => {
+      rateWaits.close();
       await client.close();
       await emulator.close();
     };
     const lockScope = `emulator:${stateDir(options.cwd)}`;
     const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
-    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, emulator, close };
+    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close };
   } catch (e) {
     await emulator.close();
     throw e;

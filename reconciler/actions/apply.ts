@@ -101,7 +101,7 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     journal: conn.journal,
     secrets,
     cubeIds: new Map(),
-    logger: stepLogger(progressOut(ctx, io)),
+    logger: stepLogger(progressOut(ctx, io), conn),
     waitTimeoutMs: ctx.waitTimeoutMs,
     pollIntervalMs: ctx.pollIntervalMs,
     desired,
@@ -134,9 +134,11 @@ export function applyExitCode(result: ApplyResult): number {
   return result.converged && !failed && result.blocked.length === 0 ? 0 : 1;
 }
 
-function stepLogger(out: NodeJS.WritableStream): EngineLogger {
+function stepLogger(out: NodeJS.WritableStream, conn: Pick<Connection, "rateWaits">): EngineLogger {
   return (event) => {
     const what = [event.op, event.address].filter(Boolean).join(" ");
+    // A wait for the rate limit names the step it holds up.
+    if (event.type === "step-start") conn.rateWaits.activity(what);
     if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
     else if (event.type === "step-failed") writeLine(out, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
     else if (event.type === "wait") writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
