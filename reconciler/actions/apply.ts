@@ -9,12 +9,14 @@ import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import { CliError } from "../errors.js";
 import { isTty, writeLine, type CliIo } from "../io.js";
+import { DEFAULT_DNS_PACE } from "../dns-reads.js";
+import { readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { renderContext } from "./plan.js";
 import { writeWebhookSecret } from "./webhook-secret.js";
-import { computePlan, loadForSession, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, OBSERVE_CONCURRENCY, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
   /** A plan saved by `plan --out`. */
@@ -113,7 +115,8 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
-  const report = { ...result, ...(others ? { untargeted: others } : {}) };
+  const reach = result.stopped ? {} : await reachAfterApply(conn, result);
+  const report = { ...result, ...(others ? { untargeted: others } : {}), ...reach };
   io.stdout.write(ctx.format === "json" ? renderApplyResultJson(report) : renderApplyResult(report));
   if (result.stopped) return io.signal?.reason === "SIGTERM" ? 143 : 130;
   return applyExitCode(result);
@@ -126,8 +129,35 @@ async function untargetedDifferences(conn: Connection, desired: DesiredState, ct
   return [...new Set(visibleChanges(plan).filter((c) => !targeted.has(c.cubeName)).map((c) => c.cubeName))];
 }
 
-/** What apply did, plus (with --target) the other cubes that still differ. */
-export type ApplyReport = ApplyResult & { untargeted?: string[] };
+/** What apply did, plus (with --target) the other cubes that still differ, and how to reach the cubes it changed. */
+export type ApplyReport = ApplyResult & { untargeted?: string[] } & ReachReport;
+
+interface ReachReport {
+  reach?: CubeReach[];
+  /** Changed cubes left out of `reach` (at most REACH_SHOWN are read). */
+  reachLeftOut?: number;
+  /** Why `reach` could not be read. */
+  reachError?: string;
+}
+
+/** After a large apply, the rest is one `cubeform show` away. */
+export const REACH_SHOWN = 20;
+
+/** How to reach the cubes this apply changed (created, updated, given domains or ports), read live. */
+async function reachAfterApply(conn: Connection, result: ApplyResult): Promise<ReachReport> {
+  const changed = new Set<string>();
+  for (const o of result.outcomes) {
+    if (o.status === "done" && "cube" in o.step && o.step.op !== "delete-cube" && o.step.op !== "wait-deleted") changed.add(o.step.cube.cubeName);
+  }
+  if (changed.size === 0) return { reach: [] };
+  try {
+    const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted" && changed.has(cube.name)).sort((a, b) => a.name.localeCompare(b.name));
+    const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: OBSERVE_CONCURRENCY, dnsPace: DEFAULT_DNS_PACE });
+    return { reach, ...(live.length > REACH_SHOWN ? { reachLeftOut: live.length - REACH_SHOWN } : {}) };
+  } catch (e) {
+    return { reachError: e instanceof Error ? e.message : String(e) };
+  }
+}
 
 export function applyExitCode(result: ApplyResult): number {
   const failed = result.outcomes.some((o) => o.status === "failed");
@@ -164,14 +194,18 @@ export function renderApplyResultJson(result: ApplyReport): string {
     blocked: result.blocked.map((c) => ({ address: c.address, code: c.blocked?.code, reason: c.blocked?.reason })),
     remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action, ...(c.blocked ? { blocked: c.blocked.code } : {}) })),
     ...(result.untargeted ? { untargetedDiffering: result.untargeted } : {}),
+    reach: result.reach ?? [],
+    ...(result.reachLeftOut ? { reachLeftOut: result.reachLeftOut } : {}),
+    ...(result.reachError ? { reachError: result.reachError } : {}),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** Pure: what apply did, the DNS records to publish, and what is left. */
-export function renderApplyResult(result: ApplyResult): string {
+/** Pure: what apply did, what is left, and how to reach the cubes it changed (their DNS records among it). */
+export function renderApplyResult(result: ApplyReport): string {
   const lines: string[] = [""];
-  lines.push(...dnsLines(result));
+  // Without the live reach (it could not be read), at least the records the attaches returned.
+  if (result.reach === undefined) lines.push(...dnsLines(result));
   const failed = result.outcomes.filter((o) => o.status === "failed" && o.error?.code !== "stopped");
   for (const o of failed) lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
   for (const change of result.blocked) lines.push(blockedLine(change));
@@ -183,7 +217,16 @@ export function renderApplyResult(result: ApplyResult): string {
   }
   lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
   lines.push(convergenceLine(result));
+  lines.push(...reachLines(result));
   return `${lines.join("\n")}\n`;
+}
+
+function reachLines(result: ApplyReport): string[] {
+  if (result.reachError !== undefined) return ["", `Could not read how to reach the cubes: ${result.reachError}; run \`cubeform show\` to see it.`];
+  if (result.reach === undefined || result.reach.length === 0) return [];
+  const lines = ["", "How to reach the cubes this apply changed (`cubeform show` prints this for every cube):", renderReachText(result.reach).trimEnd()];
+  if (result.reachLeftOut) lines.push(`…and ${result.reachLeftOut} more ${result.reachLeftOut === 1 ? "cube" : "cubes"}: \`cubeform show\` lists them all.`);
+  return lines;
 }
 
 /** After a stop request: what was done, what was not (never sent), and what to do next. */

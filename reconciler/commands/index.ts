@@ -110,6 +110,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./plan.js"),
   },
   {
+    name: "show",
+    usage: "[options]",
+    summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)",
+    stopsGracefully: false,
+    load: () => import("./show.js"),
+  },
+  {
     name: "snapshot",
     usage: "<take|list|restore|delete> …",
     summary: "a cube's snapshots: take, list, restore, delete",

@@ -15,7 +15,7 @@ test("plan shows the fleet to create (exit 2), apply creates it, then plan and a
   expect(applied.stdout).toContain("✓ create-cube cube/web");
   expect(applied.stdout).toContain("The space matches the file.");
   // The wildcard domain's records, with the proxy advice.
-  expect(applied.stdout).toContain("*.demo.example.com:");
+  expect(applied.stdout).toContain("domain:  *.demo.example.com → port 8080; publish these DNS records");
   expect(applied.stdout).toContain("[DNS only (grey cloud)]");
   expect(applied.stdout).toContain("[may be proxied]");
   const created = fx.mutations();

@@ -1,0 +1,63 @@
+/**
+ * `cubeform show`: how to reach the cubes of the space, read live (read-only): the ssh command,
+ * each TCP port's host:port and each domain's DNS records. Every cube of the space, or with -f
+ * only the cubes the files declare; --target narrows either.
+ */
+import type { Cube } from "../../schema/api.js";
+import type { DnsReadPace } from "../dns-reads.js";
+import { CliError } from "../errors.js";
+import { writeLine, type CliIo } from "../io.js";
+import { readReach, renderReachText, type ReachJson } from "../reach.js";
+import type { RateLimit } from "../rate-limit.js";
+import { didYouMean } from "../suggest.js";
+import { loadForSession, OBSERVE_CONCURRENCY, withConnection } from "./session.js";
+
+export interface ShowContext {
+  /** Desired-state files; empty: every cube of the space. */
+  files: string[];
+  targets: string[];
+  cwd: string;
+  emulator: boolean;
+  rateLimit: RateLimit;
+  format: "text" | "json";
+  dnsPace: DnsReadPace;
+}
+
+export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
+  const declared = ctx.files.length > 0 ? await declaredNames(ctx, io) : undefined;
+  const { spaceId, reach } = await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
+    const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
+    const cubes = chosen(live, declared, ctx.targets);
+    return { spaceId: conn.spaceId, reach: await readReach(conn.client, cubes, { concurrency: OBSERVE_CONCURRENCY, dnsPace: ctx.dnsPace }) };
+  });
+  if (ctx.format === "json") {
+    const json: ReachJson = { formatVersion: 1, spaceId, cubes: reach };
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return 0;
+  }
+  if (reach.length === 0) writeLine(io.stdout, declared === undefined ? "No cubes in this space." : "None of the declared cubes exists in the space yet (run cubeform apply).");
+  else io.stdout.write(renderReachText(reach));
+  if (declared !== undefined) {
+    const missing = declared.filter((name) => (ctx.targets.length === 0 || ctx.targets.includes(name)) && !reach.some((cube) => cube.name === name));
+    if (missing.length > 0) writeLine(io.stderr, `Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`);
+  }
+  return 0;
+}
+
+async function declaredNames(ctx: ShowContext, io: CliIo): Promise<string[]> {
+  const loaded = await loadForSession({ ...ctx, format: "text" }, io);
+  return loaded.desired.cubes.map((cube) => cube.name);
+}
+
+/** The live cubes shown: declared ones (when a file is given), narrowed to the targets; sorted by name. */
+function chosen(live: Cube[], declared: string[] | undefined, targets: string[]): Cube[] {
+  if (declared === undefined) {
+    const names = [...new Set(live.map((cube) => cube.name))];
+    for (const target of targets) {
+      if (!names.includes(target)) throw new CliError("unknown_target", `--target ${target}: the space has no cube named "${target}"${didYouMean(target, names)}`);
+    }
+  }
+  return live
+    .filter((cube) => (declared === undefined || declared.includes(cube.name)) && (targets.length === 0 || targets.includes(cube.name)))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}

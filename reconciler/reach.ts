@@ -1,0 +1,158 @@
+/**
+ * How to reach the cubes of a space, read live: the ssh command of each cube, each published TCP
+ * port's host:port, and the DNS records each domain needs (with whether they are published).
+ * Printed after apply and by `cubeform show`. Read-only.
+ */
+import type { CubeApi } from "../client/api.js";
+import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState, Domain, TcpMapping } from "../schema/api.js";
+import { readPaced, type DnsReadPace } from "./dns-reads.js";
+
+export interface CubeReach {
+  name: string;
+  id: string;
+  state: string;
+  publicIpv4: string | null;
+  /** null: the cube has no host yet (not running, or no server assigned). */
+  ssh: { command: string; host: string; port: number; user: string } | null;
+  tcp: TcpReach[];
+  domains: DomainReach[];
+}
+
+export interface TcpReach {
+  cubePort: number;
+  label: string | null;
+  udp: boolean;
+  /** host:hostPort; null when the cube has no host yet. */
+  address: string | null;
+  host: string | null;
+  hostPort: number;
+  /** CIDRs allowed to connect; empty: open to the internet. */
+  allow: string[];
+}
+
+export interface DomainRecord {
+  type: DnsRecord["type"];
+  host: string;
+  value: string;
+  /** From the live check; absent when the records could not be checked. */
+  state?: DnsRecordState;
+  mustBeGrey: boolean;
+  proxyOk: boolean;
+}
+
+export interface DomainReach {
+  hostname: string;
+  port: number | null;
+  /** Every record found in live DNS; null when they could not be checked. */
+  complete: boolean | null;
+  records: DomainRecord[];
+  /** Why the records could not be checked. */
+  error?: string;
+}
+
+export interface ReachOptions {
+  /** Cubes read at once (each: ssh, TCP mappings, domains). */
+  concurrency: number;
+  dnsPace: DnsReadPace;
+}
+
+/** Reads how to reach each cube; the answers in the cubes' order. */
+export async function readReach(client: CubeApi, cubes: readonly Cube[], options: ReachOptions): Promise<CubeReach[]> {
+  const base = await mapLimited(cubes, options.concurrency, (cube) => readCube(client, cube));
+  const domains = base.flatMap((entry) => entry.domains.map((domain) => ({ cube: entry.cube, domain })));
+  const records = await readPaced(domains, options.dnsPace, ({ cube, domain }) => readRecords(client, cube.id, domain));
+  let next = 0;
+  return base.map(({ cube, ssh, mappings, domains: own }) => ({
+    name: cube.name,
+    id: cube.id,
+    state: cube.state,
+    publicIpv4: cube.publicIpv4,
+    ssh: ssh?.host ? { command: sshCommand({ ...ssh, host: ssh.host }), host: ssh.host, port: ssh.port, user: ssh.user } : null,
+    tcp: mappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort).map(tcpReach),
+    domains: own.map(() => records[next++] as DomainReach),
+  }));
+}
+
+async function mapLimited<T, R>(items: readonly T[], concurrency: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await read(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  return results;
+}
+
+async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh: CubeSshInfo | null; mappings: TcpMapping[]; domains: Domain[] }> {
+  const [ssh, mappings, domains] = await Promise.all([client.getSsh(cube.id).catch(() => null), client.listTcpMappings(cube.id), client.listDomains(cube.id)]);
+  return { cube, ssh, mappings, domains: [...domains].sort((a, b) => a.domain.localeCompare(b.domain)) };
+}
+
+async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainReach> {
+  const base = { hostname: domain.domain, port: domain.port ?? null };
+  try {
+    const view = await client.getDomainRecords(cubeId, domain.id);
+    const records = view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk }));
+    return { ...base, complete: view.summary.complete, records };
+  } catch (e) {
+    return { ...base, complete: null, records: [], error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function tcpReach(m: TcpMapping): TcpReach {
+  return {
+    cubePort: m.cubePort,
+    label: m.label,
+    udp: m.udpEnabled,
+    address: m.host ? `${m.host}:${m.hostPort}` : null,
+    host: m.host,
+    hostPort: m.hostPort,
+    allow: m.whitelistedIps.map((entry) => entry.cidr),
+  };
+}
+
+export function sshCommand(ssh: Pick<CubeSshInfo, "port" | "user"> & { host: string }): string {
+  return `ssh -p ${ssh.port} ${ssh.user}@${ssh.host}`;
+}
+
+/** The text form: one block per cube. */
+export function renderReachText(reach: readonly CubeReach[]): string {
+  const lines: string[] = [];
+  for (const cube of reach) {
+    lines.push(`${cube.name} (${cube.id}, ${cube.state}${cube.publicIpv4 ? `, ${cube.publicIpv4}` : ""})`);
+    lines.push(`  ssh:     ${cube.ssh ? cube.ssh.command : "no host yet (the cube has no server assigned; try again once it runs)"}`);
+    for (const port of cube.tcp) lines.push(`  tcp:     ${tcpLine(port)}`);
+    for (const domain of cube.domains) lines.push(...domainLines(domain));
+  }
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+function tcpLine(port: TcpReach): string {
+  const what = [port.label, port.udp ? "tcp+udp" : "tcp", port.allow.length > 0 ? `from ${port.allow.join(", ")}` : "open to the internet"].filter(Boolean).join(", ");
+  return `${port.cubePort} → ${port.address ?? "no host yet"}  (${what})`;
+}
+
+function domainLines(domain: DomainReach): string[] {
+  const to = domain.port === null ? "" : ` → port ${domain.port}`;
+  if (domain.complete === null) return [`  domain:  ${domain.hostname}${to}; its DNS records could not be read: ${domain.error ?? "unknown error"} (see cubeform dns)`];
+  const found = domain.records.filter((r) => r.state === "found").length;
+  const status = domain.complete ? "DNS records published" : `publish these DNS records (${found} of ${domain.records.length} found)`;
+  return [`  domain:  ${domain.hostname}${to}; ${status}:`, ...domain.records.map((r) => `             ${recordLine(r)}`)];
+}
+
+/** "CNAME www.example.com → dns.krova.cloud  [may be proxied]  missing" */
+export function recordLine(r: DomainRecord): string {
+  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
+}
+
+const STATE_WORDS: Record<DnsRecordState, string> = { found: "found", missing: "not published yet", mismatch: "wrong value published", unknown: "could not check" };
+
+export interface ReachJson {
+  formatVersion: 1;
+  spaceId: string;
+  cubes: CubeReach[];
+}
