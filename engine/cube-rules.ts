@@ -182,7 +182,9 @@ export function planCube(input: CubePlanInput): CubePlan {
   if (replaceChanges.length === 0) {
     const action = changes.length > 0 ? "update" : "noop";
     const after = action === "noop" ? before : desiredCubeView(spec, live);
-    return { change: { ...base, action, after }, steps: orderSteps(inPlaceSteps(address, liveRef, changes).map((step) => ({ step, group: 0 }))), deletesLive: false, target: liveRef };
+    // One literal in the spread's key order (see resourceChange: a spread here gives each change its own hidden class).
+    const change: ResourceChange = { address, kind: "cube", cubeName: spec.name, id: live.cube.id, before, changes, action, after };
+    return { change, steps: orderSteps(inPlaceSteps(address, liveRef, changes).map((step) => ({ step, group: 0 }))), deletesLive: false, target: liveRef };
   }
   const change: ResourceChange = { ...base, action: "delete-then-create", after: desiredCubeView(spec, live, true) };
   const blocked = replacementBlock(spec, live, replaceChanges, input.allowReplace);

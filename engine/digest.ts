@@ -44,8 +44,27 @@ export function projectState(observed: ObservedState): StateProjection {
   return { spaceId: observed.spaceId, cubes, webhooks };
 }
 
+/**
+ * sha256 of JSON.stringify(projection), hashed cube by cube: the same digest without the whole
+ * text at once (~8 MB at 10,000 cubes, at the moment a large plan's memory peaks).
+ */
 export function digestOf(projection: StateProjection): string {
-  return createHash("sha256").update(JSON.stringify(projection)).digest("hex");
+  const hash = createHash("sha256");
+  let first = true;
+  hash.update("{");
+  for (const [key, value] of Object.entries(projection)) {
+    if (value === undefined) continue;
+    hash.update(`${first ? "" : ","}${JSON.stringify(key)}:`);
+    first = false;
+    if (key !== "cubes" || !Array.isArray(value)) {
+      hash.update(JSON.stringify(value));
+      continue;
+    }
+    hash.update("[");
+    (value as ProjectedCube[]).forEach((cube, i) => hash.update(`${i === 0 ? "" : ","}${JSON.stringify(cube)}`));
+    hash.update("]");
+  }
+  return hash.update("}").digest("hex");
 }
 
 export function stateDigest(observed: ObservedState): string {

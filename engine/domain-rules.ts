@@ -4,7 +4,7 @@
  */
 import type { Domain } from "../schema/api.js";
 import { domainAddress } from "./address.js";
-import { fieldChange, type View, viewFields } from "./change.js";
+import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
 import { KNOWN_AFTER_APPLY, SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
 import type { CubeRef, DesiredDomainSpec, FieldChange, ResourceChange, Step } from "./types.js";
 
@@ -99,12 +99,12 @@ export function planDomain(input: DomainPlanInput): ResourcePlan {
   const base = { address, kind: "domain" as const, cubeName: cube.cubeName, id: live?.id ?? null };
   if (spec && !live) {
     const after = desiredDomainView(spec);
-    return { change: { ...base, action: "create", before: null, after, changes: viewFields(after, "created") }, steps: [attachDomainStep(address, cube, spec)] };
+    return { change: resourceChange(base, "create", null, after, viewFields(after, "created")), steps: [attachDomainStep(address, cube, spec)] };
   }
   if (!spec && live) {
     const before = liveDomainView(live);
     const steps = input.cubeDeleted ? [] : [detachDomainStep(address, cube.cubeName, live)];
-    return { change: { ...base, action: "delete", before, after: null, changes: viewFields(before, "destroyed") }, steps };
+    return { change: resourceChange(base, "delete", before, null, viewFields(before, "destroyed")), steps };
   }
   if (!spec || !live) throw new Error("planDomain needs a desired or a live domain");
   return planExistingDomain(input, spec, live, address, base);
@@ -123,11 +123,11 @@ function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, liv
     const changes = [...replaceChanges, ...settingChanges];
     const steps = input.cubeDeleted ? [] : [detachDomainStep(address, input.cube.cubeName, live)];
     steps.push(attachDomainStep(address, input.cube, spec));
-    return { change: { ...base, action: "delete-then-create", before, after: { ...after, id: null }, changes }, steps };
+    return { change: resourceChange(base, "delete-then-create", before, { ...after, id: null }, changes), steps };
   }
   const passwordChanged = input.passwordChanged === true && spec.basicAuthPassword !== undefined;
   const changes = passwordChanged ? [...settingChanges, fieldChange("settings.basicAuthPassword", SENSITIVE, SENSITIVE)] : settingChanges;
   const patch = patchDomainStep(address, input.cube, spec, live, settingChanges, passwordChanged);
   const action = changes.length > 0 ? "update" : "noop";
-  return { change: { ...base, action, before, after: action === "noop" ? before : after, changes }, steps: patch ? [patch] : [] };
+  return { change: resourceChange(base, action, before, action === "noop" ? before : after, changes), steps: patch ? [patch] : [] };
 }

@@ -4,7 +4,7 @@
  */
 import type { TcpMapping } from "../schema/api.js";
 import { portAddress } from "./address.js";
-import { fieldChange, type View, viewFields } from "./change.js";
+import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
 import { KNOWN_AFTER_APPLY, sameSet, sortedOrNull } from "./compare.js";
 import type { ResourcePlan } from "./domain-rules.js";
 import type { CubeRef, DesiredPortSpec, FieldChange, ResourceChange, Step } from "./types.js";
@@ -62,20 +62,20 @@ export function planPort(input: PortPlanInput): ResourcePlan {
   const base: Omit<ResourceChange, "action" | "before" | "after" | "changes"> = { address, kind: "port", cubeName: cube.cubeName, id: live?.id ?? null };
   if (spec && !live) {
     const after = desiredPortView(spec);
-    return { change: { ...base, action: "create", before: null, after, changes: viewFields(after, "created") }, steps: [createPortStep(address, cube, spec)] };
+    return { change: resourceChange(base, "create", null, after, viewFields(after, "created")), steps: [createPortStep(address, cube, spec)] };
   }
   if (!spec && live) {
     const before = livePortView(live);
     const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
-    return { change: { ...base, action: "delete", before, after: null, changes: viewFields(before, "destroyed") }, steps };
+    return { change: resourceChange(base, "delete", before, null, viewFields(before, "destroyed")), steps };
   }
   if (!spec || !live) throw new Error("planPort needs a desired or a live port");
   const before = livePortView(live);
   const changes = portFieldChanges(spec, live);
   if (input.cubeDeleted) changes.unshift(fieldChange("cubeId", live.cubeId, KNOWN_AFTER_APPLY, true));
   else if (cube.cubeId !== null && cube.cubeId !== live.cubeId) changes.unshift(fieldChange("cubeId", live.cubeId, cube.cubeId, true));
-  if (changes.length === 0) return { change: { ...base, action: "noop", before, after: before, changes }, steps: [] };
+  if (changes.length === 0) return { change: resourceChange(base, "noop", before, before, changes), steps: [] };
   const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
   steps.push(createPortStep(address, cube, spec));
-  return { change: { ...base, action: "delete-then-create", before, after: desiredPortView(spec, live), changes }, steps };
+  return { change: resourceChange(base, "delete-then-create", before, desiredPortView(spec, live), changes), steps };
 }

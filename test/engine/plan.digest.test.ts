@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { checkPlanIsCurrent, diff, StalePlanError, stateDigest } from "../../engine/index.js";
+import { checkPlanIsCurrent, diff, projectState, StalePlanError, stateDigest } from "../../engine/index.js";
 import { cube, desired, domain, live, mapping, observed, spec } from "./fixtures.js";
 
 function state(overrides: Parameters<typeof cube>[1] = {}, port = 5432) {
@@ -16,6 +17,12 @@ describe("plan: prior-state digest", () => {
     b.reads = 99;
     expect(stateDigest(b)).toBe(stateDigest(a));
     expect(stateDigest(a)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test("is sha256 of the projection's JSON (hashed in pieces: digests of plans saved earlier still match)", () => {
+    for (const o of [state(), observed([]), { ...state(), webhooks: [] }]) {
+      expect(stateDigest(o)).toBe(createHash("sha256").update(JSON.stringify(projectState(o))).digest("hex"));
+    }
   });
 
   test.each([
