@@ -7,6 +7,7 @@ import { z } from "zod";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { CubeApiError, HttpError, InvalidResponseError, StoppedError } from "./errors.js";
+import { networkError } from "./network-failure.js";
 import { parseRetryAfter } from "./transport.js";
 
 export interface DeviceLoginOptions {
@@ -47,12 +48,18 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
 }
 
 async function send(base: string, path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
-  const res = await request(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
+  let res: Awaited<ReturnType<typeof request>>;
+  let text: string;
+  try {
+    res = await request(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    text = await res.body.text();
+  } catch (error) {
+    throw networkError(error as { code?: unknown; message?: unknown }, "POST", path, new URL(base));
+  }
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

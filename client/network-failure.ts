@@ -11,6 +11,8 @@
  * retry policy's own limit applies.
  */
 
+import { NetworkError } from "./errors.js";
+
 export interface NetworkCause {
   /** The underlying code, e.g. ECONNREFUSED, ERR_TLS_CERT_ALTNAME_INVALID. */
   code: string;
@@ -71,4 +73,11 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
   if (code === "INVALID_TARGET") return { code, text: "the request path cannot be sent as it is (INVALID_TARGET)", retryLimit: 0 };
   if (code.startsWith("HPE_") || code === "UNEXPECTED_DATA") return { code, text: `the server's answer is not HTTP (${code})` };
   return { code, text: PLAIN[code] ?? `network error (${code})` };
+}
+
+/** The NetworkError of a request that got no answer: names the API's origin and the cause (never attaches the raw error). */
+export function networkError(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, path: string, base: URL): NetworkError {
+  const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
+  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, base.hostname.replace(/^\[|\]$/g, ""));
+  return new NetworkError(`Cube API ${method} ${path} at ${base.origin} failed: ${cause.text}`, { method, path, origin: base.origin, reason: cause.code, retryLimit: cause.retryLimit });
 }

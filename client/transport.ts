@@ -6,8 +6,8 @@
  */
 import type { Agent } from "undici";
 import { ReadFailure, ReadPool } from "./reader.js";
-import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
-import { describeNetworkCause } from "./network-failure.js";
+import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
+import { networkError } from "./network-failure.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -94,16 +94,13 @@ function originOf(location: string | undefined, base: URL): string | undefined {
   }
 }
 
-/** A failure before an answer: names the API's origin and the cause (never attaches the raw error). */
+/** A failure before an answer: a timeout, or a NetworkError naming the API's origin and the cause. */
 function transportFailure(failure: { code?: unknown; message?: unknown }, req: ApiRequest, base: URL, timedOut: boolean, timeoutMs: number): Error {
-  const origin = base.origin;
-  const context = { method: req.method, path: req.path, origin };
-  const where = `Cube API ${req.method} ${req.path} at ${origin}`;
+  const context = { method: req.method, path: req.path, origin: base.origin };
+  const where = `Cube API ${req.method} ${req.path} at ${base.origin}`;
   if (timedOut) return new TimeoutError(`${where} timed out: no answer within ${timeoutMs} ms`, context);
-  const code = typeof failure.code === "string" ? failure.code : failure instanceof Error ? failure.name : "unknown";
-  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out (${code})`, context);
-  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, base.hostname.replace(/^\[|\]$/g, ""));
-  return new NetworkError(`${where} failed: ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
+  if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out (${failure.code})`, context);
+  return networkError(failure, req.method, req.path, base);
 }
 
 export interface Transport {

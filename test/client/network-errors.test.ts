@@ -9,6 +9,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { createClient, type CubeApiError } from "../../client/index.js";
+import { deviceLogin } from "../../client/device-login.js";
 import { describeNetworkCause } from "../../client/network-failure.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -151,4 +152,14 @@ test("what each TLS verification failure says, and that none is resent", () => {
     expect(describeNetworkCause(code, undefined, host).retryLimit).toBeUndefined();
   }
   expect(describeNetworkCause("ENOTFOUND", undefined, host).retryLimit).toBe(1);
+});
+
+test("the device login (cubeform login) names the origin and the cause too", async () => {
+  const closed = createServer();
+  const port = await listen(closed);
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const origin = `http://127.0.0.1:${port}`;
+  const error = await failure(deviceLogin(`${origin}/api/v1`, { onCode: () => {} }));
+  expect(error).toMatchObject({ code: "network_error", reason: "ECONNREFUSED", origin });
+  expect(error.message).toContain(`Cube API POST /auth/cli/start at ${origin} failed: connection refused (ECONNREFUSED)`);
 });
