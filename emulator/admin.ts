@@ -23,7 +23,7 @@ import { z } from "zod";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
-import { badRequest, HttpError, json, notFound, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { badRequest, HttpError, json, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
 import { answerDeviceLogin } from "./resources/cli-auth.js";
@@ -182,8 +182,7 @@ export function adminHandler(admin: EmulatorAdmin): (req: ApiRequest) => Promise
     const route = ADMIN_ROUTES[`${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`];
     if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
     try {
-      const body = req.body.trim() === "" ? undefined : (JSON.parse(req.body) as unknown);
-      return route(admin, body, req.query);
+      return route(admin, parseJsonBody(req.body), req.query);
     } catch (thrown) {
       if (thrown instanceof HttpError) return json(thrown.status, { error: thrown.message });
       return json(400, { error: thrown instanceof Error ? thrown.message : String(thrown) });

@@ -134,6 +134,15 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
     expect((await api.call("GET", "/space")).status).toBe(200);
   });
 
+  it("the admin surface too: a body that is not a JSON object is a 400 (a null POST /spaces made a space)", async () => {
+    for (const [method, path] of [["POST", "/spaces"], ["POST", "/faults"], ["POST", "/clock"], ["POST", "/dns"], ["DELETE", "/dns"], ["POST", "/device"]] as const) {
+      for (const body of ["null", "[]", "7", "{"]) {
+        const response = await fetch(`${emu.origin}/__emulator${path}`, { method, headers: { "content-type": "application/json" }, body });
+        expectClientError({ status: response.status, text: await response.text() }, 400, /JSON/, `${method} /__emulator${path} ${body}`);
+      }
+    }
+  });
+
   it("no request of the tour was answered with a 5xx", () => {
     const log = emu.admin.requests();
     expect(log.filter((entry) => entry.status >= 500)).toEqual([]);
