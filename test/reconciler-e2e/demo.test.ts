@@ -10,6 +10,8 @@ test("demo applies the example fleet to the embedded emulator, prints the DNS re
   expect(run.stdout).toMatch(/_acme-challenge\.demo\.example\.com\s+\S+\.acme\.krova\.cloud\s+not published yet\s+DNS only \(grey cloud\)/);
   expect(run.stdout).toMatch(/CNAME\s+www\.demo\.example\.com\s+dns\.krova\.cloud\s+not published yet\s+may be proxied/);
   expect(run.stdout).toContain("No changes. Your fleet matches the file.");
+  // What a new user types next works from the clone (cubeform is on no PATH there: npx finds it).
+  expect(run.stdout).toContain("run `npx cubeform plan --emulator`");
   expect(run.stderr).toBe("");
 });
 
