@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { GRACEFUL_STOP_COMMANDS, main } from "../dist/reconciler/main.js";
 
-// `cubeform --help | head` closes the pipe early: that is not an error.
+// `cubeform --help | head` closes the pipe early: that is not an error. A command that changes
+// the space (`apply … | head`) finishes what it started: its output is dropped, not its work.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== "EPIPE") throw error;
+    if (!GRACEFUL_STOP_COMMANDS.has(process.argv[2] ?? "")) process.exit(process.exitCode ?? 0);
+    stream.write = (_chunk, encodingOrDone, done) => {
+      (typeof encodingOrDone === "function" ? encodingOrDone : done)?.();
+      return true;
+    };
   });
 }
 
