@@ -8,7 +8,7 @@ import { apply, checkPlanIsCurrent, type ApplyResult, type DesiredState, type En
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import { CliError } from "../errors.js";
-import { isTty, writeLine, type CliIo } from "../io.js";
+import { isTty, outputWidth, useColor, writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
@@ -64,7 +64,9 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/ Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
-    writeLine(progressOut(ctx, io), `Applying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
+    // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
+    progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
+    writeLine(progressOut(ctx, io), `\nApplying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   }));
 }
