@@ -152,14 +152,25 @@ async function reachAfterApply(conn: Connection, result: ApplyResult): Promise<R
     if (o.status === "done" && "cube" in o.step && o.step.op !== "delete-cube" && o.step.op !== "wait-deleted") changed.add(o.step.cube.cubeName);
   }
   if (changed.size === 0) return { reach: [] };
-  try {
+  const read = async (): Promise<ReachReport> => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted" && changed.has(cube.name)).sort((a, b) => a.name.localeCompare(b.name));
     const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: OBSERVE_CONCURRENCY, dnsPace: DEFAULT_DNS_PACE });
     return { reach, ...(live.length > REACH_SHOWN ? { reachLeftOut: live.length - REACH_SHOWN } : {}) };
+  };
+  // The apply's own result must be printed whatever these extra reads do: a deadline (a
+  // timer, which also keeps the process alive) bounds them.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${REACH_DEADLINE_MS / 1000} s`)), REACH_DEADLINE_MS)));
+  try {
+    return await Promise.race([read(), deadline]);
   } catch (e) {
     return { reachError: e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+const REACH_DEADLINE_MS = 60_000;
 
 export function applyExitCode(result: ApplyResult): number {
   const failed = result.outcomes.some((o) => o.status === "failed");

@@ -34,7 +34,9 @@ test(
     while (!converged && runs.length < MAX_RUNS) {
       const run = await p.run(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"]);
       runs.push(run);
-      converged = run.code === 0 && run.stdout.includes("The space matches the file.");
+      // A run can do every step and then fail its final read (faults hit one read past its
+      // retries); the next run then finds nothing to do, which is converged too.
+      converged = run.code === 0 && (run.stdout.includes("The space matches the file.") || run.stdout.includes("No changes: the space matches"));
     }
     const seconds = (Date.now() - started) / 1000;
     const counts = await cubeNameCounts(p.api);
