@@ -9,7 +9,7 @@
  * timeout.
  */
 import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { stateKey } from "../client/shared-window.js";
@@ -68,20 +68,19 @@ export async function acquireSpaceLock(request: LockRequest): Promise<HeldLock> 
   }
 }
 
+/** Written beside, then linked into place: a lock file is never seen empty or half-written. */
 async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
-  let handle;
+  const draft = `${path}.${process.pid}.${owner.token}.new`;
+  await writeFile(draft, `${JSON.stringify(owner)}\n`, { encoding: "utf8", mode: 0o600 });
   try {
-    handle = await open(path, "wx", 0o600);
+    await link(draft, path);
+    return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw e;
-  }
-  try {
-    await handle.writeFile(`${JSON.stringify(owner)}\n`, "utf8");
   } finally {
-    await handle.close();
+    await unlink(draft).catch(() => undefined);
   }
-  return true;
 }
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
