@@ -53,6 +53,8 @@ export interface ClientOptions extends HttpOptions {
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
+/** Pages of the cube list read at once after the first (listCubes). */
+export const LIST_PAGES_IN_FLIGHT = 8;
 
 /** A bare Domain (spec) or {domain, records} (reference). */
 const AttachDomainResult = z.union([AttachDomainResponse, Domain.transform((domain) => ({ domain, records: [] }))]);
@@ -162,15 +164,27 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ cubes
 
+  /**
+   * Every cube of the space: page 1 says how many pages there are, the rest are read
+   * LIST_PAGES_IN_FLIGHT at a time (the same reads as one after another, in a fraction of the
+   * time: 100 pages at 10,000 cubes), in page order.
+   */
   async listCubes(options: { pageSize?: number } = {}): Promise<Cube[]> {
     const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
-    const byId = new Map<string, Cube>();
-    for (let page = 1; ; page++) {
-      const { cubes, pagination } = await this.listCubesPage(page, limit);
-      // A cube may shift between pages while we walk them: keep the first sighting.
-      for (const cube of cubes) if (!byId.has(cube.id)) byId.set(cube.id, cube);
-      if (!pagination || page >= pagination.totalPages || cubes.length === 0) break;
+    const pages = [await this.listCubesPage(1, limit)];
+    let last = pages[0] as CubePage;
+    for (let next = 2; last.pagination && last.cubes.length > 0 && next <= last.pagination.totalPages; ) {
+      const numbers = Array.from({ length: Math.min(LIST_PAGES_IN_FLIGHT, last.pagination.totalPages - next + 1) }, (_, i) => next + i);
+      const batch = await Promise.all(numbers.map((page) => this.listCubesPage(page, limit)));
+      pages.push(...batch);
+      next += numbers.length;
+      // The space may have grown or shrunk meanwhile: the last page read says how many there are now.
+      last = batch[batch.length - 1] as CubePage;
+      if (batch.some((page) => page.cubes.length === 0)) break;
     }
+    // A cube may shift between pages while we walk them: keep the first sighting.
+    const byId = new Map<string, Cube>();
+    for (const { cubes } of pages) for (const cube of cubes) if (!byId.has(cube.id)) byId.set(cube.id, cube);
     return [...byId.values()];
   }
 

@@ -19,7 +19,26 @@ describe("listCubes walks every page", () => {
     const h = await harness(pagedServer(25));
     const cubes = await h.client.listCubes({ pageSize: 10 });
     expect(cubes.map((c) => c.id)).toEqual(Array.from({ length: 25 }, (_, i) => `c${i + 1}`));
-    expect(h.server.received.map((r) => r.query.toString())).toEqual(["page=1&limit=10", "page=2&limit=10", "page=3&limit=10"]);
+    // Page 1 first (it says how many there are), then the others at once.
+    expect(h.server.received[0]?.query.toString()).toBe("page=1&limit=10");
+    expect(h.server.received.map((r) => r.query.toString()).sort()).toEqual(["page=1&limit=10", "page=2&limit=10", "page=3&limit=10"]);
+  });
+
+  test("50 pages: each read once, at most 8 in flight after the first, cubes in page order", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const serve = pagedServer(500);
+    const h = await harness(async (r) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return serve(r);
+    });
+    const cubes = await h.client.listCubes({ pageSize: 10 });
+    expect(cubes.map((c) => c.id)).toEqual(Array.from({ length: 500 }, (_, i) => `c${i + 1}`));
+    expect(h.server.received.map((r) => Number(r.query.get("page"))).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(most).toBeLessThanOrEqual(8);
+    expect(most).toBeGreaterThan(1);
   });
 
   test("the default page size is 100", async () => {
