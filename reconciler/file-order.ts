@@ -1,4 +1,5 @@
 /** Where the renderers learn the order in which the file writes things (its keys are shown in that order). */
+import type { DesiredCubeSpec } from "../engine/types.js";
 import type { LoadedFiles } from "./sources.js";
 
 /**
@@ -7,8 +8,11 @@ import type { LoadedFiles } from "./sources.js";
  * changes never pay for it.
  */
 export function domainKeyOrder(loaded: Pick<LoadedFiles, "desired" | "locateCube">): (cubeName: string, hostname: string) => string[] | undefined {
+  let byName: Map<string, DesiredCubeSpec> | undefined;
   return (cubeName, hostname) => {
-    const domains = loaded.desired.cubes.find((cube) => cube.name === cubeName)?.domains ?? [];
+    // Built on first use: a plan of many cubes asks once per domain shown.
+    byName ??= new Map(loaded.desired.cubes.map((cube) => [cube.name, cube]));
+    const domains = byName.get(cubeName)?.domains ?? [];
     const index = domains.findIndex((domain) => domain.hostname === hostname);
     const domain = domains[index];
     if (domain === undefined) return undefined;
