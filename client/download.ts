@@ -11,7 +11,8 @@ import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
 import type { BackupDownload } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
-import { TransferError } from "./errors.js";
+import { StorageUnreachable, TransferError } from "./errors.js";
+import { storageFailure } from "./network-failure.js";
 
 export interface TransferProgress {
   /** Bytes on disk (or sent) so far, including what a resumed run found already there. */
@@ -71,7 +72,8 @@ export async function downloadArchive(link: () => Promise<BackupDownload>, file:
     } catch (error) {
       if (options.signal?.aborted) throw new TransferError(`download stopped; ${await sizeOf(part)} bytes kept in ${part}, the next run resumes from there`);
       failures++;
-      if (failures > (options.maxResumes ?? 3)) throw asTransferError(error, part, await sizeOf(part));
+      const limit = error instanceof StorageUnreachable && error.retryLimit !== undefined ? error.retryLimit : (options.maxResumes ?? 3);
+      if (failures > limit) throw asTransferError(error, part, await sizeOf(part));
       if (error instanceof RefusedUrl) target = await link();
     }
   }
@@ -91,6 +93,8 @@ async function fetchInto(url: string, part: string, offset: number, total: numbe
     headers: offset > 0 ? { range: `bytes=${offset}-` } : {},
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  }).catch((error: unknown) => {
+    throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url);
   });
   const { statusCode, headers, body } = response;
   if (statusCode === 416 && total !== null && offset === total) {

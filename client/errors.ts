@@ -321,3 +321,15 @@ export class TransferError extends CubeApiError {
     super("transfer_failed", message, context);
   }
 }
+
+/** A transfer that got no answer from the storage: names its origin and the cause (see network-failure.ts). */
+export class StorageUnreachable extends TransferError {
+  constructor(
+    message: string,
+    readonly origin: string,
+    /** At most this many further attempts can help; undefined: the transfer's own limit applies. */
+    readonly retryLimit: number | undefined,
+  ) {
+    super(message);
+  }
+}

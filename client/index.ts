@@ -34,6 +34,7 @@ export {
   RedirectRefusedError,
   StoppedError,
   TransferError,
+  StorageUnreachable,
   type CubeApiErrorCode,
   type ProtectedCubeInfo,
 } from "./errors.js";

@@ -11,7 +11,7 @@
  * retry policy's own limit applies.
  */
 
-import { NetworkError } from "./errors.js";
+import { NetworkError, StorageUnreachable } from "./errors.js";
 
 export interface NetworkCause {
   /** The underlying code, e.g. ECONNREFUSED, ERR_TLS_CERT_ALTNAME_INVALID. */
@@ -80,4 +80,12 @@ export function networkError(failure: { code?: unknown; message?: unknown; name?
   const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
   const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, base.hostname.replace(/^\[|\]$/g, ""));
   return new NetworkError(`Cube API ${method} ${path} at ${base.origin} failed: ${cause.text}`, { method, path, origin: base.origin, reason: cause.code, retryLimit: cause.retryLimit });
+}
+
+/** A download or part upload to a (presigned) storage URL that got no answer. */
+export function storageFailure(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, url: string): StorageUnreachable {
+  const target = new URL(url);
+  const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
+  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, target.hostname.replace(/^\[|\]$/g, ""));
+  return new StorageUnreachable(`${method} to the storage at ${target.origin} failed: ${cause.text}`, target.origin, cause.retryLimit);
 }

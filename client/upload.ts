@@ -8,7 +8,8 @@ import { Transform } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { ImportStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
-import { TransferError } from "./errors.js";
+import { StorageUnreachable, TransferError } from "./errors.js";
+import { storageFailure } from "./network-failure.js";
 import type { TransferProgress } from "./download.js";
 
 export interface UploadOptions {
@@ -86,7 +87,8 @@ async function sendWithRetries(
       return await sendPart(file, part, start, end, signal, options, onBytes);
     } catch (error) {
       onBytes(0);
-      if (signal.aborted || attempt >= attempts || (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)) {
+      const hopeless = error instanceof StorageUnreachable && error.retryLimit !== undefined && attempt > error.retryLimit;
+      if (signal.aborted || attempt >= attempts || hopeless || (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)) {
         throw error instanceof TransferError ? error : new TransferError(`part ${part.partNumber} failed after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${(error as Error).message}`);
       }
       await (options.sleep ?? realSleep)(Math.min(500 * 2 ** (attempt - 1), 5_000));
@@ -123,6 +125,8 @@ async function sendPart(
     headers: { "content-length": String(end - start + 1), "content-type": "application/octet-stream" },
     signal,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  }).catch((error: unknown) => {
+    throw signal.aborted ? error : storageFailure(error as { code?: unknown }, `PUT of part ${part.partNumber}`, part.url);
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) {

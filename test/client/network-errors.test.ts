@@ -3,7 +3,9 @@
  * found, timed out, TLS: untrusted, expired), on both paths (reads through client/reader.ts,
  * mutations through undici), and what cannot succeed by resending is not resent.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -11,6 +13,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createClient, type CubeApiError } from "../../client/index.js";
 import { deviceLogin } from "../../client/device-login.js";
 import { describeNetworkCause } from "../../client/network-failure.js";
+import { downloadArchive } from "../../client/download.js";
+import { uploadParts } from "../../client/upload.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -162,4 +166,43 @@ test("the device login (cubeform login) names the origin and the cause too", asy
   const error = await failure(deviceLogin(`${origin}/api/v1`, { onCode: () => {} }));
   expect(error).toMatchObject({ code: "network_error", reason: "ECONNREFUSED", origin });
   expect(error.message).toContain(`Cube API POST /auth/cli/start at ${origin} failed: connection refused (ECONNREFUSED)`);
+});
+
+describe("transfers to the storage (presigned URLs)", () => {
+  const tempFile = (name: string, bytes = 0): string => {
+    const dir = mkdtempSync(join(tmpdir(), "cubeform-transfer-net-"));
+    const path = join(dir, name);
+    if (bytes > 0) writeFileSync(path, Buffer.alloc(bytes, 1));
+    return path;
+  };
+  const expiresAt = new Date(Date.now() + 60_000).toISOString();
+
+  test("a backup download from a storage with an untrusted certificate names the storage's origin and the cause, and is not resent", async () => {
+    const server = await httpsServer("tls-localhost");
+    const link = async () => ({ url: `${server.origin}/__storage/backups/b1?sig=x`, filename: "b1.cube", sizeBytes: 10, expiresAt });
+    const error = await failure(downloadArchive(link, tempFile("b1.cube")));
+    expect(error.code).toBe("transfer_failed");
+    expect(error.message).toContain(`GET to the storage at ${server.origin} failed: TLS: the server's certificate is not trusted`);
+    expect(server.connections()).toBe(1);
+  });
+
+  test("a part upload to a storage that refuses connections names the storage's origin and the cause", async () => {
+    const port = await listen(createServer());
+    await closers.pop()!(); // nothing listens there any more
+    const origin = `http://127.0.0.1:${port}`;
+    const file = tempFile("archive.cube", 16);
+    const started = { importId: "i1", uploadId: "u1", key: "k", chunkSizeBytes: 16, parts: [{ partNumber: 1, url: `${origin}/__storage/imports/i1/parts/1` }], expiresAt };
+    const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
+    expect(error.code).toBe("transfer_failed");
+    expect(error.message).toContain(`PUT of part 1 to the storage at ${origin} failed: connection refused (ECONNREFUSED)`);
+  });
+
+  test("a part upload to a storage with an untrusted certificate is tried once, not three times", async () => {
+    const server = await httpsServer("tls-localhost");
+    const file = tempFile("archive.cube", 16);
+    const started = { importId: "i1", uploadId: "u1", key: "k", chunkSizeBytes: 16, parts: [{ partNumber: 1, url: `${server.origin}/__storage/imports/i1/parts/1` }], expiresAt };
+    const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
+    expect(error.message).toContain(`PUT of part 1 to the storage at ${server.origin} failed: TLS: the server's certificate is not trusted`);
+    expect(server.connections()).toBe(1);
+  });
 });
