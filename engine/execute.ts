@@ -114,7 +114,10 @@ const executors: { [O in StepOp]: Executor<O> } = {
     const cubeId = cubeIdOf(step, ctx);
     // A cube just created (or booting) must be running before it can be powered off.
     const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "running or stopped", failOnError: true, reached: (c) => c !== undefined && !RUNNING_SIDE_TRANSIENT.has(c.state) });
-    if (cube?.state === "running") await ctx.client.powerOff(cubeId);
+    if (cube?.state !== "running") return {};
+    await ctx.client.powerOff(cubeId);
+    // Like a create waits for running: "matches the file" means stopped, not still stopping.
+    await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
     return {};
   },
   wake: async (step, ctx) => {

@@ -36,6 +36,16 @@ describe("apply against the emulator", () => {
     expect(JSON.stringify(plan)).not.toContain("s3cret-pass");
   });
 
+  test("powering a cube off waits until it is stopped: 'converged' never leaves it stopping", async ({ emulator, client }) => {
+    const running = desired([spec("worker")]);
+    await apply(diff(running, await observe(client)), applyOptions(emulator, client, running));
+    emulator.admin.setClockSpeed(4); // stopping now lasts 500 ms
+    const stopped = desired([spec("worker", { power: "stopped" })]);
+    const result = await apply(diff(stopped, await observe(client)), applyOptions(emulator, client, stopped));
+    expect(result.converged).toBe(true);
+    expect((await client.listCubes()).find((c) => c.name === "worker")?.state).toBe("stopped");
+  });
+
   test("replaces a cube when allowed, and the replacement converges", async ({ emulator, client }) => {
     await apply(diff(fleet(), await observe(client)), applyOptions(emulator, client, fleet()));
     const before = (await observe(client)).cubes.find((c) => c.cube.name === "web")?.cube.id;
