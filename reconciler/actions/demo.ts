@@ -64,7 +64,7 @@ async function printDns(conn: Connection, loaded: LoadedFile, io: CliIo): Promis
     const cube = cubes.find((c) => c.name === spec.name);
     if (cube === undefined || (spec.domains ?? []).length === 0) continue;
     const report = await readCubeDns(conn.client, cube, await conn.client.listDomains(cube.id));
-    io.stdout.write(renderDns(report, "table"));
+    io.stdout.write(renderDns(report, "text"));
   }
   writeLine(io.stdout, "");
   writeLine(io.stdout, `"not published yet" is expected here: nobody has published them. With a real space, check again with:`);

@@ -10,7 +10,8 @@ const DnsOptions = z.object({
   wait: z.boolean().default(false),
   timeout: z.string().default("10m"),
   interval: z.string().default("5s"),
-  format: z.enum(DNS_FORMATS).default("table"),
+  // "table" was the text format's name before it was called text like every other command's.
+  format: z.preprocess((value) => (value === "table" ? "text" : value), z.enum(DNS_FORMATS)).default("text"),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -23,7 +24,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--wait", "poll until every record is found (or the timeout passes)", false)
     .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", "10m")
     .option("--interval <duration>", "how often --wait checks", "5s")
-    .addOption(new Option("--format <format>", "output format").choices(DNS_FORMATS).default("table"))
+    .addOption(new Option("--format <format>", `output format: ${DNS_FORMATS.join(", ")}`).default("text"))
     .addHelpText(
       "after",
       `

@@ -83,7 +83,7 @@ export function exitWith(code: number): void {
 export { parseRateLimit } from "../rate-limit.js";
 
 /** `cubeform dns --format`. */
-export const DNS_FORMATS = ["table", "json", "zone"] as const;
+export const DNS_FORMATS = ["text", "json", "zone"] as const;
 
 /** The day-2 commands (cube, snapshot, backup, upload): connection flags and `--format text|json`. */
 export const DAY2_FORMATS = ["text", "json"] as const;

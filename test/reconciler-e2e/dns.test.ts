@@ -52,6 +52,11 @@ test("dns (table) shows missing as not published yet and unknown as could not ch
   expect(run.code, describeRun(run)).toBe(0);
   expect(run.stdout).toMatch(/CNAME\s+_acme-challenge\.e2e\.example\.com\s+\S+\s+not published yet\s+DNS only \(grey cloud\)/);
   expect(run.stdout).toMatch(/CNAME\s+www\.e2e\.example\.com\s+dns\.krova\.cloud\s+could not check\s+may be proxied/);
+  // The text format is called text, as in every other command; the old name still works.
+  const text = await p.run(["dns", "web", "--format", "text"]);
+  expect(text.code, describeRun(text)).toBe(0);
+  expect(text.stdout).toBe(run.stdout);
+  expect((await p.run(["dns", "web", "--format", "table"])).stdout).toBe(run.stdout);
 });
 
 test("dns --wait completes once the needed records are published while it polls", async () => {
