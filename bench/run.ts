@@ -5,6 +5,7 @@
  *
  *   npm run bench                         # start-up, 1,000, 10,000 and 30,000 cubes (~6 min on 2 cores)
  *   npm run bench -- --sizes 1000,10000   # fleets to plan (default 1000,10000,30000)
+ *   npm run bench -- --sizes none         # start-up only (--version, validate vs node -e 0)
  *   npm run bench -- --runs 3             # repetitions of each alternating pair (default 5)
  *   npm run bench -- --profile            # also a --cpu-prof run of each plan, summarized
  *   npm run bench:transfer                # separately: 256 MiB and 1 GiB download/upload (bench/transfer.ts)
@@ -36,7 +37,7 @@ const flag = (name: string): string | undefined => {
 };
 const PROFILE = argv.includes("--profile");
 const RUNS = Number(flag("--runs") ?? 5);
-const SIZES = (flag("--sizes") ?? "1000,10000,30000").split(",").map(Number);
+const SIZES = flag("--sizes") === "none" ? [] : (flag("--sizes") ?? "1000,10000,30000").split(",").map(Number);
 
 const API_KEY = "kro_bench_0123456789abcdef";
 const SPACE_ID = "space-bench";

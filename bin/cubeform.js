@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { GRACEFUL_STOP_COMMANDS, main } from "../dist/reconciler/main.js";
+// dist/cli is the CLI bundled (build/cli-bundle.mjs): a few files to load instead of ~110.
+import { GRACEFUL_STOP_COMMANDS, main } from "../dist/cli/main.js";
 
 // `cubeform --help | head` closes the pipe early: that is not an error. A command that changes
 // the space (`apply … | head`) finishes what it started: its output is dropped, not its work.

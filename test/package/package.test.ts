@@ -4,7 +4,7 @@
  * as written, importing "cubeform" by name from a project that has it in node_modules.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,10 @@ test("npm pack ships the bin, every export with its types, the schema the README
   const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" });
   const files = new Set((JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path));
   for (const bin of Object.values(pkg.bin)) expect(files).toContain(bin);
+  // The bin runs the bundled CLI (build/cli-bundle.mjs): its entry and every chunk it may load.
+  const bundle = readdirSync(join(ROOT, "dist", "cli"), { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".js"));
+  expect(bundle).toContain("main.js");
+  for (const path of bundle) expect(files).toContain(`dist/cli/${path}`);
   for (const target of Object.values(pkg.exports)) {
     const path = target.replace(/^\.\//, "");
     expect(files).toContain(path);

@@ -3,6 +3,7 @@
  * `--help` load no command at all, and every entry of the list matches its module.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { expect, test } from "vitest";
@@ -14,30 +15,36 @@ import { runCli, tempProject } from "./support/cli.js";
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 const LOG_LOADS = fileURLToPath(new URL("./fixtures/log-loads.mjs", import.meta.url));
 
-/** The modules (relative to the package, or the dependency's name) that a run of the bin loads. */
+/**
+ * The source modules (relative to the package, or the dependency's name) that a run of the bin
+ * loads. The bin runs the bundle (dist/cli, build/cli-bundle.mjs): each chunk it loads names
+ * the modules it holds in esbuild's `// path` comments.
+ */
 function modulesLoadedBy(args: string[]): string[] {
   const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: {} });
-  return run.stderr
+  const files = run.stderr
     .split("\n")
     .filter((line) => line.startsWith("LOAD "))
-    .map((line) => {
-      const path = fileURLToPath(line.slice(5));
-      const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-      return dependency ? dependency[1]! : path.slice(path.indexOf("/dist/") + 1);
-    });
+    .map((line) => fileURLToPath(line.slice(5)));
+  expect(files.filter((file) => file.includes("/dist/") && !file.includes("/dist/cli/")), "the bin loads the bundle only").toEqual([]);
+  const modules = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
+  return [...new Set(modules.map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
 }
 
 test("`cubeform --version` and `cubeform --help` load no command and none of yaml, zod, undici", () => {
   for (const args of [["--version"], ["--help"]]) {
     const loaded = modulesLoadedBy(args);
-    expect(loaded, args.join(" ")).toContain("dist/reconciler/main.js");
+    expect(loaded, args.join(" ")).toContain("reconciler/main.ts");
+    expect(loaded, args.join(" ")).toContain("commander");
     expect(loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/|emulator\/|^(yaml|zod|undici)$/.test(m)), args.join(" ")).toEqual([]);
   }
 });
 
 test("`cubeform validate` loads its own command only, and nothing that talks HTTP", () => {
   const loaded = modulesLoadedBy(["validate", "-f", FLEET_YAML]);
-  expect(loaded).toContain("dist/reconciler/commands/validate.js");
+  expect(loaded).toContain("reconciler/commands/validate.ts");
+  expect(loaded).toContain("reconciler/actions/validate.ts");
+  expect(loaded).toContain("zod");
   expect(loaded.filter((m) => /commands\/(?!index|validate|options)|client\/|emulator\/|^undici$/.test(m))).toEqual([]);
 });
 
