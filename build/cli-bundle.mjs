@@ -49,6 +49,9 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     platform: "node",
     target: "node20",
     chunkNames: "chunks/[name]-[hash]",
+    // Loaded only by the commands that send requests, with import(): bundled, a CommonJS
+    // package's import() would yield its default export alone. Node loads it from node_modules.
+    external: ["undici"],
     plugins: [zodEnglishOnly],
     // commander and js-yaml are CommonJS: their require("node:events") etc. need a real require.
     banner: { js: `import { createRequire as __cubeformCreateRequire } from "node:module"; const require = __cubeformCreateRequire(import.meta.url);` },
