@@ -13,6 +13,7 @@ import type { BackupDownload } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
 import { storageFailure } from "./network-failure.js";
+import { storageErrorText } from "./storage-answer.js";
 
 export interface TransferProgress {
   /** Bytes on disk (or sent) so far, including what a resumed run found already there. */
@@ -103,7 +104,7 @@ async function fetchInto(url: string, part: string, offset: number, total: numbe
   }
   if (statusCode === 403 || statusCode === 404 || statusCode === 410) {
     const text = await body.text().catch(() => "");
-    throw new RefusedUrl(`the download URL was refused (HTTP ${statusCode}): ${errorText(text)}`);
+    throw new RefusedUrl(`the download URL was refused (HTTP ${statusCode}): ${storageErrorText(text)}`);
   }
   if (statusCode !== 200 && statusCode !== 206) {
     await body.dump();
@@ -131,16 +132,6 @@ function statedTotal(headers: Record<string, string | string[] | undefined>, sta
   if (fromRange) return Number(fromRange);
   const length = headers["content-length"];
   return status === 200 && typeof length === "string" ? Number(length) + start : null;
-}
-
-function errorText(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-  } catch {
-    // not JSON
-  }
-  return text.slice(0, 200) || "no details";
 }
 
 function asTransferError(error: unknown, part: string, kept: number): TransferError {

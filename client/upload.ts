@@ -10,6 +10,7 @@ import type { ImportStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
 import { storageFailure } from "./network-failure.js";
+import { storageErrorText } from "./storage-answer.js";
 import type { TransferProgress } from "./download.js";
 
 export interface UploadOptions {
@@ -130,19 +131,10 @@ async function sendPart(
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) {
-    throw new TransferError(`part ${part.partNumber} was refused (HTTP ${response.statusCode}): ${errorText(text)}`, { status: response.statusCode });
+    throw new TransferError(`part ${part.partNumber} was refused (HTTP ${response.statusCode}): ${storageErrorText(text)}`, { status: response.statusCode });
   }
   const etag = response.headers.etag;
   if (typeof etag !== "string" || etag === "") throw new TransferError(`part ${part.partNumber}: the storage answered without an ETag`);
   return etag;
 }
 
-function errorText(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-  } catch {
-    // not JSON
-  }
-  return text.slice(0, 200) || "no details";
-}

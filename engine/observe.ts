@@ -63,7 +63,7 @@ async function readWebhooks(client: CubeApi): Promise<Webhook[]> {
   return read.filter((webhook): webhook is Webhook => webhook !== undefined);
 }
 
-export async function mapBounded<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

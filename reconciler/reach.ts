@@ -5,6 +5,7 @@
  */
 import type { CubeApi } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState, Domain, TcpMapping } from "../schema/api.js";
+import { mapBounded } from "../engine/observe.js";
 import { readPaced, type DnsReadPace } from "./dns-reads.js";
 
 export interface CubeReach {
@@ -58,7 +59,7 @@ export interface ReachOptions {
 
 /** Reads how to reach each cube; the answers in the cubes' order. */
 export async function readReach(client: CubeApi, cubes: readonly Cube[], options: ReachOptions): Promise<CubeReach[]> {
-  const base = await mapLimited(cubes, options.concurrency, (cube) => readCube(client, cube));
+  const base = await mapBounded(cubes, options.concurrency, (cube) => readCube(client, cube));
   const domains = base.flatMap((entry) => entry.domains.map((domain) => ({ cube: entry.cube, domain })));
   const records = await readPaced(domains, options.dnsPace, ({ cube, domain }) => readRecords(client, cube.id, domain));
   let next = 0;
@@ -71,19 +72,6 @@ export async function readReach(client: CubeApi, cubes: readonly Cube[], options
     tcp: mappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort).map(tcpReach),
     domains: own.map(() => records[next++] as DomainReach),
   }));
-}
-
-async function mapLimited<T, R>(items: readonly T[], concurrency: number, read: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await read(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
 }
 
 async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh: CubeSshInfo | null; mappings: TcpMapping[]; domains: Domain[] }> {
