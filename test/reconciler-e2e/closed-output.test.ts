@@ -3,17 +3,9 @@
  * must finish what it started (its output is lost, not its work), never stop half-applied.
  */
 import { expect, test } from "vitest";
-import { cubeNameCounts, describeRun, holdingProxy, project, SSH_KEY } from "./support.js";
+import { cubeNameCounts, describeRun, holdingProxy, plainFleet, project } from "./support.js";
 
-const TWO_CUBES = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: first
-  - name: second
-`;
+const TWO_CUBES = plainFleet("first", "second");
 
 test("apply whose standard output is closed mid-run still applies every step and exits 0", async () => {
   const p = await project({ "cubeform.yaml": TWO_CUBES });

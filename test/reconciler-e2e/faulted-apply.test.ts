@@ -5,20 +5,13 @@
  * file, as an operator would: it converges, no name has two cubes, in bounded time.
  */
 import { expect, test } from "vitest";
-import { cubeNameCounts, describeRun, project, SSH_KEY, type Finished } from "./support.js";
+import { cubeNameCounts, describeRun, type Finished, plainFleet, project } from "./support.js";
 
 const CUBES = 50;
 const MAX_RUNS = 8;
 
 function fleet(): string {
-  const names = Array.from({ length: CUBES }, (_, i) => `node-${String(i + 1).padStart(2, "0")}`);
-  return `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-${names.map((n) => `  - name: ${n}\n`).join("")}`;
+  return plainFleet(...Array.from({ length: CUBES }, (_, i) => `node-${String(i + 1).padStart(2, "0")}`));
 }
 
 test(

@@ -4,17 +4,9 @@
  * finishes, what was done and not done is reported, exit 130. A second signal exits at once.
  */
 import { expect, test } from "vitest";
-import { cubeNameCounts, describeRun, holdingProxy, project, SSH_KEY, waitFor } from "./support.js";
+import { cubeNameCounts, describeRun, holdingProxy, plainFleet, project, waitFor } from "./support.js";
 
-const TWO_CUBES = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: first
-  - name: second
-`;
+const TWO_CUBES = plainFleet("first", "second");
 
 test("SIGINT while a create waits for its rate-limit slot: said at once, that create is never sent, exit 130 with done / not done", async () => {
   const p = await project({ "cubeform.yaml": TWO_CUBES });

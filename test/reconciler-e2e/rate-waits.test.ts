@@ -5,18 +5,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { describeRun, project, SSH_KEY } from "./support.js";
+import { describeRun, plainFleet, project } from "./support.js";
 
-const THREE_CUBES = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: a
-  - name: b
-  - name: c
-`;
+const THREE_CUBES = plainFleet("a", "b", "c");
 
 test("paced mutations: one line per wait, naming the step, the limit and the seconds", async () => {
   const p = await project({ "cubeform.yaml": THREE_CUBES });

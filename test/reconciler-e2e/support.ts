@@ -103,14 +103,21 @@ export function describeRun(run: Finished): string {
 
 export { waitFor };
 
-/** A small fleet: "web" with a wildcard and a plain domain and a port, "db" with a port. */
-export const FLEET = `apiVersion: cubeform/v1
+const HEADER = `apiVersion: cubeform/v1
 defaults:
   image: ubuntu-24.04
   resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
   sshPublicKey: ${SSH_KEY}
 cubes:
-  - name: web
+`;
+
+/** Cubes with these names and nothing but the defaults. */
+export function plainFleet(...names: string[]): string {
+  return HEADER + names.map((name) => `  - name: ${name}\n`).join("");
+}
+
+/** A small fleet: "web" with a wildcard and a plain domain and a port, "db" with a port. */
+export const FLEET = `${HEADER}  - name: web
     domains:
       - hostname: "*.e2e.example.com"
         port: 8080
