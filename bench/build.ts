@@ -2,8 +2,8 @@
  * Transpiles the product (schema, client, engine, reconciler, emulator, provider) into
  * bench/.build/dist with TypeScript's transpileModule, the same JavaScript `npm run build`
  * emits minus the type check (a few seconds instead of ~30), bundles the CLI into
- * bench/.build/dist/cli as `npm run build` does (build/cli-bundle.mjs), and adds bin/cubeform.js
- * next to it. The benchmarks then time `node bin/cubeform.js …` exactly as a user runs it, from
+ * bench/.build/dist/cli as `npm run build` does (build/cli-bundle.mjs), and adds bin/ (cubeform.js
+ * and the bundle's loader) next to it. The benchmarks then time `node bin/cubeform.js …` exactly as a user runs it, from
  * sources as they are in the working tree, without touching the shared dist/.
  */
 import { execFileSync } from "node:child_process";
@@ -52,7 +52,7 @@ export function buildCli(): number {
   }
   execFileSync(process.execPath, [join(ROOT, "build", "cli-bundle.mjs"), join(BUILD_DIR, "dist", "cli")], { stdio: "inherit" });
   mkdirSync(dirname(BUILT_CLI), { recursive: true });
-  copyFileSync(join(ROOT, "bin", "cubeform.js"), BUILT_CLI);
+  for (const name of readdirSync(join(ROOT, "bin"))) copyFileSync(join(ROOT, "bin", name), join(dirname(BUILT_CLI), name));
   // The package is ESM ("type": "module"): the copy needs the same marker, and its name,
   // version and package.json export (reconciler/main.ts reads "cubeform/package.json").
   const { name, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };

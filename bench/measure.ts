@@ -7,6 +7,8 @@ import type { BenchEmulatorOptions, BenchEmulatorReady, BenchStats } from "./emu
 import { BUILT_CLI, ROOT } from "./build.js";
 
 export const WORK_DIR = join(ROOT, "bench", ".work");
+/** XDG_CACHE_HOME of every measured run: the CLI keeps its code cache there. */
+export const CODE_CACHE_HOME = join(WORK_DIR, "cache");
 const PRELOAD = join(ROOT, "bench", "rss-preload.mjs");
 
 export interface EmulatorChild extends BenchEmulatorReady {
@@ -107,7 +109,8 @@ export async function runNode(args: string[], options: CliRunOptions): Promise<C
   mkdirSync(cwd, { recursive: true });
   const usageFile = join(WORK_DIR, `usage-${process.pid}-${Date.now()}.json`);
   rmSync(usageFile, { force: true });
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...options.env, BENCH_USAGE_FILE: usageFile };
+  // The CLI's code cache (bin/bundle-loader.js) in bench/.work, not the user's.
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", XDG_CACHE_HOME: CODE_CACHE_HOME, ...options.env, BENCH_USAGE_FILE: usageFile };
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const out: Buffer[] = [];

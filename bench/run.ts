@@ -26,7 +26,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildCli, ROOT } from "./build.js";
 import { changeSet, cubeName, desiredYaml, fleet, seedStateFile } from "./fleet.js";
-import { runCli, runFloor, runNode, startEmulatorProcess, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
+import { CODE_CACHE_HOME, runCli, runFloor, runNode, startEmulatorProcess, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
 import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
 
@@ -163,15 +163,21 @@ async function benchStartup(): Promise<void> {
   log(`\n== start-up; load average ${load()}`);
   const file = join(WORK_DIR, "fleet-10.yaml");
   writeFileSync(file, desiredYaml(fleet(10)));
+  // The CLI's code cache (bin/bundle-loader.js) starts empty: the first run of each command
+  // writes it, as a user's first run does. The same runs without it are shown beside.
+  rmSync(CODE_CACHE_HOME, { recursive: true, force: true });
   const runs = await alternate(RUNS, {
     node: () => runNode(["-e", "0"], { env: {} }),
     version: () => runCli(["--version"], { env: {} }),
     validate: () => runCli(["validate", "-f", file], { env: {} }),
+    validateUncached: () => runCli(["validate", "-f", file], { env: { CUBEFORM_CODE_CACHE: "off" } }),
   });
-  if (runs.validate.some((r) => r.exitCode !== 0)) throw new Error(`validate failed: ${runs.validate[0]?.stderr}`);
+  if ([...runs.validate, ...runs.validateUncached].some((r) => r.exitCode !== 0)) throw new Error(`validate failed: ${runs.validate[0]?.stderr}`);
   const node = medianOf(runs.node, (r) => r.wallMs);
   ratioRow(`\`cubeform --version\` vs \`node -e 0\`: wall`, medianOf(runs.version, (r) => r.wallMs), node, 2);
   ratioRow(`\`cubeform validate\` (10 cubes) vs \`node -e 0\`: wall`, medianOf(runs.validate, (r) => r.wallMs), node, 2);
+  const uncached = medianOf(runs.validateUncached, (r) => r.wallMs);
+  row(`\`cubeform validate\` without the code cache (CUBEFORM_CODE_CACHE=off; as a first run) vs \`node -e 0\`: wall`, s(uncached), "—", "info", s(node), `${(uncached / node).toFixed(2)}×`);
   results.startup = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map((r) => ({ wallMs: r.wallMs, cpuMs: cpuOf(r), maxRssKb: r.maxRssKb }))]));
 }
 

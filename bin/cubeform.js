@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// dist/cli is the CLI bundled (build/cli-bundle.mjs): a few files to load instead of ~110.
-import { GRACEFUL_STOP_COMMANDS, main } from "../dist/cli/main.js";
+// dist/cli is the CLI bundled (build/cli-bundle.mjs): a few files to load instead of ~110, run
+// with V8's code cache (bundle-loader.js). CommonJS (bin/package.json), like the bundle: an ES
+// module here would start Node's ES module loader, ~10 ms of `cubeform --version`.
+"use strict";
+const { join } = require("node:path");
+const { loadBundle } = require("./bundle-loader.js");
+
+const bundle = loadBundle(join(__dirname, "..", "dist", "cli", "main.cjs"), process.env, process.stderr);
+const { GRACEFUL_STOP_COMMANDS, main } = bundle.exports;
 
 // `cubeform --help | head` closes the pipe early: that is not an error. A command that changes
 // the space (`apply … | head`) finishes what it started: its output is dropped, not its work.
@@ -37,14 +44,17 @@ if (graceful) {
   process.on("SIGTERM", onSignal);
 }
 
-process.exitCode = await main(process.argv.slice(2), {
+main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
   env: process.env,
   signal: stop.signal,
+}).then((code) => {
+  process.exitCode = code;
+  if (graceful) {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  bundle.saveCodeCache();
 });
-if (graceful) {
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
-}

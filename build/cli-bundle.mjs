@@ -1,24 +1,33 @@
 /**
  * Bundles the CLI (reconciler/main.ts and everything it imports, dependencies included) with
- * esbuild into dist/cli: main.js, which bin/cubeform.js imports, plus chunks/. Start-up is
+ * esbuild into dist/cli: main.cjs, which bin/cubeform.js loads, plus chunks/. Start-up is
  * module loading: from dist/ (tsc output) `cubeform validate` reads, resolves and compiles ~110
  * files (zod alone is ~95), bundled about 13. Code splitting keeps the commands lazy: each
  * command module that reconciler/commands/index.ts loads with import() is its own chunk, and
  * the code several commands share is in shared chunks, so a run still loads only what its
  * command needs (test/reconciler/commands.lazy.test.ts).
  *
+ * The chunks are CommonJS scripts (esbuild splits ESM only, so each ESM chunk is then turned
+ * into CommonJS; an import() becomes a require() in a promise): bin/bundle-loader.js runs them
+ * with node:vm and keeps V8's code cache of each in the user's cache directory, which Node 20
+ * cannot do for ES modules (Node 22's module.enableCompileCache does it for files it loads).
+ * main.cjs starts with `// cubeform-bundle ID`: the hash of every file of the bundle, which the
+ * code cache is keyed by.
+ *
  * dist/ stays the library (package exports) and the Pulumi provider: Pulumi serializes the
  * provider's functions by their modules, which must not be bundled.
  *
  *   node build/cli-bundle.mjs [OUT_DIR]     # default dist/cli (run by `npm run build`)
  *
- * Not minified: the chunks keep their `// path` comments (the lazy-loading test reads them)
- * and stack traces (CUBEFORM_DEBUG=1) stay readable; minifying measured no faster.
+ * Not minified: each chunk starts with one `// path` line per source module it holds (the
+ * lazy-loading test reads them) and stack traces (CUBEFORM_DEBUG=1) stay readable; minifying
+ * measured no faster.
  */
-import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -49,16 +58,49 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     platform: "node",
     target: "node20",
     chunkNames: "chunks/[name]-[hash]",
-    // Loaded only by the commands that send requests, with import(): bundled, a CommonJS
-    // package's import() would yield its default export alone. Node loads it from node_modules.
+    outExtension: { ".js": ".cjs" },
+    // Loaded only by the commands that send requests; Node loads it from node_modules.
     external: ["undici"],
     plugins: [zodEnglishOnly],
-    // commander and js-yaml are CommonJS: their require("node:events") etc. need a real require.
-    banner: { js: `import { createRequire as __cubeformCreateRequire } from "node:module"; const require = __cubeformCreateRequire(import.meta.url);` },
     metafile: true,
+    write: false,
     logLevel: "warning",
   });
+  const files = [];
+  for (const output of result.outputFiles) {
+    const name = relative(outDir, output.path);
+    const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) => path.replace(/^zod-english-only:/, ""));
+    files.push({ name, text: `${modules.map((path) => `// ${path}\n`).join("")}${await asScript(output.text, name)}` });
+  }
+  const id = createHash("sha256");
+  for (const file of files.sort((a, b) => (a.name < b.name ? -1 : 1))) id.update(`${file.name}\0${file.text}\0`);
+  for (const file of files) {
+    const path = join(outDir, file.name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.name === "main.cjs" ? `// cubeform-bundle ${id.digest("hex").slice(0, 20)}\n${file.text}` : file.text);
+  }
   return result.metafile;
+}
+
+/**
+ * One ESM chunk as a CommonJS script body for bin/bundle-loader.js: `require` resolves the
+ * other chunks, `import.meta.url` is the loader's `__importMetaUrl`. import() becomes require()
+ * in a promise (a script run by node:vm has no module loader for import()); for the external
+ * undici, a CommonJS package, that also keeps its named exports.
+ */
+async function asScript(esm, name) {
+  const { code } = await transform(esm, {
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    supported: { "dynamic-import": false },
+    define: { "import.meta.url": "__importMetaUrl" },
+    logLevel: "warning",
+  });
+  if (/\bimport\(\s*["'`]/.test(code.replace(/^\s*\/\/.*$/gm, ""))) throw new Error(`${name}: an import() is left in the CommonJS chunk`);
+  // esbuild escapes every non-ASCII character of the code (charset "ascii") but not of the
+  // comments it keeps: escaped too, the chunk is one-byte text, which V8 keeps and scans faster.
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

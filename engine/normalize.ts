@@ -3,7 +3,7 @@
  * cloud-init files, turns `${env:NAME}` into SecretRefs and checks what the schema cannot
  * (required-after-merge fields, duplicates). Reports every issue at once.
  */
-import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/api.js";
+import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";

@@ -7,17 +7,11 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { addressProblem } from "./address.js";
+import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "./common.js";
 
-/** The pattern editors see (JSON Schema); addressProblem() is the exact check. */
-const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
-export const Cidr = z
-  .string()
-  .regex(CIDR, "must be an IPv4 or IPv6 address or CIDR, like 203.0.113.0/24 or 2001:db8::/32")
-  .superRefine((text, ctx) => {
-    const problem = CIDR.test(text) ? addressProblem(text) : undefined;
-    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-  });
+// The schemas the desired-state file shares with the API live in common.ts (so that loading
+// the file's schema does not build every API schema); they are part of this module's exports.
+export { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
 
 // ---------------------------------------------------------------- shared scalars
 
@@ -96,20 +90,11 @@ export const Cube = z.object({
 });
 export type Cube = z.infer<typeof Cube>;
 
-/** Names become the hostname inside the Cube: 1–64 characters, letters, digits and inner hyphens. */
-export const CubeName = z
-  .string()
-  .min(1, "name must not be empty")
-  .max(64, "name must be at most 64 characters")
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "name may contain letters, digits and hyphens, and must start and end with a letter or digit");
-
-export const SSH_KEY_PATTERN = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
 export const SshPublicKey = z
   .string()
   .max(16384, "sshPublicKey must be at most 16384 characters")
   .regex(SSH_KEY_PATTERN, "sshPublicKey must start with ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key");
 
-export const USER_DATA_MAX_BYTES = 16 * 1024;
 export const UserData = z
   .string()
   .refine((s) => Buffer.byteLength(s, "utf8") <= USER_DATA_MAX_BYTES, "userData must be at most 16 KB (16384 bytes)");
@@ -155,26 +140,6 @@ export const SuccessResponse = z.object({ success: z.boolean() });
 
 // ---------------------------------------------------------------- domains
 
-export const HeaderOverrides = z.object({
-  set: z.record(z.string(), z.string()).optional(),
-  remove: z.array(z.string()).optional(),
-});
-export type HeaderOverrides = z.infer<typeof HeaderOverrides>;
-
-export const CorsConfig = z.object({
-  allowedOrigins: z.array(z.string()).max(20),
-  allowedMethods: z.array(z.string()).max(30).optional(),
-  allowedHeaders: z.array(z.string()).max(30).optional(),
-  exposedHeaders: z.array(z.string()).max(30).optional(),
-  allowCredentials: z.boolean().optional(),
-  maxAgeSeconds: z.number().int().min(0).max(86400).optional(),
-});
-export type CorsConfig = z.infer<typeof CorsConfig>;
-
-export const SecurityHeadersMode = z.enum(["enforced", "app_managed"]);
-export const OriginScheme = z.enum(["http", "https"]);
-export const ProxyProtocol = z.enum(["v1", "v2"]);
-
 /** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
 export const DomainSettings = z.strictObject({
   securityHeadersMode: SecurityHeadersMode.optional(),
@@ -213,12 +178,6 @@ export const DOMAIN_PROXY_SETTINGS = [
 ] as const satisfies readonly (keyof DomainSettings)[];
 /** Every domain setting a desired state or a Pulumi Domain declares (the password aside). */
 export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const satisfies readonly (keyof DomainSettings)[];
-
-const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-export const Hostname = z
-  .string()
-  .max(253)
-  .regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com");
 
 export const AttachDomainRequest = DomainSettings.extend({
   domain: Hostname,
@@ -316,7 +275,6 @@ export const TcpMapping = z.object({
 });
 export type TcpMapping = z.infer<typeof TcpMapping>;
 
-
 export const CreateTcpMappingRequest = z.strictObject({
   cubePort: z.number().int().min(1).max(65535),
   label: z.string().max(100).optional(),
@@ -345,23 +303,6 @@ export const RestoreRequest = z.strictObject({ snapshotId: z.string().min(1) });
 
 // ---------------------------------------------------------------- webhooks
 
-export const WEBHOOK_EVENTS = [
-  "cube.created", "cube.running", "cube.stopped", "cube.error", "cube.deleted", "cube.cold_restarted",
-  "cube.transfer.started", "cube.transfer.completed", "cube.transfer.failed",
-  "cube.resize.started", "cube.resize.completed", "cube.resize.failed",
-  "resource.alert.memory", "resource.alert.cpu", "resource.alert.disk",
-  "domain.alert.error_4xx", "domain.alert.error_5xx",
-  "snapshot.created", "snapshot.restored", "snapshot.deleted", "snapshot.pinned", "snapshot.promoted_to_backup", "snapshot.exported",
-  "backup.created", "backup.deleted", "backup.redeployed",
-  "domain.added", "domain.active", "domain.removed",
-  "tcp_mapping.added", "tcp_mapping.removed", "tcp_mapping.updated",
-  "hosting.provisioned", "hosting.suspended", "hosting.unsuspended", "hosting.deleted", "hosting.plan_changed",
-  "hosting.renewed", "hosting.cancellation_scheduled", "hosting.suspended_for_non_payment", "hosting.deleted_after_recovery",
-  "member.invited", "member.joined", "member.removed", "member.role_changed",
-] as const;
-export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
-export type WebhookEvent = z.infer<typeof WebhookEvent>;
-
 export const Webhook = z.object({
   id: z.string(),
   url: z.string(),
@@ -375,13 +316,6 @@ export type Webhook = z.infer<typeof Webhook>;
 
 export const CreatedWebhook = Webhook.extend({ secret: z.string() });
 export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
-
-export const CreateWebhookRequest = z.strictObject({
-  url: z.url(),
-  events: z.array(WebhookEvent).min(1),
-  description: z.string().max(500).optional(),
-});
-export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
 export const WebhookDelivery = z.object({
   id: z.string(),

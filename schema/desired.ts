@@ -3,7 +3,7 @@
  * this file into schema/cubeform.schema.json (see schema/generate.ts).
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./api.js";
+import { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./common.js";
 
 export const API_VERSION = "cubeform/v1";
 

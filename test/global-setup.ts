@@ -19,5 +19,11 @@ export default function setup(): () => void {
   // to choose one still never touches the real one, nor another run's.
   const stateHome = mkdtempSync(join(tmpdir(), "cubeform-test-state-"));
   process.env.XDG_STATE_HOME = stateHome;
-  return () => rmSync(stateHome, { recursive: true, force: true });
+  // The bin's code cache (bin/bundle-loader.js) likewise: one per run, shared by its tests.
+  const cacheHome = mkdtempSync(join(tmpdir(), "cubeform-test-cache-"));
+  process.env.XDG_CACHE_HOME = cacheHome;
+  return () => {
+    rmSync(stateHome, { recursive: true, force: true });
+    rmSync(cacheHome, { recursive: true, force: true });
+  };
 }

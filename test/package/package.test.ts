@@ -23,9 +23,12 @@ test("npm pack ships the bin, every export with its types, the schema the README
   const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" });
   const files = new Set((JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path));
   for (const bin of Object.values(pkg.bin)) expect(files).toContain(bin);
+  // The bin is CommonJS (bin/package.json) and runs the bundle through its loader.
+  expect(files).toContain("bin/package.json");
+  expect(files).toContain("bin/bundle-loader.js");
   // The bin runs the bundled CLI (build/cli-bundle.mjs): its entry and every chunk it may load.
-  const bundle = readdirSync(join(ROOT, "dist", "cli"), { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".js"));
-  expect(bundle).toContain("main.js");
+  const bundle = readdirSync(join(ROOT, "dist", "cli"), { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".cjs"));
+  expect(bundle).toContain("main.cjs");
   for (const path of bundle) expect(files).toContain(`dist/cli/${path}`);
   for (const target of Object.values(pkg.exports)) {
     const path = target.replace(/^\.\//, "");

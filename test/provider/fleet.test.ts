@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { testCacheHome } from "../support/cache-home.js";
 import { REPO_ROOT } from "./harness.js";
 import { SSH_KEY } from "./support/stack.js";
 import { upStack, type UpStack } from "./support/up.js";
@@ -86,7 +87,7 @@ describe("Fleet", () => {
     // The other front door agrees: the space matches the file.
     const plan = await run(process.execPath, [join(REPO_ROOT, "bin/cubeform.js"), "plan", "-f", "cubeform.yaml", "--rate-limit", "1000/60"], {
       cwd: stack.dir,
-      env: { PATH: process.env.PATH ?? "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, FLEET_SSH_KEY: SSH_KEY, XDG_STATE_HOME: stack.dir, NO_COLOR: "1" },
+      env: { PATH: process.env.PATH ?? "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, FLEET_SSH_KEY: SSH_KEY, XDG_STATE_HOME: stack.dir, ...testCacheHome(), NO_COLOR: "1" },
     });
     expect(plan.stdout).toContain("No changes");
   });

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { BIN, project, SSH_KEY, tempDir, type Project } from "./support.js";
+import { testCacheHome } from "../support/cache-home.js";
 
 interface Step {
   name?: string;
@@ -83,7 +84,7 @@ async function runStep(s: Step, p: Project, env: Record<string, string>): Promis
   const bins = shims();
   const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
     cwd: p.cwd,
-    env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, NO_COLOR: "1", RUNNER_TEMP: runner, XDG_STATE_HOME: p.env.XDG_STATE_HOME, XDG_CONFIG_HOME: runner, ...files, GH_LOG: bins.ghLog, ...env },
+    env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, NO_COLOR: "1", RUNNER_TEMP: runner, XDG_STATE_HOME: p.env.XDG_STATE_HOME, ...testCacheHome(), XDG_CONFIG_HOME: runner, ...files, GH_LOG: bins.ghLog, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -178,7 +179,7 @@ describe("examples/ci/drift.yml", () => {
     const run = async () => {
       const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", comment.run ?? ""], {
         cwd: p.cwd,
-        env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, PR: "7", REPORT: "plan.md" },
+        env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, ...testCacheHome(), PR: "7", REPORT: "plan.md" },
         stdio: "ignore",
       });
       return new Promise<number | null>((resolve) => child.on("close", resolve));

@@ -13,6 +13,7 @@ import { onTestFinished } from "vitest";
 import { createClient } from "../../client/index.js";
 import type { CubeApi } from "../../client/api.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { testCacheHome } from "../support/cache-home.js";
 import { waitFor } from "../support/wait.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
@@ -86,7 +87,7 @@ export function tempDir(): string {
 }
 
 export function startBin(args: string[], options: { cwd: string; env: Record<string, string> }): Child {
-  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", XDG_STATE_HOME: testStateHome(), ...options.env };
+  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", XDG_STATE_HOME: testStateHome(), ...testCacheHome(), ...options.env };
   const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

@@ -2,15 +2,16 @@
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
+import { testCacheHome } from "../support/cache-home.js";
 import { FLEET_YAML } from "./support/fixtures.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 
 test("the bin exits with main's code", () => {
-  const ok = spawnSync(process.execPath, [BIN, "validate", "-f", FLEET_YAML], { encoding: "utf8", env: {} });
+  const ok = spawnSync(process.execPath, [BIN, "validate", "-f", FLEET_YAML], { encoding: "utf8", env: testCacheHome() });
   expect(ok.status).toBe(0);
   expect(ok.stdout).toBe(`ok: 3 cubes (${FLEET_YAML})\n`);
-  const bad = spawnSync(process.execPath, [BIN, "plan", "-f", FLEET_YAML], { encoding: "utf8", env: {} });
+  const bad = spawnSync(process.execPath, [BIN, "plan", "-f", FLEET_YAML], { encoding: "utf8", env: testCacheHome() });
   expect(bad.status).toBe(1);
   expect(bad.stderr).toMatch(/^Error: No API key: set CUBE_API_KEY.*--emulator/);
 });

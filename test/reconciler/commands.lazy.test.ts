@@ -4,30 +4,35 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { expect, test } from "vitest";
 import { COMMANDS } from "../../reconciler/commands/index.js";
+import { testCacheHome } from "../support/cache-home.js";
 import { GRACEFUL_STOP_COMMANDS } from "../../reconciler/main.js";
 import { FLEET_YAML } from "./support/fixtures.js";
 import { runCli, tempProject } from "./support/cli.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
+const BUNDLE = fileURLToPath(new URL("../../dist/cli", import.meta.url));
 const LOG_LOADS = fileURLToPath(new URL("./fixtures/log-loads.mjs", import.meta.url));
 
 /**
  * The source modules (relative to the package, or the dependency's name) that a run of the bin
- * loads. The bin runs the bundle (dist/cli, build/cli-bundle.mjs): each chunk it loads names
- * the modules it holds in esbuild's `// path` comments.
+ * loads. The bin runs the bundle (dist/cli, build/cli-bundle.mjs): CUBEFORM_DEBUG_LOAD=1 names
+ * each chunk it loads, and each chunk names the modules it holds in its `// path` lines. Node's
+ * own loaders load the rest (the bin, dependencies left out of the bundle): LOG_LOADS names those.
  */
 function modulesLoadedBy(args: string[]): string[] {
-  const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: {} });
-  const files = run.stderr
-    .split("\n")
-    .filter((line) => line.startsWith("LOAD "))
-    .map((line) => fileURLToPath(line.slice(5)));
-  expect(files.filter((file) => file.includes("/dist/") && !file.includes("/dist/cli/")), "the bin loads the bundle only").toEqual([]);
-  const modules = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
+  const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1" } });
+  const lines = run.stderr.split("\n");
+  const byNode = lines.filter((line) => line.startsWith("LOAD ")).map((line) => fileURLToPath(line.slice(5)));
+  expect(byNode.filter((file) => file.includes("/dist/")), "the bin loads the bundle only, through its own loader").toEqual([]);
+  const chunks = lines.flatMap((line) => /^cubeform: load (\S+) \(code cache: \w+\)$/.exec(line)?.[1] ?? []).map((name) => join(BUNDLE, name));
+  expect(chunks.length, run.stderr).toBeGreaterThan(0);
+  const bundled = chunks.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
+  const modules = [...bundled, ...byNode.flatMap((file) => /\/(node_modules\/.*)$/.exec(file)?.[1] ?? [])];
   return [...new Set(modules.map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
 }
 

@@ -1,0 +1,127 @@
+// Runs the bundled CLI (dist/cli, made by build/cli-bundle.mjs: CommonJS chunks) with V8's code
+// cache, as Node 22's module.enableCompileCache does for the files it loads (Node 20 has no such
+// thing, and node:vm can cache a script but not an ES module). Each chunk is compiled with
+// node:vm from its cached bytecode when there is one; after the run, the chunks that had none
+// (or a stale or damaged one) are cached, with the functions the run compiled. Compiling the
+// ~730 KB that `cubeform validate` loads, and the functions its first run of every zod check
+// compiles, is most of its start-up.
+//
+// The cache lives in $XDG_CACHE_HOME/cubeform/code-cache (else ~/.cache/cubeform/code-cache),
+// one directory per bundle (its content hash, on main.cjs's first line), Node version and CPU
+// architecture. It is only ever an optimisation: a cache that cannot be read, is damaged
+// (checked with a CRC-32 of its own) or is rejected by V8 is ignored and written again; a cache
+// that cannot be written is skipped. A directory no run has written to for 30 days is removed
+// when another is written. CUBEFORM_CODE_CACHE=off turns it off;
+// CUBEFORM_DEBUG_LOAD=1 prints each chunk loaded and what the cache did, on stderr.
+"use strict";
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { homedir } = require("node:os");
+const { dirname, join, relative, resolve } = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { Script } = require("node:vm");
+const { crc32 } = require("node:zlib");
+
+/** A cache file: MAGIC, the CRC-32 of the V8 data, then the data. */
+const MAGIC = 0x63666331; // "cfc1"
+const HEADER_BYTES = 8;
+
+/**
+ * Loads mainFile (dist/cli/main.cjs) and the chunks it requires; answers its exports and
+ * saveCodeCache(), to call once the command is done.
+ */
+function loadBundle(mainFile, env, stderr) {
+  const root = dirname(mainFile);
+  const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
+  const mainSource = readFileSync(mainFile, "utf8");
+  const cacheDir = codeCacheDir(/^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1], env);
+  const modules = new Map();
+  /** The scripts compiled without usable cached data: what saveCodeCache writes. */
+  const uncached = [];
+
+  function load(file, source) {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    source ??= readFileSync(file, "utf8");
+    const module = { exports: {} };
+    modules.set(file, module);
+    const name = relative(root, file);
+    const cacheFile = cacheDir && join(cacheDir, `${name.replace(/[\\/]/g, "_")}.v8`);
+    const cached = cacheFile ? readCache(cacheFile) : undefined;
+    const cachedData = cached === "damaged" ? undefined : cached;
+    // The wrapper stays on the chunk's first line: stack traces keep the file's line numbers.
+    const script = new Script(`(function (exports, require, module, __filename, __dirname, __importMetaUrl) {${source}\n})`, { filename: file, cachedData });
+    const state = !cacheFile ? "off" : cached === "damaged" ? "damaged" : !cachedData ? "none" : script.cachedDataRejected ? "rejected" : "used";
+    trace(`load ${name} (code cache: ${state})`);
+    if (cacheFile && state !== "used") uncached.push({ script, cacheFile });
+    let nodeRequire;
+    const requireFromChunk = (specifier) => {
+      if (specifier.startsWith("./") || specifier.startsWith("../")) return load(resolve(dirname(file), specifier));
+      nodeRequire ??= createRequire(file);
+      return nodeRequire(specifier);
+    };
+    script.runInThisContext()(module.exports, requireFromChunk, module, file, dirname(file), pathToFileURL(file).href);
+    return module.exports;
+  }
+
+  const exports = load(mainFile, mainSource);
+  return {
+    exports,
+    saveCodeCache() {
+      if (uncached.length === 0) return;
+      try {
+        mkdirSync(cacheDir, { recursive: true });
+        for (const { script, cacheFile } of uncached.splice(0)) writeCache(cacheFile, script.createCachedData());
+        trace(`code cache written to ${cacheDir}`);
+        removeUnused(dirname(cacheDir));
+      } catch (error) {
+        trace(`code cache not written: ${error.message}`);
+      }
+    },
+  };
+}
+
+/** Where this bundle's cache lives; undefined when it is turned off or the bundle has no id. */
+function codeCacheDir(bundleId, env) {
+  if (!bundleId || /^(off|0|false|no)$/i.test(env.CUBEFORM_CODE_CACHE ?? "")) return undefined;
+  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache");
+  return join(base, "cubeform", "code-cache", `${bundleId}-node${process.versions.node}-${process.arch}`);
+}
+
+/** Another version's (or Node's) cache that no run has written to for 30 days goes. */
+function removeUnused(parent) {
+  const before = Date.now() - 30 * 24 * 3600 * 1000;
+  for (const name of readdirSync(parent)) {
+    const dir = join(parent, name);
+    if (statSync(dir).mtimeMs < before) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The cached V8 data of a file; undefined when there is none, "damaged" when it is not whole. */
+function readCache(cacheFile) {
+  let bytes;
+  try {
+    bytes = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return "damaged";
+  const data = bytes.subarray(HEADER_BYTES);
+  return crc32(data) === bytes.readUInt32LE(4) ? data : "damaged";
+}
+
+/** Writes whole files only (a temporary file renamed), so a concurrent run reads old or new. */
+function writeCache(cacheFile, data) {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(crc32(data), 4);
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, Buffer.concat([header, data]));
+    renameSync(temporary, cacheFile);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+module.exports = { loadBundle };
