@@ -4,12 +4,12 @@
  * provider uses too.
  */
 import { cubeAddress } from "./address.js";
-import { viewFields } from "./change.js";
+import { viewFields, withoutNoopBodies } from "./change.js";
 import { liveCubeView, managed, planCube, protectedReason } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
 import { matchCubes, type CubeMatch } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
-import { buildPlan, resolvePlanOptions } from "./plan.js";
+import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
@@ -17,12 +17,16 @@ import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedStat
 interface Collector {
   changes: ResourceChange[];
   steps: GroupedStep[];
+  /** Every declared cube's change goes through here (a plain noop loses its views unless kept). */
+  keep: (change: ResourceChange) => ResourceChange;
 }
 
-/** What a plan cannot read from the API, learnt elsewhere. */
+/** Beyond the options: what a plan cannot read from the API, learnt elsewhere, and what it keeps. */
 export interface DiffContext {
   /** The basic-auth password of this domain differs from the one last applied (the API never shows it). */
   passwordChanged?: (cubeName: string, hostname: string) => boolean;
+  /** Everything unless told otherwise (a saved plan keeps everything). */
+  keep?: PlanKeep;
 }
 
 export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
@@ -33,7 +37,7 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
   const { matches, unmanaged } = matchCubes(declared, live);
   const addressOf = addressing(declared, unmanaged);
   const targets = new Set(resolved.targets);
-  const out: Collector = { changes: [], steps: [] };
+  const out: Collector = { changes: [], steps: [], keep: context.keep?.noopBodies === false ? withoutNoopBodies : (change) => change };
   desired.cubes.forEach((spec, index) => {
     const match = matches[index];
     if (match === undefined || (targets.size > 0 && !targets.has(spec.name))) return;
@@ -46,7 +50,7 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
     out.changes.push(...webhooks.changes);
     out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
   }
-  return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps) });
+  return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}) });
 }
 
 /** Addresses carry the id only when one name stands for several cubes of the plan. */
@@ -64,14 +68,14 @@ function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: stri
   }
   const live = match.kind === "matched" ? match.live : undefined;
   const cubePlan = planCube({ address, spec, live, allowReplace: options.allowReplace });
-  out.changes.push(cubePlan.change);
+  out.changes.push(out.keep(cubePlan.change));
   out.steps.push(...cubePlan.steps.map((step) => ({ step, group })));
   planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out, context);
 }
 
 function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector, context: DiffContext): void {
   const add = ({ change, steps }: { change: ResourceChange; steps: GroupedStep["step"][] }): void => {
-    out.changes.push(change);
+    out.changes.push(out.keep(change));
     out.steps.push(...steps.map((step) => ({ step, group })));
   };
   const domains = managed(spec, "domains");

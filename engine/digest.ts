@@ -4,7 +4,7 @@ import { canonical, powerSide, sortedOrNull } from "./compare.js";
 import { sshMapping } from "./cube-rules.js";
 import { liveDomainView } from "./domain-rules.js";
 import { StalePlanError } from "./errors.js";
-import type { ObservedCube, ObservedState, Plan, ProjectedCube, StateProjection } from "./types.js";
+import type { ObservedCube, ObservedState, Plan, ProjectedCube, ProjectedWebhook, StateProjection } from "./types.js";
 
 const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -35,40 +35,52 @@ function projectCube(observed: ObservedCube): ProjectedCube {
   };
 }
 
-export function projectState(observed: ObservedState): StateProjection {
-  const cubes = observed.cubes.filter((c) => c.cube.state !== "deleted").map(projectCube).sort(byId);
-  if (observed.webhooks === undefined) return { spaceId: observed.spaceId, cubes };
-  const webhooks = observed.webhooks
+/** The cubes a projection holds, sorted by id (deleted cubes left out). */
+function liveCubesById(observed: ObservedState): ObservedCube[] {
+  return observed.cubes.filter((c) => c.cube.state !== "deleted").sort((a, b) => byId(a.cube, b.cube));
+}
+
+function projectWebhooks(webhooks: NonNullable<ObservedState["webhooks"]>): ProjectedWebhook[] {
+  return webhooks
     .map((w) => ({ id: w.id, url: w.url, events: sortedOrNull(w.events) ?? [], description: w.description ?? null, enabled: w.enabled }))
     .sort(byId);
-  return { spaceId: observed.spaceId, cubes, webhooks };
+}
+
+export function projectState(observed: ObservedState): StateProjection {
+  const cubes = liveCubesById(observed).map(projectCube);
+  if (observed.webhooks === undefined) return { spaceId: observed.spaceId, cubes };
+  return { spaceId: observed.spaceId, cubes, webhooks: projectWebhooks(observed.webhooks) };
 }
 
 /**
- * sha256 of JSON.stringify(projection), hashed cube by cube: the same digest without the whole
- * text at once (~8 MB at 10,000 cubes, at the moment a large plan's memory peaks).
+ * sha256 of JSON.stringify({ spaceId, cubes, webhooks }), hashed cube by cube: the same digest
+ * without the whole text at once (~8 MB at 10,000 cubes, at the moment a large plan's memory peaks).
  */
-export function digestOf(projection: StateProjection): string {
+function hashProjection(spaceId: string, cubes: Iterable<ProjectedCube>, webhooks: ProjectedWebhook[] | undefined): string {
   const hash = createHash("sha256");
+  hash.update(`{"spaceId":${JSON.stringify(spaceId)},"cubes":[`);
   let first = true;
-  hash.update("{");
-  for (const [key, value] of Object.entries(projection)) {
-    if (value === undefined) continue;
-    hash.update(`${first ? "" : ","}${JSON.stringify(key)}:`);
+  for (const cube of cubes) {
+    hash.update(first ? JSON.stringify(cube) : `,${JSON.stringify(cube)}`);
     first = false;
-    if (key !== "cubes" || !Array.isArray(value)) {
-      hash.update(JSON.stringify(value));
-      continue;
-    }
-    hash.update("[");
-    (value as ProjectedCube[]).forEach((cube, i) => hash.update(`${i === 0 ? "" : ","}${JSON.stringify(cube)}`));
-    hash.update("]");
   }
+  hash.update("]");
+  if (webhooks !== undefined) hash.update(`,"webhooks":${JSON.stringify(webhooks)}`);
   return hash.update("}").digest("hex");
 }
 
+export function digestOf(projection: StateProjection): string {
+  return hashProjection(projection.spaceId, projection.cubes, projection.webhooks);
+}
+
+function* projectedCubes(cubes: ObservedCube[]): Generator<ProjectedCube> {
+  for (const cube of cubes) yield projectCube(cube);
+}
+
+/** digestOf(projectState(observed)), projecting one cube at a time (a plan that is not saved keeps no projection). */
 export function stateDigest(observed: ObservedState): string {
-  return digestOf(projectState(observed));
+  const webhooks = observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks);
+  return hashProjection(observed.spaceId, projectedCubes(liveCubesById(observed)), webhooks);
 }
 
 /** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */

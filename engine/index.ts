@@ -10,13 +10,13 @@
 export * from "./types.js";
 export * from "./errors.js";
 export { normalize, duplicateIssues, secretRef, DEFAULT_SSH_PORT, type IdentityFields, type NormalizeOptions } from "./normalize.js";
-export { diff } from "./diff.js";
-export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT } from "./plan.js";
+export { diff, type DiffContext } from "./diff.js";
+export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT, type PlanKeep } from "./plan.js";
 export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";
 export { stepPhase, orderSteps } from "./phases.js";
 export { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";
 export { canonical, sameValue, sameSet, powerSide, SENSITIVE, KNOWN_AFTER_APPLY, type PowerSide } from "./compare.js";
-export { replacePaths } from "./change.js";
+export { replacePaths, withoutNoopBodies } from "./change.js";
 export { cubeFieldChanges, createCubeBody, liveCubeView, desiredCubeView, sshMapping, planCube, type CubePlan, type CubePlanInput } from "./cube-rules.js";
 export { domainSettingChanges, planDomain, type DomainPlanInput } from "./domain-rules.js";
 export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js";

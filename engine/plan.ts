@@ -1,5 +1,5 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
-import { projectState, digestOf } from "./digest.js";
+import { projectState, digestOf, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isMutation, isReplace } from "./types.js";
 
@@ -42,9 +42,20 @@ export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: P
   return summary;
 }
 
-export function buildPlan(input: { observed: ObservedState; options: PlanOptions; changes: ResourceChange[]; steps: Step[] }): Plan {
+/**
+ * What a plan keeps beyond what it prints. A plan that is only printed (not saved) needs neither:
+ * no output shows a plain noop's views or the prior state (the digest is printed).
+ */
+export interface PlanKeep {
+  /** The views (`before`, `after`) of a change that changes nothing, unless blocked or unmanaged; default true. */
+  noopBodies?: boolean;
+  /** `priorState`, the projection behind `priorStateDigest` (a saved plan's stale-plan message); default true. */
+  priorState?: boolean;
+}
+
+export function buildPlan(input: { observed: ObservedState; options: PlanOptions; changes: ResourceChange[]; steps: Step[]; keep?: PlanKeep }): Plan {
   const { observed, options, changes, steps } = input;
-  const priorState = projectState(observed);
+  const priorState = input.keep?.priorState === false ? undefined : projectState(observed);
   return {
     formatVersion: 1,
     // The plan is as old as the observation it was computed from (diff stays pure).
@@ -53,8 +64,8 @@ export function buildPlan(input: { observed: ObservedState; options: PlanOptions
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    priorStateDigest: digestOf(priorState),
-    priorState,
+    priorStateDigest: priorState === undefined ? stateDigest(observed) : digestOf(priorState),
+    ...(priorState === undefined ? {} : { priorState }),
     options,
   };
 }

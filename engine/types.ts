@@ -130,9 +130,13 @@ export interface ResourceChange {
   /** Live id when the resource exists. */
   id: string | null;
   action: Action;
-  /** Display only (secrets never appear): the live view and the desired view. */
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
+  /**
+   * Display only (secrets never appear): the live view and the desired view. Absent on a plain
+   * noop (not blocked, not unmanaged) of a plan built without them (PlanKeep.noopBodies: a plan
+   * that is only printed); always present in a saved plan.
+   */
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
   changes: FieldChange[];
   blocked?: Blocked;
   /** A cube of the space that the desired state does not declare. */

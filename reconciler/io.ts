@@ -34,3 +34,16 @@ export function outputWidth(stream: NodeJS.WritableStream): number {
 export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
   stream.write(text.endsWith("\n") ? text : `${text}\n`);
 }
+
+/** Calls `then` once the stream drains, or can take no more (closed, failed: the bin's handlers decide what then). */
+export function whenDrained(stream: NodeJS.WritableStream, then: () => void): void {
+  const done = (): void => {
+    stream.off("drain", done);
+    stream.off("close", done);
+    stream.off("error", done);
+    then();
+  };
+  stream.on("drain", done);
+  stream.on("close", done);
+  stream.on("error", done);
+}

@@ -3,7 +3,7 @@
  * password-like environment value before the text reaches the terminal or a log.
  */
 import { Writable } from "node:stream";
-import type { CliIo } from "./io.js";
+import { whenDrained, type CliIo } from "./io.js";
 
 const SECRET_NAMES = /(^|_)(API_KEY|PASSWORD|PASSWD|SECRET|TOKEN)$/i;
 /** Shorter values would redact ordinary words. */
@@ -23,8 +23,11 @@ export function redact(text: string, secrets: readonly string[]): string {
 function redactingStream(target: NodeJS.WritableStream, secrets: readonly string[]): NodeJS.WritableStream {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      target.write(redact(chunk.toString(), secrets));
-      callback();
+      const accepted = target.write(redact(chunk.toString(), secrets));
+      // The target's backpressure is passed on: standard output to a pipe is asynchronous, and
+      // text written faster than the reader takes it would pile up in the target's buffer.
+      if (accepted === false && ((target as Partial<Writable>).writableLength ?? 0) > 0) whenDrained(target, () => callback());
+      else callback();
     },
   });
   // Renderers decide on colors from isTTY: keep the target's.

@@ -24,7 +24,7 @@ export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });
   const render = renderContext(loaded, io);
-  writeDrift(io.stdout, report, ctx.format, render);
+  await writeDrift(io.stdout, report, ctx.format, render);
   if (ctx.format === "github") await appendStepSummary(io, renderDriftMarkdown(report, render));
   return isDrifted(report) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }

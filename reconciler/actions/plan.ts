@@ -1,5 +1,6 @@
 /** `cubeform plan`: load → connect → observe → diff → render. Exit 0 in sync, 2 with changes. */
 import type { Plan } from "../../engine/types.js";
+import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile } from "../load.js";
 import { domainKeyOrder } from "../file-order.js";
@@ -18,16 +19,20 @@ export interface PlanContext extends SessionContext, PlanFlags {
   failOn?: "changes" | "blocked";
 }
 
+/** A plan that is printed and not saved. */
+const PRINTED_ONLY: PlanKeep = { noopBodies: false, priorState: false };
+
 export const EXIT_IN_SYNC = 0;
 export const EXIT_CHANGES = 2;
 
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   // A saved plan keeps the whole desired state (apply reports the untargeted cubes that differ).
   const loaded = await loadForSession(ctx, io, { targetedLoad: ctx.out === undefined });
-  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
-  // Only a saved plan needs the prior state (for the stale-plan message); no output shows it.
-  if (ctx.out === undefined) delete plan.priorState;
-  writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
+  // Only a saved plan needs the prior state (for the stale-plan message) and the views of the
+  // changes that change nothing: no output shows them (a large plan's memory peaks on them).
+  const flags = ctx.out === undefined ? { ...ctx, keep: PRINTED_ONLY } : ctx;
+  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, flags, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
+  await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
     await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file);

@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, observe, type DesiredState, type ObservedState, type Plan } from "../../engine/index.js";
+import { diff, observe, type DesiredState, type ObservedState, type Plan, type PlanKeep } from "../../engine/index.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
@@ -26,6 +26,8 @@ export interface PlanFlags {
   targets: string[];
   prune: boolean;
   allowReplace: boolean;
+  /** What the plan keeps beyond what it prints (everything when absent). */
+  keep?: PlanKeep;
 }
 
 /** How many cubes are read at once while observing. */
@@ -156,7 +158,7 @@ export async function computePlan(
       desired,
       observed,
       { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
-      { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) },
+      { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) },
     );
   if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, key, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
   // The real wait: other runs of this machine may have used part of the window already.

@@ -33,8 +33,8 @@ export interface FieldLayout {
 /** The lines under a change's address. */
 export function changeFieldLines(change: ResourceChange, layout: FieldLayout): string[] {
   const fit = { ...layout, width: Math.max(MIN_WIDTH, layout.width) };
-  if (change.action === "create") return viewLines(change.after, "+", fit);
-  if (change.action === "delete") return viewLines(change.before, "-", fit);
+  if (change.action === "create") return viewLines(change.after ?? null, "+", fit);
+  if (change.action === "delete") return viewLines(change.before ?? null, "-", fit);
   if (isReplace(change.action)) return replaceLines(change, fit);
   return fieldChangeLines(change.changes, fit);
 }

@@ -38,13 +38,13 @@ export function renderDrift(report: DriftReport, format: Format, ctx: RenderCont
   }
 }
 
-/** renderPlan onto a stream; JSON goes out change by change. */
-export function writePlan(out: NodeJS.WritableStream, plan: Plan, format: Format, ctx: RenderContext): void {
-  if (format === "json") writeChunks(out, planJsonChunks(plan));
+/** renderPlan onto a stream; JSON goes out change by change, as fast as the stream takes it. */
+export async function writePlan(out: NodeJS.WritableStream, plan: Plan, format: Format, ctx: RenderContext): Promise<void> {
+  if (format === "json") await writeChunks(out, planJsonChunks(plan));
   else out.write(renderPlan(plan, format, ctx));
 }
 
-export function writeDrift(out: NodeJS.WritableStream, report: DriftReport, format: Format, ctx: RenderContext): void {
-  if (format === "json") writeChunks(out, driftJsonChunks(report));
+export async function writeDrift(out: NodeJS.WritableStream, report: DriftReport, format: Format, ctx: RenderContext): Promise<void> {
+  if (format === "json") await writeChunks(out, driftJsonChunks(report));
   else out.write(renderDrift(report, format, ctx));
 }

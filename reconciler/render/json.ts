@@ -6,24 +6,20 @@
  *     `plan --out` writes it (that file keeps the engine's Plan, formatVersion 1).
  * Version 1 printed every noop with both bodies plus priorState: 64 MB for 10,000 cubes.
  *
- * The text is written in chunks as it is made, never as one string of the whole plan (the
- * saved plan of `plan --out` is written the same way).
+ * The text is written in chunks as it is made, never as one string of the whole plan, as fast
+ * as the reader takes it (the saved plan of `plan --out` is written the same way).
  */
+import { withoutNoopBodies } from "../../engine/change.js";
 import type { Plan, ResourceChange } from "../../engine/types.js";
+import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";
 
 export const JSON_FORMAT_VERSION = 2;
 
-export type LeanChange = ResourceChange | Omit<ResourceChange, "before" | "after">;
-
-export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & { formatVersion: typeof JSON_FORMAT_VERSION; changes: LeanChange[] };
+export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & { formatVersion: typeof JSON_FORMAT_VERSION; changes: ResourceChange[] };
 
 /** What a script receives for one change: bodies only where they say something. */
-export function leanChange(change: ResourceChange): LeanChange {
-  if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
-  const { before: _before, after: _after, ...rest } = change;
-  return rest;
-}
+export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoopBodies;
 
 /** The plan as printed. */
 function leanPlan(plan: Plan): PlanJson {
@@ -89,8 +85,15 @@ export function* batches(chunks: Iterable<string>, size = 64 * 1024): Generator<
   if (pending.length > 0) yield pending.join("");
 }
 
-export function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): void {
-  for (const batch of batches(chunks)) out.write(batch);
+/**
+ * Writes the chunks in batches, waiting for the stream to drain when it asks to: standard
+ * output to a pipe is asynchronous, and a plan written without waiting sits whole in its
+ * buffer (~50 MB for 30,000 cubes) until the reader catches up.
+ */
+export async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): Promise<void> {
+  for (const batch of batches(chunks)) {
+    if (out.write(batch) === false) await new Promise<void>((resolve) => whenDrained(out, resolve));
+  }
 }
 
 export function joinChunks(chunks: Iterable<string>): string {

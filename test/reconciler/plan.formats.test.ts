@@ -40,6 +40,24 @@ test("plan --out still saves the complete plan (formatVersion 1, priorState for 
   expect(saved.changes.every((c) => "before" in c)).toBe(true);
 });
 
+test("plan --out of an in-sync space keeps every noop's views and the prior state; the printed plan (without them) has the same digest", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  const printed = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as { priorStateDigest: string; changes: Record<string, unknown>[] };
+  expect((await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST])).exitCode).toBe(0);
+  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { priorStateDigest: string; priorState?: { cubes: unknown[] }; changes: Record<string, unknown>[] };
+  expect(saved.changes).toHaveLength(7);
+  for (const change of saved.changes) {
+    expect(change.action).toBe("noop");
+    expect(change.before).toEqual(expect.objectContaining({ id: change.id }));
+    expect(change.after).toEqual(change.before);
+  }
+  expect(saved.priorState?.cubes).toHaveLength(saved.changes.filter((c) => c.kind === "cube").length);
+  expect(printed.priorStateDigest).toBe(saved.priorStateDigest);
+  expect(printed.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes }))).toEqual(
+    saved.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes })),
+  );
+});
+
 test("--format markdown prints a table per kind", async ({ fx }) => {
   const r = await fx.cli(["plan", "--format", "markdown", ...FAST]);
   expect(r.exitCode).toBe(2);

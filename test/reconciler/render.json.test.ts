@@ -43,7 +43,7 @@ test("streamed plan JSON equals the rendered string, also with no changes", asyn
     const out = new PassThrough();
     const received: Buffer[] = [];
     out.on("data", (b: Buffer) => received.push(b));
-    writePlan(out, plan, "json", { file: "f.yaml", cubePositions: {}, color: false });
+    await writePlan(out, plan, "json", { file: "f.yaml", cubePositions: {}, color: false });
     out.end();
     await new Promise((resolve) => out.on("end", resolve));
     expect(Buffer.concat(received).toString("utf8")).toBe(renderPlan(plan, "json", { file: "f.yaml", cubePositions: {}, color: false }));
