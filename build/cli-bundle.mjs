@@ -24,7 +24,7 @@
  * measured no faster.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
@@ -45,6 +45,31 @@ const zodEnglishOnly = {
   },
 };
 
+/** reconciler/version.ts reads package.json at run time; the bundle has the version written in. */
+const versionWrittenIn = {
+  name: "version-written-in",
+  setup(b) {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    b.onLoad({ filter: /[\\/]reconciler[\\/]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: "ts" }));
+  },
+};
+
+/**
+ * commander requires node:child_process at its start, for executable subcommands, which the
+ * CLI has none of; loading it (and dgram, net's sockets…) is a few ms of every start-up. Here
+ * it is required the first time commander uses it.
+ */
+const childProcessWhenUsed = {
+  name: "child-process-when-used",
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "child-process-when-used" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "child-process-when-used" }, () => ({
+      contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });`,
+      loader: "js",
+    }));
+  },
+};
+
 /** Writes the bundle into outDir (emptied first); returns esbuild's metafile. */
 export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   rmSync(outDir, { recursive: true, force: true });
@@ -61,7 +86,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     outExtension: { ".js": ".cjs" },
     // Loaded only by the commands that send requests; Node loads it from node_modules.
     external: ["undici"],
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed],
     metafile: true,
     write: false,
     logLevel: "warning",
@@ -69,7 +94,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   const files = [];
   for (const output of result.outputFiles) {
     const name = relative(outDir, output.path);
-    const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) => path.replace(/^zod-english-only:/, ""));
+    const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) => path.replace(/^[\w-]+:/, ""));
     files.push({ name, text: `${modules.map((path) => `// ${path}\n`).join("")}${await asScript(output.text, name)}` });
   }
   const id = createHash("sha256");

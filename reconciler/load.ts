@@ -133,10 +133,19 @@ function lightOrUndefined(source: string, options: LoadOptions, absPath: string,
   }
 }
 
+/**
+ * zod compiles a fast parser for an object schema the first time it parses one (new Function:
+ * some ms in every run). For the first cubes of a file, and the document's head, parsing without
+ * it is quicker; past them the compiled one pays. Same checks either way.
+ */
+const UNCOMPILED_PARSES = 64;
+const UNCOMPILED = { jitless: true } as const;
+
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
 function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
   const secretEnvNames = new Set<string>();
   const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
+  let parses = 0;
   // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
   // whole document's), so only validated cubes accumulate.
   const split = parseSplit<LightCube>(source, {
@@ -146,14 +155,14 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
       const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
       if (stub !== undefined) return stub;
       if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
-      const result = DesiredCubeInput.safeParse(cube);
+      const result = DesiredCubeInput.safeParse(cube, parses++ < UNCOMPILED_PARSES ? UNCOMPILED : undefined);
       if (!result.success) return undefined;
       const { name, id, domains } = result.data;
       return { spec: result.data, identity: { name, id, domains: (domains ?? []).map((d) => ({ hostname: d.hostname })) } };
     },
   });
   if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames)) return undefined;
-  const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] });
+  const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] }, UNCOMPILED);
   if (!result.success) return undefined;
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
   if (targets !== undefined && duplicateIssues(split.cubes.map((c) => c.identity)).length > 0) return undefined;

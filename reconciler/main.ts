@@ -2,16 +2,16 @@
  * The CLI entry: builds the commander program, runs it, and maps every error to one line on
  * stderr and an exit code. Nothing below this file exits the process or writes to console.
  */
-import { createRequire } from "node:module";
 import { Command, CommanderError, Help } from "commander";
 import { COMMANDS, type CommandEntry } from "./commands/index.js";
 import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
 import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
+import { VERSION } from "./version.js";
 
 export type { CliIo } from "./io.js";
 
-export const VERSION: string = (createRequire(import.meta.url)("cubeform/package.json") as { version: string }).version;
+export { VERSION };
 
 /**
  * Commands that end cleanly when io.signal is aborted (finish the request under way, flush,

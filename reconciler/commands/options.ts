@@ -65,9 +65,12 @@ export const FormatOption = z.object({ format: z.enum(FORMATS).default("text") }
 
 export const TargetOption = z.object({ target: z.array(z.string().min(1)).default([]) });
 
-/** Parses commander's options with a schema; a bad value is a one-line error naming the flag. */
+/**
+ * Parses commander's options with a schema; a bad value is a one-line error naming the flag.
+ * Once per run: without zod's compiled fast parser, which takes longer to make than to use once.
+ */
 export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
-  const result = schema.safeParse(raw);
+  const result = schema.safeParse(raw, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const flag = issue?.path.map((p) => `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(" ") ?? "";
