@@ -16,7 +16,6 @@
 "use strict";
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
-const { homedir } = require("node:os");
 const { dirname, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
@@ -84,7 +83,7 @@ function loadBundle(mainFile, env, stderr) {
 /** Where this bundle's cache lives; undefined when it is turned off or the bundle has no id. */
 function codeCacheDir(bundleId, env) {
   if (!bundleId || /^(off|0|false|no)$/i.test(env.CUBEFORM_CODE_CACHE ?? "")) return undefined;
-  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache");
+  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || require("node:os").homedir(), ".cache");
   return join(base, "cubeform", "code-cache", `${bundleId}-node${process.versions.node}-${process.arch}`);
 }
 

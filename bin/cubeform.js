@@ -47,7 +47,10 @@ if (graceful) {
 main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // Opened when first read (`-f -`): opening it is a few ms when it is a file such as /dev/null.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   signal: stop.signal,
 }).then((code) => {

@@ -2,6 +2,7 @@
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** The bin opens it when first read (a getter): most commands never read it. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   /** Directory relative paths are resolved against; process.cwd() when absent. */

@@ -38,5 +38,7 @@ function redactingStream(target: NodeJS.WritableStream, secrets: readonly string
 export function redactingIo(io: CliIo): CliIo {
   const secrets = secretValues(io.env);
   if (secrets.length === 0) return io;
-  return { ...io, stdout: redactingStream(io.stdout, secrets), stderr: redactingStream(io.stderr, secrets) };
+  // Copied by descriptor: a stdin the bin opens only when read (a getter) stays unopened.
+  const redacted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
+  return Object.assign(redacted, { stdout: redactingStream(io.stdout, secrets), stderr: redactingStream(io.stderr, secrets) });
 }

@@ -14,7 +14,15 @@ export interface ValidateContext {
 
 export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<number> {
   try {
-    const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}) });
+    // stdin is opened only for `-f -`.
+    const loaded = await loadDesiredFiles({
+      files: ctx.files,
+      cwd: ctx.cwd,
+      env: io.env,
+      get stdin() {
+        return io.stdin;
+      },
+    });
     reportWarnings(loaded, io);
     const n = loaded.desired.cubes.length;
     if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n }));
