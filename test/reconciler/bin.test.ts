@@ -1,5 +1,6 @@
 /** What only a real process shows: the installed bin's exit codes and signal handling. */
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { testCacheHome } from "../support/cache-home.js";
@@ -14,6 +15,15 @@ test("the bin exits with main's code", () => {
   const bad = spawnSync(process.execPath, [BIN, "plan", "-f", FLEET_YAML], { encoding: "utf8", env: testCacheHome() });
   expect(bad.status).toBe(1);
   expect(bad.stderr).toMatch(/^Error: No API key: set CUBE_API_KEY.*--emulator/);
+});
+
+test("`-f -` reads the file from the bin's standard input, with or without secrets in the environment", () => {
+  const text = readFileSync(FLEET_YAML, "utf8");
+  for (const env of [{}, { CUBE_API_KEY: "kro_bin_stdin_secret_0123456789" }]) {
+    const run = spawnSync(process.execPath, [BIN, "validate", "-f", "-"], { encoding: "utf8", input: text, env: { ...testCacheHome(), ...env } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe("ok: 3 cubes (<stdin>)\n");
+  }
 });
 
 test("`cubeform emulator` serves until SIGTERM, then closes and exits 0", async () => {
