@@ -21,9 +21,9 @@ export { VERSION };
 export const GRACEFUL_STOP_COMMANDS: ReadonlySet<string> = new Set(COMMANDS.filter((c) => c.stopsGracefully).map((c) => c.name));
 
 /**
- * The program with the invoked command fully registered (its module loaded) and every other
- * command as a stub that only names itself for --help and "did you mean". See
- * commands/index.ts.
+ * The program with the invoked command fully registered (its module loaded), and, when help may
+ * list them (no known command invoked, or --help), every other command as a stub that only
+ * names itself for --help and "did you mean". See commands/index.ts.
  */
 export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
   const program = new Command("cubeform")
@@ -36,7 +36,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   const stubs = new Map<Command, CommandEntry>();
   for (const entry of COMMANDS) {
     if (entry === invoked) (await entry.load()).register(program, io);
-    else stubs.set(program.command(entry.name).description(entry.summary), entry);
+    else if (invoked === undefined || argv.includes("--help") || argv.includes("-h")) stubs.set(program.command(entry.name).description(entry.summary), entry);
   }
   const help = new Help();
   program.configureHelp({
