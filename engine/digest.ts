@@ -37,7 +37,7 @@ function projectCube(observed: ObservedCube): ProjectedCube {
 
 /** The cubes a projection holds, sorted by id (deleted cubes left out). */
 function liveCubesById(observed: ObservedState): ObservedCube[] {
-  return observed.cubes.filter((c) => c.cube.state !== "deleted").sort((a, b) => byId(a.cube, b.cube));
+  return observed.cubes.filter((c) => c.cube.state !== "deleted").sort((a, b) => (a.cube.id < b.cube.id ? -1 : a.cube.id > b.cube.id ? 1 : 0));
 }
 
 function projectWebhooks(webhooks: NonNullable<ObservedState["webhooks"]>): ProjectedWebhook[] {
@@ -52,17 +52,21 @@ export function projectState(observed: ObservedState): StateProjection {
   return { spaceId: observed.spaceId, cubes, webhooks: projectWebhooks(observed.webhooks) };
 }
 
+/** Cubes stringified per hash update (one update per cube costs more than the hashing). */
+const HASH_BATCH = 512;
+
 /**
- * sha256 of JSON.stringify({ spaceId, cubes, webhooks }), hashed cube by cube: the same digest
- * without the whole text at once (~8 MB at 10,000 cubes, at the moment a large plan's memory peaks).
+ * sha256 of JSON.stringify({ spaceId, cubes, webhooks }), the cubes' JSON made and hashed a few
+ * hundred at a time: the same digest without the whole text at once (~8 MB at 10,000 cubes, at
+ * the moment a large plan's memory peaks).
  */
-function hashProjection(spaceId: string, cubes: Iterable<ProjectedCube>, webhooks: ProjectedWebhook[] | undefined): string {
+function hashProjection(spaceId: string, cubeCount: number, cubeJson: (index: number) => string, webhooks: ProjectedWebhook[] | undefined): string {
   const hash = createHash("sha256");
   hash.update(`{"spaceId":${JSON.stringify(spaceId)},"cubes":[`);
-  let first = true;
-  for (const cube of cubes) {
-    hash.update(first ? JSON.stringify(cube) : `,${JSON.stringify(cube)}`);
-    first = false;
+  for (let start = 0; start < cubeCount; start += HASH_BATCH) {
+    const parts: string[] = [];
+    for (let i = start; i < Math.min(start + HASH_BATCH, cubeCount); i++) parts.push(cubeJson(i));
+    hash.update(start === 0 ? parts.join(",") : `,${parts.join(",")}`);
   }
   hash.update("]");
   if (webhooks !== undefined) hash.update(`,"webhooks":${JSON.stringify(webhooks)}`);
@@ -70,17 +74,15 @@ function hashProjection(spaceId: string, cubes: Iterable<ProjectedCube>, webhook
 }
 
 export function digestOf(projection: StateProjection): string {
-  return hashProjection(projection.spaceId, projection.cubes, projection.webhooks);
+  const { cubes } = projection;
+  return hashProjection(projection.spaceId, cubes.length, (i) => JSON.stringify(cubes[i]), projection.webhooks);
 }
 
-function* projectedCubes(cubes: ObservedCube[]): Generator<ProjectedCube> {
-  for (const cube of cubes) yield projectCube(cube);
-}
-
-/** digestOf(projectState(observed)), projecting one cube at a time (a plan that is not saved keeps no projection). */
+/** digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no projection). */
 export function stateDigest(observed: ObservedState): string {
+  const cubes = liveCubesById(observed);
   const webhooks = observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks);
-  return hashProjection(observed.spaceId, projectedCubes(liveCubesById(observed)), webhooks);
+  return hashProjection(observed.spaceId, cubes.length, (i) => JSON.stringify(projectCube(cubes[i] as ObservedCube)), webhooks);
 }
 
 /** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */
