@@ -3,7 +3,7 @@
  * and TCP mappings with bounded concurrency (reads are not rate limited).
  */
 import type { CubeApi } from "../client/api.js";
-import type { Cube, Webhook } from "../schema/api.js";
+import type { Cube, Domain, TcpMapping, Webhook } from "../schema/api.js";
 import { isNotFound } from "./context.js";
 import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 
@@ -41,11 +41,26 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
 async function readSubResources(client: CubeApi, cube: Cube): Promise<ObservedCube | undefined> {
   try {
     const [domains, tcpMappings] = await Promise.all([client.listDomains(cube.id), client.listTcpMappings(cube.id)]);
+    shareEqualStrings(cube, domains, tcpMappings);
     return { cube, domains, tcpMappings };
   } catch (e) {
     if (isNotFound(e)) return undefined;
     throw e;
   }
+}
+
+/**
+ * Equal strings of one cube's resources made one: each answer's JSON gives every domain and
+ * mapping its own copy of the cube's id, of the mapping host and of a timestamp repeated as
+ * updatedAt (~5 MB of copies at 10,000 cubes, held until the plan is printed). Values unchanged.
+ */
+function shareEqualStrings(cube: Cube, domains: Domain[], mappings: TcpMapping[]): void {
+  for (const item of [...domains, ...mappings]) {
+    if (item.cubeId === cube.id) item.cubeId = cube.id;
+    if (item.updatedAt !== undefined && item.updatedAt === item.createdAt) item.updatedAt = item.createdAt;
+  }
+  const host = mappings[0]?.host;
+  for (const mapping of mappings) if (mapping.host === host) mapping.host = host;
 }
 
 /** The list omits each endpoint's description; the single GET has it. */
