@@ -23,8 +23,11 @@ export function resourceChange(base: ChangeBase, action: Action, before: View | 
 export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
   const { before: _before, after: _after, ...rest } = change;
+  // A noop has no field changes: one shared empty list instead of 50,000 at 10,000 cubes.
+  if (rest.changes.length === 0) rest.changes = NO_FIELD_CHANGES;
   return rest;
 }
+const NO_FIELD_CHANGES = Object.freeze([]) as unknown as FieldChange[];
 
 export function fieldChange(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
   return { path, before: before ?? null, after: after ?? null, forcesReplace };
