@@ -92,7 +92,9 @@ function removeUnused(parent) {
   const before = Date.now() - 30 * 24 * 3600 * 1000;
   for (const name of readdirSync(parent)) {
     const dir = join(parent, name);
-    if (statSync(dir).mtimeMs < before) rmSync(dir, { recursive: true, force: true });
+    // Another run may be removing it too.
+    const modified = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+    if (modified < before) rmSync(dir, { recursive: true, force: true });
   }
 }
 
