@@ -59,7 +59,7 @@ export interface HttpOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
 /** Concurrent connections (hence in-flight requests) per client. */
-export const MAX_CONNECTIONS = 16;
+export const MAX_CONNECTIONS = 32;
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -30,8 +30,8 @@ export interface PlanFlags {
   keep?: PlanKeep;
 }
 
-/** How many cubes are read at once while observing. */
-export const OBSERVE_CONCURRENCY = 8;
+/** How many cubes are read at once while observing (two reads each: MAX_CONNECTIONS in flight; reads are not rate limited). */
+export const OBSERVE_CONCURRENCY = 16;
 
 /**
  * Loads the files (every problem, or an unknown --target, ends the command before it connects).
