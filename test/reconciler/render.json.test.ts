@@ -71,3 +71,13 @@ test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any dept
   }
   expect([...prettyJsonChunks([])].join("")).toBe("[]\n");
 });
+
+test("prettyJsonChunks: a long list (stringified in groups of items) is still exactly JSON.stringify, at every nesting", () => {
+  const item = (i: number) => ({ address: `cube/c${i}`, changes: i % 3 === 0 ? [] : [{ path: "a]\n[", before: [i], after: null }], nested: { list: [[], [i]] }, gone: undefined });
+  const list = [...Array.from({ length: 1300 }, (_, i) => item(i)), undefined, "]", [], {}];
+  const value = { formatVersion: 2, plan: { changes: list, steps: [] }, top: list };
+  for (const depth of [1, 2, 3, 4]) {
+    expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  }
+  expect([...prettyJsonChunks(list, 1)].join("")).toBe(`${JSON.stringify(list, null, 2)}\n`);
+});
