@@ -239,12 +239,14 @@ function positionsByName(document: DesiredStateDocument, starts: Position[]): Re
  */
 function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>, secretNames: Set<string>): boolean {
   let ok = true;
-  const resolveString = (text: string): string =>
-    text.replace(ENV_REF, (ref: string, name: string) => {
+  const resolveString = (text: string): string => {
+    if (!text.includes("${")) return text;
+    return text.replace(ENV_REF, (ref: string, name: string) => {
       const value = env[name];
       if (value === undefined) ok = false;
       return value ?? ref;
     });
+  };
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
       node.forEach((item, i) => (typeof item === "string" ? (node[i] = resolveString(item)) : walk(item)));
@@ -252,7 +254,8 @@ function resolveEnvInValue(root: unknown, env: Record<string, string | undefined
     }
     if (typeof node !== "object" || node === null) return;
     const map = node as Record<string, unknown>;
-    for (const [key, value] of Object.entries(map)) {
+    for (const key of Object.keys(map)) {
+      const value = map[key];
       if (typeof value !== "string") walk(value);
       else if (key !== "basicAuthPassword") map[key] = resolveString(value);
       else {

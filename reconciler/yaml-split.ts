@@ -115,15 +115,15 @@ function splitItems(lines: string[], cubesAt: number): { items: Piece[]; end: nu
   };
   for (; line < lines.length; line++) {
     const text = lines[line] as string;
-    if (BLANK_OR_COMMENT.test(text)) {
+    const shape = lineShape(text);
+    if (shape.blank) {
       current?.push(text);
       continue;
     }
-    const item = ITEM_START.exec(text);
-    const lead = text.length - text.trimStart().length;
-    indent ??= item?.[1]?.length;
+    const { lead, itemIndent } = shape;
+    indent ??= itemIndent;
     if (indent === undefined) return undefined;
-    if (item && item[1]?.length === indent) {
+    if (itemIndent === indent) {
       close();
       current = [text];
     } else if (lead > indent && current) current.push(text);
@@ -132,6 +132,27 @@ function splitItems(lines: string[], cubesAt: number): { items: Piece[]; end: nu
   }
   close();
   return items.length > 0 ? { items, end: line } : undefined;
+}
+
+type LineShape = { blank: true } | { blank: false; lead: number; itemIndent: number | undefined };
+
+/**
+ * Blank or comment; else its leading white space and, when it starts a sequence item ("- "),
+ * the item's indentation. Plain lines (spaces, then content) are read without a regex: a
+ * large file has hundreds of thousands.
+ */
+function lineShape(text: string): LineShape {
+  let lead = 0;
+  while (text.charCodeAt(lead) === 32) lead++;
+  const next = text[lead];
+  // Anything but a space before the content (tabs, "\r", other white space) takes the exact way.
+  if (next === undefined || next === "#" || next.trim() === "") {
+    if (BLANK_OR_COMMENT.test(text)) return { blank: true };
+    return { blank: false, lead: text.length - text.trimStart().length, itemIndent: ITEM_START.exec(text)?.[1]?.length };
+  }
+  const after = text[lead + 1];
+  const item = next === "-" && (after === undefined || after === " " || after === "\t" || (after === "\r" && lead + 2 === text.length));
+  return { blank: false, lead, itemIndent: item ? lead : undefined };
 }
 
 /**
