@@ -78,8 +78,12 @@ export interface CubeApi {
   listImages(): Promise<Image[]>;
   getPricing(): Promise<Pricing>;
 
-  /** Every cube of the space, walking every page. */
-  listCubes(options?: { pageSize?: number }): Promise<Cube[]>;
+  /**
+   * Every cube of the space, walking every page. `onCubes` (optional to honour) hears each
+   * page's newly seen cubes, in page order, as soon as they are known: a caller can start
+   * reading them before the walk ends.
+   */
+  listCubes(options?: { pageSize?: number; onCubes?: (cubes: Cube[]) => void }): Promise<Cube[]>;
   listCubesPage(page: number, limit?: number): Promise<CubePage>;
   getCube(cubeId: string): Promise<Cube>;
   createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube>;

@@ -169,22 +169,32 @@ export class CubeClient implements CubeApi {
    * LIST_PAGES_IN_FLIGHT at a time (the same reads as one after another, in a fraction of the
    * time: 100 pages at 10,000 cubes), in page order.
    */
-  async listCubes(options: { pageSize?: number } = {}): Promise<Cube[]> {
+  async listCubes(options: { pageSize?: number; onCubes?: (cubes: Cube[]) => void } = {}): Promise<Cube[]> {
     const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
-    const pages = [await this.listCubesPage(1, limit)];
-    let last = pages[0] as CubePage;
+    // A cube may shift between pages while we walk them: keep the first sighting.
+    const byId = new Map<string, Cube>();
+    const take = (pages: CubePage[]): void => {
+      const seen: Cube[] = [];
+      for (const { cubes } of pages) {
+        for (const cube of cubes) {
+          if (byId.has(cube.id)) continue;
+          byId.set(cube.id, cube);
+          seen.push(cube);
+        }
+      }
+      if (seen.length > 0) options.onCubes?.(seen);
+    };
+    let last = await this.listCubesPage(1, limit);
+    take([last]);
     for (let next = 2; last.pagination && last.cubes.length > 0 && next <= last.pagination.totalPages; ) {
       const numbers = Array.from({ length: Math.min(LIST_PAGES_IN_FLIGHT, last.pagination.totalPages - next + 1) }, (_, i) => next + i);
       const batch = await Promise.all(numbers.map((page) => this.listCubesPage(page, limit)));
-      pages.push(...batch);
+      take(batch);
       next += numbers.length;
       // The space may have grown or shrunk meanwhile: the last page read says how many there are now.
       last = batch[batch.length - 1] as CubePage;
       if (batch.some((page) => page.cubes.length === 0)) break;
     }
-    // A cube may shift between pages while we walk them: keep the first sighting.
-    const byId = new Map<string, Cube>();
-    for (const { cubes } of pages) for (const cube of cubes) if (!byId.has(cube.id)) byId.set(cube.id, cube);
     return [...byId.values()];
   }
 

@@ -22,14 +22,29 @@ export interface ObserveOptions {
 export async function observe(client: CubeApi, options: ObserveOptions = {}): Promise<ObservedState> {
   const readsBefore = client.stats?.reads;
   const spaceId = await client.spaceId();
-  const cubes = (await client.listCubes()).filter((cube) => cube.state !== "deleted");
   const wanted = options.cubeNames && options.cubeNames.length > 0 ? new Set(options.cubeNames) : undefined;
   let subReads = 0;
-  const observed = await mapBounded(cubes, options.concurrency ?? 16, async (cube) => {
-    if (wanted && !wanted.has(cube.name)) return { cube, domains: [], tcpMappings: [] };
+  // Each cube's domains and mappings are read as soon as its page is in, while later pages are read.
+  const reading = new Map<string, Promise<ObservedCube | undefined>>();
+  const limit = limiter(options.concurrency ?? 16);
+  const startReading = (cube: Cube): void => {
+    if (cube.state === "deleted" || reading.has(cube.id)) return;
+    if (wanted && !wanted.has(cube.name)) return void reading.set(cube.id, Promise.resolve({ cube, domains: [], tcpMappings: [] }));
     subReads += 2;
-    return readSubResources(client, cube);
-  });
+    const read = limit(() => readSubResources(client, cube));
+    // Awaited below, after the walk: until then a failure must not count as unhandled.
+    read.catch(() => {});
+    reading.set(cube.id, read);
+  };
+  let cubes: Cube[];
+  try {
+    cubes = (await client.listCubes({ onCubes: (seen) => seen.forEach(startReading) })).filter((cube) => cube.state !== "deleted");
+  } catch (e) {
+    limit.stop();
+    throw e;
+  }
+  cubes.forEach(startReading);
+  const observed = await Promise.all(cubes.map((cube) => reading.get(cube.id)));
   const present = observed.filter((cube): cube is ObservedCube => cube !== undefined);
   const webhooks = options.webhooks ? await readWebhooks(client) : undefined;
   const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads + (webhooks ? 1 : 0);
@@ -78,15 +93,34 @@ async function readWebhooks(client: CubeApi): Promise<Webhook[]> {
   return read.filter((webhook): webhook is Webhook => webhook !== undefined);
 }
 
-export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
+/** Runs tasks with at most `concurrency` at once, in the order given; after stop() queued tasks never start (they reject). */
+export function limiter(concurrency: number): (<R>(task: () => Promise<R>) => Promise<R>) & { stop(): void } {
+  const queue: (() => void)[] = [];
+  let running = 0;
+  let stopped = false;
+  const release = (): void => {
+    running--;
+    queue.shift()?.();
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
+  const run = <R>(task: () => Promise<R>): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      const start = (): void => {
+        if (stopped) return reject(new Error("stopped"));
+        running++;
+        task().then(resolve, reject).finally(release);
+      };
+      if (running < concurrency) start();
+      else queue.push(start);
+    });
+  return Object.assign(run, {
+    stop: () => {
+      stopped = true;
+      queue.splice(0).forEach((start) => start());
+    },
+  });
+}
+
+export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const limit = limiter(Math.max(1, concurrency));
+  return Promise.all(items.map((item) => limit(() => work(item))));
 }
