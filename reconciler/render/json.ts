@@ -73,25 +73,31 @@ function* pretty(value: unknown, indent: string, depth: number): Generator<strin
   yield `\n${indent}${close}`;
 }
 
-/** Items per JSON.stringify call of an array printed whole: one call per item cost ~4× one call for all. */
-const GROUP = 512;
+/** About how much text one JSON.stringify call of a long list makes (the batch size of writeChunks). */
+const GROUP_TEXT = 64 * 1024;
 
 /**
- * A non-empty array whose items are stringified whole, `GROUP` items per JSON.stringify call:
- * the group is wrapped in single-key objects so that its items come out at `inner`'s
- * indentation, and the text between the group's brackets is kept (JSON.stringify escapes every
- * line break inside a string, so the brackets are found by their lines' indentation).
+ * A non-empty array whose items are stringified whole, many per JSON.stringify call (one call
+ * per item costs ~4× one call for all), each call's text about GROUP_TEXT long (the group's size
+ * follows the items' length so far): the group is wrapped in single-key objects so that its
+ * items come out at `inner`'s indentation, and the text between the group's brackets is kept
+ * (JSON.stringify escapes every line break inside a string, so the brackets are found by their
+ * lines' indentation).
  */
 function* itemsInGroups(items: readonly unknown[], inner: string): Generator<string> {
   const outer = inner.slice(2);
+  let size = 16;
   yield "[";
-  for (let from = 0; from < items.length; from += GROUP) {
-    let wrapped: unknown = items.slice(from, from + GROUP);
+  for (let from = 0; from < items.length; ) {
+    const group = items.slice(from, from + size);
+    let wrapped: unknown = group;
     for (let level = 2; level < inner.length; level += 2) wrapped = { _: wrapped };
     const text = JSON.stringify(wrapped, null, 2);
     const start = text.indexOf("[\n") + 1;
     const end = text.lastIndexOf(`\n${outer}]`);
     yield `${from === 0 ? "" : ","}${text.slice(start, end)}`;
+    from += group.length;
+    size = Math.max(1, Math.min(4_096, Math.floor((GROUP_TEXT * group.length) / Math.max(1, end - start))));
   }
   yield `\n${outer}]`;
 }
