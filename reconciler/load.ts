@@ -226,7 +226,7 @@ export const workerStats = { answers: 0 };
 function readInWorker(task: WorkerTask): { answer: Promise<WorkerAnswer | undefined>; cancel(): void } {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./load-worker.js", import.meta.url), { workerData: task });
+    worker = new Worker(new URL("./load-worker.js", import.meta.url), { workerData: task, stdout: true, stderr: true });
   } catch {
     return { answer: Promise.resolve(undefined), cancel: () => {} };
   }

@@ -6,10 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { testCacheHome } from "../support/cache-home.js";
 import { SSH_KEY, tempProject } from "./support/cli.js";
 
 const dist = "../../dist/reconciler/load.js";
@@ -31,8 +28,6 @@ function fleet(n: number, last = ""): string {
   );
   return `apiVersion: cubeform/v1\ndefaults:\n  image: ubuntu-24.04\n  region: eu-nuremberg\n  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n  sshPublicKey: ${SSH_KEY}\ncubes:\n${cubes.join("\n")}\n${last}`;
 }
-
-const fromSources = await import("../../reconciler/load.js");
 
 const env: Record<string, string> = { LABEL: "pg", ...Object.fromEntries(Array.from({ length: 5 }, (_, k) => [`PASS_${k * 1000 + 999}`, "s3cret"])) };
 
@@ -73,21 +68,4 @@ test("a missing variable in the worker's share is a problem, as in one thread", 
   await expect(loadDesiredState({ file: "cubeform.yaml", cwd, env: without })).rejects.toMatchObject({ problems: [expect.objectContaining({ message: expect.stringContaining("PASS_3999") })] });
   writeFileSync(join(cwd, "cubeform.yaml"), fleet(10));
   expect((await loadDesiredState({ file: "cubeform.yaml", cwd, env: without })).desired.cubes).toHaveLength(10);
-});
-
-test("where the worker cannot start (here: the TypeScript sources, which have no load-worker.js), this thread reads every cube", async () => {
-  const cwd = tempProject({ "cubeform.yaml": fleet(4_500) });
-  const loaded = await fromSources.loadDesiredState({ file: "cubeform.yaml", cwd, env });
-  expect(fromSources.workerStats.answers).toBe(0);
-  expect(loaded.desired).toEqual(loadDesiredStateSync({ file: "cubeform.yaml", cwd, env }).desired);
-});
-
-test("the installed bin's worker runs the bundle's load-worker chunk through the bundle loader", () => {
-  const cwd = tempProject({ "cubeform.yaml": fleet(4_500) });
-  const bin = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
-  const run = spawnSync(process.execPath, [bin, "validate", "-f", "cubeform.yaml"], { cwd, encoding: "utf8", env: { ...testCacheHome(), ...env, PATH: process.env.PATH ?? "", CUBEFORM_DEBUG_LOAD: "1" } });
-  expect(run.status, run.stderr).toBe(0);
-  expect(run.stdout).toContain("ok: 4500 cubes");
-  // The worker's loader says what it loads (CUBEFORM_DEBUG_LOAD): its entry, from the bundle.
-  expect(run.stderr).toMatch(/cubeform: load chunks\/load-worker\.cjs/);
 });
