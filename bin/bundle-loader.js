@@ -27,10 +27,10 @@ const HEADER_BYTES = 8;
 
 /**
  * Loads mainFile (dist/cli/main.cjs) and the chunks it requires; answers its exports and
- * saveCodeCache(), to call once the command is done. `root`: the bundle's directory (the
- * cache names chunks by their path in it), when mainFile is not at its top (the load worker).
+ * saveCodeCache(), to call once the command is done.
  */
-function loadBundle(mainFile, env, stderr, root = dirname(mainFile)) {
+function loadBundle(mainFile, env, stderr) {
+  const root = dirname(mainFile);
   const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
   const mainSource = readFileSync(mainFile, "utf8");
   const cacheDir = codeCacheDir(/^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1], env);

@@ -75,8 +75,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   rmSync(outDir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
-    // The load worker (load.ts loadLightInParallel) is a second entry beside the chunks.
-    entryPoints: ["reconciler/main.ts", { in: "reconciler/load-worker.ts", out: "chunks/load-worker" }],
+    entryPoints: ["reconciler/main.ts"],
     outdir: outDir,
     bundle: true,
     splitting: true,
@@ -100,31 +99,13 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   }
   const id = createHash("sha256");
   for (const file of files.sort((a, b) => (a.name < b.name ? -1 : 1))) id.update(`${file.name}\0${file.text}\0`);
-  const bundleId = id.digest("hex").slice(0, 20);
   for (const file of files) {
     const path = join(outDir, file.name);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, ENTRIES.includes(file.name) ? `// cubeform-bundle ${bundleId}\n${file.text}` : file.text);
+    writeFileSync(path, file.name === "main.cjs" ? `// cubeform-bundle ${id.digest("hex").slice(0, 20)}\n${file.text}` : file.text);
   }
-  writeFileSync(join(outDir, "chunks", "load-worker.js"), LOAD_WORKER_START);
   return result.metafile;
 }
-
-/** The entries bin/bundle-loader.js starts from: they carry the bundle's id (its code cache's key). */
-const ENTRIES = ["main.cjs", join("chunks", "load-worker.cjs")];
-
-/**
- * What a load worker runs (load.ts finds ./load-worker.js beside its chunk, as it finds
- * dist/reconciler/load-worker.js beside itself in the tsc output): the worker's entry through
- * the same loader, so it reads the chunks' code cache too (it never writes it).
- */
-const LOAD_WORKER_START = `// The load worker's start (build/cli-bundle.mjs): chunks/load-worker.cjs through bin/bundle-loader.js.
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-
-const { loadBundle } = createRequire(import.meta.url)("../../../bin/bundle-loader.js");
-loadBundle(fileURLToPath(new URL("./load-worker.cjs", import.meta.url)), process.env, process.stderr, fileURLToPath(new URL("..", import.meta.url)));
-`;
 
 /**
  * One ESM chunk as a CommonJS script body for bin/bundle-loader.js: `require` resolves the

@@ -20,8 +20,7 @@ import { duplicateIssues, normalize, type IdentityFields } from "../engine/norma
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { didYouMean } from "./suggest.js";
-import { Worker } from "node:worker_threads";
-import { cutFile, isUnknownLocalTag, pieceRanges, piecesAt, readPieces, yamlLibrary as yaml, type SplitOptions } from "./yaml-split.js";
+import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -103,40 +102,19 @@ function readOrUndefined(absPath: string): string | undefined {
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-/** A large file's cubes are read on two threads (loadLightInParallel). */
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
-  const { absPath, source } = sourceOf(options);
-  const cached = options.cache?.lookup(absPath, source, options);
-  if (cached !== undefined) return cached;
-  const reads: ReferencedReads = new Map();
-  const light = await lightOrUndefined(() => loadLightInParallel(source, options, absPath, reads));
-  return finishLoad(light, source, options, absPath, reads);
+  return loadDesiredStateSync(options);
 }
 
-/** The same load, synchronously and on this thread: the Pulumi Fleet component loads the file in its constructor. */
+/** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
-  const { absPath, source } = sourceOf(options);
+  const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
+  const source = options.source ?? readSource(options.file, absPath);
   const cached = options.cache?.lookup(absPath, source, options);
   if (cached !== undefined) return cached;
   const reads: ReferencedReads = new Map();
-  let light: LoadedFile | undefined;
   try {
-    light = loadLight(source, options, absPath, reads);
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-  }
-  return finishLoad(light, source, options, absPath, reads);
-}
-
-function sourceOf(options: LoadOptions): { absPath: string; source: string } {
-  const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
-  return { absPath, source: options.source ?? readSource(options.file, absPath) };
-}
-
-/** The light load's result, else the positioned load (which reports every problem); kept in the cache. */
-function finishLoad(light: LoadedFile | undefined, source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile {
-  try {
-    const loaded = light ?? loadPositioned(source, options, absPath, reads);
+    const loaded = lightOrUndefined(source, options, absPath, reads) ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;
   } catch (e) {
@@ -146,100 +124,13 @@ function finishLoad(light: LoadedFile | undefined, source: string, options: Load
   }
 }
 
-async function lightOrUndefined(load: () => Promise<LoadedFile | undefined>): Promise<LoadedFile | undefined> {
+function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
   try {
-    return await load();
+    return loadLight(source, options, absPath, reads);
   } catch (e) {
     if (e instanceof RangeError) return undefined;
     throw e;
   }
-}
-
-/** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
-function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
-  const cut = cutFile(source);
-  if (cut === undefined) return undefined;
-  const secretEnvNames = new Set<string>();
-  const read = readPieces(cut.pieces, lightReader(options.env, options.targets, secretEnvNames));
-  return read === undefined ? undefined : finishLight(cut.head, read, secretEnvNames, source, options, absPath, reads);
-}
-
-/**
- * The light load of a large file on two threads: the cubes at the end of the file are parsed
- * and validated by a worker (load-worker.ts) while this thread does the others. A worker that
- * cannot start or fails leaves its cubes to this thread: the result is the same either way.
- */
-async function loadLightInParallel(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): Promise<LoadedFile | undefined> {
-  const cut = cutFile(source);
-  if (cut === undefined) return undefined;
-  const workerShare = piecesForWorker(cut.pieces.length);
-  if (workerShare === 0) return loadLight(source, options, absPath, reads);
-  const split = cut.pieces.length - workerShare;
-  const theirs = cut.pieces.slice(split);
-  const worker = readInWorker({ source, ranges: pieceRanges(theirs), env: options.env, targets: options.targets ?? [] });
-  const secretEnvNames = new Set<string>();
-  const reader = lightReader(options.env, options.targets, secretEnvNames);
-  const mine = readPieces(cut.pieces.slice(0, split), reader);
-  if (mine === undefined) {
-    worker.cancel();
-    return undefined;
-  }
-  const answer = await worker.answer;
-  if (answer !== undefined && !answer.ok) return undefined;
-  const rest = answer ?? readPieces(theirs, reader);
-  if (rest === undefined) return undefined;
-  for (const name of answer?.secretEnvNames ?? []) secretEnvNames.add(name);
-  const read = { cubes: [...mine.cubes, ...rest.cubes], cubeStarts: [...mine.cubeStarts, ...rest.cubeStarts] };
-  return finishLight(cut.head, read, secretEnvNames, source, options, absPath, reads);
-}
-
-/**
- * How many cubes a worker takes: starting one (a thread, its modules) costs about what this
- * thread spends on ~2,000 cubes, so below ~4,000 it would not finish sooner.
- */
-export function piecesForWorker(cubes: number): number {
-  const share = Math.floor((cubes - WORKER_START_IN_CUBES) / 2);
-  return share >= 1_000 ? share : 0;
-}
-const WORKER_START_IN_CUBES = 2_000;
-
-/** What the worker is given and answers (load-worker.ts). */
-export interface WorkerTask {
-  source: string;
-  ranges: [number, number][];
-  env: Record<string, string | undefined>;
-  targets: readonly string[];
-}
-export type WorkerAnswer = { ok: false } | { ok: true; cubes: LightCube[]; cubeStarts: (Position | undefined)[]; secretEnvNames: string[] };
-
-/** The worker's side: the cubes at those ranges, read as loadLight reads them. */
-export function readWorkerTask(task: WorkerTask): WorkerAnswer {
-  const secretEnvNames = new Set<string>();
-  const read = readPieces(piecesAt(task.source, task.ranges), lightReader(task.env, task.targets, secretEnvNames));
-  return read === undefined ? { ok: false } : { ok: true, ...read, secretEnvNames: [...secretEnvNames] };
-}
-
-/** How many times a worker answered (tests see that the work was shared, not done here after all). */
-export const workerStats = { answers: 0 };
-
-/** answer: undefined when the worker could not do it (not started, crashed). */
-function readInWorker(task: WorkerTask): { answer: Promise<WorkerAnswer | undefined>; cancel(): void } {
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL("./load-worker.js", import.meta.url), { workerData: task, stdout: true, stderr: true });
-  } catch {
-    return { answer: Promise.resolve(undefined), cancel: () => {} };
-  }
-  const answer = new Promise<WorkerAnswer | undefined>((resolve) => {
-    worker.once("message", (message: WorkerAnswer) => {
-      workerStats.answers++;
-      resolve(message);
-    });
-    worker.once("error", () => resolve(undefined));
-    worker.once("exit", () => resolve(undefined));
-  });
-  void answer.then(() => worker.terminate());
-  return { answer, cancel: () => void worker.terminate() };
 }
 
 /**
@@ -250,38 +141,28 @@ function readInWorker(task: WorkerTask): { answer: Promise<WorkerAnswer | undefi
 const UNCOMPILED_PARSES = 64;
 const UNCOMPILED = { jitless: true } as const;
 
-/** Parses, resolves and validates each cube as it is read, so only validated cubes accumulate. */
-function lightReader(env: LoadOptions["env"], targetList: readonly string[] | undefined, secretEnvNames: Set<string>): SplitOptions<LightCube> {
-  const targets = targetList !== undefined && targetList.length > 0 ? new Set(targetList) : undefined;
+/** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
+function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+  const secretEnvNames = new Set<string>();
+  const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   let parses = 0;
-  return {
+  // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
+  // whole document's), so only validated cubes accumulate.
+  const split = parseSplit<LightCube>(source, {
     // With targets, a cube no target names is read for its identity alone, from its text when it is plain enough.
     ...(targets === undefined ? {} : { identify: ({ name, id, hostnames }) => (targets.has(name) ? undefined : { identity: { name, id, domains: hostnames.map((hostname) => ({ hostname })) } }) }),
     convert: (cube) => {
       const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
       if (stub !== undefined) return stub;
-      if (!resolveEnvInValue(cube, env, secretEnvNames)) return undefined;
+      if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
       const result = DesiredCubeInput.safeParse(cube, parses++ < UNCOMPILED_PARSES ? UNCOMPILED : undefined);
       if (!result.success) return undefined;
       const { name, id, domains } = result.data;
       return { spec: result.data, identity: { name, id, domains: (domains ?? []).map((d) => ({ hostname: d.hostname })) } };
     },
-  };
-}
-
-/** The rest of the light load once every cube is read: the head, duplicates, normalize, positions. */
-function finishLight(
-  head: Record<string, unknown>,
-  split: { cubes: LightCube[]; cubeStarts: (Position | undefined)[] },
-  secretEnvNames: Set<string>,
-  source: string,
-  options: LoadOptions,
-  absPath: string,
-  reads: ReferencedReads,
-): LoadedFile | undefined {
-  const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
-  if (!resolveEnvInValue(head, options.env, secretEnvNames)) return undefined;
-  const result = DesiredStateDocument.safeParse({ ...head, cubes: [] }, UNCOMPILED);
+  });
+  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames)) return undefined;
+  const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] }, UNCOMPILED);
   if (!result.success) return undefined;
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
   if (targets !== undefined && duplicateIssues(split.cubes.map((c) => c.identity)).length > 0) return undefined;
@@ -305,7 +186,7 @@ function finishLight(
 }
 
 /** A cube of the light load: validated (spec), or only identified when a --target leaves it out. */
-export interface LightCube {
+interface LightCube {
   spec?: DesiredCubeInput;
   identity: IdentityFields;
 }

@@ -29,7 +29,7 @@ export interface SplitResult<T> {
   cubeStarts: (Position | undefined)[];
 }
 
-export interface Piece {
+interface Piece {
   /** The piece's lines (without their line breaks). */
   lines: string[];
   /** 0-based line of the piece's first line in the file. */
@@ -65,19 +65,7 @@ export function yamlLibrary(): typeof Yaml {
 }
 
 export function parseSplit<T = unknown>(source: string, options: SplitOptions<T> = {}): SplitResult<T> | undefined {
-  const cut = cutFile(source);
-  const read = cut === undefined ? undefined : readPieces(cut.pieces, options);
-  return cut === undefined || read === undefined ? undefined : { head: cut.head, ...read };
-}
-
-/** A file cut into its head (the document without its cubes) and one piece per cube item. */
-export interface CutFile {
-  head: Record<string, unknown>;
-  pieces: Piece[];
-}
-
-/** undefined when the file is not plainly shaped (see the top of this file). */
-export function cutFile(source: string): CutFile | undefined {
+  const convert = options.convert ?? ((cube: unknown) => cube as T);
   if (UNSUPPORTED.test(source)) return undefined;
   const lines = source.split("\n");
   const cubesAt = singleCubesLine(lines);
@@ -86,15 +74,10 @@ export function cutFile(source: string): CutFile | undefined {
   if (split === undefined) return undefined;
   // Each text ends with a line break: a last line may end in a lone "\r" (CRLF files).
   const head = parseHead(`${[...lines.slice(0, cubesAt + 1), ...lines.slice(split.end)].join("\n")}\n`);
-  return head === undefined ? undefined : { head, pieces: split.items };
-}
-
-/** Each piece parsed and converted, in order; undefined when any piece has a problem. */
-export function readPieces<T>(pieces: readonly Piece[], options: SplitOptions<T> = {}): Omit<SplitResult<T>, "head"> | undefined {
-  const convert = options.convert ?? ((cube: unknown) => cube as T);
+  if (head === undefined) return undefined;
   const cubes: T[] = [];
   const cubeStarts: (Position | undefined)[] = [];
-  for (const piece of pieces) {
+  for (const piece of split.items) {
     const scanned = options.identify === undefined ? undefined : scanIdentity(piece.lines);
     const identified = scanned === undefined ? undefined : options.identify?.(scanned);
     if (identified !== undefined) {
@@ -108,18 +91,7 @@ export function readPieces<T>(pieces: readonly Piece[], options: SplitOptions<T>
     cubes.push(cube);
     cubeStarts.push(item.start);
   }
-  return { cubes, cubeStarts };
-}
-
-/** Where each piece is in the file's lines (to send pieces to another thread as numbers). */
-export function pieceRanges(pieces: readonly Piece[]): [firstLine: number, lineCount: number][] {
-  return pieces.map((piece) => [piece.firstLine, piece.lines.length]);
-}
-
-/** The pieces of `source` at those ranges (pieceRanges, on another thread). */
-export function piecesAt(source: string, ranges: readonly [number, number][]): Piece[] {
-  const lines = source.split("\n");
-  return ranges.map(([firstLine, count]) => ({ lines: lines.slice(firstLine, firstLine + count), firstLine }));
+  return { head, cubes, cubeStarts };
 }
 
 function singleCubesLine(lines: string[]): number | undefined {
