@@ -112,7 +112,8 @@ export function planDomain(input: DomainPlanInput): ResourcePlan {
 
 function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, live: Domain, address: string, base: Omit<ResourceChange, "action" | "before" | "after" | "changes">): ResourcePlan {
   const before = liveDomainView(live);
-  const after = desiredDomainView(spec, live);
+  // Built only for a change that shows it (a noop's after is its before: most of a large plan).
+  const after = (): View => desiredDomainView(spec, live);
   const replaceChanges: FieldChange[] = [];
   if (live.domain !== spec.hostname) replaceChanges.push(fieldChange("hostname", live.domain, spec.hostname, true));
   if (live.port !== spec.port) replaceChanges.push(fieldChange("port", live.port, spec.port, true));
@@ -123,11 +124,11 @@ function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, liv
     const changes = [...replaceChanges, ...settingChanges];
     const steps = input.cubeDeleted ? [] : [detachDomainStep(address, input.cube.cubeName, live)];
     steps.push(attachDomainStep(address, input.cube, spec));
-    return { change: resourceChange(base, "delete-then-create", before, { ...after, id: null }, changes), steps };
+    return { change: resourceChange(base, "delete-then-create", before, { ...after(), id: null }, changes), steps };
   }
   const passwordChanged = input.passwordChanged === true && spec.basicAuthPassword !== undefined;
   const changes = passwordChanged ? [...settingChanges, fieldChange("settings.basicAuthPassword", SENSITIVE, SENSITIVE)] : settingChanges;
   const patch = patchDomainStep(address, input.cube, spec, live, settingChanges, passwordChanged);
   const action = changes.length > 0 ? "update" : "noop";
-  return { change: resourceChange(base, action, before, action === "noop" ? before : after, changes), steps: patch ? [patch] : [] };
+  return { change: resourceChange(base, action, before, action === "noop" ? before : after(), changes), steps: patch ? [patch] : [] };
 }
