@@ -37,7 +37,7 @@ function projectCube(observed: ObservedCube): ProjectedCube {
 
 /** The cubes a projection holds, sorted by id (deleted cubes left out). */
 function liveCubesById(observed: ObservedState): ObservedCube[] {
-  return observed.cubes.filter((c) => c.cube.state !== "deleted").sort((a, b) => (a.cube.id < b.cube.id ? -1 : a.cube.id > b.cube.id ? 1 : 0));
+  return observed.cubes.filter((c) => c.cube.state !== "deleted").sort((a, b) => byId(a.cube, b.cube));
 }
 
 function projectWebhooks(webhooks: NonNullable<ObservedState["webhooks"]>): ProjectedWebhook[] {
