@@ -116,7 +116,13 @@ export class CubeClient implements CubeApi {
 
   private async request<S extends z.ZodType>(schema: S, req: CallRequest): Promise<z.output<S>> {
     const res = await this.http.call(req);
-    return parseResponse(schema, res.body, req.method, req.path, res.status);
+    const memo = this.http.readMemo;
+    if (memo === undefined) return parseResponse(schema, res.body, req.method, req.path, res.status);
+    const known = memo.validatedOutput(schema, res.body);
+    if (known !== undefined) return known.output as z.output<S>;
+    const output = parseResponse(schema, res.body, req.method, req.path, res.status);
+    memo.rememberValidated(schema, res.body, output);
+    return output;
   }
 
   private async spacePath(suffix = ""): Promise<string> {

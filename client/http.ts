@@ -9,6 +9,7 @@ import { DEFAULT_RETRY, withRetry } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
+import type { ReadMemo } from "./read-memo.js";
 
 export type ClientLogEventType = "request" | "retry" | "rate_limited" | "paced";
 
@@ -54,6 +55,11 @@ export interface HttpOptions {
    * rate-limit slot or a retry fails with StoppedError); the request in flight completes.
    */
   signal?: AbortSignal;
+  /**
+   * Kept by a long-running reader (watch): a GET answered with exactly the text of its last
+   * answer gives the last result again, not parsed nor validated again (every read is still sent).
+   */
+  readMemo?: ReadMemo;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -68,6 +74,7 @@ export type CallRequest = Omit<ApiRequest, "progress">;
 export class HttpClient {
   readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   readonly pacer: MutationPacer;
+  readonly readMemo: ReadMemo | undefined;
   private readonly transport: Transport;
   private readonly send: Send;
   private readonly redact: Redactor;
@@ -83,6 +90,7 @@ export class HttpClient {
     this.redact = redactorFor(options.apiKey);
     this.log = safeLogger(options.logger);
     this.logging = options.logger !== undefined;
+    this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
     this.transport = createTransport(
       {
@@ -92,6 +100,7 @@ export class HttpClient {
         userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
         redact: this.redact,
         now: Date.now,
+        ...(options.readMemo ? { memo: options.readMemo } : {}),
       },
       MAX_CONNECTIONS,
     );

@@ -8,6 +8,7 @@ import type { Agent } from "undici";
 import { ReadFailure, ReadPool } from "./reader.js";
 import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
 import { networkError } from "./network-failure.js";
+import type { ReadMemo } from "./read-memo.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -45,6 +46,8 @@ export interface TransportOptions {
   userAgent: string;
   redact: Redactor;
   now: () => number;
+  /** Unchanged answers to GETs are not parsed again (watch; see read-memo.ts). */
+  memo?: ReadMemo;
 }
 
 /** Retry-After is delay-seconds or an HTTP-date; undefined when absent or unreadable. */
@@ -117,14 +120,21 @@ export function createTransport(options: TransportOptions, connections: number):
   const loadUndici = () =>
     (undici ??= import("undici").then(({ Agent, request }) => ({ request, agent: new Agent({ connections, keepAliveTimeout: 10_000 }) })));
 
+  const memo = options.memo;
   const read = async (req: ApiRequest): Promise<ApiResponse> => {
+    const target = basePath + req.path + queryString(req);
     let raw;
     try {
-      raw = await reads.get(basePath + req.path + queryString(req), headerLines(options, req), options.timeoutMs);
+      raw = await reads.get(target, headerLines(options, req), options.timeoutMs);
     } catch (err) {
       throw readFailure(err, req, options.baseUrl, options.timeoutMs);
     }
-    return interpret(options, req, raw.status, raw.headers, raw.text);
+    if (memo === undefined || raw.status < 200 || raw.status >= 300) return interpret(options, req, raw.status, raw.headers, raw.text);
+    const same = memo.same(target, raw.text);
+    if (same !== undefined) return { status: raw.status, body: same.body, replayed: headerValue(raw.headers, "idempotency-replayed") === "true" };
+    const res = interpret(options, req, raw.status, raw.headers, raw.text);
+    memo.remember(target, raw.text, res.body);
+    return res;
   };
 
   const send: Send = async (req) => {

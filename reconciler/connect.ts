@@ -9,6 +9,7 @@ import type { CubeApi } from "../client/api.js";
 import { clientConfigFromEnv, type ClientConfig } from "../client/config.js";
 import { createClient } from "../client/cube-client.js";
 import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../client/pacer.js";
+import { ReadMemo } from "../client/read-memo.js";
 import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
 import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
@@ -33,6 +34,8 @@ export interface ConnectOptions {
   stopSendsOnSignal?: boolean;
   rateLimit?: RateLimit;
   cwd: string;
+  /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
+  repeatedReads?: boolean;
 }
 
 export interface Connection {
@@ -51,6 +54,8 @@ export interface Connection {
   secretMemory: SecretMemory;
   /** Shows the waits for the rate limit (stderr); tell it what the run is doing. */
   rateWaits: RateWaitNotices;
+  /** With ConnectOptions.repeatedReads: call nextRound() as each round starts. */
+  readMemo?: ReadMemo;
   close(): Promise<void>;
   emulator?: RunningEmulator;
 }
@@ -67,11 +72,12 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   // After a stop request the client sends nothing new (the request in flight completes).
   const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
   const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
+  const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   if (!options.emulator) {
     const config = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
-    const client = createClient({ ...config, pacer, rateWaits, ...signal });
+    const client = createClient({ ...config, pacer, rateWaits, ...signal, ...memo });
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
@@ -80,7 +86,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close };
+      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, ...memo };
     } catch (e) {
       await client.close();
       throw e;
@@ -93,7 +99,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   try {
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, rateWaits, ...signal });
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, rateWaits, ...signal, ...memo });
     const close = async () => {
       rateWaits.close();
       await client.close();
@@ -101,7 +107,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     };
     const lockScope = `emulator:${stateDir(options.cwd)}`;
     const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
-    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close };
+    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close, ...memo };
   } catch (e) {
     await emulator.close();
     throw e;

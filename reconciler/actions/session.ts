@@ -52,8 +52,11 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   return loaded;
 }
 
-export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
-  const conn = await connect({ emulator: ctx.emulator, rateLimit: ctx.rateLimit, cwd: ctx.cwd, stopSendsOnSignal: ctx.stopSendsOnSignal === true }, io);
+export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
+  const conn = await connect(
+    { emulator: ctx.emulator, rateLimit: ctx.rateLimit, cwd: ctx.cwd, stopSendsOnSignal: ctx.stopSendsOnSignal === true, repeatedReads: ctx.repeatedReads === true },
+    io,
+  );
   try {
     return await body(conn);
   } finally {
@@ -123,13 +126,47 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
 export interface PlanMemo {
   keepPlansWithSteps: boolean;
   desired?: DesiredState;
-  key?: string;
+  /** What the last plan was computed from besides `desired`. */
+  basis?: PlanBasis;
   plan?: Plan;
 }
 
-function memoKey(observed: ObservedState, rotated: ReadonlySet<string>, flags: PlanFlags): string {
-  // Everything observed but when (the plan's createdAt is set from it on a hit).
-  return JSON.stringify([{ ...observed, observedAt: undefined }, [...rotated], flags.targets, flags.prune, flags.allowReplace]);
+interface PlanBasis {
+  observed: ObservedState;
+  rotated: string[];
+  flags: Pick<PlanFlags, "targets" | "prune" | "allowReplace">;
+}
+
+function planBasis(observed: ObservedState, rotated: ReadonlySet<string>, flags: PlanFlags): PlanBasis {
+  return { observed, rotated: [...rotated], flags: { targets: flags.targets, prune: flags.prune, allowReplace: flags.allowReplace } };
+}
+
+/**
+ * Everything observed but when (the plan's createdAt is set from it on a hit). A watch hands out
+ * the same objects for unchanged answers (client/read-memo.ts), so this walks little more than
+ * the list of cubes.
+ */
+function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
+  const { observedAt: _a, ...before } = a.observed;
+  const { observedAt: _b, ...now } = b.observed;
+  return sameJson(before, now) && sameJson(a.rotated, b.rotated) && sameJson(a.flags, b.flags);
+}
+
+/** Two JSON values are equal (key order aside); an object shared by both is not walked. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
@@ -150,8 +187,11 @@ export async function computePlan(
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
-  const key = memo === undefined ? undefined : memoKey(observed, rotated, flags);
-  const remembered = memo?.plan !== undefined && memo.desired === desired && memo.key === key ? { ...memo.plan, createdAt: observed.observedAt } : undefined;
+  const basis = memo === undefined ? undefined : planBasis(observed, rotated, flags);
+  const remembered =
+    memo?.plan !== undefined && memo.basis !== undefined && basis !== undefined && memo.desired === desired && sameBasis(memo.basis, basis)
+      ? { ...memo.plan, createdAt: observed.observedAt }
+      : undefined;
   const plan =
     remembered ??
     diff(
@@ -160,7 +200,7 @@ export async function computePlan(
       { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
       { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) },
     );
-  if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, key, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
+  if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);

@@ -57,7 +57,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
   try {
-    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true }, io, async (conn) => {
+    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
       const wake = new Wake();
       const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, io);
@@ -142,6 +142,7 @@ class Watcher {
 
   async round(): Promise<Result> {
     this.roundNumber++;
+    this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     try {
       const result = await this.reconcile();
