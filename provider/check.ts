@@ -28,7 +28,7 @@ const CubeId = z.string().min(1, "cubeId must not be empty");
 const AdoptId = z.string().min(1, "adoptId must not be empty").optional();
 
 export const CubeInputSchema = CreateCubeRequest.extend({
-  power: Power.optional(),
+  power: z.optional(Power),
   sshPort: z.number().int("sshPort must be a whole number").min(1).max(65535).optional(),
   adoptId: AdoptId,
 });

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Document, Node } from "yaml";
-import { ZodArray, ZodDefault, ZodNullable, ZodObject, ZodOptional, type z } from "zod";
+import { $ZodArray, $ZodDefault, $ZodNullable, $ZodObject, $ZodOptional, type $ZodIssue, type $ZodType } from "zod/v4/core";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
@@ -435,7 +435,7 @@ class ParsedFile {
     return [...secretNames];
   }
 
-  addZodIssue(issue: z.core.$ZodIssue): void {
+  addZodIssue(issue: $ZodIssue): void {
     const where = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
       const known = knownKeysAt(DesiredStateDocument, issue.path);
@@ -491,20 +491,20 @@ function locator(file: string, source: string): (path: IssuePath) => Position {
 }
 
 /** The keys the schema allows in the object at `path` (array indexes and wrappers stepped through). */
-export function knownKeysAt(schema: z.ZodType, path: IssuePath): string[] {
-  let node: z.ZodType | undefined = unwrap(schema);
+export function knownKeysAt(schema: $ZodType, path: IssuePath): string[] {
+  let node: $ZodType | undefined = unwrap(schema);
   for (const segment of path) {
-    if (node instanceof ZodArray) node = unwrap(node.element as z.ZodType);
-    else if (node instanceof ZodObject && typeof segment === "string") node = unwrap(node.shape[segment] as z.ZodType | undefined);
+    if (node instanceof $ZodArray) node = unwrap(node._zod.def.element);
+    else if (node instanceof $ZodObject && typeof segment === "string") node = unwrap(node._zod.def.shape[segment]);
     else node = undefined;
-    if (node instanceof ZodArray && typeof segment === "number") continue;
+    if (node instanceof $ZodArray && typeof segment === "number") continue;
   }
-  return node instanceof ZodObject ? Object.keys(node.shape) : [];
+  return node instanceof $ZodObject ? Object.keys(node._zod.def.shape) : [];
 }
 
-function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+function unwrap(schema: $ZodType | undefined): $ZodType | undefined {
   let node = schema;
-  while (node instanceof ZodOptional || node instanceof ZodNullable || node instanceof ZodDefault) node = node.unwrap() as z.ZodType;
+  while (node instanceof $ZodOptional || node instanceof $ZodNullable || node instanceof $ZodDefault) node = node._zod.def.innerType;
   return node;
 }
 

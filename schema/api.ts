@@ -7,11 +7,12 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "./common.js";
+import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
 // the file's schema does not build every API schema); they are part of this module's exports.
-export { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
+// They are zod/mini schemas: here they are wrapped with z.optional(X), not X.optional().
+export { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
 
 // ---------------------------------------------------------------- shared scalars
 
@@ -142,19 +143,19 @@ export const SuccessResponse = z.object({ success: z.boolean() });
 
 /** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
 export const DomainSettings = z.strictObject({
-  securityHeadersMode: SecurityHeadersMode.optional(),
+  securityHeadersMode: z.optional(SecurityHeadersMode),
   responseHeaderTimeoutSecs: z.number().int().min(10).max(3600).optional(),
-  responseHeaderOverrides: HeaderOverrides.nullable().optional(),
-  requestHeaderOverrides: HeaderOverrides.nullable().optional(),
+  responseHeaderOverrides: z.nullable(HeaderOverrides).optional(),
+  requestHeaderOverrides: z.nullable(HeaderOverrides).optional(),
   maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
-  corsConfig: CorsConfig.nullable().optional(),
-  originScheme: OriginScheme.optional(),
+  corsConfig: z.nullable(CorsConfig).optional(),
+  originScheme: z.optional(OriginScheme),
   responseCompression: z.boolean().optional(),
   ipAllowList: z.array(Cidr).max(50).nullable().optional(),
   ipDenyList: z.array(Cidr).max(50).nullable().optional(),
   basicAuthUser: z.string().nullable().optional(),
   basicAuthPassword: z.string().optional(),
-  proxyProtocol: ProxyProtocol.nullable().optional(),
+  proxyProtocol: z.nullable(ProxyProtocol).optional(),
   confirmMixedProxyProtocol: z.boolean().optional(),
 });
 export type DomainSettings = z.infer<typeof DomainSettings>;
@@ -195,20 +196,20 @@ export const Domain = z.object({
   port: z.number().int().nullable(),
   status: z.string(),
   ingressStatus: z.string().nullable().optional(),
-  securityHeadersMode: SecurityHeadersMode.optional(),
+  securityHeadersMode: z.optional(SecurityHeadersMode),
   responseHeaderTimeoutSecs: z.number().int().optional(),
-  responseHeaderOverrides: HeaderOverrides.nullable().optional(),
-  requestHeaderOverrides: HeaderOverrides.nullable().optional(),
+  responseHeaderOverrides: z.nullable(HeaderOverrides).optional(),
+  requestHeaderOverrides: z.nullable(HeaderOverrides).optional(),
   maxRequestBodyMb: z.number().int().nullable().optional(),
   responseCompression: z.boolean().optional(),
   ipAllowList: z.array(z.string()).nullable().optional(),
   ipDenyList: z.array(z.string()).nullable().optional(),
   basicAuthUser: z.string().nullable().optional(),
   basicAuthEnabled: z.boolean().optional(),
-  corsConfig: CorsConfig.nullable().optional(),
+  corsConfig: z.nullable(CorsConfig).optional(),
   /** Not in the reference's Domain schema; the emulator returns them so drift can be seen. */
-  originScheme: OriginScheme.optional(),
-  proxyProtocol: ProxyProtocol.nullable().optional(),
+  originScheme: z.optional(OriginScheme),
+  proxyProtocol: z.nullable(ProxyProtocol).optional(),
   isWildcard: z.boolean(),
   wildcardCertState: z.enum(["pending_delegation", "issuing", "ready", "failed"]).nullable().optional(),
   acmeDelegationTarget: z.string().nullable().optional(),
@@ -302,6 +303,14 @@ export const CreateSnapshotRequest = z.strictObject({ name: z.string().min(1).ma
 export const RestoreRequest = z.strictObject({ snapshotId: z.string().min(1) });
 
 // ---------------------------------------------------------------- webhooks
+
+/** desired.ts's DesiredWebhook checks url, events and description alike. */
+export const CreateWebhookRequest = z.strictObject({
+  url: z.url(),
+  events: z.array(WebhookEvent).min(1),
+  description: z.string().max(500).optional(),
+});
+export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
 export const Webhook = z.object({
   id: z.string(),

@@ -1,45 +1,46 @@
 /**
  * The zod schemas the desired-state file (desired.ts) shares with the API (api.ts, which
  * exports them too). Their own module so that `cubeform validate` builds these and the file's
- * schema only, not every schema of the API.
+ * schema only, not every schema of the API. Written with zod/mini (see zod-english.ts).
  */
-import { z } from "zod";
+import "./zod-english.js";
+import * as z from "zod/mini";
 import { addressProblem } from "./address.js";
 
 /** The pattern editors see (JSON Schema); addressProblem() is the exact check. */
 const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
-export const Cidr = z
-  .string()
-  .regex(CIDR, "must be an IPv4 or IPv6 address or CIDR, like 203.0.113.0/24 or 2001:db8::/32")
-  .superRefine((text, ctx) => {
+export const Cidr = z.string().check(
+  z.regex(CIDR, "must be an IPv4 or IPv6 address or CIDR, like 203.0.113.0/24 or 2001:db8::/32"),
+  z.superRefine((text, ctx) => {
     const problem = CIDR.test(text) ? addressProblem(text) : undefined;
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-  });
+  }),
+);
 
 /** Names become the hostname inside the Cube: 1–64 characters, letters, digits and inner hyphens. */
-export const CubeName = z
-  .string()
-  .min(1, "name must not be empty")
-  .max(64, "name must be at most 64 characters")
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "name may contain letters, digits and hyphens, and must start and end with a letter or digit");
+export const CubeName = z.string().check(
+  z.minLength(1, "name must not be empty"),
+  z.maxLength(64, "name must be at most 64 characters"),
+  z.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "name may contain letters, digits and hyphens, and must start and end with a letter or digit"),
+);
 
 export const SSH_KEY_PATTERN = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
 
 export const USER_DATA_MAX_BYTES = 16 * 1024;
 
 export const HeaderOverrides = z.object({
-  set: z.record(z.string(), z.string()).optional(),
-  remove: z.array(z.string()).optional(),
+  set: z.optional(z.record(z.string(), z.string())),
+  remove: z.optional(z.array(z.string())),
 });
 export type HeaderOverrides = z.infer<typeof HeaderOverrides>;
 
 export const CorsConfig = z.object({
-  allowedOrigins: z.array(z.string()).max(20),
-  allowedMethods: z.array(z.string()).max(30).optional(),
-  allowedHeaders: z.array(z.string()).max(30).optional(),
-  exposedHeaders: z.array(z.string()).max(30).optional(),
-  allowCredentials: z.boolean().optional(),
-  maxAgeSeconds: z.number().int().min(0).max(86400).optional(),
+  allowedOrigins: z.array(z.string()).check(z.maxLength(20)),
+  allowedMethods: z.optional(z.array(z.string()).check(z.maxLength(30))),
+  allowedHeaders: z.optional(z.array(z.string()).check(z.maxLength(30))),
+  exposedHeaders: z.optional(z.array(z.string()).check(z.maxLength(30))),
+  allowCredentials: z.optional(z.boolean()),
+  maxAgeSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(86400))),
 });
 export type CorsConfig = z.infer<typeof CorsConfig>;
 
@@ -48,10 +49,7 @@ export const OriginScheme = z.enum(["http", "https"]);
 export const ProxyProtocol = z.enum(["v1", "v2"]);
 
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-export const Hostname = z
-  .string()
-  .max(253)
-  .regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com");
+export const Hostname = z.string().check(z.maxLength(253), z.regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com"));
 
 export const WEBHOOK_EVENTS = [
   "cube.created", "cube.running", "cube.stopped", "cube.error", "cube.deleted", "cube.cold_restarted",
@@ -69,10 +67,3 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
-
-export const CreateWebhookRequest = z.strictObject({
-  url: z.url(),
-  events: z.array(WebhookEvent).min(1),
-  description: z.string().max(500).optional(),
-});
-export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;

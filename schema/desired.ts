@@ -1,9 +1,11 @@
 /**
  * The desired-state document (cubeform.yaml). The JSON Schema for editors is generated from
- * this file into schema/cubeform.schema.json (see schema/generate.ts).
+ * this file into schema/cubeform.schema.json (see schema/generate.ts). Written with zod/mini (see
+ * zod-english.ts).
  */
-import { z } from "zod";
-import { Cidr, CorsConfig, CreateWebhookRequest, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./common.js";
+import "./zod-english.js";
+import * as z from "zod/mini";
+import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, WebhookEvent } from "./common.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -11,16 +13,16 @@ export const Power = z.enum(["running", "stopped"]);
 export type Power = z.infer<typeof Power>;
 
 export const DesiredResources = z.strictObject({
-  vcpu: z.number().int().min(1),
-  ramGb: z.number().int().min(1),
-  diskGb: z.number().int().min(10).refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
+  vcpu: z.number().check(z.int(), z.minimum(1)),
+  ramGb: z.number().check(z.int(), z.minimum(1)),
+  diskGb: z.number().check(z.int(), z.minimum(10), z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5")),
 });
 
 /** Fields a user may list in lifecycle.ignoreChanges. */
 export const IGNORABLE_FIELDS = ["image", "region", "resources", "sshPublicKey", "userData", "terminationProtection", "power", "sshPort", "domains", "ports"] as const;
 
 /** The API takes Basic Auth as a pair: a password alone is a 400 at apply time. */
-export function requireUserWithPassword(domain: { basicAuthUser?: string | null | undefined; basicAuthPassword?: string | undefined }, ctx: z.RefinementCtx): void {
+export function requireUserWithPassword(domain: { basicAuthUser?: string | null | undefined; basicAuthPassword?: string | undefined }, ctx: z.core.$RefinementCtx): void {
   if (domain.basicAuthPassword === undefined || (domain.basicAuthUser !== undefined && domain.basicAuthUser !== null)) return;
   ctx.addIssue({
     code: "custom",
@@ -29,87 +31,89 @@ export function requireUserWithPassword(domain: { basicAuthUser?: string | null 
   });
 }
 
-export const DesiredDomain = z.strictObject({
-  hostname: Hostname,
-  port: z.number().int().min(1).max(65535),
-  securityHeadersMode: SecurityHeadersMode.optional(),
-  responseHeaderTimeoutSecs: z.number().int().min(10).max(3600).optional(),
-  responseHeaderOverrides: HeaderOverrides.nullable().optional(),
-  requestHeaderOverrides: HeaderOverrides.nullable().optional(),
-  maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
-  /** Strict here (unlike the API's response schema): a misspelt key would be dropped silently. */
-  corsConfig: z.strictObject(CorsConfig.shape).nullable().optional(),
-  originScheme: OriginScheme.optional(),
-  responseCompression: z.boolean().optional(),
-  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
-  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
-  proxyProtocol: ProxyProtocol.nullable().optional(),
-  basicAuthUser: z.string().min(1).nullable().optional(),
-  /** Only as an environment reference (`${env:NAME}`), checked by the loader before resolution. */
-  basicAuthPassword: z.string().min(1).optional(),
-}).superRefine(requireUserWithPassword);
+export const DesiredDomain = z
+  .strictObject({
+    hostname: Hostname,
+    port: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
+    securityHeadersMode: z.optional(SecurityHeadersMode),
+    responseHeaderTimeoutSecs: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(3600))),
+    responseHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+    requestHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+    maxRequestBodyMb: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(10240)))),
+    /** Strict here (unlike the API's response schema): a misspelt key would be dropped silently. */
+    corsConfig: z.optional(z.nullable(z.strictObject(CorsConfig.shape))),
+    originScheme: z.optional(OriginScheme),
+    responseCompression: z.optional(z.boolean()),
+    ipAllowList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
+    ipDenyList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
+    proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
+    basicAuthUser: z.optional(z.nullable(z.string().check(z.minLength(1)))),
+    /** Only as an environment reference (`${env:NAME}`), checked by the loader before resolution. */
+    basicAuthPassword: z.optional(z.string().check(z.minLength(1))),
+  })
+  .check(z.superRefine(requireUserWithPassword));
 export type DesiredDomain = z.infer<typeof DesiredDomain>;
 
 export const DesiredPort = z.strictObject({
-  cubePort: z.number().int().min(1).max(65535),
-  label: z.string().max(100).optional(),
-  udp: z.boolean().default(true),
+  cubePort: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
+  label: z.optional(z.string().check(z.maxLength(100))),
+  udp: z._default(z.boolean(), true),
   /** The allow-list (CIDRs). Empty or absent leaves the port open to the internet. */
-  allow: z.array(Cidr).max(500).default([]),
+  allow: z._default(z.array(Cidr).check(z.maxLength(500)), []),
 });
 export type DesiredPort = z.infer<typeof DesiredPort>;
 
 export const Lifecycle = z.strictObject({
-  allowReplace: z.boolean().default(false),
-  ignoreChanges: z.array(z.enum(IGNORABLE_FIELDS)).default([]),
+  allowReplace: z._default(z.boolean(), false),
+  ignoreChanges: z._default(z.array(z.enum(IGNORABLE_FIELDS)), []),
 });
 
 const cubeFields = {
-  image: z.string().min(1),
-  region: z.string().min(1),
+  image: z.string().check(z.minLength(1)),
+  region: z.string().check(z.minLength(1)),
   resources: DesiredResources,
-  sshPublicKey: z.string().min(1),
+  sshPublicKey: z.string().check(z.minLength(1)),
   /** Path (relative to the file) of an OpenSSH public key; instead of sshPublicKey. */
-  sshPublicKeyFile: z.string().min(1),
+  sshPublicKeyFile: z.string().check(z.minLength(1)),
   userData: z.string(),
   /** Path (relative to the file) of a cloud-init script; instead of userData. */
-  userDataFile: z.string().min(1),
+  userDataFile: z.string().check(z.minLength(1)),
   terminationProtection: z.boolean(),
   power: Power,
-  sshPort: z.number().int().min(1).max(65535),
+  sshPort: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
 };
 
 export const Defaults = z.strictObject({
-  image: cubeFields.image.optional(),
-  region: cubeFields.region.optional(),
-  resources: cubeFields.resources.optional(),
-  sshPublicKey: cubeFields.sshPublicKey.optional(),
-  sshPublicKeyFile: cubeFields.sshPublicKeyFile.optional(),
-  userData: cubeFields.userData.optional(),
-  userDataFile: cubeFields.userDataFile.optional(),
-  terminationProtection: cubeFields.terminationProtection.optional(),
-  power: cubeFields.power.optional(),
-  sshPort: cubeFields.sshPort.optional(),
+  image: z.optional(cubeFields.image),
+  region: z.optional(cubeFields.region),
+  resources: z.optional(cubeFields.resources),
+  sshPublicKey: z.optional(cubeFields.sshPublicKey),
+  sshPublicKeyFile: z.optional(cubeFields.sshPublicKeyFile),
+  userData: z.optional(cubeFields.userData),
+  userDataFile: z.optional(cubeFields.userDataFile),
+  terminationProtection: z.optional(cubeFields.terminationProtection),
+  power: z.optional(cubeFields.power),
+  sshPort: z.optional(cubeFields.sshPort),
 });
 export type Defaults = z.infer<typeof Defaults>;
 
 export const DesiredCubeInput = z.strictObject({
   name: CubeName,
   /** Pins the cube to one live id when names are ambiguous or a cube was renamed out of band. */
-  id: z.string().min(1).optional(),
-  image: cubeFields.image.optional(),
-  region: cubeFields.region.optional(),
-  resources: cubeFields.resources.optional(),
-  sshPublicKey: cubeFields.sshPublicKey.optional(),
-  sshPublicKeyFile: cubeFields.sshPublicKeyFile.optional(),
-  userData: cubeFields.userData.optional(),
-  userDataFile: cubeFields.userDataFile.optional(),
-  terminationProtection: cubeFields.terminationProtection.optional(),
-  power: cubeFields.power.optional(),
-  sshPort: cubeFields.sshPort.optional(),
-  domains: z.array(DesiredDomain).default([]),
-  ports: z.array(DesiredPort).default([]),
-  lifecycle: Lifecycle.optional(),
+  id: z.optional(z.string().check(z.minLength(1))),
+  image: z.optional(cubeFields.image),
+  region: z.optional(cubeFields.region),
+  resources: z.optional(cubeFields.resources),
+  sshPublicKey: z.optional(cubeFields.sshPublicKey),
+  sshPublicKeyFile: z.optional(cubeFields.sshPublicKeyFile),
+  userData: z.optional(cubeFields.userData),
+  userDataFile: z.optional(cubeFields.userDataFile),
+  terminationProtection: z.optional(cubeFields.terminationProtection),
+  power: z.optional(cubeFields.power),
+  sshPort: z.optional(cubeFields.sshPort),
+  domains: z._default(z.array(DesiredDomain), []),
+  ports: z._default(z.array(DesiredPort), []),
+  lifecycle: z.optional(Lifecycle),
 });
 export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
 
@@ -118,24 +122,24 @@ export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
  * difference replaces it, which mints a new signing secret.
  */
 export const DesiredWebhook = z.strictObject({
-  url: CreateWebhookRequest.shape.url,
-  /** Event names of the API's list (cube.deleted, domain.removed, ...). */
-  events: CreateWebhookRequest.shape.events,
-  description: CreateWebhookRequest.shape.description,
+  url: z.url(),
+  /** The same checks as the API's CreateWebhookRequest (api.ts). Event names of its list (cube.deleted, domain.removed, ...). */
+  events: z.array(WebhookEvent).check(z.minLength(1)),
+  description: z.optional(z.string().check(z.maxLength(500))),
   /** Where the signing secret is written (mode 0600) when the endpoint is created; relative to this file. */
-  secretFile: z.string().min(1),
+  secretFile: z.string().check(z.minLength(1)),
 });
 export type DesiredWebhook = z.infer<typeof DesiredWebhook>;
 
 export const DesiredStateDocument = z.strictObject({
   apiVersion: z.literal(API_VERSION),
   /** Space id; else CUBE_SPACE_ID, else the key's own space. */
-  space: z.string().min(1).optional(),
-  defaults: Defaults.optional(),
+  space: z.optional(z.string().check(z.minLength(1))),
+  defaults: z.optional(Defaults),
   /** Delete cubes of the space that this file does not declare (never protected ones). */
-  prune: z.boolean().default(false),
-  cubes: z.array(DesiredCubeInput).default([]),
+  prune: z._default(z.boolean(), false),
+  cubes: z._default(z.array(DesiredCubeInput), []),
   /** The space's webhook endpoints. Absent: webhooks are not managed (never reported or pruned). */
-  webhooks: z.array(DesiredWebhook).optional(),
+  webhooks: z.optional(z.array(DesiredWebhook)),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

@@ -1,9 +1,12 @@
 /**
  * Flags shared by the commands, and the zod schemas that turn commander's raw options into
- * typed values (with one clear error per bad flag).
+ * typed values (with one clear error per bad flag). Written with zod/mini, like the file's
+ * schema (schema/zod-english.ts): `cubeform validate` loads no zod classic; the commands mix
+ * these shapes into their own zod schemas.
  */
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import "../../schema/zod-english.js";
+import * as z from "zod/mini";
 import { CliError, ExitCode } from "../errors.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -45,32 +48,32 @@ export function addDnsReadOptions(command: Command): Command {
 }
 
 export const DnsReadOptions = z.object({
-  dnsConcurrency: z.coerce.number().int().min(1).max(64).default(4),
-  dnsRate: z.string().default("10/1"),
+  dnsConcurrency: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 4),
+  dnsRate: z._default(z.string(), "10/1"),
 });
 
 export const FileOptions = z.object({
-  file: z
-    .array(z.string().min(1))
-    .default([])
-    .transform((files) => (files.length > 0 ? files : [DEFAULT_FILE])),
+  file: z.pipe(
+    z._default(z.array(z.string().check(z.minLength(1))), []),
+    z.transform((files: string[]) => (files.length > 0 ? files : [DEFAULT_FILE])),
+  ),
 });
 
 export const ConnectOptions = z.object({
-  emulator: z.boolean().default(false),
-  rateLimit: z.string().default("10/60"),
+  emulator: z._default(z.boolean(), false),
+  rateLimit: z._default(z.string(), "10/60"),
 });
 
-export const FormatOption = z.object({ format: z.enum(FORMATS).default("text") });
+export const FormatOption = z.object({ format: z._default(z.enum(FORMATS), "text") });
 
-export const TargetOption = z.object({ target: z.array(z.string().min(1)).default([]) });
+export const TargetOption = z.object({ target: z._default(z.array(z.string().check(z.minLength(1))), []) });
 
 /**
  * Parses commander's options with a schema; a bad value is a one-line error naming the flag.
  * Once per run: without zod's compiled fast parser, which takes longer to make than to use once.
  */
-export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
-  const result = schema.safeParse(raw, { jitless: true });
+export function parseOptions<T extends z.core.$ZodType>(schema: T, raw: unknown): z.output<T> {
+  const result = z.safeParse(schema, raw, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const flag = issue?.path.map((p) => `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(" ") ?? "";
@@ -95,4 +98,4 @@ export function addDay2Options(command: Command): Command {
   return addConnectOptions(command).addOption(new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"));
 }
 
-export const Day2Options = z.object({ ...ConnectOptions.shape, format: z.enum(DAY2_FORMATS).default("text") });
+export const Day2Options = z.object({ ...ConnectOptions.shape, format: z._default(z.enum(DAY2_FORMATS), "text") });

@@ -5,7 +5,7 @@ import { parseDuration } from "../watch/duration.js";
 import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(Day2Options.loose(), raw);
+  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
   return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
 }
 

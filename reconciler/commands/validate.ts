@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { addFileOption, addFormatOption, exitWith, FileOptions, FormatOption, parseOptions } from "./options.js";
 
