@@ -25,6 +25,11 @@ const LOG_LOADS = fileURLToPath(new URL("./fixtures/log-loads.mjs", import.meta.
  * own loaders load the rest (the bin, dependencies left out of the bundle): LOG_LOADS names those.
  */
 function modulesLoadedBy(args: string[]): string[] {
+  return byPackage(filesLoadedBy(args));
+}
+
+/** The source files a run loads (paths relative to the package), dependencies' files included. */
+function filesLoadedBy(args: string[]): string[] {
   const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1" } });
   const lines = run.stderr.split("\n");
   const byNode = lines.filter((line) => line.startsWith("LOAD ")).map((line) => fileURLToPath(line.slice(5)));
@@ -32,8 +37,12 @@ function modulesLoadedBy(args: string[]): string[] {
   const chunks = lines.flatMap((line) => /^cubeform: load (\S+) \(code cache: \w+\)$/.exec(line)?.[1] ?? []).map((name) => join(BUNDLE, name));
   expect(chunks.length, run.stderr).toBeGreaterThan(0);
   const bundled = chunks.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
-  const modules = [...bundled, ...byNode.flatMap((file) => /\/(node_modules\/.*)$/.exec(file)?.[1] ?? [])];
-  return [...new Set(modules.map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
+  return [...bundled, ...byNode.flatMap((file) => /\/(node_modules\/.*)$/.exec(file)?.[1] ?? [])];
+}
+
+/** Dependencies' files as the dependency's name. */
+function byPackage(files: string[]): string[] {
+  return [...new Set(files.map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
 }
 
 test("`cubeform --version` and `cubeform --help` load no command and none of yaml, zod, undici", () => {
@@ -45,12 +54,16 @@ test("`cubeform --version` and `cubeform --help` load no command and none of yam
   }
 });
 
-test("`cubeform validate` loads its own command only, and nothing that talks HTTP", () => {
-  const loaded = modulesLoadedBy(["validate", "-f", FLEET_YAML]);
+test("`cubeform validate` loads its own command only, nothing that talks HTTP, and zod's core without zod classic", () => {
+  const files = filesLoadedBy(["validate", "-f", FLEET_YAML]);
+  const loaded = byPackage(files);
   expect(loaded).toContain("reconciler/commands/validate.ts");
   expect(loaded).toContain("reconciler/actions/validate.ts");
   expect(loaded).toContain("zod");
   expect(loaded.filter((m) => /commands\/(?!index|validate|options)|client\/|emulator\/|^undici$/.test(m))).toEqual([]);
+  // The file's and the options' schemas are zod/mini (schema/zod-english.ts): zod classic is ~20 % of the start-up.
+  expect(files.filter((f) => f.startsWith("node_modules/zod/v4/core/"))).not.toEqual([]);
+  expect(files.filter((f) => f.startsWith("node_modules/zod/v4/classic/"))).toEqual([]);
 });
 
 test("every entry of the command list registers the command it names, with the summary --help shows", async () => {
