@@ -2,6 +2,11 @@
  * diff: desired state + observed state → a complete, ordered Plan. Pure: no I/O, no clock.
  * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
  * provider uses too.
+ *
+ * diffAsRead: the same plan, with each declared cube planned (and its part of the digest
+ * made) as soon as its reads are in, while the API still answers the others: a large plan's
+ * diff then costs little after the last read. finish() keeps an early result only when the
+ * whole observed state matches that cube to the same live cube at the same address.
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
@@ -12,6 +17,8 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
+import { cubeDigestJson } from "./digest.js";
+import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
 interface Collector {
@@ -30,27 +37,101 @@ export interface DiffContext {
 }
 
 export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
+  return diffAsRead(desired, options, context).finish(observed);
+}
+
+/** Fed by observe (onListed, onRead); finish() answers what diff() answers for the same observed state. */
+export interface DiffAsRead {
+  /** Every cube of the list, before their domains and mappings are read. */
+  listed(cubes: readonly Cube[]): void;
+  /** One cube with its domains and mappings. */
+  read(cube: ObservedCube): void;
+  finish(observed: ObservedState): Plan;
+}
+
+interface EarlyCube {
+  live: ObservedCube;
+  address: string;
+  changes: ResourceChange[];
+  steps: GroupedStep[];
+}
+
+export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>, context: DiffContext = {}): DiffAsRead {
   const resolved = resolvePlanOptions(options, desired);
-  const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
   // The declared cubes first, in their order: matches[i] is desired.cubes[i].
   const declared = [...desired.cubes, ...(desired.untargeted ?? [])];
-  const { matches, unmanaged } = matchCubes(declared, live);
-  const addressOf = addressing(declared, unmanaged);
   const targets = new Set(resolved.targets);
-  const out: Collector = { changes: [], steps: [], keep: context.keep?.noopBodies === false ? withoutNoopBodies : (change) => change };
-  desired.cubes.forEach((spec, index) => {
-    const match = matches[index];
-    if (match === undefined || (targets.size > 0 && !targets.has(spec.name))) return;
-    planDeclaredCube(spec, match, addressOf(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined)), resolved, index, out, context);
-  });
-  const prune = resolved.prune && targets.size === 0;
-  unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressOf(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
-  if (desired.webhooks !== undefined && targets.size === 0) {
-    const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
-    out.changes.push(...webhooks.changes);
-    out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
-  }
-  return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}) });
+  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
+  const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
+  // Only a plan that keeps no prior-state projection hashes the digest from these parts.
+  const digestParts = context.keep?.priorState === false ? new Map<string, { live: ObservedCube; json: string }>() : undefined;
+  const early: (EarlyCube | undefined)[] = [];
+  let waiting: ObservedCube[] | undefined = [];
+  let indexById = new Map<string, number>();
+  let addressOf: (name: string, id: string | undefined) => string = () => "";
+
+  const planEarly = (live: ObservedCube): void => {
+    digestParts?.set(live.cube.id, { live, json: cubeDigestJson(live) });
+    const index = indexById.get(live.cube.id);
+    const spec = index === undefined ? undefined : desired.cubes[index];
+    if (index === undefined || spec === undefined) return;
+    const address = addressOf(spec.name, spec.id ?? live.cube.id);
+    const out: Collector = { changes: [], steps: [], keep };
+    try {
+      planDeclaredCube(spec, { kind: "matched", live }, address, resolved, index, out, context);
+    } catch {
+      return; // finish() plans it again and reports what is wrong
+    }
+    early[index] = { live, address, changes: out.changes, steps: out.steps };
+  };
+
+  return {
+    listed(cubes) {
+      const stubs = cubes.filter((cube) => cube.state !== "deleted").map((cube): ObservedCube => ({ cube, domains: [], tcpMappings: [] }));
+      const { matches, unmanaged } = matchCubes(declared, stubs);
+      addressOf = addressing(declared, unmanaged);
+      indexById = new Map();
+      desired.cubes.forEach((spec, index) => {
+        const match = matches[index];
+        if (match?.kind === "matched" && planned(spec)) indexById.set(match.live.cube.id, index);
+      });
+      const reads = waiting ?? [];
+      waiting = undefined;
+      reads.forEach(planEarly);
+    },
+    read(cube) {
+      if (waiting !== undefined) waiting.push(cube);
+      else planEarly(cube);
+    },
+    finish(observed) {
+      const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
+      const { matches, unmanaged } = matchCubes(declared, live);
+      const addressAt = addressing(declared, unmanaged);
+      const out: Collector = { changes: [], steps: [], keep };
+      desired.cubes.forEach((spec, index) => {
+        const match = matches[index];
+        if (match === undefined || !planned(spec)) return;
+        const address = addressAt(spec.name, spec.id ?? (match.kind === "matched" ? match.live.cube.id : undefined));
+        const ready = early[index];
+        if (ready !== undefined && match.kind === "matched" && ready.live === match.live && ready.address === address) {
+          out.changes.push(...ready.changes);
+          out.steps.push(...ready.steps);
+        } else planDeclaredCube(spec, match, address, resolved, index, out, context);
+      });
+      const prune = resolved.prune && targets.size === 0;
+      unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      if (desired.webhooks !== undefined && targets.size === 0) {
+        const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
+        out.changes.push(...webhooks.changes);
+        out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
+      }
+      const digestPart = (cube: ObservedCube): string | undefined => {
+        const part = digestParts?.get(cube.cube.id);
+        return part?.live === cube ? part.json : undefined;
+      };
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestPart });
+    },
+  };
 }
 
 /** Addresses carry the id only when one name stands for several cubes of the plan. */

@@ -17,6 +17,10 @@ export interface ObserveOptions {
   webhooks?: boolean;
   /** Injectable clock for observedAt. */
   now?: () => Date;
+  /** The cube list is complete (deleted cubes left out); their reads may still be under way. */
+  onListed?: (cubes: readonly Cube[]) => void;
+  /** One cube is read with its domains and mappings (a cube no target names: with none). */
+  onRead?: (cube: ObservedCube) => void;
 }
 
 export async function observe(client: CubeApi, options: ObserveOptions = {}): Promise<ObservedState> {
@@ -29,9 +33,16 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const limit = limiter(options.concurrency ?? 16);
   const startReading = (cube: Cube): void => {
     if (cube.state === "deleted" || reading.has(cube.id)) return;
-    if (wanted && !wanted.has(cube.name)) return void reading.set(cube.id, Promise.resolve({ cube, domains: [], tcpMappings: [] }));
+    if (wanted && !wanted.has(cube.name)) {
+      const listedOnly = { cube, domains: [], tcpMappings: [] };
+      options.onRead?.(listedOnly);
+      return void reading.set(cube.id, Promise.resolve(listedOnly));
+    }
     subReads += 2;
-    const read = limit(() => readSubResources(client, cube));
+    const read = limit(() => readSubResources(client, cube)).then((observed) => {
+      if (observed !== undefined) options.onRead?.(observed);
+      return observed;
+    });
     // Awaited below, after the walk: until then a failure must not count as unhandled.
     read.catch(() => {});
     reading.set(cube.id, read);
@@ -44,6 +55,7 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
     throw e;
   }
   cubes.forEach(startReading);
+  options.onListed?.(cubes);
   const observed = await Promise.all(cubes.map((cube) => reading.get(cube.id)));
   const present = observed.filter((cube): cube is ObservedCube => cube !== undefined);
   const webhooks = options.webhooks ? await readWebhooks(client) : undefined;

@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, observe, type DesiredState, type ObservedState, type Plan, type PlanKeep } from "../../engine/index.js";
+import { diff, diffAsRead, observe, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanKeep } from "../../engine/index.js";
 import { connect, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
@@ -92,10 +92,6 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
   }
 }
 
-/**
- * The space as a plan sees it: cubes whose deletion this machine started and the API has not
- * finished are left out (`notice` says which).
- */
 /** Domains whose basic-auth password in the environment differs from the one last applied. */
 async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Record<string, string | undefined>): Promise<Set<string>> {
   const rotated = new Set<string>();
@@ -109,8 +105,12 @@ async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Re
   return rotated;
 }
 
-export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: { webhooks?: boolean } = {}): Promise<ObservedState> {
-  const listed = await observe(conn.client, { concurrency: OBSERVE_CONCURRENCY, webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+/**
+ * The space as a plan sees it: cubes whose deletion this machine started and the API has not
+ * finished are left out (`notice` says which).
+ */
+export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: Pick<ObserveOptions, "webhooks" | "onListed" | "onRead"> = {}): Promise<ObservedState> {
+  const listed = await observe(conn.client, { ...options, concurrency: OBSERVE_CONCURRENCY, webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
     writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);
@@ -185,21 +185,18 @@ export async function computePlan(
   memo?: PlanMemo,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
-  const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined });
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
+  const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
+  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) };
+  // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
+  const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
+  const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined, ...(early ? { onListed: early.listed, onRead: early.read } : {}) });
   const basis = memo === undefined ? undefined : planBasis(observed, rotated, flags);
   const remembered =
     memo?.plan !== undefined && memo.basis !== undefined && basis !== undefined && memo.desired === desired && sameBasis(memo.basis, basis)
       ? { ...memo.plan, createdAt: observed.observedAt }
       : undefined;
-  const plan =
-    remembered ??
-    diff(
-      desired,
-      observed,
-      { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit },
-      { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) },
-    );
+  const plan = remembered ?? early?.finish(observed) ?? diff(desired, observed, planOptions, context);
   if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);

@@ -48,6 +48,22 @@ test("the first page's cubes are read while later pages are still being read; th
   expect(h.server.received).toHaveLength(3 + 60);
 });
 
+test("each cube is handed on (onRead) as soon as its reads are in, the list once it is complete (onListed)", async () => {
+  const handed: string[] = [];
+  let listed: string[] = [];
+  let handedBeforeLastPage = 0;
+  const h = await harness(
+    space(async (page) => {
+      if (page === 3) await until(() => handed.length > 0);
+      handedBeforeLastPage = handed.length;
+    }),
+  );
+  const state = await observe(h.client, { concurrency: 4, onListed: (cubes) => (listed = cubes.map((c) => c.id)), onRead: (cube) => handed.push(cube.cube.id) });
+  expect(handedBeforeLastPage).toBeGreaterThan(0);
+  expect(listed).toEqual(state.cubes.map((c) => c.cube.id));
+  expect([...handed].sort()).toEqual([...listed].sort());
+});
+
 test("a failing cube read during the walk fails observe once the walk ends (no unhandled rejection)", async () => {
   const serve = space();
   const h = await harness(async (r, i) => (r.path.endsWith("/cubes/c2/domains") ? { status: 400, body: { error: { code: "bad_request", message: "no" } } } : serve(r)));
