@@ -12,15 +12,19 @@ export const KNOWN_AFTER_APPLY = "(known after apply)";
  */
 export function canonical(value: unknown): unknown {
   if (value === undefined || value === null) return null;
+  if (typeof value !== "object") return value;
   if (Array.isArray(value)) return value.length === 0 ? null : value.map(canonical);
-  if (typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .map(([key, member]) => [key, canonical(member)] as const)
-      .filter(([, member]) => member !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return entries.length === 0 ? null : Object.fromEntries(entries);
+  // One pass over the sorted keys (this runs for every field of every domain of a plan).
+  let out: Record<string, unknown> | null = null;
+  for (const key of Object.keys(value).sort()) {
+    const member = canonical((value as Record<string, unknown>)[key]);
+    if (member === null) continue;
+    out ??= {};
+    // A header named __proto__ is a key like any other, not the object's prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else out[key] = member;
   }
-  return value;
+  return out;
 }
 
 export function sameValue(a: unknown, b: unknown): boolean {

@@ -3,10 +3,10 @@
  * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
  * provider uses too.
  *
- * diffAsRead: the same plan, with each declared cube planned (and its part of the digest
- * made) as soon as its reads are in, while the API still answers the others: a large plan's
- * diff then costs little after the last read. finish() keeps an early result only when the
- * whole observed state matches that cube to the same live cube at the same address.
+ * diffAsRead: the same plan, with each declared cube planned as soon as its reads are in,
+ * while the API still answers the others: a large plan's diff then costs little after the
+ * last read. finish() keeps an early result only when the whole observed state matches that
+ * cube to the same live cube at the same address.
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
@@ -17,7 +17,6 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
-import { cubeDigestJson } from "./digest.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
@@ -63,15 +62,12 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const targets = new Set(resolved.targets);
   const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
-  // Only a plan that keeps no prior-state projection hashes the digest from these parts.
-  const digestParts = context.keep?.priorState === false ? new Map<string, { live: ObservedCube; json: string }>() : undefined;
   const early: (EarlyCube | undefined)[] = [];
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
   let addressOf: (name: string, id: string | undefined) => string = () => "";
 
   const planEarly = (live: ObservedCube): void => {
-    digestParts?.set(live.cube.id, { live, json: cubeDigestJson(live) });
     const index = indexById.get(live.cube.id);
     const spec = index === undefined ? undefined : desired.cubes[index];
     if (index === undefined || spec === undefined) return;
@@ -125,11 +121,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         out.changes.push(...webhooks.changes);
         out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
       }
-      const digestPart = (cube: ObservedCube): string | undefined => {
-        const part = digestParts?.get(cube.cube.id);
-        return part?.live === cube ? part.json : undefined;
-      };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestPart });
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}) });
     },
   };
 }

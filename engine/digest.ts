@@ -78,20 +78,11 @@ export function digestOf(projection: StateProjection): string {
   return hashProjection(projection.spaceId, cubes.length, (i) => JSON.stringify(cubes[i]), projection.webhooks);
 }
 
-/** One cube's part of the digest: its projection's JSON. */
-export function cubeDigestJson(observed: ObservedCube): string {
-  return JSON.stringify(projectCube(observed));
-}
-
-/**
- * digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no
- * projection). `madeEarlier` answers the parts made while the cubes were read (diffAsRead).
- */
-export function stateDigest(observed: ObservedState, madeEarlier?: (cube: ObservedCube) => string | undefined): string {
+/** digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no projection). */
+export function stateDigest(observed: ObservedState): string {
   const cubes = liveCubesById(observed);
   const webhooks = observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks);
-  const part = (cube: ObservedCube): string => madeEarlier?.(cube) ?? cubeDigestJson(cube);
-  return hashProjection(observed.spaceId, cubes.length, (i) => part(cubes[i] as ObservedCube), webhooks);
+  return hashProjection(observed.spaceId, cubes.length, (i) => JSON.stringify(projectCube(cubes[i] as ObservedCube)), webhooks);
 }
 
 /** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */
