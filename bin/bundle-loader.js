@@ -33,7 +33,8 @@ function loadBundle(mainFile, env, stderr) {
   const root = dirname(mainFile);
   const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
   const mainSource = readFileSync(mainFile, "utf8");
-  const cacheDir = codeCacheDir(/^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1], env);
+  const bundleId = /^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1];
+  const cacheDir = codeCacheDir(bundleId, env);
   const modules = new Map();
   /** The scripts compiled without usable cached data: what saveCodeCache writes. */
   const uncached = [];
@@ -66,6 +67,7 @@ function loadBundle(mainFile, env, stderr) {
   const exports = load(mainFile, mainSource);
   return {
     exports,
+    bundleId,
     saveCodeCache() {
       if (uncached.length === 0) return;
       try {

@@ -53,6 +53,7 @@ main(process.argv.slice(2), {
   },
   env: process.env,
   signal: stop.signal,
+  build: bundle.bundleId,
 }).then((code) => {
   process.exitCode = code;
   if (graceful) {

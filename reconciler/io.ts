@@ -9,6 +9,8 @@ export interface CliIo {
   cwd?: string;
   /** Aborted when the process is asked to stop (SIGINT/SIGTERM); long-running commands end cleanly. */
   signal?: AbortSignal;
+  /** Which build of cubeform runs (the bundle's content hash): what it keeps on disk is for it alone. */
+  build?: string;
 }
 
 export function cwdOf(io: CliIo): string {

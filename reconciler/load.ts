@@ -21,6 +21,7 @@ import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { didYouMean } from "./suggest.js";
 import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
+import type { DiskLoadCache, EnvUse, KeptLoad } from "./load-cache.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -60,6 +61,8 @@ export interface LoadOptions {
   targets?: readonly string[];
   /** Kept between the rounds of a watch: an unchanged file is not read again (LoadCache). */
   cache?: LoadCache;
+  /** Kept between runs: a large unchanged file is not parsed again (load-cache.ts). */
+  diskCache?: DiskLoadCache;
 }
 
 /** The files a load read besides the YAML itself (userData, sshPublicKey files), with their text. */
@@ -112,9 +115,15 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const source = options.source ?? readSource(options.file, absPath);
   const cached = options.cache?.lookup(absPath, source, options);
   if (cached !== undefined) return cached;
+  const key = { file: options.file, absPath, ...(options.targets ? { targets: options.targets } : {}) };
+  const kept = options.diskCache?.lookup(key, source, options.env);
+  if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, source) };
   const reads: ReferencedReads = new Map();
+  const envUse: EnvUse = new Map();
   try {
-    const loaded = lightOrUndefined(source, options, absPath, reads) ?? loadPositioned(source, options, absPath, reads);
+    const light = lightOrUndefined(source, options, absPath, reads, envUse);
+    if (light !== undefined) options.diskCache?.store(key, source, { env: options.env, envUse, reads }, keptPart(light));
+    const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;
   } catch (e) {
@@ -124,9 +133,11 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   }
 }
 
-function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+const keptPart = ({ desired, secretEnvNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, cubePositions, cubeNames });
+
+function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads, envUse: EnvUse): LoadedFile | undefined {
   try {
-    return loadLight(source, options, absPath, reads);
+    return loadLight(source, options, absPath, reads, envUse);
   } catch (e) {
     if (e instanceof RangeError) return undefined;
     throw e;
@@ -142,7 +153,7 @@ const UNCOMPILED_PARSES = 64;
 const UNCOMPILED = { jitless: true } as const;
 
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
-function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads, envUse: EnvUse): LoadedFile | undefined {
   const secretEnvNames = new Set<string>();
   const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   let parses = 0;
@@ -154,14 +165,14 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
     convert: (cube) => {
       const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
       if (stub !== undefined) return stub;
-      if (!resolveEnvInValue(cube, options.env, secretEnvNames)) return undefined;
+      if (!resolveEnvInValue(cube, options.env, secretEnvNames, envUse)) return undefined;
       const result = DesiredCubeInput.safeParse(cube, parses++ < UNCOMPILED_PARSES ? UNCOMPILED : undefined);
       if (!result.success) return undefined;
       const { name, id, domains } = result.data;
       return { spec: result.data, identity: { name, id, domains: (domains ?? []).map((d) => ({ hostname: d.hostname })) } };
     },
   });
-  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames)) return undefined;
+  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames, envUse)) return undefined;
   const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] }, UNCOMPILED);
   if (!result.success) return undefined;
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
@@ -235,13 +246,15 @@ function positionsByName(document: DesiredStateDocument, starts: Position[]): Re
 
 /**
  * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
- * Adds the secret variables' names to `secretNames`; false when there is any problem.
+ * Adds the secret variables' names to `secretNames`, and how each variable was used to `envUse`;
+ * false when there is any problem.
  */
-function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>, secretNames: Set<string>): boolean {
+function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>, secretNames: Set<string>, envUse: EnvUse): boolean {
   let ok = true;
   const resolveString = (text: string): string => {
     if (!text.includes("${")) return text;
     return text.replace(ENV_REF, (ref: string, name: string) => {
+      envUse.set(name, "value");
       const value = env[name];
       if (value === undefined) ok = false;
       return value ?? ref;
@@ -260,6 +273,7 @@ function resolveEnvInValue(root: unknown, env: Record<string, string | undefined
       else if (key !== "basicAuthPassword") map[key] = resolveString(value);
       else {
         const name = EXACT_ENV_REF.exec(value)?.[1];
+        if (name !== undefined && !envUse.has(name)) envUse.set(name, "set");
         if (name === undefined || env[name] === undefined) ok = false;
         else secretNames.add(name);
       }

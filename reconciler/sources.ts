@@ -9,6 +9,7 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
+import type { DiskLoadCache } from "./load-cache.js";
 
 export const STDIN = "-";
 const STDIN_NAME = "<stdin>";
@@ -23,6 +24,8 @@ export interface LoadFilesOptions {
   targets?: readonly string[];
   /** watch: files unchanged since the last round are not read again, and the same LoadedFiles is answered. */
   cache?: LoadCache;
+  /** A large file unchanged since an earlier run is not parsed again (load-cache.ts). */
+  diskCache?: DiskLoadCache;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -41,7 +44,7 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   for (const name of names) {
     try {
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}) }));
+      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}), ...(options.diskCache ? { diskCache: options.diskCache } : {}) }));
     } catch (e) {
       if (!(e instanceof LoadError)) throw e;
       problems.push(...e.problems);

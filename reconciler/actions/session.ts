@@ -10,6 +10,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
 import { loadDesiredFiles, type LoadedFiles } from "../sources.js";
+import { DiskLoadCache } from "../load-cache.js";
 import type { Format } from "../commands/options.js";
 import { reportProblems } from "./validate.js";
 
@@ -42,7 +43,8 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), ...targets });
+    const diskCache = DiskLoadCache.forRun(io.env, io.build, io.stderr);
+    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), ...targets, ...(diskCache ? { diskCache } : {}) });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;

@@ -1,0 +1,173 @@
+/**
+ * A large file's load is kept between runs (reconciler/load-cache.ts): a second plan of the
+ * unchanged file uses it and prints the same plan; a change to the file, to an environment
+ * variable it resolves, to a file it refers to, or to the --target names is a full load; no
+ * password reaches the cache; small files, bad files and CUBEFORM_LOAD_CACHE=off keep nothing.
+ * Real bin, real files, the embedded emulator (`--emulator`, state in the run's directory).
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, test } from "vitest";
+import { MIN_CACHED_BYTES } from "../../reconciler/load-cache.js";
+import { loadDesiredStateSync } from "../../reconciler/load.js";
+
+const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
+const temp = mkdtempSync(join(tmpdir(), "cubeform-load-cache-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+const PASSWORD = "correct-horse-battery-staple";
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMpCyp4nE5zvDqG7tY7k3bq3Vg4m6i1QvXb9cT0w2XhN cache@cubeform";
+
+/** A fleet of `cubes` cubes (past MIN_CACHED_BYTES at 400): an image from the environment, a key file, a password. */
+function fleet(cubes: number, vcpu = 1): string {
+  const lines = ["apiVersion: cubeform/v1", "defaults:", "  image: ${env:BASE_IMAGE}", "  resources: { vcpu: " + vcpu + ", ramGb: 2, diskGb: 10 }", "  sshPublicKeyFile: keys/id.pub", "cubes:"];
+  for (let i = 0; i < cubes; i++) {
+    lines.push(`  - name: c${i}`, "    domains:", `      - hostname: www.c${i}.example.com`, "        port: 8080");
+    if (i === 0) lines.push("        basicAuthUser: admin", "        basicAuthPassword: ${env:WEB_PASSWORD}");
+    lines.push("    ports:", "      - cubePort: 5432", "        label: postgres", "        udp: false", "        allow: [10.0.0.0/8]");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+interface Run {
+  status: number | null;
+  plan: { changes: { address: string; action: string; after?: unknown }[] } | undefined;
+  stderr: string;
+  /** What the load cache said it did (CUBEFORM_DEBUG_LOAD). */
+  cache: string[];
+}
+
+/** `env` adds to or (undefined) removes from the run's environment. */
+function plan(dir: string, args: string[] = [], env: Record<string, string | undefined> = {}): Run {
+  const run = spawnSync(process.execPath, [BIN, "plan", "--emulator", "-f", "fleet.yaml", "--format", "json", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: definedOnly({ PATH: process.env.PATH ?? "", HOME: dir, XDG_CACHE_HOME: join(dir, "cache"), XDG_STATE_HOME: join(dir, "state"), CUBEFORM_DEBUG_LOAD: "1", BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD, ...env }),
+  });
+  const lines = run.stderr.split("\n");
+  let parsed: Run["plan"];
+  try {
+    parsed = JSON.parse(run.stdout) as Run["plan"];
+  } catch {
+    parsed = undefined;
+  }
+  return { status: run.status, plan: parsed, stderr: lines.filter((l) => !l.startsWith("cubeform: ")).join("\n"), cache: lines.filter((l) => l.startsWith("cubeform: load cache: ")).map((l) => l.slice("cubeform: load cache: ".length)) };
+}
+
+const definedOnly = (env: Record<string, string | undefined>): Record<string, string> => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+function space(name: string, yaml = fleet(400)): string {
+  const dir = join(temp, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, "keys"), { recursive: true });
+  writeFileSync(join(dir, "keys", "id.pub"), `${KEY}\n`);
+  writeFileSync(join(dir, "fleet.yaml"), yaml);
+  return dir;
+}
+
+const entries = (dir: string): string[] => {
+  try {
+    return readdirSync(join(dir, "cache", "cubeform", "load-cache")).map((name) => join(dir, "cache", "cubeform", "load-cache", name));
+  } catch {
+    return [];
+  }
+};
+const used = (run: Run): boolean => run.cache.some((line) => line.startsWith("used for fleet.yaml"));
+const withoutDates = (run: Run): string => JSON.stringify(run.plan).replace(/"createdAt":"[^"]*"/g, "");
+
+test("what is kept is JSON that reads back as exactly what the load answered (no undefined members, dates or classes)", () => {
+  const dir = space("json");
+  for (const file of [join(dir, "fleet.yaml"), fileURLToPath(new URL("../../examples/fleet.yaml", import.meta.url))]) {
+    const { desired, secretEnvNames, cubePositions, cubeNames } = loadDesiredStateSync({ file, cwd: dir, env: { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD } });
+    const kept = { desired, secretEnvNames, cubePositions, cubeNames };
+    expect(JSON.parse(JSON.stringify(kept))).toStrictEqual(kept);
+  }
+});
+
+test("a large file: the first plan keeps its load, the second uses it and prints the same plan", () => {
+  const dir = space("same");
+  expect(readFileSync(join(dir, "fleet.yaml")).length).toBeGreaterThanOrEqual(MIN_CACHED_BYTES);
+  const first = plan(dir);
+  expect(first.status, first.stderr).toBe(2);
+  expect(used(first)).toBe(false);
+  expect(first.cache.some((line) => line.startsWith("kept fleet.yaml for the next run"))).toBe(true);
+  const [entry] = entries(dir);
+  expect((statSync(entry!).mode & 0o777).toString(8)).toBe("600");
+  const second = plan(dir);
+  expect(used(second)).toBe(true);
+  expect(second.status).toBe(2);
+  expect(withoutDates(second)).toBe(withoutDates(first));
+  expect(second.plan?.changes.filter((c) => c.action === "create")).toHaveLength(1200);
+});
+
+test("no password, nor its hash, is kept; the environment variable of a password only has to be set", () => {
+  const dir = space("password");
+  plan(dir);
+  const text = readFileSync(entries(dir)[0]!, "utf8");
+  expect(text).not.toContain(PASSWORD);
+  expect(text).not.toContain(createHash("sha256").update(PASSWORD).digest("hex"));
+  expect(used(plan(dir, [], { WEB_PASSWORD: "another-password" }))).toBe(true);
+  const unset = plan(dir, [], { WEB_PASSWORD: undefined });
+  expect(used(unset)).toBe(false);
+  expect(unset.status).toBe(1);
+  expect(unset.stderr).toContain("WEB_PASSWORD");
+});
+
+test("a change to the file, to a resolved variable, to a referenced file or to the targets is a full load with its own result", () => {
+  const dir = space("changes");
+  const cold = plan(dir);
+  expect(used(plan(dir))).toBe(true);
+
+  const image = plan(dir, [], { BASE_IMAGE: "debian-13" });
+  expect(used(image)).toBe(false);
+  expect(JSON.stringify(image.plan)).toContain("debian-13");
+
+  writeFileSync(join(dir, "keys", "id.pub"), `${KEY.replace("cache@", "other@")}\n`);
+  const key = plan(dir);
+  expect(used(key)).toBe(false);
+  expect(JSON.stringify(key.plan)).toContain("other@cubeform");
+
+  writeFileSync(join(dir, "fleet.yaml"), fleet(400, 2));
+  const edited = plan(dir);
+  expect(used(edited)).toBe(false);
+  expect(JSON.stringify(edited.plan)).toContain('"vcpu":2');
+  expect(withoutDates(edited)).not.toBe(withoutDates(cold));
+
+  const targeted = plan(dir, ["--target", "c7"]);
+  expect(used(targeted)).toBe(false);
+  expect(targeted.plan?.changes.map((c) => c.address)).toEqual(["cube/c7", "cube/c7/domain/www.c7.example.com", "cube/c7/port/5432"]);
+  expect(used(plan(dir, ["--target", "c7"]))).toBe(true);
+});
+
+test("a bad file keeps nothing and is reported at its position even when a good version of it was kept", () => {
+  const dir = space("bad");
+  plan(dir);
+  writeFileSync(join(dir, "fleet.yaml"), fleet(400).replace("        port: 8080\n", "        port: eighty\n"));
+  const bad = plan(dir);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/^fleet\.yaml:10:15: /m);
+  expect(used(bad)).toBe(false);
+});
+
+test("a damaged entry is ignored and written again; small files and CUBEFORM_LOAD_CACHE=off keep nothing", () => {
+  const dir = space("damaged");
+  const first = plan(dir);
+  writeFileSync(entries(dir)[0]!, '{"format":1,"source":');
+  const damaged = plan(dir);
+  expect(damaged.cache).toContain("not used for fleet.yaml: damaged");
+  expect(withoutDates(damaged)).toBe(withoutDates(first));
+  expect(used(plan(dir))).toBe(true);
+
+  const small = space("small", fleet(3));
+  expect(plan(small).status).toBe(2);
+  expect(entries(small)).toEqual([]);
+
+  const off = space("off");
+  expect(plan(off, [], { CUBEFORM_LOAD_CACHE: "off" }).status).toBe(2);
+  expect(entries(off)).toEqual([]);
+});
