@@ -77,8 +77,9 @@ export function parseSplit<T = unknown>(source: string, options: SplitOptions<T>
   if (head === undefined) return undefined;
   const cubes: T[] = [];
   const cubeStarts: (Position | undefined)[] = [];
+  const forms: LineForms = new Map();
   for (const piece of split.items) {
-    const scanned = options.identify === undefined ? undefined : scanIdentity(piece.lines);
+    const scanned = options.identify === undefined ? undefined : scanIdentity(piece.lines, forms);
     const identified = scanned === undefined ? undefined : options.identify?.(scanned);
     if (identified !== undefined) {
       cubes.push(identified);
@@ -97,7 +98,8 @@ export function parseSplit<T = unknown>(source: string, options: SplitOptions<T>
 function singleCubesLine(lines: string[]): number | undefined {
   let found: number | undefined;
   for (let i = 0; i < lines.length; i++) {
-    if (!CUBES_KEY.test(lines[i] as string)) continue;
+    // The regex only for lines that can match (a large file has hundreds of thousands).
+    if (!(lines[i] as string).startsWith("cubes:") || !CUBES_KEY.test(lines[i] as string)) continue;
     if (found !== undefined) return undefined;
     found = i;
   }
@@ -295,7 +297,48 @@ interface Frame {
   col: number;
   kind: "map" | "seq";
   role: Role;
-  keys?: Set<string>;
+  /** A mapping's keys so far (a few: a list is quicker than a Set). */
+  keys?: string[];
+}
+
+/** A line of the plainest YAML as PLAIN_LINE reads it, its value(s) checked by plainValue. */
+interface PlainLine {
+  indent: number;
+  /** Length of the "- " (0: none). */
+  dash: number;
+  key: string | undefined;
+  value: string | undefined;
+}
+/** A blank or comment line; a line that is not of the plainest YAML. */
+const BLANK = 0;
+const NOT_PLAIN = 1;
+type LineForm = PlainLine | typeof BLANK | typeof NOT_PLAIN;
+
+function lineForm(text: string): LineForm {
+  if (BLANK_OR_COMMENT.test(text)) return BLANK;
+  const m = PLAIN_LINE.exec(text);
+  if (m === null) return NOT_PLAIN;
+  const dash = m[2]?.length ?? 0;
+  const value = m[4];
+  if ((value !== undefined && !plainValue(value)) || (m[5] !== undefined && (dash === 0 || !plainValue(m[5])))) return NOT_PLAIN;
+  return { indent: (m[1] as string).length, dash, key: m[3], value };
+}
+
+/**
+ * Line forms by the line's text, for one file's scan: most lines of a large file repeat from cube
+ * to cube ("    image: ubuntu-24.04"); each distinct text is matched once. Lines with an identity
+ * key (name, id, hostname) are nearly all distinct and are not kept.
+ */
+export type LineForms = Map<string, LineForm>;
+
+function cachedLineForm(text: string, forms: LineForms | undefined): LineForm {
+  if (forms === undefined) return lineForm(text);
+  let form = forms.get(text);
+  if (form === undefined) {
+    form = lineForm(text);
+    if (typeof form !== "object" || (form.key !== "name" && form.key !== "id" && form.key !== "hostname")) forms.set(text, form);
+  }
+  return form;
 }
 
 /**
@@ -304,22 +347,18 @@ interface Frame {
  * aside) and indentation alone gives a consistent structure (no duplicate keys, no value
  * continued on a deeper line): `name` and `id` of the item's mapping, each `hostname` of an
  * item of its `domains`. undefined for anything else: the caller parses the piece.
+ * `forms`: kept across the pieces of one file (LineForms).
  */
-export function scanIdentity(lines: readonly string[]): ScannedIdentity | undefined {
+export function scanIdentity(lines: readonly string[], forms?: LineForms): ScannedIdentity | undefined {
   const stack: Frame[] = [];
   let opened: { frame: Frame; key: string } | undefined;
   const found: { name?: string; id?: string; hostnames: string[] } = { hostnames: [] };
   let domainItems = 0;
   for (let i = 0; i < lines.length; i++) {
-    const text = lines[i] as string;
-    if (BLANK_OR_COMMENT.test(text)) continue;
-    const m = PLAIN_LINE.exec(text);
-    if (m === null) return undefined;
-    const indent = (m[1] as string).length;
-    const dash = m[2]?.length ?? 0;
-    const key = m[3];
-    const value = m[4];
-    if ((value !== undefined && !plainValue(value)) || (m[5] !== undefined && (dash === 0 || !plainValue(m[5])))) return undefined;
+    const form = cachedLineForm(lines[i] as string, forms);
+    if (form === BLANK) continue;
+    if (form === NOT_PLAIN) return undefined;
+    const { indent, dash, key, value } = form;
     if (i === 0) {
       if (dash === 0 || key === undefined) return undefined;
       stack.push({ col: indent, kind: "seq", role: "other" });
@@ -334,12 +373,12 @@ export function scanIdentity(lines: readonly string[]): ScannedIdentity | undefi
       // Every item of domains is a mapping with a hostname (counted at the end).
       if (seq.role === "domains" && key === undefined) return undefined;
       if (key === undefined) continue;
-      map = { col: indent + dash, kind: "map", role: i === 0 ? "cube" : seq.role === "domains" ? "domain" : "other", keys: new Set() };
+      map = { col: indent + dash, kind: "map", role: i === 0 ? "cube" : seq.role === "domains" ? "domain" : "other", keys: [] };
       if (map.role === "domain") domainItems++;
       stack.push(map);
     }
-    if (key === undefined || map.keys?.has(key)) return undefined;
-    map.keys?.add(key);
+    if (key === undefined || map.keys?.includes(key)) return undefined;
+    map.keys?.push(key);
     if (value === undefined) opened = { frame: map, key };
     if (!noteIdentity(map.role, key, value, found)) return undefined;
   }
@@ -358,7 +397,7 @@ function placeLine(stack: Frame[], opened: { frame: Frame; key: string } | undef
     const domains = opened.frame.role === "cube" && opened.key === "domains";
     if (domains && !dash) return undefined;
     const role: Role = domains ? "domains" : "other";
-    const frame: Frame = dash ? { col: indent, kind: "seq", role } : { col: indent, kind: "map", role: "other", keys: new Set() };
+    const frame: Frame = dash ? { col: indent, kind: "seq", role } : { col: indent, kind: "map", role: "other", keys: [] };
     stack.push(frame);
     return frame;
   }

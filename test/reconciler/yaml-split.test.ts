@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { isSeq, LineCounter, parseDocument } from "yaml";
-import { parseSplit, scanIdentity } from "../../reconciler/yaml-split.js";
+import { parseSplit, scanIdentity, type LineForms } from "../../reconciler/yaml-split.js";
 import { FLEET_YAML } from "./support/fixtures.js";
 
 /** What the whole-document parse gives: the value and where each cube item starts. */
@@ -193,4 +193,14 @@ test("identity from the text is what the yaml library reads, or declined, for ev
     expect({ piece, identity: scanned }).toEqual({ piece, identity: parsed });
   }
   expect(answered).toBeGreaterThan(50);
+});
+
+test("line forms kept across the pieces of a file give the same answers as reading each piece afresh", () => {
+  const forms: LineForms = new Map();
+  const pieces = [...Object.values(ANSWERED), ...Object.values(DECLINED)].flatMap((piece) => [piece, ...mutations(piece)]);
+  // Twice over: the second pass answers from the kept forms.
+  for (const piece of [...pieces, ...pieces]) expect({ piece, identity: scanIdentity(piece.replace(/\n$/, "").split("\n"), forms) }).toEqual({ piece, identity: scan(piece) });
+  expect(forms.size).toBeGreaterThan(0);
+  // Identity lines (nearly all distinct in a file) are not kept when they are plain.
+  expect([...forms.values()].some((form) => ["name", "id", "hostname"].includes((form as { key?: string }).key ?? ""))).toBe(false);
 });
