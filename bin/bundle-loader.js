@@ -31,6 +31,7 @@ const HEADER_BYTES = 8;
  */
 function loadBundle(mainFile, env, stderr) {
   const root = dirname(mainFile);
+  const rootUrl = pathToFileURL(root).href;
   const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
   const mainSource = readFileSync(mainFile, "utf8");
   const bundleId = /^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1];
@@ -57,10 +58,14 @@ function loadBundle(mainFile, env, stderr) {
     let nodeRequire;
     const requireFromChunk = (specifier) => {
       if (specifier.startsWith("./") || specifier.startsWith("../")) return load(resolve(dirname(file), specifier));
+      // Node's own modules need no resolving; a package (undici, yaml) is found from the chunk.
+      if (specifier.startsWith("node:")) return require(specifier);
       nodeRequire ??= createRequire(file);
       return nodeRequire(specifier);
     };
-    script.runInThisContext()(module.exports, requireFromChunk, module, file, dirname(file), pathToFileURL(file).href);
+    // The chunks' names are plain ASCII (build/cli-bundle.mjs): no pathToFileURL per chunk.
+    const url = `${rootUrl}/${name.replace(/\\/g, "/")}`;
+    script.runInThisContext()(module.exports, requireFromChunk, module, file, dirname(file), url);
     return module.exports;
   }
 

@@ -24,17 +24,19 @@ for (const stream of [process.stdout, process.stderr]) {
 
 // For commands that stop gracefully, the first SIGINT/SIGTERM asks them to stop: nothing new is
 // sent, the request in flight finishes, the command reports what was done. A second one exits
-// at once. Both say so at once.
-const stop = new AbortController();
+// at once. Both say so at once. The AbortController is made when first used (a command reads
+// io.signal, or a signal comes): `cubeform validate` need not load it.
+let stop;
+const stopper = () => (stop ??= new AbortController());
 const onSignal = (signal) => {
   const code = signal === "SIGINT" ? 130 : 143;
-  if (stop.signal.aborted) {
+  if (stopper().signal.aborted) {
     process.stderr.write(`\n${signal} again: exiting at once. A request in flight may or may not have been carried out; run \`cubeform plan\` to see the space.\n`);
     process.exit(code);
   }
   const what = SENDS_REQUESTS.has(command) ? " Nothing new will be sent; the request in flight (if any) finishes, then what was done is reported." : "";
   process.stderr.write(`\n${signal}: stopping.${what} Press Ctrl-C again to exit at once.\n`);
-  stop.abort(signal);
+  stopper().abort(signal);
 };
 const command = process.argv[2] ?? "";
 const SENDS_REQUESTS = new Set(["apply", "watch", "demo"]);
@@ -52,7 +54,9 @@ main(process.argv.slice(2), {
     return process.stdin;
   },
   env: process.env,
-  signal: stop.signal,
+  get signal() {
+    return stopper().signal;
+  },
   build: bundle.bundleId,
 }).then((code) => {
   process.exitCode = code;
