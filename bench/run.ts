@@ -31,6 +31,17 @@ import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
 
 const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  // The usage above, without running anything (an unknown flag would run the whole bench).
+  process.stdout.write(`usage: npm run bench -- [--sizes none|N,N,…] [--runs N] [--profile]
+  (no flags)          start-up, then 1,000, 10,000 and 30,000 cubes (~6 min of both cores)
+  --sizes 1000,10000  the fleets to plan (default 1000,10000,30000)
+  --sizes none        start-up only (--version and validate vs node -e 0)
+  --runs N            repetitions of each alternating pair (default 5)
+  --profile           also a --cpu-prof run of each plan, summarized
+`);
+  process.exit(0);
+}
 const flag = (name: string): string | undefined => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
