@@ -41,6 +41,26 @@ describe("listCubes walks every page", () => {
     expect(most).toBeGreaterThan(1);
   });
 
+  test("a slow page does not hold back the pages after it; cubes still come in page order", async () => {
+    const serve = pagedServer(200);
+    let laterPageAsked!: () => void;
+    const asked = new Promise<boolean>((resolve) => (laterPageAsked = () => resolve(true)));
+    let page12AskedWhilePage2Out = false;
+    const h = await harness(async (r) => {
+      const page = Number(r.query.get("page"));
+      if (page === 12) laterPageAsked();
+      // Page 2 is answered once page 12 is asked for, or after 2 s (reading in batches of 8 never asks for it while page 2 is out).
+      if (page === 2) page12AskedWhilePage2Out = await Promise.race([asked, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+      return serve(r);
+    });
+    const handedOut: string[] = [];
+    const cubes = await h.client.listCubes({ pageSize: 10, onCubes: (seen) => handedOut.push(...seen.map((c) => c.id)) });
+    expect(page12AskedWhilePage2Out).toBe(true);
+    expect(cubes.map((c) => c.id)).toEqual(Array.from({ length: 200 }, (_, i) => `c${i + 1}`));
+    expect(handedOut).toEqual(cubes.map((c) => c.id));
+    expect(h.server.received).toHaveLength(20);
+  });
+
   test("the default page size is 100", async () => {
     const h = await harness(pagedServer(3));
     expect(await h.client.listCubes()).toHaveLength(3);
