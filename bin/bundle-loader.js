@@ -33,7 +33,9 @@ function loadBundle(mainFile, env, stderr) {
   const root = dirname(mainFile);
   const rootUrl = pathToFileURL(root).href;
   const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
-  const mainSource = readFileSync(mainFile, "utf8");
+  // The chunks are ASCII (build/cli-bundle.mjs checks it): read as Latin-1, which makes the
+  // same string as UTF-8 would, faster (~0.5 ms of `cubeform validate`).
+  const mainSource = readFileSync(mainFile, "latin1");
   const bundleId = /^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1];
   const cacheDir = codeCacheDir(bundleId, env);
   const modules = new Map();
@@ -43,7 +45,7 @@ function loadBundle(mainFile, env, stderr) {
   function load(file, source) {
     const known = modules.get(file);
     if (known) return known.exports;
-    source ??= readFileSync(file, "utf8");
+    source ??= readFileSync(file, "latin1");
     const module = { exports: {} };
     modules.set(file, module);
     const name = relative(root, file);

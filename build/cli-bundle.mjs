@@ -95,7 +95,10 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   for (const output of result.outputFiles) {
     const name = relative(outDir, output.path);
     const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) => path.replace(/^[\w-]+:/, ""));
-    files.push({ name, text: `${modules.map((path) => `// ${path}\n`).join("")}${await asScript(output.text, name)}` });
+    const text = `${modules.map((path) => `// ${asciiOnly(path)}\n`).join("")}${await asScript(output.text, name)}`;
+    // bin/bundle-loader.js reads the chunks as Latin-1, which is quicker than UTF-8 and the same for ASCII.
+    if (/[^\x00-\x7f]/.test(text)) throw new Error(`${name}: a non-ASCII character is left in the chunk`);
+    files.push({ name, text });
   }
   const id = createHash("sha256");
   for (const file of files.sort((a, b) => (a.name < b.name ? -1 : 1))) id.update(`${file.name}\0${file.text}\0`);
@@ -128,7 +131,12 @@ async function asScript(esm, name) {
   const { code: minified } = await transform(exportsInPlace(code), { minifyWhitespace: true, minifySyntax: true, target: "node20", logLevel: "warning" });
   // esbuild escapes every non-ASCII character of the code (charset "ascii") but not of the
   // comments it keeps: escaped too, the chunk is one-byte text, which V8 keeps and scans faster.
-  return minified.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return asciiOnly(minified);
+}
+
+/** Every non-ASCII character as a \uXXXX escape (esbuild leaves them in the comments it keeps; paths may have them). */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
