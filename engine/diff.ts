@@ -3,9 +3,9 @@
  * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
  * provider uses too.
  *
- * diffAsRead: the same plan, with each declared cube planned as soon as its reads are in,
- * while the API still answers the others: a large plan's diff then costs little after the
- * last read. finish() keeps an early result only when the whole observed state matches that
+ * diffAsRead: the same plan, with each declared cube planned (and its part of the digest made)
+ * as soon as its reads are in, while the API still answers the others: a large plan's diff
+ * then costs little after the last read. finish() keeps an early result only when the whole observed state matches that
  * cube to the same live cube at the same address.
  */
 import { cubeAddress } from "./address.js";
@@ -17,6 +17,7 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
+import { cubeDigest } from "./digest.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
@@ -63,11 +64,14 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
+  // A plan that keeps its prior state hashes that instead (buildPlan).
+  const digestParts = context.keep?.priorState === false ? new Map<string, { live: ObservedCube; part: string }>() : undefined;
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
   let addressOf: (name: string, id: string | undefined) => string = () => "";
 
   const planEarly = (live: ObservedCube): void => {
+    digestParts?.set(live.cube.id, { live, part: cubeDigest(live) });
     const index = indexById.get(live.cube.id);
     const spec = index === undefined ? undefined : desired.cubes[index];
     if (index === undefined || spec === undefined) return;
@@ -121,7 +125,11 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         out.changes.push(...webhooks.changes);
         out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
       }
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}) });
+      const digestPart = (cube: ObservedCube): string | undefined => {
+        const made = digestParts?.get(cube.cube.id);
+        return made?.live === cube ? made.part : undefined;
+      };
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestPart });
     },
   };
 }

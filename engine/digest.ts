@@ -52,43 +52,48 @@ export function projectState(observed: ObservedState): StateProjection {
   return { spaceId: observed.spaceId, cubes, webhooks: projectWebhooks(observed.webhooks) };
 }
 
-/** Cubes stringified per hash update (one update per cube costs more than the hashing). */
-const HASH_BATCH = 512;
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** One cube's part of the digest: the sha256 of its projection's JSON. */
+export function cubeDigest(observed: ObservedCube): string {
+  return sha256(JSON.stringify(projectCube(observed)));
+}
 
 /**
- * sha256 of JSON.stringify({ spaceId, cubes, webhooks }), the cubes' JSON made and hashed a few
- * hundred at a time: the same digest without the whole text at once (~8 MB at 10,000 cubes, at
- * the moment a large plan's memory peaks).
+ * sha256 of JSON.stringify({ spaceId, cubes: [[id, sha256 of the cube's projection JSON], …],
+ * webhooks }), cubes in id order: each cube's part can be made as soon as it is read
+ * (diffAsRead), and only 64 characters of it kept until the whole is hashed.
  */
-function hashProjection(spaceId: string, cubeCount: number, cubeJson: (index: number) => string, webhooks: ProjectedWebhook[] | undefined): string {
+function hashParts(spaceId: string, cubes: readonly { id: string; part: string }[], webhooks: ProjectedWebhook[] | undefined): string {
   const hash = createHash("sha256");
-  hash.update(`{"spaceId":${JSON.stringify(spaceId)},"cubes":[`);
-  for (let start = 0; start < cubeCount; start += HASH_BATCH) {
-    const parts: string[] = [];
-    for (let i = start; i < Math.min(start + HASH_BATCH, cubeCount); i++) parts.push(cubeJson(i));
-    hash.update(start === 0 ? parts.join(",") : `,${parts.join(",")}`);
-  }
-  hash.update("]");
+  hash.update(`{"spaceId":${JSON.stringify(spaceId)},"cubes":${JSON.stringify(cubes.map(({ id, part }) => [id, part]))}`);
   if (webhooks !== undefined) hash.update(`,"webhooks":${JSON.stringify(webhooks)}`);
   return hash.update("}").digest("hex");
 }
 
 export function digestOf(projection: StateProjection): string {
-  const { cubes } = projection;
-  return hashProjection(projection.spaceId, cubes.length, (i) => JSON.stringify(cubes[i]), projection.webhooks);
+  return hashParts(
+    projection.spaceId,
+    projection.cubes.map((cube) => ({ id: cube.id, part: sha256(JSON.stringify(cube)) })),
+    projection.webhooks,
+  );
 }
 
-/** digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no projection). */
-export function stateDigest(observed: ObservedState): string {
-  const cubes = liveCubesById(observed);
-  const webhooks = observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks);
-  return hashProjection(observed.spaceId, cubes.length, (i) => JSON.stringify(projectCube(cubes[i] as ObservedCube)), webhooks);
+/**
+ * digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no
+ * projection). `madeEarlier` answers the parts made while the cubes were read (diffAsRead).
+ */
+export function stateDigest(observed: ObservedState, madeEarlier?: (cube: ObservedCube) => string | undefined): string {
+  const cubes = liveCubesById(observed).map((cube) => ({ id: cube.cube.id, part: madeEarlier?.(cube) ?? cubeDigest(cube) }));
+  return hashParts(observed.spaceId, cubes, observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks));
 }
 
 /** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */
 export function checkPlanIsCurrent(plan: Plan, observed: ObservedState): void {
   const current = projectState(observed);
-  if (digestOf(current) === plan.priorStateDigest) return;
+  // The prior state itself when the plan has it: a plan saved by a version that digested the
+  // state otherwise is compared by what it saw.
+  if (digestOf(current) === (plan.priorState === undefined ? plan.priorStateDigest : digestOf(plan.priorState))) return;
   const differences = plan.priorState ? describeDifferences(plan.priorState, current) : [];
   throw new StalePlanError(differences.length > 0 ? differences : ["the observed state differs from the one the plan was computed from"]);
 }

@@ -1,6 +1,6 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
 import { projectState, digestOf, stateDigest } from "./digest.js";
-import type { DesiredState, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
+import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isMutation, isReplace } from "./types.js";
 
 export const DEFAULT_RATE_LIMIT: PlanOptions["rateLimit"] = { limit: 10, windowMs: 60_000 };
@@ -53,7 +53,17 @@ export interface PlanKeep {
   priorState?: boolean;
 }
 
-export function buildPlan(input: { observed: ObservedState; options: PlanOptions; changes: ResourceChange[]; steps: Step[]; keep?: PlanKeep }): Plan {
+export interface PlanParts {
+  observed: ObservedState;
+  options: PlanOptions;
+  changes: ResourceChange[];
+  steps: Step[];
+  keep?: PlanKeep;
+  /** A cube's part of the digest when made already (diffAsRead). */
+  digestPart?: (cube: ObservedCube) => string | undefined;
+}
+
+export function buildPlan(input: PlanParts): Plan {
   const { observed, options, changes, steps } = input;
   const priorState = input.keep?.priorState === false ? undefined : projectState(observed);
   return {
@@ -64,7 +74,7 @@ export function buildPlan(input: { observed: ObservedState; options: PlanOptions
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    priorStateDigest: priorState === undefined ? stateDigest(observed) : digestOf(priorState),
+    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestPart) : digestOf(priorState),
     ...(priorState === undefined ? {} : { priorState }),
     options,
   };

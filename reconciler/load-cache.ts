@@ -8,7 +8,7 @@
  * path, and the build of cubeform that made it. Anything else is a miss and a full load.
  *
  * Only files of MIN_CACHED_BYTES or more, and only files that load without a problem, are
- * kept: one entry per file path in $XDG_CACHE_HOME/cubeform/load-cache (else ~/.cache/...),
+ * kept: one entry per file path (and --target list) in $XDG_CACHE_HOME/cubeform/load-cache (else ~/.cache/...),
  * readable by the user alone; an entry not written for 30 days is removed when another is
  * written. A cache that cannot be read or written is only a slower run. CUBEFORM_LOAD_CACHE=off
  * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.

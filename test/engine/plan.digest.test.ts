@@ -19,9 +19,13 @@ describe("plan: prior-state digest", () => {
     expect(stateDigest(a)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test("is sha256 of the projection's JSON (hashed in pieces: digests of plans saved earlier still match)", () => {
+  test("is sha256 of {spaceId, each cube's id and sha256 of its projection JSON in id order, webhooks}, from the state or its projection", () => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
     for (const o of [state(), observed([]), { ...state(), webhooks: [] }]) {
-      expect(stateDigest(o)).toBe(createHash("sha256").update(JSON.stringify(projectState(o))).digest("hex"));
+      const { spaceId, cubes, webhooks } = projectState(o);
+      const expected = sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, sha(JSON.stringify(c))]), ...(webhooks ? { webhooks } : {}) }));
+      expect(stateDigest(o)).toBe(expected);
+      expect(diff(desired([spec("web")]), o).priorStateDigest).toBe(expected);
     }
   });
 
@@ -32,6 +36,13 @@ describe("plan: prior-state digest", () => {
     ["a port", state({}, 6000)],
   ])("changes when %s changes", (_what, changed) => {
     expect(stateDigest(changed)).not.toBe(stateDigest(state()));
+  });
+
+  test("a plan saved by a version that digested the state otherwise is current while its prior state is", () => {
+    const saved = JSON.parse(JSON.stringify(diff(desired([spec("web")]), state())));
+    saved.priorStateDigest = createHash("sha256").update(JSON.stringify(saved.priorState)).digest("hex");
+    expect(() => checkPlanIsCurrent(saved, state())).not.toThrow();
+    expect(() => checkPlanIsCurrent(saved, state({ image: "debian-13" }))).toThrow(StalePlanError);
   });
 
   test("a saved plan is refused once the space changed, naming what changed", () => {
