@@ -46,7 +46,7 @@ import type { DownloadOptions, DownloadResult } from "./download.js";
 import { checkIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
-import { cubePageOf } from "./fast-check.js";
+import { cubePageOf, domainsOf, tcpMappingsOf } from "./fast-check.js";
 
 export interface ClientOptions extends HttpOptions {
   /** The space to work in; resolved once with GET /space when absent. */
@@ -302,7 +302,7 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ domains
 
   async listDomains(cubeId: string): Promise<Domain[]> {
-    return (await this.request(ListDomains, { method: "GET", path: await this.cubePath(cubeId, "/domains") })).items;
+    return (await this.request(ListDomains, { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf)).items;
   }
 
   async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
@@ -327,7 +327,7 @@ export class CubeClient implements CubeApi {
 
   async listTcpMappings(cubeId: string): Promise<TcpMapping[]> {
     const path = await this.cubePath(cubeId, "/tcp-mappings");
-    return (await this.request(ListTcpMappings, { method: "GET", path })).items;
+    return (await this.request(ListTcpMappings, { method: "GET", path }, tcpMappingsOf)).items;
   }
 
   async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {

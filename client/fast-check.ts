@@ -1,89 +1,152 @@
 /**
- * A quicker way through the response check for the largest answers, the pages of the cube list
- * (100 pages at 10,000 cubes; zod costs ~4× their JSON.parse). For a page whose every field is
- * plainly valid, this builds exactly what the zod schema gives (the same keys in the schema's
- * order, unknown keys left out); for anything else it answers undefined and zod reads the page,
- * so zod's verdict and message stand wherever anything is unusual. The schema stays the one
- * source of truth: test/client/fast-check.test.ts compares the two on valid and broken pages.
+ * A quicker way through the response check for the answers a plan reads by the thousand: the
+ * pages of the cube list, and each cube's domains and TCP mappings (zod costs ~4× their
+ * JSON.parse). For an answer whose every field is plainly valid, this builds exactly what the
+ * zod schema gives (the same keys in the schema's order, unknown keys left out); for anything
+ * else it answers undefined and zod reads the answer, so zod's verdict and message stand wherever
+ * anything is unusual (a nested object such as a CORS config always goes to zod). The schemas
+ * stay the one source of truth: test/client/fast-check.test.ts compares the two on valid and
+ * broken answers.
  */
-import { CubeState, type Cube, type CubeResources, type Pagination } from "../schema/api.js";
-
-const CUBE_STATES: ReadonlySet<unknown> = new Set(CubeState.options);
+import { CubeState, Domain, OriginScheme, ProxyProtocol, SecurityHeadersMode, type Cube, type Pagination, type TcpMapping } from "../schema/api.js";
 
 type Json = Record<string, unknown>;
+/** A field's check: its value as zod gives it, or NO. */
+type Check = (value: unknown) => unknown;
+/** [key, check, optional]: in the schema's order. */
+type Fields = readonly (readonly [string, Check, boolean])[];
+
+const NO = Symbol("no");
 
 const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-const isNullableString = (value: unknown): value is string | null => value === null || typeof value === "string";
-/** zod's number: finite; int: a safe integer here (anything else is left to zod). */
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
 
-/** A page of ListCubes (`{cubes, pagination}`) as the schema's envelope branch gives it, or undefined. */
-export function cubePageOf(body: unknown): { items: Cube[]; pagination: Pagination | undefined } | undefined {
-  if (!isRecord(body) || !Array.isArray(body.cubes)) return undefined;
-  let pagination: Pagination | undefined;
-  if (Object.hasOwn(body, "pagination")) {
-    pagination = paginationOf(body.pagination);
-    if (pagination === undefined) return undefined;
+const string: Check = (v) => (typeof v === "string" ? v : NO);
+const boolean: Check = (v) => (typeof v === "boolean" ? v : NO);
+/** zod's number is finite; its int is left to zod beyond the safe integers. */
+const number: Check = (v) => (typeof v === "number" && Number.isFinite(v) ? v : NO);
+const int: Check = (v) => (Number.isSafeInteger(v) ? v : NO);
+const oneOf = (values: readonly string[]): Check => {
+  const set: ReadonlySet<unknown> = new Set(values);
+  return (v) => (set.has(v) ? v : NO);
+};
+const nullable = (check: Check): Check => (v) => (v === null ? null : check(v));
+/** Only null goes the quick way (an object value is left to zod). */
+const onlyNull: Check = (v) => (v === null ? null : NO);
+const arrayOf = (check: Check): Check => (v) => {
+  if (!Array.isArray(v)) return NO;
+  const out: unknown[] = [];
+  for (const item of v) {
+    const checked = check(item);
+    if (checked === NO) return NO;
+    out.push(checked);
   }
-  const items: Cube[] = [];
-  for (const value of body.cubes as unknown[]) {
-    const cube = cubeOf(value);
-    if (cube === undefined) return undefined;
-    items.push(cube);
+  return out;
+};
+const object = (fields: Fields): Check => (v) => objectOf(v, fields);
+
+function objectOf(value: unknown, fields: Fields): Json | typeof NO {
+  if (!isRecord(value)) return NO;
+  const out: Json = {};
+  for (const [key, check, optional] of fields) {
+    if (!Object.hasOwn(value, key)) {
+      if (optional) continue;
+      return NO;
+    }
+    const checked = check(value[key]);
+    if (checked === NO) return NO;
+    out[key] = checked;
   }
-  return { items, pagination };
+  return out;
 }
 
-function paginationOf(value: unknown): Pagination | undefined {
-  if (!isRecord(value)) return undefined;
-  const { page, limit, total, totalPages } = value;
-  return isInt(page) && isInt(limit) && isInt(total) && isInt(totalPages) ? { page, limit, total, totalPages } : undefined;
-}
+const CUBE: Fields = [
+  ["id", string, false],
+  ["name", string, false],
+  ["state", oneOf(CubeState.options), false],
+  ["publicIpv4", nullable(string), false],
+  ["image", string, false],
+  ["sshUser", string, false],
+  ["resources", object([["vcpu", int, false], ["ramGb", number, false], ["diskGb", int, false]]), false],
+  ["terminationProtection", boolean, false],
+  ["terminationProtectionChangedAt", nullable(string), false],
+  ["terminationProtectionChangedBy", nullable(string), false],
+  ["costPerHour", number, true],
+  ["serverDomain", nullable(string), true],
+  ["region", string, true],
+  ["createdAt", string, true],
+  ["updatedAt", string, true],
+];
 
-function resourcesOf(value: unknown): CubeResources | undefined {
-  if (!isRecord(value)) return undefined;
-  const { vcpu, ramGb, diskGb } = value;
-  return isInt(vcpu) && isNumber(ramGb) && isInt(diskGb) ? { vcpu, ramGb, diskGb } : undefined;
-}
+const TCP_MAPPING: Fields = [
+  ["id", string, false],
+  ["cubeId", string, false],
+  ["cubePort", int, false],
+  ["hostPort", int, false],
+  ["host", nullable(string), false],
+  ["label", nullable(string), false],
+  ["status", string, false],
+  ["isSsh", boolean, false],
+  ["udpEnabled", boolean, false],
+  ["whitelistedIps", arrayOf(object([["id", string, false], ["cidr", string, false]])), false],
+  ["createdAt", string, true],
+  ["updatedAt", string, true],
+];
 
-/** A Cube as the schema gives it, or undefined (zod decides). */
-export function cubeOf(value: unknown): Cube | undefined {
-  if (!isRecord(value)) return undefined;
-  const v = value;
-  const { id, name, state, publicIpv4, image, sshUser, terminationProtection } = v;
-  const changedAt = v.terminationProtectionChangedAt;
-  const changedBy = v.terminationProtectionChangedBy;
-  if (typeof id !== "string" || typeof name !== "string" || !CUBE_STATES.has(state) || !isNullableString(publicIpv4)) return undefined;
-  if (typeof image !== "string" || typeof sshUser !== "string" || typeof terminationProtection !== "boolean") return undefined;
-  if (!isNullableString(changedAt) || !isNullableString(changedBy)) return undefined;
-  const resources = resourcesOf(v.resources);
-  if (resources === undefined) return undefined;
-  const cube: Cube = {
-    id,
-    name,
-    state: state as CubeState,
-    publicIpv4,
-    image,
-    sshUser,
-    resources,
-    terminationProtection,
-    terminationProtectionChangedAt: changedAt,
-    terminationProtectionChangedBy: changedBy,
+const WILDCARD_CERT_STATES = Domain.shape.wildcardCertState.unwrap().unwrap().options;
+
+const DOMAIN: Fields = [
+  ["id", string, false],
+  ["cubeId", string, false],
+  ["domain", string, false],
+  ["port", nullable(int), false],
+  ["status", string, false],
+  ["ingressStatus", nullable(string), true],
+  ["securityHeadersMode", oneOf(SecurityHeadersMode.options), true],
+  ["responseHeaderTimeoutSecs", int, true],
+  ["responseHeaderOverrides", onlyNull, true],
+  ["requestHeaderOverrides", onlyNull, true],
+  ["maxRequestBodyMb", nullable(int), true],
+  ["responseCompression", boolean, true],
+  ["ipAllowList", nullable(arrayOf(string)), true],
+  ["ipDenyList", nullable(arrayOf(string)), true],
+  ["basicAuthUser", nullable(string), true],
+  ["basicAuthEnabled", boolean, true],
+  ["corsConfig", onlyNull, true],
+  ["originScheme", oneOf(OriginScheme.options), true],
+  ["proxyProtocol", nullable(oneOf(ProxyProtocol.options)), true],
+  ["isWildcard", boolean, false],
+  ["wildcardCertState", nullable(oneOf(WILDCARD_CERT_STATES)), true],
+  ["acmeDelegationTarget", nullable(string), true],
+  ["createdAt", string, true],
+  ["updatedAt", string, true],
+];
+
+const PAGINATION: Fields = [
+  ["page", int, false],
+  ["limit", int, false],
+  ["total", int, false],
+  ["totalPages", int, false],
+];
+
+/**
+ * A list answer in the reference's envelope (`{<key>: […], pagination?}`) as listEnveloped's
+ * first branch gives it, or undefined (a bare array, or anything unusual, is zod's).
+ */
+function listOf<T>(key: string, fields: Fields): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
+  const item = object(fields);
+  return (body) => {
+    if (!isRecord(body) || !Array.isArray(body[key])) return undefined;
+    let pagination: Pagination | undefined;
+    if (Object.hasOwn(body, "pagination")) {
+      const checked = objectOf(body.pagination, PAGINATION);
+      if (checked === NO) return undefined;
+      pagination = checked as Pagination;
+    }
+    const items = arrayOf(item)(body[key]);
+    return items === NO ? undefined : { items: items as T[], pagination };
   };
-  if (Object.hasOwn(v, "costPerHour")) {
-    if (!isNumber(v.costPerHour)) return undefined;
-    cube.costPerHour = v.costPerHour;
-  }
-  if (Object.hasOwn(v, "serverDomain")) {
-    if (!isNullableString(v.serverDomain)) return undefined;
-    cube.serverDomain = v.serverDomain;
-  }
-  for (const key of ["region", "createdAt", "updatedAt"] as const) {
-    if (!Object.hasOwn(v, key)) continue;
-    const text = v[key];
-    if (typeof text !== "string") return undefined;
-    cube[key] = text;
-  }
-  return cube;
 }
+
+export const cubePageOf = listOf<Cube>("cubes", CUBE);
+export const tcpMappingsOf = listOf<TcpMapping>("tcpMappings", TCP_MAPPING);
+export const domainsOf = listOf<Domain>("domains", DOMAIN);

@@ -4,8 +4,8 @@
  * must never answer a page zod rejects, and it must answer the pages the API really sends.
  */
 import { expect, test } from "vitest";
-import { cubePageOf } from "../../client/fast-check.js";
-import { Cube, listEnveloped } from "../../schema/api.js";
+import { cubePageOf, domainsOf, tcpMappingsOf } from "../../client/fast-check.js";
+import { Cube, Domain, listEnveloped, TcpMapping } from "../../schema/api.js";
 import { sampleCube } from "./support/server.js";
 
 const ListCubes = listEnveloped("cubes", Cube);
@@ -43,9 +43,9 @@ const PAGINATION = { page: 1, limit: 100, total: 2, totalPages: 1 };
 
 const page = (cubes: unknown[], extra: Record<string, unknown> = { pagination: PAGINATION }) => ({ cubes, ...extra });
 
-function agrees(body: unknown): "quick" | "zod" {
-  const quick = cubePageOf(body);
-  const parsed = ListCubes.safeParse(body);
+function agrees(body: unknown, quickOf: (body: unknown) => unknown = cubePageOf, schema: { safeParse(body: unknown): { success: boolean; data?: unknown } } = ListCubes): "quick" | "zod" {
+  const quick = quickOf(body);
+  const parsed = schema.safeParse(body);
   if (quick === undefined) return "zod";
   expect(parsed.success, JSON.stringify(body)).toBe(true);
   expect(JSON.stringify(quick)).toBe(JSON.stringify(parsed.data));
@@ -55,9 +55,9 @@ function agrees(body: unknown): "quick" | "zod" {
 
 const ODD_VALUES: unknown[] = [undefined, null, "", "x", 0, -0, 1, 1.5, -3, 1e20, Number.MAX_SAFE_INTEGER + 1, true, false, [], {}, { vcpu: 1 }, ["running"]];
 
-function mutations(cube: Record<string, unknown>): unknown[] {
+function mutations(cube: Record<string, unknown>, extraKeys: string[] = ["serverDomain", "costPerHour", "region", "createdAt"]): unknown[] {
   const out: unknown[] = [];
-  const keys = [...Object.keys(cube), "serverDomain", "costPerHour", "region", "createdAt", "unknownKey", "__proto__"];
+  const keys = [...Object.keys(cube), ...extraKeys, "unknownKey", "__proto__"];
   for (const key of keys) {
     const { [key]: _dropped, ...without } = cube;
     out.push(without);
@@ -90,4 +90,76 @@ test("any one field changed, dropped or added: the quick check answers as zod or
   answered[agrees([EMULATOR_CUBE])]++;
   expect(answered.quick).toBeGreaterThan(50);
   expect(answered.zod).toBeGreaterThan(200);
+});
+
+/** A domain and a mapping as the emulator answers them. */
+const EMULATOR_DOMAIN = {
+  id: "dom_82d9347ae8e4",
+  cubeId: "cube_9737e4694173",
+  domain: "www.c00000.bench.example.com",
+  port: 8080,
+  status: "active",
+  ingressStatus: null,
+  securityHeadersMode: "enforced",
+  responseHeaderTimeoutSecs: 60,
+  responseHeaderOverrides: null,
+  requestHeaderOverrides: null,
+  maxRequestBodyMb: null,
+  responseCompression: false,
+  ipAllowList: null,
+  ipDenyList: null,
+  basicAuthUser: null,
+  basicAuthEnabled: false,
+  corsConfig: null,
+  originScheme: "http",
+  proxyProtocol: null,
+  isWildcard: false,
+  wildcardCertState: null,
+  acmeDelegationTarget: null,
+  createdAt: "2026-11-23T17:43:26.318Z",
+  updatedAt: "2026-11-23T17:43:26.318Z",
+};
+const EMULATOR_MAPPING = {
+  id: "tcp_ebe8417a397a",
+  cubeId: "cube_9737e4694173",
+  cubePort: 5432,
+  hostPort: 30001,
+  host: "cube_9737e4694173.cubes.emulator.local",
+  label: "postgres",
+  status: "active",
+  isSsh: false,
+  udpEnabled: false,
+  whitelistedIps: [{ id: "wl_c0f611f72ed3", cidr: "10.0.0.0/8" }],
+  createdAt: "2026-11-23T17:43:26.312Z",
+  updatedAt: "2026-11-23T17:43:26.312Z",
+};
+const ListDomains = listEnveloped("domains", Domain);
+const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
+
+test("domains and TCP mappings: the API's answers go the quick way; any one change answers as zod or is left to zod", () => {
+  const cases = [
+    { key: "domains", quick: domainsOf, schema: ListDomains, base: EMULATOR_DOMAIN, extra: ["ingressStatus", "securityHeadersMode", "corsConfig", "proxyProtocol", "wildcardCertState", "ipAllowList"] },
+    { key: "tcpMappings", quick: tcpMappingsOf, schema: ListTcpMappings, base: EMULATOR_MAPPING, extra: ["createdAt", "whitelistedIps"] },
+  ];
+  for (const { key, quick, schema, base, extra } of cases) {
+    const answered = { quick: 0, zod: 0 };
+    expect(agrees({ [key]: [base, base] }, quick, schema)).toBe("quick");
+    expect(agrees({ [key]: [] }, quick, schema)).toBe("quick");
+    for (const item of mutations(base, extra)) answered[agrees({ [key]: [base, item] }, quick, schema)]++;
+    const odd = [
+      { ...base, ipAllowList: ["10.0.0.0/8", 1] },
+      { ...base, ipAllowList: ["10.0.0.0/8"], ipDenyList: [] },
+      { ...base, proxyProtocol: "v2", wildcardCertState: "ready", originScheme: "https" },
+      { ...base, proxyProtocol: "v3" },
+      { ...base, corsConfig: { allowedOrigins: ["https://a.example"] } },
+      { ...base, responseHeaderOverrides: { set: { a: "b" } } },
+      { ...base, whitelistedIps: [] },
+      { ...base, whitelistedIps: [{ id: "w", cidr: "1.2.3.4/32", extra: 1 }] },
+      { ...base, whitelistedIps: [{ id: "w" }] },
+      { ...base, whitelistedIps: null },
+    ];
+    for (const item of odd) answered[agrees({ [key]: [item] }, quick, schema)]++;
+    expect(answered.quick).toBeGreaterThan(20);
+    expect(answered.zod).toBeGreaterThan(100);
+  }
 });
