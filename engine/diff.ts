@@ -12,7 +12,7 @@ import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
 import { liveCubeView, managed, planCube, protectedReason } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
-import { matchCubes, type CubeMatch } from "./identity.js";
+import { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
@@ -49,6 +49,18 @@ export interface DiffAsRead {
   finish(observed: ObservedState): Plan;
 }
 
+/** A listed cube before its reads: `at` is its place in the list. */
+interface ListedCube extends ObservedCube {
+  at: number;
+}
+
+/** The matching of the listed cubes (stubs), kept for finish() when the observed state has the same cubes. */
+interface ListedMatching {
+  cubes: readonly Cube[];
+  matches: CubeMatch[];
+  unmanaged: ObservedCube[];
+}
+
 interface EarlyCube {
   live: ObservedCube;
   address: string;
@@ -69,6 +81,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
   let addressOf: (name: string, id: string | undefined) => string = () => "";
+  let listing: ListedMatching | undefined;
 
   const planEarly = (live: ObservedCube): void => {
     digestParts?.set(live.cube.id, { live, part: cubeDigest(live) });
@@ -87,8 +100,10 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
 
   return {
     listed(cubes) {
-      const stubs = cubes.filter((cube) => cube.state !== "deleted").map((cube): ObservedCube => ({ cube, domains: [], tcpMappings: [] }));
+      const present = cubes.filter((cube) => cube.state !== "deleted");
+      const stubs = present.map((cube, at): ListedCube => ({ cube, domains: [], tcpMappings: [], at }));
       const { matches, unmanaged } = matchCubes(declared, stubs);
+      listing = { cubes: present, matches, unmanaged };
       addressOf = addressing(declared, unmanaged);
       indexById = new Map();
       desired.cubes.forEach((spec, index) => {
@@ -105,7 +120,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
     },
     finish(observed) {
       const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
-      const { matches, unmanaged } = matchCubes(declared, live);
+      const { matches, unmanaged } = sameMatching(listing, live) ?? matchCubes(declared, live);
       const addressAt = addressing(declared, unmanaged);
       const out: Collector = { changes: [], steps: [], keep };
       desired.cubes.forEach((spec, index) => {
@@ -132,6 +147,22 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestPart });
     },
   };
+}
+
+/**
+ * The matching made when the cubes were listed, with the observed cubes in place of the stubs,
+ * when the observed state has exactly the listed cubes in the same order (what matching reads
+ * of them, ids and names, is then the same).
+ */
+function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): CubeMatching | undefined {
+  if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;
+  const observedOf = (stub: ObservedCube): ObservedCube => live[(stub as ListedCube).at] as ObservedCube;
+  const matches = listing.matches.map((match): CubeMatch => {
+    if (match.kind === "matched") return { kind: "matched", live: observedOf(match.live) };
+    if (match.kind === "ambiguous") return { ...match, candidates: match.candidates.map(observedOf) };
+    return match;
+  });
+  return { matches, unmanaged: listing.unmanaged.map(observedOf) };
 }
 
 /** Addresses carry the id only when one name stands for several cubes of the plan. */

@@ -89,6 +89,13 @@ describe("engine: a plan made while the cubes are read (diffAsRead) equals the p
     expect(early.changes.find((c) => c.cubeName === "db" && c.kind === "cube")?.blocked).toBeUndefined();
   });
 
+  test("a name ambiguous while listing and after the reads: blocked, as diff says (the listing's matching reused)", () => {
+    const twin = live(cube("db", { id: "cube-db-twin" }));
+    const { early, whole } = planAsRead(file, [...reads, twin]);
+    expect(early).toEqual(whole);
+    expect(early.changes.find((c) => c.cubeName === "db" && c.kind === "cube")?.blocked?.code).toBe("ambiguous_name");
+  });
+
   test("an address that carried an id while listing (an unmanaged cube of the same name) loses it when that cube is gone", () => {
     const twin = live(cube("old", { id: "cube-old-twin" }));
     const withOld = desired([...file.cubes, spec("old", { id: old.id })]);
