@@ -14,7 +14,7 @@
  * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { DesiredState } from "../engine/types.js";
@@ -100,22 +100,24 @@ export class DiskLoadCache {
   }
 
   /**
-   * Keeps the load for the next run: its text is made now (what the load answered, before
-   * anything can change it) and written after the current step, so the run does not wait.
+   * Keeps the load for the next run, written now (what the load answered, before anything can
+   * change it) a few hundred cubes at a time: never the whole text at once (~18 MB at 30,000
+   * cubes, and as much again to write it).
    */
   store(key: LoadKey, source: string, inputs: LoadInputs, loaded: KeptLoad): void {
     if (source.length < MIN_CACHED_BYTES) return;
     const header: Header = { format: FORMAT, source: sha256(source), env: envHashes(inputs), files: fileHashes(inputs.reads) };
-    const text = `${JSON.stringify(header)}\n${JSON.stringify(loaded)}`;
-    setImmediate(() => this.write(key, text));
-  }
-
-  private write(key: LoadKey, text: string): void {
     const path = this.entryPath(key);
     const temp = `${path}.${process.pid}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(temp, text, { mode: 0o600 });
+      const fd = openSync(temp, "w", 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify(header)}\n`);
+        for (const chunk of keptJsonChunks(loaded)) writeSync(fd, chunk);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temp, path);
       this.trace(`kept ${key.file} for the next run (${path})`);
       this.removeUnused();
@@ -141,6 +143,21 @@ export class DiskLoadCache {
       }
     }
   }
+}
+
+const CUBES_PER_CHUNK = 500;
+
+/** JSON.stringify(kept), its cubes a few hundred at a time. */
+function* keptJsonChunks(kept: KeptLoad): Generator<string> {
+  const { desired, ...rest } = kept;
+  const { cubes, ...head } = desired;
+  const headJson = JSON.stringify(head);
+  yield `${JSON.stringify(rest).slice(0, -1)},"desired":${headJson.slice(0, -1)}${headJson === "{}" ? "" : ","}"cubes":[`;
+  for (let start = 0; start < cubes.length; start += CUBES_PER_CHUNK) {
+    const json = cubes.slice(start, start + CUBES_PER_CHUNK).map((cube) => JSON.stringify(cube));
+    yield `${start === 0 ? "" : ","}${json.join(",")}`;
+  }
+  yield "]}}";
 }
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
