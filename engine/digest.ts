@@ -54,15 +54,23 @@ export function projectState(observed: ObservedState): StateProjection {
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-/** One cube's part of the digest: the sha256 of its projection's JSON. */
+/** Projections up to this long are their own part of the digest (hashing each costs more than keeping it). */
+const SHORT_PART = 256;
+
+/** A cube's part of the digest: its projection's JSON, or the sha256 of it when it is longer than SHORT_PART. */
+function partOf(json: string): string {
+  return json.length <= SHORT_PART ? json : sha256(json);
+}
+
 export function cubeDigest(observed: ObservedCube): string {
-  return sha256(JSON.stringify(projectCube(observed)));
+  return partOf(JSON.stringify(projectCube(observed)));
 }
 
 /**
- * sha256 of JSON.stringify({ spaceId, cubes: [[id, sha256 of the cube's projection JSON], …],
- * webhooks }), cubes in id order: each cube's part can be made as soon as it is read
- * (diffAsRead), and only 64 characters of it kept until the whole is hashed.
+ * sha256 of JSON.stringify({ spaceId, cubes: [[id, part], …], webhooks }), cubes in id order,
+ * a part being the cube's projection JSON when short (a cube a --target plan only listed) and
+ * its sha256 otherwise: each part can be made as soon as the cube is read (diffAsRead), and
+ * little of it kept until the whole is hashed.
  */
 function hashParts(spaceId: string, cubes: readonly { id: string; part: string }[], webhooks: ProjectedWebhook[] | undefined): string {
   const hash = createHash("sha256");
@@ -74,7 +82,7 @@ function hashParts(spaceId: string, cubes: readonly { id: string; part: string }
 export function digestOf(projection: StateProjection): string {
   return hashParts(
     projection.spaceId,
-    projection.cubes.map((cube) => ({ id: cube.id, part: sha256(JSON.stringify(cube)) })),
+    projection.cubes.map((cube) => ({ id: cube.id, part: partOf(JSON.stringify(cube)) })),
     projection.webhooks,
   );
 }
