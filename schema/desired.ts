@@ -83,7 +83,8 @@ const cubeFields = {
   sshPort: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
 };
 
-export const Defaults = z.strictObject({
+/** The fields a cube may set, each optional: what `defaults:` may set for every cube. */
+const optionalCubeFields = {
   image: z.optional(cubeFields.image),
   region: z.optional(cubeFields.region),
   resources: z.optional(cubeFields.resources),
@@ -94,23 +95,16 @@ export const Defaults = z.strictObject({
   terminationProtection: z.optional(cubeFields.terminationProtection),
   power: z.optional(cubeFields.power),
   sshPort: z.optional(cubeFields.sshPort),
-});
+};
+
+export const Defaults = z.strictObject(optionalCubeFields);
 export type Defaults = z.infer<typeof Defaults>;
 
 export const DesiredCubeInput = z.strictObject({
   name: CubeName,
   /** Pins the cube to one live id when names are ambiguous or a cube was renamed out of band. */
   id: z.optional(z.string().check(z.minLength(1))),
-  image: z.optional(cubeFields.image),
-  region: z.optional(cubeFields.region),
-  resources: z.optional(cubeFields.resources),
-  sshPublicKey: z.optional(cubeFields.sshPublicKey),
-  sshPublicKeyFile: z.optional(cubeFields.sshPublicKeyFile),
-  userData: z.optional(cubeFields.userData),
-  userDataFile: z.optional(cubeFields.userDataFile),
-  terminationProtection: z.optional(cubeFields.terminationProtection),
-  power: z.optional(cubeFields.power),
-  sshPort: z.optional(cubeFields.sshPort),
+  ...optionalCubeFields,
   domains: z._default(z.array(DesiredDomain), []),
   ports: z._default(z.array(DesiredPort), []),
   lifecycle: z.optional(Lifecycle),
