@@ -3,30 +3,47 @@
  * for: whatever it answers must be exactly zod's output (keys and their order included), it
  * must never answer a page zod rejects, and it must answer the pages the API really sends.
  */
-import { expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
+import { createClient, newIdempotencyKey } from "../../client/index.js";
+import { startEmulator } from "../../emulator/index.js";
+import { cubeBody, waitForState } from "./support/emulator.js";
 import { cubePageOf, domainsOf, tcpMappingsOf } from "../../client/fast-check.js";
 import { Cube, Domain, listEnveloped, TcpMapping } from "../../schema/api.js";
 import { sampleCube } from "./support/server.js";
 
 const ListCubes = listEnveloped("cubes", Cube);
 
-/** A cube as the emulator lists it (its key order differs from the schema's). */
-const EMULATOR_CUBE = {
-  id: "cube_9737e4694173",
-  name: "c00000",
-  state: "running",
-  publicIpv4: "203.0.113.10",
-  image: "ubuntu-24.04",
-  sshUser: "ubuntu",
-  resources: { vcpu: 1, ramGb: 2, diskGb: 10 },
-  costPerHour: 0.0085,
-  region: "eu-nuremberg",
-  terminationProtection: false,
-  terminationProtectionChangedAt: null,
-  terminationProtectionChangedBy: null,
-  createdAt: "2026-11-23T17:43:26.312Z",
-  updatedAt: "2026-11-23T17:43:31.312Z",
-};
+/**
+ * A cube, one of its domains and one of its TCP mappings exactly as the emulator answers them
+ * (its key order differs from the schema's): read from a running emulator, so the quick way is
+ * checked against what the emulator of this commit sends.
+ */
+let EMULATOR_CUBE: Record<string, unknown>;
+let EMULATOR_DOMAIN: Record<string, unknown>;
+let EMULATOR_MAPPING: Record<string, unknown>;
+
+beforeAll(async () => {
+  const rateLimit = { limit: 1000, windowMs: 1000 };
+  const emulator = await startEmulator({ clockSpeed: 200, rateLimit });
+  const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, rateLimit });
+  try {
+    const cube = await client.createCube(cubeBody("c00000"), { idempotencyKey: newIdempotencyKey() });
+    await waitForState(client, cube.id, "running");
+    await client.attachDomain(cube.id, { domain: "www.c00000.example.com", port: 8080 }, { idempotencyKey: newIdempotencyKey() });
+    await client.createTcpMapping(cube.id, { cubePort: 5432, label: "postgres", udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() });
+    const answer = async (path: string): Promise<Record<string, Record<string, unknown>[]>> => {
+      const response = await fetch(`${emulator.url}/spaces/${emulator.spaceId}${path}`, { headers: { "X-API-KEY": emulator.apiKey } });
+      return (await response.json()) as Record<string, Record<string, unknown>[]>;
+    };
+    EMULATOR_CUBE = (await answer("/cubes?page=1&limit=100")).cubes![0]!;
+    EMULATOR_DOMAIN = (await answer(`/cubes/${cube.id}/domains`)).domains![0]!;
+    EMULATOR_MAPPING = (await answer(`/cubes/${cube.id}/tcp-mappings`)).tcpMappings!.find((m) => m.isSsh === false)!;
+  } finally {
+    await client.close();
+    await emulator.close();
+  }
+});
+
 const MINIMAL_CUBE = {
   id: "c1",
   name: "web",
@@ -92,47 +109,6 @@ test("any one field changed, dropped or added: the quick check answers as zod or
   expect(answered.zod).toBeGreaterThan(200);
 });
 
-/** A domain and a mapping as the emulator answers them. */
-const EMULATOR_DOMAIN = {
-  id: "dom_82d9347ae8e4",
-  cubeId: "cube_9737e4694173",
-  domain: "www.c00000.bench.example.com",
-  port: 8080,
-  status: "active",
-  ingressStatus: null,
-  securityHeadersMode: "enforced",
-  responseHeaderTimeoutSecs: 60,
-  responseHeaderOverrides: null,
-  requestHeaderOverrides: null,
-  maxRequestBodyMb: null,
-  responseCompression: false,
-  ipAllowList: null,
-  ipDenyList: null,
-  basicAuthUser: null,
-  basicAuthEnabled: false,
-  corsConfig: null,
-  originScheme: "http",
-  proxyProtocol: null,
-  isWildcard: false,
-  wildcardCertState: null,
-  acmeDelegationTarget: null,
-  createdAt: "2026-11-23T17:43:26.318Z",
-  updatedAt: "2026-11-23T17:43:26.318Z",
-};
-const EMULATOR_MAPPING = {
-  id: "tcp_ebe8417a397a",
-  cubeId: "cube_9737e4694173",
-  cubePort: 5432,
-  hostPort: 30001,
-  host: "cube_9737e4694173.cubes.emulator.local",
-  label: "postgres",
-  status: "active",
-  isSsh: false,
-  udpEnabled: false,
-  whitelistedIps: [{ id: "wl_c0f611f72ed3", cidr: "10.0.0.0/8" }],
-  createdAt: "2026-11-23T17:43:26.312Z",
-  updatedAt: "2026-11-23T17:43:26.312Z",
-};
 const ListDomains = listEnveloped("domains", Domain);
 const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
 
