@@ -17,7 +17,7 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
-import { cubeDigest } from "./digest.js";
+import { cubeDigestEntry } from "./digest.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
@@ -59,7 +59,14 @@ interface ListedMatching {
   cubes: readonly Cube[];
   matches: CubeMatch[];
   unmanaged: ObservedCube[];
+  /** The addressing of these cubes (the same names, so the same for the observed ones). */
+  addressOf: Addressing;
 }
+
+type Addressing = (name: string, id: string | undefined) => string;
+
+/** A listed cube's domains and mappings before they are read (never added to). */
+const NONE: never[] = [];
 
 interface EarlyCube {
   live: ObservedCube;
@@ -77,14 +84,13 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
   // A plan that keeps its prior state hashes that instead (buildPlan).
-  const digestParts = context.keep?.priorState === false ? new Map<string, { live: ObservedCube; part: string }>() : undefined;
+  const digestEntries = context.keep?.priorState === false ? new Map<string, { live: ObservedCube; entry: string }>() : undefined;
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
-  let addressOf: (name: string, id: string | undefined) => string = () => "";
+  let addressOf: Addressing = () => "";
   let listing: ListedMatching | undefined;
 
   const planEarly = (live: ObservedCube): void => {
-    digestParts?.set(live.cube.id, { live, part: cubeDigest(live) });
     const index = indexById.get(live.cube.id);
     const spec = index === undefined ? undefined : desired.cubes[index];
     if (index === undefined || spec === undefined) return;
@@ -101,10 +107,10 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   return {
     listed(cubes) {
       const present = cubes.filter((cube) => cube.state !== "deleted");
-      const stubs = present.map((cube, at): ListedCube => ({ cube, domains: [], tcpMappings: [], at }));
-      const { matches, unmanaged } = matchCubes(declared, stubs);
-      listing = { cubes: present, matches, unmanaged };
+      const stubs = present.map((cube, at): ListedCube => ({ cube, domains: NONE, tcpMappings: NONE, at }));
+      const { matches, unmanaged } = matchCubes(declared, stubs, desired.cubes.length);
       addressOf = addressing(declared, unmanaged);
+      listing = { cubes: present, matches, unmanaged, addressOf };
       indexById = new Map();
       desired.cubes.forEach((spec, index) => {
         const match = matches[index];
@@ -115,13 +121,18 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       reads.forEach(planEarly);
     },
     read(cube) {
+      // A read cube's part of the digest (a sha256 of its projection) needs no matching: made
+      // while later pages are read. A cube only listed has a short part, made when it is hashed
+      // (kept from now, thousands of them would only make the collector's work).
+      if (cube.domains.length > 0 || cube.tcpMappings.length > 0) digestEntries?.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
       if (waiting !== undefined) waiting.push(cube);
       else planEarly(cube);
     },
     finish(observed) {
       const live = observed.cubes.filter((cube) => cube.cube.state !== "deleted");
-      const { matches, unmanaged } = sameMatching(listing, live) ?? matchCubes(declared, live);
-      const addressAt = addressing(declared, unmanaged);
+      const same = sameMatching(listing, live);
+      const { matches, unmanaged } = same ?? matchCubes(declared, live, desired.cubes.length);
+      const addressAt = same?.addressOf ?? addressing(declared, unmanaged);
       const out: Collector = { changes: [], steps: [], keep };
       desired.cubes.forEach((spec, index) => {
         const match = matches[index];
@@ -140,11 +151,11 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         out.changes.push(...webhooks.changes);
         out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
       }
-      const digestPart = (cube: ObservedCube): string | undefined => {
-        const made = digestParts?.get(cube.cube.id);
-        return made?.live === cube ? made.part : undefined;
+      const digestEntry = (cube: ObservedCube): string | undefined => {
+        const made = digestEntries?.get(cube.cube.id);
+        return made?.live === cube ? made.entry : undefined;
       };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestPart });
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestEntry });
     },
   };
 }
@@ -154,7 +165,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
  * when the observed state has exactly the listed cubes in the same order (what matching reads
  * of them, ids and names, is then the same).
  */
-function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): CubeMatching | undefined {
+function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): (CubeMatching & { addressOf: Addressing }) | undefined {
   if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;
   const observedOf = (stub: ObservedCube): ObservedCube => live[(stub as ListedCube).at] as ObservedCube;
   const matches = listing.matches.map((match): CubeMatch => {
@@ -162,11 +173,11 @@ function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[])
     if (match.kind === "ambiguous") return { ...match, candidates: match.candidates.map(observedOf) };
     return match;
   });
-  return { matches, unmanaged: listing.unmanaged.map(observedOf) };
+  return { matches, unmanaged: listing.unmanaged.map(observedOf), addressOf: listing.addressOf };
 }
 
 /** Addresses carry the id only when one name stands for several cubes of the plan. */
-function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): (name: string, id: string | undefined) => string {
+function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): Addressing {
   const counts = new Map<string, number>();
   for (const name of [...specs.map((s) => s.name), ...unmanaged.map((c) => c.cube.name)]) counts.set(name, (counts.get(name) ?? 0) + 1);
   return (name, id) => cubeAddress(name, id, (counts.get(name) ?? 0) > 1);

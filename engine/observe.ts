@@ -28,24 +28,27 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const spaceId = await client.spaceId();
   const wanted = options.cubeNames && options.cubeNames.length > 0 ? new Set(options.cubeNames) : undefined;
   let subReads = 0;
-  // Each cube's domains and mappings are read as soon as its page is in, while later pages are read.
-  const reading = new Map<string, Promise<ObservedCube | undefined>>();
+  // Each cube's domains and mappings are read as soon as its page is in, while later pages are
+  // read; a cube no target names is observed as listed, with none.
+  const observedById = new Map<string, ObservedCube | undefined>();
+  const subReading: Promise<void>[] = [];
   const limit = limiter(options.concurrency ?? 16);
   const startReading = (cube: Cube): void => {
-    if (cube.state === "deleted" || reading.has(cube.id)) return;
+    if (cube.state === "deleted" || observedById.has(cube.id)) return;
     if (wanted && !wanted.has(cube.name)) {
       const listedOnly = { cube, domains: [], tcpMappings: [] };
-      options.onRead?.(listedOnly);
-      return void reading.set(cube.id, Promise.resolve(listedOnly));
+      observedById.set(cube.id, listedOnly);
+      return options.onRead?.(listedOnly);
     }
     subReads += 2;
+    observedById.set(cube.id, undefined);
     const read = limit(() => readSubResources(client, cube)).then((observed) => {
+      observedById.set(cube.id, observed);
       if (observed !== undefined) options.onRead?.(observed);
-      return observed;
     });
     // Awaited below, after the walk: until then a failure must not count as unhandled.
     read.catch(() => {});
-    reading.set(cube.id, read);
+    subReading.push(read);
   };
   let cubes: Cube[];
   try {
@@ -56,8 +59,12 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   }
   cubes.forEach(startReading);
   options.onListed?.(cubes);
-  const observed = await Promise.all(cubes.map((cube) => reading.get(cube.id)));
-  const present = observed.filter((cube): cube is ObservedCube => cube !== undefined);
+  await Promise.all(subReading);
+  const present: ObservedCube[] = [];
+  for (const cube of cubes) {
+    const observed = observedById.get(cube.id);
+    if (observed !== undefined) present.push(observed);
+  }
   const webhooks = options.webhooks ? await readWebhooks(client) : undefined;
   const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads + (webhooks ? 1 : 0);
   options.logger?.({ type: "observe", message: `${present.length} cubes, ${reads} reads` });

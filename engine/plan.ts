@@ -59,8 +59,8 @@ export interface PlanParts {
   changes: ResourceChange[];
   steps: Step[];
   keep?: PlanKeep;
-  /** A cube's part of the digest when made already (diffAsRead). */
-  digestPart?: (cube: ObservedCube) => string | undefined;
+  /** A cube's entry in the digest when made already (diffAsRead). */
+  digestEntry?: (cube: ObservedCube) => string | undefined;
 }
 
 export function buildPlan(input: PlanParts): Plan {
@@ -74,7 +74,7 @@ export function buildPlan(input: PlanParts): Plan {
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestPart) : digestOf(priorState),
+    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry) : digestOf(priorState),
     ...(priorState === undefined ? {} : { priorState }),
     options,
   };

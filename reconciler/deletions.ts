@@ -32,28 +32,35 @@ export class DeletionLog {
   started(cubeId: string, name: string): Promise<void> {
     return this.update((entries) => {
       entries[cubeId] = { name, at: Date.now() };
+      return { result: undefined, changed: true };
     });
   }
 
   /**
    * The observed state without the cubes whose deletion is under way, and their names. Entries
-   * of cubes the API no longer lists are dropped.
+   * of cubes the API no longer lists are dropped. Nothing is written when nothing changes (a
+   * plan's usual case: no deletion under way).
    */
   async exclude(observed: ObservedState): Promise<{ observed: ObservedState; deleting: string[] }> {
-    const listed = new Set(observed.cubes.map((c) => c.cube.id));
     const entries = await this.update((all) => {
-      for (const id of Object.keys(all)) if (!listed.has(id)) delete all[id];
-      return { ...all };
+      const ids = Object.keys(all);
+      if (ids.length === 0) return { result: all, changed: false };
+      const listed = new Set(observed.cubes.map((c) => c.cube.id));
+      const gone = ids.filter((id) => !listed.has(id));
+      for (const id of gone) delete all[id];
+      return { result: { ...all }, changed: gone.length > 0 };
     });
+    if (Object.keys(entries).length === 0) return { observed, deleting: [] };
     const deleting = observed.cubes.filter((c) => entries[c.cube.id] !== undefined);
     if (deleting.length === 0) return { observed, deleting: [] };
     return { observed: { ...observed, cubes: observed.cubes.filter((c) => entries[c.cube.id] === undefined) }, deleting: deleting.map((c) => c.cube.name) };
   }
 
-  private update<T>(change: (entries: Entries) => T): Promise<T> {
+  private update<T>(change: (entries: Entries) => { result: T; changed: boolean }): Promise<T> {
     const run = this.queue.then(async () => {
       const entries = await this.read();
-      const result = change(entries);
+      const { result, changed } = change(entries);
+      if (!changed) return result;
       await mkdir(join(this.path, ".."), { recursive: true });
       const temp = `${this.path}.${process.pid}.tmp`;
       await writeFile(temp, JSON.stringify(entries), "utf8");

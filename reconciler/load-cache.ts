@@ -72,7 +72,8 @@ export class DiskLoadCache {
     return new DiskLoadCache(join(base, "cubeform", "load-cache"), build, trace);
   }
 
-  lookup(key: LoadKey, source: string, env: Record<string, string | undefined>): KeptLoad | undefined {
+  /** `source`: the file's bytes, or its text (standard input): the same hash when the bytes are UTF-8. */
+  lookup(key: LoadKey, source: Source, env: Record<string, string | undefined>): KeptLoad | undefined {
     if (source.length < MIN_CACHED_BYTES) return undefined;
     const path = this.entryPath(key);
     let text: string;
@@ -104,7 +105,7 @@ export class DiskLoadCache {
    * change it) a few hundred cubes at a time: never the whole text at once (~18 MB at 30,000
    * cubes, and as much again to write it).
    */
-  store(key: LoadKey, source: string, inputs: LoadInputs, loaded: KeptLoad): void {
+  store(key: LoadKey, source: Source, inputs: LoadInputs, loaded: KeptLoad): void {
     if (source.length < MIN_CACHED_BYTES) return;
     const header: Header = { format: FORMAT, source: sha256(source), env: envHashes(inputs), files: fileHashes(inputs.reads) };
     const path = this.entryPath(key);
@@ -160,7 +161,10 @@ function* keptJsonChunks(kept: KeptLoad): Generator<string> {
   yield "]}}";
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+/** A file's bytes, or a text (its UTF-8 bytes are hashed). */
+type Source = string | Buffer;
+
+const sha256 = (text: Source): string => createHash("sha256").update(text).digest("hex");
 
 /** A substituted value by its hash; a basic-auth variable by whether it is set (never its value). */
 function envHashes({ env, envUse }: LoadInputs): Record<string, string | null> {

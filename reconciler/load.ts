@@ -112,17 +112,21 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 /** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
-  const source = options.source ?? readSource(options.file, absPath);
-  const cached = options.cache?.lookup(absPath, source, options);
+  // The file's bytes are enough to find its kept load (decoding 10,000 cubes' text is ~8 ms).
+  const bytes = options.source === undefined ? readSource(options.file, absPath) : undefined;
+  let text = options.source;
+  const sourceText = (): string => (text ??= (bytes as Buffer).toString("utf8"));
+  const cached = options.cache?.lookup(absPath, sourceText(), options);
   if (cached !== undefined) return cached;
   const key = { file: options.file, absPath, ...(options.targets ? { targets: options.targets } : {}) };
-  const kept = options.diskCache?.lookup(key, source, options.env);
-  if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, source) };
+  const kept = options.diskCache?.lookup(key, bytes ?? sourceText(), options.env);
+  if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, sourceText) };
+  const source = sourceText();
   const reads: ReferencedReads = new Map();
   const envUse: EnvUse = new Map();
   try {
     const light = lightOrUndefined(source, options, absPath, reads, envUse);
-    if (light !== undefined) options.diskCache?.store(key, source, { env: options.env, envUse, reads }, keptPart(light));
+    if (light !== undefined) options.diskCache?.store(key, bytes ?? source, { env: options.env, envUse, reads }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;
@@ -322,9 +326,9 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   });
 }
 
-function readSource(file: string, absPath: string): string {
+function readSource(file: string, absPath: string): Buffer {
   try {
-    return readFileSync(absPath, "utf8");
+    return readFileSync(absPath);
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
     throw new CliError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
@@ -496,10 +500,10 @@ class ParsedFile {
   }
 }
 
-function locator(file: string, source: string): (path: IssuePath) => Position {
+function locator(file: string, source: string | (() => string)): (path: IssuePath) => Position {
   let parsed: ParsedFile | undefined;
   return (path) => {
-    parsed ??= new ParsedFile(file, source);
+    parsed ??= new ParsedFile(file, typeof source === "string" ? source : source());
     return parsed.positionOf(path);
   };
 }

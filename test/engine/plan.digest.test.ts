@@ -30,6 +30,40 @@ describe("plan: prior-state digest", () => {
     }
   });
 
+  // A cube without domains or mappings (what a --target plan only lists) has its entry written
+  // out directly (engine/digest.ts listedOnlyEntry): it must be the definition's, byte for byte.
+  test.each([
+    ["plain", {}],
+    ["in a region, stopped, protected, fractional RAM", { region: "eu-nuremberg", state: "stopped", terminationProtection: true, resources: { vcpu: 3, ramGb: 0.5, diskGb: 15 } }],
+    ["error and deleted power sides", { state: "error" }],
+    ["a name with quotes and a backslash", { name: 'we"b\\1' }],
+    ["a control character and an emoji", { name: "tab\there", image: "ubuntu-😀" }],
+    ["a lone surrogate", { region: "eu-\ud800" }],
+    ["a projection over 256 characters", { name: "n".repeat(200) }],
+  ] as [string, Partial<Parameters<typeof cube>[1]>][])("a listed-only cube's part is the definition's: %s", (_what, overrides) => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    const part = (json: string) => (json.length <= 256 ? json : sha(json));
+    const o = observed([live(cube("web", overrides), { domains: [], tcpMappings: [] }), live(cube("db", { region: "x" }), { domains: [], tcpMappings: [] })]);
+    const { spaceId, cubes } = projectState(o);
+    expect(stateDigest(o)).toBe(sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]) })));
+  });
+
+  test.each([
+    [256, undefined],
+    [257, undefined],
+    [256, "eu-nuremberg"],
+    [257, "eu-nuremberg"],
+  ])("a listed-only cube's part is the definition's for a projection of %i characters (region %s)", (length, region) => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    const bare = (name: string) => live(cube(name, { id: "cube-w", ...(region === undefined ? {} : { region }) }), { domains: [], tcpMappings: [] });
+    const base = JSON.stringify(projectState(observed([bare("w")])).cubes[0]).length;
+    const o = observed([bare(`w${"n".repeat(length - base)}`)]);
+    const { spaceId, cubes } = projectState(o);
+    const json = JSON.stringify(cubes[0]);
+    expect(json.length).toBe(length);
+    expect(stateDigest(o)).toBe(sha(JSON.stringify({ spaceId, cubes: [[cubes[0]?.id, length <= 256 ? json : sha(json)]] })));
+  });
+
   test.each([
     ["image", state({ image: "debian-13" })],
     ["protection", state({ terminationProtection: true })],
