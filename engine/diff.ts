@@ -121,10 +121,9 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       reads.forEach(planEarly);
     },
     read(cube) {
-      // A read cube's part of the digest (a sha256 of its projection) needs no matching: made
-      // while later pages are read. A cube only listed has a short part, made when it is hashed
-      // (kept from now, thousands of them would only make the collector's work).
-      if (cube.domains.length > 0 || cube.tcpMappings.length > 0) digestEntries?.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
+      // Its part of the digest needs no matching: made while later pages are read (a cube no
+      // target names is digested as its identity, when the whole is: see stateDigest).
+      if (targets.size === 0 || targets.has(cube.cube.name)) digestEntries?.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
       if (waiting !== undefined) waiting.push(cube);
       else planEarly(cube);
     },

@@ -4,8 +4,7 @@ import { canonical, powerSide, sortedOrNull } from "./compare.js";
 import { sshMapping } from "./cube-rules.js";
 import { liveDomainView } from "./domain-rules.js";
 import { StalePlanError } from "./errors.js";
-import type { Cube } from "../schema/api.js";
-import type { ObservedCube, ObservedState, Plan, ProjectedCube, ProjectedWebhook, StateProjection } from "./types.js";
+import type { CubeIdentity, ObservedCube, ObservedState, Plan, ProjectedCube, ProjectedWebhook, StateProjection } from "./types.js";
 
 const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -47,10 +46,32 @@ function projectWebhooks(webhooks: NonNullable<ObservedState["webhooks"]>): Proj
     .sort(byId);
 }
 
-export function projectState(observed: ObservedState): StateProjection {
-  const cubes = liveCubesById(observed).map(projectCube);
+/** Whether a plan with these targets depends on a cube of this name in full (no targets: every cube). */
+function plannedBy(targets: readonly string[] = []): (name: string) => boolean {
+  if (targets.length === 0) return () => true;
+  const names = new Set(targets);
+  return (name) => names.has(name);
+}
+
+const identityOf = (cube: CubeIdentity): CubeIdentity => ({ id: cube.id, name: cube.name });
+
+const isProjected = (cube: ProjectedCube | CubeIdentity): cube is ProjectedCube => "image" in cube;
+
+/** With targets, the cubes they do not name are projected as their identity (see StateProjection). */
+export function projectState(observed: ObservedState, targets?: readonly string[]): StateProjection {
+  const planned = plannedBy(targets);
+  const cubes = liveCubesById(observed).map((cube) => (planned(cube.cube.name) ? projectCube(cube) : identityOf(cube.cube)));
   if (observed.webhooks === undefined) return { spaceId: observed.spaceId, cubes };
   return { spaceId: observed.spaceId, cubes, webhooks: projectWebhooks(observed.webhooks) };
+}
+
+/**
+ * A saved projection as a plan with these targets projects it now: a --target plan saved
+ * before its untargeted cubes were projected as identities is compared by what it depends on.
+ */
+function narrowed(projection: StateProjection, targets: readonly string[] = []): StateProjection {
+  const planned = plannedBy(targets);
+  return { ...projection, cubes: projection.cubes.map((cube) => (planned(cube.name) ? cube : identityOf(cube))) };
 }
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -65,8 +86,7 @@ function partOf(json: string): string {
 
 /** A cube's entry in the digest: the JSON of [id, part] (see hashEntries). */
 export function cubeDigestEntry(observed: ObservedCube): string {
-  const listedOnly = observed.domains.length === 0 && observed.tcpMappings.length === 0 ? listedOnlyEntry(observed.cube) : undefined;
-  return listedOnly ?? entryOf(observed.cube.id, JSON.stringify(projectCube(observed)));
+  return entryOf(observed.cube.id, JSON.stringify(projectCube(observed)));
 }
 
 const entryOf = (id: string, projectionJson: string): string => JSON.stringify([id, partOf(projectionJson)]);
@@ -75,24 +95,14 @@ const entryOf = (id: string, projectionJson: string): string => JSON.stringify([
 const plain = (text: string): boolean => !/["\\\u0000-\u001f\ud800-\udfff]/.test(text);
 
 /**
- * cubeDigestEntry of a cube without domains or mappings (a cube a --target plan only listed:
- * thousands of them), written out instead of projected and stringified twice; undefined when a
- * text would need escaping (the general way then). Inside the entry the projection is a JSON
- * string, so its quotes are escaped (\\"); plain texts have none to escape. One template literal
- * costs a third of projecting and stringifying twice (escaping with replaceAll, several times
- * as much). test/engine/plan.digest.test.ts compares both ways.
+ * The entry of a cube projected as its identity: thousands of them in a --target plan, so
+ * written out (its part, a JSON string, has its quotes escaped) when nothing needs escaping and
+ * the part is surely short; else made the general way. test/engine/plan.digest.test.ts compares both.
  */
-function listedOnlyEntry(cube: Cube): string | undefined {
-  const { id, name, image, resources: r, terminationProtection } = cube;
-  const region = cube.region ?? null;
-  if (!plain(id) || !plain(name) || !plain(image) || (region !== null && !plain(region))) return undefined;
-  const regionJson = region === null ? "null" : `\\"${region}\\"`;
-  const power = powerSide(cube.state);
-  const entry = `["${id}","{\\"id\\":\\"${id}\\",\\"name\\":\\"${name}\\",\\"image\\":\\"${image}\\",\\"resources\\":{\\"vcpu\\":${r.vcpu},\\"ramGb\\":${r.ramGb},\\"diskGb\\":${r.diskGb}},\\"region\\":${regionJson},\\"terminationProtection\\":${terminationProtection},\\"power\\":\\"${power}\\",\\"sshPort\\":null,\\"domains\\":[],\\"ports\\":[]}"]`;
-  // The projection is the entry less `["id","` and `"]`, and less one backslash per quote: two
-  // for each of its 13 keys and 4 (or 5, with a region) texts.
-  const projectionLength = entry.length - id.length - 7 - (region === null ? 34 : 36);
-  return projectionLength <= SHORT_PART ? entry : undefined;
+function identityEntry(cube: CubeIdentity): string {
+  const { id, name } = cube;
+  if (id.length + name.length > 200 || !plain(id) || !plain(name)) return entryOf(id, JSON.stringify(identityOf(cube)));
+  return `["${id}","{\\"id\\":\\"${id}\\",\\"name\\":\\"${name}\\"}"]`;
 }
 
 /**
@@ -118,22 +128,24 @@ export function digestOf(projection: StateProjection): string {
 }
 
 /**
- * digestOf(projectState(observed)), projecting cube by cube (a plan that is not saved keeps no
- * projection). `madeEarlier` answers the entries made while the cubes were read (diffAsRead).
+ * digestOf(projectState(observed, targets)), projecting cube by cube (a plan that is not saved
+ * keeps no projection). `madeEarlier` answers the entries made while the cubes were read (diffAsRead).
  */
-export function stateDigest(observed: ObservedState, madeEarlier?: (cube: ObservedCube) => string | undefined): string {
-  const sorted = liveCubesById(observed);
-  const entries = sorted.map((cube) => madeEarlier?.(cube) ?? cubeDigestEntry(cube));
+export function stateDigest(observed: ObservedState, madeEarlier?: (cube: ObservedCube) => string | undefined, targets?: readonly string[]): string {
+  const planned = plannedBy(targets);
+  const entries = liveCubesById(observed).map((cube) => madeEarlier?.(cube) ?? (planned(cube.cube.name) ? cubeDigestEntry(cube) : identityEntry(cube.cube)));
   return hashEntries(observed.spaceId, entries, observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks));
 }
 
 /** Throws StalePlanError, naming what changed, when the space no longer matches the plan's prior state. */
 export function checkPlanIsCurrent(plan: Plan, observed: ObservedState): void {
-  const current = projectState(observed);
+  const targets = plan.options?.targets ?? [];
+  const current = projectState(observed, targets);
   // The prior state itself when the plan has it: a plan saved by a version that digested the
   // state otherwise is compared by what it saw.
-  if (digestOf(current) === (plan.priorState === undefined ? plan.priorStateDigest : digestOf(plan.priorState))) return;
-  const differences = plan.priorState ? describeDifferences(plan.priorState, current) : [];
+  const prior = plan.priorState === undefined ? undefined : narrowed(plan.priorState, targets);
+  if (digestOf(current) === (prior === undefined ? plan.priorStateDigest : digestOf(prior))) return;
+  const differences = prior ? describeDifferences(prior, current) : [];
   throw new StalePlanError(differences.length > 0 ? differences : ["the observed state differs from the one the plan was computed from"]);
 }
 
@@ -148,7 +160,8 @@ export function describeDifferences(prior: StateProjection, current: StateProjec
   for (const [id, cube] of before) {
     const now = after.get(id);
     if (!now) out.push(`cube "${cube.name}" (${id}) is gone`);
-    else out.push(...cubeDifferences(cube, now));
+    else if (now.name !== cube.name) out.push(`cube "${cube.name}" (${id}) is now named "${now.name}"`);
+    else if (isProjected(cube) && isProjected(now)) out.push(...cubeDifferences(cube, now));
   }
   return out;
 }

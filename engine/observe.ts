@@ -19,7 +19,7 @@ export interface ObserveOptions {
   now?: () => Date;
   /** The cube list is complete (deleted cubes left out); their reads may still be under way. */
   onListed?: (cubes: readonly Cube[]) => void;
-  /** One cube is read with its domains and mappings (a cube no target names: with none). */
+  /** One cube is read with its domains and mappings (a cube no target names is not read: it is only in the observed state, with none). */
   onRead?: (cube: ObservedCube) => void;
 }
 
@@ -29,17 +29,13 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const wanted = options.cubeNames && options.cubeNames.length > 0 ? new Set(options.cubeNames) : undefined;
   let subReads = 0;
   // Each cube's domains and mappings are read as soon as its page is in, while later pages are
-  // read; a cube no target names is observed as listed, with none.
+  // read; a cube no target names is observed as listed, with none (made once the list is in:
+  // thousands of them in a --target plan, nothing to do for each while the pages come).
   const observedById = new Map<string, ObservedCube | undefined>();
   const subReading: Promise<void>[] = [];
   const limit = limiter(options.concurrency ?? 16);
   const startReading = (cube: Cube): void => {
-    if (cube.state === "deleted" || observedById.has(cube.id)) return;
-    if (wanted && !wanted.has(cube.name)) {
-      const listedOnly = { cube, domains: [], tcpMappings: [] };
-      observedById.set(cube.id, listedOnly);
-      return options.onRead?.(listedOnly);
-    }
+    if (cube.state === "deleted" || (wanted && !wanted.has(cube.name)) || observedById.has(cube.id)) return;
     subReads += 2;
     observedById.set(cube.id, undefined);
     const read = limit(() => readSubResources(client, cube)).then((observed) => {
@@ -62,8 +58,11 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   await Promise.all(subReading);
   const present: ObservedCube[] = [];
   for (const cube of cubes) {
-    const observed = observedById.get(cube.id);
-    if (observed !== undefined) present.push(observed);
+    if (wanted && !wanted.has(cube.name)) present.push({ cube, domains: [], tcpMappings: [] });
+    else {
+      const observed = observedById.get(cube.id);
+      if (observed !== undefined) present.push(observed);
+    }
   }
   const webhooks = options.webhooks ? await readWebhooks(client) : undefined;
   const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads + (webhooks ? 1 : 0);

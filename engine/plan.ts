@@ -65,7 +65,7 @@ export interface PlanParts {
 
 export function buildPlan(input: PlanParts): Plan {
   const { observed, options, changes, steps } = input;
-  const priorState = input.keep?.priorState === false ? undefined : projectState(observed);
+  const priorState = input.keep?.priorState === false ? undefined : projectState(observed, options.targets);
   return {
     formatVersion: 1,
     // The plan is as old as the observation it was computed from (diff stays pure).
@@ -74,7 +74,7 @@ export function buildPlan(input: PlanParts): Plan {
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry) : digestOf(priorState),
+    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry, options.targets) : digestOf(priorState),
     ...(priorState === undefined ? {} : { priorState }),
     options,
   };

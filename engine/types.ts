@@ -203,10 +203,14 @@ export interface Plan {
   options: PlanOptions;
 }
 
-/** The part of an observed state that a plan depends on (no timestamps, no transient states). */
+/**
+ * The part of an observed state that a plan depends on (no timestamps, no transient states).
+ * A --target plan depends on the cubes it plans, and on which other cubes exist (a name it
+ * matches by): those are projected as their identity only.
+ */
 export interface StateProjection {
   spaceId: string;
-  cubes: ProjectedCube[];
+  cubes: (ProjectedCube | CubeIdentity)[];
   /** Present when the plan manages webhooks. */
   webhooks?: ProjectedWebhook[];
 }
@@ -217,6 +221,12 @@ export interface ProjectedWebhook {
   events: string[];
   description: string | null;
   enabled: boolean;
+}
+
+/** A cube a --target plan does not plan: which cube it is, nothing of its state. */
+export interface CubeIdentity {
+  id: string;
+  name: string;
 }
 
 export interface ProjectedCube {

@@ -30,38 +30,51 @@ describe("plan: prior-state digest", () => {
     }
   });
 
-  // A cube without domains or mappings (what a --target plan only lists) has its entry written
-  // out directly (engine/digest.ts listedOnlyEntry): it must be the definition's, byte for byte.
-  test.each([
-    ["plain", {}],
-    ["in a region, stopped, protected, fractional RAM", { region: "eu-nuremberg", state: "stopped", terminationProtection: true, resources: { vcpu: 3, ramGb: 0.5, diskGb: 15 } }],
-    ["error and deleted power sides", { state: "error" }],
-    ["a name with quotes and a backslash", { name: 'we"b\\1' }],
-    ["a control character and an emoji", { name: "tab\there", image: "ubuntu-😀" }],
-    ["a lone surrogate", { region: "eu-\ud800" }],
-    ["a projection over 256 characters", { name: "n".repeat(200) }],
-  ] as [string, Partial<Parameters<typeof cube>[1]>][])("a listed-only cube's part is the definition's: %s", (_what, overrides) => {
+  describe("a --target plan depends on the cubes it plans, and on which others exist", () => {
     const sha = (text: string) => createHash("sha256").update(text).digest("hex");
     const part = (json: string) => (json.length <= 256 ? json : sha(json));
-    const o = observed([live(cube("web", overrides), { domains: [], tcpMappings: [] }), live(cube("db", { region: "x" }), { domains: [], tcpMappings: [] })]);
-    const { spaceId, cubes } = projectState(o);
-    expect(stateDigest(o)).toBe(sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]) })));
-  });
+    const definition = (o: ReturnType<typeof observed>, targets: string[]) => {
+      const { spaceId, cubes } = projectState(o, targets);
+      return sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]) }));
+    };
+    const space = (overrides: Parameters<typeof cube>[1] = {}, extra: ReturnType<typeof live>[] = []) =>
+      observed([live(cube("web"), { domains: [domain("cube-web", "app.example.com")], tcpMappings: [mapping("cube-web", 5432)] }), live(cube("db", overrides), { domains: [], tcpMappings: [] }), ...extra]);
 
-  test.each([
-    [256, undefined],
-    [257, undefined],
-    [256, "eu-nuremberg"],
-    [257, "eu-nuremberg"],
-  ])("a listed-only cube's part is the definition's for a projection of %i characters (region %s)", (length, region) => {
-    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-    const bare = (name: string) => live(cube(name, { id: "cube-w", ...(region === undefined ? {} : { region }) }), { domains: [], tcpMappings: [] });
-    const base = JSON.stringify(projectState(observed([bare("w")])).cubes[0]).length;
-    const o = observed([bare(`w${"n".repeat(length - base)}`)]);
-    const { spaceId, cubes } = projectState(o);
-    const json = JSON.stringify(cubes[0]);
-    expect(json.length).toBe(length);
-    expect(stateDigest(o)).toBe(sha(JSON.stringify({ spaceId, cubes: [[cubes[0]?.id, length <= 256 ? json : sha(json)]] })));
+    test("the cubes it does not name are projected as their id and name", () => {
+      const { cubes } = projectState(space(), ["web"]);
+      expect(cubes.map((c) => Object.keys(c).length)).toEqual([2, 10]);
+      expect(cubes[0]).toEqual({ id: "cube-db", name: "db" });
+    });
+
+    // Their entries are written out (engine/digest.ts identityEntry): byte for byte the definition's.
+    test.each([
+      ["plain names", "db"],
+      ["a name with quotes and a backslash", 'd"b\\1'],
+      ["a control character and an emoji", "tab\there😀"],
+      ["a lone surrogate", "x\ud800"],
+      ["a name too long for its own part", "n".repeat(300)],
+    ])("its digest is the definition's: %s", (_what, name) => {
+      const o = observed([live(cube("web")), live(cube(name, { id: "cube-other" }), { domains: [], tcpMappings: [] })]);
+      expect(stateDigest(o, undefined, ["web"])).toBe(definition(o, ["web"]));
+      expect(diff(desired([spec("web")]), o, { targets: ["web"] }).priorStateDigest).toBe(definition(o, ["web"]));
+    });
+
+    test("a saved --target plan stays current when an untargeted cube's state changes, and not when the targeted cube, a name or the set of cubes does", () => {
+      const saved = JSON.parse(JSON.stringify(diff(desired([spec("web"), spec("db")]), space(), { targets: ["web"] })));
+      expect(() => checkPlanIsCurrent(saved, space({ state: "stopped", image: "debian-13", terminationProtection: true }))).not.toThrow();
+      const webChanged = space();
+      webChanged.cubes[0]!.cube.image = "debian-13";
+      expect(() => checkPlanIsCurrent(saved, webChanged)).toThrow(/cube "web": image changed/);
+      expect(() => checkPlanIsCurrent(saved, space({ name: "db2" }))).toThrow(/cube "db" \(cube-db\) is now named "db2"/);
+      expect(() => checkPlanIsCurrent(saved, space({}, [live(cube("new"))]))).toThrow(/cube "new" \(cube-new\) appeared/);
+    });
+
+    test("a --target plan saved with its untargeted cubes in full is compared by what it depends on", () => {
+      const saved = JSON.parse(JSON.stringify(diff(desired([spec("web"), spec("db")]), space(), { targets: ["web"] })));
+      saved.priorState = projectState(space());
+      saved.priorStateDigest = "made by an earlier version";
+      expect(() => checkPlanIsCurrent(saved, space({ state: "stopped" }))).not.toThrow();
+    });
   });
 
   test.each([
