@@ -55,16 +55,21 @@ function objectOf(value: unknown, fields: Fields): Json | typeof NO {
   if (!isRecord(value)) return NO;
   let present = 0;
   let unchanged = true;
-  for (const [key, check, optional] of fields) {
+  // Indexed, not for…of with destructuring: this runs for every field of every cube, mostly
+  // before V8 optimizes it, where array iterators cost half again as much.
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const key = field[0];
     if (!Object.hasOwn(value, key)) {
-      if (optional) continue;
+      if (field[2]) continue;
       return NO;
     }
+    const check = field[1];
     present++;
-    const field = value[key];
-    const checked = check(field);
+    const given = value[key];
+    const checked = check(given);
     if (checked === NO) return NO;
-    if (checked !== field) unchanged = false;
+    if (checked !== given) unchanged = false;
   }
   return unchanged && keyCount(value) === present ? value : copyOf(value, fields);
 }

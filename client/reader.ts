@@ -9,8 +9,13 @@
  * timeout, when it names one) and never keeps the process alive. A failure is returned as it
  * is: resending is the retry layer's job (and counted there).
  */
+import { createRequire } from "node:module";
 import { connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import type * as Tls from "node:tls";
+
+/** node:tls, loaded for the first https connection only (a plan against http need not load it). */
+let tls: typeof Tls | undefined;
+const loadTls = (): typeof Tls => (tls ??= createRequire(import.meta.url)("node:tls") as typeof Tls);
 
 export interface RawResponse {
   status: number;
@@ -112,7 +117,7 @@ class Connection {
   ) {
     const port = Number(base.port || (base.protocol === "https:" ? 443 : 80));
     const host = base.hostname.replace(/^\[|\]$/g, "");
-    this.socket = base.protocol === "https:" ? tlsConnect({ host, port, servername: host, ALPNProtocols: ["http/1.1"] }) : netConnect({ host, port });
+    this.socket = base.protocol === "https:" ? loadTls().connect({ host, port, servername: host, ALPNProtocols: ["http/1.1"] }) : netConnect({ host, port });
     this.socket.setNoDelay(true);
     this.socket.on("data", (chunk: Buffer) => this.onData(chunk));
     this.socket.on("error", (err: NodeJS.ErrnoException) => this.fail(new ReadFailure(err.code ?? "SOCKET_ERROR", err.message)));

@@ -44,7 +44,17 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
     const diskCache = DiskLoadCache.forRun(io.env, io.build, io.stderr);
-    loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), ...targets, ...(diskCache ? { diskCache } : {}) });
+    loaded = await loadDesiredFiles({
+      files: ctx.files,
+      cwd: ctx.cwd,
+      env: io.env,
+      // stdin is opened only for `-f -` (opening it costs a plan ~3 ms).
+      get stdin() {
+        return io.stdin;
+      },
+      ...targets,
+      ...(diskCache ? { diskCache } : {}),
+    });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
