@@ -1,16 +1,17 @@
 /**
  * The typed Cube API client: one method per operation of the CubeApi contract. Every response
- * is validated with the zod schemas; both the spec's bare shapes and the reference's envelopes
- * are accepted.
+ * is validated with the zod schemas (response-schemas.ts, loaded when first needed) or the
+ * quick check that gives the same output; both the spec's bare shapes and the reference's
+ * envelopes are accepted.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { stat } from "node:fs/promises";
-import {
+import type {
   CubeImport,
   ImportCompleted,
   ImportStarted,
-  type CompleteImportRequest,
-  type CreateImportRequest,
+  CompleteImportRequest,
+  CreateImportRequest,
   AcceptedShare,
   Backup,
   BackupDownload,
@@ -30,15 +31,14 @@ import {
   TcpMapping,
   Webhook,
   WebhookDelivery,
-  enveloped,
-  listEnveloped,
-  type AttachDomainRequest,
-  type CreateCubeRequest,
-  type CreateSnapshotRequest,
-  type CreateTcpMappingRequest,
-  type CreateWebhookRequest,
-  type PatchDomainRequest,
+  AttachDomainRequest,
+  CreateCubeRequest,
+  CreateSnapshotRequest,
+  CreateTcpMappingRequest,
+  CreateWebhookRequest,
+  PatchDomainRequest,
 } from "../schema/index.js";
+import type * as ResponseSchemas from "./response-schemas.js";
 import type { ClientStats, CreateOptions, CubeApi, CubePage, ImportArchiveOptions } from "./api.js";
 import { uploadParts } from "./upload.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
@@ -57,34 +57,11 @@ export const DEFAULT_PAGE_SIZE = 100;
 /** Pages of the cube list read at once after the first (listCubes). */
 export const LIST_PAGES_IN_FLIGHT = 8;
 
-/** A bare Domain (spec) or {domain, records} (reference). */
-const AttachDomainResult = z.union([AttachDomainResponse, Domain.transform((domain) => ({ domain, records: [] }))]);
-/** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
-const Ignored = z.unknown();
+type SchemaName = keyof typeof ResponseSchemas;
+type Output<K extends SchemaName> = z.output<(typeof ResponseSchemas)[K]>;
 
-// Response schemas are built once: zod compiles a schema on its first parse, so a schema made
-// per request costs a compilation per request.
-const OneCube = enveloped("cube", Cube);
-const OneDomain = enveloped("domain", Domain);
-const OnePricing = enveloped("pricing", Pricing);
-const OneSnapshot = enveloped("snapshot", Snapshot);
-const OneSpace = enveloped("space", Space);
-const OneSsh = enveloped("ssh", CubeSshInfo);
-const OneTcpMapping = enveloped("tcpMapping", TcpMapping);
-const OneCreatedWebhook = enveloped("webhook", CreatedWebhook);
-const OneWebhook = enveloped("webhook", Webhook);
-const ListCubes = listEnveloped("cubes", Cube);
-const ListDeliveries = listEnveloped("deliveries", WebhookDelivery);
-const ListDomains = listEnveloped("domains", Domain);
-const ListImages = listEnveloped("images", Image);
-const ListRegions = listEnveloped("regions", Region);
-const ListSnapshots = listEnveloped("snapshots", Snapshot);
-const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
-const ListWebhooks = listEnveloped("webhooks", Webhook);
-const ListBackups = listEnveloped("backups", Backup);
-const OneBackup = enveloped("backup", Backup);
-const OneShare = enveloped("share", BackupShare);
-const OneImport = enveloped("import", CubeImport);
+let responseSchemas: Promise<typeof ResponseSchemas> | undefined;
+const loadResponseSchemas = (): Promise<typeof ResponseSchemas> => (responseSchemas ??= import("./response-schemas.js"));
 
 const seg = (id: string) => {
   if (typeof id !== "string" || id.length === 0) throw new InvalidArgumentError("An id must be a non-empty string");
@@ -115,15 +92,19 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ plumbing
 
-  /** `quick`: the same check as `schema` for plainly valid bodies, undefined otherwise (fast-check.ts). */
-  private async request<S extends z.ZodType>(schema: S, req: CallRequest, quick?: (body: unknown) => z.output<S> | undefined): Promise<z.output<S>> {
+  /** `quick`: the same check as the schema named for plainly valid bodies, undefined otherwise (fast-check.ts). */
+  private async request<K extends SchemaName>(schema: K, req: CallRequest, quick?: (body: unknown) => Output<K> | undefined): Promise<Output<K>> {
     const res = await this.http.call(req);
     const memo = this.http.readMemo;
-    const check = () => quick?.(res.body) ?? parseResponse(schema, res.body, req.method, req.path, res.status);
+    const check = async (): Promise<Output<K>> => {
+      const quickly = quick?.(res.body);
+      if (quickly !== undefined) return quickly;
+      return parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>;
+    };
     if (memo === undefined) return check();
     const known = memo.validatedOutput(schema, res.body);
-    if (known !== undefined) return known.output as z.output<S>;
-    const output = check();
+    if (known !== undefined) return known.output as Output<K>;
+    const output = await check();
     memo.rememberValidated(schema, res.body, output);
     return output;
   }
@@ -136,7 +117,7 @@ export class CubeClient implements CubeApi {
     return this.spacePath(`/cubes/${seg(cubeId)}${suffix}`);
   }
 
-  private async create<S extends z.ZodType>(schema: S, path: string, body: unknown, options: CreateOptions): Promise<z.output<S>> {
+  private async create<K extends SchemaName>(schema: K, path: string, body: unknown, options: CreateOptions): Promise<Output<K>> {
     const idempotencyKey = checkIdempotencyKey(options?.idempotencyKey);
     return this.request(schema, { method: "POST", path, body, idempotencyKey });
   }
@@ -156,19 +137,19 @@ export class CubeClient implements CubeApi {
   }
 
   getSpace(): Promise<Space> {
-    return this.request(OneSpace, { method: "GET", path: "/space" });
+    return this.request("OneSpace", { method: "GET", path: "/space" });
   }
 
   async listRegions(): Promise<Region[]> {
-    return (await this.request(ListRegions, { method: "GET", path: "/regions", auth: false })).items;
+    return (await this.request("ListRegions", { method: "GET", path: "/regions", auth: false })).items;
   }
 
   async listImages(): Promise<Image[]> {
-    return (await this.request(ListImages, { method: "GET", path: "/images", auth: false })).items;
+    return (await this.request("ListImages", { method: "GET", path: "/images", auth: false })).items;
   }
 
   getPricing(): Promise<Pricing> {
-    return this.request(OnePricing, { method: "GET", path: "/pricing", auth: false });
+    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false });
   }
 
   // ------------------------------------------------------------ cubes
@@ -258,117 +239,117 @@ export class CubeClient implements CubeApi {
     if (!Number.isInteger(page) || page < 1) throw new InvalidArgumentError("page must be a positive integer");
     if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError("limit must be a positive integer");
     const path = await this.spacePath("/cubes");
-    const result = await this.request(ListCubes, { method: "GET", path, query: { page, limit } }, cubePageOf);
+    const result = await this.request("ListCubes", { method: "GET", path, query: { page, limit } }, cubePageOf);
     return { cubes: result.items, pagination: result.pagination };
   }
 
   async getCube(cubeId: string): Promise<Cube> {
-    return this.request(OneCube, { method: "GET", path: await this.cubePath(cubeId) });
+    return this.request("OneCube", { method: "GET", path: await this.cubePath(cubeId) });
   }
 
   async createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube> {
-    return this.create(OneCube, await this.spacePath("/cubes"), body, options);
+    return this.create("OneCube", await this.spacePath("/cubes"), body, options);
   }
 
   async setTerminationProtection(cubeId: string, value: boolean): Promise<Cube> {
     const path = await this.cubePath(cubeId);
-    return this.request(OneCube, { method: "PATCH", path, body: { terminationProtection: value } });
+    return this.request("OneCube", { method: "PATCH", path, body: { terminationProtection: value } });
   }
 
   async deleteCube(cubeId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId) });
+    await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId) });
   }
 
   async powerOff(cubeId: string): Promise<void> {
-    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/power-off") });
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/power-off") });
   }
 
   async wake(cubeId: string): Promise<void> {
-    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/wake") });
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/wake") });
   }
 
   async restart(cubeId: string): Promise<void> {
-    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/restart") });
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restart") });
   }
 
   async getSsh(cubeId: string): Promise<CubeSshInfo> {
-    return this.request(OneSsh, { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
+    return this.request("OneSsh", { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
   }
 
   async setSshPort(cubeId: string, cubePort: number): Promise<void> {
-    await this.request(Ignored, { method: "PUT", path: await this.cubePath(cubeId, "/ssh-port"), body: { cubePort } });
+    await this.request("Ignored", { method: "PUT", path: await this.cubePath(cubeId, "/ssh-port"), body: { cubePort } });
   }
 
   // ------------------------------------------------------------ domains
 
   async listDomains(cubeId: string): Promise<Domain[]> {
-    return (await this.request(ListDomains, { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf)).items;
+    return (await this.request("ListDomains", { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf)).items;
   }
 
   async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
-    return this.create(AttachDomainResult, await this.cubePath(cubeId, "/domains"), body, options);
+    return this.create("AttachDomainResult", await this.cubePath(cubeId, "/domains"), body, options);
   }
 
   async patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}`);
-    return this.request(OneDomain, { method: "PATCH", path, body });
+    return this.request("OneDomain", { method: "PATCH", path, body });
   }
 
   async detachDomain(cubeId: string, domainId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}`) });
+    await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}`) });
   }
 
   async getDomainRecords(cubeId: string, domainId: string): Promise<DomainRecordsView> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`);
-    return this.request(DomainRecordsView, { method: "GET", path });
+    return this.request("DomainRecordsView", { method: "GET", path });
   }
 
   // ------------------------------------------------------------ TCP mappings
 
   async listTcpMappings(cubeId: string): Promise<TcpMapping[]> {
     const path = await this.cubePath(cubeId, "/tcp-mappings");
-    return (await this.request(ListTcpMappings, { method: "GET", path }, tcpMappingsOf)).items;
+    return (await this.request("ListTcpMappings", { method: "GET", path }, tcpMappingsOf)).items;
   }
 
   async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {
-    return this.create(OneTcpMapping, await this.cubePath(cubeId, "/tcp-mappings"), body, options);
+    return this.create("OneTcpMapping", await this.cubePath(cubeId, "/tcp-mappings"), body, options);
   }
 
   async deleteTcpMapping(cubeId: string, mappingId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/tcp-mappings/${seg(mappingId)}`) });
+    await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId, `/tcp-mappings/${seg(mappingId)}`) });
   }
 
   // ------------------------------------------------------------ snapshots
 
   async listSnapshots(cubeId: string): Promise<Snapshot[]> {
     const path = await this.cubePath(cubeId, "/snapshots");
-    return (await this.request(ListSnapshots, { method: "GET", path })).items;
+    return (await this.request("ListSnapshots", { method: "GET", path })).items;
   }
 
   async createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot> {
-    return this.create(OneSnapshot, await this.cubePath(cubeId, "/snapshots"), body, options);
+    return this.create("OneSnapshot", await this.cubePath(cubeId, "/snapshots"), body, options);
   }
 
   async deleteSnapshot(cubeId: string, snapshotId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.cubePath(cubeId, `/snapshots/${seg(snapshotId)}`) });
+    await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId, `/snapshots/${seg(snapshotId)}`) });
   }
 
   async restoreSnapshot(cubeId: string, snapshotId: string): Promise<void> {
-    await this.request(Ignored, { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId } });
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId } });
   }
 
   // ------------------------------------------------------------ backups and sharing
 
   async listBackups(): Promise<Backup[]> {
-    return (await this.request(ListBackups, { method: "GET", path: await this.spacePath("/backups") })).items;
+    return (await this.request("ListBackups", { method: "GET", path: await this.spacePath("/backups") })).items;
   }
 
   async getBackup(backupId: string): Promise<Backup> {
-    return this.request(OneBackup, { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}`) });
+    return this.request("OneBackup", { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}`) });
   }
 
   async getBackupDownload(backupId: string): Promise<BackupDownload> {
-    return this.request(BackupDownload, { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}/download`) });
+    return this.request("BackupDownload", { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}/download`) });
   }
 
   async downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
@@ -378,41 +359,41 @@ export class CubeClient implements CubeApi {
   }
 
   async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare> {
-    return this.create(OneShare, await this.spacePath(`/backups/${seg(backupId)}/shares`), { destinationSpaceId }, options);
+    return this.create("OneShare", await this.spacePath(`/backups/${seg(backupId)}/shares`), { destinationSpaceId }, options);
   }
 
   async listBackupShares(): Promise<BackupShares> {
-    return this.request(BackupShares, { method: "GET", path: await this.spacePath("/backup-shares") });
+    return this.request("BackupShares", { method: "GET", path: await this.spacePath("/backup-shares") });
   }
 
   async acceptBackupShare(shareId: string): Promise<AcceptedShare> {
-    return this.request(AcceptedShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/accept`) });
+    return this.request("AcceptedShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/accept`) });
   }
 
   async declineBackupShare(shareId: string): Promise<BackupShare> {
-    return this.request(OneShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/decline`) });
+    return this.request("OneShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/decline`) });
   }
 
   async cancelBackupShare(shareId: string): Promise<BackupShare> {
-    return this.request(OneShare, { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/cancel`) });
+    return this.request("OneShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/cancel`) });
   }
 
   // ------------------------------------------------------------ .cube imports
 
   async startImport(body: CreateImportRequest, options: CreateOptions): Promise<ImportStarted> {
-    return this.create(ImportStarted, await this.spacePath("/cubes/imports"), body, options);
+    return this.create("ImportStarted", await this.spacePath("/cubes/imports"), body, options);
   }
 
   async getImport(importId: string): Promise<CubeImport> {
-    return this.request(OneImport, { method: "GET", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
+    return this.request("OneImport", { method: "GET", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
   }
 
   async cancelImport(importId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
+    await this.request("Ignored", { method: "DELETE", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
   }
 
   async completeImport(importId: string, body: CompleteImportRequest): Promise<ImportCompleted> {
-    return this.request(ImportCompleted, { method: "POST", path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`), body });
+    return this.request("ImportCompleted", { method: "POST", path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`), body });
   }
 
   async importArchive(file: string, body: Omit<CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<ImportCompleted> {
@@ -432,25 +413,25 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ webhooks
 
   async listWebhooks(): Promise<Webhook[]> {
-    return (await this.request(ListWebhooks, { method: "GET", path: await this.spacePath("/webhooks") })).items;
+    return (await this.request("ListWebhooks", { method: "GET", path: await this.spacePath("/webhooks") })).items;
   }
 
   async createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
-    return this.request(OneCreatedWebhook, { method: "POST", path: await this.spacePath("/webhooks"), body });
+    return this.request("OneCreatedWebhook", { method: "POST", path: await this.spacePath("/webhooks"), body });
   }
 
   async getWebhook(webhookId: string): Promise<Webhook> {
-    return this.request(OneWebhook, { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
+    return this.request("OneWebhook", { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
   }
 
   async deleteWebhook(webhookId: string): Promise<void> {
-    await this.request(Ignored, { method: "DELETE", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
+    await this.request("Ignored", { method: "DELETE", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
   }
 
   async listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]> {
     const path = await this.spacePath(`/webhooks/${seg(webhookId)}/deliveries`);
     const query: Record<string, number> = limit === undefined ? {} : { limit };
-    return (await this.request(ListDeliveries, { method: "GET", path, query })).items;
+    return (await this.request("ListDeliveries", { method: "GET", path, query })).items;
   }
 }
 

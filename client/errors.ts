@@ -6,7 +6,7 @@
  * through the client's redactor first, so the API key cannot leak through `String(e)`,
  * `JSON.stringify(e)` or `util.inspect(e)`.
  */
-import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/index.js";
+import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
 
 export type CubeApiErrorCode =
   | "bad_request"

@@ -13,7 +13,8 @@
  * instead of the schema's. Ten thousand cubes of a list are then not made twice (a --target
  * plan's page reads spent a third of their time in copies and collecting them).
  */
-import { CubeState, Domain, OriginScheme, ProxyProtocol, SecurityHeadersMode, type Cube, type Pagination, type TcpMapping } from "../schema/api.js";
+import { CUBE_STATES, OriginScheme, ProxyProtocol, SecurityHeadersMode, WILDCARD_CERT_STATES } from "../schema/common.js";
+import type { Cube, Domain, Pagination, TcpMapping } from "../schema/api.js";
 
 type Json = Record<string, unknown>;
 /** A field's check: its value as zod gives it, or NO. */
@@ -91,7 +92,7 @@ function copyOf(value: Json, fields: Fields): Json {
 const CUBE: Fields = [
   ["id", string, false],
   ["name", string, false],
-  ["state", oneOf(CubeState.options), false],
+  ["state", oneOf(CUBE_STATES), false],
   ["publicIpv4", nullable(string), false],
   ["image", string, false],
   ["sshUser", string, false],
@@ -120,8 +121,6 @@ const TCP_MAPPING: Fields = [
   ["createdAt", string, true],
   ["updatedAt", string, true],
 ];
-
-const WILDCARD_CERT_STATES = Domain.shape.wildcardCertState.unwrap().unwrap().options;
 
 const DOMAIN: Fields = [
   ["id", string, false],

@@ -8,23 +8,26 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import "../schema/zod-english.js";
+import * as z from "zod/mini";
 import type { ClientConfig } from "../client/config.js";
 import { CliError } from "./errors.js";
 
 type Env = Record<string, string | undefined>;
 
+// zod/mini: a plan reads this file before anything else of the API's is needed.
+const text = () => z.string().check(z.minLength(1));
 const Context = z.looseObject({
-  name: z.string().min(1),
-  apiKey: z.string().min(1),
-  spaceId: z.string().min(1).nullish(),
-  spaceName: z.string().nullish(),
-  baseUrl: z.string().min(1).nullish(),
+  name: text(),
+  apiKey: text(),
+  spaceId: z.nullish(text()),
+  spaceName: z.nullish(z.string()),
+  baseUrl: z.nullish(text()),
 });
 export type KrovaContext = z.infer<typeof Context>;
 
-const ConfigFile = z.looseObject({ currentContext: z.string().nullish(), contexts: z.array(Context).default([]) });
-const LegacyFile = z.looseObject({ apiKey: z.string().min(1), spaceId: z.string().nullish(), spaceName: z.string().nullish(), baseUrl: z.string().nullish() });
+const ConfigFile = z.looseObject({ currentContext: z.nullish(z.string()), contexts: z._default(z.array(Context), []) });
+const LegacyFile = z.looseObject({ apiKey: text(), spaceId: z.nullish(z.string()), spaceName: z.nullish(z.string()), baseUrl: z.nullish(z.string()) });
 export type KrovaConfig = z.infer<typeof ConfigFile>;
 
 export const DEFAULT_CONTEXT = "default";

@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { open, readFile, rename } from "node:fs/promises";
-import { z } from "zod";
+import "../schema/zod-english.js";
+import * as z from "zod/mini";
 import type { DesiredState, Plan } from "../engine/types.js";
 import { CliError } from "./errors.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
@@ -31,7 +32,7 @@ const SavedPlanShape = z.looseObject({
   options: z.looseObject({}),
   file: z.string(),
   desired: z.looseObject({ cubes: z.array(z.unknown()) }),
-  contentDigest: z.string().optional(),
+  contentDigest: z.optional(z.string()),
 });
 
 /** The digest of a plan's content (everything but the digest), over its canonical JSON text. */

@@ -7,7 +7,7 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
+import { Cidr, CorsConfig, CUBE_STATES, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent, WILDCARD_CERT_STATES } from "./common.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
 // the file's schema does not build every API schema); they are part of this module's exports.
@@ -20,7 +20,7 @@ export const Timestamp = z.string();
 /** "user:<id>" for customer toggles, "admin:<id>" for operator changes (reference). */
 export const ActorRef = z.string();
 
-export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
+export const CubeState = z.enum(CUBE_STATES);
 export type CubeState = z.infer<typeof CubeState>;
 
 // ---------------------------------------------------------------- public lookups
@@ -211,7 +211,7 @@ export const Domain = z.object({
   originScheme: z.optional(OriginScheme),
   proxyProtocol: z.nullable(ProxyProtocol).optional(),
   isWildcard: z.boolean(),
-  wildcardCertState: z.enum(["pending_delegation", "issuing", "ready", "failed"]).nullable().optional(),
+  wildcardCertState: z.enum(WILDCARD_CERT_STATES).nullable().optional(),
   acmeDelegationTarget: z.string().nullable().optional(),
   createdAt: Timestamp.optional(),
   updatedAt: Timestamp.optional(),
@@ -485,31 +485,8 @@ export type DeviceLoginApproved = z.infer<typeof DeviceLoginApproved>;
 
 // ---------------------------------------------------------------- errors
 
-/** The general error body: a single string field. */
-export const ErrorBody = z.object({ error: z.string() });
-
-/** The typed 409 of DELETE on a protected cube (spec §7). The cube block may be partial or absent (reference). */
-export const TerminationProtectedBody = z.object({
-  error: z.object({
-    code: z.literal("termination_protected"),
-    message: z.string(),
-    cube: z
-      .object({
-        id: z.string(),
-        terminationProtectionChangedAt: Timestamp.nullable().optional(),
-        terminationProtectionChangedBy: ActorRef.nullable().optional(),
-      })
-      .loose()
-      .optional(),
-  }),
-});
-export type TerminationProtectedBody = z.infer<typeof TerminationProtectedBody>;
-
-/** The 409 of a domain create/PATCH that would mix PROXY-protocol settings on one port (reference). */
-export const ProxyProtocolMismatchBody = z.object({
-  error: z.string(),
-  errorMeta: z.object({ code: z.literal("proxy_protocol_port_mismatch"), port: z.number().int(), domains: z.array(z.string()) }),
-});
+// The error bodies are zod/mini schemas of their own module (the client reads them without the rest).
+export { ErrorBody, ProxyProtocolMismatchBody, TerminationProtectedBody } from "./error-bodies.js";
 
 // ---------------------------------------------------------------- envelopes
 

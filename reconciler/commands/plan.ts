@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import {
   addConnectOptions,
@@ -20,10 +20,10 @@ const PlanOptions = z.object({
   ...ConnectOptions.shape,
   ...FormatOption.shape,
   ...TargetOption.shape,
-  out: z.string().min(1).optional(),
-  prune: z.boolean().default(false),
-  allowReplace: z.boolean().default(false),
-  failOn: z.enum(["changes", "blocked"]).default("changes"),
+  out: z.optional(z.string().check(z.minLength(1))),
+  prune: z._default(z.boolean(), false),
+  allowReplace: z._default(z.boolean(), false),
+  failOn: z._default(z.enum(["changes", "blocked"]), "changes"),
 });
 
 export function register(program: Command, io: CliIo): void {
