@@ -1,5 +1,5 @@
 /** The prior-state digest of a plan, and the check that a saved plan still fits the space. */
-import { createHash } from "node:crypto";
+import { createHash, hash as hashOnce } from "node:crypto";
 import { canonical, powerSide, sortedOrNull } from "./compare.js";
 import { sshMapping } from "./cube-rules.js";
 import { liveDomainView } from "./domain-rules.js";
@@ -74,7 +74,8 @@ function narrowed(projection: StateProjection, targets: readonly string[] = []):
   return { ...projection, cubes: projection.cubes.map((cube) => (planned(cube.name) ? cube : identityOf(cube))) };
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+/** One-shot (crypto.hash): half the time of createHash for the thousands of cubes a plan digests. */
+const sha256 = (text: string): string => hashOnce("sha256", text, "hex");
 
 /** Projections up to this long are their own part of the digest (hashing each costs more than keeping it). */
 const SHORT_PART = 256;
