@@ -129,10 +129,10 @@ export function createTransport(options: TransportOptions, connections: number):
     } catch (err) {
       throw readFailure(err, req, options.baseUrl, options.timeoutMs);
     }
-    if (memo === undefined || raw.status < 200 || raw.status >= 300) return interpret(options, req, raw.status, raw.headers, raw.text);
+    if (memo === undefined || raw.status < 200 || raw.status >= 300) return interpret(options, req, raw.status, raw.header, raw.text);
     const same = memo.same(target, raw.text);
-    if (same !== undefined) return { status: raw.status, body: same.body, replayed: headerValue(raw.headers, "idempotency-replayed") === "true" };
-    const res = interpret(options, req, raw.status, raw.headers, raw.text);
+    if (same !== undefined) return { status: raw.status, body: same.body, replayed: raw.header("idempotency-replayed") === "true" };
+    const res = interpret(options, req, raw.status, raw.header, raw.text);
     memo.remember(target, raw.text, res.body);
     return res;
   };
@@ -163,7 +163,7 @@ export function createTransport(options: TransportOptions, connections: number):
     } finally {
       clearTimeout(timer);
     }
-    return interpret(options, req, status, headers, text);
+    return interpret(options, req, status, (name) => headerValue(headers, name), text);
   };
 
   return {
@@ -198,12 +198,12 @@ function interpret(
   options: TransportOptions,
   req: ApiRequest,
   status: number,
-  headers: Record<string, string | string[] | undefined>,
+  header: (name: string) => string | undefined,
   text: string,
 ): ApiResponse {
   const context = { method: req.method, path: req.path, status };
   if (status >= 300 && status < 400) {
-    const target = originOf(headerValue(headers, "location"), options.baseUrl);
+    const target = originOf(header("location"), options.baseUrl);
     throw new RedirectRefusedError(
       `Cube API ${status} on ${req.method} ${req.path}: redirect${target ? ` to ${target}` : ""} refused (redirects are never followed)`,
       context,
@@ -213,9 +213,9 @@ function interpret(
   const parsed = parseBody(text);
   if (status >= 200 && status < 300) {
     if (!parsed.ok) throw new InvalidResponseError(`Cube API ${req.method} ${req.path}: response body is not JSON`, context);
-    return { status, body: parsed.value, replayed: headerValue(headers, "idempotency-replayed") === "true" };
+    return { status, body: parsed.value, replayed: header("idempotency-replayed") === "true" };
   }
   const body = parsed.ok ? parsed.value : text.slice(0, 200);
-  const retryAfterSeconds = parseRetryAfter(headerValue(headers, "retry-after"), options.now());
+  const retryAfterSeconds = parseRetryAfter(header("retry-after"), options.now());
   throw errorFromResponse({ method: req.method, path: req.path, status, body, retryAfterSeconds }, options.redact);
 }

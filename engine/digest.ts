@@ -108,8 +108,8 @@ function identityEntry(cube: CubeIdentity): string {
 
 /**
  * sha256 of JSON.stringify({ spaceId, cubes: [[id, part], …], webhooks }), cubes in id order,
- * a part being the cube's projection JSON when short (a cube a --target plan only listed) and
- * its sha256 otherwise. `entries` are the cubes' [id, part] JSON texts (cubeDigestEntry): a
+ * a part being the cube's projection JSON when short (the identity of a cube a --target plan
+ * does not name) and its sha256 otherwise. `entries` are the cubes' [id, part] JSON texts (cubeDigestEntry): a
  * read cube's can be made as soon as it is read (diffAsRead), and little of it kept until the
  * whole is hashed.
  */

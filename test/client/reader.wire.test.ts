@@ -79,6 +79,20 @@ test("a garbled answer is a network error, not a hang", async () => {
   await expect(client(url).getCube("c1")).rejects.toMatchObject({ code: "network_error" });
 });
 
+test("header names in any case are read; a header line without a name is a network error", async () => {
+  const body = cubeBody("c0");
+  const answers = [
+    `HTTP/1.1 200 OK\r\nDate: x\r\nCONTENT-Length:  ${Buffer.byteLength(body)} \r\nx-content-length: 1\r\n\r\n${body}`,
+    `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\nno colon here\r\n\r\n${body}`,
+    `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n: no name\r\n\r\n${body}`,
+  ];
+  const { url } = await wireServer((n, socket) => socket.write(answers[n] ?? "", "latin1"));
+  const c = client(url);
+  expect((await c.getCube("c0")).id).toBe("c0");
+  await expect(c.getCube("c1")).rejects.toMatchObject({ code: "network_error" });
+  await expect(c.getCube("c2")).rejects.toMatchObject({ code: "network_error" });
+});
+
 test("HTTPS: reads go over TLS to the server the URL names, trusting the system's (and NODE_EXTRA_CA_CERTS') roots", async () => {
   const cert = fileURLToPath(new URL("./fixtures/tls-localhost.crt", import.meta.url));
   const key = fileURLToPath(new URL("./fixtures/tls-localhost.key", import.meta.url));
