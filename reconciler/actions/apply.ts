@@ -62,7 +62,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
-      throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/ Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
+      throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));

@@ -28,7 +28,26 @@ test("a saved plan is refused once the space changed out of band", async ({ fx }
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: The plan is stale: .*run `cubeform plan --out plan\.json` again\n$/);
+  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: The plan is stale: the space changed since it was computed \(cube "web": terminationProtection changed from false to true\); run `cubeform plan --out plan\.json` again\n$/);
+  expect(fx.mutations()).toBe(0);
+});
+
+test("a saved --target plan depends on its cubes and on which others exist, not on the others' state", async ({ fx }) => {
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  const cubes = await fx.api.listCubes();
+  const id = (name: string) => cubes.find((c) => c.name === name)!.id;
+  await fx.cli(["plan", "--target", "web", "--out", "web.json", ...FAST]);
+  await fx.api.setTerminationProtection(id("worker"), true);
+  const untargetedChanged = await fx.cli(["apply", "web.json", ...FAST_APPLY]);
+  expect(untargetedChanged.stderr).toBe("");
+  expect(untargetedChanged.exitCode).toBe(0);
+
+  await fx.cli(["plan", "--target", "web", "--out", "web.json", ...FAST]);
+  await fx.api.setTerminationProtection(id("web"), true);
+  fx.emulator.admin.clearRequests();
+  const targetChanged = await fx.cli(["apply", "web.json", ...FAST_APPLY]);
+  expect(targetChanged.exitCode).toBe(1);
+  expect(targetChanged.stderr).toContain('cube "web": terminationProtection changed from false to true');
   expect(fx.mutations()).toBe(0);
 });
 
