@@ -76,7 +76,8 @@ export function parseOptions<T extends z.core.$ZodType>(schema: T, raw: unknown)
   const result = z.safeParse(schema, raw, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const flag = issue?.path.map((p) => `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(" ") ?? "";
+  // The path is the option's name, then (for a repeatable one) which of its values.
+  const flag = (issue?.path ?? []).map((p) => (typeof p === "number" ? `(value ${p + 1})` : `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(" ");
   throw new CliError("invalid_option", `invalid option ${flag}: ${issue?.message ?? "invalid value"}`);
 }
 

@@ -137,6 +137,13 @@ describe("4. typos get the closest match", () => {
     }
     expect(fx.emulator.admin.requests()).toEqual([]);
   });
+
+  test("an empty --target names the option and which of its values is wrong", async ({ fx }) => {
+    const result = await fx.cli(["plan", "--target", "web", "--target", ""]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe("Error: invalid option --target (value 2): Too small: expected string to have >=1 characters\n");
+    expect(fx.emulator.admin.requests()).toEqual([]);
+  });
 });
 
 describe("5. -f: several files, a directory, standard input", () => {
