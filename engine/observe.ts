@@ -27,6 +27,7 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const readsBefore = client.stats?.reads;
   const spaceId = await client.spaceId();
   const wanted = options.cubeNames && options.cubeNames.length > 0 ? new Set(options.cubeNames) : undefined;
+  const listedOnly = (cube: Cube): boolean => wanted !== undefined && !wanted.has(cube.name);
   let subReads = 0;
   // Each cube's domains and mappings are read as soon as its page is in, while later pages are
   // read; a cube no target names is observed as listed, with none (made once the list is in:
@@ -35,7 +36,7 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const subReading: Promise<void>[] = [];
   const limit = limiter(options.concurrency ?? 16);
   const startReading = (cube: Cube): void => {
-    if (cube.state === "deleted" || (wanted && !wanted.has(cube.name)) || observedById.has(cube.id)) return;
+    if (cube.state === "deleted" || listedOnly(cube) || observedById.has(cube.id)) return;
     subReads += 2;
     observedById.set(cube.id, undefined);
     const read = limit(() => readSubResources(client, cube)).then((observed) => {
@@ -58,7 +59,7 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   await Promise.all(subReading);
   const present: ObservedCube[] = [];
   for (const cube of cubes) {
-    if (wanted && !wanted.has(cube.name)) present.push({ cube, domains: [], tcpMappings: [] });
+    if (listedOnly(cube)) present.push({ cube, domains: [], tcpMappings: [] });
     else {
       const observed = observedById.get(cube.id);
       if (observed !== undefined) present.push(observed);
