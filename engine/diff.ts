@@ -175,11 +175,30 @@ function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[])
   return { matches, unmanaged: listing.unmanaged.map(observedOf), addressOf: listing.addressOf };
 }
 
+/** Addresses asked for before every name is counted at once (a --target plan asks for a few). */
+const COUNTED_ONE_BY_ONE = 16;
+
 /** Addresses carry the id only when one name stands for several cubes of the plan. */
 function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): Addressing {
+  let asked = 0;
+  let counts: Map<string, number> | undefined;
+  const countOf = (name: string): number => {
+    if (counts === undefined && ++asked > COUNTED_ONE_BY_ONE) counts = countNames(specs, unmanaged);
+    if (counts !== undefined) return counts.get(name) ?? 0;
+    let count = 0;
+    for (const spec of specs) if (spec.name === name) count++;
+    for (const cube of unmanaged) if (cube.cube.name === name) count++;
+    return count;
+  };
+  return (name, id) => cubeAddress(name, id, countOf(name) > 1);
+}
+
+function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const name of [...specs.map((s) => s.name), ...unmanaged.map((c) => c.cube.name)]) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return (name, id) => cubeAddress(name, id, (counts.get(name) ?? 0) > 1);
+  const add = (name: string): void => void counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const spec of specs) add(spec.name);
+  for (const cube of unmanaged) add(cube.cube.name);
+  return counts;
 }
 
 function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: string, options: PlanOptions, group: number, out: Collector, context: DiffContext): void {

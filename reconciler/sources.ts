@@ -122,8 +122,9 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   const problems: FileProblem[] = [];
   const cubes: DesiredState["cubes"] = [];
   let space: { id: string; file: string } | undefined;
-  const untargeted: DeclaredCube[] = [];
-  const cubeNames: string[] = [];
+  // Each file's lists, joined at the end (one file's: taken as they are).
+  const untargetedParts: DeclaredCube[][] = [];
+  const cubeNameParts: string[][] = [];
   const indexes = new Map<LoadedFile, Map<string, number>>();
   const indexOf = (file: LoadedFile, name: string): number | undefined => {
     let known = indexes.get(file);
@@ -150,8 +151,9 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
       if (at !== undefined && positions[cube.name] === undefined) positions[cube.name] = { file: file.file, ...at };
       cubes.push(cube);
     }
-    for (const cube of file.desired.untargeted ?? []) if (claim(cube.name)) untargeted.push(cube);
-    for (const name of file.cubeNames) cubeNames.push(name);
+    const fileUntargeted = file.desired.untargeted ?? [];
+    untargetedParts.push(loaded.length === 1 ? fileUntargeted : fileUntargeted.filter((cube) => claim(cube.name)));
+    cubeNameParts.push(file.cubeNames);
     const spaceId = file.desired.spaceId;
     if (spaceId !== undefined && space !== undefined && space.id !== spaceId) {
       problems.push({ file: file.file, ...file.locate(["space"]), message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space` });
@@ -160,7 +162,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   }
   if (problems.length > 0) throw new LoadError(label(loaded.map((f) => f.file)), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
-  if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = untargeted;
+  if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = ([] as DeclaredCube[]).concat(...untargetedParts);
+  const cubeNames = ([] as string[]).concat(...cubeNameParts);
   if (space !== undefined) desired.spaceId = space.id;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);

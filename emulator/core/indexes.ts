@@ -49,6 +49,12 @@ export class ChildTable<T extends ChildRow> {
     return rows ? [...rows.values()] : [];
   }
 
+  /** Whether a row of this cube passes the test (no copy of the cube's rows: a list page asks for each cube). */
+  someOfCube(cubeId: string, test: (row: T) => boolean): boolean {
+    for (const row of this.byCube.get(cubeId)?.values() ?? []) if (test(row)) return true;
+    return false;
+  }
+
   private link(row: T): void {
     let rows = this.byCube.get(row.cubeId);
     if (!rows) this.byCube.set(row.cubeId, (rows = new Map()));
@@ -112,7 +118,7 @@ export class TcpTable extends ChildTable<TcpRecord> {
 
   /** True when the cube has a mapping besides its SSH mapping. */
   hasPublicPort(cubeId: string): boolean {
-    return this.ofCube(cubeId).some((m) => !m.isSsh);
+    return this.someOfCube(cubeId, (m) => !m.isSsh);
   }
 
   private holdPort(row: TcpRecord): void {
