@@ -21,7 +21,7 @@ import { CliError, LoadError, type FileProblem } from "./errors.js";
 import type { Position } from "./render/types.js";
 import { didYouMean } from "./suggest.js";
 import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
-import type { DiskLoadCache, EnvUse, KeptLoad } from "./load-cache.js";
+import { DiskFile, type DiskLoadCache, type EnvUse, type KeptLoad } from "./load-cache.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -112,21 +112,22 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 /** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
-  // The file's bytes are enough to find its kept load (decoding 10,000 cubes' text is ~8 ms).
-  const bytes = options.source === undefined ? readSource(options.file, absPath) : undefined;
+  // The file is read when needed: its kept load may be found by its stat, or by its bytes
+  // (decoding 10,000 cubes' text is ~8 ms).
+  const file = options.source === undefined ? new DiskFile(absPath, (error) => unreadable(options.file, error)) : undefined;
   let text = options.source;
-  const sourceText = (): string => (text ??= (bytes as Buffer).toString("utf8"));
+  const sourceText = (): string => (text ??= (file as DiskFile).bytes().toString("utf8"));
   const cached = options.cache?.lookup(absPath, sourceText(), options);
   if (cached !== undefined) return cached;
   const key = { file: options.file, absPath, ...(options.targets ? { targets: options.targets } : {}) };
-  const kept = options.diskCache?.lookup(key, bytes ?? sourceText(), options.env);
+  const kept = options.diskCache?.lookup(key, file ?? sourceText(), options.env);
   if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, sourceText) };
   const source = sourceText();
   const reads: ReferencedReads = new Map();
   const envUse: EnvUse = new Map();
   try {
     const light = lightOrUndefined(source, options, absPath, reads, envUse);
-    if (light !== undefined) options.diskCache?.store(key, bytes ?? source, { env: options.env, envUse, reads }, keptPart(light));
+    if (light !== undefined) options.diskCache?.store(key, file ?? source, { env: options.env, envUse, reads }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;
@@ -326,13 +327,9 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   });
 }
 
-function readSource(file: string, absPath: string): Buffer {
-  try {
-    return readFileSync(absPath);
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
-    throw new CliError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
-  }
+function unreadable(file: string, e: unknown): CliError {
+  const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
+  return new CliError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
 }
 
 class ParsedFile {

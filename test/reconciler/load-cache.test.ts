@@ -7,12 +7,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
-import { MIN_CACHED_BYTES } from "../../reconciler/load-cache.js";
+import { DiskLoadCache, MIN_CACHED_BYTES, SETTLED_MS } from "../../reconciler/load-cache.js";
 import { loadDesiredStateSync } from "../../reconciler/load.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
@@ -170,4 +170,51 @@ test("a damaged entry is ignored and written again; small files and CUBEFORM_LOA
   const off = space("off");
   expect(plan(off, [], { CUBEFORM_LOAD_CACHE: "off" }).status).toBe(2);
   expect(entries(off)).toEqual([]);
+});
+
+test("a file unchanged since its load was kept is found by its size and times without being hashed; any write to it is found by its content", () => {
+  const dir = space("stat");
+  const file = join(dir, "fleet.yaml");
+  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
+  const said: string[] = [];
+  // A clock past SETTLED_MS after every write of the test: the file counts as settled.
+  const cache = new DiskLoadCache(join(dir, "cache", "cubeform", "load-cache"), "test-build", (line) => said.push(line), () => Date.now() + 10 * SETTLED_MS);
+  const load = () => {
+    said.length = 0;
+    const loaded = loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+    return { vcpu: loaded.desired.cubes[0]?.resources.vcpu, said: said.join("\n") };
+  };
+  expect(load().said).toContain("kept");
+  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).toMatch(/"stat":"\d+ \d+ \d+ \d+ \d+"/);
+  expect(load().said).toContain("(unchanged since kept: size and times;");
+
+  // The same size and the same modification time: the write still changed its ctime.
+  const { atime, mtime } = statSync(file);
+  writeFileSync(file, fleet(400, 2));
+  utimesSync(file, atime, mtime);
+  expect(statSync(file).size).toBe(Buffer.byteLength(fleet(400, 1)));
+  const edited = load();
+  expect(edited.said).toContain("not used for");
+  expect(edited.said).toContain("the file changed");
+  expect(edited.vcpu).toBe(2);
+  expect(load()).toEqual({ vcpu: 2, said: expect.stringContaining("(unchanged since kept: size and times;") });
+
+  // Touched: other times, the same text. Found by its content, then kept with its new stat.
+  utimesSync(file, new Date(), new Date(Date.now() - 3_600_000));
+  expect(load()).toEqual({ vcpu: 2, said: expect.stringContaining("(same content;") });
+  expect(load().said).toContain("(unchanged since kept: size and times;");
+});
+
+test("a file written less than SETTLED_MS before it was read keeps no stat: the next run hashes it", () => {
+  const dir = space("fresh");
+  const file = join(dir, "fleet.yaml");
+  const said: string[] = [];
+  const cache = new DiskLoadCache(join(dir, "cache", "cubeform", "load-cache"), "test-build", (line) => said.push(line), () => statSync(file).ctimeMs + SETTLED_MS / 2);
+  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
+  loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).not.toContain('"stat"');
+  said.length = 0;
+  loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+  expect(said.join("\n")).toContain("(same content;");
+  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).not.toContain('"stat"');
 });
