@@ -163,12 +163,14 @@ export class CubeClient implements CubeApi {
   async listCubes(options: { pageSize?: number; onCubes?: (cubes: Cube[]) => void } = {}): Promise<Cube[]> {
     const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
     // A cube may shift between pages while we walk them: keep the first sighting.
-    const byId = new Map<string, Cube>();
+    const ids = new Set<string>();
+    const all: Cube[] = [];
     const take = (cubes: Cube[]): void => {
       const seen: Cube[] = [];
       for (const cube of cubes) {
-        if (byId.has(cube.id)) continue;
-        byId.set(cube.id, cube);
+        const known = ids.size;
+        if (ids.add(cube.id).size === known) continue;
+        all.push(cube);
         seen.push(cube);
       }
       if (seen.length > 0) options.onCubes?.(seen);
@@ -176,7 +178,7 @@ export class CubeClient implements CubeApi {
     const first = await this.listCubesPage(1, limit);
     take(first.cubes);
     if (first.pagination && first.cubes.length > 0) await this.readLaterPages(first.pagination.totalPages, limit, take);
-    return [...byId.values()];
+    return all;
   }
 
   /**
