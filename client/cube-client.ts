@@ -355,9 +355,8 @@ export class CubeClient implements CubeApi {
   }
 
   async downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
-    // Loaded here: the download streams through undici, which nothing else of a read needs.
     const { downloadArchive } = await import("./download.js");
-    return downloadArchive(() => this.getBackupDownload(backupId), file, options);
+    return downloadArchive(() => this.getBackupDownload(backupId), file, { network: this.http.network, ...options });
   }
 
   async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare> {
@@ -404,7 +403,7 @@ export class CubeClient implements CubeApi {
     options.onStarted?.(started);
     let parts;
     try {
-      parts = await uploadParts(file, fileSizeBytes, started, options);
+      parts = await uploadParts(file, fileSizeBytes, started, { network: this.http.network, ...options });
     } catch (error) {
       if (!options.keep) await this.cancelImport(started.importId).catch(() => undefined);
       throw error;

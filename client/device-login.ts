@@ -6,6 +6,7 @@ import { request } from "undici";
 import { z } from "zod";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
+import { environmentNetwork, type Network } from "./dispatcher.js";
 import { CubeApiError, HttpError, InvalidResponseError, StoppedError } from "./errors.js";
 import { networkError } from "./network-failure.js";
 import { parseRetryAfter } from "./transport.js";
@@ -16,6 +17,8 @@ export interface DeviceLoginOptions {
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
   userAgent?: string;
+  /** Default: the process's proxies from process.env (client/dispatcher.ts). */
+  network?: Network;
 }
 
 const realSleep = (ms: number, signal?: AbortSignal) =>
@@ -26,7 +29,8 @@ const realSleep = (ms: number, signal?: AbortSignal) =>
 
 export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions): Promise<DeviceLoginApproved> {
   const base = checkBaseUrl(baseUrl).toString().replace(/\/$/, "");
-  const started = await post(base, "/auth/cli/start", undefined, DeviceLoginStarted);
+  const network = options.network ?? environmentNetwork();
+  const started = await post(network, base, "/auth/cli/start", undefined, DeviceLoginStarted);
   options.onCode(started);
   const deadline = Date.now() + started.expiresIn * 1000;
   let interval = started.interval * 1000;
@@ -34,7 +38,7 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
     await (options.sleep ?? ((ms) => realSleep(ms, options.signal)))(interval);
     if (options.signal?.aborted) throw new StoppedError("login stopped before it was approved", {});
     if (Date.now() > deadline) throw new CubeApiError("timeout", "the login code expired before it was approved; run the login again", {});
-    const res = await send(base, "/auth/cli/poll", { deviceCode: started.deviceCode });
+    const res = await send(network, base, "/auth/cli/poll", { deviceCode: started.deviceCode });
     if (res.status === 200) return parse(DeviceLoginApproved, res.body, "/auth/cli/poll", 200);
     if (res.status === 428) continue;
     if (res.status === 429) {
@@ -47,18 +51,19 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
   }
 }
 
-async function send(base: string, path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
+async function send(network: Network, base: string, path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
   let res: Awaited<ReturnType<typeof request>>;
   let text: string;
   try {
     res = await request(`${base}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
+      dispatcher: network.dispatcher,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     text = await res.body.text();
   } catch (error) {
-    throw networkError(error as { code?: unknown; message?: unknown }, "POST", path, new URL(base));
+    throw networkError(error as { code?: unknown; message?: unknown }, "POST", path, new URL(base), network.proxyFor(new URL(base)));
   }
   let parsed: unknown;
   try {
@@ -70,8 +75,8 @@ async function send(base: string, path: string, body: unknown): Promise<{ status
   return { status: res.statusCode, body: parsed, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined };
 }
 
-async function post<S extends z.ZodType>(base: string, path: string, body: unknown, schema: S): Promise<z.output<S>> {
-  const res = await send(base, path, body);
+async function post<S extends z.ZodType>(network: Network, base: string, path: string, body: unknown, schema: S): Promise<z.output<S>> {
+  const res = await send(network, base, path, body);
   if (res.status !== 200) throw new HttpError(`${path} answered HTTP ${res.status}: ${errorText(res.body)}`, { status: res.status, method: "POST", path });
   return parse(schema, res.body, path, res.status);
 }

@@ -8,7 +8,8 @@ import { createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Dispatcher } from "undici";
+import { request } from "undici";
+import { environmentNetwork, type Network } from "./dispatcher.js";
 import type { BackupDownload } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
@@ -29,7 +30,8 @@ export interface DownloadOptions {
   onProgress?: (progress: TransferProgress) => void;
   /** Resumes after a dropped connection within one run (default 3). */
   maxResumes?: number;
-  dispatcher?: Dispatcher;
+  /** Default: the process's proxies from process.env (client/dispatcher.ts). */
+  network?: Network;
 }
 
 export interface DownloadResult {
@@ -88,14 +90,14 @@ class RefusedUrl extends Error {}
 /** One GET from `offset`; returns the archive's total size as the server states it. */
 async function fetchInto(url: string, part: string, offset: number, total: number | null, resumedFrom: number, options: DownloadOptions): Promise<number | null> {
   checkBaseUrl(new URL(url).origin);
-  const { request } = await import("undici");
+  const network = options.network ?? environmentNetwork();
   const response = await request(url, {
     method: "GET",
     headers: offset > 0 ? { range: `bytes=${offset}-` } : {},
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    dispatcher: network.dispatcher,
   }).catch((error: unknown) => {
-    throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url);
+    throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url, network);
   });
   const { statusCode, headers, body } = response;
   if (statusCode === 416 && total !== null && offset === total) {

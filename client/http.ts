@@ -7,6 +7,7 @@ import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./error
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
+import { createNetwork, type Network } from "./dispatcher.js";
 import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
 import type { ReadMemo } from "./read-memo.js";
@@ -60,6 +61,11 @@ export interface HttpOptions {
    * answer gives the last result again, not parsed nor validated again (every read is still sent).
    */
   readMemo?: ReadMemo;
+  /**
+   * Where proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, ALL_PROXY) and CUBE_CA_FILE are
+   * read from. Default: process.env.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -75,6 +81,8 @@ export class HttpClient {
   readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   readonly pacer: MutationPacer;
   readonly readMemo: ReadMemo | undefined;
+  /** Every request of this client goes through its dispatcher, transfers included. */
+  readonly network: Network;
   private readonly transport: Transport;
   private readonly send: Send;
   private readonly redact: Redactor;
@@ -92,18 +100,20 @@ export class HttpClient {
     this.logging = options.logger !== undefined;
     this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
-    this.transport = createTransport(
-      {
-        baseUrl,
-        apiKey: options.apiKey,
-        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-        redact: this.redact,
-        now: Date.now,
-        ...(options.readMemo ? { memo: options.readMemo } : {}),
-      },
-      MAX_CONNECTIONS,
-    );
+    const env = options.env ?? process.env;
+    this.network = createNetwork(env, { connections: MAX_CONNECTIONS });
+    const proxy = this.network.proxyFor(baseUrl);
+    this.transport = createTransport({
+      baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      redact: this.redact,
+      now: Date.now,
+      dispatcher: this.network.dispatcher,
+      ...(proxy ? { proxy } : {}),
+      ...(options.readMemo ? { memo: options.readMemo } : {}),
+    });
     this.send = this.compose(this.transport.send, options, sleep);
   }
 

@@ -11,6 +11,7 @@
  * retry policy's own limit applies.
  */
 
+import type { Network, Proxy } from "./dispatcher.js";
 import { NetworkError, StorageUnreachable } from "./errors.js";
 
 export interface NetworkCause {
@@ -63,7 +64,7 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
     const what = detail && !detail.includes(code) ? `${code}: ${detail}` : code;
     return {
       code,
-      text: `TLS: the server's certificate is not trusted (${what}); if the server uses a private CA, give its root certificate in NODE_EXTRA_CA_CERTS`,
+      text: `TLS: the server's certificate is not trusted (${what}); if the server uses a private CA, give its root certificate in CUBE_CA_FILE (or NODE_EXTRA_CA_CERTS)`,
       retryLimit: 0,
     };
   }
@@ -75,17 +76,43 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
   return { code, text: PLAIN[code] ?? `network error (${code})` };
 }
 
-/** The NetworkError of a request that got no answer: names the API's origin and the cause (never attaches the raw error). */
-export function networkError(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, path: string, base: URL): NetworkError {
+/**
+ * The NetworkError of a request that got no answer: names the API's origin and the cause, or
+ * the proxy when the request went through one (never attaches the raw error).
+ */
+export function networkError(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, path: string, base: URL, proxy?: Proxy): NetworkError {
   const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
-  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, base.hostname.replace(/^\[|\]$/g, ""));
-  return new NetworkError(`Cube API ${method} ${path} at ${base.origin} failed: ${cause.text}`, { method, path, origin: base.origin, reason: cause.code, retryLimit: cause.retryLimit });
+  const message = typeof failure.message === "string" ? failure.message : undefined;
+  const context = { method, path, origin: base.origin };
+  if (proxy !== undefined) {
+    const cause = proxyCause(code, message, proxy);
+    return new NetworkError(`Cube API ${method} ${path}: the proxy ${proxy.shown} (from ${proxy.variable}) ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
+  }
+  const cause = describeNetworkCause(code, message, base.hostname.replace(/^\[|\]$/g, ""));
+  return new NetworkError(`Cube API ${method} ${path} at ${base.origin} failed: ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
+}
+
+/** What went wrong at the proxy: a refused tunnel names the proxy's status; anything else is the connection to it. */
+function proxyCause(code: string, message: string | undefined, proxy: Proxy): NetworkCause {
+  const refused = /Proxy response \((\d+)\)/.exec(message ?? "")?.[1];
+  if (refused !== undefined) {
+    const hint = refused === "407" ? ": it asks for credentials (put them in the proxy URL)" : "";
+    return { code: `PROXY_${refused}`, text: `refused the tunnel to the API (HTTP ${refused})${hint}`, retryLimit: refused.startsWith("5") ? undefined : 0 };
+  }
+  const cause = describeNetworkCause(code, message, new URL(proxy.shown).hostname);
+  return { ...cause, text: `failed: ${cause.text}` };
 }
 
 /** A download or part upload to a (presigned) storage URL that got no answer. */
-export function storageFailure(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, url: string): StorageUnreachable {
+export function storageFailure(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, url: string, network: Pick<Network, "proxyFor">): StorageUnreachable {
   const target = new URL(url);
   const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
-  const cause = describeNetworkCause(code, typeof failure.message === "string" ? failure.message : undefined, target.hostname.replace(/^\[|\]$/g, ""));
+  const message = typeof failure.message === "string" ? failure.message : undefined;
+  const proxy = network.proxyFor(target);
+  if (proxy !== undefined) {
+    const cause = proxyCause(code, message, proxy);
+    return new StorageUnreachable(`${method} to the storage at ${target.origin}: the proxy ${proxy.shown} (from ${proxy.variable}) ${cause.text}`, target.origin, cause.retryLimit);
+  }
+  const cause = describeNetworkCause(code, message, target.hostname.replace(/^\[|\]$/g, ""));
   return new StorageUnreachable(`${method} to the storage at ${target.origin} failed: ${cause.text}`, target.origin, cause.retryLimit);
 }

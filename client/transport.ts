@@ -1,11 +1,10 @@
 /**
- * The transport: one HTTP exchange, no retries, no pacing. A non-2xx answer becomes a typed
- * error; a 3xx is never followed (redirect_refused), so the X-API-KEY header cannot be carried
- * to another origin. GETs go through the lean kept-alive reader (reader.ts); everything else
- * through undici, which is loaded on the first mutation only (a plan never loads it).
+ * The transport: one HTTP exchange through the client's undici dispatcher, no retries, no
+ * pacing. A non-2xx answer becomes a typed error; a 3xx is never followed (redirect_refused),
+ * so the X-API-KEY header cannot be carried to another origin.
  */
-import type { Agent } from "undici";
-import { ReadFailure, ReadPool } from "./reader.js";
+import type { Dispatcher } from "undici";
+import type { Proxy } from "./dispatcher.js";
 import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
 import { networkError } from "./network-failure.js";
 import type { ReadMemo } from "./read-memo.js";
@@ -46,6 +45,10 @@ export interface TransportOptions {
   userAgent: string;
   redact: Redactor;
   now: () => number;
+  /** Every request goes through it (client/dispatcher.ts: proxies, CA file). */
+  dispatcher: Dispatcher;
+  /** The proxy requests to the API go through, named in errors. */
+  proxy?: Proxy;
   /** Unchanged answers to GETs are not parsed again (watch; see read-memo.ts). */
   memo?: ReadMemo;
 }
@@ -65,10 +68,10 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
-function buildUrl(base: string, req: ApiRequest): string {
+function buildUrl(base: string, req: ApiRequest): URL {
   const url = new URL(base + req.path);
   if (req.query) for (const [key, value] of Object.entries(req.query)) url.searchParams.set(key, String(value));
-  return url.href;
+  return url;
 }
 
 function buildHeaders(options: TransportOptions, req: ApiRequest): Record<string, string> {
@@ -98,12 +101,13 @@ function originOf(location: string | undefined, base: URL): string | undefined {
 }
 
 /** A failure before an answer: a timeout, or a NetworkError naming the API's origin and the cause. */
-function transportFailure(failure: { code?: unknown; message?: unknown }, req: ApiRequest, base: URL, timedOut: boolean, timeoutMs: number): Error {
+function transportFailure(failure: { code?: unknown; message?: unknown }, req: ApiRequest, options: TransportOptions, timedOut: boolean): Error {
+  const base = options.baseUrl;
   const context = { method: req.method, path: req.path, origin: base.origin };
-  const where = `Cube API ${req.method} ${req.path} at ${base.origin}`;
-  if (timedOut) return new TimeoutError(`${where} timed out: no answer within ${timeoutMs} ms`, context);
+  const where = `Cube API ${req.method} ${req.path} at ${base.origin}${options.proxy ? ` through the proxy ${options.proxy.shown}` : ""}`;
+  if (timedOut) return new TimeoutError(`${where} timed out: no answer within ${options.timeoutMs} ms`, context);
   if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out (${failure.code})`, context);
-  return networkError(failure, req.method, req.path, base);
+  return networkError(failure, req.method, req.path, base, options.proxy);
 }
 
 export interface Transport {
@@ -111,87 +115,46 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/** `connections`: kept-alive connections for reads, and as many for everything else. */
-export function createTransport(options: TransportOptions, connections: number): Transport {
+export function createTransport(options: TransportOptions): Transport {
   const base = options.baseUrl.href.replace(/\/+$/, "");
-  const basePath = options.baseUrl.pathname.replace(/\/+$/, "");
-  const reads = new ReadPool(options.baseUrl, connections);
-  let undici: Promise<{ request: typeof import("undici").request; agent: Agent }> | undefined;
-  const loadUndici = () =>
-    (undici ??= import("undici").then(({ Agent, request }) => ({ request, agent: new Agent({ connections, keepAliveTimeout: 10_000 }) })));
-
-  const memo = options.memo;
-  const read = async (req: ApiRequest): Promise<ApiResponse> => {
-    const target = basePath + req.path + queryString(req);
-    let raw;
-    try {
-      raw = await reads.get(target, headerLines(options, req), options.timeoutMs);
-    } catch (err) {
-      throw readFailure(err, req, options.baseUrl, options.timeoutMs);
-    }
-    if (memo === undefined || raw.status < 200 || raw.status >= 300) return interpret(options, req, raw.status, raw.header, raw.text);
-    const same = memo.same(target, raw.text);
-    if (same !== undefined) return { status: raw.status, body: same.body, replayed: raw.header("idempotency-replayed") === "true" };
-    const res = interpret(options, req, raw.status, raw.header, raw.text);
-    memo.remember(target, raw.text, res.body);
-    return res;
-  };
+  const { dispatcher, memo } = options;
 
   const send: Send = async (req) => {
-    if (req.method === "GET" && req.body === undefined) return read(req);
-    const { request, agent: dispatcher } = await loadUndici();
     // A timer cleared on completion rather than AbortSignal.timeout: that one's timer stays
     // pending for the whole timeout, one per request (20,000 alive in a large plan).
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    const url = buildUrl(base, req);
     let status: number;
     let headers: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const res = await request(buildUrl(base, req), {
+      const res = await dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: req.method,
         headers: buildHeaders(options, req),
         body: req.body === undefined ? null : JSON.stringify(req.body),
-        dispatcher,
         signal: timeout.signal,
       });
       status = res.statusCode;
       headers = res.headers;
       text = await res.body.text();
     } catch (err) {
-      throw transportFailure(err as { code?: unknown; message?: unknown }, req, options.baseUrl, timeout.signal.aborted, options.timeoutMs);
+      throw transportFailure(err as { code?: unknown; message?: unknown }, req, options, timeout.signal.aborted);
     } finally {
       clearTimeout(timer);
     }
-    return interpret(options, req, status, (name) => headerValue(headers, name), text);
+    const header = (name: string) => headerValue(headers, name);
+    if (memo === undefined || req.method !== "GET" || status < 200 || status >= 300) return interpret(options, req, status, header, text);
+    const same = memo.same(url.href, text);
+    if (same !== undefined) return { status, body: same.body, replayed: header("idempotency-replayed") === "true" };
+    const res = interpret(options, req, status, header, text);
+    memo.remember(url.href, text, res.body);
+    return res;
   };
 
-  return {
-    send,
-    close: async () => {
-      reads.close();
-      if (undici) await (await undici).agent.close();
-    },
-  };
-}
-
-function queryString(req: ApiRequest): string {
-  if (!req.query) return "";
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query)) params.set(key, String(value));
-  const text = params.toString();
-  return text === "" ? "" : `?${text}`;
-}
-
-function headerLines(options: TransportOptions, req: ApiRequest): string {
-  let lines = `accept: application/json\r\nuser-agent: ${options.userAgent}\r\n`;
-  if (req.auth !== false) lines += `x-api-key: ${options.apiKey}\r\n`;
-  return lines;
-}
-
-function readFailure(err: unknown, req: ApiRequest, base: URL, timeoutMs: number): Error {
-  const failure = err instanceof ReadFailure ? { code: err.code, message: err.detail } : { code: "unknown" };
-  return transportFailure(failure, req, base, failure.code === "READ_TIMEOUT", timeoutMs);
+  return { send, close: () => dispatcher.close() };
 }
 
 function interpret(

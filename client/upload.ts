@@ -5,7 +5,8 @@
  */
 import { createReadStream } from "node:fs";
 import { Transform } from "node:stream";
-import type { Dispatcher } from "undici";
+import { request } from "undici";
+import { environmentNetwork, type Network } from "./dispatcher.js";
 import type { ImportStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
@@ -20,7 +21,8 @@ export interface UploadOptions {
   maxPartAttempts?: number;
   signal?: AbortSignal;
   onProgress?: (progress: TransferProgress) => void;
-  dispatcher?: Dispatcher;
+  /** Default: the process's proxies from process.env (client/dispatcher.ts). */
+  network?: Network;
   /** Waits between attempts of a part (tests pass one that returns at once). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -107,7 +109,7 @@ async function sendPart(
   onBytes: (bytes: number) => void,
 ): Promise<string> {
   checkBaseUrl(new URL(part.url).origin);
-  const { request } = await import("undici");
+  const network = options.network ?? environmentNetwork();
   let bytes = 0;
   // Counted as undici pulls them (a 'data' listener would let bytes flow before it reads).
   const counter = new Transform({
@@ -125,9 +127,9 @@ async function sendPart(
     body,
     headers: { "content-length": String(end - start + 1), "content-type": "application/octet-stream" },
     signal,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    dispatcher: network.dispatcher,
   }).catch((error: unknown) => {
-    throw signal.aborted ? error : storageFailure(error as { code?: unknown }, `PUT of part ${part.partNumber}`, part.url);
+    throw signal.aborted ? error : storageFailure(error as { code?: unknown }, `PUT of part ${part.partNumber}`, part.url, network);
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) {

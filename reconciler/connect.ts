@@ -77,7 +77,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     const config = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
-    const client = createClient({ ...config, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({ ...config, env: io.env, pacer, rateWaits, ...signal, ...memo });
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
@@ -99,7 +99,8 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   try {
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, pacer, rateWaits, ...signal, ...memo });
+    // No proxy settings: the emulator is in this process, which a proxy elsewhere cannot reach.
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, pacer, rateWaits, ...signal, ...memo });
     const close = async () => {
       rateWaits.close();
       await client.close();

@@ -6,6 +6,7 @@
 import { DEFAULT_BASE_URL } from "../../client/config.js";
 import { createClient } from "../../client/cube-client.js";
 import { deviceLogin } from "../../client/device-login.js";
+import { createNetwork } from "../../client/dispatcher.js";
 import { saveContext } from "../credentials.js";
 import { writeLine, type CliIo } from "../io.js";
 import { printJson, type Day2Context } from "./day2.js";
@@ -18,14 +19,16 @@ export interface LoginContext {
 
 export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
   const baseUrl = ctx.baseUrl ?? io.env.CUBE_API_URL?.trim() ?? io.env.KROVA_BASE_URL?.trim() ?? DEFAULT_BASE_URL;
+  const network = createNetwork(io.env, { connections: 1 });
   const approved = await deviceLogin(baseUrl || DEFAULT_BASE_URL, {
+    network,
     ...(io.signal ? { signal: io.signal } : {}),
     onCode: (started) => {
       writeLine(io.stderr, `To log in, open ${started.verificationUriComplete}`);
       writeLine(io.stderr, `and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`);
     },
-  });
-  const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId });
+  }).finally(() => network.dispatcher.close());
+  const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId, env: io.env });
   let spaceName: string | null = null;
   try {
     spaceName = (await client.getSpace()).name;

@@ -1,7 +1,7 @@
 /**
  * A request that cannot reach the API names the API's origin and the cause (refused, host not
- * found, timed out, TLS: untrusted, expired), on both paths (reads through client/reader.ts,
- * mutations through undici), and what cannot succeed by resending is not resent.
+ * found, timed out, TLS: untrusted, expired), for reads and
+ * mutations alike, and what cannot succeed by resending is not resent.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,7 +63,7 @@ async function failure(promise: Promise<unknown>): Promise<CubeApiError & { orig
   throw new Error("expected a failure");
 }
 
-/** One read (reader.ts) and one mutation (undici, with an Idempotency-Key: resendable): both paths fail the same way. */
+/** One read and one mutation (with an Idempotency-Key: resendable): both fail the same way. */
 const calls = {
   read: (c: ReturnType<typeof client>) => c.getCube("c1"),
   mutation: (c: ReturnType<typeof client>) =>

@@ -1,0 +1,142 @@
+/**
+ * The one HTTP dispatcher of a client: undici's EnvHttpProxyAgent, so every request (reads,
+ * mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY in either case,
+ * with ALL_PROXY as the fallback for both, as curl and git read them. An http:// target is
+ * forwarded by the proxy (absolute URI); an https:// target goes through a CONNECT tunnel.
+ *
+ * Certificates: Node's bundled roots plus NODE_EXTRA_CA_CERTS, as always; CUBE_CA_FILE adds
+ * the PEM certificates of a private CA (e.g. a TLS-inspecting corporate proxy) to them.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import { EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { ConfigError } from "./errors.js";
+
+type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
+
+export interface Proxy {
+  /** The proxy's URL without credentials, for messages. */
+  shown: string;
+  /** The variable it came from, e.g. HTTPS_PROXY. */
+  variable: string;
+}
+
+/** How a client reaches the network: the dispatcher every request goes through, and which proxy it uses for a URL. */
+export interface Network {
+  dispatcher: Dispatcher;
+  proxyFor(target: URL): Proxy | undefined;
+}
+
+export interface DispatcherOptions {
+  /** Connections per origin (each carries one request at a time). */
+  connections: number;
+  keepAliveMs?: number;
+}
+
+/** A CA bundle is a few hundred KB at most; anything larger is not one. */
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
+function setting(env: Env, name: string): { value: string; variable: string } | undefined {
+  for (const variable of [name.toLowerCase(), name]) {
+    const value = env[variable]?.trim();
+    if (value) return { value, variable };
+  }
+  return undefined;
+}
+
+function proxySetting(env: Env, protocol: "http:" | "https:"): { value: string; variable: string } | undefined {
+  return setting(env, protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY") ?? setting(env, "ALL_PROXY");
+}
+
+export function createNetwork(env: Env, options: DispatcherOptions): Network {
+  const dispatcher = createDispatcher(env, options);
+  return { dispatcher, proxyFor: (target) => proxyFor(target, env) };
+}
+
+let processNetwork: Network | undefined;
+
+/** The process's network from process.env, for a transfer or login that was given none (made once). */
+export function environmentNetwork(): Network {
+  return (processNetwork ??= createNetwork(process.env, { connections: 8 }));
+}
+
+function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
+  const tls = caOptions(env);
+  const httpProxy = proxySetting(env, "http:")?.value;
+  const httpsProxy = proxySetting(env, "https:")?.value;
+  return new EnvHttpProxyAgent({
+    connections: options.connections,
+    keepAliveTimeout: options.keepAliveMs ?? 10_000,
+    // Plain http targets are forwarded, not tunnelled: what every forward proxy accepts.
+    proxyTunnel: false,
+    httpProxy: checkedProxy(httpProxy) ?? "",
+    httpsProxy: checkedProxy(httpsProxy) ?? "",
+    noProxy: setting(env, "NO_PROXY")?.value ?? "",
+    ...(tls ? { connect: tls, requestTls: tls, proxyTls: tls } : {}),
+  } as EnvHttpProxyAgent.Options);
+}
+
+function checkedProxy(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  // curl and git take a bare host:port as an http proxy.
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  try {
+    new URL(url);
+  } catch {
+    throw new ConfigError(`The proxy setting ${JSON.stringify(shownUrl(value))} is not a URL`);
+  }
+  return url;
+}
+
+/** The proxy a request to `target` goes through (the same rules as the dispatcher's), or undefined when it goes direct. */
+export function proxyFor(target: URL, env: Env): Proxy | undefined {
+  const found = proxySetting(env, target.protocol === "https:" ? "https:" : "http:");
+  if (found === undefined || bypassed(target, setting(env, "NO_PROXY")?.value ?? "")) return undefined;
+  return { shown: shownUrl(found.value), variable: found.variable };
+}
+
+function bypassed(target: URL, noProxy: string): boolean {
+  if (noProxy === "*") return true;
+  const host = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
+  return noProxy
+    .split(/[,\s]/)
+    .filter(Boolean)
+    .some((entry) => {
+      const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+      if (entryPort !== undefined && Number(entryPort) !== port) return false;
+      const bare = name.replace(/^\*?\./, "").replace(/^\[|\]$/g, "").toLowerCase();
+      return host === bare || host.endsWith(`.${bare}`);
+    });
+}
+
+/** A URL as it may be shown: without user name and password. */
+export function shownUrl(value: string): string {
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    url.username = "";
+    url.password = "";
+    return url.origin === "null" ? url.href : url.origin;
+  } catch {
+    return value.replace(/\/\/[^@/]*@/, "//");
+  }
+}
+
+function caOptions(env: Env): { ca: string[] } | undefined {
+  const file = env.CUBE_CA_FILE?.trim();
+  if (!file) return undefined;
+  let text: string;
+  try {
+    const stats = statSync(file);
+    if (!stats.isFile()) throw new ConfigError(`CUBE_CA_FILE ${file} is not a regular file`);
+    if (stats.size > MAX_CA_FILE_BYTES) throw new ConfigError(`CUBE_CA_FILE ${file} is over ${MAX_CA_FILE_BYTES / 1024 / 1024} MB: not a CA bundle`);
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`CUBE_CA_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) throw new ConfigError(`CUBE_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
+  // Setting `ca` replaces Node's store: keep its roots and NODE_EXTRA_CA_CERTS beside the file.
+  const extra = env.NODE_EXTRA_CA_CERTS?.trim();
+  return { ca: [...rootCertificates, ...(extra ? [readFileSync(extra, "utf8")] : []), text] };
+}

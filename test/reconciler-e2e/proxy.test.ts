@@ -1,0 +1,126 @@
+/**
+ * Behind a proxy (issue 19): every request of the bin — a plan's reads, an apply's mutations, a
+ * backup download and an archive upload — goes through HTTP_PROXY / HTTPS_PROXY (either case),
+ * plain http forwarded and https tunnelled with CONNECT; NO_PROXY bypasses it; a proxy that
+ * refuses gives an error that names the proxy (never its password), not the API.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createServer as createTlsServer } from "node:tls";
+import { connect, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { onTestFinished, expect, test } from "vitest";
+import { startForwardProxy } from "../support/forward-proxy.js";
+import { APPLY, FLEET, RATE, SSH_KEY, describeRun, project, type Project } from "./support.js";
+
+const apiRequests = (p: Project) => p.emu.admin.requests().map((r) => `${r.method} ${p.emu.url.replace(/\/api\/v1$/, "")}${r.path}${r.query ? `?${r.query}` : ""}`);
+
+test("HTTP_PROXY: a plan's reads and an apply's mutations all go through the proxy, none past it", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const proxy = await startForwardProxy();
+  const apply = await p.run(APPLY, { HTTP_PROXY: proxy.url });
+  expect(apply.code, describeRun(apply)).toBe(0);
+  expect(p.mutations()).toBeGreaterThan(0);
+  // Every request the API saw came through the proxy, in absolute form.
+  expect([...proxy.seen].sort()).toEqual(apiRequests(p).sort());
+
+  p.emu.admin.clearRequests();
+  proxy.seen.length = 0;
+  const plan = await p.run(["plan", ...RATE], { http_proxy: proxy.url });
+  expect(plan.code, describeRun(plan)).toBe(0);
+  expect(proxy.seen.length).toBeGreaterThan(2);
+  expect([...proxy.seen].sort()).toEqual(apiRequests(p).sort());
+});
+
+test("NO_PROXY names the API's host: nothing goes through the proxy", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const proxy = await startForwardProxy();
+  const plan = await p.run(["plan", ...RATE], { HTTP_PROXY: proxy.url, NO_PROXY: "example.org,127.0.0.1" });
+  expect(plan.code, describeRun(plan)).toBe(2);
+  expect(proxy.seen).toEqual([]);
+  expect(p.emu.admin.requests().length).toBeGreaterThan(0);
+});
+
+test("ALL_PROXY is used when no scheme-specific variable is set", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const proxy = await startForwardProxy();
+  const plan = await p.run(["plan", ...RATE], { ALL_PROXY: proxy.url });
+  expect(plan.code, describeRun(plan)).toBe(2);
+  expect([...proxy.seen].sort()).toEqual(apiRequests(p).sort());
+});
+
+test("a backup download and an archive upload go through the proxy, storage URLs included", async () => {
+  const p = await project();
+  const proxy = await startForwardProxy();
+  const cube = await p.api.createCube({ name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-db" });
+  const backup = p.emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes: 1024 * 1024 + 3 });
+  p.emu.admin.clearRequests();
+  const download = await p.run(["backup", "download", "nightly", "--out", "copy.cube", ...RATE], { HTTPS_PROXY: "http://127.0.0.1:1", HTTP_PROXY: proxy.url });
+  expect(download.code, describeRun(download)).toBe(0);
+  expect(proxy.seen.filter((line) => line.includes(`/__storage/`))).not.toEqual([]);
+  expect(proxy.seen.some((line) => line.includes(`/backups/${backup.id}/download`))).toBe(true);
+
+  proxy.seen.length = 0;
+  writeFileSync(join(p.cwd, "web.cube"), randomBytes(2 * 1024 * 1024 + 5));
+  const upload = await p.run(["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, ...RATE], { HTTP_PROXY: proxy.url });
+  expect(upload.code, describeRun(upload)).toBe(0);
+  expect(proxy.seen.filter((line) => line.startsWith("PUT ")).length).toBeGreaterThanOrEqual(2);
+  expect(proxy.seen.some((line) => /^POST .*\/cubes\/imports\/imp_\w+\/complete$/.test(line))).toBe(true);
+});
+
+test("a proxy that accepts no connection: the error names the proxy and its variable, never its password; exit 1", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const plan = await p.run(["plan", ...RATE, "--format", "json"], { HTTP_PROXY: "http://ops:pr0xy-s3cret@127.0.0.1:1" });
+  expect(plan.code).toBe(1);
+  expect(plan.stderr).toMatch(/the proxy http:\/\/127\.0\.0\.1:1 \(from HTTP_PROXY\) failed: connection refused \(ECONNREFUSED\)/);
+  expect(plan.stderr + plan.stdout).not.toContain("pr0xy-s3cret");
+  expect(p.emu.admin.requests()).toEqual([]);
+});
+
+test("HTTPS through CONNECT, with a private CA from CUBE_CA_FILE; a proxy that refuses the tunnel is named", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const certFile = fileURLToPath(new URL("../client/fixtures/tls-localhost.crt", import.meta.url));
+  const keyFile = fileURLToPath(new URL("../client/fixtures/tls-localhost.key", import.meta.url));
+  const httpsUrl = await tlsInFrontOf(p.emu.url, certFile, keyFile);
+  const proxy = await startForwardProxy();
+  const env = { CUBE_API_URL: httpsUrl, HTTPS_PROXY: proxy.url, CUBE_CA_FILE: certFile };
+  const plan = await p.run(["plan", ...RATE], env);
+  expect(plan.code, describeRun(plan)).toBe(2);
+  const port = new URL(httpsUrl).port;
+  expect(proxy.seen.length).toBeGreaterThan(0);
+  expect(new Set(proxy.seen)).toEqual(new Set([`CONNECT localhost:${port}`]));
+
+  // Without the CA file the server's certificate is not trusted: the CA file is what made it work.
+  const untrusted = await p.run(["plan", ...RATE], { ...env, CUBE_CA_FILE: "" });
+  expect(untrusted.code).toBe(1);
+  expect(untrusted.stderr).toMatch(/certificate is not trusted/);
+
+  const refusing = await startForwardProxy({ refuseConnect: true });
+  const refused = await p.run(["plan", ...RATE], { ...env, HTTPS_PROXY: refusing.url });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`the proxy ${refusing.url} (from HTTPS_PROXY) refused the tunnel to the API (HTTP 403)`);
+});
+
+test("CUBE_CA_FILE that is not a certificate file is one clear line, before any request", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  const plan = await p.run(["plan", ...RATE], { CUBE_CA_FILE: "/dev/zero" });
+  expect(plan.code).toBe(1);
+  expect(plan.stderr).toMatch(/CUBE_CA_FILE \/dev\/zero is not a regular file/);
+  expect(p.emu.admin.requests()).toEqual([]);
+});
+
+/** A TLS endpoint for `localhost` that relays to the emulator's plain http port. */
+async function tlsInFrontOf(emulatorUrl: string, certFile: string, keyFile: string): Promise<string> {
+  const target = new URL(emulatorUrl);
+  const server = createTlsServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (secure) => {
+    const plain = connect({ host: "127.0.0.1", port: Number(target.port) });
+    secure.pipe(plain).pipe(secure);
+    secure.on("error", () => plain.destroy());
+    plain.on("error", () => secure.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `https://localhost:${(server.address() as AddressInfo).port}${target.pathname}`;
+}
