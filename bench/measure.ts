@@ -190,3 +190,41 @@ export async function watchRounds(args: string[], rounds: number, options: CliRu
   }
   return { roundCpuMs: marks.slice(1).map((m, i) => m - (marks[i] ?? 0)), stdout, stderr };
 }
+
+/** bench/floor/latency-proxy.mjs (a copy of shared/bench's): a TCP proxy holding each chunk `delayMs` each way. */
+export const LATENCY_PROXY = join(ROOT, "bench", "floor", "latency-proxy.mjs");
+
+export interface LatencyProxy {
+  /** The emulator's API base URL through the proxy. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startLatencyProxy(server: { url: string }, delayMs: number): Promise<LatencyProxy> {
+  const upstream = new URL(server.url);
+  const child = spawn(process.execPath, [LATENCY_PROXY, upstream.port, String(delayMs)], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`latency-proxy.mjs exited early (code ${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port.trim()}${upstream.pathname}`, stop: () => stopChild(child) };
+}
+
+/** The median round trip of one small GET on a kept-alive connection, `samples` times in a row. */
+export async function roundTripMs(baseUrl: string, apiKey: string, samples = 31): Promise<number> {
+  const { Agent, request } = await import("undici");
+  const dispatcher = new Agent({ connections: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      const started = performance.now();
+      const res = await request(`${baseUrl}/space`, { headers: { "x-api-key": apiKey }, dispatcher });
+      await res.body.text();
+      times.push(performance.now() - started);
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? NaN;
+}

@@ -8,13 +8,16 @@
  *   npm run bench -- --sizes none         # start-up only (--version, validate vs node -e 0)
  *   npm run bench -- --runs 3             # repetitions of each alternating pair (default 5)
  *   npm run bench -- --profile            # also a --cpu-prof run of each plan, summarized
+ *   npm run bench -- --sweep              # also plans through the latency proxy at --parallelism 32…256
  *   npm run bench:transfer                # separately: 256 MiB and 1 GiB download/upload (bench/transfer.ts)
  *
  * The floors:
  *  - start-up: `node -e 0`;
  *  - a plan: bench/floor/read-floor.mjs (a copy of shared/bench/read-floor.mjs): the same
  *    1 + 2N reads with keep-alive node:http, 32 in flight, JSON.parse and nothing else;
- *  - a `--target` plan: the full plan; a watch round: the floor's CPU for the same reads.
+ *  - a `--target` plan: the full plan; a watch round: the floor's CPU for the same reads;
+ *  - a plan through bench/floor/latency-proxy.mjs (10 ms each way): the latency floor, the
+ *    plan's GETs ÷ requests in flight (--parallelism) × the round trip measured through it.
  * Every measured run is a child process (`node bin/cubeform.js …`, transpiled from the working
  * tree into bench/.build; the floor runs the same way) against the emulator in another child
  * process (bench/emulator-process.ts: its own HTTP path plus a request counter), so peak RSS
@@ -26,7 +29,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildCli, ROOT } from "./build.js";
 import { changeSet, cubeName, desiredYaml, fleet, seedStateFile } from "./fleet.js";
-import { CODE_CACHE_HOME, runCli, runFloor, runNode, startEmulatorProcess, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
+import { CODE_CACHE_HOME, roundTripMs, runCli, runFloor, runNode, startEmulatorProcess, startLatencyProxy, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
+import { DEFAULT_PARALLELISM } from "../reconciler/commands/options.js";
 import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
 
@@ -39,6 +43,7 @@ if (argv.includes("--help") || argv.includes("-h")) {
   --sizes none        start-up only (--version and validate vs node -e 0)
   --runs N            repetitions of each alternating pair (default 5)
   --profile           also a --cpu-prof run of each plan, summarized
+  --sweep             also plans through the latency proxy at --parallelism 32, 64, 128, 256
 `);
   process.exit(0);
 }
@@ -47,6 +52,7 @@ const flag = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const PROFILE = argv.includes("--profile");
+const SWEEP = argv.includes("--sweep");
 const RUNS = Number(flag("--runs") ?? 5);
 const SIZES = flag("--sizes") === "none" ? [] : (flag("--sizes") ?? "1000,10000,30000").split(",").map(Number);
 
@@ -261,10 +267,39 @@ async function planBesideFloor(f: Fleet, maxRatio: number | undefined, maxRssMb:
   return { planMs, extra: rest };
 }
 
+/** Each chunk held this long each way by the latency proxy: a ~20 ms round trip, as to a nearby region. */
+const LATENCY_DELAY_MS = 10;
+
+/**
+ * The in-sync plan through the latency proxy beside its latency floor (GETs ÷ requests in flight
+ * × round trip): how well the plan keeps its connections busy where the network, not CPU, bounds it.
+ */
+async function planThroughLatency(f: Fleet, maxRatio: number): Promise<void> {
+  const proxy = await startLatencyProxy(f.emulator, LATENCY_DELAY_MS);
+  try {
+    const rtt = await roundTripMs(proxy.url, f.emulator.apiKey);
+    row(`round trip through the latency proxy (${LATENCY_DELAY_MS} ms each way; median of 31 GETs)`, `${rtt.toFixed(1)} ms`);
+    const gets = minReads(f.n);
+    for (const parallelism of SWEEP ? [32, 64, 128, 256] : [DEFAULT_PARALLELISM]) {
+      const plan = () => timedPlan(f.emulator, f.inSync, `plan ${f.n} at ${parallelism} in flight`, ["--parallelism", String(parallelism)], { CUBE_API_URL: proxy.url });
+      const runs = (await alternate(RUNS, { plan })).plan;
+      const planMs = medianOf(runs, (p) => p.run.wallMs);
+      const floorMs = (gets / parallelism) * rtt;
+      const what = `plan ${f.n} (in sync) through the latency proxy, --parallelism ${parallelism}${parallelism === DEFAULT_PARALLELISM ? " (default)" : ""} vs latency floor (${gets} GETs ÷ ${parallelism} × round trip): wall`;
+      if (parallelism === DEFAULT_PARALLELISM) ratioRow(what, planMs, floorMs, maxRatio);
+      else row(what, s(planMs), "—", "info", s(floorMs), `${(planMs / floorMs).toFixed(2)}×`);
+      results[`latency${f.n}p${parallelism}`] = { rttMs: rtt, floorMs, plan: runs.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), exitCode: p.run.exitCode })) };
+    }
+  } finally {
+    await proxy.stop();
+  }
+}
+
 async function benchThousand(): Promise<void> {
   await withFleet(1_000, async (f) => {
     const { n, emulator } = f;
-    await planBesideFloor(f, 1.3, undefined, {}, { firstRun: true });
+    await planBesideFloor(f, 1.5, undefined, {}, { firstRun: true });
+    await planThroughLatency(f, 1.3);
 
     // A watch round on the in-sync fleet: CPU per round after the first.
     const floorCpu = medianOf(await alternate(3, { floor: () => runFloor(emulator) }).then((r) => r.floor), cpuOf);
@@ -305,7 +340,7 @@ async function benchThousand(): Promise<void> {
 async function benchTenThousand(): Promise<void> {
   await withFleet(10_000, async (f) => {
     const target = cubeName(4_321);
-    const { planMs, extra } = await planBesideFloor(f, 1.3, 200, { target: () => timedPlan(f.emulator, f.inSync, "plan --target", ["--target", target]) }, { firstRun: true });
+    const { planMs, extra } = await planBesideFloor(f, 1.5, 200, { target: () => timedPlan(f.emulator, f.inSync, "plan --target", ["--target", target]) }, { firstRun: true });
     const targeted = extra.target as TimedPlan[];
     const targetMs = medianOf(targeted, (p) => p.run.wallMs);
     row(`plan --target ${target} on ${f.n} cubes vs the full plan: wall (floor: the full plan)`, s(targetMs), "≤ 10 %", pass(targetMs <= planMs * 0.1), s(planMs), `${((100 * targetMs) / planMs).toFixed(1)} %`);
@@ -313,6 +348,7 @@ async function benchTenThousand(): Promise<void> {
     const minTarget = minReads(f.n) - 2 * (f.n - 1);
     row(`plan --target: API reads`, readsText(t), `= ${minTarget} (the pages + 2)`, pass(targeted.every((p) => p.stats.gets === minTarget)));
     results.target10000 = targeted.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), reads: p.stats.gets, exitCode: p.run.exitCode }));
+    await planThroughLatency(f, 1.15);
   });
 }
 

@@ -8,6 +8,7 @@ import type { CubeApi } from "../client/api.js";
 // (undici), which a plan never needs.
 import { clientConfigFromEnv, type ClientConfig } from "../client/config.js";
 import { createClient } from "../client/cube-client.js";
+import { DEFAULT_CONNECTIONS } from "../client/http.js";
 import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../client/pacer.js";
 import { ReadMemo } from "../client/read-memo.js";
 import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
@@ -36,6 +37,8 @@ export interface ConnectOptions {
   cwd: string;
   /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
   repeatedReads?: boolean;
+  /** API requests in flight at once (default: the client's). */
+  parallelism?: number;
 }
 
 export interface Connection {
@@ -54,6 +57,8 @@ export interface Connection {
   secretMemory: SecretMemory;
   /** Shows the waits for the rate limit (stderr); tell it what the run is doing. */
   rateWaits: RateWaitNotices;
+  /** API requests in flight at once. */
+  parallelism: number;
   /** With ConnectOptions.repeatedReads: call nextRound() as each round starts. */
   readMemo?: ReadMemo;
   close(): Promise<void>;
@@ -73,11 +78,12 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
   const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
+  const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
   if (!options.emulator) {
     const config = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
-    const client = createClient({ ...config, env: io.env, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({ ...config, env: io.env, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
@@ -86,7 +92,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { client, spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, ...memo };
+      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, ...memo };
     } catch (e) {
       await client.close();
       throw e;
@@ -100,7 +106,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
     // No proxy settings: the emulator is in this process, which a proxy elsewhere cannot reach.
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
     const close = async () => {
       rateWaits.close();
       await client.close();
@@ -108,7 +114,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     };
     const lockScope = `emulator:${stateDir(options.cwd)}`;
     const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
-    return { client, spaceId: emulator.spaceId, journal, pacer, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close, ...memo };
+    return { client, spaceId: emulator.spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close, ...memo };
   } catch (e) {
     await emulator.close();
     throw e;

@@ -16,7 +16,7 @@ import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { renderContext } from "./plan.js";
 import { writeWebhookSecret } from "./webhook-secret.js";
-import { computePlan, loadForSession, OBSERVE_CONCURRENCY, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
   /** A plan saved by `plan --out`. */
@@ -154,7 +154,7 @@ async function reachAfterApply(conn: Connection, result: ApplyResult): Promise<R
   if (changed.size === 0) return { reach: [] };
   const read = async (): Promise<ReachReport> => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted" && changed.has(cube.name)).sort((a, b) => a.name.localeCompare(b.name));
-    const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: OBSERVE_CONCURRENCY, dnsPace: DEFAULT_DNS_PACE });
+    const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: observeConcurrency(conn), dnsPace: DEFAULT_DNS_PACE });
     return { reach, ...(live.length > REACH_SHOWN ? { reachLeftOut: live.length - REACH_SHOWN } : {}) };
   };
   // The apply's own result must be printed whatever these extra reads do: a deadline (a

@@ -21,6 +21,8 @@ export interface SessionContext {
   emulator: boolean;
   rateLimit: RateLimit;
   format: Format;
+  /** API requests in flight at once (--parallelism); the client's default when absent. */
+  parallelism?: number | undefined;
 }
 
 export interface PlanFlags {
@@ -31,8 +33,8 @@ export interface PlanFlags {
   keep?: PlanKeep;
 }
 
-/** How many cubes are read at once while observing (two reads each: MAX_CONNECTIONS in flight; reads are not rate limited). */
-export const OBSERVE_CONCURRENCY = 16;
+/** How many cubes are read at once: two reads each, so the client's connections are all in use. */
+export const observeConcurrency = (conn: Connection): number => Math.max(1, Math.floor(conn.parallelism / 2));
 
 /**
  * Loads the files (every problem, or an unknown --target, ends the command before it connects).
@@ -66,7 +68,14 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
 
 export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
   const conn = await connect(
-    { emulator: ctx.emulator, rateLimit: ctx.rateLimit, cwd: ctx.cwd, stopSendsOnSignal: ctx.stopSendsOnSignal === true, repeatedReads: ctx.repeatedReads === true },
+    {
+      emulator: ctx.emulator,
+      rateLimit: ctx.rateLimit,
+      cwd: ctx.cwd,
+      stopSendsOnSignal: ctx.stopSendsOnSignal === true,
+      repeatedReads: ctx.repeatedReads === true,
+      ...(ctx.parallelism === undefined ? {} : { parallelism: ctx.parallelism }),
+    },
     io,
   );
   try {
@@ -122,7 +131,7 @@ async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Re
  * finished are left out (`notice` says which).
  */
 export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: Pick<ObserveOptions, "webhooks" | "onListed" | "onRead"> = {}): Promise<ObservedState> {
-  const listed = await observe(conn.client, { ...options, concurrency: OBSERVE_CONCURRENCY, webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+  const listed = await observe(conn.client, { ...options, concurrency: observeConcurrency(conn), webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
     writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);

@@ -10,7 +10,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
 import type { RateLimit } from "../rate-limit.js";
 import { didYouMean } from "../suggest.js";
-import { loadForSession, OBSERVE_CONCURRENCY, withConnection } from "./session.js";
+import { loadForSession, observeConcurrency, withConnection } from "./session.js";
 
 export interface ShowContext {
   /** Desired-state files; empty: every cube of the space. */
@@ -28,7 +28,7 @@ export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
   const { spaceId, reach } = await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
     const cubes = chosen(live, declared, ctx.targets);
-    return { spaceId: conn.spaceId, reach: await readReach(conn.client, cubes, { concurrency: OBSERVE_CONCURRENCY, dnsPace: ctx.dnsPace }) };
+    return { spaceId: conn.spaceId, reach: await readReach(conn.client, cubes, { concurrency: observeConcurrency(conn), dnsPace: ctx.dnsPace }) };
   });
   if (ctx.format === "json") {
     const json: ReachJson = { formatVersion: 1, spaceId, cubes: reach };

@@ -27,7 +27,8 @@ const collectFiles = (value: string, previous: string[] = []): string[] => [...p
 export function addConnectOptions(command: Command): Command {
   return command
     .option("--emulator", "run against the embedded local emulator (state in .cubeform/)", false)
-    .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60");
+    .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60")
+    .option("--parallelism <n>", `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM})`);
 }
 
 export function addFormatOption(command: Command): Command {
@@ -59,9 +60,13 @@ export const FileOptions = z.object({
   ),
 });
 
+/** client/http.ts DEFAULT_CONNECTIONS (not imported: this module loads for every command, the client only for those that connect). */
+export const DEFAULT_PARALLELISM = 64;
+
 export const ConnectOptions = z.object({
   emulator: z._default(z.boolean(), false),
   rateLimit: z._default(z.string(), "10/60"),
+  parallelism: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(512))),
 });
 
 export const FormatOption = z.object({ format: z._default(z.enum(FORMATS), "text") });
