@@ -9,7 +9,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { rootCertificates } from "node:tls";
-import { EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
 import { ConfigError } from "./errors.js";
 
 type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
@@ -64,9 +64,12 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   const tls = caOptions(env);
   const httpProxy = proxySetting(env, "http:")?.value;
   const httpsProxy = proxySetting(env, "https:")?.value;
+  const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000 };
   return new EnvHttpProxyAgent({
-    connections: options.connections,
-    keepAliveTimeout: options.keepAliveMs ?? 10_000,
+    ...pool,
+    // Every pool gets the limit, the one of connections to a forwarding proxy too (undici's own
+    // makes that one without it).
+    factory: (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool }),
     // Plain http targets are forwarded, not tunnelled: what every forward proxy accepts.
     proxyTunnel: false,
     httpProxy: checkedProxy(httpProxy) ?? "",

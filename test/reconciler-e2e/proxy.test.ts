@@ -34,6 +34,24 @@ test("HTTP_PROXY: a plan's reads and an apply's mutations all go through the pro
   expect([...proxy.seen].sort()).toEqual(apiRequests(p).sort());
 });
 
+test("--parallelism N bounds the requests in flight; a bad value is one clear line", async () => {
+  const p = await project({ "cubeform.yaml": FLEET });
+  for (let i = 0; i < 12; i++) {
+    await p.api.createCube({ name: `extra-${i}`, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `extra-${i}` });
+  }
+  const narrow = await startForwardProxy({ delayMs: 20 });
+  const plan = await p.run(["plan", "--parallelism", "2", ...RATE], { HTTP_PROXY: narrow.url });
+  expect(plan.code, describeRun(plan)).toBe(2);
+  expect(narrow.seen.length).toBeGreaterThan(20);
+  expect(narrow.maxInFlight()).toBeLessThanOrEqual(2);
+  const wide = await startForwardProxy({ delayMs: 20 });
+  await p.run(["plan", ...RATE], { HTTP_PROXY: wide.url });
+  expect(wide.maxInFlight()).toBeGreaterThan(2);
+  const bad = await p.run(["plan", "--parallelism", "0", ...RATE]);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toMatch(/invalid option --parallelism/);
+});
+
 test("NO_PROXY names the API's host: nothing goes through the proxy", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   const proxy = await startForwardProxy();

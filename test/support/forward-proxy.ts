@@ -1,7 +1,8 @@
 /**
  * A forward proxy on 127.0.0.1, as Squid or a corporate proxy behaves: plain http requests in
  * absolute form are forwarded, CONNECT opens a tunnel; every request and tunnel is recorded.
- * `refuseConnect` answers CONNECT with 403, as a proxy whose policy forbids the target does.
+ * `refuseConnect` answers CONNECT with 403, as a proxy whose policy forbids the target does;
+ * `delayMs` holds each forwarded request that long, so that requests overlap as on a real network.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
@@ -13,16 +14,23 @@ export interface ForwardProxy {
   seen: string[];
   /** Proxy-Authorization headers received (to check what a client sends). */
   authorizations: string[];
+  /** The most forwarded requests that were in flight at once. */
+  maxInFlight(): number;
 }
 
-export async function startForwardProxy(options: { refuseConnect?: boolean } = {}): Promise<ForwardProxy> {
+export async function startForwardProxy(options: { refuseConnect?: boolean; delayMs?: number } = {}): Promise<ForwardProxy> {
   const seen: string[] = [];
   const authorizations: string[] = [];
   const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     if (req.headers["proxy-authorization"]) authorizations.push(String(req.headers["proxy-authorization"]));
-    forward(req, res);
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.on("close", () => inFlight--);
+    if (options.delayMs) setTimeout(() => forward(req, res), options.delayMs);
+    else forward(req, res);
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -49,7 +57,7 @@ export async function startForwardProxy(options: { refuseConnect?: boolean } = {
         server.close(() => resolve());
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, authorizations };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, authorizations, maxInFlight: () => maxInFlight };
 }
 
 function forward(req: IncomingMessage, res: ServerResponse): void {
