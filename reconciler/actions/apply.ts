@@ -78,23 +78,31 @@ async function confirm(changes: number, io: CliIo, out: NodeJS.WritableStream): 
       "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
     );
   }
-  const answer = await ask(`\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`} (yes/no) `, io.stdin, out);
+  const answer = await ask(`\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`} (yes/no) `, io.stdin, out, io.signal);
+  if (answer === STOPPED) {
+    const signal = io.signal?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+    throw new CliError("stopped", `apply cancelled at the prompt (${signal}): nothing was changed`, signal === "SIGTERM" ? 143 : 130);
+  }
   if (answer.trim().toLowerCase() !== "yes") throw new CliError("apply_cancelled", "apply cancelled: nothing was changed");
 }
 
-function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string> {
+const STOPPED = Symbol("stopped");
+
+/** The line typed in answer, or STOPPED when the run is asked to stop (Ctrl-C, SIGTERM) before one is. */
+function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, signal: AbortSignal | undefined): Promise<string | typeof STOPPED> {
   output.write(question);
   const rl = createInterface({ input, terminal: false });
   return new Promise((resolveAnswer) => {
-    let answered = false;
-    rl.once("line", (line) => {
-      answered = true;
-      rl.close();
-      resolveAnswer(line);
-    });
-    rl.once("close", () => {
-      if (!answered) resolveAnswer("");
-    });
+    const answer = (value: string | typeof STOPPED): void => {
+      signal?.removeEventListener("abort", onStop);
+      resolveAnswer(value);
+      rl.close(); // emits "close" at once: the answer is settled by then
+    };
+    const onStop = (): void => answer(STOPPED);
+    if (signal?.aborted) return onStop();
+    signal?.addEventListener("abort", onStop, { once: true });
+    rl.once("line", answer);
+    rl.once("close", () => answer(""));
   });
 }
 
