@@ -8,9 +8,11 @@
  * command needs (test/reconciler/commands.lazy.test.ts).
  *
  * The chunks are CommonJS scripts (esbuild splits ESM only, so each ESM chunk is then turned
- * into CommonJS; an import() becomes a require() in a promise): bin/bundle-loader.js runs them
- * with node:vm and keeps V8's code cache of each in the user's cache directory, which Node 20
- * cannot do for ES modules (Node 22's module.enableCompileCache does it for files it loads).
+ * into CommonJS by esbuild's own transform; an import() becomes a require() in a promise):
+ * bin/bundle-loader.js runs them with node:vm to keep V8's code cache of each, which the
+ * start-up bound needs (why, with the figures: bin/bundle-loader.js). Nothing here edits
+ * esbuild's output text but the ASCII escapes of comments; test/reconciler/cli-bundle.test.ts
+ * checks the chunks against the pinned esbuild (package.json pins its exact version).
  * main.cjs starts with `// cubeform-bundle ID`: the hash of every file of the bundle, which the
  * code cache is keyed by.
  *
@@ -128,7 +130,7 @@ async function asScript(esm, name) {
   if (/\bimport\(\s*["'`]/.test(code.replace(/^\s*\/\/.*$/gm, ""))) throw new Error(`${name}: an import() is left in the CommonJS chunk`);
   // Whitespace and syntax minified (names kept, so stack traces still name every function):
   // V8 reads and deserializes a smaller script, ~1 ms of `cubeform validate`.
-  const { code: minified } = await transform(exportsInPlace(code), { minifyWhitespace: true, minifySyntax: true, target: "node20", logLevel: "warning" });
+  const { code: minified } = await transform(code, { minifyWhitespace: true, minifySyntax: true, target: "node20", logLevel: "warning" });
   // esbuild escapes every non-ASCII character of the code (charset "ascii") but not of the
   // comments it keeps: escaped too, the chunk is one-byte text, which V8 keeps and scans faster.
   return asciiOnly(minified);
@@ -137,20 +139,6 @@ async function asScript(esm, name) {
 /** Every non-ASCII character as a \uXXXX escape (esbuild leaves them in the comments it keeps; paths may have them). */
 function asciiOnly(text) {
   return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * esbuild's CommonJS chunk exports a copy of its exports object: __toCommonJS(x) defines a
- * getter per export on a new object, each calling x's own getter. The zod chunk alone has ~330
- * exports, so that copy and the double getter of every call across chunks cost start-up time.
- * The chunk exports x itself, marked __esModule as the copy was: the same live bindings, one
- * getter each.
- */
-function exportsInPlace(code) {
-  const helper = /^var (__toCommonJS\d*) = \(mod\) => __copyProps\d*\((__defProp\d*)\(\{\}, "__esModule", \{ value: true \}\), mod\);$/m.exec(code);
-  if (!helper) return code;
-  const [, toCommonJs, defProp] = helper;
-  return code.replace(new RegExp(`^module\\.exports = ${toCommonJs}\\((\\w+)\\);$`, "m"), `module.exports = ${defProp}($1, "__esModule", { value: true });`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,6 +1,6 @@
 /** Errors the provider hands to Pulumi. Messages never contain the API key (the client redacts it). */
 import { isCubeApiError } from "../client/index.js";
-import { StepFailure } from "./steps.js";
+import type { StepOutcome } from "../engine/index.js";
 
 /**
  * The resource exists but did not reach the desired state: the plugin packs `id` and
@@ -16,6 +16,18 @@ export class ResourceInitFailed extends Error {
     this.id = id;
     this.properties = properties;
     this.reasons = [message];
+  }
+}
+
+/** An engine step of the resource failed: its outcome, and the API's error code when it gave one. */
+export class StepFailure extends Error {
+  readonly code: string;
+  readonly outcome: StepOutcome;
+  constructor(outcome: StepOutcome) {
+    super(outcome.error?.message ?? `${outcome.step.op} failed`);
+    this.name = "StepFailure";
+    this.code = outcome.error?.code ?? "unknown";
+    this.outcome = outcome;
   }
 }
 

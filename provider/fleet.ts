@@ -16,7 +16,7 @@ import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
 import { formatProblem, LoadError } from "../reconciler/errors.js";
 import { loadDesiredStateSync, type LoadedFile } from "../reconciler/load.js";
-import { Cube, Domain, TcpMapping, Webhook } from "./index.js";
+import { Cube, Domain, TcpMapping, Webhook } from "./resources.js";
 
 export interface FleetArgs {
   /** The desired-state file (cubeform.yaml), relative to the program's directory. */

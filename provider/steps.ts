@@ -5,7 +5,7 @@
  */
 import { cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
-import { isNotFound } from "./errors.js";
+import { isNotFound, StepFailure } from "./errors.js";
 import { parseChildId } from "./ids.js";
 import { apiClient, currentSettings } from "./settings.js";
 
@@ -16,17 +16,6 @@ export interface StepRun {
   outcomes: StepOutcome[];
   /** cube name → id, as the executors learned them (a create-cube adds the new id). */
   cubeIds: Map<string, string>;
-}
-
-export class StepFailure extends Error {
-  readonly code: string;
-  readonly outcome: StepOutcome;
-  constructor(outcome: StepOutcome) {
-    super(outcome.error?.message ?? `${outcome.step.op} failed`);
-    this.name = "StepFailure";
-    this.code = outcome.error?.code ?? "unknown";
-    this.outcome = outcome;
-  }
 }
 
 export interface RunOptions {

@@ -8,7 +8,7 @@
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import { DOMAIN_DECLARED_SETTINGS, type Domain, type TcpMapping } from "../../schema/api.js";
 import { DesiredDomain } from "../../schema/desired.js";
-import { SSH_KEY_VARIABLE } from "./import.js";
+import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
 
 type Plain = Record<string, unknown>;
 
@@ -18,7 +18,7 @@ class Code {
 }
 
 export function importedPulumiProgram(observed: ObservedState, now: Date): string {
-  const cubes = [...observed.cubes].sort((a, b) => a.cube.name.localeCompare(b.cube.name) || a.cube.id.localeCompare(b.cube.id));
+  const cubes = cubesInOrder(observed);
   const names = new UniqueNames();
   const duplicated = duplicatedNames(cubes);
   const blocks = cubes.map((observedCube) => cubeBlock(observedCube, duplicated.has(observedCube.cube.name), names));
@@ -96,13 +96,6 @@ function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Co
   const allow = mapping.whitelistedIps.map((entry) => entry.cidr);
   if (allow.length > 0) inputs.allow = allow;
   return `new TcpMapping(${literal(`${cubeResource}-port-${mapping.cubePort}`)}, ${literal(inputs)});`;
-}
-
-function duplicatedNames(cubes: ObservedCube[]): Set<string> {
-  const seen = new Set<string>();
-  const duplicated = new Set<string>();
-  for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
-  return duplicated;
 }
 
 /** TypeScript identifiers from cube names ("web-1" → web1), never two alike. */

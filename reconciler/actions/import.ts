@@ -13,6 +13,7 @@ import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
 import type { RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
 import { observeFor, withConnection } from "./session.js";
 
 export type ImportFormat = "yaml" | "pulumi";
@@ -27,9 +28,6 @@ export interface ImportContext {
   rateLimit: RateLimit;
   cwd: string;
 }
-
-/** The variable the imported file reads the SSH key from (the API never returns keys). */
-export const SSH_KEY_VARIABLE = "CUBE_SSH_PUBLIC_KEY";
 
 /** Domain settings the file can declare, in the order they are written. */
 const DOMAIN_SETTINGS = DOMAIN_DECLARED_SETTINGS;
@@ -67,7 +65,7 @@ function countLine(observed: ObservedState): string {
 type Plain = Record<string, unknown>;
 
 export function importedYaml(observed: ObservedState, now: Date): string {
-  const cubes = [...observed.cubes].sort((a, b) => a.cube.name.localeCompare(b.cube.name) || a.cube.id.localeCompare(b.cube.id));
+  const cubes = cubesInOrder(observed);
   const duplicated = duplicatedNames(cubes);
   const doc = new Document({
     apiVersion: API_VERSION,
@@ -94,13 +92,6 @@ const DEFAULTS_COMMENT = [
   ` replaced; existing cubes are never compared against it. Set ${SSH_KEY_VARIABLE} to your public`,
   ` key, or replace the line with sshPublicKeyFile: path/to/key.pub (relative to this file).`,
 ].join("\n");
-
-function duplicatedNames(cubes: ObservedCube[]): Set<string> {
-  const seen = new Set<string>();
-  const duplicated = new Set<string>();
-  for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
-  return duplicated;
-}
 
 function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
   const { cube } = observed;

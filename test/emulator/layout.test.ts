@@ -3,60 +3,21 @@
  * resource can be added as files; core/ knows no resource; resources never reach back into
  * the wiring (handler, routes, admin surface, server, entry point).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeCycles, findCycles, importGraph, REPO_ROOT } from "../support/import-graph.js";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../emulator");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
+const ROOT = join(REPO_ROOT, "emulator");
 
 /** file (relative to emulator/) → the emulator files it imports or re-exports from. */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(ROOT)) {
-    const text = readFileSync(file, "utf8");
-    const targets = [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/gms)]
-      .map((match) => resolve(dirname(file), (match[1] ?? "").replace(/\.js$/, ".ts")))
-      .filter((target) => target.startsWith(ROOT + "/"))
-      .map((target) => relative(ROOT, target));
-    graph.set(relative(ROOT, file), targets);
-  }
-  return graph;
-}
-
-function findCycle(graph: Map<string, string[]>): string[] | undefined {
-  const state = new Map<string, "open" | "done">();
-  const stack: string[] = [];
-  const visit = (node: string): string[] | undefined => {
-    if (state.get(node) === "done") return undefined;
-    if (state.get(node) === "open") return [...stack.slice(stack.indexOf(node)), node];
-    state.set(node, "open");
-    stack.push(node);
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    stack.pop();
-    state.set(node, "done");
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return undefined;
+function emulatorGraph(): Map<string, string[]> {
+  const withinEmulator = (path: string): string => path.slice("emulator/".length);
+  return new Map([...importGraph(["emulator"]).edges].map(([file, targets]) => [withinEmulator(file), targets.map(withinEmulator)]));
 }
 
 describe("emulator layout", () => {
-  const graph = importGraph();
+  const graph = emulatorGraph();
 
   it("reads the imports it checks (sanity: the graph is not empty)", () => {
     expect(graph.get("resources/cubes.ts")).toContain("core/resource.ts");
@@ -64,7 +25,8 @@ describe("emulator layout", () => {
   });
 
   it("has no import cycle, type-only imports included", () => {
-    expect(findCycle(graph)).toBeUndefined();
+    const cycles = findCycles(graph);
+    expect(cycles, describeCycles(cycles)).toEqual([]);
   });
 
   it("core/ imports nothing outside core/ but the shared types", () => {

@@ -1,0 +1,21 @@
+/**
+ * What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: a Pulumi program)
+ * write the same way: the variable the SSH key is read from, the cubes in the order they are
+ * written, and the names two live cubes share (those entries pin the cube's id).
+ */
+import type { ObservedCube, ObservedState } from "../../engine/index.js";
+
+/** The variable the imported file reads the SSH key from (the API never returns keys). */
+export const SSH_KEY_VARIABLE = "CUBE_SSH_PUBLIC_KEY";
+
+/** By name, then id: the same space imports to the same text. */
+export function cubesInOrder(observed: ObservedState): ObservedCube[] {
+  return [...observed.cubes].sort((a, b) => a.cube.name.localeCompare(b.cube.name) || a.cube.id.localeCompare(b.cube.id));
+}
+
+export function duplicatedNames(cubes: ObservedCube[]): Set<string> {
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
+  return duplicated;
+}

@@ -1,0 +1,57 @@
+/**
+ * The bin runs esbuild's bundle of the CLI turned into CommonJS scripts by esbuild's own
+ * transform (build/cli-bundle.mjs), through its node:vm loader (bin/bundle-loader.js, which the
+ * start-up bound needs). That holds only for the esbuild the build is pinned to: built with it,
+ * every chunk must be a script the loader can compile — no import(), import.meta or ES module
+ * syntax left — and the bin must run the fresh build.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLEET_YAML } from "./support/fixtures.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const pinned = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.esbuild;
+const installed = (createRequire(import.meta.url)("esbuild") as { version: string }).version;
+
+describe("the CLI bundle, built with the pinned esbuild", () => {
+  const temp = mkdtempSync(join(tmpdir(), "cubeform-cli-bundle-"));
+  const cli = join(temp, "dist", "cli");
+  afterAll(() => rmSync(temp, { recursive: true, force: true }));
+  beforeAll(() => {
+    const built = spawnSync(process.execPath, [join(ROOT, "build", "cli-bundle.mjs"), cli], { cwd: ROOT, encoding: "utf8" });
+    expect(built.status, built.stderr).toBe(0);
+    cpSync(join(ROOT, "bin"), join(temp, "bin"), { recursive: true });
+  });
+
+  it("is built by the one esbuild version package.json pins", () => {
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installed).toBe(pinned);
+  });
+
+  it("is made of CommonJS scripts the loader can compile: no import(), import.meta or ES module syntax left", () => {
+    const chunks = ["main.cjs", ...readdirSync(join(cli, "chunks")).map((name) => join("chunks", name))];
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) {
+      const code = readFileSync(join(cli, chunk), "utf8").replace(/^\/\/.*$/gm, "");
+      expect(code, chunk).not.toMatch(/\bimport\s*\(|\bimport\.meta\b/);
+      // The loader's wrapper: a chunk with an import or export statement left is a SyntaxError here.
+      expect(() => new Script(`(function (exports, require, module, __filename, __dirname, __importMetaUrl) {${code}\n})`, { filename: chunk }), chunk).not.toThrow();
+    }
+  });
+
+  it("runs from the bin: --version, and validate of a fleet file through its lazily loaded chunks", () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(temp, "bin", "cubeform.js"), ...args], { encoding: "utf8", env: { PATH: process.env.PATH, CUBEFORM_CODE_CACHE: "off" } });
+    const version = run("--version");
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const validate = run("validate", "-f", FLEET_YAML);
+    expect(validate.stderr).toBe("");
+    expect(validate.stdout).toMatch(/^ok: \d+ cubes \(.*fleet\.yaml\)$/m);
+    expect(validate.status).toBe(0);
+  });
+});
