@@ -15,7 +15,7 @@ import { dirname } from "node:path";
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
 import { formatProblem, LoadError } from "../reconciler/errors.js";
-import { loadDesiredStateSync, type LoadedFile } from "../reconciler/load.js";
+import { loadDesiredStateSync, type LoadedFile } from "../desired/load.js";
 import { Cube, Domain, TcpMapping, Webhook } from "./index.js";
 
 export interface FleetArgs {

@@ -2,9 +2,9 @@
 import type { Plan } from "../../engine/types.js";
 import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
-import type { LoadedFile } from "../load.js";
+import type { LoadedFile } from "../../desired/load.js";
 import { domainKeyOrder } from "../file-order.js";
-import type { LoadedFiles } from "../sources.js";
+import type { LoadedFiles } from "../../desired/sources.js";
 import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { appendFile } from "node:fs/promises";

@@ -25,7 +25,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { DesiredState } from "../engine/types.js";
-import type { Position } from "./render/types.js";
+import type { Position } from "./errors.js";
 
 export const MIN_CACHED_BYTES = 64 * 1024;
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;

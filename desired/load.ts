@@ -17,8 +17,8 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields } from "../engine/normalize.js";
-import { CliError, LoadError, type FileProblem } from "./errors.js";
-import type { Position } from "./render/types.js";
+import { LoadError, SourceError, type FileProblem, type Position } from "./errors.js";
+
 import { didYouMean } from "./suggest.js";
 import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
 import { DiskFile, type DiskLoadCache, type EnvUse, type KeptLoad } from "./load-cache.js";
@@ -327,9 +327,9 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   });
 }
 
-function unreadable(file: string, e: unknown): CliError {
+function unreadable(file: string, e: unknown): SourceError {
   const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
-  return new CliError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
+  return new SourceError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
 }
 
 class ParsedFile {

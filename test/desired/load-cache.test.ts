@@ -1,5 +1,5 @@
 /**
- * A large file's load is kept between runs (reconciler/load-cache.ts): a second plan of the
+ * A large file's load is kept between runs (desired/load-cache.ts): a second plan of the
  * unchanged file uses it and prints the same plan; a change to the file, to an environment
  * variable it resolves, to a file it refers to, or to the --target names is a full load; no
  * password reaches the cache; small files, bad files and CUBEFORM_LOAD_CACHE=off keep nothing.
@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
-import { DiskLoadCache, MIN_CACHED_BYTES, SETTLED_MS } from "../../reconciler/load-cache.js";
-import { loadDesiredStateSync } from "../../reconciler/load.js";
+import { DiskLoadCache, MIN_CACHED_BYTES, SETTLED_MS } from "../../desired/load-cache.js";
+import { loadDesiredStateSync } from "../../desired/load.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), "cubeform-load-cache-"));

@@ -18,7 +18,7 @@
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import type * as Yaml from "yaml";
-import type { Position } from "./render/types.js";
+import type { Position } from "./errors.js";
 
 export interface SplitResult<T> {
   /** The document as JavaScript without its cubes (`cubes: null`). */
