@@ -179,6 +179,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     absPath: first.absPath,
     desired,
     secretEnvNames: [...new Set(loaded.flatMap((f) => f.secretEnvNames))],
+    envNames: [...new Set(loaded.flatMap((f) => f.envNames))],
     cubeNames,
     cubePositions: positions,
     // The file that declares the cube (the first, had several: they were refused above).
