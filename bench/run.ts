@@ -222,7 +222,7 @@ async function withFleet(n: number, body: (f: Fleet) => Promise<void>): Promise<
 
 /**
  * The in-sync plan beside the read floor: wall, peak RSS, reads. Answers the plan's median wall
- * time. The plan's first run of the file writes its load cache (reconciler/load-cache.ts), the
+ * time. The plan's first run of the file writes its load cache (desired/load-cache.ts), the
  * later ones use it, as a user's repeated plans do; with `firstRun`, runs without the load cache
  * (every run as a first one) are shown beside.
  */

@@ -14,8 +14,8 @@ import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
-import { formatProblem, LoadError } from "../reconciler/errors.js";
-import { loadDesiredStateSync, type LoadedFile } from "../reconciler/load.js";
+import { formatProblem, LoadError } from "../desired/errors.js";
+import { loadDesiredStateSync, type LoadedFile } from "../desired/load.js";
 import { Cube, Domain, TcpMapping, Webhook } from "./resources.js";
 
 export interface FleetArgs {

@@ -8,8 +8,8 @@ import type { CubeApi } from "../client/api.js";
 import type { Plan } from "../engine/types.js";
 import type { Image, Region } from "../schema/api.js";
 import { LoadError, type FileProblem } from "./errors.js";
-import type { IssuePath, Position } from "./load.js";
-import { didYouMean } from "./suggest.js";
+import type { IssuePath, Position } from "../desired/load.js";
+import { didYouMean } from "../desired/suggest.js";
 
 export interface CatalogSource {
   /** The files as shown in messages. */

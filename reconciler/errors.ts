@@ -13,31 +13,7 @@ export class CliError extends Error {
   }
 }
 
-/** A problem in the desired-state file, at a position a person can jump to. */
-export interface FileProblem {
-  file: string;
-  /** 1-based; 0 when the position is unknown. */
-  line: number;
-  col: number;
-  message: string;
-}
-
-export function formatProblem(p: FileProblem): string {
-  return p.line > 0 ? `${p.file}:${p.line}:${p.col}: ${p.message}` : `${p.file}: ${p.message}`;
-}
-
-/** Every problem found while loading the file; nothing was sent to the API. */
-export class LoadError extends CliError {
-  readonly problems: FileProblem[];
-  constructor(file: string, problems: FileProblem[]) {
-    const n = problems.length;
-    const verb = file.includes(", ") ? "are" : "is";
-    super("invalid_file", `${file} ${verb} not valid (${n} problem${n === 1 ? "" : "s"}); nothing was sent to the API`);
-    // In file order, so a reader can walk down each file (problems of unknown position first).
-    const files = [...new Set(problems.map((p) => p.file))];
-    this.problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
-  }
-}
+export { formatProblem, LoadError, SourceError, type FileProblem } from "../desired/errors.js";
 
 /** Anything thrown with a string `code`: our errors, the client's and the engine's typed errors. */
 export function hasCode(e: unknown): e is Error & { code: string; exitCode?: number } {

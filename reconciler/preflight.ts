@@ -6,8 +6,8 @@ import type { DesiredState } from "../engine/types.js";
 import { CliError } from "./errors.js";
 import { writeLine, type CliIo } from "./io.js";
 import { capWarnings } from "./limits.js";
-import type { LoadedFiles } from "./sources.js";
-import { didYouMean } from "./suggest.js";
+import type { LoadedFiles } from "../desired/sources.js";
+import { didYouMean } from "../desired/suggest.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {

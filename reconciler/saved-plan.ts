@@ -1,12 +1,15 @@
 /**
  * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it,
- * plus the normalized desired state apply needs. Secrets are references by name only.
+ * plus the normalized desired state apply needs. Secrets are references by name only, and so is
+ * every value the file took from `${env:…}`: apply resolves them again, and refuses the plan as
+ * stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
 import { open, readFile, rename } from "node:fs/promises";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import type { DesiredState, Plan } from "../engine/types.js";
+import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
 import { CliError } from "./errors.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
 
@@ -14,6 +17,8 @@ export interface SavedPlan extends Plan {
   /** The file the plan was made from, for messages. */
   file: string;
   desired: DesiredState;
+  /** The variables whose values the plan holds as references, with a salted digest of each value. */
+  env?: SealedEnv;
   /**
    * sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused,
    * since apply carries out exactly its steps.
@@ -32,6 +37,7 @@ const SavedPlanShape = z.looseObject({
   options: z.looseObject({}),
   file: z.string(),
   desired: z.looseObject({ cubes: z.array(z.unknown()) }),
+  env: z.optional(z.object({ salt: z.string(), digests: z.record(z.string(), z.string()) })),
   contentDigest: z.optional(z.string()),
 });
 
@@ -48,8 +54,9 @@ function planPathToSuggest(shown: string): string {
   return /\.json$/i.test(shown) ? shown : "plan.json";
 }
 
-export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string): Promise<void> {
-  const content: SavedPlan = { ...plan, file, desired };
+export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, resolved: { names: string[]; env: Env }): Promise<void> {
+  const env = sealEnv(resolved.names, resolved.env);
+  const content: SavedPlan = { ...withReferences({ ...plan, file, desired }, env, resolved.env), env };
   const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
   const temp = `${path}.${process.pid}.tmp`;
   // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
@@ -63,7 +70,7 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
 }
 
 /** `shown` is the path as the user wrote it, for messages. */
-export async function readSavedPlan(absPath: string, shown: string): Promise<SavedPlan> {
+export async function readSavedPlan(absPath: string, shown: string, env: Env): Promise<SavedPlan> {
   const path = shown;
   let text: string;
   try {
@@ -90,5 +97,11 @@ export async function readSavedPlan(absPath: string, shown: string): Promise<Sav
       `refusing to apply ${path}: its content does not match its digest (${contentDigest === undefined ? "it has none" : "it was edited or damaged after it was saved"}); apply carries out exactly the saved steps, so make a new plan: cubeform plan --out ${suggest}`,
     );
   }
-  return json as SavedPlan;
+  const sealed = checked.data.env ?? { salt: "", digests: {} };
+  const changed = changedEnv(sealed, env);
+  if (changed.length > 0) {
+    const refs = changed.map((name) => `\${env:${name}}`).join(", ");
+    throw new CliError("stale_plan", `refusing to apply ${path}: the file's ${refs} ${changed.length === 1 ? "has" : "have"} another value (or none) than when the plan was made; make a new plan: cubeform plan --out ${suggest}`);
+  }
+  return withValues(json as SavedPlan, sealed, env);
 }

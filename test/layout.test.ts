@@ -43,10 +43,9 @@ describe("source layout", () => {
     expect(importsFromTo(["engine/", "client/", "schema/"], ["reconciler/", "provider/"])).toEqual([]);
   });
 
-  // The desired-state loader is moving out of reconciler/ into a folder of its own (issue 19
-  // item 5); until then provider/fleet.ts imports the CLI's loader. Turn this on with the move.
-  it.skip("provider/ imports nothing from reconciler/", () => {
-    expect(importsFromTo(["provider/"], ["reconciler/"])).toEqual([]);
+  it("the front doors share the loader, not each other: provider/ imports nothing from reconciler/, desired/ nothing from either", () => {
+    expect(importsFromTo(["provider/", "desired/"], ["reconciler/"])).toEqual([]);
+    expect(importsFromTo(["desired/"], ["provider/"])).toEqual([]);
   });
 
   /** `file → target` for each import from a file under one of the folders `from` into one under `to`. */

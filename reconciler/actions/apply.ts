@@ -52,7 +52,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 }
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
-  const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile);
+  const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile, io.env);
   return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);

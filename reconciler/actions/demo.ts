@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { Plan } from "../../engine/index.js";
 import { DEFAULT_RATE_LIMIT, type Connection } from "../connect.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredState, type LoadedFile } from "../load.js";
+import { loadDesiredState, type LoadedFile } from "../../desired/load.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines } from "../watch/apply-plan.js";

@@ -2,9 +2,9 @@
 import type { Plan } from "../../engine/types.js";
 import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
-import type { LoadedFile } from "../load.js";
+import type { LoadedFile } from "../../desired/load.js";
 import { domainKeyOrder } from "../file-order.js";
-import type { LoadedFiles } from "../sources.js";
+import type { LoadedFiles } from "../../desired/sources.js";
 import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { appendFile } from "node:fs/promises";
@@ -35,7 +35,7 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
-    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file);
+    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file, { names: loaded.envNames, env: io.env });
     if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
   }
   return exitCodeOf(plan, ctx.failOn);

@@ -9,8 +9,8 @@ import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
-import { loadDesiredFiles, type LoadedFiles } from "../sources.js";
-import { DiskLoadCache } from "../load-cache.js";
+import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
+import { DiskLoadCache } from "../../desired/load-cache.js";
 import type { Format } from "../commands/options.js";
 import { reportProblems } from "./validate.js";
 

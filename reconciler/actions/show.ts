@@ -9,7 +9,7 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
 import type { RateLimit } from "../rate-limit.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../desired/suggest.js";
 import { loadForSession, observeConcurrency, withConnection } from "./session.js";
 
 export interface ShowContext {

@@ -1,7 +1,7 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredFiles } from "../sources.js";
+import { loadDesiredFiles } from "../../desired/sources.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";

@@ -1,12 +1,9 @@
 import type { DnsRecordStatus } from "../../schema/api.js";
 import type { Plan } from "../../engine/types.js";
 
-export interface Position {
-  line: number;
-  col: number;
-  /** Set when several files were loaded: the one this position is in. */
-  file?: string;
-}
+import type { Position } from "../../desired/errors.js";
+
+export type { Position };
 
 /** What renderers may know beyond the plan: where things are in the file, and whether to color. */
 export interface RenderContext {

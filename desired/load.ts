@@ -17,11 +17,12 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields } from "../engine/normalize.js";
-import { CliError, LoadError, type FileProblem } from "./errors.js";
-import type { Position } from "./render/types.js";
+import { LoadError, SourceError, type FileProblem, type Position } from "./errors.js";
+
 import { didYouMean } from "./suggest.js";
 import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
-import { DiskFile, type DiskLoadCache, type EnvUse, type KeptLoad } from "./load-cache.js";
+import { type DiskLoadCache, type KeptLoad } from "./load-cache.js";
+import { passwordRef, resolveEnvRefs, type Env } from "./env.js";
 
 export type IssuePath = readonly (string | number | symbol)[];
 
@@ -34,6 +35,8 @@ export interface LoadedFile {
   desired: DesiredState;
   /** Environment variables that hold secrets (basic-auth passwords), by name. */
   secretEnvNames: string[];
+  /** Variables whose values the file's `${env:…}` references were replaced by: a file cubeform writes keeps the references (env.ts). */
+  envNames: string[];
   /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
   cubePositions: Record<string, Position>;
   /** The name of every cube the file declares, in the file's order (targeted or not). */
@@ -102,9 +105,6 @@ function readOrUndefined(absPath: string): string | undefined {
   }
 }
 
-const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
   return loadDesiredStateSync(options);
 }
@@ -112,22 +112,16 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 /** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
-  // The file is read when needed: its kept load may be found by its stat, or by its bytes
-  // (decoding 10,000 cubes' text is ~8 ms).
-  const file = options.source === undefined ? new DiskFile(absPath, (error) => unreadable(options.file, error)) : undefined;
-  let text = options.source;
-  const sourceText = (): string => (text ??= (file as DiskFile).bytes().toString("utf8"));
-  const cached = options.cache?.lookup(absPath, sourceText(), options);
+  const source = options.source ?? readSource(absPath, options.file);
+  const cached = options.cache?.lookup(absPath, source, options);
   if (cached !== undefined) return cached;
   const key = { file: options.file, absPath, ...(options.targets ? { targets: options.targets } : {}) };
-  const kept = options.diskCache?.lookup(key, file ?? sourceText(), options.env);
-  if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, sourceText) };
-  const source = sourceText();
+  const kept = options.diskCache?.lookup(key, source, options.env);
+  if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, source) };
   const reads: ReferencedReads = new Map();
-  const envUse: EnvUse = new Map();
   try {
-    const light = lightOrUndefined(source, options, absPath, reads, envUse);
-    if (light !== undefined) options.diskCache?.store(key, file ?? source, { env: options.env, envUse, reads }, keptPart(light));
+    const light = lightOrUndefined(source, options, absPath, reads);
+    if (light !== undefined) options.diskCache?.store(key, source, { env: options.env, reads }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;
@@ -138,11 +132,19 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   }
 }
 
-const keptPart = ({ desired, secretEnvNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, cubePositions, cubeNames });
-
-function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads, envUse: EnvUse): LoadedFile | undefined {
+function readSource(absPath: string, file: string): string {
   try {
-    return loadLight(source, options, absPath, reads, envUse);
+    return readFileSync(absPath, "utf8");
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+}
+
+const keptPart = ({ desired, secretEnvNames, envNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, envNames, cubePositions, cubeNames });
+
+function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+  try {
+    return loadLight(source, options, absPath, reads);
   } catch (e) {
     if (e instanceof RangeError) return undefined;
     throw e;
@@ -158,8 +160,9 @@ const UNCOMPILED_PARSES = 64;
 const UNCOMPILED = { jitless: true } as const;
 
 /** undefined when the file cannot be cut or has any problem: the positioned load reports it. */
-function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads, envUse: EnvUse): LoadedFile | undefined {
+function loadLight(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
   const secretEnvNames = new Set<string>();
+  const envNames = new Set<string>();
   const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   let parses = 0;
   // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
@@ -170,14 +173,14 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
     convert: (cube) => {
       const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
       if (stub !== undefined) return stub;
-      if (!resolveEnvInValue(cube, options.env, secretEnvNames, envUse)) return undefined;
+      if (!resolveEnvInValue(cube, options.env, secretEnvNames, envNames)) return undefined;
       const result = DesiredCubeInput.safeParse(cube, parses++ < UNCOMPILED_PARSES ? UNCOMPILED : undefined);
       if (!result.success) return undefined;
       const { name, id, domains } = result.data;
       return { spec: result.data, identity: { name, id, domains: (domains ?? []).map((d) => ({ hostname: d.hostname })) } };
     },
   });
-  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames, envUse)) return undefined;
+  if (split === undefined || !resolveEnvInValue(split.head, options.env, secretEnvNames, envNames)) return undefined;
   const result = DesiredStateDocument.safeParse({ ...split.head, cubes: [] }, UNCOMPILED);
   if (!result.success) return undefined;
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
@@ -198,7 +201,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
   const cubeNames = split.cubes.map((c) => c.identity.name);
-  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], cubePositions, cubeNames, locate: locator(options.file, source) };
+  return { file: options.file, absPath, desired, secretEnvNames: [...secretEnvNames], envNames: [...envNames], cubePositions, cubeNames, locate: locator(options.file, source) };
 }
 
 /** A cube of the light load: validated (spec), or only identified when a --target leaves it out. */
@@ -251,23 +254,16 @@ function positionsByName(document: DesiredStateDocument, starts: Position[]): Re
 
 /**
  * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
- * Adds the secret variables' names to `secretNames`, and how each variable was used to `envUse`;
- * false when there is any problem.
+ * Adds the names of the variables resolved to `used`, of the passwords' to `secretNames`; false
+ * when there is any problem.
  */
-function resolveEnvInValue(root: unknown, env: Record<string, string | undefined>, secretNames: Set<string>, envUse: EnvUse): boolean {
+function resolveEnvInValue(root: unknown, env: Env, secretNames: Set<string>, used: Set<string>): boolean {
   let ok = true;
-  const resolveString = (text: string): string => {
-    if (!text.includes("${")) return text;
-    return text.replace(ENV_REF, (ref: string, name: string) => {
-      envUse.set(name, "value");
-      const value = env[name];
-      if (value === undefined) ok = false;
-      return value ?? ref;
-    });
-  };
+  const unset = (): void => void (ok = false);
+  const note = (name: string): void => void used.add(name);
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => (typeof item === "string" ? (node[i] = resolveString(item)) : walk(item)));
+      node.forEach((item, i) => (typeof item === "string" ? (node[i] = resolveEnvRefs(item, env, unset, note)) : walk(item)));
       return;
     }
     if (typeof node !== "object" || node === null) return;
@@ -275,12 +271,11 @@ function resolveEnvInValue(root: unknown, env: Record<string, string | undefined
     for (const key of Object.keys(map)) {
       const value = map[key];
       if (typeof value !== "string") walk(value);
-      else if (key !== "basicAuthPassword") map[key] = resolveString(value);
+      else if (key !== "basicAuthPassword") map[key] = resolveEnvRefs(value, env, unset, note);
       else {
-        const name = EXACT_ENV_REF.exec(value)?.[1];
-        if (name !== undefined && !envUse.has(name)) envUse.set(name, "set");
-        if (name === undefined || env[name] === undefined) ok = false;
-        else secretNames.add(name);
+        const ref = passwordRef(value, env);
+        if ("name" in ref) secretNames.add(ref.name);
+        else ok = false;
       }
     }
   };
@@ -292,7 +287,8 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
   const parsed = new ParsedFile(options.file, source);
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
 
-  const secretEnvNames = parsed.resolveEnvReferences(options.env);
+  const envNames = new Set<string>();
+  const secretEnvNames = parsed.resolveEnvReferences(options.env, envNames);
   const raw = parsed.toJS();
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   const result = DesiredStateDocument.safeParse(raw);
@@ -306,7 +302,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
   const desired = parsed.normalize(result.data, dirname(absPath), reads);
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   const cubeNames = result.data.cubes.map((cube) => cube.name);
-  return { file: options.file, absPath, desired, secretEnvNames, cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
+  return { file: options.file, absPath, desired, secretEnvNames, envNames: [...envNames], cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
 }
 
 /** The names, ids and hostnames of a document that may be invalid; what is not a string cannot collide. */
@@ -327,9 +323,9 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   });
 }
 
-function unreadable(file: string, e: unknown): CliError {
+function unreadable(file: string, e: unknown): SourceError {
   const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
-  return new CliError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
+  return new SourceError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
 }
 
 class ParsedFile {
@@ -427,24 +423,19 @@ class ParsedFile {
    * be exactly one reference, stays unresolved (the engine makes it a SecretRef) and its
    * variable must be set. Returns the names of those secret variables.
    */
-  resolveEnvReferences(env: Record<string, string | undefined>): string[] {
+  resolveEnvReferences(env: Env, used: Set<string>): string[] {
     const secretNames = new Set<string>();
     yaml().visit(this.doc, {
       Scalar: (key, node, ancestors) => {
         if (key === "key" || typeof node.value !== "string") return;
         const offset = node.range?.[0];
         if (isPasswordValue(ancestors)) {
-          const name = EXACT_ENV_REF.exec(node.value)?.[1];
-          if (name === undefined) this.addAt(offset, "basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}");
-          else if (env[name] === undefined) this.addAt(offset, `environment variable ${name} is not set (basicAuthPassword refers to it)`);
-          else secretNames.add(name);
+          const ref = passwordRef(node.value, env);
+          if ("name" in ref) secretNames.add(ref.name);
+          else this.addAt(offset, ref.problem);
           return;
         }
-        node.value = node.value.replace(ENV_REF, (ref: string, name: string) => {
-          const value = env[name];
-          if (value === undefined) this.addAt(offset, `environment variable ${name} is not set (referenced as ${ref})`);
-          return value ?? ref;
-        });
+        node.value = resolveEnvRefs(node.value, env, (name, ref) => this.addAt(offset, `environment variable ${name} is not set (referenced as ${ref})`), (name) => used.add(name));
       },
     });
     return [...secretNames];
@@ -497,10 +488,10 @@ class ParsedFile {
   }
 }
 
-function locator(file: string, source: string | (() => string)): (path: IssuePath) => Position {
+function locator(file: string, source: string): (path: IssuePath) => Position {
   let parsed: ParsedFile | undefined;
   return (path) => {
-    parsed ??= new ParsedFile(file, typeof source === "string" ? source : source());
+    parsed ??= new ParsedFile(file, source);
     return parsed.positionOf(path);
   };
 }

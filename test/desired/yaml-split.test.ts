@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { isSeq, LineCounter, parseDocument } from "yaml";
-import { parseSplit, scanIdentity, type LineForms } from "../../reconciler/yaml-split.js";
-import { FLEET_YAML } from "./support/fixtures.js";
+import { parseSplit, scanIdentity, type LineForms } from "../../desired/yaml-split.js";
+import { FLEET_YAML } from "../reconciler/support/fixtures.js";
 
 /** What the whole-document parse gives: the value and where each cube item starts. */
 function wholeParse(source: string) {

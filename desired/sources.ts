@@ -6,12 +6,13 @@
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
-import { CliError, LoadError, type FileProblem } from "./errors.js";
-import type { CliIo } from "./io.js";
+import { LoadError, SourceError, type FileProblem } from "./errors.js";
 import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
 import type { DiskLoadCache } from "./load-cache.js";
 
 export const STDIN = "-";
+
+type Stdin = NodeJS.ReadableStream & { isTTY?: boolean };
 const STDIN_NAME = "<stdin>";
 
 /** The files the user named, as they are shown in messages. */
@@ -19,7 +20,7 @@ export interface LoadFilesOptions {
   files: readonly string[];
   cwd: string;
   env: Record<string, string | undefined>;
-  stdin?: CliIo["stdin"];
+  stdin?: Stdin;
   /** A plan's --target names: the cubes they leave out are read for their identity only (see LoadOptions.targets). */
   targets?: readonly string[];
   /** watch: files unchanged since the last round are not read again, and the same LoadedFiles is answered. */
@@ -64,7 +65,7 @@ function label(names: readonly string[]): string {
 }
 
 function expand(files: readonly string[], cwd: string): string[] {
-  if (files.filter((f) => f === STDIN).length > 1) throw new CliError("invalid_option", "-f - (standard input) can be given only once");
+  if (files.filter((f) => f === STDIN).length > 1) throw new SourceError("invalid_option", "-f - (standard input) can be given only once");
   const names: string[] = [];
   for (const file of files) {
     const entries = file === STDIN ? undefined : directoryEntries(file, cwd);
@@ -93,12 +94,12 @@ function directoryEntries(file: string, cwd: string): string[] | undefined {
   const yamlFiles = readdirSync(abs)
     .filter((entry) => /\.ya?ml$/i.test(entry) && statSync(join(abs, entry)).isFile())
     .sort();
-  if (yamlFiles.length === 0) throw new CliError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
+  if (yamlFiles.length === 0) throw new SourceError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
   return yamlFiles.map((entry) => join(file, entry));
 }
 
-async function readStdin(stdin: CliIo["stdin"]): Promise<string> {
-  if (stdin === undefined || stdin.isTTY) throw new CliError("file_unreadable", "-f - reads the desired state from standard input, but none is piped in (e.g. cat cubeform.yaml | cubeform plan -f -)");
+async function readStdin(stdin: Stdin | undefined): Promise<string> {
+  if (stdin === undefined || stdin.isTTY) throw new SourceError("file_unreadable", "-f - reads the desired state from standard input, but none is piped in (e.g. cat cubeform.yaml | cubeform plan -f -)");
   let text = "";
   stdin.setEncoding?.("utf8");
   for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
@@ -116,7 +117,7 @@ function firstIndexes(names: readonly string[]): Map<string, number> {
 
 function merge(loaded: LoadedFile[]): LoadedFiles {
   const [first] = loaded;
-  if (first === undefined) throw new CliError("file_unreadable", "no desired-state file given");
+  if (first === undefined) throw new SourceError("file_unreadable", "no desired-state file given");
   const positions: Record<string, FilePosition> = {};
   const owners = new Map<string, LoadedFile>();
   const problems: FileProblem[] = [];
@@ -178,6 +179,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     absPath: first.absPath,
     desired,
     secretEnvNames: [...new Set(loaded.flatMap((f) => f.secretEnvNames))],
+    envNames: [...new Set(loaded.flatMap((f) => f.envNames))],
     cubeNames,
     cubePositions: positions,
     // The file that declares the cube (the first, had several: they were refused above).

@@ -5,9 +5,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { LoadCache } from "../../reconciler/load.js";
-import { loadDesiredFiles } from "../../reconciler/sources.js";
-import { SSH_KEY, tempProject } from "./support/cli.js";
+import { LoadCache } from "../../desired/load.js";
+import { loadDesiredFiles } from "../../desired/sources.js";
+import { SSH_KEY, tempProject } from "../reconciler/support/cli.js";
 
 const FLEET = (power: string) => `apiVersion: cubeform/v1\ncubes:\n  - name: web\n    image: ubuntu-24.04\n    region: eu-nuremberg\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n    userDataFile: init.sh\n    power: ${power}\n`;
 

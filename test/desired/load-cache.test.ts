@@ -1,5 +1,5 @@
 /**
- * A large file's load is kept between runs (reconciler/load-cache.ts): a second plan of the
+ * A large file's load is kept between runs (desired/load-cache.ts): a second plan of the
  * unchanged file uses it and prints the same plan; a change to the file, to an environment
  * variable it resolves, to a file it refers to, or to the --target names is a full load; no
  * password reaches the cache; small files, bad files and CUBEFORM_LOAD_CACHE=off keep nothing.
@@ -7,13 +7,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
-import { DiskLoadCache, MIN_CACHED_BYTES, SETTLED_MS } from "../../reconciler/load-cache.js";
-import { loadDesiredStateSync } from "../../reconciler/load.js";
+import { DiskLoadCache, MIN_CACHED_BYTES } from "../../desired/load-cache.js";
+import { loadDesiredStateSync } from "../../desired/load.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), "cubeform-load-cache-"));
@@ -83,8 +83,8 @@ const withoutDates = (run: Run): string => JSON.stringify(run.plan).replace(/"cr
 test("what is kept is JSON that reads back as exactly what the load answered (no undefined members, dates or classes)", () => {
   const dir = space("json");
   for (const file of [join(dir, "fleet.yaml"), fileURLToPath(new URL("../../examples/fleet.yaml", import.meta.url))]) {
-    const { desired, secretEnvNames, cubePositions, cubeNames } = loadDesiredStateSync({ file, cwd: dir, env: { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD } });
-    const kept = { desired, secretEnvNames, cubePositions, cubeNames };
+    const { desired, secretEnvNames, envNames, cubePositions, cubeNames } = loadDesiredStateSync({ file, cwd: dir, env: { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD } });
+    const kept = { desired, secretEnvNames, envNames, cubePositions, cubeNames };
     expect(JSON.parse(JSON.stringify(kept))).toStrictEqual(kept);
   }
 });
@@ -172,49 +172,31 @@ test("a damaged entry is ignored and written again; small files and CUBEFORM_LOA
   expect(entries(off)).toEqual([]);
 });
 
-test("a file unchanged since its load was kept is found by its size and times without being hashed; any write to it is found by its content", () => {
-  const dir = space("stat");
+test("an entry keeps the ${env:…} reference, not its value nor its plain hash, and reads back the current value", () => {
+  const dir = space("reference");
   const file = join(dir, "fleet.yaml");
-  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
+  const secretImage = "image-from-the-environment-7f3a";
+  const env = { BASE_IMAGE: secretImage, WEB_PASSWORD: PASSWORD };
   const said: string[] = [];
-  // A clock past SETTLED_MS after every write of the test: the file counts as settled.
-  const cache = new DiskLoadCache(join(dir, "cache", "cubeform", "load-cache"), "test-build", (line) => said.push(line), () => Date.now() + 10 * SETTLED_MS);
-  const load = () => {
-    said.length = 0;
-    const loaded = loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
-    return { vcpu: loaded.desired.cubes[0]?.resources.vcpu, said: said.join("\n") };
-  };
-  expect(load().said).toContain("kept");
-  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).toMatch(/"stat":"\d+ \d+ \d+ \d+ \d+"/);
-  expect(load().said).toContain("(unchanged since kept: size and times;");
-
-  // The same size and the same modification time: the write still changed its ctime.
-  const { atime, mtime } = statSync(file);
-  writeFileSync(file, fleet(400, 2));
-  utimesSync(file, atime, mtime);
-  expect(statSync(file).size).toBe(Buffer.byteLength(fleet(400, 1)));
-  const edited = load();
-  expect(edited.said).toContain("not used for");
-  expect(edited.said).toContain("the file changed");
-  expect(edited.vcpu).toBe(2);
-  expect(load()).toEqual({ vcpu: 2, said: expect.stringContaining("(unchanged since kept: size and times;") });
-
-  // Touched: other times, the same text. Found by its content, then kept with its new stat.
-  utimesSync(file, new Date(), new Date(Date.now() - 3_600_000));
-  expect(load()).toEqual({ vcpu: 2, said: expect.stringContaining("(same content;") });
-  expect(load().said).toContain("(unchanged since kept: size and times;");
+  const cache = new DiskLoadCache(join(dir, "cache", "cubeform", "load-cache"), "test-build", (line) => said.push(line));
+  const first = loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+  const text = readFileSync(entries(dir)[0]!, "utf8");
+  expect(text).toContain('"image":"${env:BASE_IMAGE}"');
+  expect(text).not.toContain(secretImage);
+  expect(text).not.toContain(createHash("sha256").update(secretImage).digest("hex"));
+  said.length = 0;
+  const again = loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+  expect(said.join("\n")).toContain("used for");
+  expect(again.desired).toStrictEqual(first.desired);
+  expect(again.desired.cubes[0]?.image).toBe(secretImage);
 });
 
-test("a file written less than SETTLED_MS before it was read keeps no stat: the next run hashes it", () => {
-  const dir = space("fresh");
-  const file = join(dir, "fleet.yaml");
-  const said: string[] = [];
-  const cache = new DiskLoadCache(join(dir, "cache", "cubeform", "load-cache"), "test-build", (line) => said.push(line), () => statSync(file).ctimeMs + SETTLED_MS / 2);
-  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
-  loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
-  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).not.toContain('"stat"');
-  said.length = 0;
-  loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
-  expect(said.join("\n")).toContain("(same content;");
-  expect(readFileSync(entries(dir)[0]!, "utf8").split("\n")[0]).not.toContain('"stat"');
+test("an entry whose body does not match its header is a miss", () => {
+  const dir = space("tampered");
+  plan(dir);
+  const [entry] = entries(dir);
+  writeFileSync(entry!, readFileSync(entry!, "utf8").replace('"name":"c1"', '"name":"c1x"'));
+  const run = plan(dir);
+  expect(run.cache).toContain("not used for fleet.yaml: damaged");
+  expect(run.plan?.changes.some((c) => c.address === "cube/c1x")).toBe(false);
 });

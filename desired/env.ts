@@ -1,0 +1,90 @@
+/**
+ * `${env:NAME}` references: the loader's one resolver, and how a file cubeform writes (the load
+ * cache, a saved plan) keeps the reference instead of the value, with a salted digest of the
+ * value so that a later run can tell whether the variable still holds it.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+
+export type Env = Record<string, string | undefined>;
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** Every reference replaced by its variable's value; an unset variable is told to `unset` and its reference stays. */
+export function resolveEnvRefs(text: string, env: Env, unset: (name: string, ref: string) => void, used?: (name: string) => void): string {
+  if (!text.includes("${")) return text;
+  return text.replace(ENV_REF, (ref: string, name: string) => {
+    used?.(name);
+    const value = env[name];
+    if (value === undefined) unset(name, ref);
+    return value ?? ref;
+  });
+}
+
+/**
+ * A basic-auth password: exactly one reference, left unresolved (the engine makes it a
+ * SecretRef; its value is read only when it is sent). The variable's name, or the problem.
+ */
+export function passwordRef(text: string, env: Env): { name: string } | { problem: string } {
+  const name = EXACT_ENV_REF.exec(text)?.[1];
+  if (name === undefined) return { problem: "basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}" };
+  if (env[name] === undefined) return { problem: `environment variable ${name} is not set (basicAuthPassword refers to it)` };
+  return { name };
+}
+
+/** The variables whose values a written file stood for, each by a salted digest of its value. */
+export interface SealedEnv {
+  salt: string;
+  digests: Record<string, string>;
+}
+
+const digestOf = (salt: string, value: string): string => createHmac("sha256", salt).update(value).digest("hex");
+
+export function sealEnv(names: Iterable<string>, env: Env): SealedEnv {
+  const salt = randomBytes(16).toString("hex");
+  const digests: Record<string, string> = {};
+  for (const name of names) digests[name] = digestOf(salt, env[name] ?? "");
+  return { salt, digests };
+}
+
+/** The variables whose value is not the one the file was written with (unset included). */
+export function changedEnv(sealed: SealedEnv, env: Env): string[] {
+  return Object.entries(sealed.digests)
+    .filter(([name, digest]) => env[name] === undefined || digestOf(sealed.salt, env[name]) !== digest)
+    .map(([name]) => name);
+}
+
+/**
+ * A copy of `value` for writing: in every string (keys too), each variable's value becomes its reference
+ * again and every "$" is doubled, so withValues reads it back exactly. Identity when no
+ * variable was resolved (withValues is then identity too).
+ */
+export function withReferences<T>(value: T, sealed: SealedEnv, env: Env): T {
+  const values = Object.keys(sealed.digests)
+    .map((name) => ({ name, escaped: escape(env[name] ?? "") }))
+    .filter((v) => v.escaped !== "")
+    .sort((a, b) => b.escaped.length - a.escaped.length);
+  if (values.length === 0) return value;
+  return mapStrings(value, (text) => {
+    let out = escape(text);
+    for (const { name, escaped } of values) if (out.includes(escaped)) out = out.replaceAll(escaped, `\${env:${name}}`);
+    return out;
+  });
+}
+
+/** What withReferences wrote, with the variables' current values (check changedEnv first). */
+export function withValues<T>(value: T, sealed: SealedEnv, env: Env): T {
+  if (!Object.keys(sealed.digests).some((name) => env[name])) return value;
+  return mapStrings(value, (text) => (text.includes("$") ? text.replace(/\$\$|\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name?: string) => (name === undefined ? "$" : (env[name] ?? match))) : text));
+}
+
+const escape = (text: string): string => (text.includes("$") ? text.replaceAll("$", "$$$$") : text);
+
+function mapStrings<T>(value: T, map: (text: string) => string): T {
+  if (typeof value === "string") return map(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, map)) as T;
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[map(key)] = mapStrings(item, map);
+  return out as T;
+}

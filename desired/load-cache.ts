@@ -1,0 +1,213 @@
+/**
+ * A large file's load, kept on disk between runs: parsing and checking a 10,000-cube file is
+ * most of a plan's own time, and a plan is often run on the same file again (plan, then apply;
+ * a drift check every few minutes). The kept load is used only when everything it came from is
+ * unchanged: the file's text (sha256), the files it refers to (userData, sshPublicKey files),
+ * every `${env:NAME}` it resolved, whether each basic-auth password's variable is set, the
+ * --target names, the path, and the build of cubeform that made it. Anything else is a miss.
+ *
+ * What is kept holds no value of the environment: a resolved value is written as its reference
+ * again and recognised by a salted digest (env.ts); a password is never read. An entry read back
+ * is checked (its shape, and its body against the sha256 in its header): a bad one is a miss.
+ *
+ * Only files of MIN_CACHED_BYTES or more, and only files that load without a problem, are
+ * kept: one entry per file path (and --target list) in $XDG_CACHE_HOME/cubeform/load-cache (else ~/.cache/...),
+ * readable by the user alone; an entry not written for 30 days is removed when another is
+ * written. A cache that cannot be read or written is only a slower run. CUBEFORM_LOAD_CACHE=off
+ * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import type { DesiredState } from "../engine/types.js";
+import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
+import type { Position } from "./errors.js";
+
+export const MIN_CACHED_BYTES = 64 * 1024;
+const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
+const FORMAT = 2;
+
+/** What a load answers besides its file name and locator: what the cache keeps. */
+export interface KeptLoad {
+  desired: DesiredState;
+  secretEnvNames: string[];
+  envNames: string[];
+  cubePositions: Record<string, Position>;
+  cubeNames: string[];
+}
+
+/** Which load an entry is for. */
+export interface LoadKey {
+  file: string;
+  absPath: string;
+  targets?: readonly string[];
+}
+
+/** What the entry's load came from besides the file's text. */
+export interface LoadInputs {
+  env: Env;
+  /** The referenced files read, by absolute path, with their text. */
+  reads: ReadonlyMap<string, string>;
+}
+
+const Header = z.object({
+  format: z.literal(FORMAT),
+  source: z.string(),
+  body: z.string(),
+  env: z.object({ salt: z.string(), digests: z.record(z.string(), z.string()) }),
+  /** Variables that must be set (basic-auth passwords): never their values. */
+  set: z.array(z.string()),
+  files: z.record(z.string(), z.string()),
+});
+type Header = z.infer<typeof Header>;
+
+const Kept = z.object({
+  desired: z.looseObject({ prune: z.boolean(), cubes: z.array(z.looseObject({ name: z.string() })) }),
+  secretEnvNames: z.array(z.string()),
+  envNames: z.array(z.string()),
+  cubePositions: z.record(z.string(), z.object({ line: z.number(), col: z.number() })),
+  cubeNames: z.array(z.string()),
+});
+
+export class DiskLoadCache {
+  constructor(
+    private readonly dir: string,
+    private readonly build: string,
+    private readonly trace: (line: string) => void = () => {},
+  ) {}
+
+  /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
+  static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {
+    if (build === undefined || /^(off|0|false|no)$/i.test(env.CUBEFORM_LOAD_CACHE ?? "")) return undefined;
+    const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache");
+    const trace = env.CUBEFORM_DEBUG_LOAD && stderr ? (line: string) => void stderr.write(`cubeform: load cache: ${line}\n`) : undefined;
+    return new DiskLoadCache(join(base, "cubeform", "load-cache"), build, trace);
+  }
+
+  lookup(key: LoadKey, source: string, env: Env): KeptLoad | undefined {
+    if (source.length < MIN_CACHED_BYTES) return undefined;
+    const path = this.entryPath(key);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      this.trace(`none for ${key.file}`);
+      return undefined;
+    }
+    const split = text.indexOf("\n");
+    const header = Header.safeParse(parseJson(text.slice(0, split)));
+    const body = text.slice(split + 1);
+    const kept = header.success && header.data.body === sha256(body) ? Kept.safeParse(parseJson(body)) : undefined;
+    if (!header.success || kept === undefined || !kept.success) {
+      this.trace(`not used for ${key.file}: damaged`);
+      return undefined; // the full load writes it again
+    }
+    const changed = header.data.source !== sha256(source) ? "file" : !sameEnv(header.data, env) ? "environment" : !sameFiles(header.data.files) ? "referenced files" : undefined;
+    if (changed !== undefined) {
+      this.trace(`not used for ${key.file}: the ${changed} changed`);
+      return undefined;
+    }
+    this.trace(`used for ${key.file} (${path})`);
+    return withValues(kept.data as unknown as KeptLoad, header.data.env, env);
+  }
+
+  /**
+   * Keeps the load for the next run, written a few hundred cubes at a time: never the whole
+   * text at once (~18 MB at 30,000 cubes, and as much again to write it).
+   */
+  store(key: LoadKey, source: string, inputs: LoadInputs, loaded: KeptLoad): void {
+    if (source.length < MIN_CACHED_BYTES) return;
+    const env = sealEnv(loaded.envNames, inputs.env);
+    const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
+    const bodyHash = createHash("sha256");
+    for (const chunk of chunks) bodyHash.update(chunk);
+    const header: Header = { format: FORMAT, source: sha256(source), body: bodyHash.digest("hex"), env, set: loaded.secretEnvNames, files: fileHashes(inputs.reads) };
+    const path = this.entryPath(key);
+    if (this.write(path, [`${JSON.stringify(header)}\n`, ...chunks])) {
+      this.trace(`kept ${key.file} for the next run (${path})`);
+      this.removeUnused();
+    }
+  }
+
+  /** Writes an entry atomically (temp file, then rename); false when it cannot. */
+  private write(path: string, chunks: Iterable<string>): boolean {
+    const temp = `${path}.${process.pid}.tmp`;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const fd = openSync(temp, "w", 0o600);
+      try {
+        for (const chunk of chunks) writeSync(fd, chunk);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, path);
+      return true;
+    } catch (error) {
+      rmSync(temp, { force: true });
+      this.trace(`not written: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  private entryPath(key: LoadKey): string {
+    const id = sha256([this.build, key.file, key.absPath, ...(key.targets ?? [])].join("\0")).slice(0, 32);
+    return join(this.dir, `${id}.json`);
+  }
+
+  private removeUnused(): void {
+    const now = Date.now();
+    for (const name of readdirSync(this.dir)) {
+      const path = join(this.dir, name);
+      try {
+        if (now - statSync(path).mtimeMs > UNUSED_FOR_MS) rmSync(path, { force: true });
+      } catch {
+        // another run removed it
+      }
+    }
+  }
+}
+
+const CUBES_PER_CHUNK = 500;
+
+/** JSON.stringify(kept), its cubes a few hundred at a time. */
+function* keptJsonChunks(kept: KeptLoad): Generator<string> {
+  const { desired, ...rest } = kept;
+  const { cubes, ...head } = desired;
+  const headJson = JSON.stringify(head);
+  yield `${JSON.stringify(rest).slice(0, -1)},"desired":${headJson.slice(0, -1)}${headJson === "{}" ? "" : ","}"cubes":[`;
+  for (let start = 0; start < cubes.length; start += CUBES_PER_CHUNK) {
+    const json = cubes.slice(start, start + CUBES_PER_CHUNK).map((cube) => JSON.stringify(cube));
+    yield `${start === 0 ? "" : ","}${json.join(",")}`;
+  }
+  yield "]}}";
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+function sameEnv(header: Header, env: Env): boolean {
+  return changedEnv(header.env as SealedEnv, env).length === 0 && header.set.every((name) => env[name] !== undefined);
+}
+
+function fileHashes(reads: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries([...reads].map(([path, text]) => [path, sha256(text)]));
+}
+
+function sameFiles(kept: Record<string, string>): boolean {
+  return Object.entries(kept).every(([path, hash]) => {
+    try {
+      return sha256(readFileSync(path, "utf8")) === hash;
+    } catch {
+      return false;
+    }
+  });
+}
