@@ -7,12 +7,12 @@
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { CorsConfig, CUBE_STATES, HeaderOverrides, OriginScheme, ProxyProtocol, SecurityHeadersMode, WILDCARD_CERT_STATES } from "./common.js";
+import { CorsConfig, HeaderOverrides, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./common.js";
 
 const int = () => z.number().check(z.int());
 const Timestamp = z.string();
 
-export const CubeState = z.enum(CUBE_STATES);
+export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
 export type CubeState = z.infer<typeof CubeState>;
 
 export const Pagination = z.object({
@@ -73,7 +73,7 @@ export const Domain = z.object({
   originScheme: z.optional(OriginScheme),
   proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
   isWildcard: z.boolean(),
-  wildcardCertState: z.optional(z.nullable(z.enum(WILDCARD_CERT_STATES))),
+  wildcardCertState: z.optional(z.nullable(z.enum(["pending_delegation", "issuing", "ready", "failed"]))),
   acmeDelegationTarget: z.optional(z.nullable(z.string())),
   createdAt: z.optional(Timestamp),
   updatedAt: z.optional(Timestamp),
