@@ -4,17 +4,17 @@
  * JSON.parse). For an answer whose every field is plainly valid, this builds exactly what the
  * zod schema gives (the same keys in the schema's order, unknown keys left out); for anything
  * else it answers undefined and zod reads the answer, so zod's verdict and message stand wherever
- * anything is unusual (a nested object such as a CORS config always goes to zod). The schemas
- * stay the one source of truth: test/client/fast-check.test.ts compares the two on valid and
- * broken answers.
+ * anything is unusual. Its checks are read from the zod schemas themselves (schema/listed.ts,
+ * zod/mini, so a plan loads no zod classic): a field added there is checked here too.
+ * test/client/fast-check.test.ts compares the two on valid and broken answers.
  *
  * An object (or array) that has exactly the schema's keys, each value already what zod would
  * give, is answered as it is, not copied: zod's output with the keys in the answer's order
  * instead of the schema's. Ten thousand cubes of a list are then not made twice (nor collected
  * twice: the copies were most of what a --target plan's page reads left to the collector).
  */
-import { CUBE_STATES, OriginScheme, ProxyProtocol, SecurityHeadersMode, WILDCARD_CERT_STATES } from "../schema/common.js";
-import type { Cube, Domain, Pagination, TcpMapping } from "../schema/api.js";
+import type * as z from "zod/mini";
+import { Cube, Domain, Pagination, TcpMapping } from "../schema/listed.js";
 
 type Json = Record<string, unknown>;
 /** A field's check: its value as zod gives it, or NO. */
@@ -31,13 +31,12 @@ const boolean: Check = (v) => (typeof v === "boolean" ? v : NO);
 /** zod's number is finite; its int is left to zod beyond the safe integers. */
 const number: Check = (v) => (typeof v === "number" && Number.isFinite(v) ? v : NO);
 const int: Check = (v) => (Number.isSafeInteger(v) ? v : NO);
-const oneOf = (values: readonly string[]): Check => {
+const never: Check = () => NO;
+const oneOf = (values: readonly unknown[]): Check => {
   const set: ReadonlySet<unknown> = new Set(values);
   return (v) => (set.has(v) ? v : NO);
 };
 const nullable = (check: Check): Check => (v) => (v === null ? null : check(v));
-/** Only null goes the quick way (an object value is left to zod). */
-const onlyNull: Check = (v) => (v === null ? null : NO);
 const arrayOf = (check: Check): Check => (v) => {
   if (!Array.isArray(v)) return NO;
   let out: unknown[] | undefined;
@@ -93,92 +92,78 @@ function copyOf(value: Json, fields: Fields): Json {
   return out;
 }
 
-const CUBE: Fields = [
-  ["id", string, false],
-  ["name", string, false],
-  ["state", oneOf(CUBE_STATES), false],
-  ["publicIpv4", nullable(string), false],
-  ["image", string, false],
-  ["sshUser", string, false],
-  ["resources", object([["vcpu", int, false], ["ramGb", number, false], ["diskGb", int, false]]), false],
-  ["terminationProtection", boolean, false],
-  ["terminationProtectionChangedAt", nullable(string), false],
-  ["terminationProtectionChangedBy", nullable(string), false],
-  ["costPerHour", number, true],
-  ["serverDomain", nullable(string), true],
-  ["region", string, true],
-  ["createdAt", string, true],
-  ["updatedAt", string, true],
-];
+/**
+ * The check of a zod schema, read from its definition: strings, finite numbers, safe integers,
+ * booleans, enums, nullables, arrays and (stripping) objects of these. Anything else (a check
+ * such as a length limit, a record, a default, a strict object) is never passed the quick way:
+ * zod reads that answer.
+ */
+function checkOf(schema: z.core.$ZodType): Check {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const checks = (def.checks ?? []) as z.core.$ZodCheck[];
+  switch (def.type) {
+    case "string":
+      return checks.length === 0 ? string : never;
+    case "boolean":
+      return checks.length === 0 ? boolean : never;
+    case "number":
+      return numberCheck(def.format, checks);
+    case "enum":
+      return checks.length === 0 ? oneOf(Object.values(def.entries as Record<string, unknown>)) : never;
+    case "nullable":
+      return nullable(checkOf(def.innerType as z.core.$ZodType));
+    case "array":
+      return checks.length === 0 ? arrayOf(checkOf(def.element as z.core.$ZodType)) : never;
+    case "object":
+      return checks.length === 0 && def.catchall === undefined ? object(fieldsOf(def.shape as Record<string, z.core.$ZodType>)) : never;
+    default:
+      return never;
+  }
+}
 
-const TCP_MAPPING: Fields = [
-  ["id", string, false],
-  ["cubeId", string, false],
-  ["cubePort", int, false],
-  ["hostPort", int, false],
-  ["host", nullable(string), false],
-  ["label", nullable(string), false],
-  ["status", string, false],
-  ["isSsh", boolean, false],
-  ["udpEnabled", boolean, false],
-  ["whitelistedIps", arrayOf(object([["id", string, false], ["cidr", string, false]])), false],
-  ["createdAt", string, true],
-  ["updatedAt", string, true],
-];
+/** z.number() (finite), z.int() or z.number().int() (safe integers); any other check is zod's. */
+function numberCheck(format: unknown, checks: readonly z.core.$ZodCheck[]): Check {
+  if (format === "safeint") return checks.length === 0 ? int : never;
+  if (format !== undefined) return never;
+  if (checks.length === 0) return number;
+  return checks.every(isSafeIntegerCheck) ? int : never;
+}
 
-const DOMAIN: Fields = [
-  ["id", string, false],
-  ["cubeId", string, false],
-  ["domain", string, false],
-  ["port", nullable(int), false],
-  ["status", string, false],
-  ["ingressStatus", nullable(string), true],
-  ["securityHeadersMode", oneOf(SecurityHeadersMode.options), true],
-  ["responseHeaderTimeoutSecs", int, true],
-  ["responseHeaderOverrides", onlyNull, true],
-  ["requestHeaderOverrides", onlyNull, true],
-  ["maxRequestBodyMb", nullable(int), true],
-  ["responseCompression", boolean, true],
-  ["ipAllowList", nullable(arrayOf(string)), true],
-  ["ipDenyList", nullable(arrayOf(string)), true],
-  ["basicAuthUser", nullable(string), true],
-  ["basicAuthEnabled", boolean, true],
-  ["corsConfig", onlyNull, true],
-  ["originScheme", oneOf(OriginScheme.options), true],
-  ["proxyProtocol", nullable(oneOf(ProxyProtocol.options)), true],
-  ["isWildcard", boolean, false],
-  ["wildcardCertState", nullable(oneOf(WILDCARD_CERT_STATES)), true],
-  ["acmeDelegationTarget", nullable(string), true],
-  ["createdAt", string, true],
-  ["updatedAt", string, true],
-];
+function isSafeIntegerCheck(check: z.core.$ZodCheck): boolean {
+  const def = check._zod.def as { check: string; format?: string };
+  return def.check === "number_format" && def.format === "safeint";
+}
 
-const PAGINATION: Fields = [
-  ["page", int, false],
-  ["limit", int, false],
-  ["total", int, false],
-  ["totalPages", int, false],
-];
+function fieldsOf(shape: Record<string, z.core.$ZodType>): Fields {
+  return Object.entries(shape).map(([key, schema]) => {
+    const def = schema._zod.def as z.core.$ZodTypeDef & { innerType?: z.core.$ZodType };
+    return def.type === "optional" ? [key, checkOf(def.innerType!), true] : [key, checkOf(schema), false];
+  });
+}
 
 /**
  * A list answer in the reference's envelope (`{<key>: […], pagination?}`) as listEnveloped's
- * first branch gives it, or undefined (a bare array, or anything unusual, is zod's).
+ * first branch gives it, or undefined (a bare array, or anything unusual, is zod's). The checks
+ * are read from the schemas on the first answer.
  */
-function listOf<T>(key: string, fields: Fields): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
-  const item = object(fields);
+export function listOf<T>(key: string, schema: z.core.$ZodType): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
+  let item: Check | undefined;
+  let pagination: Fields | undefined;
   return (body) => {
     if (!isRecord(body) || !Array.isArray(body[key])) return undefined;
-    let pagination: Pagination | undefined;
+    item ??= checkOf(schema);
+    pagination ??= fieldsOf(Pagination.shape);
+    let page: Pagination | undefined;
     if (Object.hasOwn(body, "pagination")) {
-      const checked = objectOf(body.pagination, PAGINATION);
+      const checked = objectOf(body.pagination, pagination);
       if (checked === NO) return undefined;
-      pagination = checked as Pagination;
+      page = checked as Pagination;
     }
     const items = arrayOf(item)(body[key]);
-    return items === NO ? undefined : { items: items as T[], pagination };
+    return items === NO ? undefined : { items: items as T[], pagination: page };
   };
 }
 
-export const cubePageOf = listOf<Cube>("cubes", CUBE);
-export const tcpMappingsOf = listOf<TcpMapping>("tcpMappings", TCP_MAPPING);
-export const domainsOf = listOf<Domain>("domains", DOMAIN);
+export const cubePageOf = listOf<Cube>("cubes", Cube);
+export const tcpMappingsOf = listOf<TcpMapping>("tcpMappings", TcpMapping);
+export const domainsOf = listOf<Domain>("domains", Domain);

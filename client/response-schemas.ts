@@ -35,7 +35,7 @@ import {
 export { AcceptedShare, BackupDownload, BackupShares, DomainRecordsView, ImportCompleted, ImportStarted };
 
 /** A bare Domain (spec) or {domain, records} (reference). */
-export const AttachDomainResult = z.union([AttachDomainResponse, Domain.transform((domain) => ({ domain, records: [] }))]);
+export const AttachDomainResult = z.union([AttachDomainResponse, z.pipe(Domain, z.transform((domain) => ({ domain, records: [] })))]);
 /** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
 export const Ignored = z.unknown();
 

@@ -2,14 +2,13 @@
  * The OpenAPI 3.1.0 document the emulator serves at /api/v1/openapi.json, built from the
  * route table (routes.ts): each route carries its own description, so the document describes
  * exactly what is served. Request bodies come from the zod schemas the emulator validates
- * with; response shapes from the reference's components (nullable rewritten to type arrays)
- * and the schemas the resources add.
+ * with; response shapes from the reference's components (schema/reference.ts) with the few
+ * differences below, and the schemas the resources add.
  */
 import { z } from "zod";
-import { REFERENCE_SCHEMAS } from "./core/openapi-components.js";
-import { object, ref, type Operation, type Schema } from "./core/openapi-doc.js";
+import { referenceOpenApi } from "../schema/reference.js";
+import { object, ref, withProperties, type Operation, type Schema } from "./core/openapi-doc.js";
 import type { Route } from "./core/resource.js";
-
 
 const ERROR_RESPONSES: Record<number, string> = {
   400: "Bad request",
@@ -61,7 +60,16 @@ function operation(path: string, method: string, op: Operation, isPublic: boolea
   };
 }
 
-/** Error bodies every 409 may have, whatever the route. */
+/** Fields the emulator's answers add to the reference's shapes (the client reads them for drift). */
+const ADDED_PROPERTIES: Record<string, Record<string, Schema>> = {
+  Cube: { region: { type: "string", description: "Region slug." } },
+  Domain: {
+    originScheme: { type: "string", enum: ["http", "https"] },
+    proxyProtocol: { type: ["string", "null"], enum: ["v1", "v2", null] },
+  },
+};
+
+/** Error bodies every 409 may have, whatever the route (the spec's, beside the reference's Error). */
 const ERROR_SCHEMAS: Record<string, Schema> = {
   TerminationProtectedError: object({
     error: object({ code: { const: "termination_protected" }, message: { type: "string" }, cube: ref("Cube") }),
@@ -71,6 +79,13 @@ const ERROR_SCHEMAS: Record<string, Schema> = {
     errorMeta: object({ code: { const: "proxy_protocol_port_mismatch" }, port: { type: "integer" }, domains: { type: "array", items: { type: "string" } } }),
   }),
 };
+
+/** The reference's components with the emulator's additions; then the resources' own and the error bodies. */
+function componentSchemas(resourceSchemas: Record<string, Schema>): Record<string, Schema> {
+  const reference = referenceOpenApi().components.schemas;
+  const patched = Object.fromEntries(Object.entries(ADDED_PROPERTIES).map(([name, properties]) => [name, withProperties(reference[name] ?? {}, properties)]));
+  return { ...reference, ...patched, ...resourceSchemas, ...ERROR_SCHEMAS };
+}
 
 function pathsOf(routes: readonly Route[]): Record<string, Record<string, Schema>> {
   const paths: Record<string, Record<string, Schema>> = {};
@@ -95,7 +110,7 @@ export function openApiDocument(routes: readonly Route[], schemas: Record<string
     paths: pathsOf(routes),
     components: {
       securitySchemes: { ApiKeyAuth: { type: "apiKey", in: "header", name: "X-API-KEY" } },
-      schemas: { ...REFERENCE_SCHEMAS, ...schemas, ...ERROR_SCHEMAS },
+      schemas: componentSchemas(schemas),
     },
   };
 }

@@ -7,21 +7,19 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CUBE_STATES, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent, WILDCARD_CERT_STATES } from "./common.js";
+import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
+import { Domain, Pagination } from "./listed.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
 // the file's schema does not build every API schema); they are part of this module's exports.
 // They are zod/mini schemas: here they are wrapped with z.optional(X), not X.optional().
 export { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
+// So are the resources a plan lists by the thousand (listed.ts: the client's quick check reads their shapes).
+export { Cube, CubeResources, CubeState, Domain, Pagination, TcpMapping } from "./listed.js";
 
 // ---------------------------------------------------------------- shared scalars
 
 export const Timestamp = z.string();
-/** "user:<id>" for customer toggles, "admin:<id>" for operator changes (reference). */
-export const ActorRef = z.string();
-
-export const CubeState = z.enum(CUBE_STATES);
-export type CubeState = z.infer<typeof CubeState>;
 
 // ---------------------------------------------------------------- public lookups
 
@@ -54,42 +52,7 @@ export type Pricing = z.infer<typeof Pricing>;
 export const Space = z.object({ id: z.string(), name: z.string(), tier: z.string(), createdAt: Timestamp });
 export type Space = z.infer<typeof Space>;
 
-export const Pagination = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
-export type Pagination = z.infer<typeof Pagination>;
-
 // ---------------------------------------------------------------- cubes
-
-export const CubeResources = z.object({
-  vcpu: z.number().int(),
-  /** The spec says integer, the reference says number: accept any number. */
-  ramGb: z.number(),
-  diskGb: z.number().int(),
-});
-export type CubeResources = z.infer<typeof CubeResources>;
-
-export const Cube = z.object({
-  id: z.string(),
-  name: z.string(),
-  state: CubeState,
-  publicIpv4: z.string().nullable(),
-  image: z.string(),
-  sshUser: z.string(),
-  resources: CubeResources,
-  terminationProtection: z.boolean(),
-  terminationProtectionChangedAt: Timestamp.nullable(),
-  terminationProtectionChangedBy: ActorRef.nullable(),
-  costPerHour: z.number().optional(),
-  serverDomain: z.string().nullable().optional(),
-  region: z.string().optional(),
-  createdAt: Timestamp.optional(),
-  updatedAt: Timestamp.optional(),
-});
-export type Cube = z.infer<typeof Cube>;
 
 export const SshPublicKey = z
   .string()
@@ -189,35 +152,6 @@ export type AttachDomainRequest = z.infer<typeof AttachDomainRequest>;
 export const PatchDomainRequest = DomainSettings;
 export type PatchDomainRequest = z.infer<typeof PatchDomainRequest>;
 
-export const Domain = z.object({
-  id: z.string(),
-  cubeId: z.string(),
-  domain: z.string(),
-  port: z.number().int().nullable(),
-  status: z.string(),
-  ingressStatus: z.string().nullable().optional(),
-  securityHeadersMode: z.optional(SecurityHeadersMode),
-  responseHeaderTimeoutSecs: z.number().int().optional(),
-  responseHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  requestHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  maxRequestBodyMb: z.number().int().nullable().optional(),
-  responseCompression: z.boolean().optional(),
-  ipAllowList: z.array(z.string()).nullable().optional(),
-  ipDenyList: z.array(z.string()).nullable().optional(),
-  basicAuthUser: z.string().nullable().optional(),
-  basicAuthEnabled: z.boolean().optional(),
-  corsConfig: z.nullable(CorsConfig).optional(),
-  /** Not in the reference's Domain schema; the emulator returns them so drift can be seen. */
-  originScheme: z.optional(OriginScheme),
-  proxyProtocol: z.nullable(ProxyProtocol).optional(),
-  isWildcard: z.boolean(),
-  wildcardCertState: z.enum(WILDCARD_CERT_STATES).nullable().optional(),
-  acmeDelegationTarget: z.string().nullable().optional(),
-  createdAt: Timestamp.optional(),
-  updatedAt: Timestamp.optional(),
-});
-export type Domain = z.infer<typeof Domain>;
-
 export const DnsRecordPurpose = z.enum(["ownership", "routing", "certificate"]);
 export const DnsRecordType = z.enum(["CNAME", "TXT", "A"]);
 
@@ -259,22 +193,6 @@ export const AttachDomainResponse = z.object({ domain: Domain, records: z.array(
 export type AttachDomainResponse = z.infer<typeof AttachDomainResponse>;
 
 // ---------------------------------------------------------------- TCP mappings
-
-export const TcpMapping = z.object({
-  id: z.string(),
-  cubeId: z.string(),
-  cubePort: z.number().int(),
-  hostPort: z.number().int(),
-  host: z.string().nullable(),
-  label: z.string().nullable(),
-  status: z.string(),
-  isSsh: z.boolean(),
-  udpEnabled: z.boolean(),
-  whitelistedIps: z.array(z.object({ id: z.string(), cidr: z.string() })),
-  createdAt: Timestamp.optional(),
-  updatedAt: Timestamp.optional(),
-});
-export type TcpMapping = z.infer<typeof TcpMapping>;
 
 export const CreateTcpMappingRequest = z.strictObject({
   cubePort: z.number().int().min(1).max(65535),
@@ -491,14 +409,14 @@ export { ErrorBody, ProxyProtocolMismatchBody, TerminationProtectedBody } from "
 // ---------------------------------------------------------------- envelopes
 
 /** Accept the reference's envelope (`{cube: …}`) and the spec's bare object alike. */
-export function enveloped<T extends z.ZodType>(key: string, inner: T) {
+export function enveloped<T extends z.core.$ZodType>(key: string, inner: T) {
   return z.union([z.object({ [key]: inner }).transform((o) => (o as Record<string, z.infer<T>>)[key] as z.infer<T>), inner]);
 }
 
 /** A list in the reference's envelope (`{cubes: […], pagination}`) or the spec's bare array. */
-export function listEnveloped<T extends z.ZodType>(key: string, inner: T) {
+export function listEnveloped<T extends z.core.$ZodType>(key: string, inner: T) {
   return z.union([
-    z.object({ [key]: z.array(inner), pagination: Pagination.optional() }).transform((o) => ({
+    z.object({ [key]: z.array(inner), pagination: z.optional(Pagination) }).transform((o) => ({
       items: (o as Record<string, z.infer<T>[]>)[key] as z.infer<T>[],
       pagination: (o as { pagination?: Pagination }).pagination,
     })),

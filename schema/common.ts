@@ -47,10 +47,6 @@ export type CorsConfig = z.infer<typeof CorsConfig>;
 export const SecurityHeadersMode = z.enum(["enforced", "app_managed"]);
 export const OriginScheme = z.enum(["http", "https"]);
 
-// Values of API enums that the client's quick response check (client/fast-check.ts) needs
-// without building the API's schemas (api.ts makes its enums of them).
-export const CUBE_STATES = ["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"] as const;
-export const WILDCARD_CERT_STATES = ["pending_delegation", "issuing", "ready", "failed"] as const;
 export const ProxyProtocol = z.enum(["v1", "v2"]);
 
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

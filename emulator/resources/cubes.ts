@@ -7,12 +7,11 @@ import { actorOf, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { intQueryParam, object, ref, SUCCESS_SCHEMA, withProperties } from "../core/openapi-doc.js";
+import { intQueryParam, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { defineJob, type Resource } from "../core/resource.js";
 import type { CubeRecord } from "../core/state.js";
 import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
 import { CUBE_PATH, requireCube } from "./cube-lookup.js";
-import { REFERENCE_SCHEMAS } from "../core/openapi-components.js";
 import { createSshMapping } from "./tcp.js";
 import { cubeView, publicIpv4 } from "./views.js";
 
@@ -215,5 +214,4 @@ export const cubesResource: Resource = {
     { method: "DELETE", path: CUBE_PATH, handler: deleteCube, doc: { summary: "Delete a Cube (asynchronous)", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
   ],
   jobs: [cubeStateJob, cubeGoneJob],
-  schemas: { Cube: withProperties(REFERENCE_SCHEMAS.Cube ?? {}, { region: { type: "string", description: "Region slug." } }) },
 };

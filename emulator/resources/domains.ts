@@ -5,8 +5,7 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
-import { REFERENCE_SCHEMAS } from "../core/openapi-components.js";
-import { listOf, object, ref, SUCCESS_SCHEMA, withProperties } from "../core/openapi-doc.js";
+import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube } from "./cube-lookup.js";
@@ -187,10 +186,6 @@ export const domainsResource: Resource = {
     },
   ],
   schemas: {
-    Domain: withProperties(REFERENCE_SCHEMAS.Domain ?? {}, {
-      originScheme: { type: "string", enum: ["http", "https"] },
-      proxyProtocol: { type: ["string", "null"], enum: ["v1", "v2", null] },
-    }),
     DomainRecordsView: object({
       domain: { type: "string" },
       isWildcard: { type: "boolean" },

@@ -8,7 +8,8 @@ import { beforeAll, expect, test } from "vitest";
 import { createClient, newIdempotencyKey } from "../../client/index.js";
 import { startEmulator } from "../../emulator/index.js";
 import { cubeBody, waitForState } from "./support/emulator.js";
-import { cubePageOf, domainsOf, tcpMappingsOf } from "../../client/fast-check.js";
+import * as zm from "zod/mini";
+import { cubePageOf, domainsOf, listOf, tcpMappingsOf } from "../../client/fast-check.js";
 import { Cube, Domain, listEnveloped, TcpMapping } from "../../schema/api.js";
 import { sampleCube } from "./support/server.js";
 
@@ -162,4 +163,19 @@ test("domains and TCP mappings: the API's answers go the quick way; any one chan
     expect(answered.quick).toBeGreaterThan(20);
     expect(answered.zod).toBeGreaterThan(100);
   }
+});
+
+test("a field added to the zod schema is checked the quick way with no other edit; a field zod checks further is zod's", () => {
+  const WithIpv6 = zm.extend(Cube, { publicIpv6: zm.nullable(zm.string()), cores: zm.optional(zm.array(zm.number().check(zm.int()))) });
+  const quick = listOf("cubes", WithIpv6);
+  const schema = listEnveloped("cubes", WithIpv6);
+  const cube = { ...MINIMAL_CUBE, publicIpv6: "2001:db8::1", cores: [0, 1] };
+  expect(agrees(page([cube]), quick, schema)).toBe("quick");
+  expect(quick(page([cube]))!.items[0]).toBe(cube);
+  for (const odd of [{ ...cube, publicIpv6: 6 }, { ...cube, cores: [0.5] }, MINIMAL_CUBE]) expect(agrees(page([odd]), quick, schema)).toBe("zod");
+  expect(agrees(page([{ ...cube, cores: undefined }]), quick, schema)).toBe("zod");
+  expect(agrees(page([{ ...cube, publicIpv6: null, cores: [] }]), quick, schema)).toBe("quick");
+
+  const Limited = zm.extend(Cube, { tags: zm.array(zm.string()).check(zm.maxLength(2)) });
+  expect(agrees(page([{ ...MINIMAL_CUBE, tags: ["a", "b", "c"] }]), listOf("cubes", Limited), listEnveloped("cubes", Limited))).toBe("zod");
 });

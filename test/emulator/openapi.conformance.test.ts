@@ -4,7 +4,8 @@
  */
 import { describe, expect } from "vitest";
 import { Api, cubeBody, FAST, test, type ApiResult } from "../support/emulator.js";
-import { loadReferenceOpenApi, matchPathTemplate, validateResponse } from "../support/openapi.js";
+import { referenceOpenApi } from "../../schema/reference.js";
+import { matchPathTemplate, validateResponse } from "../support/openapi.js";
 import { waitFor } from "../support/wait.js";
 
 interface Seen {
@@ -42,7 +43,7 @@ const EXTRA_FIELDS: Record<string, string[]> = { Cube: ["region"], Domain: ["ori
 
 /** The reference sets no additionalProperties: false, so say here that no field is invented. */
 function inventedFields(body: unknown): string[] {
-  const schemas = loadReferenceOpenApi().components.schemas;
+  const schemas = referenceOpenApi().components.schemas;
   const problems: string[] = [];
   const check = (name: string, value: unknown) => {
     if (!value || typeof value !== "object") return;

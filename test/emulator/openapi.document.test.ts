@@ -2,6 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect } from "vitest";
 import { ROUTES } from "../../emulator/routes.js";
+import { referenceOpenApi } from "../../schema/reference.js";
 import { test } from "../support/emulator.js";
 
 type Doc = { openapi: string; info: { version: string }; paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } };
@@ -48,5 +49,19 @@ describe("/openapi.json", () => {
     expect(compiled).toBeGreaterThan(50);
     for (const path of ["/regions", "/images", "/pricing", "/openapi.json"]) expect(body.paths[path]?.get.security).toEqual([]);
     expect(JSON.stringify(body)).not.toContain('"nullable"');
+  });
+
+  test("its components are the reference's, every field as the reference has it; the emulator adds only the fields its answers carry beyond them", async ({ api }) => {
+    const { body } = await api.call<Doc>("GET", "/openapi.json");
+    const added: string[] = [];
+    for (const [name, reference] of Object.entries(referenceOpenApi().components.schemas)) {
+      const served = body.components.schemas[name] as Record<string, unknown>;
+      const referenceProperties = (reference.properties ?? {}) as Record<string, unknown>;
+      const servedProperties = (served.properties ?? {}) as Record<string, unknown>;
+      const kept = Object.fromEntries(Object.entries(servedProperties).filter(([key]) => key in referenceProperties));
+      expect({ ...served, ...(served.properties ? { properties: kept } : {}) }, name).toEqual(reference);
+      added.push(...Object.keys(servedProperties).filter((key) => !(key in referenceProperties)).map((key) => `${name}.${key}`));
+    }
+    expect(added.sort()).toEqual(["Cube.region", "Domain.originScheme", "Domain.proxyProtocol"]);
   });
 });

@@ -1,49 +1,20 @@
 /**
- * The live service's OpenAPI document (shared/reference/krova-openapi.json) as a validator:
- * `nullable: true` rewritten to type arrays (see shared/reference/README.md), formats checked
- * with ajv-formats. Returns lists of readable error strings (empty = valid).
+ * The live service's OpenAPI document (schema/reference.ts: `nullable: true` rewritten to type
+ * arrays) as a validator, formats checked with ajv-formats. Returns lists of readable error
+ * strings (empty = valid).
  *
  * validateResponse: a status the reference documents is checked against its schema (no
  * content documented = nothing to check); an undocumented error status (≥ 400) is checked
  * against the general Error body; an undocumented success status is an error.
  */
-import { readFileSync } from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { referenceOpenApi } from "../../schema/reference.js";
 
 type Json = Record<string, unknown>;
-export interface OpenApiDocument {
-  openapi: string;
-  info: Json;
-  paths: Record<string, Record<string, Json>>;
-  components: { schemas: Record<string, Json>; responses?: Record<string, Json> };
-}
 
-// A verbatim copy of shared/reference/krova-openapi.json, so the suite runs from a bare clone
-// (reference-copy.test.ts fails when the two differ).
-const REFERENCE_URL = new URL("./reference/krova-openapi.json", import.meta.url);
 const BASE_ID = "https://reference.invalid/openapi.json";
 const METHODS = ["get", "put", "post", "patch", "delete", "head", "options"];
-
-/** Rewrites OpenAPI 3.0 `nullable: true` into JSON Schema 2020-12 (`type: [T, "null"]`, enum gains null). */
-export function rewriteNullable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteNullable);
-  if (!value || typeof value !== "object") return value;
-  const input = value as Json;
-  const out: Json = {};
-  for (const [key, child] of Object.entries(input)) if (key !== "nullable") out[key] = rewriteNullable(child);
-  if (input.nullable === true) {
-    if (typeof out.type === "string") out.type = [out.type, "null"];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-  }
-  return out;
-}
-
-let cached: OpenApiDocument | undefined;
-export function loadReferenceOpenApi(): OpenApiDocument {
-  cached ??= rewriteNullable(JSON.parse(readFileSync(REFERENCE_URL, "utf8"))) as OpenApiDocument;
-  return cached;
-}
 
 let ajvInstance: Ajv2020 | undefined;
 function ajv(): Ajv2020 {
@@ -51,7 +22,7 @@ function ajv(): Ajv2020 {
   const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
   ajvInstance = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajvInstance);
-  ajvInstance.addSchema({ $id: BASE_ID, components: loadReferenceOpenApi().components });
+  ajvInstance.addSchema({ $id: BASE_ID, components: referenceOpenApi().components });
   return ajvInstance;
 }
 
@@ -76,7 +47,7 @@ function absoluteRefs(value: unknown): unknown {
 function resolveLocal(value: Json): Json {
   const ref = value.$ref;
   if (typeof ref !== "string") return value;
-  const target = ref.replace(/^#\//, "").split("/").reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], loadReferenceOpenApi());
+  const target = ref.replace(/^#\//, "").split("/").reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], referenceOpenApi());
   return resolveLocal(target as Json);
 }
 
@@ -91,7 +62,7 @@ export function matchPathTemplate(method: string, concretePath: string): string 
   const path = stripPrefix(concretePath);
   const segments = path.split("/");
   let best: { template: string; literals: number } | undefined;
-  for (const [template, ops] of Object.entries(loadReferenceOpenApi().paths)) {
+  for (const [template, ops] of Object.entries(referenceOpenApi().paths)) {
     if (!ops[method.toLowerCase()]) continue;
     const parts = template.split("/");
     if (parts.length !== segments.length) continue;
@@ -104,7 +75,7 @@ export function matchPathTemplate(method: string, concretePath: string): string 
 }
 
 function operationOf(method: string, pathTemplate: string): Json | undefined {
-  const op = loadReferenceOpenApi().paths[pathTemplate]?.[method.toLowerCase()];
+  const op = referenceOpenApi().paths[pathTemplate]?.[method.toLowerCase()];
   return op && METHODS.includes(method.toLowerCase()) ? op : undefined;
 }
 

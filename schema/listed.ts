@@ -1,0 +1,97 @@
+/**
+ * The API resources a plan reads by the thousand: cubes, their domains and TCP mappings, and
+ * the list pages' pagination. api.ts exports them with the rest of the API's schemas; they are
+ * written with zod/mini (see zod-english.ts) in a module of their own because the client's quick
+ * check (client/fast-check.ts) takes its field tables from these shapes, and a plan must not
+ * load zod classic for that.
+ */
+import "./zod-english.js";
+import * as z from "zod/mini";
+import { CorsConfig, HeaderOverrides, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./common.js";
+
+const int = () => z.number().check(z.int());
+const Timestamp = z.string();
+
+export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
+export type CubeState = z.infer<typeof CubeState>;
+
+export const Pagination = z.object({
+  page: int(),
+  limit: int(),
+  total: int(),
+  totalPages: int(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+export const CubeResources = z.object({
+  vcpu: int(),
+  /** The spec says integer, the reference says number: accept any number. */
+  ramGb: z.number(),
+  diskGb: int(),
+});
+export type CubeResources = z.infer<typeof CubeResources>;
+
+export const Cube = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: CubeState,
+  publicIpv4: z.nullable(z.string()),
+  image: z.string(),
+  sshUser: z.string(),
+  resources: CubeResources,
+  terminationProtection: z.boolean(),
+  terminationProtectionChangedAt: z.nullable(Timestamp),
+  /** "user:<id>" for customer toggles, "admin:<id>" for operator changes (reference). */
+  terminationProtectionChangedBy: z.nullable(z.string()),
+  costPerHour: z.optional(z.number()),
+  serverDomain: z.optional(z.nullable(z.string())),
+  region: z.optional(z.string()),
+  createdAt: z.optional(Timestamp),
+  updatedAt: z.optional(Timestamp),
+});
+export type Cube = z.infer<typeof Cube>;
+
+export const Domain = z.object({
+  id: z.string(),
+  cubeId: z.string(),
+  domain: z.string(),
+  port: z.nullable(int()),
+  status: z.string(),
+  ingressStatus: z.optional(z.nullable(z.string())),
+  securityHeadersMode: z.optional(SecurityHeadersMode),
+  responseHeaderTimeoutSecs: z.optional(int()),
+  responseHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+  requestHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+  maxRequestBodyMb: z.optional(z.nullable(int())),
+  responseCompression: z.optional(z.boolean()),
+  ipAllowList: z.optional(z.nullable(z.array(z.string()))),
+  ipDenyList: z.optional(z.nullable(z.array(z.string()))),
+  basicAuthUser: z.optional(z.nullable(z.string())),
+  basicAuthEnabled: z.optional(z.boolean()),
+  corsConfig: z.optional(z.nullable(CorsConfig)),
+  /** Not in the reference's Domain schema; the emulator returns them so drift can be seen. */
+  originScheme: z.optional(OriginScheme),
+  proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
+  isWildcard: z.boolean(),
+  wildcardCertState: z.optional(z.nullable(z.enum(["pending_delegation", "issuing", "ready", "failed"]))),
+  acmeDelegationTarget: z.optional(z.nullable(z.string())),
+  createdAt: z.optional(Timestamp),
+  updatedAt: z.optional(Timestamp),
+});
+export type Domain = z.infer<typeof Domain>;
+
+export const TcpMapping = z.object({
+  id: z.string(),
+  cubeId: z.string(),
+  cubePort: int(),
+  hostPort: int(),
+  host: z.nullable(z.string()),
+  label: z.nullable(z.string()),
+  status: z.string(),
+  isSsh: z.boolean(),
+  udpEnabled: z.boolean(),
+  whitelistedIps: z.array(z.object({ id: z.string(), cidr: z.string() })),
+  createdAt: z.optional(Timestamp),
+  updatedAt: z.optional(Timestamp),
+});
+export type TcpMapping = z.infer<typeof TcpMapping>;
