@@ -3,10 +3,11 @@
  * plus the normalized desired state apply needs. Secrets are references by name only.
  */
 import { createHash } from "node:crypto";
-import { open, readFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import type { DesiredState, Plan } from "../engine/types.js";
+import { writeFileAtomic } from "../system/files.js";
 import { CliError } from "./errors.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
 
@@ -51,15 +52,8 @@ function planPathToSuggest(shown: string): string {
 export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string): Promise<void> {
   const content: SavedPlan = { ...plan, file, desired };
   const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
-  const temp = `${path}.${process.pid}.tmp`;
   // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
-  const handle = await open(temp, "w");
-  try {
-    for (const batch of batches(prettyJsonChunks(saved, 3))) await handle.write(batch, null, "utf8");
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
+  await writeFileAtomic(path, batches(prettyJsonChunks(saved, 3)));
 }
 
 /** `shown` is the path as the user wrote it, for messages. */
