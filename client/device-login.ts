@@ -4,6 +4,7 @@
  */
 import { request } from "undici";
 import { z } from "zod";
+import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
 import { environmentNetwork, type Network } from "./dispatcher.js";
@@ -21,12 +22,6 @@ export interface DeviceLoginOptions {
   network?: Network;
 }
 
-const realSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
-
 export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions): Promise<DeviceLoginApproved> {
   const base = checkBaseUrl(baseUrl).toString().replace(/\/$/, "");
   const network = options.network ?? environmentNetwork();
@@ -35,7 +30,7 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
   const deadline = Date.now() + started.expiresIn * 1000;
   let interval = started.interval * 1000;
   for (;;) {
-    await (options.sleep ?? ((ms) => realSleep(ms, options.signal)))(interval);
+    await (options.sleep ?? ((ms) => sleep(ms, options.signal)))(interval);
     if (options.signal?.aborted) throw new StoppedError("login stopped before it was approved", {});
     if (Date.now() > deadline) throw new CubeApiError("timeout", "the login code expired before it was approved; run the login again", {});
     const res = await send(network, base, "/auth/cli/poll", { deviceCode: started.deviceCode });

@@ -7,6 +7,7 @@ import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./error
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
+import { sleep as systemSleep } from "../system/time.js";
 import { createNetwork, type Network } from "./dispatcher.js";
 import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
@@ -78,7 +79,6 @@ export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
  */
 export const DEFAULT_CONNECTIONS = 64;
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export type CallRequest = Omit<ApiRequest, "progress">;
 
@@ -99,7 +99,7 @@ export class HttpClient {
     const baseUrl = checkBaseUrl(options.baseUrl);
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new ConfigError("No API key given");
     if (/[\r\n]/.test(options.apiKey)) throw new ConfigError("The API key contains a line break");
-    const sleep = endingOnAbort(options.sleep ?? realSleep, options.signal);
+    const sleep = options.sleep ? endingOnAbort(options.sleep, options.signal) : (ms: number) => systemSleep(ms, options.signal);
     this.redact = redactorFor(options.apiKey);
     this.log = safeLogger(options.logger);
     this.logging = options.logger !== undefined;

@@ -15,6 +15,7 @@
  * served before first attempts (it still takes a slot: the server counts it).
  */
 import { StoppedError } from "./errors.js";
+import { sleep } from "../system/time.js";
 
 export interface PacerOptions {
   limit: number;
@@ -88,8 +89,6 @@ export function defaultMarginMs(windowMs: number): number {
   return Math.max(50, Math.ceil(windowMs * 0.02));
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A listener that throws must not stall the pump. */
 function tellWaiter(waiter: Waiter | undefined, waitMs: number): void {
   try {
@@ -116,7 +115,7 @@ export class MutationPacer {
     this.windowMs = options.windowMs;
     this.marginMs = options.marginMs ?? defaultMarginMs(options.windowMs);
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? sleep;
     this.store = options.store ?? new MemoryWindowStore();
   }
 
@@ -205,18 +204,14 @@ export class MutationPacer {
 
   /** The pump's sleep, cut short when every waiter has gone (aborted). */
   private async sleepUnlessWoken(ms: number): Promise<void> {
-    if (this.sleep !== realSleep) {
+    if (this.sleep !== sleep) {
       await Promise.race([this.sleep(ms), new Promise<void>((resolve) => (this.wakePump = resolve))]);
       this.wakePump = undefined;
       return;
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakePump = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    const woken = new AbortController();
+    this.wakePump = () => woken.abort();
+    await sleep(ms, woken.signal);
     this.wakePump = undefined;
   }
 

@@ -7,33 +7,24 @@
  * The critical section is a read and a rename (well under a millisecond), so it is synchronous:
  * the pacer stays simple and the lock is held for no await.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileKey, userDir, type Env } from "../system/dirs.js";
+import { writeFileAtomicSync } from "../system/files.js";
+import { withLockSync } from "../system/lock.js";
 import type { WindowStore } from "./pacer.js";
 
-type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
-
-/**
- * The user's state directory for cubeform: $XDG_STATE_HOME/cubeform, else
- * $HOME/.local/state/cubeform (the XDG default), else the OS home directory's.
- */
+/** The user's state directory for cubeform: $XDG_STATE_HOME/cubeform, else ~/.local/state/cubeform. */
 export function machineStateDir(env: Env): string {
-  const xdg = env.XDG_STATE_HOME?.trim();
-  if (xdg && isAbsolute(xdg)) return join(xdg, "cubeform");
-  const home = env.HOME?.trim() || homedir();
-  return join(home, ".local", "state", "cubeform");
+  return userDir(env, "state");
 }
 
-/** A short, filesystem-safe key for a string (an origin, a space). */
-export function stateKey(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
-}
+export { fileKey as stateKey };
 
 /** The window file of an API origin, e.g. https://krova.cloud or http://127.0.0.1:8123. */
 export function pacingFileFor(stateDir: string, baseUrl: string): string {
-  return join(stateDir, "pacing", `${stateKey(new URL(baseUrl).origin)}.json`);
+  return join(stateDir, "pacing", `${fileKey(new URL(baseUrl).origin)}.json`);
 }
 
 interface Grant {
@@ -41,21 +32,8 @@ interface Grant {
   at: number;
 }
 
-/** A lock file older than this is left over from a crash inside the critical section. */
-const STALE_LOCK_MS = 5_000;
-const LOCK_ATTEMPTS = 5_000;
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
-  Atomics.wait(pause, 0, 0, ms);
-}
-
 export class FileWindowStore implements WindowStore {
-  private readonly lockPath: string;
-
-  constructor(readonly path: string) {
-    this.lockPath = `${path}.lock`;
-  }
+  constructor(readonly path: string) {}
 
   take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
     return this.update<{ id: string } | { times: number[] }>((grants) => {
@@ -78,14 +56,11 @@ export class FileWindowStore implements WindowStore {
   }
 
   private update<T>(change: (grants: Grant[]) => { grants: Grant[]; result: T }): T {
-    this.lock();
-    try {
+    return withLockSync(`${this.path}.lock`, () => {
       const { grants, result } = change(this.read());
-      this.write(grants);
+      writeFileAtomicSync(this.path, JSON.stringify({ grants }));
       return result;
-    } finally {
-      this.unlock();
-    }
+    });
   }
 
   private read(): Grant[] {
@@ -98,50 +73,5 @@ export class FileWindowStore implements WindowStore {
     const grants = (parsed as { grants?: unknown } | null)?.grants;
     if (!Array.isArray(grants)) return [];
     return grants.filter((g): g is Grant => typeof g?.id === "string" && typeof g?.at === "number");
-  }
-
-  /** Atomic: a reader sees the old file or the new one. */
-  private write(grants: Grant[]): void {
-    const temp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ grants }), { mode: 0o600 });
-    renameSync(temp, this.path);
-  }
-
-  private lock(): void {
-    mkdirSync(join(this.path, ".."), { recursive: true });
-    for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
-      try {
-        closeSync(openSync(this.lockPath, "wx", 0o600));
-        return;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      }
-      if (this.lockIsStale()) {
-        try {
-          unlinkSync(this.lockPath);
-        } catch {
-          // Another process removed it first.
-        }
-        continue;
-      }
-      sleepSync(1 + (attempt % 5));
-    }
-    throw new Error(`could not lock the shared pacing window ${this.path} (remove ${this.lockPath} if no cubeform runs)`);
-  }
-
-  private lockIsStale(): boolean {
-    try {
-      return Date.now() - statSync(this.lockPath).mtimeMs > STALE_LOCK_MS;
-    } catch {
-      return false;
-    }
-  }
-
-  private unlock(): void {
-    try {
-      unlinkSync(this.lockPath);
-    } catch {
-      // Already gone: nothing to release.
-    }
   }
 }

@@ -6,6 +6,7 @@
 import { createReadStream } from "node:fs";
 import { Transform } from "node:stream";
 import { request } from "undici";
+import { sleep } from "../system/time.js";
 import { environmentNetwork, type Network } from "./dispatcher.js";
 import type { ImportStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
@@ -32,7 +33,6 @@ export interface UploadedPart {
   etag: string;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Sends every part of `file` to its URL; returns their ETags in part order. */
 export async function uploadParts(file: string, fileSize: number, started: ImportStarted, options: UploadOptions = {}): Promise<UploadedPart[]> {
@@ -94,7 +94,7 @@ async function sendWithRetries(
       if (signal.aborted || attempt >= attempts || hopeless || (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)) {
         throw error instanceof TransferError ? error : new TransferError(`part ${part.partNumber} failed after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${(error as Error).message}`);
       }
-      await (options.sleep ?? realSleep)(Math.min(500 * 2 ** (attempt - 1), 5_000));
+      await (options.sleep ?? sleep)(Math.min(500 * 2 ** (attempt - 1), 5_000));
     }
   }
 }

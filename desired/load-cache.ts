@@ -17,11 +17,12 @@
  * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
+import { userDir } from "../system/dirs.js";
+import { PRIVATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 import type { Position } from "./errors.js";
 
@@ -81,9 +82,8 @@ export class DiskLoadCache {
   /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
   static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {
     if (build === undefined || /^(off|0|false|no)$/i.test(env.CUBEFORM_LOAD_CACHE ?? "")) return undefined;
-    const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".cache");
     const trace = env.CUBEFORM_DEBUG_LOAD && stderr ? (line: string) => void stderr.write(`cubeform: load cache: ${line}\n`) : undefined;
-    return new DiskLoadCache(join(base, "cubeform", "load-cache"), build, trace);
+    return new DiskLoadCache(join(userDir(env, "cache"), "load-cache"), build, trace);
   }
 
   lookup(key: LoadKey, source: string, env: Env): KeptLoad | undefined {
@@ -131,21 +131,12 @@ export class DiskLoadCache {
     }
   }
 
-  /** Writes an entry atomically (temp file, then rename); false when it cannot. */
+  /** Writes an entry atomically; false when it cannot. */
   private write(path: string, chunks: Iterable<string>): boolean {
-    const temp = `${path}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const fd = openSync(temp, "w", 0o600);
-      try {
-        for (const chunk of chunks) writeSync(fd, chunk);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, path);
+      writeFileAtomicSync(path, chunks, { mode: PRIVATE_FILE });
       return true;
     } catch (error) {
-      rmSync(temp, { force: true });
       this.trace(`not written: ${(error as Error).message}`);
       return false;
     }

@@ -1,6 +1,7 @@
 /** `cubeform emulator`: starts the emulator and prints how to point a client at it. */
 import type { RunningEmulator } from "./types.js";
 import { startEmulator } from "./server.js";
+import { parseRate, type Rate } from "../system/time.js";
 
 export interface EmulatorCommandOptions {
   port?: number;
@@ -18,19 +19,11 @@ export interface EmulatorCommandIo {
   signal?: AbortSignal;
 }
 
-export class EmulatorCommandError extends Error {
-  readonly code = "invalid_option";
-}
+export { InvalidValueError as EmulatorCommandError } from "../system/time.js";
 
 /** Parses "N/SECONDS" (N requests per SECONDS seconds). */
-export function parseRateLimit(text: string): { limit: number; windowMs: number } {
-  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
-  const limit = Number(match?.[1]);
-  const seconds = Number(match?.[2]);
-  if (!match || !(limit >= 1) || !(seconds > 0)) {
-    throw new EmulatorCommandError(`--rate-limit must look like N/SECONDS with N ≥ 1 and SECONDS > 0, e.g. 10/60 (got "${text}")`);
-  }
-  return { limit, windowMs: Math.round(seconds * 1000) };
+export function parseRateLimit(text: string): Rate {
+  return parseRate(text, "--rate-limit");
 }
 
 export async function runEmulatorCommand(

@@ -18,6 +18,7 @@ import { findReplay, fingerprint, IDEMPOTENCY_KEY_MAX, storeOutcome } from "./co
 import { isoAt } from "./core/ids.js";
 import { matchRoute, type Route } from "./routes.js";
 import type { EmulatorAdmin, FaultSpec } from "./types.js";
+import { sleep } from "../system/time.js";
 
 export const API_PREFIX = "/api/v1";
 const REPLAYED = "Idempotency-Replayed";
@@ -30,7 +31,7 @@ export function createHandler(core: Core, admin: EmulatorAdmin): Handle {
     if (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`)) return handleAdmin(req);
     if (!req.path.startsWith(`${API_PREFIX}/`)) return error(404, `No such path: ${req.path}`);
     const fault = core.faults.take(req.method, req.path);
-    if (fault?.kind === "latency") await delay(fault.ms ?? 0);
+    if (fault?.kind === "latency") await sleep(fault.ms ?? 0);
     const response = faultResponse(fault) ?? handleApi(core, req);
     const final = fault?.kind === "drop-after-commit" ? { ...response, abort: true } : response;
     core.logRequest({
@@ -150,6 +151,3 @@ export function error(status: number, message: string): ApiResponse {
   return { status, body: { error: message } };
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

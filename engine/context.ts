@@ -1,6 +1,7 @@
 /** What the executors need: the client, where create keys live, secrets, and clocks for tests. */
 import type { CubeApi } from "../client/api.js";
 import type { EngineLogger, IdempotencyJournal, SecretRef } from "./types.js";
+import { sleep } from "../system/time.js";
 
 export interface ExecContext {
   client: CubeApi;
@@ -43,18 +44,7 @@ export function nowOf(ctx: ExecContext): number {
 
 export function sleepFor(ctx: ExecContext, ms: number): Promise<void> {
   if (ctx.sleep) return ctx.sleep(ms, ctx.signal);
-  return new Promise((resolve, reject) => {
-    if (ctx.signal?.aborted) return reject(ctx.signal.reason);
-    const timer = setTimeout(() => {
-      ctx.signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(ctx.signal?.reason);
-    };
-    ctx.signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return sleep(ms, ctx.signal).then(() => ctx.signal?.throwIfAborted());
 }
 
 export function errorCode(e: unknown): string | undefined {

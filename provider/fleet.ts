@@ -10,10 +10,9 @@
  * `lifecycle.allowReplace` (`pulumi preview` shows every replacement), a pinned cube `id` (it
  * becomes the Cube's adoptId: the live cube is taken over unchanged on the first up).
  */
-import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
-import { dirname } from "node:path";
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
+import { PRIVATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { formatProblem, LoadError } from "../desired/errors.js";
 import { loadDesiredStateSync, type LoadedFile } from "../desired/load.js";
 import { Cube, Domain, TcpMapping, Webhook } from "./resources.js";
@@ -102,9 +101,7 @@ export class Fleet extends pulumi.ComponentResource {
     this.webhooks[spec.url] = webhook;
     webhook.secret.apply((secret) => {
       if (typeof secret !== "string" || secret === "" || pulumi.runtime.isDryRun()) return;
-      mkdirSync(dirname(spec.secretPath), { recursive: true });
-      writeFileSync(spec.secretPath, `${secret}\n`, { mode: 0o600 });
-      chmodSync(spec.secretPath, 0o600);
+      writeFileAtomicSync(spec.secretPath, `${secret}\n`, { mode: PRIVATE_FILE });
     });
   }
 }

@@ -7,6 +7,7 @@
  * per-IP budget of the API (10 mutations per 60 s unless configured).
  */
 import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT, MutationPacer, type CubeApi } from "../client/index.js";
+import { parseDuration, parseRate, type Rate } from "../system/time.js";
 
 /** The subset of Pulumi's dynamic Config the runtime reads. */
 export interface ConfigReader {
@@ -22,10 +23,7 @@ export interface ProviderSettings {
   pollIntervalMs: number;
 }
 
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
+export type RateLimit = Rate;
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;
@@ -34,23 +32,6 @@ type Env = Record<string, string | undefined>;
 
 let cached: { signature: string; client: CubeApi & { close(): Promise<void> } } | undefined;
 let pacer: MutationPacer | undefined;
-
-/** "N/SECONDS", e.g. "10/60" (the API's limit) or "10/1" for tests. */
-export function parseRateLimit(text: string, source: string): RateLimit {
-  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
-  const limit = Number(match?.[1]);
-  const seconds = Number(match?.[2]);
-  if (!match || limit < 1 || !(seconds > 0)) {
-    throw new Error(`${source} must look like "N/SECONDS" (e.g. "10/60"), got ${JSON.stringify(text)}`);
-  }
-  return { limit, windowMs: Math.round(seconds * 1000) };
-}
-
-function parseSeconds(text: string, source: string): number {
-  const seconds = Number(text);
-  if (!(seconds > 0)) throw new Error(`${source} must be a positive number of seconds, got ${JSON.stringify(text)}`);
-  return Math.round(seconds * 1000);
-}
 
 /** Stack config `cubeform:*` over the environment. */
 export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
@@ -64,12 +45,12 @@ export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
   if (spaceId) next.spaceId = spaceId;
   const rate = get("rateLimit");
   const envRate = env.CUBE_RATE_LIMIT?.trim();
-  if (rate) next.rateLimit = parseRateLimit(rate, "cubeform:rateLimit");
-  else if (envRate) next.rateLimit = parseRateLimit(envRate, "CUBE_RATE_LIMIT");
+  if (rate) next.rateLimit = parseRate(rate, "cubeform:rateLimit");
+  else if (envRate) next.rateLimit = parseRate(envRate, "CUBE_RATE_LIMIT");
   const wait = get("waitTimeout");
-  if (wait) next.waitTimeoutMs = parseSeconds(wait, "cubeform:waitTimeout");
+  if (wait) next.waitTimeoutMs = parseDuration(wait, "cubeform:waitTimeout", "s");
   const poll = get("pollInterval");
-  if (poll) next.pollIntervalMs = parseSeconds(poll, "cubeform:pollInterval");
+  if (poll) next.pollIntervalMs = parseDuration(poll, "cubeform:pollInterval", "s");
   return next;
 }
 

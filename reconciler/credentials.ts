@@ -5,13 +5,14 @@
  * single-key file reads as the context "default". KROVA_CONTEXT picks a context. Variables
  * (CUBE_* / KROVA_*) win over the file. `cubeform login` writes the same file.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import type { ClientConfig } from "../client/config.js";
 import { CliError } from "./errors.js";
+import { xdgHome } from "../system/dirs.js";
+import { writeFileAtomicSync } from "../system/files.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -33,7 +34,7 @@ export type KrovaConfig = z.infer<typeof ConfigFile>;
 export const DEFAULT_CONTEXT = "default";
 
 export function krovaConfigPath(env: Env): string {
-  const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".config");
+  const base = xdgHome(env, "config");
   return join(base, "krova", "config.json");
 }
 
@@ -103,10 +104,7 @@ export function saveContext(env: Env, context: KrovaContext): string {
   const contexts = [...existing.contexts.filter((c) => c.name !== context.name), context];
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   chmodSync(dirname(path), 0o700);
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ ...existing, currentContext: context.name, contexts }, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, path);
+  writeFileAtomicSync(path, `${JSON.stringify({ ...existing, currentContext: context.name, contexts }, null, 2)}\n`, { mode: 0o600 });
   return path;
 }
 

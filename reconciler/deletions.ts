@@ -5,9 +5,10 @@
  * waits for its deletes to finish; when it could not (a timeout, Ctrl-C), the cubes it asked to
  * delete are recorded here and a later plan leaves them out until the API no longer lists them.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stateKey } from "../client/shared-window.js";
+import { fileKey } from "../system/dirs.js";
+import { writeFileAtomic } from "../system/files.js";
 import type { ObservedState } from "../engine/index.js";
 
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */
@@ -25,7 +26,7 @@ export class DeletionLog {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(stateDir: string, scope: string, spaceId: string) {
-    this.path = join(stateDir, "deleting", `${stateKey(`${scope} ${spaceId}`)}.json`);
+    this.path = join(stateDir, "deleting", `${fileKey(`${scope} ${spaceId}`)}.json`);
   }
 
   /** A DELETE of this cube was accepted by the API. */
@@ -61,10 +62,7 @@ export class DeletionLog {
       const entries = await this.read();
       const { result, changed } = change(entries);
       if (!changed) return result;
-      await mkdir(join(this.path, ".."), { recursive: true });
-      const temp = `${this.path}.${process.pid}.tmp`;
-      await writeFile(temp, JSON.stringify(entries), "utf8");
-      await rename(temp, this.path);
+      await writeFileAtomic(this.path, JSON.stringify(entries));
       return result;
     });
     this.queue = run.catch(() => undefined);

@@ -6,6 +6,7 @@
  * that still fails is reported as "could not be checked", never as drift.
  */
 import type { RateLimit } from "./rate-limit.js";
+import { sleep } from "../system/time.js";
 
 export interface DnsReadPace {
   /** Record views read at the same time. */
@@ -21,7 +22,7 @@ export interface PaceClock {
   sleep(ms: number): Promise<void>;
 }
 
-const realClock: PaceClock = { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+const realClock: PaceClock = { now: () => performance.now(), sleep };
 
 /**
  * `read` for every item, at most `pace.concurrency` at a time and at most `pace.rate.limit`

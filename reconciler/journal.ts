@@ -4,9 +4,9 @@
  * API answers with the first result instead of creating a duplicate.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import type { IdempotencyJournal } from "../engine/types.js";
+import { writeFileAtomic } from "../system/files.js";
 
 interface JournalEntry {
   key: string;
@@ -78,10 +78,7 @@ export class FileJournal implements IdempotencyJournal {
 
   /** Atomic: a crash leaves either the old file or the new one, never half of one. */
   private async write(file: JournalFile): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, "utf8");
-    await rename(temp, this.path);
+    await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }
 

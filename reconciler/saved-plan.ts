@@ -5,11 +5,12 @@
  * stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
-import { open, readFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import type { DesiredState, Plan } from "../engine/types.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
+import { writeFileAtomic } from "../system/files.js";
 import { CliError } from "./errors.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
 
@@ -58,15 +59,8 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
   const env = sealEnv(resolved.names, resolved.env);
   const content: SavedPlan = { ...withReferences({ ...plan, file, desired }, env, resolved.env), env };
   const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
-  const temp = `${path}.${process.pid}.tmp`;
   // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
-  const handle = await open(temp, "w");
-  try {
-    for (const batch of batches(prettyJsonChunks(saved, 3))) await handle.write(batch, null, "utf8");
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
+  await writeFileAtomic(path, batches(prettyJsonChunks(saved, 3)));
 }
 
 /** `shown` is the path as the user wrote it, for messages. */

@@ -8,8 +8,8 @@
  * basic-auth user, or after the memory is restored).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../system/files.js";
 
 interface Entry {
   salt: string;
@@ -59,10 +59,7 @@ export class SecretMemory {
     const run = this.queue.then(async () => {
       const entries = await this.read();
       change(entries);
-      await mkdir(dirname(this.path), { recursive: true });
-      const temp = `${this.path}.${process.pid}.tmp`;
-      await writeFile(temp, `${JSON.stringify(entries, null, 2)}\n`, { encoding: "utf8", mode: 0o600 });
-      await rename(temp, this.path);
+      await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
     });
     this.queue = run.catch(() => undefined);
     return run;

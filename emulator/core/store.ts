@@ -1,8 +1,8 @@
 /** The Store: holds the state and its indexes, and persists the state atomically as JSON. */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
 import { StateIndex } from "./indexes.js";
 import { emptyState, type StateData } from "./state.js";
+import { writeFileAtomicSync } from "../../system/files.js";
 
 /** Writes are coalesced, but never more often than this… */
 export const SAVE_DELAY_MIN_MS = 50;
@@ -55,16 +55,9 @@ export class Store {
     this.dirty = false;
     const started = performance.now();
     this.data.clockNow = this.clockNow;
-    writeAtomically(this.path, JSON.stringify(this.data));
+    writeFileAtomicSync(this.path, JSON.stringify(this.data));
     this.lastWriteMs = performance.now() - started;
   }
-}
-
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(temp, text);
-  renameSync(temp, path);
 }
 
 function loadState(path: string): StateData {

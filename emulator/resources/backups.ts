@@ -17,6 +17,7 @@ import type { Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
+import { sleep } from "../../system/time.js";
 
 export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
 export const DEFAULT_BACKUP_BYTES = 8 * 1024 * 1024;
@@ -93,7 +94,7 @@ async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buff
   for (const chunk of chunks) {
     yield chunk;
     const rate = core.storageBytesPerSecond;
-    if (rate !== null) await new Promise((resolve) => setTimeout(resolve, (chunk.length / rate) * 1000));
+    if (rate !== null) await sleep((chunk.length / rate) * 1000);
   }
 }
 

@@ -16,6 +16,7 @@ import type { Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
 import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
+import { sleep } from "../../system/time.js";
 
 export const MIB = 1024 * 1024;
 /** Parts of 1 MiB up to 32 MiB archives, 16 MiB beyond (at most 10,000 parts, as S3 allows). */
@@ -159,7 +160,7 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
     hash.update(chunk);
     size += chunk.length;
     const rate = core.storageBytesPerSecond;
-    if (rate !== null) await new Promise((resolve) => setTimeout(resolve, (chunk.length / rate) * 1000));
+    if (rate !== null) await sleep((chunk.length / rate) * 1000);
   }
   const expected = partSize(imp, partNumber);
   if (size !== expected) return refuse(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);

@@ -3,7 +3,7 @@
  * space and sharing them with other spaces (live-api-facts.md §4).
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { basename, isAbsolute, resolve } from "node:path";
 import { partFileOf } from "../../client/download.js";
 import { newIdempotencyKey } from "../../client/keys.js";
 import type { CubeApi } from "../../client/api.js";
@@ -63,7 +63,7 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
     const backup = await findBackup(client, ctx.backup);
     if (backup.status !== "complete") throw new CliError("backup_not_complete", `backup "${backup.name}" is ${backup.status}; it can be downloaded once complete`);
     const link = await client.getBackupDownload(backup.id);
-    const name = ctx.out ?? link.filename;
+    const name = ctx.out ?? archiveNameOf(link.filename);
     const file = isAbsolute(name) ? name : resolve(ctx.cwd, name);
     if (existsSync(file) && !ctx.force) throw new CliError("output_exists", `${name} already exists; pass --force to overwrite it (or --out FILE)`);
     const resuming = existsSync(partFileOf(file));
@@ -82,6 +82,13 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
     else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${result.resumedFrom > 0 ? `, resumed from ${result.resumedFrom}` : ""}).`);
     return 0;
   });
+}
+
+/** The API's filename is only a name: its last path component, in the working directory. */
+function archiveNameOf(filename: string): string {
+  const name = basename(filename.replaceAll("\\", "/"));
+  if (name === "" || name === "." || name === "..") throw new CliError("bad_filename", `the API named the archive ${JSON.stringify(filename)}, which is no file name; pass --out FILE`);
+  return name;
 }
 
 export async function runBackupShare(ctx: Day2Context & { backup: string; to: string }, io: CliIo): Promise<number> {

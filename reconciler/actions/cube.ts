@@ -4,17 +4,17 @@
  * error naming their ids, never a guess).
  */
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { CubeApi } from "../../client/api.js";
 import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { formatDuration } from "../watch/duration.js";
-import { sleepUnlessAborted } from "../watch/sleep.js";
+import { formatDuration, sleep } from "../../system/time.js";
 import { details, orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
+import { userDir } from "../../system/dirs.js";
+import { writeFileAtomic } from "../../system/files.js";
 
 export { findCube };
 
@@ -95,7 +95,7 @@ export async function waitForState(client: CubeApi, cube: Cube, state: CubeState
     if (now.state === "error") throw new CliError("cube_error", `cube "${cube.name}" went into the error state while waiting for ${state}`);
     if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for cube "${cube.name}" to be ${state} (it is ${now.state})`);
     if (Date.now() >= deadline) throw new CliError("wait_timeout", `cube "${cube.name}" is still ${now.state} after ${formatDuration(ctx.timeoutMs)}; it did not reach ${state}`);
-    await sleepUnlessAborted(ctx.intervalMs, io.signal);
+    await sleep(ctx.intervalMs, io.signal);
   }
 }
 
@@ -139,7 +139,7 @@ function sshArgs(ssh: CubeSshInfo, knownHosts: string | undefined, identity: str
 
 /** cubeform's own known_hosts ($XDG_CONFIG_HOME/cubeform/known_hosts): the API's keys for [host]:port. */
 async function pinHostKeys(ssh: CubeSshInfo, io: CliIo): Promise<string> {
-  const file = join(io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config"), "cubeform", "known_hosts");
+  const file = join(userDir(io.env, "config"), "known_hosts");
   const hostPattern = `[${ssh.host}]:${ssh.port}`;
   let lines: string[] = [];
   try {
@@ -148,8 +148,7 @@ async function pinHostKeys(ssh: CubeSshInfo, io: CliIo): Promise<string> {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   for (const key of ssh.hostKeys) lines.push(`${hostPattern} ${key.type} ${key.key}`);
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+  await writeFileAtomic(file, `${lines.join("\n")}\n`);
   return file;
 }
 

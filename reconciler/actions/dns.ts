@@ -10,8 +10,7 @@ import { DNS_FORMATS } from "../commands/options.js";
 import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { formatDuration } from "../watch/duration.js";
-import { sleepUnlessAborted } from "../watch/sleep.js";
+import { formatDuration, sleep } from "../../system/time.js";
 import { withConnection } from "./session.js";
 
 export { DNS_FORMATS };
@@ -105,7 +104,7 @@ async function waitUntilComplete(client: CubeApi, cube: Cube, domains: Domain[],
     const progress = progressLine(report);
     if (progress !== lastProgress) writeLine(io.stderr, `waiting for DNS: ${progress}`);
     lastProgress = progress;
-    await sleepUnlessAborted(Math.min(ctx.intervalMs, Math.max(0, deadline - Date.now())), io.signal);
+    await sleep(Math.min(ctx.intervalMs, Math.max(0, deadline - Date.now())), io.signal);
     report = await readCubeDns(client, cube, domains, ctx.dnsPace);
   }
   return report;

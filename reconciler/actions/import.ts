@@ -4,7 +4,6 @@
  * show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
  */
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
@@ -15,6 +14,7 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
 import { observeFor, withConnection } from "./session.js";
+import { writeFileAtomic } from "../../system/files.js";
 
 export type ImportFormat = "yaml" | "pulumi";
 
@@ -40,7 +40,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
   const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, []));
   const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
-  else await writeFile(target, text, { encoding: "utf8", flag: ctx.force ? "w" : "wx" });
+  else await writeFileAtomic(target, text, { overwrite: ctx.force });
   writeLine(io.stderr, `Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`);
   if (ctx.output) writeLine(io.stderr, nextStep(ctx.format, ctx.output));
   return 0;

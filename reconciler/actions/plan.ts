@@ -7,10 +7,10 @@ import { domainKeyOrder } from "../file-order.js";
 import type { LoadedFiles } from "../../desired/sources.js";
 import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
-import { appendFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { writeSavedPlan } from "../saved-plan.js";
 import { computePlan, loadForSession, withConnection, type PlanFlags, type SessionContext } from "./session.js";
+import { openForAppendNoFollow } from "../../system/files.js";
 
 export interface PlanContext extends SessionContext, PlanFlags {
   /** Where to save the plan for `apply plan.json`. */
@@ -55,5 +55,11 @@ export function renderContext(loaded: Pick<LoadedFile, "file" | "cubePositions">
 /** GitHub shows this file's markdown on the run's summary page. */
 export async function appendStepSummary(io: CliIo, markdown: string): Promise<void> {
   const path = io.env.GITHUB_STEP_SUMMARY;
-  if (path) await appendFile(path, `${markdown}\n`, "utf8");
+  if (!path) return;
+  const file = await openForAppendNoFollow(path);
+  try {
+    await file.write(`${markdown}\n`, null, "utf8");
+  } finally {
+    await file.close();
+  }
 }

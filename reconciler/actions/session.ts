@@ -96,7 +96,6 @@ export interface LockFlags {
  */
 export async function withSpaceLock<T>(conn: Connection, command: string, flags: LockFlags & { cwd: string }, io: CliIo, progress: NodeJS.WritableStream, body: () => Promise<T>): Promise<T> {
   const lock = await acquireSpaceLock({
-    stateDir: conn.machineStateDir,
     origin: conn.lockScope,
     spaceId: conn.spaceId,
     command,

@@ -5,8 +5,7 @@ import type { Cube, Snapshot } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes } from "../progress.js";
-import { formatDuration } from "../watch/duration.js";
-import { sleepUnlessAborted } from "../watch/sleep.js";
+import { formatDuration, sleep } from "../../system/time.js";
 import { orDash, pick, printJson, say, table, withApi, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
 
@@ -54,7 +53,7 @@ async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, 
     if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for snapshot "${snapshot.name}" (it is ${now.status})`);
     if (Date.now() >= deadline) throw new CliError("wait_timeout", `snapshot "${snapshot.name}" is still ${now.status} after ${formatDuration(ctx.timeoutMs)}`);
     writeLine(io.stderr, `  ${snapshot.name}: ${now.status}`);
-    await sleepUnlessAborted(ctx.intervalMs, io.signal);
+    await sleep(ctx.intervalMs, io.signal);
   }
 }
 

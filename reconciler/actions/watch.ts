@@ -17,7 +17,7 @@ import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
-import { formatDuration } from "../watch/duration.js";
+import { formatDuration } from "../../system/time.js";
 import { startListener, type Listener } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../watch/duration.js";
+import { parseDuration } from "../../system/time.js";
 import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {

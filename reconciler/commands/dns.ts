@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../watch/duration.js";
+import { parseDuration } from "../../system/time.js";
 import { addConnectOptions, addDnsReadOptions, ConnectOptions, DNS_FORMATS, DnsReadOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
 
 const DnsOptions = z.object({

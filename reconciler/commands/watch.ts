@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../watch/duration.js";
+import { parseDuration } from "../../system/time.js";
 import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
 
 const WatchOptions = z.object({

@@ -4,7 +4,7 @@
  * TerminalError (retrying cannot fix it: a bad file, a 4xx) waits for the regular interval.
  */
 import type { Backoff } from "./backoff.js";
-import { sleepUnlessAborted } from "./sleep.js";
+import { sleep } from "../../system/time.js";
 
 export interface Result {
   /** When to run the next round; the regular interval when absent. */
@@ -58,7 +58,7 @@ export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: 
       options.onFailure(error, { terminal, retryInMs: delayMs });
     }
     if (options.once) break;
-    await (options.wait ? options.wait(delayMs, options.signal) : sleepUnlessAborted(delayMs, options.signal));
+    await (options.wait ? options.wait(delayMs, options.signal) : sleep(delayMs, options.signal));
   }
   return { lastRoundFailed };
 }

@@ -95,4 +95,4 @@ test("no value of ${env:…} nor its hash is in any file cubeform writes; a save
       expect(text.includes(secret), `${path.slice(dir.length)} holds ${secret}`).toBe(false);
     }
   }
-});
+}, 120_000); // seven runs of the bin, one after the other

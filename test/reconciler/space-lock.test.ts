@@ -16,6 +16,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 let stop = false, reads = 0;
 const unreadable = [];
 parentPort.on("message", () => { stop = true; });
+parentPort.postMessage("polling");
 (function poll() {
   for (let i = 0; i < 2000; i++) {
     let text;
@@ -27,15 +28,20 @@ parentPort.on("message", () => { stop = true; });
 `;
 
 test("whenever the lock file exists it names its holder (pid, host, command), and releasing leaves no file behind", async () => {
-  const stateDir = mkdtempSync(join(tmpdir(), "cubeform-lock-"));
-  const request = { stateDir, origin: "http://127.0.0.1:1", spaceId: "s1", command: "apply", cwd: "/work", timeoutMs: 5_000 };
-  const path = lockPathFor(stateDir, request.origin, request.spaceId);
+  const lockDir = mkdtempSync(join(tmpdir(), "cubeform-lock-"));
+  const request = { lockDir, origin: "http://127.0.0.1:1", spaceId: "s1", command: "apply", cwd: "/work", timeoutMs: 5_000 };
+  const path = lockPathFor(lockDir, request.origin, request.spaceId);
   const poller = new Worker(POLLER, { eval: true, workerData: path });
-  for (let round = 0; round < 300; round++) await (await acquireSpaceLock(request)).release();
+  await new Promise((resolve) => poller.once("message", resolve));
+  for (let round = 0; round < 300; round++) {
+    const lock = await acquireSpaceLock(request);
+    await new Promise(setImmediate);
+    await lock.release();
+  }
   poller.postMessage("stop");
   const seen = await new Promise<{ reads: number; unreadable: string[] }>((resolve) => poller.once("message", resolve));
   await poller.terminate();
   expect(seen.reads).toBeGreaterThan(0);
   expect(seen.unreadable).toEqual([]);
-  expect(readdirSync(join(stateDir, "locks"))).toEqual([]);
+  expect(readdirSync(lockDir)).toEqual([]);
 });
