@@ -6,9 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { deliveryRefusal, isLoopbackHostHeader } from "../../emulator/core/loopback.js";
-import { test } from "../support/emulator.js";
+import { main } from "../../reconciler/main.js";
+import { Api, test } from "../support/emulator.js";
 import { waitFor } from "../support/wait.js";
 
 const servers: Server[] = [];
@@ -67,4 +69,43 @@ test("a delivery to a public name is failed at once with the reason, while a loo
   const delivered = (await api.call("GET", `/webhooks/${local.id}/deliveries`)).body.deliveries;
   expect(delivered[0]).toMatchObject({ status: "delivered", attempts: 1 });
   expect(delivered[0]).not.toHaveProperty("failureReason");
+});
+
+describe("cubeform emulator --deliver-anywhere", () => {
+  // http://0.0.0.0:PORT is not a loopback address by name, yet Linux connects it to the local
+  // host: the receiver on 127.0.0.1 gets it, so the flag's effect is seen with loopback traffic only.
+  async function deliveryTo0000(args: string[]): Promise<{ printed: string; delivery: { status: string; failureReason?: string }; received: string[] }> {
+    const hook = await receiver();
+    const url = hook.url.replace("127.0.0.1", "0.0.0.0");
+    const stdout = new PassThrough();
+    let printed = "";
+    stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    const stop = new AbortController();
+    const running = main(["emulator", "--port", "0", "--api-key", "kro_deliver_anywhere_test", "--space", "spc_hooks", ...args], { stdout, stderr: new PassThrough(), env: {}, signal: stop.signal });
+    try {
+      const base = await waitFor(() => /listening on (\S+)/.exec(printed)?.[1], { message: "the emulator to start" });
+      const api = new Api(base, "kro_deliver_anywhere_test", "spc_hooks");
+      const webhook = (await api.call("POST", "/webhooks", { url, events: ["cube.created"] })).body.webhook;
+      await api.createCube();
+      const delivery = await waitFor(async () => {
+        const [first] = (await api.call("GET", `/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+        return first?.status === "pending" ? undefined : first;
+      }, { message: "the delivery to be settled" });
+      return { printed, delivery, received: hook.received };
+    } finally {
+      stop.abort();
+      await running;
+    }
+  }
+
+  it("without the flag, nothing is sent to a non-loopback address; with it, the delivery is made", async () => {
+    const plain = await deliveryTo0000([]);
+    expect(plain.printed).toContain("Webhook deliveries: to loopback addresses only (--deliver-anywhere for any)");
+    expect(plain.delivery).toMatchObject({ status: "failed", failureReason: expect.stringContaining("0.0.0.0 is not a loopback address") });
+    expect(plain.received).toEqual([]);
+    const anywhere = await deliveryTo0000(["--deliver-anywhere"]);
+    expect(anywhere.printed).toContain("Webhook deliveries: to any address (--deliver-anywhere)");
+    expect(anywhere.delivery).toMatchObject({ status: "delivered" });
+    expect(anywhere.received).toEqual(["cube.created"]);
+  });
 });
