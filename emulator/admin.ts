@@ -18,6 +18,12 @@
  *   POST   /__emulator/backup-allowance  {spaceId, allowance: n | null}
  *   POST   /__emulator/device            {userCode, spaceId?, approve?=true}   (a CLI device login)
  *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
+ *   GET    /__emulator/device?code=      the device-login page: the code, Approve and Deny (a browser form)
+ *
+ * A web page the developer visits must not drive it: every request needs a loopback Host
+ * header (421 otherwise: a DNS-rebinding name), and a POST needs Content-Type application/json
+ * (415 otherwise: a cross-site form or text/plain POST cannot set it without a CORS preflight,
+ * which the emulator never grants). The device page's form is the one exception (cli-auth.ts).
  */
 import { z } from "zod";
 import { auditRows, writeAudit } from "./core/audit.js";
@@ -26,7 +32,8 @@ import type { Core } from "./core/core.js";
 import { badRequest, HttpError, json, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
-import { answerDeviceLogin } from "./resources/cli-auth.js";
+import { answerDeviceLogin, deviceLoginForm, deviceLoginPage } from "./resources/cli-auth.js";
+import { isLoopbackHostHeader } from "./core/loopback.js";
 import { removeCube } from "./resources/cubes.js";
 import { publishDns, removeDns, setDnsUnavailable } from "./resources/dns.js";
 import type { EmulatorAdmin } from "./types.js";
@@ -172,15 +179,30 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   },
 };
 
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(";")[0]?.trim().toLowerCase() === "application/json";
+}
+
 function ok(action: () => void, status = 200): ApiResponse {
   action();
   return json(status, SUCCESS);
 }
 
-export function adminHandler(admin: EmulatorAdmin): (req: ApiRequest) => Promise<ApiResponse> {
+/** The pages a browser uses (they answer HTML and check their own requests). */
+const BROWSER_ROUTES: Record<string, (core: Core, req: ApiRequest) => ApiResponse> = {
+  "GET /device": (core, req) => deviceLoginPage(core, req),
+  "POST /device/answer": (core, req) => deviceLoginForm(core, req),
+};
+
+export function adminHandler(admin: EmulatorAdmin, core: Core): (req: ApiRequest) => Promise<ApiResponse> {
   return async (req) => {
-    const route = ADMIN_ROUTES[`${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`];
+    const name = `${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`;
+    if (!isLoopbackHostHeader(req.headers.host)) return json(421, { error: `The emulator's admin surface answers only loopback Host headers (127.0.0.1, localhost, [::1]), not ${JSON.stringify(req.headers.host)}` });
+    const page = BROWSER_ROUTES[name];
+    if (page) return page(core, req);
+    const route = ADMIN_ROUTES[name];
     if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
+    if (req.method === "POST" && !isJson(req.headers["content-type"])) return json(415, { error: "Admin POSTs need Content-Type: application/json" });
     try {
       return route(admin, parseJsonBody(req.body), req.query);
     } catch (thrown) {

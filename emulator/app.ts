@@ -30,8 +30,8 @@ export function createEmulatorApp(options: EmulatorOptions = {}): EmulatorApp {
         clientIp: init?.clientIp ?? "127.0.0.1",
       });
       if (response.abort) throw new TypeError("fetch failed: connection closed without a response (injected fault)");
-      const body = response.body === undefined ? null : JSON.stringify(response.body);
-      const headers = { ...(body ? { "content-type": "application/json" } : {}), ...response.headers };
+      const body = response.text ?? (response.body === undefined ? null : JSON.stringify(response.body));
+      const headers = { ...(body && response.text === undefined ? { "content-type": "application/json" } : {}), ...response.headers };
       return new Response(body, { status: response.status, headers });
     },
   };

@@ -26,7 +26,7 @@ const REPLAYED = "Idempotency-Replayed";
 export type Handle = (req: ApiRequest) => Promise<ApiResponse>;
 
 export function createHandler(core: Core, admin: EmulatorAdmin): Handle {
-  const handleAdmin = adminHandler(admin);
+  const handleAdmin = adminHandler(admin, core);
   return async (req) => {
     if (req.path === ADMIN_PREFIX || req.path.startsWith(`${ADMIN_PREFIX}/`)) return handleAdmin(req);
     if (!req.path.startsWith(`${API_PREFIX}/`)) return error(404, `No such path: ${req.path}`);
@@ -84,7 +84,8 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   }
   if ("methodNotAllowed" in match) return error(405, `Method ${req.method} is not allowed on ${req.path}`);
   const { route, params } = match;
-  const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
+  // The listening address, not the Host header: a rebinding name must not end up in a URL we hand out.
+  const origin = req.origin ?? "http://127.0.0.1";
   if (route.public) return route.handler({ core, body: parseRequest(route, req), origin, now: core.now() });
   const idempotencyKey = mutating ? req.headers["idempotency-key"] : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {

@@ -56,6 +56,7 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
     headers: flattenHeaders(req),
     body,
     clientIp: req.socket.remoteAddress ?? "unknown",
+    origin: listeningOrigin(req),
   };
   const response = await handle(request);
   if (response.abort) {
@@ -74,10 +75,17 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
 }
 
+/** The address this request's socket reached the server at: http://127.0.0.1:PORT, whatever its Host header says. */
+function listeningOrigin(req: IncomingMessage): string {
+  const address = req.socket.localAddress ?? "127.0.0.1";
+  const host = address.includes(":") ? `[${address}]` : address;
+  return `http://${host}:${req.socket.localPort ?? 80}`;
+}
+
 function send(res: ServerResponse, response: ApiResponse): void {
-  const text = response.body === undefined ? "" : JSON.stringify(response.body);
+  const text = response.text ?? (response.body === undefined ? "" : JSON.stringify(response.body));
   res.writeHead(response.status, {
-    ...(text ? { "content-type": "application/json; charset=utf-8" } : {}),
+    ...(text && response.text === undefined ? { "content-type": "application/json; charset=utf-8" } : {}),
     "content-length": Buffer.byteLength(text),
     ...response.headers,
   });

@@ -27,6 +27,11 @@ export interface EmulatorOptions {
   clockSpeed?: number;
   /** Default page size of GET /spaces/{s}/cubes (default 20; max 100). */
   defaultPageSize?: number;
+  /**
+   * Send webhook deliveries to any address (default false: only to loopback addresses, and a
+   * delivery elsewhere is recorded failed with the reason, nothing sent).
+   */
+  deliverAnywhere?: boolean;
 }
 
 export interface RequestLogEntry {

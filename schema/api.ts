@@ -252,6 +252,8 @@ export const WebhookDelivery = z.object({
   lastAttemptAt: Timestamp.nullable(),
   responseStatus: z.number().int().nullable(),
   createdAt: Timestamp,
+  /** The emulator's: why a delivery failed without an attempt. */
+  failureReason: z.string().optional(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 

@@ -31,6 +31,8 @@ export class Core {
   readonly defaultPageSize: number;
   readonly spaceId: string;
   readonly apiKey: string;
+  /** Webhook deliveries go to any address, not only to loopback ones. */
+  readonly deliverAnywhere: boolean;
   /** The request log; may hold up to twice REQUEST_LOG_MAX entries before it is trimmed. */
   private log: RequestLogEntry[] = [];
   /** Every /api/v1 request since start (or the last clearRequests), by method. */
@@ -47,6 +49,7 @@ export class Core {
     this.rateLimiter = new RateLimiter();
     this.rateLimiter.configure(options.rateLimit ?? DEFAULT_RATE_LIMIT);
     this.defaultPageSize = checkPageSize(options.defaultPageSize ?? 20);
+    this.deliverAnywhere = options.deliverAnywhere ?? false;
     const createdAt = isoAt(this.now());
     this.spaceId = ensureSpace(this.data, { id: options.spaceId ?? (this.data.initialSpaceId || undefined), name: options.spaceName }, createdAt);
     this.data.initialSpaceId = this.spaceId;

@@ -10,6 +10,11 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   body: string;
   clientIp: string;
+  /**
+   * The address the request reached, e.g. http://127.0.0.1:8787 (the socket's, never the Host
+   * header's): presigned and device-login URLs are built on it. http://127.0.0.1 when absent.
+   */
+  origin?: string;
 }
 
 export interface ApiResponse {
@@ -17,6 +22,8 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** JSON body; absent for an empty body. */
   body?: unknown;
+  /** A body sent as it is instead (an HTML page of the admin surface), with `headers` naming its type. */
+  text?: string;
   /** Destroy the connection instead of answering (fault injection). */
   abort?: boolean;
 }

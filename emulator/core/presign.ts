@@ -26,6 +26,11 @@ export class Presigner {
     return now > expires ? "expired" : "ok";
   }
 
+  /** A token for `text` that only this emulator process can make (the device-login page's form). */
+  token(text: string): string {
+    return createHmac("sha256", this.key).update(`token\n${text}`).digest("hex");
+  }
+
   private signature(path: string, expiresAtMs: number): string {
     return createHmac("sha256", this.key).update(`${path}\n${expiresAtMs}`).digest("hex");
   }

@@ -200,6 +200,8 @@ export interface DeliveryRecord {
   createdAt: string;
   /** The exact JSON body sent on every attempt (the signature covers these bytes). */
   payload: string;
+  /** Why the delivery failed without an attempt (a destination the emulator does not deliver to). */
+  failureReason?: string;
 }
 
 export interface IdempotencyRecord {

@@ -1,12 +1,15 @@
 /**
  * CLI device login (RFC 8628, reference "CLI Auth"): start mints a device code (returned once,
- * kept hashed) and a user code; the user approves in a browser — here, on the admin surface
- * (approveDeviceLogin) — and the next poll returns a new API key once.
+ * kept hashed) and a user code; the user approves in a browser — here, on the page the
+ * verification URL opens (/__emulator/device?code=…), or on the admin surface
+ * (answerDeviceLogin) — and the next poll returns a new API key once.
  */
+import { timingSafeEqual } from "node:crypto";
 import { DevicePollRequest } from "../../schema/api.js";
 import { addKey } from "../core/auth.js";
 import type { Core } from "../core/core.js";
-import { HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
+import { HttpError, json, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
+import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
 import { object } from "../core/openapi-doc.js";
 import type { PublicContext, Resource } from "../core/resource.js";
@@ -63,6 +66,97 @@ export function answerDeviceLogin(core: Core, input: { userCode: string; spaceId
   if (!Object.hasOwn(core.data.spaces, spaceId)) throw notFound("Space");
   record.status = "approved";
   record.spaceId = spaceId;
+}
+
+/** The page the CLI's verification URL opens: the code, and a form that approves or denies it. */
+export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
+  const code = req.query.get("code") ?? "";
+  if (code === "") return page(200, `<p>Enter the code the terminal shows.</p>\n<form method="get"><input name="code" autocomplete="off" required> <button>Continue</button></form>`);
+  const record = pendingLogin(core, code);
+  if (!record) return page(404, `<p>No login is waiting with the code <code>${escapeHtml(code)}</code>: it expired, was answered already, or never existed. Start the login again.</p>`);
+  const fields = `<input type="hidden" name="code" value="${escapeHtml(record.userCode)}"><input type="hidden" name="token" value="${formToken(core, record.userCode)}">`;
+  return page(
+    200,
+    `<p>A command-line login asks for an owner API key of space <code>${escapeHtml(core.data.initialSpaceId)}</code>. Approve only if your terminal shows this code:</p>
+<p class="code">${escapeHtml(record.userCode)}</p>
+<form method="post" action="/__emulator/device/answer">${fields}<button name="answer" value="approve">Approve</button> <button name="answer" value="deny">Deny</button></form>`,
+  );
+}
+
+/**
+ * The page's form. A form POST is a request any web page can send, so it must come from this
+ * page: a same-origin (or no) Origin and Sec-Fetch-Site, and the token that only the page shows
+ * (an HMAC of the user code with this process's key). The admin surface has checked the Host.
+ */
+export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
+  if (req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
+  if (!sameOrigin(req)) return page(403, "<p>This form is answered only from the emulator's own device-login page.</p>");
+  const form = new URLSearchParams(req.body);
+  const userCode = form.get("code") ?? "";
+  if (!tokenMatches(core, userCode, form.get("token") ?? "")) return page(403, "<p>The form's token does not match: open the login link again.</p>");
+  const approve = form.get("answer") === "approve";
+  try {
+    core.scheduler.runDue();
+    answerDeviceLogin(core, { userCode, approve });
+    core.save();
+  } catch (error) {
+    if (error instanceof HttpError) return page(error.status, `<p>${escapeHtml(error.message)}: start the login again.</p>`);
+    throw error;
+  }
+  return page(200, approve ? "<p>Approved. The command line receives its key at its next poll; you can close this page.</p>" : "<p>Denied. The command line stops waiting at its next poll.</p>");
+}
+
+function pendingLogin(core: Core, userCode: string): DeviceLoginRecord | undefined {
+  const record = Object.hasOwn(core.data.deviceLogins, userCode) ? core.data.deviceLogins[userCode] : undefined;
+  return record?.status === "pending" && core.now() <= record.expiresAtMs ? record : undefined;
+}
+
+function formToken(core: Core, userCode: string): string {
+  return core.presigner.token(`device-login\n${userCode}`);
+}
+
+function tokenMatches(core: Core, userCode: string, token: string): boolean {
+  const expected = Buffer.from(formToken(core, userCode));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function sameOrigin(req: ApiRequest): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return isLoopbackHostHeader(new URL(origin).host);
+  } catch {
+    return false;
+  }
+}
+
+/** A small HTML page that no other site can frame, script or submit elsewhere. */
+function page(status: number, content: string): ApiResponse {
+  const text = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Cube emulator: CLI login</title>
+<style>body{font-family:sans-serif;max-width:40em;margin:3em auto}.code{font:bold 2em monospace}button{font-size:1.1em;margin-right:.5em}</style></head>
+<body><h1>CLI login</h1>
+${content}
+</body></html>
+`;
+  return {
+    status,
+    text,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "x-frame-options": "DENY",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "referrer-policy": "no-referrer",
+    },
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export const cliAuthResource: Resource = {

@@ -1,11 +1,14 @@
 /**
  * Webhook events and their deliveries: a signed JSON POST to each subscribed endpoint,
- * success on any 2xx within 10 s, otherwise up to 4 retries 60 s (emulated) apart.
+ * success on any 2xx within 10 s, otherwise up to 4 retries 60 s (emulated) apart. Only to
+ * loopback addresses unless the emulator was started with deliverAnywhere: a delivery elsewhere
+ * is failed at once, with the reason, and nothing is sent.
  */
 import { createHmac } from "node:crypto";
 import { DELAYS } from "../core/clock.js";
 import type { Core } from "../core/core.js";
 import { isoAt, newId } from "../core/ids.js";
+import { deliveryRefusal } from "../core/loopback.js";
 import { defineJob } from "../core/resource.js";
 import type { DeliveryRecord, WebhookRecord } from "../core/state.js";
 
@@ -46,8 +49,23 @@ export const deliveryAttemptJob = defineJob<{ deliveryId: string }>("delivery-at
   const delivery = core.data.deliveries[job.deliveryId];
   const webhook = delivery && core.data.webhooks[delivery.webhookId];
   if (!delivery || !webhook || delivery.status !== "pending") return;
-  void attempt(core, webhook, delivery).then((status) => record(core, delivery.id, status, job.at));
+  void deliver(core, webhook, delivery, job.at);
 });
+
+async function deliver(core: Core, webhook: WebhookRecord, delivery: DeliveryRecord, at: number): Promise<void> {
+  const refusal = await deliveryRefusal(webhook.url, { deliverAnywhere: core.deliverAnywhere });
+  if (refusal !== undefined) return refuse(core, delivery.id, refusal);
+  record(core, delivery.id, await attempt(core, webhook, delivery), at);
+}
+
+/** No attempt is made (so none is counted) and none will be: retrying cannot change the address. */
+function refuse(core: Core, deliveryId: string, reason: string): void {
+  const delivery = core.data.deliveries[deliveryId];
+  if (core.closingSignal.aborted || !delivery) return;
+  delivery.status = "failed";
+  delivery.failureReason = reason;
+  core.save();
+}
 
 async function attempt(core: Core, webhook: WebhookRecord, delivery: DeliveryRecord): Promise<number | null> {
   // The signature timestamp is wall-clock time: receivers check it against their own clock.

@@ -121,5 +121,6 @@ export function deliveryView(delivery: DeliveryRecord): WebhookDelivery {
     lastAttemptAt: delivery.lastAttemptAt,
     responseStatus: delivery.responseStatus,
     createdAt: delivery.createdAt,
+    ...(delivery.failureReason === undefined ? {} : { failureReason: delivery.failureReason }),
   };
 }

@@ -9,6 +9,7 @@ export interface EmulatorContext {
   space?: string;
   state?: string;
   rateLimit?: string;
+  deliverAnywhere?: boolean;
   cwd: string;
 }
 
@@ -20,6 +21,7 @@ export async function runEmulator(ctx: EmulatorContext, io: CliIo): Promise<numb
       ...(ctx.space !== undefined ? { space: ctx.space } : {}),
       ...(ctx.state !== undefined ? { state: resolve(ctx.cwd, ctx.state) } : {}),
       ...(ctx.rateLimit !== undefined ? { rateLimit: ctx.rateLimit } : {}),
+      ...(ctx.deliverAnywhere === true ? { deliverAnywhere: true } : {}),
     },
     io,
   );

@@ -3,7 +3,6 @@
  * --apply it carries the plan out, else it reports the drift. A stop request (the injected
  * signal) lets the step under way finish, then ends the loop with exit 0.
  */
-import { readFile } from "node:fs/promises";
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -21,6 +20,7 @@ import { formatDuration } from "../../system/time.js";
 import { startListener, type Listener } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
+import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
 
@@ -60,13 +60,14 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
       const wake = new Wake();
-      const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, io);
+      const secrets = new WebhookSecrets();
+      const listener = ctx.listen === undefined ? undefined : await listen(ctx.listen, wake, await watcher.loadSecrets(secrets), io);
       const what = ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)";
       const when = ctx.once ? "once" : `every ${formatDuration(ctx.intervalMs)}`;
       writeLine(io.stderr, `watching ${ctx.files.join(", ")} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
         wait: (ms, signal) => wake.wait(ms, signal),
-        reconcile: () => watcher.round(),
+        reconcile: () => watcher.round(listener === undefined ? undefined : secrets),
         intervalMs: ctx.intervalMs,
         backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: Math.max(MAX_BACKOFF_MS, ctx.intervalMs) }),
         signal: ctx.signal,
@@ -86,18 +87,12 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
 
 /**
  * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
- * of the file's webhook endpoints (re-read per delivery: a replacement writes a new secret).
+ * of the file's webhook endpoints, as read at start and after each round (webhook-secrets.ts).
  */
-async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, io: CliIo): Promise<Listener> {
-  const secrets = async (): Promise<string[]> => {
-    const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env }).catch(() => undefined);
-    const paths = (loaded?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
-    const texts = await Promise.all(paths.map((path) => readFile(path, "utf8").catch(() => "")));
-    return texts.map((text) => text.trim()).filter((text) => text !== "");
-  };
+async function listen(address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
   const listener = await startListener({
     ...address,
-    secrets,
+    secrets: () => secrets.current(),
     onEvent: (event, deliveryId) => {
       writeLine(io.stderr, `[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`);
       wake.fire();
@@ -135,12 +130,30 @@ class Watcher {
   }
 
   private succeeded = false;
+  /** The secretFiles of the webhook endpoints in the file as last loaded (undefined: not loaded yet). */
+  private webhookSecretPaths: string[] | undefined;
   /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
   private readonly loadCache = new LoadCache();
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
 
-  async round(): Promise<Result> {
+  /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet: none). */
+  async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
+    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(() => undefined);
+    await secrets.refresh(loaded?.desired.webhooks?.map((webhook) => webhook.secretPath) ?? []);
+    return secrets;
+  }
+
+  /** One round; then `secrets` (watch --listen) are read again, from the endpoints of the file as this round loaded it. */
+  async round(secrets?: WebhookSecrets): Promise<Result> {
+    try {
+      return await this.reconcileRound();
+    } finally {
+      await secrets?.refresh(this.webhookSecretPaths);
+    }
+  }
+
+  private async reconcileRound(): Promise<Result> {
     this.roundNumber++;
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
@@ -188,6 +201,7 @@ class Watcher {
 
   private async planAndApply(): Promise<Result> {
     const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+    this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {

@@ -31,8 +31,9 @@ export async function runWebhookList(ctx: Day2Context, io: CliIo): Promise<numbe
   return 0;
 }
 
-/** What the last attempt got: an HTTP status, or no answer at all. */
+/** What the last attempt got: an HTTP status, or no answer at all; or why none was made. */
 function lastError(delivery: WebhookDelivery): string | null {
+  if (delivery.failureReason !== undefined) return delivery.failureReason;
   if (delivery.status === "delivered" || delivery.attempts === 0) return null;
   return delivery.responseStatus === null ? "no response (connection failed or timed out)" : `HTTP ${delivery.responseStatus}`;
 }

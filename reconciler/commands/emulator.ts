@@ -9,6 +9,7 @@ const EmulatorOptions = z.object({
   space: z.string().min(1).optional(),
   state: z.string().min(1).optional(),
   rateLimit: z.string().optional(),
+  deliverAnywhere: z.boolean().default(false),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -20,6 +21,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--space <id>", "id of the initial space")
     .option("--state <file>", "JSON file that keeps the emulator's state across restarts")
     .option("--rate-limit <N/SECONDS>", "mutations allowed per window (default 10/60)")
+    .option("--deliver-anywhere", "send webhook deliveries to any address (default: only to loopback addresses; others are recorded failed, nothing sent)")
     .addHelpText(
       "after",
       `

@@ -2,11 +2,15 @@
  * `watch --listen ADDR`: an HTTP endpoint for the service's own webhook deliveries. A delivery
  * whose signature verifies (against the signing secrets of the file's webhook endpoints) and
  * whose event concerns a cube, domain or TCP mapping starts a round at once; the interval stays
- * the fallback. Duplicate delivery ids (X-Krova-Delivery) are acknowledged and dropped.
+ * the fallback. A delivery seen before is acknowledged (200, `duplicate: true`, so the sender
+ * stops retrying) and dropped: by its id (X-Krova-Delivery: a retry), or by what its signature
+ * covers (the timestamp and the body: a captured delivery replayed under a new id). The
+ * signature is checked against secrets already in memory, before anything else is read.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
+import { AcceptedSignatures } from "./replays.js";
 import { verifySignature } from "./signature.js";
 
 /** Events that can mean the space no longer matches the file. */
@@ -18,8 +22,8 @@ const REMEMBERED_DELIVERIES = 10_000;
 export interface ListenerOptions {
   host: string;
   port: number;
-  /** The current signing secrets (re-read per delivery: a replaced endpoint has a new one). */
-  secrets(): Promise<string[]>;
+  /** The current signing secrets, already loaded: checking a delivery reads no file. */
+  secrets(): readonly string[];
   /** A verified, relevant event arrived. */
   onEvent(event: string, deliveryId: string): void;
   /** One line about a refused delivery (never the secret or the body). */
@@ -57,6 +61,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const accepted = new AcceptedSignatures();
   const seen = new Set<string>();
   const remember = (id: string): boolean => {
     if (seen.has(id)) return false;
@@ -73,13 +78,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const body = await readBody(req);
       if (body === undefined) return answer(413, { error: "payload_too_large" });
       const now = Math.floor((options.now?.() ?? Date.now()) / 1000);
-      const verdict = verifySignature(req.headers["x-krova-signature"] as string | undefined, body, await options.secrets(), now);
+      const verdict = verifySignature(req.headers["x-krova-signature"] as string | undefined, body, options.secrets(), now);
       if (!verdict.ok) {
         options.onRefused(`refused a delivery: ${verdict.error}`);
         return answer(401, { error: verdict.error });
       }
       const deliveryId = String(req.headers["x-krova-delivery"] ?? "");
-      if (deliveryId !== "" && !remember(deliveryId)) return answer(200, { received: true, duplicate: true });
+      const fresh = accepted.accept(verdict.timestamp, body, now) && (deliveryId === "" || remember(deliveryId));
+      if (!fresh) return answer(200, { received: true, duplicate: true });
       const event = String(req.headers["x-krova-event"] ?? eventOf(body));
       if (RELEVANT.test(event)) options.onEvent(event, deliveryId);
       answer(200, { received: true });

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const TOLERANCE_SECONDS = 300;
 
-export type SignatureVerdict = { ok: true } | { ok: false; error: "malformed_header" | "timestamp_out_of_tolerance" | "invalid_signature" };
+export type SignatureVerdict = { ok: true; timestamp: number } | { ok: false; error: "malformed_header" | "timestamp_out_of_tolerance" | "invalid_signature" };
 
 export function verifySignature(header: string | undefined, rawBody: Buffer, secrets: readonly string[], nowSeconds: number): SignatureVerdict {
   const fields = (header ?? "").split(",").map((part) => part.trim().split("="));
@@ -17,7 +17,7 @@ export function verifySignature(header: string | undefined, rawBody: Buffer, sec
   if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return { ok: false, error: "timestamp_out_of_tolerance" };
   for (const secret of secrets) {
     const expected = createHmac("sha256", secret).update(`${t}.`).update(rawBody).digest();
-    if (candidates.some((candidate) => timingSafeEqual(candidate, expected))) return { ok: true };
+    if (candidates.some((candidate) => timingSafeEqual(candidate, expected))) return { ok: true, timestamp: Number(t) };
   }
   return { ok: false, error: "invalid_signature" };
 }

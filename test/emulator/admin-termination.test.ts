@@ -1,6 +1,9 @@
 import { describe, expect } from "vitest";
 import { test } from "../support/emulator.js";
 
+/** The admin surface answers POSTs only with a JSON content type. */
+const JSON_TYPE = { "content-type": "application/json" };
+
 describe("operator and system termination", () => {
   test("§2 audit rows: an admin termination removes a protected cube and writes an internal row hidden from the customer log", async ({ api, emu }) => {
     const cube = await api.createCube({ terminationProtection: true });
@@ -36,16 +39,17 @@ describe("operator and system termination", () => {
 
   test("over HTTP: POST /__emulator/terminate and GET /__emulator/audit?visibility=internal", async ({ api, emu }) => {
     const cube = await api.createCube({ terminationProtection: true });
-    const bad = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "x" }) });
+    const bad = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "x" }) });
     expect(bad.status).toBe(400);
     const ok = await fetch(`${emu.origin}/__emulator/terminate`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "rollback failed", systemCase: "snapshot_rollback_failure" }),
     });
     expect(ok.status).toBe(200);
     const audit = (await (await fetch(`${emu.origin}/__emulator/audit?visibility=internal`)).json()) as { auditRows: { reason?: string }[] };
     expect(audit.auditRows.map((r) => r.reason)).toEqual(["rollback failed"]);
-    const missing = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", body: JSON.stringify({ cubeId: "cube_none", actorType: "admin", reason: "x" }) });
+    const missing = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ cubeId: "cube_none", actorType: "admin", reason: "x" }) });
     expect(missing.status).toBe(404);
   });
 });

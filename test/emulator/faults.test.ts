@@ -1,6 +1,9 @@
 import { describe, expect } from "vitest";
 import { cubeBody, test } from "../support/emulator.js";
 
+/** The admin surface answers POSTs only with a JSON content type. */
+const JSON_TYPE = { "content-type": "application/json" };
+
 describe("fault injection", () => {
   test("status: answers the given status with {error} and performs nothing", async ({ api, emu }) => {
     emu.admin.injectFault({ kind: "status", status: 503, method: "POST", path: "/cubes$" });
@@ -42,7 +45,7 @@ describe("fault injection", () => {
   });
 
   test("over HTTP: POST /__emulator/faults then DELETE /__emulator/faults clears them", async ({ api, emu }) => {
-    const set = await fetch(`${emu.origin}/__emulator/faults`, { method: "POST", body: JSON.stringify({ kind: "status", status: 500, times: 5 }) });
+    const set = await fetch(`${emu.origin}/__emulator/faults`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ kind: "status", status: 500, times: 5 }) });
     expect(set.status).toBe(201);
     expect((await api.call("GET", "/space")).status).toBe(500);
     expect((await fetch(`${emu.origin}/__emulator/faults`, { method: "DELETE" })).status).toBe(200);

@@ -3,6 +3,9 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { Api, cubeBody } from "../support/emulator.js";
 import { waitFor } from "../support/wait.js";
 
+/** The admin surface answers POSTs only with a JSON content type. */
+const JSON_TYPE = { "content-type": "application/json" };
+
 const running: RunningEmulator[] = [];
 afterEach(async () => {
   for (const emu of running.splice(0)) await emu.close();
@@ -68,7 +71,7 @@ describe("mutating-request rate limit", () => {
     await api.call("POST", "/cubes", cubeBody());
     expect((await api.call("POST", "/cubes", cubeBody())).status).toBe(429);
     const origin = api.url.replace(/\/api\/v1$/, "");
-    const set = await fetch(`${origin}/__emulator/rate-limit`, { method: "POST", body: JSON.stringify({ limit: 5, windowMs: 60_000 }) });
+    const set = await fetch(`${origin}/__emulator/rate-limit`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ limit: 5, windowMs: 60_000 }) });
     expect(set.status).toBe(200);
     expect((await api.call("POST", "/cubes", cubeBody())).status).toBe(201);
   });

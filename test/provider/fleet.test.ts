@@ -36,7 +36,7 @@ cubes:
         udp: false
         allow: [203.0.113.0/24]
 webhooks:
-  - url: https://hooks.example.com/fleet
+  - url: http://127.0.0.1:9/fleet
     events: [cube.deleted, tcp_mapping.removed]
     secretFile: secrets/fleet.secret
 `;
@@ -69,7 +69,7 @@ describe("Fleet", () => {
       "pulumi-nodejs:dynamic/cubeform:Cube prod-web create",
       "pulumi-nodejs:dynamic/cubeform:Domain prod-web-app.fleet.example.com create",
       "pulumi-nodejs:dynamic/cubeform:TcpMapping prod-web-port-5432 create",
-      "pulumi-nodejs:dynamic/cubeform:Webhook prod-webhook-https://hooks.example.com/fleet create",
+      "pulumi-nodejs:dynamic/cubeform:Webhook prod-webhook-http://127.0.0.1:9/fleet create",
     ]);
     expect(second!.error).toBeNull();
     expect(second!.steps.map((s) => s.op)).toEqual(["same", "same", "same", "same"]);

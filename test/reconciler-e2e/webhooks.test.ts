@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { APPLY, RATE, SSH_KEY, describeRun, project, type Project } from "./support.js";
 
-const URL = "https://hooks.example.com/cube";
+const URL = "http://127.0.0.1:9/cube";
 
 function fleet(webhooks: string, extra = ""): string {
   return `apiVersion: cubeform/v1
@@ -85,7 +85,7 @@ test("drift reports a deleted endpoint, apply repairs it; unmanaged endpoints ar
   expect((await p.run(APPLY)).code).toBe(0);
   const [hook] = await p.api.listWebhooks();
   await p.api.deleteWebhook(hook!.id);
-  const other = await p.api.createWebhook({ url: "https://other.example.com/x", events: ["cube.created"] });
+  const other = await p.api.createWebhook({ url: "http://127.0.0.1:9/other", events: ["cube.created"] });
 
   const drift = await p.run(["drift", ...RATE]);
   expect(drift.code, describeRun(drift)).toBe(2);
@@ -93,7 +93,7 @@ test("drift reports a deleted endpoint, apply repairs it; unmanaged endpoints ar
   expect(drift.stdout.includes(other.secret)).toBe(false);
 
   expect((await p.run(APPLY)).code).toBe(0);
-  expect((await p.api.listWebhooks()).map((w) => w.url).sort()).toEqual([URL, "https://other.example.com/x"]);
+  expect((await p.api.listWebhooks()).map((w) => w.url).sort()).toEqual([URL, "http://127.0.0.1:9/other"]);
 
   await import("node:fs").then((fs) => fs.writeFileSync(join(p.cwd, "cubeform.yaml"), fleet(HOOK, "prune: true\n")));
   const pruned = await p.run(APPLY);

@@ -1,0 +1,41 @@
+/**
+ * The signing secrets `watch --listen` checks deliveries against: read from the secretFiles of
+ * the file's webhook endpoints when the file has been loaded (at start and after each round,
+ * whose apply may have replaced an endpoint and written a new secret), never per delivery, so
+ * an unsigned POST costs a signature check and nothing more.
+ */
+import { open } from "node:fs/promises";
+
+/** A secret file holds one line; anything larger is not a secret cubeform wrote. */
+const MAX_SECRET_BYTES = 4096;
+
+export class WebhookSecrets {
+  private secrets: readonly string[] = [];
+  private paths: readonly string[] = [];
+
+  current(): readonly string[] {
+    return this.secrets;
+  }
+
+  /** Re-reads the secret files (of these paths, when given: the endpoints of the file as last loaded). */
+  async refresh(paths?: readonly string[]): Promise<void> {
+    if (paths !== undefined) this.paths = paths;
+    const texts = await Promise.all(this.paths.map(readSecret));
+    this.secrets = texts.filter((text) => text !== "");
+  }
+}
+
+/** The file's one line, or "" when it is missing, not a regular file or too large to be a secret. */
+async function readSecret(path: string): Promise<string> {
+  const handle = await open(path, "r").catch(() => undefined);
+  if (handle === undefined) return "";
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_SECRET_BYTES) return "";
+    return (await handle.readFile("utf8")).trim();
+  } catch {
+    return "";
+  } finally {
+    await handle.close();
+  }
+}
