@@ -15,8 +15,8 @@ import { waitFor } from "../support/wait.js";
 import { SSH_KEY } from "./support/cli.js";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../reconciler/sources.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../reconciler/sources.js")>();
+vi.mock("../../desired/sources.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../desired/sources.js")>();
   return { ...original, loadDesiredFiles: (...args: Parameters<typeof original.loadDesiredFiles>) => (loads.count++, original.loadDesiredFiles(...args)) };
 });
 
