@@ -1,6 +1,7 @@
 /**
  * The contract of the embedded Cube API client: one typed method per operation the emulator
- * serves. Engine, reconciler and provider code depend on this interface only.
+ * serves, in the desired-state file's names (vocabulary.ts). Engine, reconciler and provider
+ * code depend on this interface only.
  */
 import type {
   CompleteImportRequest,
@@ -13,16 +14,12 @@ import type {
   BackupDownload,
   BackupShare,
   BackupShares,
-  AttachDomainRequest,
-  AttachDomainResponse,
   CreateCubeRequest,
   CreateSnapshotRequest,
-  CreateTcpMappingRequest,
   CreateWebhookRequest,
   CreatedWebhook,
   Cube,
   CubeSshInfo,
-  Domain,
   DomainRecordsView,
   Image,
   Pagination,
@@ -31,13 +28,15 @@ import type {
   Region,
   Snapshot,
   Space,
-  TcpMapping,
   Webhook,
   WebhookDelivery,
 } from "../schema/index.js";
 import type { z } from "zod";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import type { UploadOptions } from "./upload.js";
+import type { AttachDomainRequest, AttachDomainResponse, CreateTcpMappingRequest, Domain, TcpMapping } from "./vocabulary.js";
+
+export type { AttachDomainRequest, AttachDomainResponse, CreateTcpMappingRequest, Domain, TcpMapping };
 
 /** How importArchive went: what was started, then completed (or canceled). */
 export interface ImportArchiveOptions extends UploadOptions {

@@ -17,24 +17,19 @@ import type {
   BackupDownload,
   BackupShare,
   BackupShares,
-  AttachDomainResponse,
   CreatedWebhook,
   Cube,
   CubeSshInfo,
-  Domain,
   DomainRecordsView,
   Image,
   Pricing,
   Region,
   Snapshot,
   Space,
-  TcpMapping,
   Webhook,
   WebhookDelivery,
-  AttachDomainRequest,
   CreateCubeRequest,
   CreateSnapshotRequest,
-  CreateTcpMappingRequest,
   CreateWebhookRequest,
   PatchDomainRequest,
 } from "../schema/index.js";
@@ -47,6 +42,7 @@ import { checkIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
 import { cubePageOf, domainsOf, tcpMappingsOf } from "./fast-check.js";
+import { attachDomainBody, createTcpMappingBody, domainOf, tcpMappingOf, type AttachDomainRequest, type AttachDomainResponse, type CreateTcpMappingRequest, type Domain, type TcpMapping } from "./vocabulary.js";
 
 export interface ClientOptions extends HttpOptions {
   /** The space to work in; resolved once with GET /space when absent. */
@@ -92,18 +88,22 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ plumbing
 
-  /** `quick`: the same check as the schema named for plainly valid bodies, undefined otherwise (fast-check.ts). */
-  private async request<K extends SchemaName>(schema: K, req: CallRequest, quick?: (body: unknown) => Output<K> | undefined): Promise<Output<K>> {
+  /**
+   * `quick`: the same check as the schema named for plainly valid bodies, undefined otherwise
+   * (fast-check.ts). `translate`: the validated answer in cubeform's names (vocabulary.ts); a
+   * watch's memo keeps the result, so an unchanged answer is handed out as the same objects.
+   */
+  private async request<K extends SchemaName, T = Output<K>>(schema: K, req: CallRequest, quick?: (body: unknown) => Output<K> | undefined, translate = (output: Output<K>) => output as T): Promise<T> {
     const res = await this.http.call(req);
     const memo = this.http.readMemo;
-    const check = async (): Promise<Output<K>> => {
+    const check = async (): Promise<T> => {
       const quickly = quick?.(res.body);
-      if (quickly !== undefined) return quickly;
-      return parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>;
+      if (quickly !== undefined) return translate(quickly);
+      return translate(parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>);
     };
     if (memo === undefined) return check();
     const known = memo.validatedOutput(schema, res.body);
-    if (known !== undefined) return known.output as Output<K>;
+    if (known !== undefined) return known.output as T;
     const output = await check();
     memo.rememberValidated(schema, res.body, output);
     return output;
@@ -285,16 +285,17 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ domains
 
   async listDomains(cubeId: string): Promise<Domain[]> {
-    return (await this.request("ListDomains", { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf)).items;
+    return this.request("ListDomains", { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf, ({ items }) => items.map(domainOf));
   }
 
   async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
-    return this.create("AttachDomainResult", await this.cubePath(cubeId, "/domains"), body, options);
+    const { domain, records } = await this.create("AttachDomainResult", await this.cubePath(cubeId, "/domains"), attachDomainBody(body), options);
+    return { domain: domainOf(domain), records };
   }
 
   async patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}`);
-    return this.request("OneDomain", { method: "PATCH", path, body });
+    return domainOf(await this.request("OneDomain", { method: "PATCH", path, body }));
   }
 
   async detachDomain(cubeId: string, domainId: string): Promise<void> {
@@ -310,11 +311,11 @@ export class CubeClient implements CubeApi {
 
   async listTcpMappings(cubeId: string): Promise<TcpMapping[]> {
     const path = await this.cubePath(cubeId, "/tcp-mappings");
-    return (await this.request("ListTcpMappings", { method: "GET", path }, tcpMappingsOf)).items;
+    return this.request("ListTcpMappings", { method: "GET", path }, tcpMappingsOf, ({ items }) => items.map(tcpMappingOf));
   }
 
   async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {
-    return this.create("OneTcpMapping", await this.cubePath(cubeId, "/tcp-mappings"), body, options);
+    return tcpMappingOf(await this.create("OneTcpMapping", await this.cubePath(cubeId, "/tcp-mappings"), createTcpMappingBody(body), options));
   }
 
   async deleteTcpMapping(cubeId: string, mappingId: string): Promise<void> {

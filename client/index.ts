@@ -1,5 +1,5 @@
 /** Public API of the embedded Cube API client. */
-export type { CubeApi, ClientStats, CreateOptions, CubePage, ImportArchiveOptions } from "./api.js";
+export type { CubeApi, ClientStats, CreateOptions, CubePage, ImportArchiveOptions, AttachDomainRequest, AttachDomainResponse, CreateTcpMappingRequest, Domain, TcpMapping } from "./api.js";
 export { uploadParts, type UploadOptions, type UploadedPart } from "./upload.js";
 export { createClient, CubeClient, DEFAULT_PAGE_SIZE, type ClientOptions } from "./cube-client.js";
 export { clientConfigFromEnv, checkBaseUrl, isLoopbackHost, DEFAULT_BASE_URL, type ClientConfig } from "./config.js";

@@ -2,7 +2,8 @@
  * Diff rules of one cube: which fields differ, whether that is a replacement, what blocks it,
  * and the steps. Shared by the fleet diff and the Pulumi Cube resource.
  */
-import type { CreateCubeRequest, TcpMapping } from "../schema/api.js";
+import type { TcpMapping } from "../client/api.js";
+import type { CreateCubeRequest } from "../schema/api.js";
 import { fieldChange, type View, viewFields } from "./change.js";
 import { SENSITIVE, powerSide } from "./compare.js";
 import type { ResourcePlan } from "./domain-rules.js";

@@ -224,9 +224,9 @@ function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined,
     const liveDomains = live?.domains ?? [];
     for (const domain of domains) {
       const passwordChanged = domain.basicAuthPassword !== undefined && context.passwordChanged?.(spec.name, domain.hostname) === true;
-      add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.domain === domain.hostname), cubeDeleted, passwordChanged }));
+      add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.hostname === domain.hostname), cubeDeleted, passwordChanged }));
     }
-    for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.domain))) add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
+    for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.hostname))) add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
   }
   const ports = managed(spec, "ports");
   if (ports !== undefined) {

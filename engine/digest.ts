@@ -20,17 +20,11 @@ function projectCube(observed: ObservedCube): ProjectedCube {
     power: powerSide(cube.state),
     sshPort: sshMapping(observed)?.cubePort ?? null,
     domains: observed.domains
-      .map((domain) => ({ id: domain.id, hostname: domain.domain, port: domain.port, settings: canonical(liveDomainView(domain).settings) }))
+      .map((domain) => ({ id: domain.id, hostname: domain.hostname, port: domain.port, settings: canonical(liveDomainView(domain).settings) }))
       .sort(byId),
     ports: observed.tcpMappings
       .filter((mapping) => !mapping.isSsh)
-      .map((mapping) => ({
-        id: mapping.id,
-        cubePort: mapping.cubePort,
-        label: mapping.label,
-        udpEnabled: mapping.udpEnabled,
-        whitelistedIps: sortedOrNull(mapping.whitelistedIps.map((entry) => entry.cidr)) ?? [],
-      }))
+      .map((mapping) => ({ id: mapping.id, cubePort: mapping.cubePort, label: mapping.label, udp: mapping.udp, allow: sortedOrNull(mapping.allow) ?? [] }))
       .sort(byId),
   };
 }

@@ -2,7 +2,7 @@
  * Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet
  * diff and the Pulumi Domain resource.
  */
-import type { Domain } from "../schema/api.js";
+import type { Domain } from "../client/api.js";
 import { domainAddress } from "./address.js";
 import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
 import { KNOWN_AFTER_APPLY, SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
@@ -47,7 +47,7 @@ export function domainSettingChanges(spec: DesiredDomainSpec, live: Domain): Fie
 }
 
 export function liveDomainView(live: Domain): View {
-  const view: View = { id: live.id, hostname: live.domain, port: live.port };
+  const view: View = { id: live.id, hostname: live.hostname, port: live.port };
   const settings: View = {};
   for (const key of ["securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig", "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "basicAuthUser", "proxyProtocol"] as const) {
     if (live[key] !== undefined) settings[key] = SET_SETTINGS.includes(key) ? sortedOrNull(live[key] as string[] | null) : live[key];
@@ -68,7 +68,7 @@ export function desiredDomainView(spec: DesiredDomainSpec, live?: Domain): View 
 }
 
 export function attachDomainStep(address: string, cube: CubeRef, spec: DesiredDomainSpec): Step {
-  const step: Step = { op: "attach-domain", address, cube, body: { domain: spec.hostname, port: spec.port, ...spec.settings } };
+  const step: Step = { op: "attach-domain", address, cube, body: { hostname: spec.hostname, port: spec.port, ...spec.settings } };
   if (spec.basicAuthPassword) step.basicAuthPassword = { ...spec.basicAuthPassword };
   return step;
 }
@@ -94,7 +94,7 @@ function patchDomainStep(address: string, cube: CubeRef, spec: DesiredDomainSpec
 
 export function planDomain(input: DomainPlanInput): ResourcePlan {
   const { spec, live, cube } = input;
-  const hostname = spec?.hostname ?? live?.domain ?? "";
+  const hostname = spec?.hostname ?? live?.hostname ?? "";
   const address = domainAddress(input.cubeAddress, hostname);
   const base = { address, kind: "domain" as const, cubeName: cube.cubeName, id: live?.id ?? null };
   if (spec && !live) {
@@ -115,7 +115,7 @@ function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, liv
   // Built only for a change that shows it (a noop's after is its before: most of a large plan).
   const after = (): View => desiredDomainView(spec, live);
   const replaceChanges: FieldChange[] = [];
-  if (live.domain !== spec.hostname) replaceChanges.push(fieldChange("hostname", live.domain, spec.hostname, true));
+  if (live.hostname !== spec.hostname) replaceChanges.push(fieldChange("hostname", live.hostname, spec.hostname, true));
   if (live.port !== spec.port) replaceChanges.push(fieldChange("port", live.port, spec.port, true));
   if (input.cubeDeleted) replaceChanges.push(fieldChange("cubeId", live.cubeId, KNOWN_AFTER_APPLY, true));
   else if (input.cube.cubeId !== null && input.cube.cubeId !== live.cubeId) replaceChanges.push(fieldChange("cubeId", live.cubeId, input.cube.cubeId, true));

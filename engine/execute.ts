@@ -143,7 +143,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     // The digest covers the reference, never the password.
     const response = await withIdempotencyKey(step, { ...step.body, basicAuthPassword: step.basicAuthPassword ?? null }, ctx, (idempotencyKey) => ctx.client.attachDomain(cubeId, body, { idempotencyKey }));
-    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: step.body.domain }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
+    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: step.body.hostname }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
     return { createdId: response.domain.id, records: response.records };
   },
   "patch-domain": async (step, ctx) => {

@@ -215,7 +215,7 @@ function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issue
     if (port.cubePort === sshPort) {
       issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
     }
-    const spec: DesiredPortSpec = { cubePort: port.cubePort, udpEnabled: port.udp ?? true, whitelistedIps: (port.allow ?? []).map(ownString) };
+    const spec: DesiredPortSpec = { cubePort: port.cubePort, udp: port.udp ?? true, allow: (port.allow ?? []).map(ownString) };
     if (port.label !== undefined) spec.label = ownString(port.label);
     return spec;
   });

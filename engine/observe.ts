@@ -3,7 +3,8 @@
  * and TCP mappings with bounded concurrency (reads are not rate limited).
  */
 import type { CubeApi } from "../client/api.js";
-import type { Cube, Domain, TcpMapping, Webhook } from "../schema/api.js";
+import type { Domain, TcpMapping } from "../client/api.js";
+import type { Cube, Webhook } from "../schema/api.js";
 import { isNotFound } from "./context.js";
 import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 

@@ -1,7 +1,7 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
 import { projectState, digestOf, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
-import { isMutation, isReplace } from "./types.js";
+import { isMutation, isReplace, PLAN_FORMAT } from "./types.js";
 
 export const DEFAULT_RATE_LIMIT: PlanOptions["rateLimit"] = { limit: 10, windowMs: 60_000 };
 
@@ -67,7 +67,7 @@ export function buildPlan(input: PlanParts): Plan {
   const { observed, options, changes, steps } = input;
   const priorState = input.keep?.priorState === false ? undefined : projectState(observed, options.targets);
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT,
     // The plan is as old as the observation it was computed from (diff stays pure).
     createdAt: observed.observedAt,
     spaceId: observed.spaceId,

@@ -2,7 +2,7 @@
  * Diff rules of one published TCP port (identity: cubePort within its cube). The API cannot
  * change a mapping in place: any difference is a replacement. The SSH mapping is not a port.
  */
-import type { TcpMapping } from "../schema/api.js";
+import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
 import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
 import { KNOWN_AFTER_APPLY, sameSet, sortedOrNull } from "./compare.js";
@@ -18,38 +18,26 @@ export interface PortPlanInput {
   cubeDeleted?: boolean;
 }
 
-export function liveCidrs(live: TcpMapping): string[] {
-  return live.whitelistedIps.map((entry) => entry.cidr);
-}
-
 export function livePortView(live: TcpMapping): View {
-  return { id: live.id, cubePort: live.cubePort, label: live.label, udp: live.udpEnabled, allow: sortedOrNull(liveCidrs(live)) ?? [] };
+  return { id: live.id, cubePort: live.cubePort, label: live.label, udp: live.udp, allow: sortedOrNull(live.allow) ?? [] };
 }
 
 export function desiredPortView(spec: DesiredPortSpec, live?: TcpMapping): View {
-  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udp: spec.udpEnabled, allow: sortedOrNull(spec.whitelistedIps) ?? [] };
+  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udp: spec.udp, allow: sortedOrNull(spec.allow) ?? [] };
 }
 
-/**
- * Every difference forces a replacement; the label counts only when declared. Views and paths use
- * the desired-state file's names (`udp`, `allow`), as plans and the provider show them.
- */
+/** Every difference forces a replacement; the label counts only when declared. */
 export function portFieldChanges(spec: DesiredPortSpec, live: TcpMapping): FieldChange[] {
   const changes: FieldChange[] = [];
   if (live.cubePort !== spec.cubePort) changes.push(fieldChange("cubePort", live.cubePort, spec.cubePort, true));
-  if (live.udpEnabled !== spec.udpEnabled) changes.push(fieldChange("udp", live.udpEnabled, spec.udpEnabled, true));
-  if (!sameSet(liveCidrs(live), spec.whitelistedIps)) {
-    changes.push(fieldChange("allow", sortedOrNull(liveCidrs(live)) ?? [], sortedOrNull(spec.whitelistedIps) ?? [], true));
-  }
+  if (live.udp !== spec.udp) changes.push(fieldChange("udp", live.udp, spec.udp, true));
+  if (!sameSet(live.allow, spec.allow)) changes.push(fieldChange("allow", sortedOrNull(live.allow) ?? [], sortedOrNull(spec.allow) ?? [], true));
   if (spec.label !== undefined && (live.label ?? "") !== spec.label) changes.push(fieldChange("label", live.label, spec.label, true));
   return changes;
 }
 
-/** whitelistedIps is always sent, even empty: the deprecated alias is never used. */
 export function createPortStep(address: string, cube: CubeRef, spec: DesiredPortSpec): Step {
-  const body: Extract<Step, { op: "create-port" }>["body"] = { cubePort: spec.cubePort, udpEnabled: spec.udpEnabled, whitelistedIps: [...spec.whitelistedIps] };
-  if (spec.label !== undefined) body.label = spec.label;
-  return { op: "create-port", address, cube, body };
+  return { op: "create-port", address, cube, body: { ...spec, allow: [...spec.allow] } };
 }
 
 function deletePortStep(address: string, cubeName: string, live: TcpMapping): Step {

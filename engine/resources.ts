@@ -2,7 +2,7 @@
  * Per-resource planning for the Pulumi provider: the same rules as the fleet diff, for one
  * Cube, Domain or TcpMapping resource at a time.
  */
-import type { Domain, TcpMapping } from "../schema/api.js";
+import type { Domain, TcpMapping } from "../client/api.js";
 import { cubeAddress } from "./address.js";
 import { planCube } from "./cube-rules.js";
 import { planDomain, type ResourcePlan } from "./domain-rules.js";

@@ -4,7 +4,8 @@
  * Flow: DesiredState (normalized file or Pulumi inputs) + ObservedState (read through the
  * client) → diff → Plan (complete list of ResourceChange, ordered Steps) → apply (executors).
  */
-import type { AttachDomainRequest, CreateCubeRequest, CreateTcpMappingRequest, CreateWebhookRequest, Cube, DnsRecord, Domain, PatchDomainRequest, TcpMapping, Webhook } from "../schema/index.js";
+import type { AttachDomainRequest, CreateTcpMappingRequest, Domain, TcpMapping } from "../client/api.js";
+import type { CreateCubeRequest, CreateWebhookRequest, Cube, DnsRecord, PatchDomainRequest, Webhook } from "../schema/index.js";
 import type { Power } from "../schema/desired.js";
 
 // ---------------------------------------------------------------- desired state (normalized)
@@ -26,9 +27,9 @@ export interface DesiredPortSpec {
   cubePort: number;
   /** undefined: label not managed. */
   label?: string;
-  udpEnabled: boolean;
+  udp: boolean;
   /** CIDRs; empty = open to the internet. Compared as a set. */
-  whitelistedIps: string[];
+  allow: string[];
 }
 
 export type IgnorableField = "image" | "region" | "resources" | "sshPublicKey" | "userData" | "terminationProtection" | "power" | "sshPort" | "domains" | "ports";
@@ -187,8 +188,11 @@ export interface PlanSummary {
   estimatedSeconds: number;
 }
 
+/** 2: steps name fields as the file does (`hostname`, `udp`, `allow`); 1 used the API's names. */
+export const PLAN_FORMAT = 2;
+
 export interface Plan {
-  formatVersion: 1;
+  formatVersion: typeof PLAN_FORMAT;
   createdAt: string;
   spaceId: string;
   /** Complete: one entry per address in desired ∪ observed, noop included. */
@@ -240,7 +244,7 @@ export interface ProjectedCube {
   power: string;
   sshPort: number | null;
   domains: { id: string; hostname: string; port: number | null; settings: unknown }[];
-  ports: { id: string; cubePort: number; label: string | null; udpEnabled: boolean; whitelistedIps: string[] }[];
+  ports: { id: string; cubePort: number; label: string | null; udp: boolean; allow: string[] }[];
 }
 
 export interface PlanOptions {

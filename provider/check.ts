@@ -4,7 +4,7 @@
  * not judged.
  */
 import { z } from "zod";
-import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, Hostname } from "../schema/api.js";
+import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, DomainSettings, Hostname } from "../schema/api.js";
 import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
 import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
@@ -33,7 +33,8 @@ export const CubeInputSchema = CreateCubeRequest.extend({
   adoptId: AdoptId,
 });
 
-export const DomainInputSchema = AttachDomainRequest.omit({ confirmMixedProxyProtocol: true, domain: true }).extend({
+export const DomainInputSchema = DomainSettings.omit({ confirmMixedProxyProtocol: true }).extend({
+  port: AttachDomainRequest.shape.port,
   cubeId: CubeId,
   hostname: Hostname,
   basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),

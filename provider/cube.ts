@@ -5,7 +5,8 @@
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
-import type { Cube, TcpMapping } from "../schema/api.js";
+import type { TcpMapping } from "../client/api.js";
+import type { Cube } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
 import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
@@ -78,7 +79,7 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
   if (typeof outs.sshPort === "number") {
     tcpMappings.push({
       id: "ssh", cubeId: id, cubePort: outs.sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null,
-      label: "SSH", status: "active", isSsh: true, udpEnabled: false, whitelistedIps: [],
+      label: "SSH", status: "active", isSsh: true, udp: false, allow: [],
     });
   }
   return { cube, domains: [], tcpMappings };

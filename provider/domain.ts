@@ -4,7 +4,8 @@
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
-import type { DnsRecord, Domain } from "../schema/api.js";
+import type { Domain } from "../client/api.js";
+import type { DnsRecord } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
@@ -47,10 +48,10 @@ function passwordChanged(inputs: DomainInputs, outs: Partial<DomainOutputs>): bo
   return password !== undefined && sha256(password) !== outs.basicAuthPasswordDigest;
 }
 
-/** The old outputs as the live view: diff needs no HTTP. State of older releases names the hostname `domain`. */
+/** The old outputs as the live view: diff needs no HTTP. State of older releases names the hostname by its deprecated name (aliases.ts). */
 function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
   const live: Record<string, unknown> = {
-    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", domain: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
+    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", hostname: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
     status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
   };
   for (const key of DOMAIN_SETTING_NAMES) {
@@ -69,7 +70,7 @@ function domainOutputs(live: Domain, records: DomainRecordOutput[], passwordDige
     ...settings,
     domainId: live.id,
     cubeId: live.cubeId,
-    hostname: live.domain,
+    hostname: live.hostname,
     port: live.port,
     records,
     isWildcard: live.isWildcard,

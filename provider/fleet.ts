@@ -90,7 +90,7 @@ export class Fleet extends pulumi.ComponentResource {
   private addPort(fleet: string, cubeName: string, cube: Cube, spec: DesiredPortSpec): void {
     this.tcpMappings[`${cubeName}/${spec.cubePort}`] = new TcpMapping(
       `${fleet}-${cubeName}-port-${spec.cubePort}`,
-      { cubeId: cube.cubeId, cubePort: spec.cubePort, udp: spec.udpEnabled, allow: spec.whitelistedIps, ...(spec.label !== undefined ? { label: spec.label } : {}) },
+      { cubeId: cube.cubeId, cubePort: spec.cubePort, udp: spec.udp, allow: spec.allow, ...(spec.label !== undefined ? { label: spec.label } : {}) },
       { parent: this },
     );
   }

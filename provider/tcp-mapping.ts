@@ -4,7 +4,7 @@
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { planPort, planPortResource, type DesiredPortSpec, type ResourcePlan } from "../engine/index.js";
-import type { TcpMapping } from "../schema/api.js";
+import type { TcpMapping } from "../client/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
@@ -19,7 +19,7 @@ import { declared, type Props } from "./values.js";
 const DEFAULT_UDP = true;
 
 function portSpec(inputs: TcpMappingInputs): DesiredPortSpec {
-  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udpEnabled: declared(inputs.udp) ?? DEFAULT_UDP, whitelistedIps: [...(declared(inputs.allow) ?? [])] };
+  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udp: declared(inputs.udp) ?? DEFAULT_UDP, allow: [...(declared(inputs.allow) ?? [])] };
   const label = declared(inputs.label);
   if (label !== undefined) spec.label = label;
   return spec;
@@ -33,19 +33,19 @@ function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
   return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), ...(live ? { live } : {}) });
 }
 
-/** The old outputs as the live view: diff needs no HTTP. State of older releases has `udpEnabled`, `whitelistedIps`. */
+/** The old outputs as the live view: diff needs no HTTP. State of older releases has the deprecated names (aliases.ts). */
 function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
   return {
     id: outs.mappingId ?? "", cubeId: outs.cubeId ?? "", cubePort: outs.cubePort ?? 0, hostPort: outs.hostPort ?? 0, host: outs.host ?? null,
-    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udpEnabled: stateValue<boolean>(outs, "TcpMapping", "udp") ?? DEFAULT_UDP,
-    whitelistedIps: (stateValue<string[]>(outs, "TcpMapping", "allow") ?? []).map((cidr) => ({ id: "", cidr })),
+    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udp: stateValue<boolean>(outs, "TcpMapping", "udp") ?? DEFAULT_UDP,
+    allow: stateValue<string[]>(outs, "TcpMapping", "allow") ?? [],
   };
 }
 
 function mappingOutputs(live: TcpMapping, cubeIpv4: string | null): TcpMappingOutputs {
   return {
     mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host: live.host ?? cubeIpv4, hostPort: live.hostPort,
-    label: live.label, udp: live.udpEnabled, allow: live.whitelistedIps.map((entry) => entry.cidr), status: live.status,
+    label: live.label, udp: live.udp, allow: live.allow, status: live.status,
   };
 }
 

@@ -3,8 +3,8 @@
  * port's host:port, and the DNS records each domain needs (with whether they are published).
  * Printed after apply and by `cubeform show`. Read-only.
  */
-import type { CubeApi } from "../client/api.js";
-import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState, Domain, TcpMapping } from "../schema/api.js";
+import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
+import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
 import { mapBounded } from "../engine/observe.js";
 import { readPaced, type DnsReadPace } from "./dns-reads.js";
 
@@ -76,11 +76,11 @@ export async function readReach(client: CubeApi, cubes: readonly Cube[], options
 
 async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh: CubeSshInfo | null; mappings: TcpMapping[]; domains: Domain[] }> {
   const [ssh, mappings, domains] = await Promise.all([client.getSsh(cube.id).catch(() => null), client.listTcpMappings(cube.id), client.listDomains(cube.id)]);
-  return { cube, ssh, mappings, domains: [...domains].sort((a, b) => a.domain.localeCompare(b.domain)) };
+  return { cube, ssh, mappings, domains: [...domains].sort((a, b) => a.hostname.localeCompare(b.hostname)) };
 }
 
 async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainReach> {
-  const base = { hostname: domain.domain, port: domain.port ?? null };
+  const base = { hostname: domain.hostname, port: domain.port ?? null };
   try {
     const view = await client.getDomainRecords(cubeId, domain.id);
     const records = view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk }));
@@ -94,11 +94,11 @@ function tcpReach(m: TcpMapping): TcpReach {
   return {
     cubePort: m.cubePort,
     label: m.label,
-    udp: m.udpEnabled,
+    udp: m.udp,
     address: m.host ? `${m.host}:${m.hostPort}` : null,
     host: m.host,
     hostPort: m.hostPort,
-    allow: m.whitelistedIps.map((entry) => entry.cidr),
+    allow: m.allow,
   };
 }
 

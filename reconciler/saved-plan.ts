@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
-import type { DesiredState, Plan } from "../engine/types.js";
+import { PLAN_FORMAT, type DesiredState, type Plan } from "../engine/types.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
 import { writeFileAtomic } from "../system/files.js";
 import { CliError } from "./errors.js";
@@ -29,7 +29,7 @@ export interface SavedPlan extends Plan {
 
 /** Enough structure to refuse a file that is not a cubeform plan; the rest is the engine's. */
 const SavedPlanShape = z.looseObject({
-  formatVersion: z.literal(1),
+  formatVersion: z.number(),
   spaceId: z.string(),
   priorStateDigest: z.string(),
   steps: z.array(z.looseObject({ op: z.string(), address: z.string() })),
@@ -83,8 +83,11 @@ export async function readSavedPlan(absPath: string, shown: string, env: Env): P
     throw new CliError("plan_invalid", `${path} is not JSON, so not a saved plan; make one with: cubeform plan --out ${suggest}`);
   }
   const checked = SavedPlanShape.safeParse(json);
-  if (!checked.success) throw new CliError("plan_invalid", `${path} is not a cubeform plan (formatVersion 1); make one with: cubeform plan --out ${suggest}`);
-  const { contentDigest } = checked.data;
+  if (!checked.success) throw new CliError("plan_invalid", `${path} is not a cubeform plan; make one with: cubeform plan --out ${suggest}`);
+  const { contentDigest, formatVersion } = checked.data;
+  if (formatVersion !== PLAN_FORMAT) {
+    throw new CliError("stale_plan", `refusing to apply ${path}: it was saved by another release of cubeform (plan format ${formatVersion}; this release applies format ${PLAN_FORMAT}); make a new plan: cubeform plan --out ${suggest}`);
+  }
   if (contentDigest === undefined || contentDigest !== contentDigestOf(json as object)) {
     throw new CliError(
       "plan_modified",

@@ -3,8 +3,11 @@
  * folder but test/, bench/ and build output, found rather than listed, so a new folder is
  * checked too — with type-only imports and import() counted; and the layers DESIGN.md draws.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { describeCycles, findCycles, importGraph, productFolders } from "./support/import-graph.js";
+import { describeCycles, findCycles, importGraph, productFolders, REPO_ROOT } from "./support/import-graph.js";
 
 describe("source layout", () => {
   const folders = productFolders();
@@ -48,9 +51,37 @@ describe("source layout", () => {
     expect(importsFromTo(["desired/"], ["provider/"])).toEqual([]);
   });
 
+  it("one vocabulary inside: the API's names of a TCP mapping's fields appear only in client/, the emulator and the API's schemas", () => {
+    // The provider still accepts the input names of earlier releases: its alias table and the deprecated arguments it types.
+    const mayName = (file: string) =>
+      file.startsWith("client/") || file.startsWith("emulator/") || ["schema/api.ts", "schema/listed.ts", "provider/aliases.ts", "provider/resources.ts"].includes(file);
+    const named = (file: string) => apiNamesIn(file).map((name) => `${file}: ${name}`);
+    expect([...graph.edges.keys()].filter((file) => !mayName(file)).flatMap(named)).toEqual([]);
+    // The check sees the names where they are (identifiers and strings, not comments).
+    expect(apiNamesIn("client/vocabulary.ts")).toEqual(expect.arrayContaining(["udpEnabled", "whitelistedIps"]));
+    expect(apiNamesOf('const a = { udpEnabled: 1 }; a["whitelistedIps"]; // whitelistIps', "x.ts")).toEqual(["udpEnabled", "whitelistedIps"]);
+  });
+
   /** `file → target` for each import from a file under one of the folders `from` into one under `to`. */
   function importsFromTo(from: string[], to: string[]): string[] {
     const under = (folders: string[]) => (path: string) => folders.some((folder) => path.startsWith(folder));
     return [...graph.edges].filter(([file]) => under(from)(file)).flatMap(([file, targets]) => targets.filter(under(to)).map((target) => `${file} → ${target}`));
   }
 });
+
+const API_NAMES = new Set(["udpEnabled", "whitelistedIps", "whitelistIps"]);
+
+function apiNamesIn(file: string): string[] {
+  return apiNamesOf(readFileSync(join(REPO_ROOT, file), "utf8"), file);
+}
+
+/** The API's field names among the identifiers and string literals of a source text. */
+function apiNamesOf(text: string, file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isIdentifier(node) || ts.isStringLiteralLike(node)) && API_NAMES.has(node.text)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return found;
+}

@@ -295,7 +295,7 @@ function dnsLines(result: ApplyResult): string[] {
   if (attached.length === 0) return [];
   const lines = ["DNS records to publish for the attached domains:"];
   for (const o of attached) {
-    const hostname = o.step.op === "attach-domain" ? o.step.body.domain : o.step.address;
+    const hostname = o.step.op === "attach-domain" ? o.step.body.hostname : o.step.address;
     lines.push(`  ${hostname}:`);
     for (const r of o.records ?? []) lines.push(`    ${dnsRecordLine(r)}`);
   }

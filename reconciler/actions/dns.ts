@@ -3,8 +3,8 @@
  * state and proxy advice; optionally waits until all are found. `missing` (not published yet)
  * and `unknown` (could not check) are states to show, never errors.
  */
-import type { CubeApi } from "../../client/api.js";
-import type { Cube, Domain, DnsRecordStatus } from "../../schema/api.js";
+import type { CubeApi, Domain } from "../../client/api.js";
+import type { Cube, DnsRecordStatus } from "../../schema/api.js";
 import type { RateLimit } from "../connect.js";
 import { DNS_FORMATS } from "../commands/options.js";
 import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
@@ -71,9 +71,9 @@ export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
 async function domainsOf(client: CubeApi, cube: Cube, hostname: string | undefined): Promise<Domain[]> {
   const domains = await client.listDomains(cube.id);
   if (hostname === undefined) return domains;
-  const domain = domains.find((d) => d.domain === hostname.toLowerCase());
+  const domain = domains.find((d) => d.hostname === hostname.toLowerCase());
   if (domain === undefined) {
-    const attached = domains.map((d) => d.domain).join(", ") || "none";
+    const attached = domains.map((d) => d.hostname).join(", ") || "none";
     throw new CliError("domain_not_found", `cube "${cube.name}" has no domain ${hostname} (attached: ${attached})`);
   }
   return [domain];
@@ -85,7 +85,7 @@ export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[]
 }
 
 async function readDomainDns(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainDns> {
-  const base = { hostname: domain.domain, domainId: domain.id };
+  const base = { hostname: domain.hostname, domainId: domain.id };
   try {
     const view = await client.getDomainRecords(cubeId, domain.id);
     return { ...base, records: view.records, complete: view.summary.complete };

@@ -44,9 +44,9 @@ async function checkDns(conn: Connection, desired: DesiredState, observed: Obser
     const live = spec.id !== undefined ? byId.get(spec.id) : byName.get(spec.name);
     if (live === undefined) continue;
     for (const domainSpec of spec.domains ?? []) {
-      const domain = live.domains.find((d) => d.domain === domainSpec.hostname);
+      const domain = live.domains.find((d) => d.hostname === domainSpec.hostname);
       if (domain === undefined) continue;
-      reads.push({ base: { address: domainAddress(cubeAddress(spec.name), domain.domain), cubeName: spec.name, hostname: domain.domain }, cubeId: live.cube.id, domainId: domain.id });
+      reads.push({ base: { address: domainAddress(cubeAddress(spec.name), domain.hostname), cubeName: spec.name, hostname: domain.hostname }, cubeId: live.cube.id, domainId: domain.id });
     }
   }
   return readPaced(reads, pace, async ({ base, cubeId, domainId }): Promise<DomainDnsCheck> => {

@@ -6,7 +6,8 @@
  * do this for a dynamic provider (see README, "Adopting existing resources").
  */
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
-import { DOMAIN_DECLARED_SETTINGS, type Domain, type TcpMapping } from "../../schema/api.js";
+import type { Domain, TcpMapping } from "../../client/api.js";
+import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
 import { DesiredDomain } from "../../schema/desired.js";
 import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
 
@@ -68,17 +69,17 @@ function cubeBlock(observed: ObservedCube, pinned: boolean, names: UniqueNames):
   const lines = [`const ${variable} = new Cube(${literal(resourceName)}, ${literal(inputs)});`];
   if (power === "error") lines.unshift(`// State "error": power is left unmanaged.`);
   const cubeRef = new Code(`${variable}.cubeId`);
-  for (const domain of [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain))) lines.push(domainStatement(domain, resourceName, cubeRef));
+  for (const domain of [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname))) lines.push(domainStatement(domain, resourceName, cubeRef));
   for (const mapping of observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort)) lines.push(mappingStatement(mapping, resourceName, cubeRef));
   return `\n// ${cube.name} (id ${cube.id})\n${lines.join("\n")}\n`;
 }
 
 function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): string {
-  const name = `${cubeResource}-${domain.domain.replace(/^\*\./, "wildcard.")}`;
+  const name = `${cubeResource}-${domain.hostname.replace(/^\*\./, "wildcard.")}`;
   if (domain.port === null) {
-    return `// ${domain.domain} (id ${domain.cubeId}/${domain.id}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
+    return `// ${domain.hostname} (id ${domain.cubeId}/${domain.id}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
   }
-  const inputs: Plain = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.domain, port: domain.port };
+  const inputs: Plain = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.hostname, port: domain.port };
   for (const key of DOMAIN_DECLARED_SETTINGS) {
     const value = domain[key];
     // Empty values mean "not set"; values the file cannot spell stay unmanaged.
@@ -92,9 +93,8 @@ function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): s
 function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Code): string {
   const inputs: Plain = { adoptId: `${mapping.cubeId}/${mapping.id}`, cubeId: cubeRef, cubePort: mapping.cubePort };
   if (mapping.label !== null) inputs.label = mapping.label;
-  inputs.udp = mapping.udpEnabled;
-  const allow = mapping.whitelistedIps.map((entry) => entry.cidr);
-  if (allow.length > 0) inputs.allow = allow;
+  inputs.udp = mapping.udp;
+  if (mapping.allow.length > 0) inputs.allow = mapping.allow;
   return `new TcpMapping(${literal(`${cubeResource}-port-${mapping.cubePort}`)}, ${literal(inputs)});`;
 }
 

@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
-import { DOMAIN_DECLARED_SETTINGS, type Domain, type TcpMapping } from "../../schema/api.js";
+import type { Domain, TcpMapping } from "../../client/api.js";
+import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
 import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
 import type { RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
@@ -105,7 +106,7 @@ function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
   if (power === "running" || power === "stopped") entry.power = power;
   const ssh = sshMapping(observed);
   if (ssh !== undefined) entry.sshPort = ssh.cubePort;
-  const domains = [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain));
+  const domains = [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
   if (domains.length > 0) entry.domains = domains.map(domainEntry);
   const ports = publishedPorts(observed);
   if (ports.length > 0) entry.ports = ports.map(portEntry);
@@ -113,7 +114,7 @@ function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
 }
 
 function domainEntry(domain: Domain): Plain {
-  const entry: Plain = { hostname: domain.domain };
+  const entry: Plain = { hostname: domain.hostname };
   // The file requires a port; a live domain without one gets a comment (see decorateCube).
   if (domain.port !== null) entry.port = domain.port;
   for (const key of DOMAIN_SETTINGS) {
@@ -130,9 +131,8 @@ const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed.tcpMap
 function portEntry(mapping: TcpMapping): Plain {
   const entry: Plain = { cubePort: mapping.cubePort };
   if (mapping.label !== null) entry.label = mapping.label;
-  entry.udp = mapping.udpEnabled;
-  const allow = mapping.whitelistedIps.map((entry) => entry.cidr);
-  if (allow.length > 0) entry.allow = allow;
+  entry.udp = mapping.udp;
+  if (mapping.allow.length > 0) entry.allow = mapping.allow;
   return entry;
 }
 
@@ -147,7 +147,7 @@ function decorateCube(doc: Document, observed: ObservedCube, index: number): voi
 }
 
 function decorateDomains(doc: Document, observed: ObservedCube, index: number): void {
-  const domains = [...observed.domains].sort((a, b) => a.domain.localeCompare(b.domain));
+  const domains = [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
   domains.forEach((domain, d) => {
     const node = doc.getIn(["cubes", index, "domains", d], true);
     for (const key of ["ipAllowList", "ipDenyList"]) flowStyle(doc.getIn(["cubes", index, "domains", d, key], true));

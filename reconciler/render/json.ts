@@ -1,10 +1,12 @@
 /**
- * `--format json` of plan and drift, formatVersion 2 (the output for scripts):
+ * `--format json` of plan and drift, formatVersion 3 (the output for scripts):
  *   - `changes` stays complete, one entry per address, noop included; a noop entry that is
  *     neither blocked nor unmanaged omits `before` and `after` (they would be equal);
  *   - `priorState` is left out: it serves the stale-plan check of a saved plan, and
- *     `plan --out` writes it (that file keeps the engine's Plan, formatVersion 1).
- * Version 1 printed every noop with both bodies plus priorState: 64 MB for 10,000 cubes.
+ *     `plan --out` writes it (that file keeps the engine's Plan, formatVersion 2);
+ *   - steps' bodies name fields as the file does (`hostname`, `udp`, `allow`).
+ * Version 2 named them as the API does (`domain`, `udpEnabled`, `whitelistedIps`); version 1
+ * also printed every noop with both bodies plus priorState: 64 MB for 10,000 cubes.
  *
  * The text is written in chunks as it is made, never as one string of the whole plan, as fast
  * as the reader takes it (the saved plan of `plan --out` is written the same way).
@@ -14,7 +16,7 @@ import type { Plan, ResourceChange } from "../../engine/types.js";
 import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";
 
-export const JSON_FORMAT_VERSION = 2;
+export const JSON_FORMAT_VERSION = 3;
 
 export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & { formatVersion: typeof JSON_FORMAT_VERSION; changes: ResourceChange[] };
 

@@ -31,8 +31,8 @@ beforeAll(async () => {
   try {
     const cube = await client.createCube(cubeBody("c00000"), { idempotencyKey: newIdempotencyKey() });
     await waitForState(client, cube.id, "running");
-    await client.attachDomain(cube.id, { domain: "www.c00000.example.com", port: 8080 }, { idempotencyKey: newIdempotencyKey() });
-    await client.createTcpMapping(cube.id, { cubePort: 5432, label: "postgres", udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() });
+    await client.attachDomain(cube.id, { hostname: "www.c00000.example.com", port: 8080 }, { idempotencyKey: newIdempotencyKey() });
+    await client.createTcpMapping(cube.id, { cubePort: 5432, label: "postgres", udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() });
     const answer = async (path: string): Promise<Record<string, Record<string, unknown>[]>> => {
       const response = await fetch(`${emulator.url}/spaces/${emulator.spaceId}${path}`, { headers: { "X-API-KEY": emulator.apiKey } });
       return (await response.json()) as Record<string, Record<string, unknown>[]>;

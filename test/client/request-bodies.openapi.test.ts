@@ -37,7 +37,7 @@ describe("every request body the client sends validates against the reference Op
     await c.attachDomain(
       "c1",
       {
-        domain: "app.example.com",
+        hostname: "app.example.com",
         port: 8080,
         securityHeadersMode: "app_managed",
         responseHeaderTimeoutSecs: 120,
@@ -55,7 +55,7 @@ describe("every request body the client sends validates against the reference Op
       { idempotencyKey: "k3" },
     );
     await c.patchDomain("c1", "d1", { maxRequestBodyMb: null, corsConfig: null, basicAuthUser: null, responseHeaderOverrides: null });
-    await c.createTcpMapping("c1", { cubePort: 5432, label: "db", udpEnabled: false, whitelistedIps: ["203.0.113.0/24"] }, { idempotencyKey: "k4" });
+    await c.createTcpMapping("c1", { cubePort: 5432, label: "db", udp: false, allow: ["203.0.113.0/24"] }, { idempotencyKey: "k4" });
     await c.createSnapshot("c1", { name: "before-upgrade" }, { idempotencyKey: "k5" });
     await c.createSnapshot("c1", {}, { idempotencyKey: "k6" });
     await c.restoreSnapshot("c1", "sn1");

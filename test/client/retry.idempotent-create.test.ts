@@ -24,9 +24,9 @@ describe("creates carry an Idempotency-Key and are resent with the same key", ()
       status: 201,
       body: r.path.endsWith("/tcp-mappings") ? { tcpMapping: mapping } : r.path.endsWith("/snapshots") ? { snapshot } : { domain, records: [] },
     }));
-    await h.client.createTcpMapping("c1", { cubePort: 80 }, { idempotencyKey: "k-tcp" });
+    await h.client.createTcpMapping("c1", { cubePort: 80, udp: true, allow: [] }, { idempotencyKey: "k-tcp" });
     await h.client.createSnapshot("c1", { name: "s" }, { idempotencyKey: "k-snap" });
-    await h.client.attachDomain("c1", { domain: "a.example.com", port: 80 }, { idempotencyKey: "k-dom" });
+    await h.client.attachDomain("c1", { hostname: "a.example.com", port: 80 }, { idempotencyKey: "k-dom" });
     expect(h.server.received.map((r) => r.headers["idempotency-key"])).toEqual(["k-tcp", "k-snap", "k-dom"]);
   });
 

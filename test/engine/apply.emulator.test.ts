@@ -11,7 +11,7 @@ function fleet(overrides: { image?: string; allowReplace?: boolean; protect?: bo
       ...(overrides.protect !== undefined ? { terminationProtection: overrides.protect } : {}),
       lifecycle: { allowReplace: overrides.allowReplace ?? false, ignoreChanges: [] },
       domains: [{ hostname: "app.example.com", port: 8080, settings: { basicAuthUser: "admin", originScheme: "https" }, basicAuthPassword: { env: "WEB_PASS" } }],
-      ports: [{ cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"], label: "pg" }],
+      ports: [{ cubePort: 5432, udp: false, allow: ["10.0.0.0/8"], label: "pg" }],
     }),
     spec("worker", { power: "stopped" }),
   ]);
@@ -60,7 +60,7 @@ describe("apply against the emulator", () => {
     expect(web).toHaveLength(1);
     expect(web[0]?.cube.id).not.toBe(before);
     expect(web[0]?.cube.image).toBe("debian-13");
-    expect(web[0]?.domains.map((d) => d.domain)).toEqual(["app.example.com"]);
+    expect(web[0]?.domains.map((d) => d.hostname)).toEqual(["app.example.com"]);
   });
 
   test("protection blocks the replacement; the API's refusal surfaces as termination_protected", async ({ emulator, client }) => {

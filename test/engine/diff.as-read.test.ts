@@ -26,12 +26,12 @@ const web = cube("web");
 const db = cube("db", { state: "stopped" });
 const old = cube("old");
 const reads = [
-  live(web, { domains: [domain(web.id, "app.example.com", { port: 9090 })], tcpMappings: [mapping(web.id, 5432, { udpEnabled: false })] }),
+  live(web, { domains: [domain(web.id, "app.example.com", { port: 9090 })], tcpMappings: [mapping(web.id, 5432, { udp: false })] }),
   live(db),
   live(old),
 ];
 const file = desired([
-  spec("web", { domains: [{ hostname: "app.example.com", port: 8080, settings: {}, basicAuthPassword: { env: "WEB_PASSWORD" } }], ports: [{ cubePort: 5432, udpEnabled: true, whitelistedIps: [] }] }),
+  spec("web", { domains: [{ hostname: "app.example.com", port: 8080, settings: {}, basicAuthPassword: { env: "WEB_PASSWORD" } }], ports: [{ cubePort: 5432, udp: true, allow: [] }] }),
   spec("db", { power: "running" }),
   spec("new"),
 ]);

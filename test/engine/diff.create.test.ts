@@ -12,7 +12,7 @@ describe("diff: creating and converged fleets", () => {
           terminationProtection: true,
           sshPort: 2222,
           domains: [{ hostname: "app.example.com", port: 8080, settings: { originScheme: "https" } }],
-          ports: [{ cubePort: 5432, udpEnabled: false, whitelistedIps: [] }],
+          ports: [{ cubePort: 5432, udp: false, allow: [] }],
         }),
       ]),
       observed([]),
@@ -30,7 +30,7 @@ describe("diff: creating and converged fleets", () => {
       cube: { cubeName: "web", cubeId: null },
       body: { name: "web", image: "ubuntu-24.04", region: "eu-nuremberg", userData: "#cloud-config\n", terminationProtection: true },
     });
-    expect(plan.steps[3]).toEqual({ op: "create-port", address: "cube/web/port/5432", cube: { cubeName: "web", cubeId: null }, body: { cubePort: 5432, udpEnabled: false, whitelistedIps: [] } });
+    expect(plan.steps[3]).toEqual({ op: "create-port", address: "cube/web/port/5432", cube: { cubeName: "web", cubeId: null }, body: { cubePort: 5432, udp: false, allow: [] } });
     expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
       ["cube/web", "create"],
       ["cube/web/domain/app.example.com", "create"],
@@ -54,7 +54,7 @@ describe("diff: creating and converged fleets", () => {
     const state = observed([
       live(c, {
         domains: [domain(c.id, "app.example.com", { ipAllowList: ["10.0.0.0/8", "192.168.0.0/16"] })],
-        tcpMappings: [sshMapping(c.id, 2222), mapping(c.id, 5432, { whitelistedIps: [{ id: "w", cidr: "1.2.3.4/32" }], label: "pg" })],
+        tcpMappings: [sshMapping(c.id, 2222), mapping(c.id, 5432, { allow: ["1.2.3.4/32"], label: "pg" })],
       }),
     ]);
     const plan = diff(
@@ -64,7 +64,7 @@ describe("diff: creating and converged fleets", () => {
           power: "running",
           sshPort: 2222,
           domains: [{ hostname: "app.example.com", port: 8080, settings: { ipAllowList: ["192.168.0.0/16", "10.0.0.0/8"], securityHeadersMode: "enforced", corsConfig: null, responseHeaderOverrides: {} } }],
-          ports: [{ cubePort: 5432, udpEnabled: true, whitelistedIps: ["1.2.3.4/32"], label: "pg" }],
+          ports: [{ cubePort: 5432, udp: true, allow: ["1.2.3.4/32"], label: "pg" }],
         }),
       ]),
       state,

@@ -16,7 +16,7 @@ describe("diff: domains", () => {
         op: "attach-domain",
         address: "cube/web/domain/new.example.com",
         cube: { cubeName: "web", cubeId: web.id },
-        body: { domain: "new.example.com", port: 3000, basicAuthUser: "admin", ipAllowList: ["10.0.0.0/8"] },
+        body: { hostname: "new.example.com", port: 3000, basicAuthUser: "admin", ipAllowList: ["10.0.0.0/8"] },
         basicAuthPassword: { env: "NEW_PASS" },
       },
     ]);

@@ -23,7 +23,7 @@ describe("diff: replacements", () => {
       spec("web", {
         resources: { vcpu: 2, ramGb: 2, diskGb: 20 },
         domains: [{ hostname: "app.example.com", port: 8080, settings: {} }],
-        ports: [{ cubePort: 5432, udpEnabled: true, whitelistedIps: [] }],
+        ports: [{ cubePort: 5432, udp: true, allow: [] }],
       }),
     ]);
     for (const plan of [diff(file, state, { allowReplace: true }), diff({ ...file, cubes: file.cubes.map((c) => ({ ...c, lifecycle: { ...c.lifecycle, allowReplace: true } })) }, state)]) {

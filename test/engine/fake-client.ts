@@ -1,6 +1,6 @@
 /** A scripted CubeApi for executor and observe tests: records calls, answers from plain data. */
-import type { CubeApi } from "../../client/api.js";
-import type { Cube, Domain, TcpMapping } from "../../schema/api.js";
+import type { CubeApi, Domain, TcpMapping } from "../../client/api.js";
+import type { Cube } from "../../schema/api.js";
 import { cube as makeCube } from "./fixtures.js";
 
 export class ApiFailure extends Error {

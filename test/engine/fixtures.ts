@@ -1,5 +1,6 @@
 /** Hand-built desired and observed states for the pure diff tests. */
-import type { Cube, Domain, TcpMapping } from "../../schema/api.js";
+import type { Domain, TcpMapping } from "../../client/api.js";
+import type { Cube } from "../../schema/api.js";
 import type { DesiredCubeSpec, DesiredState, ObservedCube, ObservedState } from "../../engine/index.js";
 
 export const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl test@example";
@@ -38,22 +39,19 @@ export function cube(name: string, overrides: Partial<Cube> = {}): Cube {
 }
 
 export function sshMapping(cubeId: string, cubePort = 22): TcpMapping {
-  return { id: `ssh-${cubeId}`, cubeId, cubePort, hostPort: 30022, host: "h.example", label: null, status: "active", isSsh: true, udpEnabled: false, whitelistedIps: [] };
+  return { id: `ssh-${cubeId}`, cubeId, cubePort, hostPort: 30022, host: "h.example", label: null, status: "active", isSsh: true, udp: false, allow: [] };
 }
 
 export function mapping(cubeId: string, cubePort: number, overrides: Partial<TcpMapping> = {}): TcpMapping {
-  return { id: `tcp-${cubeId}-${cubePort}`, cubeId, cubePort, hostPort: 30000 + cubePort, host: "h.example", label: null, status: "active", isSsh: false, udpEnabled: true, whitelistedIps: [], ...overrides };
+  return { id: `tcp-${cubeId}-${cubePort}`, cubeId, cubePort, hostPort: 30000 + cubePort, host: "h.example", label: null, status: "active", isSsh: false, udp: true, allow: [], ...overrides };
 }
 
-export function cidrs(...list: string[]): TcpMapping["whitelistedIps"] {
-  return list.map((cidr, i) => ({ id: `w${i}`, cidr }));
-}
 
 export function domain(cubeId: string, hostname: string, overrides: Partial<Domain> = {}): Domain {
   return {
     id: `dom-${hostname}`,
     cubeId,
-    domain: hostname,
+    hostname,
     port: 8080,
     status: "active",
     securityHeadersMode: "enforced",

@@ -61,8 +61,8 @@ describe("normalize", () => {
       power: "running",
       domains: [{ hostname: "app.example.com", port: 8080, settings: { basicAuthUser: "admin", ipAllowList: ["10.0.0.0/8"] }, basicAuthPassword: { env: "WEB_PASS" } }],
       ports: [
-        { cubePort: 5432, udpEnabled: false, whitelistedIps: ["1.2.3.4/32"], label: "pg" },
-        { cubePort: 6379, udpEnabled: true, whitelistedIps: [] },
+        { cubePort: 5432, udp: false, allow: ["1.2.3.4/32"], label: "pg" },
+        { cubePort: 6379, udp: true, allow: [] },
       ],
       lifecycle: { allowReplace: false, ignoreChanges: [] },
     });

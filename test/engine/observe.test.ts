@@ -8,7 +8,7 @@ describe("observe", () => {
     const client = fakeClient({ cubes: [cube("a"), cube("b"), cube("gone", { state: "deleted" })], domains: { "cube-a": [domain("cube-a", "a.example.com")] } });
     const state = await observe(client, { now: () => new Date("2026-01-01T00:00:00Z") });
     expect(state.cubes.map((c) => c.cube.name)).toEqual(["a", "b"]);
-    expect(state.cubes[0]?.domains.map((d) => d.domain)).toEqual(["a.example.com"]);
+    expect(state.cubes[0]?.domains.map((d) => d.hostname)).toEqual(["a.example.com"]);
     // two pages of cubes + 2 reads per cube
     expect(state.reads).toBe(2 + 2 * 2);
     expect(state).toMatchObject({ spaceId: "space-1", observedAt: "2026-01-01T00:00:00.000Z" });

@@ -10,14 +10,14 @@ const dupA = cube("dup", { id: "cube-dup-a" });
 const dupB = cube("dup", { id: "cube-dup-b" });
 const old = cube("old");
 const space = observed([
-  live(web, { domains: [domain(web.id, "app.example.com")], tcpMappings: [mapping(web.id, 5432, { udpEnabled: false })] }),
+  live(web, { domains: [domain(web.id, "app.example.com")], tcpMappings: [mapping(web.id, 5432, { udp: false })] }),
   live(db),
   live(dupA),
   live(dupB),
   live(old),
 ]);
 const file = desired([
-  spec("web", { domains: [{ hostname: "app.example.com", port: 8080, settings: {} }], ports: [{ cubePort: 5432, udpEnabled: false, whitelistedIps: [] }] }),
+  spec("web", { domains: [{ hostname: "app.example.com", port: 8080, settings: {} }], ports: [{ cubePort: 5432, udp: false, allow: [] }] }),
   spec("db", { power: "running" }),
   spec("dup"),
 ]);

@@ -18,7 +18,7 @@ describe("plan: step order", () => {
               { hostname: "b.example.com", port: 80, settings: { originScheme: "https" } },
               { hostname: "c.example.com", port: 80, settings: {} },
             ],
-            ports: [{ cubePort: 6000, udpEnabled: true, whitelistedIps: [] }],
+            ports: [{ cubePort: 6000, udp: true, allow: [] }],
           }),
           spec("old", { image: "debian-13", terminationProtection: false, domains: [{ hostname: "a.example.com", port: 80, settings: {} }] }),
           spec("fresh", { power: "stopped" }),

@@ -15,7 +15,7 @@ describe("plan: summary and pacing estimate", () => {
   });
 
   test("waits are not mutations; the estimate follows options.rateLimit", () => {
-    const cubes = Array.from({ length: 6 }, (_, i) => spec(`c${i}`, { ports: [{ cubePort: 80, udpEnabled: true, whitelistedIps: [] }] }));
+    const cubes = Array.from({ length: 6 }, (_, i) => spec(`c${i}`, { ports: [{ cubePort: 80, udp: true, allow: [] }] }));
     const plan = diff(desired(cubes), observed([]));
     expect(plan.steps).toHaveLength(18);
     expect(plan.summary).toEqual({ add: 12, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 12, estimatedSeconds: 60 });

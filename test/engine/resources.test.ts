@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { planCubeResource, planDomainResource, planPortResource } from "../../engine/index.js";
-import { cidrs, cube, domain, live, mapping, spec } from "./fixtures.js";
+import { cube, domain, live, mapping, spec } from "./fixtures.js";
 
 const web = cube("web");
 
@@ -51,9 +51,9 @@ describe("per-resource planning (Pulumi)", () => {
   });
 
   test("any TcpMapping field change is a replacement; no change is a noop", () => {
-    const liveMapping = mapping(web.id, 5432, { whitelistedIps: cidrs("1.2.3.4/32") });
-    expect(planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udpEnabled: true, whitelistedIps: ["1.2.3.4/32"] }, live: liveMapping }).change.action).toBe("noop");
-    const { change, steps } = planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udpEnabled: true, whitelistedIps: [] }, live: liveMapping });
+    const liveMapping = mapping(web.id, 5432, { allow: ["1.2.3.4/32"] });
+    expect(planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udp: true, allow: ["1.2.3.4/32"] }, live: liveMapping }).change.action).toBe("noop");
+    const { change, steps } = planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udp: true, allow: [] }, live: liveMapping });
     expect(change.action).toBe("delete-then-create");
     expect(steps.map((s) => s.op)).toEqual(["delete-port", "create-port"]);
   });

@@ -24,8 +24,8 @@ beforeAll(async () => {
   const cube = await api.createCube({ name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: newIdempotencyKey() });
   cubeId = cube.id;
   await waitFor(async () => (await api.getCube(cubeId)).state === "running", { timeoutMs: 10_000, message: "legacy to run" });
-  domainId = (await api.attachDomain(cubeId, { domain: "legacy.example.com", port: 8080, responseCompression: true }, { idempotencyKey: newIdempotencyKey() })).domain.id;
-  mappingId = (await api.createTcpMapping(cubeId, { cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() })).id;
+  domainId = (await api.attachDomain(cubeId, { hostname: "legacy.example.com", port: 8080, responseCompression: true }, { idempotencyKey: newIdempotencyKey() })).domain.id;
+  mappingId = (await api.createTcpMapping(cubeId, { cubePort: 5432, udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() })).id;
   await api.close();
 });
 afterAll(async () => {

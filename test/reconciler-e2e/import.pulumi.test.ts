@@ -17,7 +17,7 @@ test("import --format pulumi writes a program whose pulumi up adopts everything 
   const legacy = await p.api.createCube({ name: "legacy", image: "debian-13", resources: { vcpu: 2, ramGb: 2, diskGb: 15 }, sshPublicKey: SSH_KEY }, { idempotencyKey: newIdempotencyKey() });
   await waitFor(async () => (await p.api.getCube(legacy.id)).state === "running", { timeoutMs: 10_000, message: "legacy to run" });
   await p.api.setSshPort(legacy.id, 2222);
-  await p.api.attachDomain(legacy.id, { domain: "legacy.example.org", port: 3000, basicAuthUser: "ops", basicAuthPassword: "s3cret-pass" }, { idempotencyKey: newIdempotencyKey() });
+  await p.api.attachDomain(legacy.id, { hostname: "legacy.example.org", port: 3000, basicAuthUser: "ops", basicAuthPassword: "s3cret-pass" }, { idempotencyKey: newIdempotencyKey() });
   await p.api.powerOff(legacy.id);
   await waitFor(async () => (await p.api.getCube(legacy.id)).state === "stopped", { timeoutMs: 10_000, message: "legacy to stop" });
 

@@ -13,8 +13,8 @@ async function liveSpace(): Promise<Project> {
   const cube = await p.api.createCube(body, { idempotencyKey: newIdempotencyKey() });
   await waitFor(async () => (await p.api.getCube(cube.id)).state === "running", { timeoutMs: 10_000, message: "legacy to run" });
   await p.api.setSshPort(cube.id, 2222);
-  await p.api.attachDomain(cube.id, { domain: "legacy.example.org", port: 3000, ipAllowList: ["198.51.100.0/24"], basicAuthUser: "ops", basicAuthPassword: "s3cret-pass" }, { idempotencyKey: newIdempotencyKey() });
-  await p.api.createTcpMapping(cube.id, { cubePort: 27015, udpEnabled: true }, { idempotencyKey: newIdempotencyKey() });
+  await p.api.attachDomain(cube.id, { hostname: "legacy.example.org", port: 3000, ipAllowList: ["198.51.100.0/24"], basicAuthUser: "ops", basicAuthPassword: "s3cret-pass" }, { idempotencyKey: newIdempotencyKey() });
+  await p.api.createTcpMapping(cube.id, { cubePort: 27015, udp: true, allow: [] }, { idempotencyKey: newIdempotencyKey() });
   await p.api.powerOff(cube.id);
   await waitFor(async () => (await p.api.getCube(cube.id)).state === "stopped", { timeoutMs: 10_000, message: "legacy to stop" });
   return p;

@@ -9,7 +9,7 @@ const change = (over: Partial<ResourceChange>): ResourceChange => ({ address: "c
 
 function planOf(changes: ResourceChange[]): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     createdAt: "2026-01-01T00:00:00.000Z",
     spaceId: "s1",
     changes,

@@ -25,7 +25,7 @@ test("neither the API key nor a basic-auth password appears in any output or in 
 
   // The password did reach the API: the domain has basic auth on.
   const web = (await fx.api.listCubes()).find((c) => c.name === "web")!;
-  const www = (await fx.api.listDomains(web.id)).find((d) => d.domain === "www.demo.example.com");
+  const www = (await fx.api.listDomains(web.id)).find((d) => d.hostname === "www.demo.example.com");
   expect(www?.basicAuthEnabled).toBe(true);
 
   const all = outputs.join("\n");
