@@ -357,7 +357,7 @@ export class CubeClient implements CubeApi {
 
   async downloadBackup(backupId: string, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     const { downloadArchive } = await import("./download.js");
-    return downloadArchive(() => this.getBackupDownload(backupId), file, { network: this.http.network, ...options });
+    return downloadArchive(() => this.getBackupDownload(backupId), file, { network: this.http.network, objectId: backupId, ...options });
   }
 
   async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare> {

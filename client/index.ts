@@ -8,7 +8,7 @@ export { FileWindowStore, machineStateDir, pacingFileFor, stateKey } from "./sha
 export { newIdempotencyKey, checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./keys.js";
 export { DEFAULT_RETRY, backoffDelayMs } from "./retry.js";
 export { parseRetryAfter } from "./transport.js";
-export { downloadArchive, partFileOf, type DownloadOptions, type DownloadResult, type TransferProgress } from "./download.js";
+export { downloadArchive, partFileOf, partRecordFileOf, type DownloadOptions, type DownloadResult, type TransferProgress } from "./download.js";
 export type { ClientLogEvent, ClientLogEventType, RetrySettings } from "./http.js";
 export type { RateWait, RateWaitListener } from "./throttle.js";
 export {

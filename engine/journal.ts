@@ -22,6 +22,9 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
     async settle(entry) {
       keys.delete(entryKey(entry));
     },
+    async pending(entry) {
+      return keys.has(entryKey(entry));
+    },
     size: () => keys.size,
   };
 }

@@ -11,10 +11,10 @@ import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
 import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
-import { createdId, runOrThrow } from "./steps.js";
+import { createdId, hasPendingCreate, runOrThrow } from "./steps.js";
 import { toDiffResult } from "./translate.js";
 import type { CubeInputs, CubeOutputs, Power } from "./types.js";
-import { declared, digestOrNull, str, type Props } from "./values.js";
+import { declared, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
 // ------------------------------------------------------------------ inputs → engine
 
@@ -52,12 +52,17 @@ function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): Desire
   delete olds.userData;
   const oldDigest = outs.userDataDigest ?? null;
   // The engine compares texts; a digest mismatch is shown as a text that cannot equal the new one.
-  if (oldDigest === digestOrNull(news.userData)) {
+  if (sameUserData(oldDigest, news.userData)) {
     if (news.userData !== undefined) olds.userData = news.userData;
   } else if (oldDigest !== null) {
-    olds.userData = `sha256:${oldDigest}`;
+    olds.userData = `digest:${oldDigest}`;
   }
   return olds;
+}
+
+function sameUserData(oldDigest: string | null, userData: string | undefined): boolean {
+  if (oldDigest === null || userData === undefined) return oldDigest === null && userData === undefined;
+  return digestMatches(oldDigest, userData);
 }
 
 /** The old outputs as the live view: diff needs no HTTP (`pulumi refresh` updates them). */
@@ -94,7 +99,7 @@ interface Echo {
 }
 
 function echoOf(spec: DesiredCubeSpec): Echo {
-  return { sshPublicKey: spec.sshPublicKey, userDataDigest: digestOrNull(spec.userData), power: spec.power ?? null };
+  return { sshPublicKey: spec.sshPublicKey, userDataDigest: saltedDigestOrNull(spec.userData), power: spec.power ?? null };
 }
 
 function echoFromOutputs(outs: Partial<CubeOutputs>): Echo {
@@ -192,11 +197,33 @@ async function adoptCube(id: string, spec: DesiredCubeSpec): Promise<CreateResul
   return { id, outs: cubeOutputs(live, echoOf(spec)) };
 }
 
+/**
+ * The idempotency journal lives in this plugin's memory only: a create whose answer was lost in an
+ * earlier `pulumi up` left a cube this run knows nothing of, and a second create would duplicate
+ * it. So a create that this plugin has not already sent first looks for a live cube of its name.
+ */
+async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void> {
+  const create = steps.find((step): step is Extract<Step, { op: "create-cube" }> => step.op === "create-cube");
+  if (create === undefined || (await hasPendingCreate(create))) return;
+  const namesakes = (await apiClient().listCubes()).filter((cube) => cube.name === name && cube.state !== "deleted");
+  if (namesakes.length > 0) throw new Error(namesakeMessage(name, namesakes));
+}
+
+function namesakeMessage(name: string, namesakes: Cube[]): string {
+  const ids = namesakes.map((cube) => `${cube.id} (${cube.state})`).join(", ");
+  const advice = namesakes.length === 1 ? `set adoptId: "${namesakes[0]!.id}" on this resource and run pulumi up again` : "set adoptId to the id of the one to keep, and delete the others";
+  return (
+    `Cube "${name}" was not created: the space already has a live cube of that name that this stack has no record of: ${ids}. ` +
+    `It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it. To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`
+  );
+}
+
 export async function createCube(props: Props): Promise<CreateResult> {
   const spec = cubeSpec(props);
   const adoptId = adoptIdOf(userInputs(props));
   if (adoptId) return adoptCube(adoptId, spec);
   const plan = planCubeResource({ news: spec, allowReplace: true });
+  await refuseUnknownNamesake(spec.name, plan.steps);
   const cubeIds = new Map<string, string>();
   let id: string | undefined;
   try {

@@ -159,7 +159,10 @@ export class Cube extends pulumi.dynamic.Resource {
   declare readonly power: pulumi.Output<Power | null>;
 
   constructor(name: string, args: CubeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(cubeProvider, name, withOutputKeys(CUBE_OUTPUTS, { ...args, name: args.name ?? name }), opts, MODULE, "Cube");
+    // userData may hold values resolved from ${env:…} (Fleet): kept encrypted in state, like a domain's password.
+    const props: Record<string, unknown> = { ...args, name: args.name ?? name };
+    if (args.userData !== undefined) props.userData = pulumi.secret(args.userData);
+    super(cubeProvider, name, withOutputKeys(CUBE_OUTPUTS, props), opts, MODULE, "Cube");
   }
 }
 

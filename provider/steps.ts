@@ -3,7 +3,7 @@
  * retries, idempotency keys); this module supplies the shared context and turns a failed step
  * into an error Pulumi can show.
  */
-import { cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
+import { bodyDigest, cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import { isNotFound, StepFailure } from "./errors.js";
 import { parseChildId } from "./ids.js";
@@ -11,6 +11,12 @@ import { apiClient, currentSettings } from "./settings.js";
 
 /** One journal per plugin process: a create retried within the process reuses its Idempotency-Key. */
 const journal: IdempotencyJournal = memoryJournal();
+
+/** Whether this plugin sent the step's create and never learnt its outcome (a retry reuses its key). */
+export async function hasPendingCreate(step: Extract<Step, { op: "create-cube" }>): Promise<boolean> {
+  const spaceId = await apiClient().spaceId();
+  return (await journal.pending?.({ spaceId, address: step.address, bodyDigest: bodyDigest(step.body) })) === true;
+}
 
 export interface StepRun {
   outcomes: StepOutcome[];

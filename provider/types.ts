@@ -49,7 +49,7 @@ export interface CubeOutputs {
   terminationProtectionChangedBy: string | null;
   /** Echo of the input the API never returns (diff needs it); null after an import. */
   sshPublicKey: string | null;
-  /** sha256 (hex) of the declared userData, to see a change without keeping the script; null when none or unknown (import). */
+  /** Salted digest (`salt:hmac-sha256`, hex) of the declared userData, to see a change without keeping the script; null when none or unknown (import). */
   userDataDigest: string | null;
   /** The declared power state (null: not managed). The live one is `state`. */
   power: Power | null;

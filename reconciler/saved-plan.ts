@@ -12,11 +12,14 @@ import { PLAN_FORMAT, type DesiredState, type Plan } from "../engine/types.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
 import { writeFileAtomic } from "../system/files.js";
 import { CliError } from "./errors.js";
+import type { PlanSources } from "./saved-plan-sources.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
 
 export interface SavedPlan extends Plan {
   /** The file the plan was made from, for messages. */
   file: string;
+  /** What -f named, to load again at apply: a plan whose files now declare something else is refused. */
+  sources?: PlanSources;
   desired: DesiredState;
   /** The variables whose values the plan holds as references, with a salted digest of each value. */
   env?: SealedEnv;
@@ -37,6 +40,7 @@ const SavedPlanShape = z.looseObject({
   summary: z.looseObject({}),
   options: z.looseObject({}),
   file: z.string(),
+  sources: z.optional(z.object({ files: z.array(z.string()), cwd: z.string() })),
   desired: z.looseObject({ cubes: z.array(z.unknown()) }),
   env: z.optional(z.object({ salt: z.string(), digests: z.record(z.string(), z.string()) })),
   contentDigest: z.optional(z.string()),
@@ -55,9 +59,9 @@ function planPathToSuggest(shown: string): string {
   return /\.json$/i.test(shown) ? shown : "plan.json";
 }
 
-export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, resolved: { names: string[]; env: Env }): Promise<void> {
+export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, sources: PlanSources, resolved: { names: string[]; env: Env }): Promise<void> {
   const env = sealEnv(resolved.names, resolved.env);
-  const content: SavedPlan = { ...withReferences({ ...plan, file, desired }, env, resolved.env), env };
+  const content: SavedPlan = { ...withReferences({ ...plan, file, sources, desired }, env, resolved.env), env };
   const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
   // Written in pieces (changes, cubes), never as one string: 75 MB for 10,000 cubes.
   await writeFileAtomic(path, batches(prettyJsonChunks(saved, 3)));

@@ -73,8 +73,9 @@ async function streamArchive(core: Core, params: Record<string, string>, req: In
     return;
   }
   const size = backup.sizeBytes;
-  const range = parseRange(req.headers.range, size);
-  const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", etag: `"${backup.contentSeed}"`, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
+  const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
+  const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);
+  const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", ...validators, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
   if (range.kind === "unsatisfiable") {
     res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
     return;
@@ -87,6 +88,16 @@ async function streamArchive(core: Core, params: Record<string, string>, req: In
     return;
   }
   await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
+}
+
+/**
+ * If-Range (RFC 9110 §13.1.5): the Range is honoured only when the validator is the object's
+ * current strong ETag or its exact Last-Modified date; otherwise the whole object is sent.
+ */
+function rangeApplies(ifRange: string | string[] | undefined, validators: { etag: string; "last-modified": string }): boolean {
+  if (ifRange === undefined) return true;
+  const value = (Array.isArray(ifRange) ? ifRange.join(",") : ifRange).trim();
+  return value.startsWith('"') ? value === validators.etag : value === validators["last-modified"];
 }
 
 /** Holds a stream to the admin-set storage rate, if any. */

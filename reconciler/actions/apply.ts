@@ -14,6 +14,7 @@ import { readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
+import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { renderContext } from "./plan.js";
 import { writeWebhookSecret } from "./webhook-secret.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
@@ -53,6 +54,9 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
   const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile, io.env);
+  const sources = saved.sources;
+  const checkable = canRecheck(sources);
+  if (checkable) await refuseChangedSources(sources, saved.desired, planFile, io.env);
   return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
@@ -66,7 +70,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
-    writeLine(progressOut(ctx, io), `\nApplying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
+    writeLine(progressOut(ctx, io), `\nApplying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   }));
 }

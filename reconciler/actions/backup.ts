@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
-import { partFileOf } from "../../client/download.js";
+import type { DownloadResult } from "../../client/download.js";
 import { newIdempotencyKey } from "../../client/keys.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Backup, BackupShare } from "../../schema/api.js";
@@ -66,11 +66,11 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
     const name = ctx.out ?? archiveNameOf(link.filename);
     const file = isAbsolute(name) ? name : resolve(ctx.cwd, name);
     if (existsSync(file) && !ctx.force) throw new CliError("output_exists", `${name} already exists; pass --force to overwrite it (or --out FILE)`);
-    const resuming = existsSync(partFileOf(file));
-    const progress = progressLine(io, `${resuming ? "resuming" : "downloading"} ${name}`);
+    const progress = progressLine(io, `downloading ${name}`);
     let first = true;
     const result = await client.downloadBackup(backup.id, file, {
       ...(io.signal ? { signal: io.signal } : {}),
+      onStartOver: (reason) => say(io, { ...ctx, format: "json" }, `starting over: ${reason}`),
       onProgress: (p) => {
         if (first && p.resumedFrom > 0) say(io, { ...ctx, format: "json" }, `resuming from ${formatBytes(p.resumedFrom)} already in ${name}.part`);
         first = false;
@@ -78,8 +78,8 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
       },
     });
     progress.done({ bytes: result.bytes, total: result.bytes });
-    if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom });
-    else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${result.resumedFrom > 0 ? `, resumed from ${result.resumedFrom}` : ""}).`);
+    if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom, ...(result.startedOver ? { startedOver: result.startedOver } : {}) });
+    else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${downloadNote(result)}).`);
     return 0;
   });
 }
@@ -89,6 +89,11 @@ function archiveNameOf(filename: string): string {
   const name = basename(filename.replaceAll("\\", "/"));
   if (name === "" || name === "." || name === "..") throw new CliError("bad_filename", `the API named the archive ${JSON.stringify(filename)}, which is no file name; pass --out FILE`);
   return name;
+}
+
+function downloadNote(result: DownloadResult): string {
+  if (result.resumedFrom > 0) return `, resumed from ${result.resumedFrom}`;
+  return result.startedOver ? ", started over" : "";
 }
 
 export async function runBackupShare(ctx: Day2Context & { backup: string; to: string }, io: CliIo): Promise<number> {

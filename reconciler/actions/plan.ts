@@ -35,7 +35,7 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
-    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file, { names: loaded.envNames, env: io.env });
+    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file, { files: ctx.files, cwd: resolve(ctx.cwd) }, { names: loaded.envNames, env: io.env });
     if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
   }
   return exitCodeOf(plan, ctx.failOn);

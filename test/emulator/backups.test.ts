@@ -66,6 +66,25 @@ describe("backups", () => {
     expect((await fetchBytes(url, { range: "bytes=100000-" })).status).toBe(416);
   });
 
+  test("RFC 9110 If-Range: the Range is honoured for the archive's own ETag or Last-Modified; another backup's ETag gets the whole archive (200)", async ({ api, emu }) => {
+    const cube = await api.runningCube();
+    const [one, two] = [emu.admin.createBackup({ cubeId: cube.id, name: "one", sizeBytes: 50_000 }), emu.admin.createBackup({ cubeId: cube.id, name: "two", sizeBytes: 50_000 })];
+    const urlOf = async (id: string): Promise<string> => (await api.call("GET", backups(api, `/${id}/download`))).body.url;
+    const whole = await fetchBytes(await urlOf(one.id));
+    const etag = whole.headers.get("etag") ?? "";
+    const lastModified = whole.headers.get("last-modified") ?? "";
+    expect(etag).toMatch(/^"\w+"$/);
+    expect(lastModified).not.toBe("");
+    expect((await fetchBytes(await urlOf(one.id), { range: "bytes=100-", "if-range": etag })).status).toBe(206);
+    expect((await fetchBytes(await urlOf(one.id), { range: "bytes=100-", "if-range": lastModified })).status).toBe(206);
+    const otherEtag = (await fetchBytes(await urlOf(two.id))).headers.get("etag") ?? "";
+    expect(otherEtag).not.toBe(etag);
+    const refused = await fetchBytes(await urlOf(two.id), { range: "bytes=100-", "if-range": etag });
+    expect(refused.status).toBe(200);
+    expect(refused.bytes.length).toBe(50_000);
+    expect(refused.headers.get("content-range")).toBeNull();
+  });
+
   test("reference: the URL is valid 15 minutes (expiresAt), then 403; a tampered URL is a 403; a backup that is not complete is a 409", async ({ api, emu }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id });

@@ -3,6 +3,7 @@
  * and resumed after an interrupted run), share to a second space and accept there, and bad
  * input that changes nothing (live-api-facts.md §4).
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -70,6 +71,39 @@ describe("cubeform backup", () => {
     expect(resumed.stdout).toContain(`resumed from ${kept}`);
     expect(readFileSync(join(p.cwd, "big.cube")).equals(await archiveOf(p, backup.id))).toBe(true);
   }, 40_000);
+
+  test("issue 20 #1: a .part of one backup (the run killed halfway) is never spliced into another: the other is downloaded whole, and the run says it started over", async () => {
+    const p = await project();
+    const size = 6 * 1024 * 1024;
+    await cubeAndBackup(p, size, "nightly");
+    const other = await p.emu.admin.createBackup({ cubeId: (await p.api.listCubes())[0]!.id, name: "other", sizeBytes: size });
+    p.emu.admin.setStorageRate(2 * 1024 * 1024);
+    const part = join(p.cwd, "latest.cube.part");
+    const child = p.start(["backup", "download", "nightly", "--out", "latest.cube", ...RATE]);
+    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), { timeoutMs: 20_000, message: "a partial download" });
+    child.process.kill("SIGKILL");
+    await child.exited;
+    expect(statSync(part).size).toBeLessThan(size);
+    p.emu.admin.setStorageRate(null);
+    const second = await p.run(["backup", "download", "other", "--out", "latest.cube", "--format", "json", ...RATE]);
+    expect(second.code, describeRun(second)).toBe(0);
+    expect(second.stderr).toMatch(/starting over: the \d+ bytes in .*latest\.cube\.part were not used: it holds another backup/);
+    expect(second.stderr).not.toContain("resuming from");
+    expect(JSON.parse(second.stdout)).toMatchObject({ backupId: other.id, bytes: size, resumedFrom: 0, startedOver: expect.stringContaining("another backup") });
+    const sha256 = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
+    expect(sha256(readFileSync(join(p.cwd, "latest.cube")))).toBe(sha256(await archiveOf(p, other.id)));
+    expect(existsSync(join(p.cwd, "latest.cube.part.json"))).toBe(false);
+  }, 40_000);
+
+  test("issue 20 #3: --out in a folder that does not exist says so, promises no resume and leaves no .part", async () => {
+    const p = await project();
+    await cubeAndBackup(p, 1024 * 1024);
+    const run = await p.run(["backup", "download", "nightly", "--out", "missing/dir/copy.cube", ...RATE]);
+    expect(run.code, describeRun(run)).toBe(1);
+    expect(run.stderr).toMatch(/the folder .*missing\/dir does not exist; nothing was downloaded/);
+    expect(run.stderr).not.toMatch(/resume/);
+    expect(existsSync(join(p.cwd, "missing"))).toBe(false);
+  });
 
   test("§4: share to a second space, see it from both sides, accept it there: the copy has sharedFromBackupId", async () => {
     const p = await project();

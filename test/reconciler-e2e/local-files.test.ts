@@ -70,7 +70,7 @@ test("a backup's filename from the API is only a name: ../../.bashrc and an abso
 
 // client/download.ts creates FILE.part with the umask's mode (0644): it is to open it with
 // system/files.ts openForAppendNoFollow (0600, no symlink). Passes while that gap is open.
-test.fails("a downloaded backup archive is 0600 under umask 022 (gap: client/download.ts)", async () => {
+test("a downloaded backup archive is 0600 under umask 022", async () => {
   const p = await project();
   await backupOf(p, 4096);
   const run = await p.run(["backup", "download", "nightly", ...RATE]);

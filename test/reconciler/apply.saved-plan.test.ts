@@ -87,3 +87,25 @@ test("a saved plan edited by hand is refused (its content no longer matches its 
   expect(fx.mutations()).toBe(0);
   expect(fx.emulator.admin.requests()).toHaveLength(0);
 });
+
+test("a saved plan whose file now declares something else (label redis → redis-main) is refused, naming the file and the cube; nothing is sent", async ({ fx }) => {
+  const yamlPath = join(fx.cwd, "cubeform.yaml");
+  const original = readFileSync(yamlPath, "utf8");
+  expect((await fx.cli(["plan", "--out", "plan.json", ...FAST])).exitCode).toBe(2);
+  writeFileSync(yamlPath, original.replace("label: redis", "label: redis-main"));
+  fx.emulator.admin.clearRequests();
+
+  const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: cubeform\.yaml changed \(cube "db" is declared differently\) since the plan was made; make a new plan: cubeform plan --out plan\.json\n$/);
+  expect(r.stdout).not.toContain("matches the file");
+  expect(fx.emulator.admin.requests()).toHaveLength(0);
+
+  // An edit that declares nothing new (a comment) leaves the plan good.
+  writeFileSync(yamlPath, `${original}# reviewed\n`);
+  const applied = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  expect(applied.exitCode).toBe(0);
+  expect(applied.stdout).toContain("(made from cubeform.yaml, unchanged since)");
+  expect(applied.stdout).toContain("The space matches the file.");
+  expect((await fx.cli(["plan", ...FAST])).exitCode).toBe(0);
+});

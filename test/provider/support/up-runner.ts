@@ -25,6 +25,8 @@ interface StateEntry {
   id: string;
   inputs: Props;
   outs: Props;
+  /** The inputs the program marked secret (and outputs of the same name): sealed in the checkpoint. */
+  secrets?: string[];
 }
 export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "import";
 export interface UpStep {
@@ -33,8 +35,33 @@ export interface UpStep {
   replaces?: string[];
 }
 
+/*
+ * Secrets as the engine keeps them: the plugin does not accept secrets, so it gets plain values;
+ * the checkpoint holds each secret input, and each output of the same name, as a secret value
+ * (`{"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext}`). The
+ * engine encrypts with the stack's secrets provider; base64 stands in for that here.
+ */
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+const isSecret = (value: unknown): value is { [SIG]: string; value?: unknown; ciphertext?: string } =>
+  typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG] === SECRET;
+const encrypt = (value: unknown) => ({ [SIG]: SECRET, ciphertext: Buffer.from(JSON.stringify(value ?? null)).toString("base64") });
+const decrypt = (value: { ciphertext?: string; value?: unknown }): unknown => ("ciphertext" in value ? JSON.parse(Buffer.from(value.ciphertext ?? "", "base64").toString()) : value.value);
+
+/** The program's inputs as the plugin gets them (plain), and the names of the secret ones. */
+function unwrapSecrets(news: Props): { plain: Props; secrets: string[] } {
+  const secrets = Object.keys(news).filter((key) => isSecret(news[key]));
+  return { plain: Object.fromEntries(Object.entries(news).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value])), secrets };
+}
+const sealProps = (props: Props, secrets: string[]): Props => Object.fromEntries(Object.entries(props).map(([key, value]) => [key, secrets.includes(key) ? encrypt(value) : value]));
+const openProps = (props: Props): Props => Object.fromEntries(Object.entries(props).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value]));
+const sealState = (entries: Record<string, StateEntry>) =>
+  Object.fromEntries(Object.entries(entries).map(([urn, e]) => [urn, { ...e, inputs: sealProps(e.inputs, e.secrets ?? []), outs: sealProps(e.outs, e.secrets ?? []) }]));
+const openState = (entries: Record<string, StateEntry>): Record<string, StateEntry> =>
+  Object.fromEntries(Object.entries(entries).map(([urn, e]) => [urn, { ...e, inputs: openProps(e.inputs), outs: openProps(e.outs) }]));
+
 const statePath = process.env.UP_STATE!;
-const state: Record<string, StateEntry> = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, "utf8")) as Record<string, StateEntry>) : {};
+const state: Record<string, StateEntry> = existsSync(statePath) ? openState(JSON.parse(readFileSync(statePath, "utf8")) as Record<string, StateEntry>) : {};
 const project = process.env.PULUMI_NODEJS_PROJECT ?? "project";
 const stackName = "dev";
 const plugin = await startPlugin({ project, stack: stackName });
@@ -44,7 +71,8 @@ const steps: UpStep[] = [];
 const seen = new Set<string>();
 const withoutProvider = ({ __provider: _provider, ...rest }: Props): Props => rest;
 
-async function up(type: string, name: string, news: Props, importId: string | undefined): Promise<{ id: string; state: Props }> {
+async function up(type: string, name: string, programInputs: Props, importId: string | undefined): Promise<{ id: string; state: Props }> {
+  const { plain: news, secrets } = unwrapSecrets(programInputs);
   const urn = `urn:pulumi:${stackName}::${project}::${type}::${name}`;
   seen.add(urn);
   const old = state[urn];
@@ -60,7 +88,7 @@ async function up(type: string, name: string, news: Props, importId: string | un
   if (!old) {
     const created = await plugin.create(urn, inputs);
     steps.push({ urn, op: "create" });
-    state[urn] = { type, id: created.id, inputs, outs: created.outs };
+    state[urn] = { type, id: created.id, inputs, outs: created.outs, secrets };
     return { id: created.id, state: withoutProvider(created.outs) };
   }
   const diff = await plugin.diff(urn, old.id, old.outs, old.inputs, inputs);
@@ -68,14 +96,14 @@ async function up(type: string, name: string, news: Props, importId: string | un
     await plugin.delete(urn, old.id, old.outs, old.inputs);
     const created = await plugin.create(urn, inputs);
     steps.push({ urn, op: "replace", replaces: diff.replaces });
-    state[urn] = { type, id: created.id, inputs, outs: created.outs };
+    state[urn] = { type, id: created.id, inputs, outs: created.outs, secrets };
   } else if (diff.changes !== DIFF_NONE) {
     const updated = await plugin.update(urn, old.id, old.outs, old.inputs, inputs);
     steps.push({ urn, op: "update" });
-    state[urn] = { ...old, inputs, outs: updated.outs };
+    state[urn] = { ...old, inputs, outs: updated.outs, secrets };
   } else {
     steps.push({ urn, op: "same" });
-    state[urn] = { ...old, inputs };
+    state[urn] = { ...old, inputs, secrets };
   }
   return { id: state[urn]!.id, state: withoutProvider(state[urn]!.outs) };
 }
@@ -113,7 +141,7 @@ async function runOnce(run: number): Promise<{ steps: UpStep[]; outputs: Props; 
   } catch (error) {
     return { steps: [...steps], outputs, error: String((error as Error).message ?? error) };
   } finally {
-    writeFileSync(statePath, JSON.stringify(state, null, 2));
+    writeFileSync(statePath, JSON.stringify(sealState(state), null, 2));
   }
 }
 
