@@ -66,7 +66,7 @@ describe.each([
   test.for([
     ["/dev/zero", "not a regular file (a character device)"],
     ["/dev/urandom", "not a regular file (a character device)"],
-  ])("%s is refused, and so is a link to it", async ([device, reason]) => {
+  ] as const)("%s is refused, and so is a link to it", async ([device, reason]) => {
     symlinkSync(device, join(dir, "fleet.yaml"));
     expect((await refused(device)).reason).toBe(reason);
     expect(await refused(join(dir, "fleet.yaml"))).toMatchObject({ refusal: "not_regular", reason });
