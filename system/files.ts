@@ -100,6 +100,13 @@ async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
 }
 
+/**
+ * cubeform's own JSON state (the idempotency journal, secret digests, recent deletions, the
+ * pacing window): entries of ~150 bytes, so 64 MB is ~400,000 of them; anything larger was not
+ * written by cubeform.
+ */
+export const STATE_FILE: ReadLimit = { maxBytes: 64 * 1024 * 1024, what: "a cubeform state file" };
+
 /** What a file is for, and the most of it cubeform reads. */
 export interface ReadLimit {
   maxBytes: number;

@@ -6,7 +6,7 @@
  * timeout, so a regression hangs or fills memory in a child, not in the test runner.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
@@ -31,8 +31,12 @@ interface Run {
 }
 
 function validate(cwd: string, args: string[], stdin: "ignore" | number = "ignore"): Run {
+  return cubeform(cwd, ["validate", ...args], testCacheHome(), stdin);
+}
+
+function cubeform(cwd: string, args: string[], env: Record<string, string>, stdin: "ignore" | number = "ignore"): Run {
   const started = performance.now();
-  const run: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, "validate", ...args], { cwd, encoding: "utf8", env: testCacheHome(), stdio: [stdin, "pipe", "pipe"], timeout: HANG, killSignal: "SIGKILL" });
+  const run: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, stdio: [stdin, "pipe", "pipe"], timeout: HANG, killSignal: "SIGKILL" });
   const seconds = (performance.now() - started) / 1000;
   return { status: run.status, stderr: run.stderr, seconds };
 }
@@ -103,4 +107,39 @@ test("a dangling and a looping symlink in a -f directory: each named, beside the
       "fleet.d/c-loop.yaml: cannot read: a symlink that loops (too many levels of symbolic links)\n" +
       "Error: fleet.d/b-dangling.yaml, fleet.d/c-loop.yaml are not valid (2 problems); nothing was sent to the API\n",
   );
+});
+
+test("a saved plan that is a link to /dev/zero is refused before anything connects", () => {
+  const cwd = tempProject();
+  symlinkSync("/dev/zero", join(cwd, "plan.json"));
+  const run = cubeform(cwd, ["apply", "plan.json"], testCacheHome());
+  expectRefused(run);
+  expect(run.stderr).toBe("Error: cannot read the plan file plan.json: not a regular file (a character device)\n");
+});
+
+test("the krova CLI config as a link to /dev/zero is refused as what it is", () => {
+  const cwd = tempProject({ "cubeform.yaml": fleet(`    sshPublicKey: ${SSH_KEY}\n`) });
+  mkdirSync(join(cwd, "config", "krova"), { recursive: true });
+  const config = join(cwd, "config", "krova", "config.json");
+  symlinkSync("/dev/zero", config);
+  const run = cubeform(cwd, ["plan"], { ...testCacheHome(), XDG_CONFIG_HOME: join(cwd, "config") });
+  expectRefused(run);
+  expect(run.stderr).toBe(`Error: cannot read ${config}: not a regular file (a character device); fix it or run \`cubeform login\` again\n`);
+});
+
+test("code-cache entries replaced by links to /dev/zero are ignored: the run is as without a cache", () => {
+  const cwd = tempProject({ "cubeform.yaml": fleet(`    sshPublicKey: ${SSH_KEY}\n`) });
+  const env = { XDG_CACHE_HOME: join(cwd, "cache") };
+  expect(cubeform(cwd, ["validate"], env).status).toBe(0);
+  const cacheDirs = join(cwd, "cache", "cubeform", "code-cache");
+  const [bundle] = readdirSync(cacheDirs);
+  const entries = readdirSync(join(cacheDirs, String(bundle)));
+  expect(entries.length).toBeGreaterThan(0);
+  for (const entry of entries) {
+    rmSync(join(cacheDirs, String(bundle), entry));
+    symlinkSync("/dev/zero", join(cacheDirs, String(bundle), entry));
+  }
+  const run = cubeform(cwd, ["validate"], env);
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.seconds).toBeLessThan(HANG / 1000);
 });
