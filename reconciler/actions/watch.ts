@@ -3,6 +3,7 @@
  * --apply it carries the plan out, else it reports the drift. A stop request (the injected
  * signal) lets the step under way finish, then ends the loop with exit 0.
  */
+import { readFile } from "node:fs/promises";
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -17,7 +18,6 @@ import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
-import { readRegularTextAsync, type ReadLimit } from "../../system/files.js";
 import { startListener, type Listener } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
@@ -84,9 +84,6 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   }
 }
 
-/** A signing secret is one line of some tens of characters. */
-const WEBHOOK_SECRET: ReadLimit = { maxBytes: 64 * 1024, what: "a webhook secret file" };
-
 /**
  * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
  * of the file's webhook endpoints (re-read per delivery: a replacement writes a new secret).
@@ -95,7 +92,7 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
   const secrets = async (): Promise<string[]> => {
     const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env }).catch(() => undefined);
     const paths = (loaded?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
-    const texts = await Promise.all(paths.map((path) => readRegularTextAsync(path, WEBHOOK_SECRET).catch(() => "")));
+    const texts = await Promise.all(paths.map((path) => readFile(path, "utf8").catch(() => "")));
     return texts.map((text) => text.trim()).filter((text) => text !== "");
   };
   const listener = await startListener({
