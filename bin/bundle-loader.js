@@ -24,7 +24,7 @@
 // when another is written. CUBEFORM_CODE_CACHE=off turns it off;
 // CUBEFORM_DEBUG_LOAD=1 prints each chunk loaded and what the cache did, on stderr.
 "use strict";
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -117,17 +117,39 @@ function removeUnused(parent) {
   }
 }
 
+/** A chunk's V8 data is a few MB at most: a larger file, or one that is not a regular file, is not a cache. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** The cached V8 data of a file; undefined when there is none, "damaged" when it is not whole. */
 function readCache(cacheFile) {
   let bytes;
   try {
-    bytes = readFileSync(cacheFile);
+    bytes = readRegularFile(cacheFile, MAX_CACHE_BYTES);
   } catch {
     return undefined;
   }
-  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return "damaged";
+  if (bytes === undefined || bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return "damaged";
   const data = bytes.subarray(HEADER_BYTES);
   return crc32(data) === bytes.readUInt32LE(4) ? data : "damaged";
+}
+
+/**
+ * The file's bytes (as many as fstat says it has), or undefined when it is not a regular file or
+ * is over maxBytes: the rule of system/files.ts readRegularFile, which this CommonJS loader
+ * cannot import. Non-blocking, so a named pipe does not wait for a writer.
+ */
+function readRegularFile(file, maxBytes) {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
+    return bytes.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes whole files only (a temporary file renamed), so a concurrent run reads old or new. */

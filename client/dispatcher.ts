@@ -7,9 +7,9 @@
  * Certificates: Node's bundled roots plus NODE_EXTRA_CA_CERTS, as always; CUBE_CA_FILE adds
  * the PEM certificates of a private CA (e.g. a TLS-inspecting corporate proxy) to them.
  */
-import { readFileSync, statSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
 
 type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
@@ -34,7 +34,7 @@ export interface DispatcherOptions {
 }
 
 /** A CA bundle is a few hundred KB at most; anything larger is not one. */
-const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+const CA_FILE: ReadLimit = { maxBytes: 4 * 1024 * 1024, what: "a CA bundle" };
 
 function setting(env: Env, name: string): { value: string; variable: string } | undefined {
   for (const variable of [name.toLowerCase(), name]) {
@@ -128,18 +128,18 @@ export function shownUrl(value: string): string {
 function caOptions(env: Env): { ca: string[] } | undefined {
   const file = env.CUBE_CA_FILE?.trim();
   if (!file) return undefined;
-  let text: string;
-  try {
-    const stats = statSync(file);
-    if (!stats.isFile()) throw new ConfigError(`CUBE_CA_FILE ${file} is not a regular file`);
-    if (stats.size > MAX_CA_FILE_BYTES) throw new ConfigError(`CUBE_CA_FILE ${file} is over ${MAX_CA_FILE_BYTES / 1024 / 1024} MB: not a CA bundle`);
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`CUBE_CA_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-  }
+  const text = readCaFile("CUBE_CA_FILE", file);
   if (!text.includes("-----BEGIN CERTIFICATE-----")) throw new ConfigError(`CUBE_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
   // Setting `ca` replaces Node's store: keep its roots and NODE_EXTRA_CA_CERTS beside the file.
   const extra = env.NODE_EXTRA_CA_CERTS?.trim();
-  return { ca: [...rootCertificates, ...(extra ? [readFileSync(extra, "utf8")] : []), text] };
+  return { ca: [...rootCertificates, ...(extra ? [readCaFile("NODE_EXTRA_CA_CERTS", extra)] : []), text] };
+}
+
+function readCaFile(variable: string, file: string): string {
+  try {
+    return readRegularText(file, CA_FILE);
+  } catch (error) {
+    if (error instanceof FileReadError) throw new ConfigError(`${variable} ${file}${error.refusal === "not_regular" ? " is " : ": "}${error.reason}`);
+    throw error;
+  }
 }

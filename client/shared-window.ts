@@ -8,10 +8,9 @@
  * the pacer stays simple and the lock is held for no await.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
-import { writeFileAtomicSync } from "../system/files.js";
+import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
 import type { WindowStore } from "./pacer.js";
 
@@ -66,7 +65,7 @@ export class FileWindowStore implements WindowStore {
   private read(): Grant[] {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.path, "utf8"));
+      parsed = JSON.parse(readRegularText(this.path, STATE_FILE));
     } catch {
       return [];
     }

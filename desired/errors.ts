@@ -25,6 +25,17 @@ export class SourceError extends Error {
   }
 }
 
+/** A desired-state file that -f names (or a directory holds) and that is not read: missing, not a regular file, too large. */
+export class UnreadableFileError extends SourceError {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    hint?: string,
+  ) {
+    super("file_unreadable", `cannot read ${file}: ${reason}${hint === undefined ? "" : ` (${hint})`}`);
+  }
+}
+
 /** Every problem found while loading the file; nothing was sent to the API. */
 export class LoadError extends Error {
   readonly code = "invalid_file";
@@ -33,7 +44,7 @@ export class LoadError extends Error {
   constructor(file: string, problems: FileProblem[]) {
     const n = problems.length;
     const verb = file.includes(", ") ? "are" : "is";
-    super(`${file} ${verb} not valid (${n} problem${n === 1 ? "" : "s"}); nothing was sent to the API`);
+    super(`${visible(file)} ${verb} not valid (${n} problem${n === 1 ? "" : "s"}); nothing was sent to the API`);
     this.name = new.target.name;
     // In file order, so a reader can walk down each file (problems of unknown position first).
     const files = [...new Set(problems.map((p) => p.file))];
@@ -47,4 +58,31 @@ export interface Position {
   col: number;
   /** Set when several files were loaded: the one this position is in. */
   file?: string;
+}
+
+/**
+ * Characters a terminal shows as nothing or as something else: controls (a form feed, a NUL),
+ * format characters (a zero-width space, a bidi override), separators other than the space,
+ * and the code points Unicode says to ignore (a Hangul filler).
+ */
+const INVISIBLE = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
+const SHORT_ESCAPES: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r" };
+
+/** `text` with each invisible character written as an escape (\f, \u200B), so two keys that print alike can be told apart. */
+export function visible(text: string): string {
+  let shown = "";
+  for (const char of text) shown += char !== " " && INVISIBLE.test(char) ? escapeOf(char) : char;
+  return shown;
+}
+
+/** `"text"`, escaped like visible() and with its quotes and backslashes escaped. */
+export function quoted(text: string): string {
+  return `"${visible(text.replace(/[\\"]/g, (c) => `\\${c}`))}"`;
+}
+
+function escapeOf(char: string): string {
+  const short = SHORT_ESCAPES[char];
+  if (short !== undefined) return short;
+  const hex = (char.codePointAt(0) as number).toString(16).toUpperCase();
+  return hex.length <= 4 ? `\\u${hex.padStart(4, "0")}` : `\\u{${hex}}`;
 }

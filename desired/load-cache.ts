@@ -17,12 +17,13 @@
  * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
 import { userDir } from "../system/dirs.js";
-import { PRIVATE_FILE, writeFileAtomicSync } from "../system/files.js";
+import { PRIVATE_FILE, readRegularText, writeFileAtomicSync } from "../system/files.js";
+import { ANY_REFERENCED_FILE, LOAD_CACHE_ENTRY } from "./limits.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 import type { Position } from "./errors.js";
 
@@ -91,7 +92,7 @@ export class DiskLoadCache {
     const path = this.entryPath(key);
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readRegularText(path, LOAD_CACHE_ENTRY);
     } catch {
       this.trace(`none for ${key.file}`);
       return undefined;
@@ -196,7 +197,7 @@ function fileHashes(reads: ReadonlyMap<string, string>): Record<string, string> 
 function sameFiles(kept: Record<string, string>): boolean {
   return Object.entries(kept).every(([path, hash]) => {
     try {
-      return sha256(readFileSync(path, "utf8")) === hash;
+      return sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash;
     } catch {
       return false;
     }

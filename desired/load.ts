@@ -9,7 +9,6 @@
  * for problems, and the positioned document costs several times the memory. The yaml library
  * itself is loaded only when the positioned load runs (yamlLibrary): a clean file never needs it.
  */
-import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Document, Node } from "yaml";
 import { $ZodArray, $ZodDefault, $ZodNullable, $ZodObject, $ZodOptional, type $ZodIssue, type $ZodType } from "zod/v4/core";
@@ -17,7 +16,9 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields } from "../engine/normalize.js";
-import { LoadError, SourceError, type FileProblem, type Position } from "./errors.js";
+import { FileReadError, readRegularText } from "../system/files.js";
+import { LoadError, quoted, SourceError, UnreadableFileError, visible, type FileProblem, type Position } from "./errors.js";
+import { ANY_REFERENCED_FILE, FLEET_FILE, REFERENCED_FILES } from "./limits.js";
 
 import { didYouMean } from "./suggest.js";
 import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
@@ -99,7 +100,7 @@ const targetsKey = (options: LoadOptions): string => (options.targets ?? []).joi
 
 function readOrUndefined(absPath: string): string | undefined {
   try {
-    return readFileSync(absPath, "utf8");
+    return readRegularText(absPath, ANY_REFERENCED_FILE);
   } catch {
     return undefined;
   }
@@ -134,9 +135,10 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
 
 function readSource(absPath: string, file: string): string {
   try {
-    return readFileSync(absPath, "utf8");
+    return readRegularText(absPath, FLEET_FILE);
   } catch (error) {
-    throw unreadable(file, error);
+    if (error instanceof FileReadError) throw new UnreadableFileError(file, error.reason, error.refusal === "missing" ? "use -f/--file to name the desired-state file" : undefined);
+    throw error;
   }
 }
 
@@ -235,7 +237,7 @@ function isPlainString(value: unknown): value is string {
 
 function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState | undefined {
   try {
-    return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path), reads), resolvePath: (path) => resolve(baseDir, path) });
+    return normalize(document, { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) });
   } catch (e) {
     if (e instanceof DesiredStateError) return undefined;
     throw e;
@@ -321,11 +323,6 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
       }),
     };
   });
-}
-
-function unreadable(file: string, e: unknown): SourceError {
-  const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
-  return new SourceError("file_unreadable", `cannot read ${file}: ${reason} (use -f/--file to name the desired-state file)`);
 }
 
 class ParsedFile {
@@ -445,7 +442,7 @@ class ParsedFile {
     const where = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
       const known = knownKeysAt(DesiredStateDocument, issue.path);
-      for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key "${key}"${unknownKeyHint(key, known)}`);
+      for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key ${quoted(key)}${unknownKeyHint(key, known)}`);
       return;
     }
     if (issue.path.length > 0 && !this.doc.hasIn(issue.path as unknown[])) {
@@ -464,7 +461,7 @@ class ParsedFile {
 
   normalize(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState {
     try {
-      return normalize(document, { readTextFile: (path) => readReferencedFile(resolve(baseDir, path), reads), resolvePath: (path) => resolve(baseDir, path) });
+      return normalize(document, { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) });
     } catch (e) {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));
@@ -582,16 +579,16 @@ function isPasswordValue(ancestors: readonly unknown[]): boolean {
   return yaml().isPair(parent) && yaml().isScalar(parent.key) && parent.key.value === "basicAuthPassword";
 }
 
-/** The engine puts this message after "cannot read <path>: ". */
-function readReferencedFile(absPath: string, reads: ReferencedReads): string {
+/** The engine puts this message after "cannot read <path>: ", at the key that names the file. */
+function readReferencedFile(absPath: string, field: keyof typeof REFERENCED_FILES, reads: ReferencedReads): string {
   try {
-    const text = readFileSync(absPath, "utf8");
+    const text = readRegularText(absPath, REFERENCED_FILES[field]);
     reads.set(absPath, text);
     return text;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (e as Error).message;
-    throw new Error(`${reason} (looked for ${absPath}; paths are relative to the YAML file)`);
+    if (!(e instanceof FileReadError)) throw e;
+    const notThere = e.refusal === "missing" || e.refusal === "dangling_symlink";
+    throw new Error(notThere ? `${e.reason} (looked for ${absPath}; paths are relative to the YAML file)` : e.reason);
   }
 }
 
@@ -599,7 +596,7 @@ function readReferencedFile(absPath: string, reads: ReferencedReads): string {
 export function formatPath(path: IssuePath): string {
   let text = "";
   for (const segment of path) {
-    text += typeof segment === "number" ? `[${segment}]` : `${text === "" ? "" : "."}${String(segment)}`;
+    text += typeof segment === "number" ? `[${segment}]` : `${text === "" ? "" : "."}${visible(String(segment))}`;
   }
   return text === "" ? "" : `${text}: `;
 }

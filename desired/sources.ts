@@ -3,10 +3,12 @@
  * files, or `-` for standard input. Each file is loaded on its own (its own defaults, paths
  * relative to it) and the fleets are merged; a cube declared in two files is an error.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
-import { LoadError, SourceError, type FileProblem } from "./errors.js";
+import { formatBytes } from "../system/files.js";
+import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
+import { FLEET_FILE } from "./limits.js";
 import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
 import type { DiskLoadCache } from "./load-cache.js";
 
@@ -39,7 +41,7 @@ export interface LoadedFiles extends Omit<LoadedFile, "cubePositions" | "locate"
 }
 
 export async function loadDesiredFiles(options: LoadFilesOptions): Promise<LoadedFiles> {
-  const names = expand(options.files, options.cwd);
+  const { names, listed } = expand(options.files, options.cwd);
   const loaded: LoadedFile[] = [];
   const problems: FileProblem[] = [];
   for (const name of names) {
@@ -47,11 +49,13 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
       loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}), ...(options.diskCache ? { diskCache: options.diskCache } : {}) }));
     } catch (e) {
-      if (!(e instanceof LoadError)) throw e;
-      problems.push(...e.problems);
+      // A file a directory holds that cannot be read is that file's problem, told beside the others'.
+      if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
+      else if (e instanceof LoadError) problems.push(...e.problems);
+      else throw e;
     }
   }
-  if (problems.length > 0) throw new LoadError(label(names), problems);
+  if (problems.length > 0) throw new LoadError(filesOf(problems), problems);
   const last = options.cache?.merged;
   if (last !== undefined && last.parts.length === loaded.length && last.parts.every((part, i) => part === loaded[i])) return last.result as LoadedFiles;
   const merged = merge(loaded);
@@ -64,21 +68,32 @@ function label(names: readonly string[]): string {
   return names.map((n) => (n === STDIN ? STDIN_NAME : n)).join(", ");
 }
 
-function expand(files: readonly string[], cwd: string): string[] {
+/** The files that have a problem, for the final line: of 5,000 files loaded, the one that is bad. */
+function filesOf(problems: readonly FileProblem[]): string {
+  return [...new Set(problems.map((p) => p.file))].join(", ");
+}
+
+/** The files to load, and which of them a directory listed (rather than -f naming them). */
+function expand(files: readonly string[], cwd: string): { names: string[]; listed: Set<string> } {
   if (files.filter((f) => f === STDIN).length > 1) throw new SourceError("invalid_option", "-f - (standard input) can be given only once");
   const names: string[] = [];
+  const listed = new Set<string>();
   for (const file of files) {
     const entries = file === STDIN ? undefined : directoryEntries(file, cwd);
     if (entries === undefined) names.push(file);
-    else names.push(...entries);
+    else {
+      names.push(...entries);
+      for (const entry of entries) listed.add(entry);
+    }
   }
   const seen = new Set<string>();
-  return names.filter((name) => {
+  const unique = names.filter((name) => {
     const key = name === STDIN ? name : resolve(cwd, name);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  return { names: unique, listed };
 }
 
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
@@ -91,19 +106,33 @@ function directoryEntries(file: string, cwd: string): string[] | undefined {
     return undefined; // the loader reports a missing file
   }
   if (!isDirectory) return undefined;
-  const yamlFiles = readdirSync(abs)
-    .filter((entry) => /\.ya?ml$/i.test(entry) && statSync(join(abs, entry)).isFile())
+  const yamlFiles = readdirSync(abs, { withFileTypes: true })
+    .filter(isYamlEntry)
+    .map((entry) => entry.name)
     .sort();
   if (yamlFiles.length === 0) throw new SourceError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
   return yamlFiles.map((entry) => join(file, entry));
 }
 
+/**
+ * A YAML-named entry that is not a subdirectory: a link (even a broken or looping one) or a
+ * device is listed so that its read reports it, rather than being skipped in silence.
+ */
+function isYamlEntry(entry: Dirent): boolean {
+  return /\.ya?ml$/i.test(entry.name) && !entry.isDirectory();
+}
+
 async function readStdin(stdin: Stdin | undefined): Promise<string> {
   if (stdin === undefined || stdin.isTTY) throw new SourceError("file_unreadable", "-f - reads the desired state from standard input, but none is piped in (e.g. cat cubeform.yaml | cubeform plan -f -)");
-  let text = "";
-  stdin.setEncoding?.("utf8");
-  for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-  return text;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk as Uint8Array);
+    bytes += buffer.length;
+    if (bytes > FLEET_FILE.maxBytes) throw new SourceError("file_unreadable", `-f -: standard input is over the ${formatBytes(FLEET_FILE.maxBytes)} limit for ${FLEET_FILE.what}; nothing was read past it`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Where each name is first declared (a name declared twice in one file is the loader's problem). */
@@ -161,7 +190,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     }
     if (spaceId !== undefined) space ??= { id: spaceId, file: file.file };
   }
-  if (problems.length > 0) throw new LoadError(label(loaded.map((f) => f.file)), problems);
+  if (problems.length > 0) throw new LoadError(filesOf(problems), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
   if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = ([] as DeclaredCube[]).concat(...untargetedParts);
   const cubeNames = ([] as string[]).concat(...cubeNameParts);
@@ -172,7 +201,10 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     desired.webhooks = withWebhooks.flatMap((f) => f.desired.webhooks ?? []);
     const urls = desired.webhooks.map((w) => w.url);
     const twice = urls.find((url, i) => urls.indexOf(url) !== i);
-    if (twice !== undefined) throw new LoadError(label(loaded.map((f) => f.file)), [{ file: label(loaded.map((f) => f.file)), line: 0, col: 0, message: `webhook ${twice} is declared in more than one file: declare each webhook once` }]);
+    if (twice !== undefined) {
+      const declaring = label(withWebhooks.filter((f) => f.desired.webhooks?.some((w) => w.url === twice)).map((f) => f.file));
+      throw new LoadError(declaring, [{ file: declaring, line: 0, col: 0, message: `webhook ${twice} is declared in more than one file: declare each webhook once` }]);
+    }
   }
   return {
     file: label(loaded.map((f) => f.file)),

@@ -9,8 +9,11 @@ import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
 
 export interface NormalizeOptions {
-  /** Reads a file the document names; the caller resolves it relative to the YAML file. */
-  readTextFile(path: string): string;
+  /**
+   * Reads a file the document names; the caller resolves it relative to the YAML file and bounds
+   * the read by what the file is for (`field`). Throws an Error whose message says why not.
+   */
+  readTextFile(path: string, field: "sshPublicKeyFile" | "userDataFile"): string;
   /** Where a file the document names (a webhook's secretFile) is, for writing; default: as written. */
   resolvePath?(path: string): string;
 }
@@ -95,7 +98,7 @@ function readPair(
   if (inlineValue !== undefined) return inlineValue;
   if (filePath === undefined) return undefined;
   try {
-    const text = options.readTextFile(filePath);
+    const text = options.readTextFile(filePath, file);
     return inline === "sshPublicKey" ? text.trimEnd() : text;
   } catch (e) {
     issues.add([...path, file], `cannot read ${filePath}: ${(e as Error).message}`);
@@ -161,10 +164,19 @@ function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefine
     if (!declared && !defaultsDeclareKey) issues.add([...path, "sshPublicKey"], "an SSH key is required: set sshPublicKey or sshPublicKeyFile on the cube or in defaults");
     return;
   }
-  if (!SSH_KEY_PATTERN.test(key)) {
-    const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
+  const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
+  const control = controlCharacter(key);
+  if (control !== undefined) issues.add(where, `the key holds a control character (${control}): a public key is one line of printable text, and the API would store it as sent`);
+  else if (!SSH_KEY_PATTERN.test(key)) {
     issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
   }
+}
+
+/** "U+0000 at character 43" for the first control character (a NUL, an escape) in `text`. */
+function controlCharacter(text: string): string | undefined {
+  const match = /\p{Cc}/u.exec(text);
+  if (match === null) return undefined;
+  return `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")} at character ${match.index + 1}`;
 }
 
 function checkUserData(input: DesiredCubeInput, path: Path, userData: string | undefined, issues: IssueList): void {

@@ -5,14 +5,14 @@
  * single-key file reads as the context "default". KROVA_CONTEXT picks a context. Variables
  * (CUBE_* / KROVA_*) win over the file. `cubeform login` writes the same file.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import type { ClientConfig } from "../client/config.js";
 import { CliError } from "./errors.js";
 import { xdgHome } from "../system/dirs.js";
-import { writeFileAtomicSync } from "../system/files.js";
+import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../system/files.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -33,6 +33,9 @@ export type KrovaConfig = z.infer<typeof ConfigFile>;
 
 export const DEFAULT_CONTEXT = "default";
 
+/** The krova CLI's config: a few contexts of a key and a URL each; 1 MB is thousands of them. */
+const KROVA_CONFIG: ReadLimit = { maxBytes: 1024 * 1024, what: "the krova CLI config" };
+
 export function krovaConfigPath(env: Env): string {
   const base = xdgHome(env, "config");
   return join(base, "krova", "config.json");
@@ -43,13 +46,15 @@ export function readKrovaConfig(env: Env): { path: string; config: KrovaConfig }
   const path = krovaConfigPath(env);
   let text: string;
   try {
+    // Read first: a link to a device is refused as what it is, not for the device's mode.
+    text = readRegularText(path, KROVA_CONFIG);
     const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0) {
       throw new CliError("config_mode", `${path} holds API keys but other users can read it (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`);
     }
-    text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error instanceof FileReadError && error.refusal === "missing")) return undefined;
+    if (error instanceof FileReadError) throw new CliError("config_unreadable", `${error.message}; fix it or run \`cubeform login\` again`);
     throw error;
   }
   let raw: unknown;
@@ -109,6 +114,6 @@ export function saveContext(env: Env, context: KrovaContext): string {
 }
 
 function readAnyway(path: string): KrovaConfig | undefined {
-  const parsed = ConfigFile.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  const parsed = ConfigFile.safeParse(JSON.parse(readRegularText(path, KROVA_CONFIG)));
   return parsed.success ? parsed.data : undefined;
 }

@@ -5,10 +5,9 @@
  * waits for its deletes to finish; when it could not (a timeout, Ctrl-C), the cubes it asked to
  * delete are recorded here and a later plan leaves them out until the API no longer lists them.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileKey } from "../system/dirs.js";
-import { writeFileAtomic } from "../system/files.js";
+import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
 import type { ObservedState } from "../engine/index.js";
 
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */
@@ -71,7 +70,7 @@ export class DeletionLog {
 
   private async read(): Promise<Entries> {
     try {
-      const parsed = JSON.parse(await readFile(this.path, "utf8")) as Entries;
+      const parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE)) as Entries;
       const fresh: Entries = {};
       for (const [id, entry] of Object.entries(parsed)) if (typeof entry?.name === "string" && Date.now() - entry.at < DELETION_MEMORY_MS) fresh[id] = entry;
       return fresh;

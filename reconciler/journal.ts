@@ -4,9 +4,8 @@
  * API answers with the first result instead of creating a duplicate.
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import type { IdempotencyJournal } from "../engine/types.js";
-import { writeFileAtomic } from "../system/files.js";
+import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
 
 interface JournalEntry {
   key: string;
@@ -64,7 +63,7 @@ export class FileJournal implements IdempotencyJournal {
   private async read(): Promise<JournalFile> {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(this.path, "utf8"));
+      parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE));
     } catch {
       return {};
     }

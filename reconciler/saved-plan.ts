@@ -5,12 +5,11 @@
  * stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import { PLAN_FORMAT, type DesiredState, type Plan } from "../engine/types.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
-import { writeFileAtomic } from "../system/files.js";
+import { FileReadError, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../system/files.js";
 import { CliError } from "./errors.js";
 import type { PlanSources } from "./saved-plan-sources.js";
 import { batches, prettyJsonChunks } from "./render/json.js";
@@ -67,14 +66,20 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
   await writeFileAtomic(path, batches(prettyJsonChunks(saved, 3)));
 }
 
+/**
+ * A saved plan is read as one JSON text, and V8 holds at most ~512 MB in one string: 500 MB is
+ * ~65,000 cubes at the ~7.5 KB each of a 10,000-cube plan (75 MB).
+ */
+const SAVED_PLAN: ReadLimit = { maxBytes: 500 * 1024 * 1024, what: "a saved plan" };
+
 /** `shown` is the path as the user wrote it, for messages. */
 export async function readSavedPlan(absPath: string, shown: string, env: Env): Promise<SavedPlan> {
   const path = shown;
   let text: string;
   try {
-    text = await readFile(absPath, "utf8");
-  } catch {
-    throw new CliError("plan_unreadable", `cannot read the plan file ${path}`);
+    text = await readRegularTextAsync(absPath, SAVED_PLAN);
+  } catch (error) {
+    throw new CliError("plan_unreadable", `cannot read the plan file ${path}${error instanceof FileReadError ? `: ${error.reason}` : ""}`);
   }
   const suggest = planPathToSuggest(path);
   let json: unknown;

@@ -8,8 +8,7 @@
  * basic-auth user, or after the memory is restored).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../system/files.js";
+import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
 
 interface Entry {
   salt: string;
@@ -67,7 +66,7 @@ export class SecretMemory {
 
   private async read(): Promise<Entries> {
     try {
-      const parsed = JSON.parse(await readFile(this.path, "utf8")) as unknown;
+      const parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE)) as unknown;
       return typeof parsed === "object" && parsed !== null ? (parsed as Entries) : {};
     } catch {
       return {};

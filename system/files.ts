@@ -3,9 +3,12 @@
  * half a file and a planted symlink is replaced, never followed. New files are 0600 and new
  * directories 0700 whatever the umask; a file that exists keeps the mode its owner gave it.
  * (write-file-atomic resolves symlinks and writes to their target, which is the hole to close.)
+ *
+ * Files cubeform reads: only a regular file, only up to a bound that fits what it is
+ * (readRegularFile). A device, a pipe or a file larger than the bound is refused unread.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fchmodSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -95,4 +98,165 @@ async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
     return;
   }
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
+}
+
+/**
+ * cubeform's own JSON state (the idempotency journal, secret digests, recent deletions, the
+ * pacing window): entries of ~150 bytes, so 64 MB is ~400,000 of them; anything larger was not
+ * written by cubeform.
+ */
+export const STATE_FILE: ReadLimit = { maxBytes: 64 * 1024 * 1024, what: "a cubeform state file" };
+
+/** What a file is for, and the most of it cubeform reads. */
+export interface ReadLimit {
+  maxBytes: number;
+  /** What the file is, for messages: "over the 16 KB limit for userData". */
+  what: string;
+}
+
+export type ReadRefusal = "missing" | "dangling_symlink" | "symlink_loop" | "not_regular" | "too_large" | "unreadable";
+
+/** A file not read: `reason` says why without the path ("not a regular file (a character device)"). */
+export class FileReadError extends Error {
+  readonly code = "file_unreadable";
+  constructor(
+    readonly path: string,
+    readonly refusal: ReadRefusal,
+    readonly reason: string,
+  ) {
+    super(`cannot read ${path}: ${reason}`);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * Non-blocking, so opening a named pipe returns at once (the fstat then refuses it) instead of
+ * waiting for a writer; no controlling terminal from a tty device. A symlink is followed: the
+ * fstat of what was opened decides, so a swap between a check and the read cannot slip through.
+ */
+const OPEN_FOR_READ = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** The file's bytes, when it is a regular file of at most limit.maxBytes; else a FileReadError. */
+export function readRegularFile(path: string, limit: ReadLimit): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FOR_READ);
+  } catch (error) {
+    throw openRefusal(path, error);
+  }
+  try {
+    const sink = new BoundedSink(path, limit, regularSize(path, fstatSync(fd), limit));
+    while (sink.filled(readSync(fd, sink.buffer, sink.length, sink.room(), null)));
+    return sink.bytes();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readRegularText(path: string, limit: ReadLimit): string {
+  return readRegularFile(path, limit).toString("utf8");
+}
+
+export async function readRegularFileAsync(path: string, limit: ReadLimit): Promise<Buffer> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FOR_READ);
+  } catch (error) {
+    throw openRefusal(path, error);
+  }
+  try {
+    const sink = new BoundedSink(path, limit, regularSize(path, await handle.stat(), limit));
+    while (sink.filled((await handle.read(sink.buffer, sink.length, sink.room(), null)).bytesRead));
+    return sink.bytes();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readRegularTextAsync(path: string, limit: ReadLimit): Promise<string> {
+  return (await readRegularFileAsync(path, limit)).toString("utf8");
+}
+
+/** The size fstat gives a regular file within the bound; anything else is refused before a byte is read. */
+function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
+  if (!stats.isFile()) throw new FileReadError(path, "not_regular", `not a regular file (${kindOf(stats)})`);
+  if (stats.size > limit.maxBytes) throw new FileReadError(path, "too_large", `it is ${formatBytes(stats.size)}, over the ${formatBytes(limit.maxBytes)} limit for ${limit.what}`);
+  return stats.size;
+}
+
+/**
+ * Where the bytes go: sized from fstat, grown (doubling) while the file turns out longer, and
+ * never past maxBytes + 1: one byte more than the bound is how a file that grew is caught.
+ */
+class BoundedSink {
+  buffer: Buffer;
+  length = 0;
+  constructor(
+    private readonly path: string,
+    private readonly limit: ReadLimit,
+    size: number,
+  ) {
+    // /proc files say 0 and have text: start with a page.
+    this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 4096), limit.maxBytes) + 1);
+  }
+
+  room(): number {
+    return this.buffer.length - this.length;
+  }
+
+  /** Counts `n` bytes read; false at the end of the file. */
+  filled(n: number): boolean {
+    if (n === 0) return false;
+    this.length += n;
+    if (this.room() > 0) return true;
+    if (this.length > this.limit.maxBytes) throw new FileReadError(this.path, "too_large", `it grew past the ${formatBytes(this.limit.maxBytes)} limit for ${this.limit.what} while it was read`);
+    const bigger = Buffer.allocUnsafe(Math.min(this.buffer.length * 2, this.limit.maxBytes + 1));
+    this.buffer.copy(bigger, 0, 0, this.length);
+    this.buffer = bigger;
+    return true;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+function openRefusal(path: string, error: unknown): FileReadError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ELOOP") return new FileReadError(path, "symlink_loop", "a symlink that loops (too many levels of symbolic links)");
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    const target = linkTarget(path);
+    return target === undefined ? new FileReadError(path, "missing", "no such file") : new FileReadError(path, "dangling_symlink", `a symlink to ${target}, which does not exist`);
+  }
+  if (code === "EACCES") return new FileReadError(path, "unreadable", "permission denied");
+  return new FileReadError(path, "unreadable", (error as Error).message);
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isFIFO()) return "a named pipe";
+  if (stats.isSocket()) return "a socket";
+  return "not a file";
+}
+
+/** "16 KB", "20.5 KB", "64 MB" (binary units, as the API states its 16 KB). */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : Number(value.toFixed(1))} ${units[unit]}`;
 }

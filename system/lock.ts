@@ -6,9 +6,9 @@
  * lock would block the next run for seconds, and a busy event loop would lose a held lock.
  */
 import { randomUUID } from "node:crypto";
-import { linkSync, readFileSync, renameSync, unlinkSync } from "node:fs";
+import { linkSync, renameSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { writeFileAtomicSync } from "./files.js";
+import { readRegularText, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
 
 export interface LockOwner {
@@ -106,9 +106,12 @@ function createLockFile(path: string, owner: LockOwner): boolean {
   }
 }
 
+/** A lock file holds one owner (token, pid, host, start): well under a kilobyte. */
+const LOCK_OWNER: ReadLimit = { maxBytes: 64 * 1024, what: "a lock file" };
+
 export function readOwner(path: string): LockOwner | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockOwner>;
+    const parsed = JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner>;
     if (typeof parsed.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string") return parsed as LockOwner;
   } catch {
     // Gone meanwhile: the next round tries again.

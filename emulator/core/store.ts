@@ -1,8 +1,7 @@
 /** The Store: holds the state and its indexes, and persists the state atomically as JSON. */
-import { readFileSync } from "node:fs";
 import { StateIndex } from "./indexes.js";
 import { emptyState, type StateData } from "./state.js";
-import { writeFileAtomicSync } from "../../system/files.js";
+import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../../system/files.js";
 
 /** Writes are coalesced, but never more often than this… */
 export const SAVE_DELAY_MIN_MS = 50;
@@ -60,12 +59,15 @@ export class Store {
   }
 }
 
+/** The emulator's whole state as one JSON text: V8 holds at most ~512 MB in one string. */
+const STATE_LIMIT: ReadLimit = { maxBytes: 500 * 1024 * 1024, what: "an emulator state file" };
+
 function loadState(path: string): StateData {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularText(path, STATE_LIMIT);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyState();
+    if (error instanceof FileReadError && error.refusal === "missing") return emptyState();
     throw error;
   }
   const parsed = JSON.parse(text) as Partial<StateData>;

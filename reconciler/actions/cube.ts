@@ -4,7 +4,6 @@
  * error naming their ids, never a guess).
  */
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CubeApi } from "../../client/api.js";
 import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
@@ -14,7 +13,7 @@ import { formatDuration, sleep } from "../../system/time.js";
 import { details, orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
 import { userDir } from "../../system/dirs.js";
-import { writeFileAtomic } from "../../system/files.js";
+import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
 export { findCube };
 
@@ -143,9 +142,9 @@ async function pinHostKeys(ssh: CubeSshInfo, io: CliIo): Promise<string> {
   const hostPattern = `[${ssh.host}]:${ssh.port}`;
   let lines: string[] = [];
   try {
-    lines = (await readFile(file, "utf8")).split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
+    lines = (await readRegularTextAsync(file, STATE_FILE)).split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (!(error instanceof FileReadError && error.refusal === "missing")) throw error;
   }
   for (const key of ssh.hostKeys) lines.push(`${hostPattern} ${key.type} ${key.key}`);
   await writeFileAtomic(file, `${lines.join("\n")}\n`);

@@ -4,8 +4,9 @@
  * `cubeform import`, which writes a YAML file describing the live space.
  */
 import { stat } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { SSH_PUBLIC_KEY_FILE } from "../../desired/limits.js";
+import { readRegularText } from "../../system/files.js";
 import { newIdempotencyKey } from "../../client/keys.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";
 import { CliError } from "../errors.js";
@@ -100,7 +101,7 @@ function publicKey(ctx: UploadContext, io: CliIo): string {
   if (!SSH_KEY_PATTERN.test(key)) {
     const path = isAbsolute(key) ? key : resolve(ctx.cwd, key);
     try {
-      key = readFileSync(path, "utf8").trim();
+      key = readRegularText(path, SSH_PUBLIC_KEY_FILE).trim();
     } catch {
       throw new CliError("bad_ssh_key", `--ssh-key: "${given}" is neither an OpenSSH public key nor a readable file`);
     }
