@@ -4,7 +4,7 @@
  * whose apply may have replaced an endpoint and written a new secret), never per delivery, so
  * an unsigned POST costs a signature check and nothing more.
  */
-import { open } from "node:fs/promises";
+import { readRegularTextAsync } from "../../system/files.js";
 
 /** A secret file holds one line; anything larger is not a secret cubeform wrote. */
 const MAX_SECRET_BYTES = 4096;
@@ -27,15 +27,9 @@ export class WebhookSecrets {
 
 /** The file's one line, or "" when it is missing, not a regular file or too large to be a secret. */
 async function readSecret(path: string): Promise<string> {
-  const handle = await open(path, "r").catch(() => undefined);
-  if (handle === undefined) return "";
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > MAX_SECRET_BYTES) return "";
-    return (await handle.readFile("utf8")).trim();
+    return (await readRegularTextAsync(path, { maxBytes: MAX_SECRET_BYTES, what: "a webhook secret file" })).trim();
   } catch {
     return "";
-  } finally {
-    await handle.close();
   }
 }
