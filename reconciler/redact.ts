@@ -1,8 +1,8 @@
 /**
  * The last line of defence for what the CLI prints. Every secret the run knows (the API key,
- * password-like environment values, the values of the `${env:…}` references the files use,
- * webhook secrets) is replaced by value before text reaches the terminal, a log, /readyz or a
- * Pulumi error; and no control character from a name or an error body reaches the terminal
+ * password-like environment values, the variables the files' passwords refer to, webhook
+ * secrets written by the run) is replaced by value before text reaches the terminal, a log or
+ * /readyz (the provider does the same for Pulumi errors: provider/errors.ts); and no control character from a name or an error body reaches the terminal
  * (only the few sequences cubeform itself writes: its colors and the erasing of a progress line).
  */
 import { Writable } from "node:stream";
@@ -70,7 +70,11 @@ export function redactingIo(io: CliIo): CliIo {
   return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets) });
 }
 
-/** The values of the variables a load resolved, and of the passwords its domains refer to, are secrets of the run. */
-export function rememberLoadedSecrets(io: CliIo, loaded: { envNames: readonly string[]; secretEnvNames: readonly string[] }): void {
-  io.secrets?.add(...[...loaded.envNames, ...loaded.secretEnvNames].map((name) => io.env[name]));
+/**
+ * The values of the variables the files' passwords refer to are secrets of the run, whatever the
+ * variables are named. Other resolved values (an image, a region) stay visible in plans unless
+ * their variable's name says secret (SECRET_NAMES).
+ */
+export function rememberLoadedSecrets(io: CliIo, loaded: { secretEnvNames: readonly string[] }): void {
+  io.secrets?.add(...loaded.secretEnvNames.map((name) => io.env[name]));
 }
