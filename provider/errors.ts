@@ -42,3 +42,27 @@ export const isNotFound = (error: unknown): boolean => errorCode(error) === "not
 export function protectedCubeMessage(name: string, id: string, detail = ""): string {
   return `Cube "${name}" (id ${id}) has terminationProtection on; set terminationProtection: false on the resource and run pulumi up before deleting or replacing it.${detail}`;
 }
+
+/** Input and output names whose values are secrets: the API may echo them in an error body. */
+const SECRET_PROPS = ["basicAuthPassword", "secret"];
+
+/**
+ * Runs `body`; an error it throws reaches Pulumi with every secret of the resource (its basic-auth
+ * password, its webhook secret) replaced by value, whatever the API put in its message.
+ */
+export async function withSecretsRedacted<T>(props: (Record<string, unknown> | undefined)[], body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    const secrets = props.flatMap((p) => SECRET_PROPS.map((key) => p?.[key])).filter((v): v is string => typeof v === "string" && v.length > 0);
+    if (error instanceof Error && secrets.length > 0) redactError(error, secrets);
+    throw error;
+  }
+}
+
+function redactError(error: Error, secrets: string[]): void {
+  const redact = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
+  error.message = redact(error.message);
+  if (error.stack) error.stack = redact(error.stack);
+  if (error instanceof ResourceInitFailed) error.reasons.splice(0, error.reasons.length, ...error.reasons.map(redact));
+}

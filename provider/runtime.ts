@@ -10,6 +10,7 @@ import { checkInputs, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema,
 import { createWebhook, deleteWebhook, diffWebhook, readWebhook, updateWebhook } from "./webhook.js";
 import { createCube, deleteCube, diffCube, readCube, updateCube } from "./cube.js";
 import { createDomain, deleteDomain, diffDomain, readDomain, updateDomain } from "./domain.js";
+import { withSecretsRedacted } from "./errors.js";
 import { configureSettings, settingsFrom } from "./settings.js";
 import { createTcpMapping, deleteTcpMapping, diffTcpMapping, readTcpMapping, updateTcpMapping } from "./tcp-mapping.js";
 import type { Props } from "./values.js";
@@ -53,13 +54,13 @@ export async function domainDiff(id: string, olds: Props, news: Props): Promise<
   return diffDomain(id, olds, news);
 }
 export async function domainCreate(inputs: Props): Promise<CreateResult> {
-  return createDomain(inputs);
+  return withSecretsRedacted([inputs], () => createDomain(inputs));
 }
 export async function domainRead(id: string, props?: Props): Promise<ReadResult> {
   return readDomain(id, props);
 }
 export async function domainUpdate(id: string, olds: Props, news: Props): Promise<UpdateResult> {
-  return updateDomain(id, olds, news);
+  return withSecretsRedacted([olds, news], () => updateDomain(id, olds, news));
 }
 export async function domainDelete(id: string, props: Props): Promise<void> {
   return deleteDomain(id, props);
@@ -95,13 +96,13 @@ export async function webhookDiff(id: string, olds: Props, news: Props): Promise
   return diffWebhook(id, olds, news);
 }
 export async function webhookCreate(inputs: Props): Promise<CreateResult> {
-  return createWebhook(inputs);
+  return withSecretsRedacted([inputs], () => createWebhook(inputs));
 }
 export async function webhookRead(id: string, props?: Props): Promise<ReadResult> {
   return readWebhook(id, props);
 }
 export async function webhookUpdate(id: string, olds: Props, _news: Props): Promise<UpdateResult> {
-  return updateWebhook(id, olds);
+  return withSecretsRedacted([olds], () => updateWebhook(id, olds));
 }
 export async function webhookDelete(id: string, _props: Props): Promise<void> {
   return deleteWebhook(id);

@@ -11,6 +11,13 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Which build of cubeform runs (the bundle's content hash): what it keeps on disk is for it alone. */
   build?: string;
+  /** The secret values this run knows, redacted from everything it prints (redact.ts); commands add what they learn. */
+  secrets?: SecretSet;
+}
+
+export interface SecretSet {
+  add(...values: (string | undefined)[]): void;
+  redact(text: string): string;
 }
 
 export function cwdOf(io: CliIo): string {

@@ -7,6 +7,7 @@ import { COMMANDS, type CommandEntry } from "./commands/index.js";
 import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
 import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
+import { escapeText } from "./render/escape.js";
 import { VERSION } from "./version.js";
 
 export type { CliIo } from "./io.js";
@@ -70,7 +71,7 @@ function reportError(e: unknown, io: CliIo): number {
   if (e instanceof CommanderError) return e.exitCode;
   if (e instanceof ExitCode) return e.exitCode;
   if (e instanceof LoadError) {
-    for (const problem of e.problems) writeLine(io.stderr, formatProblem(problem));
+    for (const problem of e.problems) writeLine(io.stderr, escapeText(formatProblem(problem)));
     writeLine(io.stderr, `Error: ${e.message}`);
     return e.exitCode;
   }
@@ -92,5 +93,5 @@ function afterRetries(e: Error): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return escapeText(text.replace(/\s*\n\s*/g, " ").trim());
 }

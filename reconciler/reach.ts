@@ -7,14 +7,17 @@ import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
 import { mapBounded } from "../engine/observe.js";
 import { readPaced, type DnsReadPace } from "./dns-reads.js";
+import { escapeText as t } from "./render/escape.js";
+import { sshAnswerProblem, sshCommandLine } from "./ssh.js";
 
 export interface CubeReach {
   name: string;
   id: string;
   state: string;
   publicIpv4: string | null;
-  /** null: the cube has no host yet (not running, or no server assigned). */
+  /** null: the cube has no host yet (not running, or no server assigned), or the API's answer is not usable (sshProblem). */
   ssh: { command: string; host: string; port: number; user: string } | null;
+  sshProblem?: string;
   tcp: TcpReach[];
   domains: DomainReach[];
 }
@@ -68,7 +71,7 @@ export async function readReach(client: CubeApi, cubes: readonly Cube[], options
     id: cube.id,
     state: cube.state,
     publicIpv4: cube.publicIpv4,
-    ssh: ssh?.host ? { command: sshCommand({ ...ssh, host: ssh.host }), host: ssh.host, port: ssh.port, user: ssh.user } : null,
+    ...sshReach(ssh),
     tcp: mappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort).map(tcpReach),
     domains: own.map(() => records[next++] as DomainReach),
   }));
@@ -102,17 +105,22 @@ function tcpReach(m: TcpMapping): TcpReach {
   };
 }
 
-export function sshCommand(ssh: Pick<CubeSshInfo, "port" | "user"> & { host: string }): string {
-  return `ssh -p ${ssh.port} ${ssh.user}@${ssh.host}`;
+/** The ssh command of a cube whose answer passes the checks of ssh.ts; else why it is not shown. */
+function sshReach(ssh: CubeSshInfo | null): Pick<CubeReach, "ssh" | "sshProblem"> {
+  if (!ssh?.host) return { ssh: null };
+  const problem = sshAnswerProblem(ssh);
+  if (problem !== undefined) return { ssh: null, sshProblem: `the API's answer is not usable: ${problem}` };
+  const target = { ...ssh, host: ssh.host };
+  return { ssh: { command: sshCommandLine(target), host: ssh.host, port: ssh.port, user: ssh.user } };
 }
 
 /** The text form: one block per cube. */
 export function renderReachText(reach: readonly CubeReach[]): string {
   const lines: string[] = [];
   for (const cube of reach) {
-    lines.push(`${cube.name} (${cube.id}, ${cube.state}${cube.publicIpv4 ? `, ${cube.publicIpv4}` : ""})`);
-    lines.push(`  ssh:     ${cube.ssh ? cube.ssh.command : "no host yet (the cube has no server assigned; try again once it runs)"}`);
-    for (const port of cube.tcp) lines.push(`  tcp:     ${tcpLine(port)}`);
+    lines.push(t(`${cube.name} (${cube.id}, ${cube.state}${cube.publicIpv4 ? `, ${cube.publicIpv4}` : ""})`));
+    lines.push(`  ssh:     ${cube.ssh ? cube.ssh.command : cube.sshProblem ? `not shown: ${cube.sshProblem}` : "no host yet (the cube has no server assigned; try again once it runs)"}`);
+    for (const port of cube.tcp) lines.push(`  tcp:     ${t(tcpLine(port))}`);
     for (const domain of cube.domains) lines.push(...domainLines(domain));
   }
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
@@ -125,16 +133,16 @@ function tcpLine(port: TcpReach): string {
 
 function domainLines(domain: DomainReach): string[] {
   const to = domain.port === null ? "" : ` → port ${domain.port}`;
-  if (domain.complete === null) return [`  domain:  ${domain.hostname}${to}; its DNS records could not be read: ${domain.error ?? "unknown error"} (see cubeform dns)`];
+  if (domain.complete === null) return [`  domain:  ${t(domain.hostname)}${to}; its DNS records could not be read: ${t(domain.error ?? "unknown error")} (see cubeform dns)`];
   const found = domain.records.filter((r) => r.state === "found").length;
   const status = domain.complete ? "DNS records published" : `publish these DNS records (${found} of ${domain.records.length} found)`;
-  return [`  domain:  ${domain.hostname}${to}; ${status}:`, ...domain.records.map((r) => `             ${recordLine(r)}`)];
+  return [`  domain:  ${t(domain.hostname)}${to}; ${status}:`, ...domain.records.map((r) => `             ${recordLine(r)}`)];
 }
 
 /** "CNAME www.example.com → dns.krova.cloud  [may be proxied]  missing" */
 export function recordLine(r: DomainRecord): string {
   const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
-  return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
+  return `${t(r.type).padEnd(5)} ${t(r.host)} → ${t(r.value)}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
 }
 
 const STATE_WORDS: Record<DnsRecordState, string> = { found: "found", missing: "not published yet", mismatch: "wrong value published", unknown: "could not check" };

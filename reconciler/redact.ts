@@ -1,44 +1,80 @@
 /**
- * A last line of defence for secrets: the CLI's output streams replace the API key and any
- * password-like environment value before the text reaches the terminal or a log.
+ * The last line of defence for what the CLI prints. Every secret the run knows (the API key,
+ * password-like environment values, the variables the files' passwords refer to, webhook
+ * secrets written by the run) is replaced by value before text reaches the terminal, a log or
+ * /readyz (the provider does the same for Pulumi errors: provider/errors.ts); and no control character from a name or an error body reaches the terminal
+ * (only the few sequences cubeform itself writes: its colors and the erasing of a progress line).
  */
 import { Writable } from "node:stream";
-import { whenDrained, type CliIo } from "./io.js";
+import { whenDrained, type CliIo, type SecretSet } from "./io.js";
 
 const SECRET_NAMES = /(^|_)(API_KEY|PASSWORD|PASSWD|SECRET|TOKEN)$/i;
 /** Shorter values would redact ordinary words. */
 const MIN_SECRET_LENGTH = 6;
+export const REDACTED = "[REDACTED]";
+
+/** The secret values of one run; commands add those they learn (resolved references, webhook secrets). */
+export class RunSecrets implements SecretSet {
+  private values: string[] = [];
+
+  add(...values: (string | undefined)[]): void {
+    const fresh = values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && !this.values.includes(v));
+    if (fresh.length > 0) this.values = [...this.values, ...fresh].sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    return this.values.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
+  }
+}
 
 export function secretValues(env: CliIo["env"]): string[] {
   return Object.entries(env)
     .filter(([name, value]) => SECRET_NAMES.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value as string)
-    .sort((a, b) => b.length - a.length);
+    .map(([, value]) => value as string);
 }
 
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
+  const set = new RunSecrets();
+  set.add(...secrets);
+  return set.redact(text);
 }
 
-function redactingStream(target: NodeJS.WritableStream, secrets: readonly string[]): NodeJS.WritableStream {
+/** The sequences cubeform writes itself (colors.ts, progress lines); any other control character is shown as an escape. */
+const OWN_SEQUENCES = /\r\x1b\[2K|\x1b\[(?:1|2|22|31|32|33|39)m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function neutralizeControls(text: string): string {
+  return text.replace(OWN_SEQUENCES, (match) => (match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
+}
+
+function safeStream(target: NodeJS.WritableStream, secrets: SecretSet): NodeJS.WritableStream {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      const accepted = target.write(redact(chunk.toString(), secrets));
+      const accepted = target.write(neutralizeControls(secrets.redact(chunk.toString())));
       // The target's backpressure is passed on: standard output to a pipe is asynchronous, and
       // text written faster than the reader takes it would pile up in the target's buffer.
       if (accepted === false && ((target as Partial<Writable>).writableLength ?? 0) > 0) whenDrained(target, () => callback());
       else callback();
     },
   });
-  // Renderers decide on colors from isTTY: keep the target's.
+  // Renderers decide on colors and widths from isTTY and columns: keep the target's.
   Object.defineProperty(stream, "isTTY", { value: (target as { isTTY?: boolean }).isTTY === true });
+  Object.defineProperty(stream, "columns", { get: () => (target as { columns?: number }).columns });
   return stream;
 }
 
 export function redactingIo(io: CliIo): CliIo {
-  const secrets = secretValues(io.env);
-  if (secrets.length === 0) return io;
+  const secrets: SecretSet = io.secrets ?? new RunSecrets();
+  secrets.add(...secretValues(io.env));
   // Copied by descriptor: a stdin the bin opens only when read (a getter) stays unopened.
   const redacted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
-  return Object.assign(redacted, { stdout: redactingStream(io.stdout, secrets), stderr: redactingStream(io.stderr, secrets) });
+  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets) });
+}
+
+/**
+ * The values of the variables the files' passwords refer to are secrets of the run, whatever the
+ * variables are named. Other resolved values (an image, a region) stay visible in plans unless
+ * their variable's name says secret (SECRET_NAMES).
+ */
+export function rememberLoadedSecrets(io: CliIo, loaded: { secretEnvNames: readonly string[] }): void {
+  io.secrets?.add(...loaded.secretEnvNames.map((name) => io.env[name]));
 }

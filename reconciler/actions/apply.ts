@@ -16,6 +16,7 @@ import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { renderContext } from "./plan.js";
+import { escapeText } from "../render/escape.js";
 import { writeWebhookSecret } from "./webhook-secret.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
@@ -124,7 +125,10 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, secr
     shouldStop: () => io.signal?.aborted === true,
     ...(io.signal ? { signal: io.signal } : {}),
     recheckNameBeforeCreate: true,
-    writeWebhookSecret,
+    writeWebhookSecret: (path, secret) => {
+      io.secrets?.add(secret);
+      return writeWebhookSecret(path, secret);
+    },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
@@ -195,7 +199,7 @@ function stepLogger(out: NodeJS.WritableStream, conn: Pick<Connection, "rateWait
     // A wait for the rate limit names the step it holds up.
     if (event.type === "step-start") conn.rateWaits.activity(what);
     if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
-    else if (event.type === "step-failed") writeLine(out, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
+    else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
     else if (event.type === "wait") writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
   };
 }

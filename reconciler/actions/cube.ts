@@ -10,6 +10,8 @@ import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
+import { shellCommand } from "../render/escape.js";
+import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
 import { details, orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
 import { userDir } from "../../system/dirs.js";
@@ -47,12 +49,18 @@ export async function runCubeShow(ctx: Day2Context & { cube: string }, io: CliIo
         ["region", orDash(cube.region)],
         ["public IPv4", orDash(cube.publicIpv4)],
         ["protection", cube.terminationProtection ? "on (cannot be deleted)" : "off"],
-        ["ssh", ssh.host ? sshCommand(ssh, undefined).join(" ") : "not reachable yet (no host assigned)"],
+        ["ssh", sshShown(ssh, cube.name)],
         ["created", orDash(cube.createdAt)],
       ]),
     );
   }
   return 0;
+}
+
+function sshShown(ssh: CubeSshInfo, cubeName: string): string {
+  if (!ssh.host) return "not reachable yet (no host assigned)";
+  const problem = sshAnswerProblem(ssh);
+  return problem === undefined ? sshCommandLine(sshTarget({ ...ssh, host: ssh.host }, cubeName)) : `not shown: the API's answer is not usable (${problem})`;
 }
 
 export type PowerAction = "restart" | "power-off" | "wake";
@@ -113,11 +121,12 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
     return { cube: found, ssh: await client.getSsh(found.id) };
   });
   if (!ssh.host) throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
-  const knownHosts = ssh.hostKeys.length > 0 ? await pinHostKeys(ssh, io) : undefined;
-  const args = [...sshArgs(ssh, knownHosts, ctx.identity), ...ctx.command];
+  const target = sshTarget({ ...ssh, host: ssh.host }, cube.name);
+  const knownHosts = target.hostKeys.length > 0 ? await pinHostKeys(target, io) : undefined;
+  const args = [...sshArgs(target, { knownHosts, identity: ctx.identity }), ...ctx.command];
   if (!ctx.exec) {
-    if (ctx.format === "json") printJson(io, { cubeId: cube.id, host: ssh.host, port: ssh.port, user: ssh.user, hostKeys: ssh.hostKeys, knownHostsFile: knownHosts ?? null, command: ["ssh", ...args] });
-    else writeLine(io.stdout, ["ssh", ...args].map(shellQuote).join(" "));
+    if (ctx.format === "json") printJson(io, { cubeId: cube.id, ...target, knownHostsFile: knownHosts ?? null, command: ["ssh", ...args] });
+    else writeLine(io.stdout, shellCommand(["ssh", ...args]));
     return 0;
   }
   return new Promise<number>((resolve, reject) => {
@@ -127,30 +136,17 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
   });
 }
 
-function sshCommand(ssh: CubeSshInfo, knownHosts: string | undefined): string[] {
-  return ["ssh", ...sshArgs(ssh, knownHosts, undefined)];
-}
-
-function sshArgs(ssh: CubeSshInfo, knownHosts: string | undefined, identity: string | undefined): string[] {
-  const pinning = knownHosts ? ["-o", `UserKnownHostsFile=${knownHosts}`, "-o", "StrictHostKeyChecking=yes"] : [];
-  return [...pinning, ...(identity ? ["-i", identity] : []), "-p", String(ssh.port), `${ssh.user}@${ssh.host}`];
-}
-
 /** cubeform's own known_hosts ($XDG_CONFIG_HOME/cubeform/known_hosts): the API's keys for [host]:port. */
-async function pinHostKeys(ssh: CubeSshInfo, io: CliIo): Promise<string> {
+async function pinHostKeys(target: SshTarget, io: CliIo): Promise<string> {
   const file = join(userDir(io.env, "config"), "known_hosts");
-  const hostPattern = `[${ssh.host}]:${ssh.port}`;
+  const hostPattern = knownHostsPattern(target);
   let lines: string[] = [];
   try {
     lines = (await readRegularTextAsync(file, STATE_FILE)).split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
   } catch (error) {
     if (!(error instanceof FileReadError && error.refusal === "missing")) throw error;
   }
-  for (const key of ssh.hostKeys) lines.push(`${hostPattern} ${key.type} ${key.key}`);
+  lines.push(...knownHostsLines(target));
   await writeFileAtomic(file, `${lines.join("\n")}\n`);
   return file;
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,6 +7,7 @@ import type { Connection, RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { withConnection } from "./session.js";
+import { escapeText } from "../render/escape.js";
 
 export interface Day2Context {
   emulator: boolean;
@@ -25,7 +26,7 @@ export function printJson(io: CliIo, value: unknown): void {
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(headers: string[], rows: string[][]): string {
-  const all = [headers, ...rows];
+  const all = [headers, ...rows.map((row) => row.map(escapeText))];
   const widths = headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
   return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n") + "\n";
 }
@@ -33,7 +34,7 @@ export function table(headers: string[], rows: string[][]): string {
 /** Key/value lines for one object (`show` commands). */
 export function details(pairs: [string, string][]): string {
   const width = Math.max(...pairs.map(([key]) => key.length));
-  return pairs.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${value}`).join("\n") + "\n";
+  return pairs.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${escapeText(value)}`).join("\n") + "\n";
 }
 
 /** One named thing among many, by exact name or id; two with that name are an error, never a guess. */
@@ -48,7 +49,7 @@ export function pick<T extends { id: string; name: string }>(items: T[], ref: st
 }
 
 export function say(io: CliIo, ctx: Day2Context, line: string): void {
-  writeLine(ctx.format === "json" ? io.stderr : io.stdout, line);
+  writeLine(ctx.format === "json" ? io.stderr : io.stdout, escapeText(line));
 }
 
 export function orDash(value: string | number | null | undefined): string {

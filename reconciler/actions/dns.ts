@@ -9,8 +9,10 @@ import type { RateLimit } from "../connect.js";
 import { DNS_FORMATS } from "../commands/options.js";
 import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
+import { isIP } from "node:net";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
+import { escapeText as t, zoneName, zoneString } from "../render/escape.js";
 import { withConnection } from "./session.js";
 
 export { DNS_FORMATS };
@@ -150,13 +152,13 @@ export function stateText(record: Pick<DnsRecordStatus, "state" | "observed">): 
 }
 
 function renderTable(report: CubeDns): string {
-  if (report.domains.length === 0) return `Cube "${report.cube.name}" has no domains.\n`;
+  if (report.domains.length === 0) return `Cube "${t(report.cube.name)}" has no domains.\n`;
   const lines: string[] = [];
   for (const domain of report.domains) {
     const found = domain.records.filter((r) => r.state === "found").length;
     const status = domain.error !== undefined ? `could not be checked: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
-    lines.push(`${report.cube.name}  ${domain.hostname}  (${status})`);
-    const rows = [["TYPE", "HOST", "VALUE", "STATE", "PROXY"], ...domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)])];
+    lines.push(t(`${report.cube.name}  ${domain.hostname}  (${status})`));
+    const rows = [["TYPE", "HOST", "VALUE", "STATE", "PROXY"], ...domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)].map(t))];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`), "");
   }
   return `${lines.join("\n")}`;
@@ -170,18 +172,26 @@ function alignColumns(rows: string[][]): string[] {
 export const ZONE_TTL = 300;
 
 function renderZone(report: CubeDns): string {
-  const lines = [`; DNS records for the domains of cube ${report.cube.name} (${report.cube.id})`];
+  const lines = [`; DNS records for the domains of cube ${t(report.cube.name)} (${t(report.cube.id)})`];
   for (const domain of report.domains) {
-    lines.push(`; ${domain.hostname}${domain.complete ? " (complete)" : ""}`);
+    lines.push(`; ${t(domain.hostname)}${domain.complete ? " (complete)" : ""}`);
     for (const r of domain.records) lines.push(`${zoneLine(r)}${r.mustBeGrey ? " ; DNS only (grey cloud)" : ""}`);
   }
   return `${lines.join("\n")}\n`;
 }
 
-/** `_acme-challenge.example.com. 300 IN CNAME tok.acme.krova.cloud.` */
+/**
+ * `_acme-challenge.example.com. 300 IN CNAME tok.acme.krova.cloud.`; names and values from the
+ * API are escaped for the zone file (a line break in one cannot start another record).
+ */
 export function zoneLine(record: Pick<DnsRecordStatus, "type" | "host" | "value">): string {
-  const value = record.type === "TXT" ? JSON.stringify(record.value) : record.type === "CNAME" ? fqdn(record.value) : record.value;
-  return `${fqdn(record.host)} ${ZONE_TTL} IN ${record.type} ${value}`;
+  return `${fqdn(zoneName(record.host))} ${ZONE_TTL} IN ${zoneName(record.type)} ${zoneValue(record)}`;
+}
+
+function zoneValue(record: Pick<DnsRecordStatus, "type" | "value">): string {
+  if (record.type === "TXT") return zoneString(record.value);
+  if (record.type === "A" && isIP(record.value) === 4) return record.value;
+  return fqdn(zoneName(record.value));
 }
 
 const fqdn = (name: string): string => (name.endsWith(".") ? name : `${name}.`);

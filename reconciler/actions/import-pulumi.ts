@@ -9,6 +9,7 @@ import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState
 import type { Domain, TcpMapping } from "../../client/api.js";
 import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
 import { DesiredDomain } from "../../schema/desired.js";
+import { codeComment as comment } from "../render/escape.js";
 import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
 
 type Plain = Record<string, unknown>;
@@ -28,7 +29,7 @@ export function importedPulumiProgram(observed: ObservedState, now: Date): strin
 
 function header(observed: ObservedState, now: Date): string {
   return `/**
- * Imported from space ${observed.spaceId} by \`cubeform import --format pulumi\` on ${now.toISOString()}.
+ * Imported from space ${comment(observed.spaceId)} by \`cubeform import --format pulumi\` on ${now.toISOString()}.
  *
  * Every resource names the live id it adopts (adoptId). The first \`pulumi up\` takes each one over
  * after checking that it matches what is declared here (nothing is changed; a mismatch fails and
@@ -71,13 +72,13 @@ function cubeBlock(observed: ObservedCube, pinned: boolean, names: UniqueNames):
   const cubeRef = new Code(`${variable}.cubeId`);
   for (const domain of [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname))) lines.push(domainStatement(domain, resourceName, cubeRef));
   for (const mapping of observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort)) lines.push(mappingStatement(mapping, resourceName, cubeRef));
-  return `\n// ${cube.name} (id ${cube.id})\n${lines.join("\n")}\n`;
+  return `\n// ${comment(cube.name)} (id ${comment(cube.id)})\n${lines.join("\n")}\n`;
 }
 
 function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): string {
   const name = `${cubeResource}-${domain.hostname.replace(/^\*\./, "wildcard.")}`;
   if (domain.port === null) {
-    return `// ${domain.hostname} (id ${domain.cubeId}/${domain.id}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
+    return `// ${comment(domain.hostname)} (id ${comment(`${domain.cubeId}/${domain.id}`)}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
   }
   const inputs: Plain = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.hostname, port: domain.port };
   for (const key of DOMAIN_DECLARED_SETTINGS) {
@@ -98,6 +99,11 @@ function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Co
   return `new TcpMapping(${literal(`${cubeResource}-port-${mapping.cubePort}`)}, ${literal(inputs)});`;
 }
 
+/** Words a `const` cannot be named (a cube may be named "delete"). */
+const RESERVED = new Set(
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await async of arguments eval undefined".split(" "),
+);
+
 /** TypeScript identifiers from cube names ("web-1" → web1), never two alike. */
 class UniqueNames {
   private readonly taken = new Set(["pulumi", "config", "sshPublicKey", "Cube", "Domain", "TcpMapping"]);
@@ -105,7 +111,7 @@ class UniqueNames {
   variable(name: string): string {
     const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
     let base = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join("") || "cube";
-    if (/^[0-9]/.test(base)) base = `cube${base}`;
+    if (/^[0-9]/.test(base) || RESERVED.has(base)) base = `cube${base[0]!.toUpperCase()}${base.slice(1)}`;
     let candidate = base;
     for (let n = 2; this.taken.has(candidate); n++) candidate = `${base}${n}`;
     this.taken.add(candidate);

@@ -13,6 +13,7 @@ import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
 import { DiskLoadCache } from "../../desired/load-cache.js";
 import type { Format } from "../commands/options.js";
 import { reportProblems } from "./validate.js";
+import { rememberLoadedSecrets } from "../redact.js";
 
 export interface SessionContext {
   /** What -f named: files, directories of them, or "-" for standard input. */
@@ -61,6 +62,7 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
   }
+  rememberLoadedSecrets(io, loaded);
   checkTargets(loaded.desired, ctx.targets ?? [], loaded.file);
   reportWarnings(loaded, io);
   return loaded;

@@ -10,7 +10,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
-import { serveMetrics, type MetricsServer } from "../metrics/server.js";
+import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
@@ -23,6 +23,7 @@ import { Wake } from "../watch/wake.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
+import { rememberLoadedSecrets } from "../redact.js";
 
 export interface WatchContext extends PlanFlags {
   files: string[];
@@ -109,10 +110,13 @@ function stuckAfterMs(ctx: WatchContext): number {
 }
 
 async function startServer(ctx: WatchContext, metrics: WatchMetrics, health: WatchHealth, io: CliIo): Promise<MetricsServer> {
-  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health: () => health.ready(), live: () => health.live() });
+  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health: () => redactedHealth(health.ready(), io), live: () => health.live() });
   writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz)`);
   return server;
 }
+
+/** /readyz tells why a round failed: an API error that echoed a password is shown redacted. */
+const redactedHealth = (health: Health, io: CliIo): Health => ({ ...health, reason: io.secrets?.redact(health.reason) ?? health.reason });
 
 class Watcher {
   private roundNumber = 0;
@@ -202,6 +206,7 @@ class Watcher {
   private async planAndApply(): Promise<Result> {
     const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
+    rememberLoadedSecrets(this.io, loaded);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {

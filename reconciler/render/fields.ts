@@ -13,6 +13,7 @@
  */
 import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
 import { isReplace, type FieldChange, type ResourceChange } from "../../engine/types.js";
+import { escapeText as t } from "./escape.js";
 
 export const DEFAULT_WIDTH = 80;
 /** Below this the layout would break more than it helps. */
@@ -49,11 +50,11 @@ export function fieldChangeLines(changes: FieldChange[], layout: FieldLayout): s
 export function inlineValue(value: unknown): string {
   if (value === undefined) return "(unset)";
   if (value === null) return "null";
-  if (typeof value === "string") return MARKERS.has(value) ? value : JSON.stringify(value);
+  if (typeof value === "string") return MARKERS.has(value) ? value : t(JSON.stringify(value));
   if (Array.isArray(value)) return `[${value.map(inlineValue).join(", ")}]`;
   if (typeof value === "object") {
     const members = Object.entries(value).filter(([, member]) => member !== undefined);
-    return members.length === 0 ? "{}" : `{ ${members.map(([key, member]) => `${key}: ${inlineValue(member)}`).join(", ")} }`;
+    return members.length === 0 ? "{}" : `{ ${members.map(([key, member]) => `${t(key)}: ${inlineValue(member)}`).join(", ")} }`;
   }
   return String(value);
 }
@@ -65,9 +66,9 @@ function viewLines(view: Record<string, unknown> | null, symbol: Symbol, layout:
 
 /** A plain object opens as a group, one member per line; anything else is one field. */
 function fieldOrGroup(key: string, value: unknown, symbol: Symbol, indent: string, width: number, keyOrder: string[] | undefined): string[] {
-  if (!isPlainObject(value)) return field(`${symbol} ${key}: `, value, indent, width);
+  if (!isPlainObject(value)) return field(`${symbol} ${t(key)}: `, value, indent, width);
   const members = memberEntries(value, keyOrder);
-  return [`${indent}${symbol} ${key}:`, ...members.flatMap(([k, v]) => field(`${symbol} ${k}: `, v, indent + STEP, width))];
+  return [`${indent}${symbol} ${t(key)}:`, ...members.flatMap(([k, v]) => field(`${symbol} ${t(k)}: `, v, indent + STEP, width))];
 }
 
 /** Every field the new resource will have; the differing ones as changes. */
@@ -77,7 +78,7 @@ function replaceLines(change: ResourceChange, layout: FieldLayout): string[] {
   const lines: string[] = [];
   const render = (path: string, value: unknown, indent: string, label: string): string[] => {
     const f = byPath.get(path);
-    if (f === undefined) return field(`  ${label}: `, value, indent, layout.width);
+    if (f === undefined) return field(`  ${t(label)}: `, value, indent, layout.width);
     shown.add(path);
     return changedField(label, f.before, f.after, f.forcesReplace, indent, layout.width);
   };
@@ -86,7 +87,7 @@ function replaceLines(change: ResourceChange, layout: FieldLayout): string[] {
       lines.push(...render(key, value, layout.indent, key));
       continue;
     }
-    lines.push(`${layout.indent}${byPathUnder(byPath, key) ? "~" : " "} ${key}:`);
+    lines.push(`${layout.indent}${byPathUnder(byPath, key) ? "~" : " "} ${t(key)}:`);
     for (const [member, v] of memberEntries(value, layout.keyOrder)) lines.push(...render(`${key}.${member}`, v, layout.indent + STEP, member));
     shown.add(key);
   }
@@ -102,9 +103,9 @@ function byPathUnder(byPath: Map<string, FieldChange>, key: string): boolean {
 /** `~ label: old → new` on one line when it fits; else old and new as their own blocks. */
 function changedField(label: string, before: unknown, after: unknown, forcesReplace: boolean, indent: string, width: number): string[] {
   const note = forcesReplace ? "  (forces replacement)" : "";
-  const one = `${indent}~ ${label}: ${inlineValue(before)} → ${inlineValue(after)}${note}`;
+  const one = `${indent}~ ${t(label)}: ${inlineValue(before)} → ${inlineValue(after)}${note}`;
   if (one.length <= width) return [one];
-  return [`${indent}~ ${label}:${note}`, ...field("- ", before, indent + STEP, width), ...field("+ ", after, indent + STEP, width)];
+  return [`${indent}~ ${t(label)}:${note}`, ...field("- ", before, indent + STEP, width), ...field("+ ", after, indent + STEP, width)];
 }
 
 /** `prefix value`, the value wrapped or opened as a block when the line would be too long. */
@@ -128,7 +129,7 @@ function valueLines(value: unknown, first: number, rest: number): string[] {
   if (isPlainObject(value) && Object.keys(value).length > 0) {
     const members = Object.entries(value).flatMap(([key, member]) => {
       const [head = "", ...tail] = valueLines(member, rest - key.length - 2, rest - STEP.length);
-      return [`${key}: ${head}`, ...tail];
+      return [`${t(key)}: ${head}`, ...tail];
     });
     return ["{", ...members.map((line) => STEP + line), "}"];
   }

@@ -1,22 +1,24 @@
 /**
  * GitHub Actions output: workflow-command annotations (warnings for drift, errors for blocked
- * actions) pointing at the cube's line in the YAML, followed by the text rendering for the log.
+ * actions) pointing at the cube's line in the YAML, followed by the text rendering for the log,
+ * in which the runner obeys no workflow command (names and values come from the API and the file).
  */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import type { FileProblem } from "../errors.js";
+import { githubData, githubInertLog, githubProperty } from "./escape.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { ACTION_WORDS, formatValue, visibleChanges } from "./values.js";
 
 export function renderPlanGithub(plan: Plan, ctx: RenderContext): string {
-  return annotations(plan, ctx) + renderPlanText(plan, { ...ctx, color: false });
+  return annotations(plan, ctx) + githubInertLog(renderPlanText(plan, { ...ctx, color: false }));
 }
 
 export function renderDriftGithub(report: DriftReport, ctx: RenderContext): string {
   const dns = report.dns
     .filter((d) => d.records.some((r) => r.state === "mismatch"))
     .map((d) => annotation("warning", { file: ctx.file, ...ctx.cubePositions[d.cubeName] }, `${d.address}: a DNS record does not match what the domain needs`));
-  return annotations(report.plan, ctx) + dns.join("") + renderDriftText(report, { ...ctx, color: false });
+  return annotations(report.plan, ctx) + dns.join("") + githubInertLog(renderDriftText(report, { ...ctx, color: false }));
 }
 
 export function renderProblemsGithub(problems: FileProblem[]): string {
@@ -42,16 +44,8 @@ function describe(change: ResourceChange): string {
 }
 
 function annotation(level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string): string {
-  const props = [`file=${escapeProperty(where.file)}`];
+  const props = [`file=${githubProperty(where.file)}`];
   if (where.line) props.push(`line=${where.line}`);
   if (where.col) props.push(`col=${where.col}`);
-  return `::${level} ${props.join(",")}::${escapeData(message)}\n`;
-}
-
-function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  return `::${level} ${props.join(",")}::${githubData(message)}\n`;
 }

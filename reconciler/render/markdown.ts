@@ -1,6 +1,7 @@
-/** Markdown for PR comments and GitHub step summaries: one table per resource kind. */
+/** Markdown for PR comments and GitHub step summaries: one table per resource kind. Every name and value is escaped (escape.ts). */
 import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
+import { escapeMarkdown, markdownCode } from "./escape.js";
 import { inlineValue } from "./fields.js";
 import { ACTION_WORDS, blockedLine, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
@@ -9,10 +10,10 @@ const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Doma
 export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cubeform plan"): string {
   const lines = [`### ${title}`, ""];
   const changes = visibleChanges(plan).filter((c) => !(c.unmanaged && c.action === "noop"));
-  if (changes.length === 0) lines.push(`No changes: the space matches \`${ctx.file}\`.`, "");
+  if (changes.length === 0) lines.push(`No changes: the space matches ${markdownCode(ctx.file)}.`, "");
   for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
-  if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => `\`${c.cubeName}\``).join(", ")}`, "");
+  if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
   lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
   const blocked = blockedLine(plan);
   if (blocked) lines.push("", `:no_entry: ${blocked}`);
@@ -25,7 +26,7 @@ export function renderDriftMarkdown(report: DriftReport, ctx: RenderContext): st
   if (incomplete.length > 0) {
     lines.push("", "#### DNS records not all found", "", "| Domain | Record | State |", "| --- | --- | --- |");
     for (const check of incomplete) {
-      for (const r of check.records.filter((r) => r.state !== "found")) lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${r.state} |`);
+      for (const r of check.records.filter((r) => r.state !== "found")) lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${cell(r.state)} |`);
       if (check.error) lines.push(`| ${cell(check.hostname)} | (could not be checked) | ${cell(check.error)} |`);
     }
   }
@@ -36,7 +37,7 @@ function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {
   const rows = changes.filter((c) => c.kind === kind);
   if (rows.length === 0) return [];
   const lines = [`#### ${KIND_TITLES[kind]}`, "", "| | Address | Action | Details |", "| --- | --- | --- | --- |"];
-  for (const c of rows) lines.push(`| \`${symbolOf(c)}\` | \`${c.address}\` | ${ACTION_WORDS[c.action]} | ${cell(details(c))} |`);
+  for (const c of rows) lines.push(`| \`${symbolOf(c)}\` | ${markdownCode(c.address)} | ${ACTION_WORDS[c.action]} | ${cell(details(c))} |`);
   lines.push("");
   return lines;
 }
@@ -48,6 +49,4 @@ function details(change: ResourceChange): string {
   return fields.join("; ");
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
+const cell = escapeMarkdown;

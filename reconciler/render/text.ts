@@ -5,6 +5,7 @@
  */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
+import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
 import {
@@ -34,12 +35,12 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
   const extra = visibleChanges(plan).filter((ch) => ch.action === "delete" && !ch.unmanaged);
   const sections = [
     driftSection(plan, ctx, c),
-    listSection(`Missing (declared in ${ctx.file}, not in the space):`, missing, (ch) => `  ${c.green("+")} ${ch.address}`),
-    listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${ch.address}`),
+    listSection(`Missing (declared in ${ctx.file}, not in the space):`, missing, (ch) => `  ${c.green("+")} ${t(ch.address)}`),
+    listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${t(ch.address)}`),
     unmanagedSection(plan, c),
     blockedSection(plan, c),
     dnsSection(report.dns, c),
-    hasChanges(plan) ? summarySection(plan) : `No drift: the space matches ${ctx.file}.`,
+    hasChanges(plan) ? summarySection(plan) : `No drift: the space matches ${t(ctx.file)}.`,
   ];
   return joinSections(sections);
 }
@@ -47,9 +48,9 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
 function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   const drifted = driftedChanges(plan);
   if (drifted.length === 0) return "";
-  const lines = [c.bold(`Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${ctx.file} (live → file):`)];
+  const lines = [c.bold(`Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${t(ctx.file)} (live → file):`)];
   for (const change of drifted) {
-    lines.push(`  ${c.yellow("~")} ${change.address}`);
+    lines.push(`  ${c.yellow("~")} ${t(change.address)}`);
     lines.push(...fieldChangeLines(change.changes, layoutFor(change, ctx)));
   }
   return lines.join("\n");
@@ -59,17 +60,17 @@ function unmanagedSection(plan: Plan, c: Palette): string {
   const cubes = unmanagedCubes(plan);
   if (cubes.length === 0) return "";
   const lines = [c.bold(`Unmanaged cubes (in the space, not in the file; deleted only with --prune or prune: true):`)];
-  for (const cube of cubes) lines.push(`  ? ${cube.address}${cube.id ? ` (id ${cube.id})` : ""}${cube.action === "noop" ? "" : ` → ${ACTION_WORDS[cube.action]}`}`);
+  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : ` → ${ACTION_WORDS[cube.action]}`}`);
   return lines.join("\n");
 }
 
 function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   const changes = visibleChanges(plan);
-  if (changes.length === 0) return `No changes: the space matches ${ctx.file}.`;
+  if (changes.length === 0) return `No changes: the space matches ${t(ctx.file)}.`;
   const lines = [c.bold("Changes:")];
   for (const change of changes) {
-    lines.push(`  ${colorSymbol(change, c)} ${change.address} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
-    if (change.blocked) lines.push(`      ${c.red(`blocked: ${change.blocked.reason}`)}`);
+    lines.push(`  ${colorSymbol(change, c)} ${t(change.address)} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
+    if (change.blocked) lines.push(`      ${c.red(`blocked: ${t(change.blocked.reason)}`)}`);
     lines.push(...changeFieldLines(change, layoutFor(change, ctx)));
   }
   return lines.join("\n");
@@ -77,7 +78,7 @@ function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
 
 function blockedSection(plan: Plan, c: Palette): string {
   const blocked = plan.changes.filter((ch) => ch.blocked !== undefined);
-  return listSection("Blocked:", blocked, (ch) => `  ${c.red("!")} ${ch.address}: ${ch.blocked?.reason ?? ""}`);
+  return listSection("Blocked:", blocked, (ch) => `  ${c.red("!")} ${t(ch.address)}: ${t(ch.blocked?.reason ?? "")}`);
 }
 
 function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
@@ -85,8 +86,8 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
   if (incomplete.length === 0) return "";
   const lines = [c.bold("DNS records not all found (missing = not published yet, unknown = the service could not check):")];
   for (const check of incomplete) {
-    lines.push(`  ${check.hostname} (${check.address})${check.error ? `: could not be checked: ${check.error}` : ""}`);
-    for (const r of check.records) if (r.state !== "found") lines.push(`      ${r.state.padEnd(8)} ${r.type} ${r.host} → ${r.value}`);
+    lines.push(`  ${t(check.hostname)} (${t(check.address)})${check.error ? `: could not be checked: ${t(check.error)}` : ""}`);
+    for (const r of check.records) if (r.state !== "found") lines.push(`      ${t(r.state).padEnd(8)} ${t(r.type)} ${t(r.host)} → ${t(r.value)}`);
   }
   const unchecked = checks.filter((check) => check.error !== undefined).length;
   if (unchecked > 0) lines.push(`${unchecked} of ${checks.length} domains could not be checked (listed above); run drift again later, or lower --dns-rate.`);

@@ -1,5 +1,6 @@
 /** Small pure helpers shared by the renderers. */
 import { isReplace, type Action, type Plan, type ResourceChange } from "../../engine/types.js";
+import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
   noop: " ",
@@ -28,7 +29,7 @@ const MAX_VALUE = 60;
 /** One short line for any value: long strings (keys, cloud-init) are cut. */
 export function formatValue(value: unknown): string {
   if (value === undefined) return "(unset)";
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = escapeText(JSON.stringify(value) ?? String(value));
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 

@@ -6,6 +6,7 @@ import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Pla
 import type { Connection } from "../connect.js";
 import { writeWebhookSecret } from "../actions/webhook-secret.js";
 import { writeLine } from "../io.js";
+import { escapeText } from "../render/escape.js";
 
 export interface ApplyPlanOptions {
   env: Record<string, string | undefined>;
@@ -38,7 +39,7 @@ function stepLogger(out: NodeJS.WritableStream): EngineLogger {
   return (event) => {
     const what = [event.op, event.address].filter(Boolean).join(" ");
     if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
-    else if (event.type === "step-failed") writeLine(out, `  ✗ ${what}${event.message ? `: ${event.message}` : ""}`);
+    else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
   };
 }
 

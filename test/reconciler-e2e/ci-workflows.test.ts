@@ -165,6 +165,18 @@ describe("examples/ci/drift.yml", () => {
     expect((await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "" })).code).toBe(1);
   });
 
+  test("pull request whose file has a key that closes a fence: the posted error stays text (no heading, no image)", async () => {
+    const p = await project({ "cubeform.yaml": 'apiVersion: cubeform/v1\ncubes: []\n"x\\n```\\n# Fake heading\\n![img](https://attacker.example/i.png)<img src=x>": 1\n' });
+    const planned = await runStep(step(drift.jobs.plan as Job, "Plan"), p, apiEnv(p));
+    expect(planned.outputs.status).toBe("1");
+    const posted = planned.summary.slice(planned.summary.indexOf("### cubeform failed"));
+    // Markdown is not read inside <pre>; the error cannot close it (every "<" in it is escaped).
+    const inside = /^### cubeform failed\n\n<pre>\n([^]*)\n<\/pre>\n$/.exec(posted)?.[1];
+    expect(inside).toContain("Fake heading");
+    expect(inside).not.toContain("<");
+    expect(inside).toContain("&lt;img src=x&gt;");
+  });
+
   test("pull request from a fork (no key): the file is validated and the run says so", async () => {
     const p = await project({ "cubeform.yaml": FILE });
     const planned = await runStep(step(drift.jobs.plan as Job, "Plan"), p, { CUBE_API_KEY: "" });

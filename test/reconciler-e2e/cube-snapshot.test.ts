@@ -28,7 +28,7 @@ describe("cubeform cube", () => {
     expect(json.map((c: { name: string }) => c.name).sort()).toEqual(["db", "web"]);
     const show = await p.run(["cube", "show", web.id, ...RATE]);
     expect(show.stdout).toMatch(/^name: +web$/m);
-    expect(show.stdout).toMatch(/^ssh: +ssh -p \d+ ubuntu@\S+$/m);
+    expect(show.stdout).toMatch(/^ssh: +ssh -p \d+ -- ubuntu@\S+$/m);
     const showJson = JSON.parse((await p.run(["cube", "show", "web", "--format", "json", ...RATE])).stdout);
     expect(showJson).toMatchObject({ id: web.id, state: "running", ssh: { user: "ubuntu" } });
   });
@@ -58,7 +58,7 @@ describe("cubeform cube", () => {
     expect(ssh.code, describeRun(ssh)).toBe(0);
     const info = await p.api.getSsh(web.id);
     const knownHosts = join(config, "cubeform", "known_hosts");
-    expect(ssh.stdout.trim()).toBe(`ssh -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -p ${info.port} ubuntu@${info.host}`);
+    expect(ssh.stdout.trim()).toBe(`ssh -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -p ${info.port} -- ubuntu@${info.host}`);
     expect(readFileSync(knownHosts, "utf8")).toBe(`[${info.host}]:${info.port} ${info.hostKeys[0]!.type} ${info.hostKeys[0]!.key}\n`);
   });
 

@@ -27,7 +27,7 @@ async function liveReach(p: Project, name: string): Promise<{ ssh: string; ports
   const ssh = await p.api.getSsh(cube.id);
   const ports: Record<number, string> = {};
   for (const m of await p.api.listTcpMappings(cube.id)) if (!m.isSsh) ports[m.cubePort] = `${m.host}:${m.hostPort}`;
-  return { ssh: `ssh -p ${ssh.port} ${ssh.user}@${ssh.host}`, ports };
+  return { ssh: `ssh -p ${ssh.port} -- ${ssh.user}@${ssh.host}`, ports };
 }
 
 test("after apply: the ssh command of each cube, each TCP port's host:port, each domain's DNS records", async () => {

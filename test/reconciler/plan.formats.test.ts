@@ -71,7 +71,7 @@ test("plan --out of an in-sync space keeps every noop's views and the prior stat
 test("--format markdown prints a table per kind", async ({ fx }) => {
   const r = await fx.cli(["plan", "--format", "markdown", ...FAST]);
   expect(r.exitCode).toBe(2);
-  expect(r.stdout).toContain("#### Cubes\n\n| | Address | Action | Details |\n| --- | --- | --- | --- |\n| `+` | `cube/web` | create |");
+  expect(r.stdout).toContain("#### Cubes\n\n| | Address | Action | Details |\n| --- | --- | --- | --- |\n| `+` | <code>cube/web</code> | create |");
   expect(r.stdout).toContain("#### Domains");
   expect(r.stdout).toContain("#### TCP ports");
   expect(r.stdout).toContain("**Plan: 7 to add, 0 to change, 0 to destroy.**");

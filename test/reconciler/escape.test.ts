@@ -1,0 +1,37 @@
+/** reconciler/render/escape.ts with the payloads of issue 23: one function per format. */
+import { expect, test } from "vitest";
+import { codeComment, escapeMarkdown, escapeText, githubData, githubInertLog, markdownCode, shellCommand, zoneName, zoneString } from "../../reconciler/render/escape.js";
+import { neutralizeControls } from "../../reconciler/redact.js";
+
+const RETITLE_AND_CLEAR = "\u001b]0;pwned\u0007\u001b[2J\u001b[H";
+
+test("text: control characters are shown, never sent (title, clear screen, line breaks, C1, bidi)", () => {
+  expect(escapeText(`web${RETITLE_AND_CLEAR}\n\u009b2J\u202e`)).toBe("web\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\\n\\u009b2J\\u202e");
+  expect(neutralizeControls(`\u001b[32mok\u001b[39m\r\u001b[2K${RETITLE_AND_CLEAR}\n`)).toBe("\u001b[32mok\u001b[39m\r\u001b[2K\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\n");
+});
+
+test("github: a message stays one line; the log between stop-commands and its token is inert", () => {
+  expect(githubData("x\n::error::injected\r\n::add-mask::s 100%")).toBe("x\\n::error::injected\\r\\n::add-mask::s 100%25");
+  expect(githubInertLog("::error::injected\n", "0123")).toBe("::stop-commands::0123\n::error::injected\n::0123::\n");
+});
+
+test("markdown: backticks, headings, images, HTML and table pipes are text", () => {
+  const payload = "y\n```\n# Fake heading\n![img](https://attacker.example/i.png)<img src=x>|";
+  const out = escapeMarkdown(payload);
+  expect(out).not.toMatch(/\n|```|!\[|<img|(?<!\\)\|/);
+  expect(markdownCode("a`b")).toBe("<code>a\\`b</code>");
+});
+
+test("shell: a printed command quotes what a shell would read as more than a word", () => {
+  expect(shellCommand(["ssh", "-p", "22", "--", "u@h; touch /tmp/pwned"])).toBe("ssh -p 22 -- 'u@h; touch /tmp/pwned'");
+});
+
+test("zone file: a line break in a name or a TXT value starts no record", () => {
+  expect(zoneName("www.example.com\nexample.com. 300 IN NS ns.attacker.")).not.toContain("\n");
+  expect(zoneName("a b;c")).toBe("a\\032b\\059c");
+  expect(zoneString('v"\\\n')).toBe('"v\\"\\\\\\010"');
+});
+
+test("TypeScript comments: no line break ends a // comment, no */ ends a block comment", () => {
+  expect(codeComment('web\nrequire("fs").writeFileSync("p", "x") */ \u2028')).toBe('web\\nrequire("fs").writeFileSync("p", "x") *\\/ \\u2028');
+});
