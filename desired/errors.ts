@@ -48,3 +48,13 @@ export interface Position {
   /** Set when several files were loaded: the one this position is in. */
   file?: string;
 }
+
+/** The repository could not be fetched or checked out (unreachable, no such ref, a timeout): the round fails, nothing is applied. */
+export class GitSourceError extends Error {
+  readonly code = "git_failed";
+  readonly exitCode = 1;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

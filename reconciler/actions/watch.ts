@@ -9,6 +9,7 @@ import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
+import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/repo-load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type MetricsServer } from "../metrics/server.js";
@@ -43,6 +44,8 @@ export interface WatchContext extends PlanFlags {
   listen?: { host: string; port: number };
   /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
   lockTimeoutMs?: number;
+  /** --repo: each round fetches the ref and loads its commit instead of `files`. */
+  repo?: RepoLoader;
 }
 
 /** How far failed rounds back off at most. */
@@ -52,7 +55,7 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
 const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable"]);
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
-  if (ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
+  if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
   const metrics = watchMetrics();
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
@@ -60,10 +63,10 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
       const wake = new Wake();
-      const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, io);
+      const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, io, () => watcher.webhookSecretPaths());
       const what = ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)";
       const when = ctx.once ? "once" : `every ${formatDuration(ctx.intervalMs)}`;
-      writeLine(io.stderr, `watching ${ctx.files.join(", ")} ${when}${what}`);
+      writeLine(io.stderr, `watching ${describeSource(ctx)} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
         wait: (ms, signal) => wake.wait(ms, signal),
         reconcile: () => watcher.round(),
@@ -88,10 +91,10 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
  * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
  * of the file's webhook endpoints (re-read per delivery: a replacement writes a new secret).
  */
-async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, io: CliIo): Promise<Listener> {
+async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, io: CliIo, repoSecretPaths: () => string[]): Promise<Listener> {
   const secrets = async (): Promise<string[]> => {
-    const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env }).catch(() => undefined);
-    const paths = (loaded?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
+    const loaded = ctx.repo !== undefined ? undefined : await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env }).catch(() => undefined);
+    const paths = ctx.repo !== undefined ? repoSecretPaths() : (loaded?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     const texts = await Promise.all(paths.map((path) => readFile(path, "utf8").catch(() => "")));
     return texts.map((text) => text.trim()).filter((text) => text !== "");
   };
@@ -106,6 +109,11 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
   });
   writeLine(io.stderr, `listening for webhook deliveries on ${listener.url} (signatures checked against the webhooks' secretFiles)`);
   return listener;
+}
+
+function describeSource(ctx: WatchContext): string {
+  if (ctx.repo === undefined) return ctx.files.join(", ");
+  return `${ctx.repo.options.source.url} (${ctx.repo.options.source.refLabel}, ${ctx.repo.options.path})`;
 }
 
 /** A round longer than this is stuck: every wait of a round's steps, plus pacing, plus slack. */
@@ -140,8 +148,17 @@ class Watcher {
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
 
+  /** --repo: the last commit that loaded (its webhooks' secretFiles sign the service's deliveries). */
+  private lastGood: RepoLoaded | undefined;
+  private roundRevision: string | undefined;
+
+  webhookSecretPaths(): string[] {
+    return (this.lastGood?.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
+  }
+
   async round(): Promise<Result> {
     this.roundNumber++;
+    this.roundRevision = undefined;
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     try {
@@ -149,12 +166,13 @@ class Watcher {
       this.health.roundSucceeded();
       this.succeeded = true;
       this.metrics.lastSuccess.set(this.health.lastSuccessSeconds());
+      if (this.roundRevision !== undefined && this.ctx.apply) this.metrics.appliedRevision.set({ revision: this.roundRevision });
       return result;
     } catch (error) {
       // A stop request cut the round short: the client sent nothing new; not a failure.
       if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
       this.metrics.roundErrors.inc();
-      this.health.roundFailed(messageOf(error));
+      this.health.roundFailed(error instanceof LoadError && error.problems[0] ? `${messageOf(error)}: ${formatProblem(error.problems[0])}` : messageOf(error));
       throw classify(error);
     } finally {
       this.metrics.rounds.inc();
@@ -187,7 +205,7 @@ class Watcher {
   }
 
   private async planAndApply(): Promise<Result> {
-    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+    const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
@@ -203,6 +221,24 @@ class Watcher {
       pollIntervalMs: this.ctx.pollIntervalMs,
     });
     return this.afterApply(result);
+  }
+
+  /** Fetch and load the ref's commit; a commit that does not load leaves the last good one applied. */
+  private async loadRepo(repo: RepoLoader): Promise<RepoLoaded> {
+    try {
+      const loaded = await repo.load();
+      this.roundRevision = loaded.revision.revision;
+      this.lastGood = loaded;
+      this.metrics.sourceFailing.set(0);
+      return loaded;
+    } catch (error) {
+      this.metrics.sourceFailing.set(1);
+      throw error;
+    } finally {
+      const commit = repo.lastCommit;
+      if (commit !== undefined) this.metrics.sourceRevision.set({ revision: commit });
+      this.health.setDetail(revisionDetail(commit, this.lastGood?.revision.revision));
+    }
   }
 
   private afterApply(result: ApplyResult): Result {
@@ -236,8 +272,13 @@ class Watcher {
   }
 
   private prefix(): string {
-    return `[${new Date().toISOString()}] round ${this.roundNumber}`;
+    const commit = this.roundRevision ?? this.ctx.repo?.lastCommit;
+    return `[${new Date().toISOString()}] round ${this.roundNumber}${commit !== undefined ? ` (commit ${shortCommit(commit)})` : ""}`;
   }
+}
+
+function revisionDetail(fetched: string | undefined, lastGood: string | undefined): string {
+  return `revision ${fetched ?? "none fetched yet"}${lastGood !== undefined && lastGood !== fetched ? ` (last good revision ${lastGood} stays applied)` : ""}`;
 }
 
 function classify(error: unknown): unknown {

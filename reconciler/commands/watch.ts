@@ -2,12 +2,13 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../watch/duration.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit , addRepoOptions, RepoOptions } from "./options.js";
 
 const WatchOptions = z.object({
   ...FileOptions.shape,
   ...ConnectOptions.shape,
   ...TargetOption.shape,
+  ...RepoOptions.shape,
   apply: z.boolean().default(false),
   interval: z.string().default("60s"),
   once: z.boolean().default(false),
@@ -22,7 +23,7 @@ const WatchOptions = z.object({
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addTargetOption(addConnectOptions(addFileOption(command)))
+  addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -56,10 +57,13 @@ needs a public https url) and whose secretFile holds the signing secret: deliver
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, ...options } = parseOptions(WatchOptions, raw);
+      const { takeRepo } = await import("../repo-source.js");
+      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, ...parsed } = parseOptions(WatchOptions, raw);
+      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...options,
+        ...(repo ? { repo } : {}),
         files: file,
         targets: target,
         rateLimit: parseRateLimit(rateLimit),
