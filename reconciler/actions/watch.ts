@@ -19,7 +19,7 @@ import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../watch/duration.js";
-import { startListener, type Listener } from "../watch/listener.js";
+import { startListener, type Listener, type PushOptions } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
 import { renderContext } from "./plan.js";
@@ -46,6 +46,8 @@ export interface WatchContext extends PlanFlags {
   lockTimeoutMs?: number;
   /** --repo: each round fetches the ref and loads its commit instead of `files`. */
   repo?: RepoLoader;
+  /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
+  pushSecretFile?: string;
 }
 
 /** How far failed rounds back off at most. */
@@ -101,6 +103,7 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
   const listener = await startListener({
     ...address,
     secrets,
+    ...(ctx.repo !== undefined ? { push: pushOptions(ctx, ctx.repo, wake, io) } : {}),
     onEvent: (event, deliveryId) => {
       writeLine(io.stderr, `[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`);
       wake.fire();
@@ -109,6 +112,18 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
   });
   writeLine(io.stderr, `listening for webhook deliveries on ${listener.url} (signatures checked against the webhooks' secretFiles)`);
   return listener;
+}
+
+function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo): PushOptions {
+  const file = ctx.pushSecretFile;
+  return {
+    secret: async () => (file === undefined ? undefined : (await readFile(file, "utf8").catch(() => "")).trim() || undefined),
+    ...(repo.options.source.ref !== undefined ? { ref: repo.options.source.ref } : {}),
+    onPush: (forge, ref) => {
+      writeLine(io.stderr, `[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`);
+      wake.fire();
+    },
+  };
 }
 
 function describeSource(ctx: WatchContext): string {
