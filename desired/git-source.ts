@@ -13,7 +13,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -64,6 +64,7 @@ export class GitSource {
   readonly ref: string | undefined;
   private readonly dir: string;
   private lastCommit: string | undefined;
+  private lastFetched: string | undefined;
 
   constructor(private readonly options: GitSourceOptions) {
     this.url = normalizeUrl(options.url, options.cwd);
@@ -81,7 +82,7 @@ export class GitSource {
   async sync(): Promise<Checkout> {
     await this.ensureClone();
     await this.git(["fetch", "--quiet", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
-    const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
+    const commit = await this.fetchedCommit();
     const unchanged = commit === this.lastCommit;
     if (!unchanged) {
       await this.git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach", commit], "checkout");
@@ -89,6 +90,18 @@ export class GitSource {
       this.lastCommit = commit;
     }
     return { commit, dir: realpathSync(this.dir), unchanged };
+  }
+
+  /**
+   * The commit FETCH_HEAD points to (a tag is peeled). When the fetched object is the one of the
+   * last sync, its commit is known: a steady watch round spawns one git process, not two.
+   */
+  private async fetchedCommit(): Promise<string> {
+    const fetched = /^[0-9a-f]{40,64}/.exec(readFileSync(join(this.dir, ".git", "FETCH_HEAD"), "utf8"))?.[0];
+    if (fetched !== undefined && fetched === this.lastFetched && this.lastCommit !== undefined) return this.lastCommit;
+    const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
+    this.lastFetched = fetched;
+    return commit;
   }
 
   private async ensureClone(): Promise<void> {
