@@ -86,3 +86,13 @@ function escapeOf(char: string): string {
   const hex = (char.codePointAt(0) as number).toString(16).toUpperCase();
   return hex.length <= 4 ? `\\u${hex.padStart(4, "0")}` : `\\u{${hex}}`;
 }
+
+/** The repository could not be fetched or checked out (unreachable, no such ref, a timeout): the round fails, nothing is applied. */
+export class GitSourceError extends Error {
+  readonly code = "git_failed";
+  readonly exitCode = 1;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

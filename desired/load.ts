@@ -15,8 +15,9 @@ import { $ZodArray, $ZodDefault, $ZodNullable, $ZodObject, $ZodOptional, type $Z
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
-import { duplicateIssues, normalize, type IdentityFields } from "../engine/normalize.js";
+import { duplicateIssues, normalize, type IdentityFields, type NormalizeOptions } from "../engine/normalize.js";
 import { FileReadError, readRegularText } from "../system/files.js";
+import { confinedPath, confineSource, secretPathUnder } from "./confine.js";
 import { LoadError, quoted, SourceError, UnreadableFileError, visible, type FileProblem, type Position } from "./errors.js";
 import { ANY_REFERENCED_FILE, FLEET_FILE, REFERENCED_FILES } from "./limits.js";
 
@@ -67,6 +68,10 @@ export interface LoadOptions {
   cache?: LoadCache;
   /** Kept between runs: a large unchanged file is not parsed again (load-cache.ts). */
   diskCache?: DiskLoadCache;
+  /** A checkout is hostile input: the file, and every file it names, must resolve inside this real path (confine.ts). */
+  root?: string;
+  /** With root: where webhooks' secretFiles are written (never into the checkout). */
+  secretsDir?: string;
 }
 
 /** The files a load read besides the YAML itself (userData, sshPublicKey files), with their text. */
@@ -113,6 +118,7 @@ export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile
 /** The same load, synchronously: the Pulumi Fleet component loads the file in its constructor. */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
+  if (options.root !== undefined) confineSource(options.root, absPath, options.file);
   const source = options.source ?? readSource(absPath, options.file);
   const cached = options.cache?.lookup(absPath, source, options);
   if (cached !== undefined) return cached;
@@ -198,7 +204,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
     }
   });
   const document = { ...result.data, cubes: specs };
-  const desired = normalizeOrUndefined(document, dirname(absPath), reads);
+  const desired = normalizeOrUndefined(document, fileAccess(dirname(absPath), reads, options));
   if (desired === undefined) return undefined;
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
@@ -235,9 +241,16 @@ function isPlainString(value: unknown): value is string {
   return typeof value === "string" && value !== "" && !value.includes("${");
 }
 
-function normalizeOrUndefined(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState | undefined {
+/** How the files a document names are read and written: relative to the YAML file, and inside the checkout when there is one. */
+function fileAccess(baseDir: string, reads: ReferencedReads, options: Pick<LoadOptions, "root" | "secretsDir">): NormalizeOptions {
+  const { root, secretsDir } = options;
+  if (root === undefined) return { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) };
+  return { readTextFile: (path, field) => readReferencedFile(confinedPath(root, baseDir, path), field, reads), resolvePath: (path) => secretPathUnder(secretsDir, path) };
+}
+
+function normalizeOrUndefined(document: DesiredStateDocument, access: NormalizeOptions): DesiredState | undefined {
   try {
-    return normalize(document, { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) });
+    return normalize(document, access);
   } catch (e) {
     if (e instanceof DesiredStateError) return undefined;
     throw e;
@@ -301,7 +314,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
     for (const issue of duplicateIssues(identityFieldsOf(raw))) parsed.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
     throw new LoadError(options.file, parsed.problems);
   }
-  const desired = parsed.normalize(result.data, dirname(absPath), reads);
+  const desired = parsed.normalize(result.data, fileAccess(dirname(absPath), reads, options));
   if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
   const cubeNames = result.data.cubes.map((cube) => cube.name);
   return { file: options.file, absPath, desired, secretEnvNames, envNames: [...envNames], cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
@@ -459,9 +472,9 @@ class ParsedFile {
     this.addAt(keyNode?.range?.[0] ?? map?.range?.[0], message);
   }
 
-  normalize(document: DesiredStateDocument, baseDir: string, reads: ReferencedReads): DesiredState {
+  normalize(document: DesiredStateDocument, access: NormalizeOptions): DesiredState {
     try {
-      return normalize(document, { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) });
+      return normalize(document, access);
     } catch (e) {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));

@@ -29,6 +29,9 @@ export interface LoadFilesOptions {
   cache?: LoadCache;
   /** A large file unchanged since an earlier run is not parsed again (load-cache.ts). */
   diskCache?: DiskLoadCache;
+  /** From a repository: the checkout's real path and the operator's secrets directory (LoadOptions.root). */
+  root?: string;
+  secretsDir?: string;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -47,7 +50,7 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   for (const name of names) {
     try {
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}), ...(options.diskCache ? { diskCache: options.diskCache } : {}) }));
+      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}), ...(options.diskCache ? { diskCache: options.diskCache } : {}), ...confinement(options) }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
       if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
@@ -61,6 +64,11 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const merged = merge(loaded);
   if (options.cache) options.cache.merged = { parts: loaded, result: merged };
   return merged;
+}
+
+function confinement(options: LoadFilesOptions): { root?: string; secretsDir?: string } {
+  if (options.root === undefined) return {};
+  return { root: options.root, ...(options.secretsDir !== undefined ? { secretsDir: options.secretsDir } : {}) };
 }
 
 /** The files' names joined for messages ("a.yaml, b.yaml"). */

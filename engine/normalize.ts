@@ -62,7 +62,7 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
     const firstUrl = seenUrls.get(input.url);
     if (firstUrl !== undefined) issues.add([...path, "url"], `${input.url} is already declared by webhooks[${firstUrl}]; one endpoint per url`);
     else seenUrls.set(input.url, index);
-    const secretPath = options.resolvePath ? options.resolvePath(input.secretFile) : input.secretFile;
+    const secretPath = resolveSecretPath(input.secretFile, options, issues, [...path, "secretFile"]);
     const firstFile = seenFiles.get(secretPath);
     if (firstFile !== undefined) issues.add([...path, "secretFile"], `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`);
     else seenFiles.set(secretPath, index);
@@ -70,6 +70,17 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
     if (input.description !== undefined) spec.description = input.description;
     return spec;
   });
+}
+
+/** resolvePath may refuse a path (a fleet from a repository): that is an issue at the field. */
+function resolveSecretPath(secretFile: string, options: NormalizeOptions, issues: IssueList, path: Path): string {
+  if (!options.resolvePath) return secretFile;
+  try {
+    return options.resolvePath(secretFile);
+  } catch (e) {
+    issues.add(path, `${secretFile}: ${(e as Error).message}`);
+    return secretFile;
+  }
 }
 
 interface InheritedValues {

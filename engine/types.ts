@@ -205,6 +205,19 @@ export interface Plan {
   /** The projection the digest was computed from, so a stale plan can say what changed. */
   priorState?: StateProjection;
   options: PlanOptions;
+  /** The commit the desired state was loaded from, when it came from a git repository. */
+  source?: SourceRevision;
+}
+
+/** Where a git-sourced desired state came from: shown in plan headers, JSON, logs and metrics. */
+export interface SourceRevision {
+  repo: string;
+  /** The ref as asked for ("HEAD" when the remote's default branch). */
+  ref: string;
+  /** The full commit id. */
+  revision: string;
+  /** The file or directory inside the checkout. */
+  path: string;
 }
 
 /**

@@ -12,6 +12,8 @@ import { acquireSpaceLock, describeOwner } from "../space-lock.js";
 import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
 import { DiskLoadCache } from "../../desired/load-cache.js";
 import type { Format } from "../commands/options.js";
+import type { RepoLoader } from "../../desired/repo-load.js";
+import type { SourceRevision } from "../../engine/types.js";
 import { reportProblems } from "./validate.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
@@ -24,6 +26,8 @@ export interface SessionContext {
   format: Format;
   /** API requests in flight at once (--parallelism); the client's default when absent. */
   parallelism?: number | undefined;
+  /** --repo: the desired state at the ref's commit instead of `files`. */
+  repo?: RepoLoader;
 }
 
 export interface PlanFlags {
@@ -46,8 +50,9 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    const diskCache = DiskLoadCache.forRun(io.env, io.build, io.stderr);
-    loaded = await loadDesiredFiles({
+    // A checkout is confined and loaded per commit: no disk cache (its entries read paths unconfined).
+    if (ctx.repo !== undefined) loaded = await ctx.repo.load();
+    else loaded = await loadDesiredFiles({
       files: ctx.files,
       cwd: ctx.cwd,
       env: io.env,
@@ -56,7 +61,7 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
         return io.stdin;
       },
       ...targets,
-      ...(diskCache ? { diskCache } : {}),
+      ...diskCacheOf(io),
     });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
@@ -66,6 +71,11 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   checkTargets(loaded.desired, ctx.targets ?? [], loaded.file);
   reportWarnings(loaded, io);
   return loaded;
+}
+
+function diskCacheOf(io: CliIo): { diskCache?: DiskLoadCache } {
+  const diskCache = DiskLoadCache.forRun(io.env, io.build, io.stderr);
+  return diskCache ? { diskCache } : {};
 }
 
 export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
@@ -202,7 +212,7 @@ export async function computePlan(
   flags: PlanFlags,
   rateLimit: RateLimit,
   notice?: NodeJS.WritableStream,
-  source?: CatalogSource,
+  source?: CatalogSource & { revision?: SourceRevision },
   env?: Record<string, string | undefined>,
   memo?: PlanMemo,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
@@ -223,6 +233,7 @@ export async function computePlan(
   // The real wait: other runs of this machine may have used part of the window already.
   const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+  if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
   return { plan, observed };
 }

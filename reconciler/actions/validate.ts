@@ -5,17 +5,21 @@ import { loadDesiredFiles } from "../../desired/sources.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
+import type { RepoLoader } from "../../desired/repo-load.js";
+import type { SourceRevision } from "../../engine/types.js";
 
 export interface ValidateContext {
   files: string[];
   cwd: string;
   format: Format;
+  /** --repo: the desired state at the ref's commit instead of `files`. */
+  repo?: RepoLoader;
 }
 
 export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<number> {
   try {
     // stdin is opened only for `-f -`.
-    const loaded = await loadDesiredFiles({
+    const loaded = ctx.repo !== undefined ? await ctx.repo.load() : await loadDesiredFiles({
       files: ctx.files,
       cwd: ctx.cwd,
       env: io.env,
@@ -25,8 +29,9 @@ export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<numb
     });
     reportWarnings(loaded, io);
     const n = loaded.desired.cubes.length;
-    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n }));
-    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file})`);
+    const revision = "revision" in loaded ? (loaded.revision as SourceRevision) : undefined;
+    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n, ...(revision ? { source: revision } : {}) }));
+    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file}${revision ? ` at commit ${revision.revision} of ${revision.repo}` : ""})`);
     return 0;
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);

@@ -8,6 +8,7 @@ import type { Connection, RateLimit } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
+import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/repo-load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
@@ -17,10 +18,11 @@ import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
-import { startListener, type Listener } from "../watch/listener.js";
+import { startListener, type Listener, type PushOptions } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
+import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
 import { rememberLoadedSecrets } from "../redact.js";
@@ -44,6 +46,10 @@ export interface WatchContext extends PlanFlags {
   listen?: { host: string; port: number };
   /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
   lockTimeoutMs?: number;
+  /** --repo: each round fetches the ref and loads its commit instead of `files`. */
+  repo?: RepoLoader;
+  /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
+  pushSecretFile?: string;
 }
 
 /** How far failed rounds back off at most. */
@@ -53,7 +59,7 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
 const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable"]);
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
-  if (ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
+  if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
   const metrics = watchMetrics();
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
@@ -62,10 +68,10 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
       const watcher = new Watcher(ctx, io, conn, metrics, health);
       const wake = new Wake();
       const secrets = new WebhookSecrets();
-      const listener = ctx.listen === undefined ? undefined : await listen(ctx.listen, wake, await watcher.loadSecrets(secrets), io);
+      const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, await watcher.loadSecrets(secrets), io);
       const what = ctx.apply ? " (applying changes)" : " (reporting drift; --apply to repair it)";
       const when = ctx.once ? "once" : `every ${formatDuration(ctx.intervalMs)}`;
-      writeLine(io.stderr, `watching ${ctx.files.join(", ")} ${when}${what}`);
+      writeLine(io.stderr, `watching ${describeSource(ctx)} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
         wait: (ms, signal) => wake.wait(ms, signal),
         reconcile: () => watcher.round(listener === undefined ? undefined : secrets),
@@ -90,10 +96,11 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
  * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
  * of the file's webhook endpoints, as read at start and after each round (webhook-secrets.ts).
  */
-async function listen(address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
+async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
   const listener = await startListener({
     ...address,
     secrets: () => secrets.current(),
+    ...(ctx.repo !== undefined ? { push: pushOptions(ctx, ctx.repo, wake, io) } : {}),
     onEvent: (event, deliveryId) => {
       writeLine(io.stderr, `[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`);
       wake.fire();
@@ -102,6 +109,23 @@ async function listen(address: { host: string; port: number }, wake: Wake, secre
   });
   writeLine(io.stderr, `listening for webhook deliveries on ${listener.url} (signatures checked against the webhooks' secretFiles)`);
   return listener;
+}
+
+function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo): PushOptions {
+  const file = ctx.pushSecretFile;
+  return {
+    secret: async () => (file === undefined ? undefined : (await readRegularTextAsync(file, { maxBytes: 4096, what: "a push secret file" }).catch(() => "")).trim() || undefined),
+    ...(repo.options.source.ref !== undefined ? { ref: repo.options.source.ref } : {}),
+    onPush: (forge, ref) => {
+      writeLine(io.stderr, `[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`);
+      wake.fire();
+    },
+  };
+}
+
+function describeSource(ctx: WatchContext): string {
+  if (ctx.repo === undefined) return ctx.files.join(", ");
+  return `${ctx.repo.options.source.url} (${ctx.repo.options.source.refLabel}, ${ctx.repo.options.path})`;
 }
 
 /** A round longer than this is stuck: every wait of a round's steps, plus pacing, plus slack. */
@@ -141,8 +165,13 @@ class Watcher {
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
 
-  /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet: none). */
+  /** --repo: the last commit that loaded. */
+  private lastGood: RepoLoaded | undefined;
+  private roundRevision: string | undefined;
+
+  /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
+    if (this.ctx.repo !== undefined) return secrets;
     const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(() => undefined);
     await secrets.refresh(loaded?.desired.webhooks?.map((webhook) => webhook.secretPath) ?? []);
     return secrets;
@@ -159,6 +188,7 @@ class Watcher {
 
   private async reconcileRound(): Promise<Result> {
     this.roundNumber++;
+    this.roundRevision = undefined;
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     try {
@@ -166,12 +196,13 @@ class Watcher {
       this.health.roundSucceeded();
       this.succeeded = true;
       this.metrics.lastSuccess.set(this.health.lastSuccessSeconds());
+      if (this.roundRevision !== undefined && this.ctx.apply) this.metrics.appliedRevision.set({ revision: this.roundRevision });
       return result;
     } catch (error) {
       // A stop request cut the round short: the client sent nothing new; not a failure.
       if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
       this.metrics.roundErrors.inc();
-      this.health.roundFailed(messageOf(error));
+      this.health.roundFailed(error instanceof LoadError && error.problems[0] ? `${messageOf(error)}: ${formatProblem(error.problems[0])}` : messageOf(error));
       throw classify(error);
     } finally {
       this.metrics.rounds.inc();
@@ -204,7 +235,7 @@ class Watcher {
   }
 
   private async planAndApply(): Promise<Result> {
-    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+    const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
@@ -222,6 +253,24 @@ class Watcher {
       pollIntervalMs: this.ctx.pollIntervalMs,
     });
     return this.afterApply(result);
+  }
+
+  /** Fetch and load the ref's commit; a commit that does not load leaves the last good one applied. */
+  private async loadRepo(repo: RepoLoader): Promise<RepoLoaded> {
+    try {
+      const loaded = await repo.load();
+      this.roundRevision = loaded.revision.revision;
+      this.lastGood = loaded;
+      this.metrics.sourceFailing.set(0);
+      return loaded;
+    } catch (error) {
+      this.metrics.sourceFailing.set(1);
+      throw error;
+    } finally {
+      const commit = repo.lastCommit;
+      if (commit !== undefined) this.metrics.sourceRevision.set({ revision: commit });
+      this.health.setDetail(revisionDetail(commit, this.lastGood?.revision.revision));
+    }
   }
 
   private afterApply(result: ApplyResult): Result {
@@ -255,8 +304,13 @@ class Watcher {
   }
 
   private prefix(): string {
-    return `[${new Date().toISOString()}] round ${this.roundNumber}`;
+    const commit = this.roundRevision ?? this.ctx.repo?.lastCommit;
+    return `[${new Date().toISOString()}] round ${this.roundNumber}${commit !== undefined ? ` (commit ${shortCommit(commit)})` : ""}`;
   }
+}
+
+function revisionDetail(fetched: string | undefined, lastGood: string | undefined): string {
+  return `revision ${fetched ?? "none fetched yet"}${lastGood !== undefined && lastGood !== fetched ? ` (last good revision ${lastGood} stays applied)` : ""}`;
 }
 
 function classify(error: unknown): unknown {

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit , addRepoOptions, RepoOptions } from "./options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
@@ -9,6 +9,7 @@ const ApplyOptions = z.object({
   ...FileOptions.shape,
   ...ConnectOptions.shape,
   ...TargetOption.shape,
+  ...RepoOptions.shape,
   prune: z.boolean().default(false),
   allowReplace: z.boolean().default(false),
   autoApprove: z.boolean().default(false),
@@ -23,7 +24,7 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addTargetOption(addConnectOptions(addFileOption(command)))
+  addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))))
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
     .option("--auto-approve", "do not ask for confirmation", false)
@@ -39,6 +40,7 @@ Examples:
   $ cubeform apply --auto-approve               # in CI
   $ cubeform plan --out plan.json && cubeform apply plan.json
   $ cubeform apply --emulator --auto-approve    # against the embedded local emulator
+  $ cubeform apply --auto-approve --repo git@github.com:acme/fleet.git --ref main --ssh-key ~/.ssh/deploy --ssh-known-hosts ~/.ssh/known_hosts
   $ cubeform apply --auto-approve --format json | jq '.outcomes[] | select(.status == "failed")'
 
 One run at a time applies to a space from this machine: a second one waits for the first
@@ -50,8 +52,10 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
-      const { file, target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...options } = parseOptions(ApplyOptions, raw);
-      const context = { ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
+      const { takeRepo } = await import("../repo-source.js");
+      const { file, target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...parsed } = parseOptions(ApplyOptions, raw);
+      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
+      const context = { ...options, ...(repo ? { repo } : {}), files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

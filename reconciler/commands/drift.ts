@@ -15,13 +15,15 @@ import {
   parseOptions,
   TargetOption,
   parseRateLimit,
+  addRepoOptions,
+  RepoOptions,
 } from "./options.js";
 
-const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape, ...DnsReadOptions.shape });
+const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape, ...DnsReadOptions.shape, ...RepoOptions.shape });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
-  addDnsReadOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command)))))
+  addRepoOptions(addDnsReadOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command))))))
     .addHelpText(
       "after",
       `
@@ -39,8 +41,10 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
-      const { file, target, rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DriftOptions, raw);
+      const { takeRepo } = await import("../repo-source.js");
+      const { file, target, rateLimit, dnsConcurrency, dnsRate, ...parsed } = parseOptions(DriftOptions, raw);
+      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
       const dnsPace = { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") };
-      exitWith(await runDrift({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io) }, io));
+      exitWith(await runDrift({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));
     });
 }

@@ -105,3 +105,44 @@ export function addDay2Options(command: Command): Command {
 }
 
 export const Day2Options = z.object({ ...ConnectOptions.shape, format: z._default(z.enum(DAY2_FORMATS), "text") });
+
+/**
+ * `--repo URL [--ref REF] [--path PATH]`: the desired state from a git repository instead of -f,
+ * for validate, plan, drift, apply and watch; and its credentials.
+ */
+export function addRepoOptions(command: Command): Command {
+  return command
+    .option("--repo <url>", "read the desired state from a git repository (https://, ssh://, user@host:path, file:// or a local path) instead of -f")
+    .option("--ref <ref>", "with --repo: the branch, tag or commit (default: the remote's default branch)")
+    .option("--path <path>", "with --repo: a file or directory of .yaml files inside the repository", "cubeform.yaml")
+    .option("--secrets-dir <dir>", "with --repo: where webhooks' secretFiles are written (never into the checkout)")
+    .option("--git-token-env <name>", "with an https --repo: the environment variable holding an access token")
+    .option("--git-token-file <path>", "with an https --repo: a file holding an access token (re-read every fetch)")
+    .option("--git-username <name>", "the user name sent with the token", "x-access-token")
+    .option("--ssh-key <file>", "with an ssh --repo: the private key file")
+    .option("--ssh-known-hosts <file>", "with an ssh --repo: the known_hosts file (host keys are always checked)")
+    .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m)", "60s");
+}
+
+export const RepoOptions = z.object({
+  repo: z.optional(z.string().check(z.minLength(1))),
+  ref: z.optional(z.string().check(z.minLength(1))),
+  path: z._default(z.string().check(z.minLength(1)), "cubeform.yaml"),
+  secretsDir: z.optional(z.string().check(z.minLength(1))),
+  gitTokenEnv: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))),
+  gitTokenFile: z.optional(z.string().check(z.minLength(1))),
+  gitUsername: z._default(z.string().check(z.minLength(1)), "x-access-token"),
+  sshKey: z.optional(z.string().check(z.minLength(1))),
+  sshKnownHosts: z.optional(z.string().check(z.minLength(1))),
+  gitTimeout: z._default(z.string(), "60s"),
+});
+export type RepoOptions = z.infer<typeof RepoOptions>;
+
+/** -f and --repo name two different sources; the --repo-only flags without --repo are a mistake. */
+export function checkRepoFlags(options: RepoOptions & { file?: readonly string[] }, rawFiles: unknown): void {
+  const filesGiven = Array.isArray(rawFiles) && rawFiles.length > 0;
+  if (options.repo !== undefined && filesGiven) throw new CliError("invalid_option", "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)");
+  if (options.repo !== undefined) return;
+  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts"] as const).find((name) => options[name] !== undefined);
+  if (orphan !== undefined) throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --repo`);
+}

@@ -13,6 +13,8 @@ import {
   parseOptions,
   TargetOption,
   parseRateLimit,
+  addRepoOptions,
+  RepoOptions,
 } from "./options.js";
 
 const PlanOptions = z.object({
@@ -20,6 +22,7 @@ const PlanOptions = z.object({
   ...ConnectOptions.shape,
   ...FormatOption.shape,
   ...TargetOption.shape,
+  ...RepoOptions.shape,
   out: z.optional(z.string().check(z.minLength(1))),
   prune: z._default(z.boolean(), false),
   allowReplace: z._default(z.boolean(), false),
@@ -28,7 +31,7 @@ const PlanOptions = z.object({
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("plan").description("show what apply would change, without changing anything");
-  addTargetOption(addFormatOption(addConnectOptions(addFileOption(command))))
+  addRepoOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command)))))
     .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
@@ -46,6 +49,8 @@ Examples:
   $ cubeform plan --target web --target db      # only these cubes
   $ cubeform plan --out plan.json && cubeform apply plan.json
   $ cubeform plan --format markdown > plan.md   # for a PR comment
+  $ cubeform plan --repo https://github.com/acme/fleet.git --ref main --path fleet/ --git-token-env GIT_TOKEN
+  $ cubeform plan --repo ./fleet-repo --ref v1.4.0   # a local clone (or file://), at a tag
   $ cubeform plan --format github --fail-on blocked   # a pull request's check: changes pass, blocked ones fail
 
 Exit codes: 0 in sync, 2 changes, 1 error. With --fail-on blocked: 0 in sync or changes apply can
@@ -53,7 +58,9 @@ make, 2 when a change is blocked (apply would refuse it), 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");
-      const { file, target, rateLimit, ...options } = parseOptions(PlanOptions, raw);
-      exitWith(await runPlan({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
+      const { takeRepo } = await import("../repo-source.js");
+      const { file, target, rateLimit, ...parsed } = parseOptions(PlanOptions, raw);
+      const { repo, rest } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
+      exitWith(await runPlan({ ...rest, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));
     });
 }

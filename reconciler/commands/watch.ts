@@ -1,13 +1,15 @@
 import type { Command } from "commander";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit } from "./options.js";
+import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit, addRepoOptions, RepoOptions } from "./options.js";
 
 const WatchOptions = z.object({
   ...FileOptions.shape,
   ...ConnectOptions.shape,
   ...TargetOption.shape,
+  ...RepoOptions.shape,
   apply: z.boolean().default(false),
   interval: z.string().default("60s"),
   once: z.boolean().default(false),
@@ -18,11 +20,12 @@ const WatchOptions = z.object({
   waitTimeout: z.coerce.number().positive().default(600),
   pollInterval: z.coerce.number().int().positive().default(2000),
   listen: z.string().min(1).optional(),
+  pushSecretFile: z.string().min(1).optional(),
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addTargetOption(addConnectOptions(addFileOption(command)))
+  addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -33,6 +36,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
     .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
     .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
+    .option("--push-secret-file <path>", "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once")
     .addHelpText(
       "after",
       `
@@ -41,6 +45,9 @@ Examples:
   $ cubeform watch --apply --interval 5m --metrics-port 9464
   $ cubeform watch --apply --once                   # one round, e.g. from cron
   $ cubeform watch --apply --interval 10m --listen 0.0.0.0:4666   # repair on the service's events
+  $ cubeform watch --apply --repo https://github.com/acme/fleet.git --ref main --path fleet/ \
+      --git-token-file /run/secrets/git-token --secrets-dir /var/lib/cubeform/secrets \
+      --listen 0.0.0.0:4666 --push-secret-file /run/secrets/push-secret --metrics-port 9464
 
 Each round re-reads the file (a bad file fails that round only), observes the space and plans.
 Failed rounds are retried with exponential backoff (with jitter, capped at 5m); a bad file or
@@ -52,20 +59,31 @@ round reached the API and finished without error within the last 3 intervals (at
 503 otherwise (with the reason); /healthz is the same as /readyz.
 With --listen, declare a webhooks entry in the file whose url reaches this address (the service
 needs a public https url) and whose secretFile holds the signing secret: deliveries are checked
-(X-Krova-Signature, 300 s tolerance), duplicates dropped, and unsigned ones refused with 401.`,
+(X-Krova-Signature, 300 s tolerance), duplicates dropped, and unsigned ones refused with 401.
+
+With --repo, each round fetches the ref (shallow, into ~/.cache/cubeform/git), loads its commit
+and plans; a commit that does not load is never applied (the last good one stays, /readyz says
+503 and names the commit and FILE:LINE:COL). The revision is on each round's line, in /metrics
+(cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing)
+and in the /readyz body. With --listen and --push-secret-file, the same address takes the forge's
+push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-Signature).`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, ...options } = parseOptions(WatchOptions, raw);
+      const { takeRepo } = await import("../repo-source.js");
+      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
+      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...options,
+        ...(repo ? { repo } : {}),
         files: file,
         targets: target,
         rateLimit: parseRateLimit(rateLimit),
         intervalMs: parseDuration(interval, "--interval"),
         ...(metricsPort !== undefined ? { metricsPort } : {}),
         ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),
+        ...(pushSecretFile !== undefined ? { pushSecretFile: resolve(cwdOf(io), pushSecretFile) } : {}),
         waitTimeoutMs: waitTimeout * 1000,
         pollIntervalMs: pollInterval,
         cwd: cwdOf(io),

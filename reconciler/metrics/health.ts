@@ -17,6 +17,7 @@ export class WatchHealth {
   private lastFailure: string | undefined = undefined;
   private roundStartedAt: number | undefined;
   private ended = false;
+  private detail: string | undefined;
 
   constructor(
     private readonly intervalMs: number,
@@ -40,6 +41,11 @@ export class WatchHealth {
     this.roundStartedAt = undefined;
   }
 
+  /** A line the readiness body adds (a git source's revision). */
+  setDetail(detail: string): void {
+    this.detail = detail;
+  }
+
   loopEnded(): void {
     this.ended = true;
   }
@@ -52,6 +58,11 @@ export class WatchHealth {
   }
 
   ready(): Health {
+    const health = this.readiness();
+    return this.detail === undefined ? health : { ...health, detail: this.detail };
+  }
+
+  private readiness(): Health {
     if (this.lastFailure !== undefined) return { ok: false, reason: `the last round failed: ${this.lastFailure}` };
     if (this.lastSuccessAt === undefined) return { ok: false, reason: "no round has finished yet" };
     const age = this.now() - this.lastSuccessAt;

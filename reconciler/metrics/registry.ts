@@ -24,8 +24,36 @@ export class Metric {
   }
 }
 
+/** A gauge of value 1 whose labels say something (Prometheus' `_info` convention): `name{revision="…"} 1`. */
+export class InfoMetric {
+  private labels: Record<string, string> | undefined;
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  set(labels: Record<string, string>): void {
+    this.labels = labels;
+  }
+
+  render(): string {
+    if (this.labels === undefined) return "";
+    const text = Object.entries(this.labels)
+      .map(([key, value]) => `${key}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
+      .join(",");
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.name}{${text}} 1\n`;
+  }
+}
+
 export class Registry {
   private readonly metrics: Metric[] = [];
+  private readonly infos: InfoMetric[] = [];
+
+  info(name: string, help: string): InfoMetric {
+    const metric = new InfoMetric(name, help);
+    this.infos.push(metric);
+    return metric;
+  }
 
   counter(name: string, help: string): Metric {
     return this.add(new Metric(name, help, "counter"));
@@ -36,7 +64,7 @@ export class Registry {
   }
 
   render(): string {
-    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("");
+    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.infos.map((m) => m.render()).join("");
   }
 
   private add(metric: Metric): Metric {

@@ -11,6 +11,8 @@ export interface Health {
   ok: boolean;
   /** Shown in the 503 body. */
   reason: string;
+  /** Lines after "ok" (or after the reason), e.g. the revision a git source is at. */
+  detail?: string;
 }
 
 export interface MetricsServerOptions {
@@ -53,7 +55,7 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
 }
 
 function probe(res: import("node:http").ServerResponse, health: Health): void {
-  send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", health.ok ? "ok\n" : `${health.reason}\n`);
+  send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`);
 }
 
 function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string): void {

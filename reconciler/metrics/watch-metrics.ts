@@ -1,5 +1,5 @@
 /** The metrics `cubeform watch` exposes. */
-import { Registry, type Metric } from "./registry.js";
+import { Registry, type InfoMetric, type Metric } from "./registry.js";
 
 export interface WatchMetrics {
   registry: Registry;
@@ -9,6 +9,10 @@ export interface WatchMetrics {
   mutations: Metric;
   lastSuccess: Metric;
   blockedChanges: Metric;
+  /** --repo: the commit the last round fetched, the last one applied (or found in sync), and whether the source fails. */
+  sourceRevision: InfoMetric;
+  appliedRevision: InfoMetric;
+  sourceFailing: Metric;
 }
 
 export function watchMetrics(): WatchMetrics {
@@ -20,6 +24,9 @@ export function watchMetrics(): WatchMetrics {
     driftedResources: registry.gauge("cubeform_drifted_resources", "Resources whose live state differs from the file after the last round."),
     mutations: registry.counter("cubeform_mutations_total", "API mutations (POST/PATCH/DELETE) sent by apply rounds."),
     lastSuccess: registry.gauge("cubeform_last_success_timestamp_seconds", "Unix time of the last round that finished without error (0: none yet)."),
+    sourceRevision: registry.info("cubeform_source_revision_info", "The commit of the git source that the last round fetched (--repo)."),
+    appliedRevision: registry.info("cubeform_source_applied_revision_info", "The last commit of the git source that was applied or found in sync (--repo)."),
+    sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load the git source (the last good revision stays applied), else 0."),
     blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
   };
 }

@@ -24,7 +24,7 @@ export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
   // No separate drift section: without a state file every in-place change is drift, and the
   // changes already show each field live → file.
-  const sections = [unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
+  const sections = [sourceLine(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
   return joinSections(sections);
 }
 
@@ -34,6 +34,7 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
   const missing = visibleChanges(plan).filter((ch) => ch.id === null);
   const extra = visibleChanges(plan).filter((ch) => ch.action === "delete" && !ch.unmanaged);
   const sections = [
+    sourceLine(plan),
     driftSection(plan, ctx, c),
     listSection(`Missing (declared in ${ctx.file}, not in the space):`, missing, (ch) => `  ${c.green("+")} ${t(ch.address)}`),
     listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${t(ch.address)}`),
@@ -43,6 +44,12 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
     hasChanges(plan) ? summarySection(plan) : `No drift: the space matches ${t(ctx.file)}.`,
   ];
   return joinSections(sections);
+}
+
+/** The commit a git-sourced plan was computed from (empty for a file). */
+export function sourceLine(plan: Plan): string {
+  const source = plan.source;
+  return source === undefined ? "" : `Source: ${source.repo} ${source.ref} at commit ${source.revision} (${source.path})`;
 }
 
 function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {

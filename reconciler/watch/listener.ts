@@ -7,10 +7,11 @@
  * covers (the timestamp and the body: a captured delivery replayed under a new id). The
  * signature is checked against secrets already in memory, before anything else is read.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
 import { AcceptedSignatures } from "./replays.js";
+import { checkPush, forgeOf, type Forge } from "./push.js";
 import { verifySignature } from "./signature.js";
 
 /** Events that can mean the space no longer matches the file. */
@@ -29,6 +30,16 @@ export interface ListenerOptions {
   /** One line about a refused delivery (never the secret or the body). */
   onRefused(reason: string): void;
   now?: () => number;
+  /** `--repo`: forge push events (push.ts), told apart from the service's deliveries by their headers. */
+  push?: PushOptions;
+}
+
+export interface PushOptions {
+  /** The shared secret (--push-secret-file, re-read per delivery); undefined when none is set. */
+  secret(): Promise<string | undefined>;
+  /** The watched ref; undefined: the remote's default branch. */
+  ref?: string;
+  onPush(forge: Forge, ref: string): void;
 }
 
 export interface Listener {
@@ -77,6 +88,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (req.method !== "POST") return answer(405, { error: "method_not_allowed" });
       const body = await readBody(req);
       if (body === undefined) return answer(413, { error: "payload_too_large" });
+      const forge = options.push === undefined ? undefined : forgeOf(req.headers);
+      if (forge !== undefined && options.push !== undefined) return answerPush(forge, options.push, req.headers, body, answer, options.onRefused);
       const now = Math.floor((options.now?.() ?? Date.now()) / 1000);
       const verdict = verifySignature(req.headers["x-krova-signature"] as string | undefined, body, options.secrets(), now);
       if (!verdict.ok) {
@@ -101,6 +114,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     url: `http://${host}:${address.port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+async function answerPush(forge: Forge, push: PushOptions, headers: IncomingHttpHeaders, body: Buffer, answer: (status: number, body: object) => void, onRefused: (reason: string) => void): Promise<void> {
+  const verdict = checkPush(forge, headers, body, await push.secret(), push.ref);
+  if (verdict.kind === "refused") {
+    onRefused(`refused a delivery: ${verdict.reason}`);
+    return answer(401, { error: "invalid_signature" });
+  }
+  if (verdict.kind === "sync") push.onPush(verdict.forge, verdict.ref);
+  answer(200, { received: true, ...(verdict.kind === "ignored" ? { ignored: verdict.reason } : {}) });
 }
 
 function eventOf(body: Buffer): string {

@@ -1,0 +1,252 @@
+/**
+ * A git repository as the desired-state source: the system `git`, spawned with an argv array
+ * (never a shell), fetches one ref shallowly into the user's cache directory and checks out the
+ * commit it points to. Later rounds fetch into the same clone, so only what changed travels.
+ *
+ * Why the system git rather than a library: it is what the remote's auth, proxies, ssh and
+ * protocol versions are configured for on the machine (Argo CD does the same), and spawning it
+ * needs no dependency. simple-git would wrap the same processes.
+ *
+ * Credentials never reach argv or the clone's .git/config: an https token travels as an
+ * `http.<origin>/.extraHeader` in GIT_CONFIG_* environment variables of the git process only,
+ * and ssh's key and known-hosts files through GIT_SSH_COMMAND (host keys checked).
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { GitSourceError } from "./errors.js";
+
+export interface GitCredentials {
+  /** An https token (from an environment variable or a file: the caller reads it). */
+  token?: string;
+  /** The user name sent with the token (GitHub: x-access-token, GitLab: oauth2; most forges ignore it). */
+  username?: string;
+  sshKeyFile?: string;
+  knownHostsFile?: string;
+}
+
+export interface GitSourceOptions {
+  /** https, ssh (ssh://… or user@host:path), file://, or a local path (relative to cwd). */
+  url: string;
+  /** A branch, tag or commit; undefined: the remote's default branch (its HEAD). */
+  ref?: string;
+  cwd: string;
+  /** The environment git runs in (PATH, HOME, proxies); git's own repository variables are dropped. */
+  env: Record<string, string | undefined>;
+  /** Read before each git command: a token file that a Secret mount rotates is picked up. */
+  credentials?: () => GitCredentials;
+  /** A git command that takes longer is killed and the round fails. */
+  timeoutMs: number;
+  /** Where clones are kept; default $XDG_CACHE_HOME/cubeform/git (else ~/.cache/cubeform/git). */
+  cacheDir?: string;
+}
+
+/** The files of one commit on disk. */
+export interface Checkout {
+  /** The full commit id. */
+  commit: string;
+  /** The checkout's real path (after symlinks): every file the fleet names must resolve inside it. */
+  dir: string;
+  /** Whether this commit was already checked out by the previous sync of this source. */
+  unchanged: boolean;
+}
+
+export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+
+/** Git's variables that would point it at another repository than the clone. */
+const REPOSITORY_VARIABLES = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG|CONFIG_PARAMETERS)$/;
+
+export class GitSource {
+  readonly url: string;
+  readonly ref: string | undefined;
+  private readonly dir: string;
+  private lastCommit: string | undefined;
+  private lastFetched: string | undefined;
+
+  constructor(private readonly options: GitSourceOptions) {
+    this.url = normalizeUrl(options.url, options.cwd);
+    this.ref = options.ref;
+    if (options.ref !== undefined) checkRef(options.ref);
+    this.dir = join(options.cacheDir ?? defaultCacheDir(options.env), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
+  }
+
+  /** The ref as shown to people: the one asked for, else the remote's default branch. */
+  get refLabel(): string {
+    return this.ref ?? "HEAD (the remote's default branch)";
+  }
+
+  /** Fetches the ref and checks its commit out; the same commit as last time is not checked out again. */
+  async sync(): Promise<Checkout> {
+    await this.ensureClone();
+    await this.git(["fetch", "--quiet", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
+    const commit = await this.fetchedCommit();
+    const unchanged = commit === this.lastCommit;
+    if (!unchanged) {
+      await this.git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach", commit], "checkout");
+      await this.git(["clean", "--quiet", "-ffdx"], "clean");
+      this.lastCommit = commit;
+    }
+    return { commit, dir: realpathSync(this.dir), unchanged };
+  }
+
+  /**
+   * The commit FETCH_HEAD points to (a tag is peeled). When the fetched object is the one of the
+   * last sync, its commit is known: a steady watch round spawns one git process, not two.
+   */
+  private async fetchedCommit(): Promise<string> {
+    const fetched = /^[0-9a-f]{40,64}/.exec(readFileSync(join(this.dir, ".git", "FETCH_HEAD"), "utf8"))?.[0];
+    if (fetched !== undefined && fetched === this.lastFetched && this.lastCommit !== undefined) return this.lastCommit;
+    const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
+    this.lastFetched = fetched;
+    return commit;
+  }
+
+  private async ensureClone(): Promise<void> {
+    if (existsSync(join(this.dir, ".git"))) return;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    await this.git(["init", "--quiet"], "init");
+  }
+
+  private async git(args: string[], step: string): Promise<string> {
+    const credentials = this.options.credentials?.();
+    const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, credentials), this.options.timeoutMs);
+    if (result.ok) return result.stdout;
+    const why = result.timedOut ? `timed out after ${Math.round(this.options.timeoutMs / 1000)} s (--git-timeout)` : result.stderr;
+    throw new GitSourceError(`git ${step} of ${this.url} (${this.refLabel}) failed: ${redact(why, credentials)}`);
+  }
+}
+
+type GitResult = { ok: true; stdout: string } | { ok: false; timedOut: boolean; stderr: string };
+
+/**
+ * One git command. It runs in its own process group, so a timeout kills its helpers too
+ * (git-remote-https, ssh): killing git alone would leave them holding the connection.
+ */
+function runGit(argv: string[], env: Record<string, string>, timeoutMs: number): Promise<GitResult> {
+  return new Promise((resolvePromise) => {
+    const child = spawn("git", argv, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-8192)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolvePromise({ ok: false, timedOut: false, stderr: error.message });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0 && !timedOut) resolvePromise({ ok: true, stdout });
+      else resolvePromise({ ok: false, timedOut, stderr: lastLines(stderr) || `exit ${code}` });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** The argv of one git command on the clone: never a credential (they travel in gitEnv). */
+export function gitArgv(dir: string, args: readonly string[]): string[] {
+  return ["-C", dir, ...args];
+}
+
+/**
+ * The environment of a git process: the caller's, without git's repository variables, with no
+ * prompts, and with the credentials (never in argv, never in the clone's config).
+ */
+export function gitEnv(base: Record<string, string | undefined>, url: string, credentials: GitCredentials | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined && !REPOSITORY_VARIABLES.test(name)) env[name] = value;
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.LC_ALL = "C";
+  const config: [string, string][] = [["http.followRedirects", "false"]];
+  if (credentials?.token !== undefined) {
+    const basic = Buffer.from(`${credentials.username ?? "x-access-token"}:${credentials.token}`).toString("base64");
+    // Scoped to the repository's origin: a header git would send elsewhere leaks the token.
+    config.push([`http.${originOf(url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
+  }
+  addConfig(env, config);
+  if (credentials?.sshKeyFile !== undefined || credentials?.knownHostsFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials);
+  return env;
+}
+
+/** Appends to GIT_CONFIG_COUNT/KEY_n/VALUE_n, keeping what the caller's environment set. */
+function addConfig(env: Record<string, string>, entries: readonly [string, string][]): void {
+  let count = Number(env.GIT_CONFIG_COUNT ?? "0") || 0;
+  for (const [key, value] of entries) {
+    env[`GIT_CONFIG_KEY_${count}`] = key;
+    env[`GIT_CONFIG_VALUE_${count}`] = value;
+    count++;
+  }
+  env.GIT_CONFIG_COUNT = String(count);
+}
+
+/** GIT_SSH_COMMAND is run by a shell: every path is single-quoted. */
+function sshCommand(credentials: GitCredentials): string {
+  const parts = ["ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"];
+  if (credentials.sshKeyFile !== undefined) parts.push("-o", "IdentitiesOnly=yes", "-i", shellQuote(credentials.sshKeyFile));
+  if (credentials.knownHostsFile !== undefined) parts.push("-o", shellQuote(`UserKnownHostsFile=${credentials.knownHostsFile}`));
+  return parts.join(" ");
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a
+ * credential inside the URL (it would reach argv and the clone's config), plain http except to
+ * loopback, other transports (ext:: runs commands), and anything that starts like an option.
+ */
+export function normalizeUrl(url: string, cwd: string): string {
+  if (url === "" || url.startsWith("-")) throw new GitSourceError(`--repo ${JSON.stringify(url)} is not a repository URL`);
+  if (/^[a-z][a-z0-9+.-]*::/i.test(url)) throw new GitSourceError(`--repo ${url}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined) return /^[^/]+@[^/:]+:/.test(url) ? url : pathToFileURL(isAbsolute(url) ? url : resolve(cwd, url)).href;
+  const parsed = new URL(url);
+  if (parsed.password !== "" || ((scheme === "https" || scheme === "http") && parsed.username !== "")) {
+    throw new GitSourceError(`--repo: put no credentials in the URL (they would show in the process list and the clone's config); use --git-token-env or --git-token-file`);
+  }
+  if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) throw new GitSourceError(`--repo ${url}: plain http is refused except to loopback; use https`);
+  if (!["https", "http", "ssh", "file"].includes(scheme)) throw new GitSourceError(`--repo ${url}: only https://, ssh://, file:// URLs and local paths are accepted`);
+  return url;
+}
+
+function checkRef(ref: string): void {
+  if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw new GitSourceError(`--ref ${JSON.stringify(ref)} is not a branch, tag or commit name`);
+}
+
+function defaultCacheDir(env: Record<string, string | undefined>): string {
+  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME ?? homedir(), ".cache");
+  return join(base, "cubeform", "git");
+}
+
+function lastLines(stderr: string): string {
+  return stderr.trim().split("\n").slice(-3).join("; ");
+}
+
+function redact(text: string, credentials: GitCredentials | undefined): string {
+  const token = credentials?.token;
+  return token === undefined || token === "" ? text : text.split(token).join("***");
+}

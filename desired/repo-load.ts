@@ -1,0 +1,76 @@
+/**
+ * Loading the desired state at a commit: sync the repository, check that the path is there
+ * (an absent path is an error, never an empty fleet that would prune), then the usual loader,
+ * confined to the checkout. A commit already loaded is answered again without reading a file.
+ */
+import { statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { SourceRevision } from "../engine/types.js";
+import { isInside } from "./confine.js";
+import { LoadError, SourceError } from "./errors.js";
+import type { GitSource } from "./git-source.js";
+import { loadDesiredFiles, type LoadedFiles } from "./sources.js";
+
+export interface RepoLoadOptions {
+  source: GitSource;
+  /** A file or a directory of .yaml files inside the checkout. */
+  path: string;
+  secretsDir?: string;
+  env: Record<string, string | undefined>;
+}
+
+export type RepoLoaded = LoadedFiles & { revision: SourceRevision };
+
+/** The first 12 characters of a commit id, as people quote them. */
+export const shortCommit = (commit: string): string => commit.slice(0, 12);
+
+/** One load per commit: a watch round on an unchanged commit costs the fetch alone. */
+export class RepoLoader {
+  private last: { commit: string; result: RepoLoaded | Error } | undefined;
+
+  constructor(readonly options: RepoLoadOptions) {
+    checkPath(options.path);
+  }
+
+  /** The commit the last sync found (also when its load failed). */
+  get lastCommit(): string | undefined {
+    return this.last?.commit;
+  }
+
+  async load(): Promise<RepoLoaded> {
+    const checkout = await this.options.source.sync();
+    if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+    if (this.last.result instanceof Error) throw this.last.result;
+    return this.last.result;
+  }
+
+  private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
+    const { path, secretsDir, env, source } = this.options;
+    if (!exists(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
+    try {
+      const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, ...(secretsDir !== undefined ? { secretsDir } : {}) });
+      return { ...loaded, revision: { repo: source.url, ref: source.ref ?? "HEAD", revision: commit, path } };
+    } catch (e) {
+      if (e instanceof LoadError) throw new LoadError(`${path} at commit ${shortCommit(commit)}`, e.problems);
+      if (e instanceof SourceError) throw new SourceError(e.code, `commit ${shortCommit(commit)}: ${e.message}`);
+      throw e;
+    }
+  }
+}
+
+function checkPath(path: string): void {
+  if (path === "" || isAbsolute(path) || !isInside("/checkout", join("/checkout", path))) throw new SourceError("invalid_option", `--path ${JSON.stringify(path)}: name a file or directory inside the repository, relative to its root`);
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

@@ -1,0 +1,71 @@
+/** The --repo flags made into a RepoLoader: credentials read from the environment or a file, never from argv. */
+import { openSync, readSync, closeSync, fstatSync } from "node:fs";
+import { resolve } from "node:path";
+import { GitSource, type GitCredentials } from "../desired/git-source.js";
+import { RepoLoader } from "../desired/repo-load.js";
+import { checkRepoFlags, type RepoOptions } from "./commands/options.js";
+import { CliError } from "./errors.js";
+import type { CliIo } from "./io.js";
+import { parseDuration } from "../system/time.js";
+
+/** A token file is a line, not a document. */
+const MAX_TOKEN_BYTES = 16 * 1024;
+
+export function repoLoaderOf(options: RepoOptions, cwd: string, io: CliIo): RepoLoader | undefined {
+  if (options.repo === undefined) return undefined;
+  const source = new GitSource({
+    url: options.repo,
+    ...(options.ref !== undefined ? { ref: options.ref } : {}),
+    cwd,
+    env: io.env,
+    credentials: () => credentialsOf(options, cwd, io.env),
+    timeoutMs: parseDuration(options.gitTimeout, "--git-timeout"),
+  });
+  return new RepoLoader({ source, path: options.path, env: io.env, ...(options.secretsDir !== undefined ? { secretsDir: resolve(cwd, options.secretsDir) } : {}) });
+}
+
+function credentialsOf(options: RepoOptions, cwd: string, env: Record<string, string | undefined>): GitCredentials {
+  const credentials: GitCredentials = { username: options.gitUsername };
+  const token = options.gitTokenEnv !== undefined ? tokenFromEnv(options.gitTokenEnv, env) : options.gitTokenFile !== undefined ? readTokenFile(resolve(cwd, options.gitTokenFile)) : undefined;
+  if (token !== undefined) credentials.token = token;
+  if (options.sshKey !== undefined) credentials.sshKeyFile = resolve(cwd, options.sshKey);
+  if (options.sshKnownHosts !== undefined) credentials.knownHostsFile = resolve(cwd, options.sshKnownHosts);
+  return credentials;
+}
+
+function tokenFromEnv(name: string, env: Record<string, string | undefined>): string {
+  const value = env[name]?.trim();
+  if (!value) throw new CliError("missing_secret", `--git-token-env ${name}: the variable is not set`);
+  return value;
+}
+
+function readTokenFile(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new CliError("missing_secret", `--git-token-file ${path}: not a regular file`);
+    if (stat.size > MAX_TOKEN_BYTES) throw new CliError("missing_secret", `--git-token-file ${path}: larger than ${MAX_TOKEN_BYTES} bytes; it should hold one token`);
+    const buffer = Buffer.alloc(stat.size);
+    readSync(fd, buffer, 0, stat.size, 0);
+    const token = buffer.toString("utf8").trim();
+    if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`);
+    return token;
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError("missing_secret", `--git-token-file ${path}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const REPO_KEYS = ["repo", "ref", "path", "secretsDir", "gitTokenEnv", "gitTokenFile", "gitUsername", "sshKey", "sshKnownHosts", "gitTimeout"] as const;
+
+/** A command's parsed options split into the repository source (when --repo) and the rest. */
+export function takeRepo<T extends RepoOptions>(parsed: T, rawFiles: unknown, cwd: string, io: CliIo): { repo?: RepoLoader; rest: Omit<T, (typeof REPO_KEYS)[number]> } {
+  checkRepoFlags(parsed, rawFiles);
+  const rest: Record<string, unknown> = { ...parsed };
+  for (const key of REPO_KEYS) delete rest[key];
+  const repo = repoLoaderOf(parsed, cwd, io);
+  return { ...(repo !== undefined ? { repo } : {}), rest: rest as Omit<T, (typeof REPO_KEYS)[number]> };
+}

@@ -1,0 +1,148 @@
+/**
+ * `watch --apply --repo` (issue 21), the built bin against the emulator, with a bare repository
+ * made here and read through file://. Commit a fleet → applied, revision reported; push events
+ * (GitHub-signed) start rounds; a broken commit is never applied and readiness says so; a fix
+ * applies; a force-push to an older commit applies that state; a deleted path prunes nothing.
+ * The push → applied timings are printed.
+ */
+import { createHmac } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { testRepo } from "../support/git.js";
+import { describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
+
+const PUSH_SECRET = "push-secret-for-tests";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const pruned = (...names: string[]): string => plainFleet(...names).replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nprune: true\n");
+
+function githubPush(port: number, ref: string, secret = PUSH_SECRET): Promise<Response> {
+  const body = JSON.stringify({ ref, repository: { default_branch: "main" } });
+  const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+  return fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature }, body });
+}
+
+async function metricsUrl(child: Child): Promise<string> {
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000, message: "the metrics address" });
+  return match[1] as string;
+}
+
+async function get(url: string): Promise<[number, string]> {
+  const response = await fetch(url);
+  return [response.status, await response.text()];
+}
+
+test("watch --repo applies each good commit, reports its revision, never applies a broken one and never prunes on a missing path", { timeout: 180_000 }, async () => {
+  const repo = testRepo();
+  const c1 = repo.commit({ "cubeform.yaml": pruned("web") });
+  const p = await project();
+  const port = await freePort();
+  const secretFile = join(tempDir(), "push.secret");
+  writeFileSync(secretFile, `${PUSH_SECRET}\n`);
+  const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
+  const watch = p.start(["watch", "--apply", "--repo", repo.url, "--interval", "60s", "--metrics-port", "0", "--listen", `127.0.0.1:${port}`, "--push-secret-file", secretFile, ...RATE, "--poll-interval", "20"], repo.env);
+  const base = await metricsUrl(watch);
+
+  // 1. The first commit is applied and its revision reported everywhere.
+  await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), { timeoutMs: 60_000, message: `the first commit applied\n${watch.stdout()}\n${watch.stderr()}` });
+  expect(await names()).toEqual(["web"]);
+  const [ready, readyBody] = await get(`${base}/readyz`);
+  expect([ready, readyBody]).toEqual([200, `ok\nrevision ${c1}\n`]);
+  let metrics = (await get(`${base}/metrics`))[1];
+  expect(metrics).toContain(`cubeform_source_revision_info{revision="${c1}"} 1`);
+  expect(metrics).toContain(`cubeform_source_applied_revision_info{revision="${c1}"} 1`);
+  expect(metrics).toMatch(/^cubeform_source_failing 0$/m);
+
+  // 2. A push: a round starts at once (the interval is 60 s), and the change is applied.
+  const c2 = repo.commit({ "cubeform.yaml": pruned("web", "db") });
+  let started = performance.now();
+  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  await waitFor(async () => (await names()).includes("db"), { timeoutMs: 30_000, intervalMs: 20, message: "db created after the push" });
+  const pushToApplied = performance.now() - started;
+  await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), { timeoutMs: 30_000, message: "the round of c2 finished" });
+  const pushToInSync = performance.now() - started;
+
+  // Unsigned, wrongly signed, or for another ref: 401 / ignored, and no round starts.
+  const before = watch.stderr();
+  expect((await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-github-event": "push" }, body: '{"ref":"refs/heads/main"}' })).status).toBe(401);
+  expect((await githubPush(port, "refs/heads/main", "wrong-secret")).status).toBe(401);
+  const other = await githubPush(port, "refs/heads/feature");
+  expect(other.status).toBe(200);
+  expect(await other.json()).toMatchObject({ ignored: expect.stringContaining("refs/heads/feature") });
+  expect(watch.stderr().slice(before.length)).not.toContain("starting a round");
+  expect(watch.stderr()).toContain("refused a delivery: a github push with a missing or wrong signature");
+
+  // 3. A broken commit: not applied, the last good stays, readiness and metrics say so.
+  const c3 = repo.commit({ "cubeform.yaml": pruned("web", "db", "cache").replace("vcpu: 1", "vcpu: lots") });
+  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  const [status, body] = await waitFor(async () => {
+    const answer = await get(`${base}/readyz`);
+    return answer[0] === 503 ? answer : undefined;
+  }, { timeoutMs: 30_000, message: "not ready on the broken commit" });
+  expect(status).toBe(503);
+  expect(body).toContain(`cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`);
+  expect(body).toMatch(/cubeform\.yaml:\d+:\d+: defaults\.resources\.vcpu/);
+  expect(body).toContain(`revision ${c3} (last good revision ${c2} stays applied)`);
+  metrics = (await get(`${base}/metrics`))[1];
+  expect(metrics).toContain(`cubeform_source_revision_info{revision="${c3}"} 1`);
+  expect(metrics).toContain(`cubeform_source_applied_revision_info{revision="${c2}"} 1`);
+  expect(metrics).toMatch(/^cubeform_source_failing 1$/m);
+  expect(watch.stderr()).toMatch(new RegExp(`round \\d+ \\(commit ${c3.slice(0, 12)}\\) failed: cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`));
+  expect(await names()).toEqual(["db", "web"]);
+
+  // 4. A fix applies.
+  const c4 = repo.commit({ "cubeform.yaml": pruned("web", "db", "cache") });
+  started = performance.now();
+  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  await waitFor(async () => (await names()).includes("cache"), { timeoutMs: 30_000, intervalMs: 20, message: "cache created after the fix" });
+  const fixToApplied = performance.now() - started;
+  await waitFor(async () => (await get(`${base}/readyz`))[0] === 200, { timeoutMs: 30_000, message: "ready again" });
+  expect((await get(`${base}/metrics`))[1]).toContain(`cubeform_source_applied_revision_info{revision="${c4}"} 1`);
+
+  // 5. A force-push back to c2: that state is applied (prune: true in it removes cache).
+  repo.git("push", "--quiet", "--force", "origin", `${c2}:refs/heads/main`);
+  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  await waitFor(async () => !(await names()).includes("cache"), { timeoutMs: 30_000, message: "cache deleted after the force-push" });
+  await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), { timeoutMs: 30_000, message: "in sync at c2 again" });
+
+  // 6. The path is deleted: an error, and nothing is pruned although the last good file says prune: true.
+  repo.git("reset", "--quiet", "--hard", c4);
+  const c6 = repo.commit({ "cubeform.yaml": null, "README.md": "moved\n" });
+  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  const missing = await waitFor(async () => {
+    const answer = await get(`${base}/readyz`);
+    return answer[0] === 503 && answer[1].includes(c6.slice(0, 12)) ? answer[1] : undefined;
+  }, { timeoutMs: 30_000, message: "not ready on the commit without the path" });
+  expect(missing).toContain(`commit ${c6.slice(0, 12)} has no cubeform.yaml (--path): nothing is applied and nothing pruned`);
+  expect(await names()).toEqual(["db", "web"]);
+
+  watch.process.kill("SIGTERM");
+  const ended = await watch.exited;
+  expect(ended.code, describeRun(ended)).toBe(0);
+  console.log(`watch --repo: push → cube created ${Math.round(pushToApplied)} ms, push → round in sync ${Math.round(pushToInSync)} ms; fixed commit push → applied ${Math.round(fixToApplied)} ms (interval 60000 ms)`);
+  expect(pushToApplied).toBeLessThan(10_000);
+});
+
+test("plan --repo names the commit in its header and in --format json; -f with --repo is refused", { timeout: 60_000 }, async () => {
+  const repo = testRepo();
+  const commit = repo.commit({ "fleet/web.yaml": plainFleet("web") });
+  const p = await project();
+  const text = await p.run(["plan", "--repo", repo.url, "--path", "fleet", ...RATE], repo.env);
+  expect(text.code, describeRun(text)).toBe(2);
+  expect(text.stdout).toContain(`Source: ${repo.url} HEAD at commit ${commit} (fleet)`);
+  const json = await p.run(["plan", "--repo", repo.url, "--ref", "main", "--path", "fleet", "--format", "json", ...RATE], repo.env);
+  expect(json.code, describeRun(json)).toBe(2);
+  expect(JSON.parse(json.stdout).source).toEqual({ repo: repo.url, ref: "main", revision: commit, path: "fleet" });
+  const both = await p.run(["plan", "-f", "x.yaml", "--repo", repo.url], repo.env);
+  expect(both.code).toBe(1);
+  expect(both.stderr).toContain("-f and --repo name two sources");
+});
