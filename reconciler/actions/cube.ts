@@ -68,19 +68,45 @@ export interface PowerContext extends Day2Context {
 
 const SETTLES_IN: Record<PowerAction, CubeState> = { restart: "running", "power-off": "stopped", wake: "running" };
 const DONE: Record<PowerAction, string> = { restart: "restarting", "power-off": "powering off", wake: "waking" };
+/** States in which the action's outcome already holds (or is under way): repeating it is success. */
+const ALREADY: Record<PowerAction, readonly CubeState[]> = { restart: ["booting"], "power-off": ["stopped", "stopping"], wake: ["running", "booting"] };
+
+/**
+ * The request an action sends for a cube in `state`, or undefined when its outcome already
+ * holds. `restart` of a stopped cube starts it, as `systemctl restart` does.
+ */
+export function powerRequest(action: PowerAction, state: CubeState): PowerAction | undefined {
+  if (ALREADY[action].includes(state)) return undefined;
+  return action === "restart" && state === "stopped" ? "wake" : action;
+}
 
 export async function runCubePower(ctx: PowerContext, io: CliIo): Promise<number> {
   const cube = await withApi(ctx, io, async (client) => {
-    const found = await findCube(client, ctx.cube);
-    if (ctx.action === "restart") await client.restart(found.id);
-    else if (ctx.action === "power-off") await client.powerOff(found.id);
-    else await client.wake(found.id);
-    say(io, ctx, `Cube "${found.name}" (${found.id}) is ${DONE[ctx.action]}.`);
+    const found = await client.getCube((await findCube(client, ctx.cube)).id);
+    const request = powerRequest(ctx.action, found.state);
+    if (request === undefined) say(io, ctx, `Cube "${found.name}" is already ${found.state}.`);
+    else await sendPower(client, found, request, ctx, io).catch((e: unknown) => settledMeanwhile(client, found, ctx, io, e));
     return ctx.wait ? waitForState(client, found, SETTLES_IN[ctx.action], ctx, io) : client.getCube(found.id);
   });
   if (ctx.format === "json") printJson(io, cube);
   else if (ctx.wait) say(io, ctx, `Cube "${cube.name}" is ${cube.state}.`);
   return 0;
+}
+
+/** A 409 because the cube reached the state between our read and the request is success too. */
+async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo, error: unknown): Promise<void> {
+  if ((error as { status?: unknown }).status !== 409) throw error;
+  const now = await client.getCube(cube.id);
+  if (powerRequest(ctx.action, now.state) !== undefined) throw error;
+  say(io, ctx, `Cube "${now.name}" is already ${now.state}.`);
+}
+
+async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx: PowerContext, io: CliIo): Promise<void> {
+  if (request !== ctx.action) say(io, ctx, `Cube "${cube.name}" is ${cube.state}: waking it instead of restarting.`);
+  if (request === "restart") await client.restart(cube.id);
+  else if (request === "power-off") await client.powerOff(cube.id);
+  else await client.wake(cube.id);
+  say(io, ctx, `Cube "${cube.name}" (${cube.id}) is ${DONE[request]}.`);
 }
 
 /** Polls until the cube is in `state`; shows each state it passes through (on stderr). */

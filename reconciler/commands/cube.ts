@@ -29,6 +29,8 @@ Examples:
 
 Cubes are named by name or id. These act on the live space directly; the file that
 \`plan\`/\`apply\` read is not involved (a power change there is the file's \`power:\`).
+restart, power-off and wake are safe to repeat: when the cube is already in the state asked
+for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart does).
 Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
     );
 
@@ -43,7 +45,7 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
   });
 
   for (const [action, summary] of [
-    ["restart", "cold-restart a running cube"],
+    ["restart", "cold-restart a running cube (a stopped one is started)"],
     ["power-off", "power off a running cube (its disk is kept)"],
     ["wake", "start a stopped cube"],
   ] as const) {
