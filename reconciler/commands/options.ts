@@ -8,6 +8,7 @@ import { Option, type Command } from "commander";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { CliError, ExitCode } from "../errors.js";
+import { parseDuration } from "../../system/time.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -105,3 +106,26 @@ export function addDay2Options(command: Command): Command {
 }
 
 export const Day2Options = z.object({ ...ConnectOptions.shape, format: z._default(z.enum(DAY2_FORMATS), "text") });
+
+/**
+ * A time flag in ms: a duration ("500ms", "30s", "10m", "1h"), or a bare number in `bareUnit`,
+ * the unit the flag took before it took durations (kept so existing scripts still work).
+ * `zero` allows 0, for "do not wait".
+ */
+export function durationFlag(text: string, flag: string, bareUnit: "ms" | "s", options: { zero?: boolean } = {}): number {
+  if (options.zero === true && /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(text)) return 0;
+  return parseDuration(text, flag, bareUnit);
+}
+
+/** `--wait-timeout` and `--poll-interval` (apply, watch): how steps wait for a cube's state. */
+export function addStepWaitOptions(command: Command): Command {
+  return command
+    .option("--wait-timeout <duration>", "how long to wait for a cube to reach a state (e.g. 90s, 10m; a bare number: seconds)", "10m")
+    .option("--poll-interval <duration>", "how often to poll while waiting (e.g. 500ms, 2s; a bare number: milliseconds)", "2s");
+}
+
+export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "10m"), pollInterval: z._default(z.string(), "2s") });
+
+export function stepWaits(options: z.output<typeof StepWaitOptions>): { waitTimeoutMs: number; pollIntervalMs: number } {
+  return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
+}
