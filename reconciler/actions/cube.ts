@@ -11,7 +11,7 @@ import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { details, orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { confirmDay2, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
 import { userDir } from "../../system/dirs.js";
 import { writeFileAtomic } from "../../system/files.js";
@@ -58,7 +58,7 @@ export async function runCubeShow(ctx: Day2Context & { cube: string }, io: CliIo
 
 export type PowerAction = "restart" | "power-off" | "wake";
 
-export interface PowerContext extends Day2Context {
+export interface PowerContext extends Day2Context, Confirmable {
   cube: string;
   action: PowerAction;
   wait: boolean;
@@ -102,6 +102,7 @@ async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, 
 }
 
 async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx: PowerContext, io: CliIo): Promise<void> {
+  if (request === "power-off") await confirmDay2(ctx, io, `power off cube "${cube.name}"`, `Power off cube "${cube.name}" (${cube.state})? Its processes stop; the disk is kept.`);
   if (request !== ctx.action) say(io, ctx, `Cube "${cube.name}" is ${cube.state}: waking it instead of restarting.`);
   if (request === "restart") await client.restart(cube.id);
   else if (request === "power-off") await client.powerOff(cube.id);

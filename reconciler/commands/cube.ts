@@ -3,6 +3,7 @@ import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
 import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
   const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
@@ -23,7 +24,8 @@ Examples:
   $ cubeform cube list                       # every cube with its state
   $ cubeform cube show web --format json
   $ cubeform cube restart web --wait         # until it runs again
-  $ cubeform cube power-off web && cubeform cube wake web
+  $ cubeform cube power-off web && cubeform cube wake web   # power-off asks first
+  $ cubeform cube power-off web --yes --wait                # without a terminal (CI)
   $ cubeform cube ssh web                    # prints the ssh command (host key pinned)
   $ cubeform cube ssh web --exec -- uptime   # runs it
 
@@ -49,7 +51,7 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
     ["power-off", "power off a running cube (its disk is kept)"],
     ["wake", "start a stopped cube"],
   ] as const) {
-    addDay2Options(
+    addYesOption(addDay2Options(
       cube
         .command(action)
         .description(summary)
@@ -57,10 +59,11 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
         .option("--wait", "wait until the cube has settled (running, or stopped for power-off)", false)
         .option("--timeout <duration>", "how long --wait waits", "5m")
         .option("--interval <duration>", "how often --wait checks", "2s"),
-    ).action(async (ref: string, raw: unknown) => {
+    )).action(async (ref: string, raw: unknown) => {
       const { runCubePower } = await import("../actions/cube.js");
+      const { yes } = parseOptions(YesOption, raw);
       const { wait, timeout, interval } = parseOptions(WaitOptions, raw);
-      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
     });
   }
 

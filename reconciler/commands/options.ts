@@ -129,3 +129,10 @@ export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "1
 export function stepWaits(options: z.output<typeof StepWaitOptions>): { waitTimeoutMs: number; pollIntervalMs: number } {
   return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
 }
+
+/** For commands that destroy or replace data: they ask on a terminal, and refuse without one unless --yes. */
+export function addYesOption(command: Command): Command {
+  return command.option("-y, --yes", "do not ask for confirmation (required when stdin is not a terminal)", false);
+}
+
+export const YesOption = z.object({ yes: z._default(z.boolean(), false) });
