@@ -18,17 +18,27 @@ import { writeFileAtomic } from "../../system/files.js";
 
 export { findCube };
 
-export async function runCubeList(ctx: Day2Context, io: CliIo): Promise<number> {
+/** `wide` (-o wide) adds the ssh user, server domain, hourly cost and creation time. */
+export async function runCubeList(ctx: Day2Context & { wide?: boolean }, io: CliIo): Promise<number> {
   const cubes = (await withApi(ctx, io, (client) => client.listCubes())).filter((c) => c.state !== "deleted");
   if (ctx.format === "json") printJson(io, cubes);
   else if (cubes.length === 0) say(io, ctx, "No cubes in this space.");
   else {
-    const rows = [...cubes]
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
-      .map((c) => [c.name, c.id, c.state, c.image, `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`, orDash(c.region), orDash(c.publicIpv4), c.terminationProtection ? "protected" : ""]);
-    io.stdout.write(table(["NAME", "ID", "STATE", "IMAGE", "SIZE", "REGION", "IPV4", ""], rows));
+    const sorted = [...cubes].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const headers = ["NAME", "ID", "STATE", "IMAGE", "SIZE", "REGION", "IPV4", "PROTECTED", ...(ctx.wide ? WIDE_HEADERS : [])];
+    io.stdout.write(table(headers, sorted.map((c) => [...listRow(c), ...(ctx.wide ? wideRow(c) : [])])));
   }
   return 0;
+}
+
+function listRow(c: Cube): string[] {
+  return [c.name, c.id, c.state, c.image, `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`, orDash(c.region), orDash(c.publicIpv4), c.terminationProtection ? "yes" : "no"];
+}
+
+const WIDE_HEADERS = ["SSH USER", "SERVER DOMAIN", "COST/HOUR", "CREATED"];
+
+function wideRow(c: Cube): string[] {
+  return [c.sshUser, orDash(c.serverDomain), c.costPerHour === undefined ? "-" : String(c.costPerHour), orDash(c.createdAt)];
 }
 
 export async function runCubeShow(ctx: Day2Context & { cube: string }, io: CliIo): Promise<number> {

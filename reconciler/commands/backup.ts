@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
 import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
@@ -20,11 +20,14 @@ export function register(program: Command, io: CliIo): void {
       `
 Examples:
   $ cubeform backup list
+  $ cubeform backup show nightly --format json
   $ cubeform backup download nightly --out nightly.cube   # Ctrl-C keeps nightly.cube.part; run again to resume
   $ cubeform backup share nightly --to spc_staging        # asks first; the other space accepts it
   $ cubeform backup share nightly --to spc_staging --yes  # without a terminal (CI)
   $ cubeform backup shares                                # pending offers, both ways
   $ cubeform backup accept shr_123                        # (in the destination space)
+  $ cubeform backup decline shr_123                       # (in the destination space)
+  $ cubeform backup cancel shr_123                        # withdraw an offer this space made
 
 Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr).`,
     );
@@ -80,4 +83,5 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
       exitWith(await runBackupAnswer({ ...context(raw, io), share, answer }, io));
     });
   }
+  shareExamples(backup);
 }

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
 import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
@@ -22,10 +22,12 @@ export function register(program: Command, io: CliIo): void {
       `
 Examples:
   $ cubeform cube list                       # every cube with its state
+  $ cubeform cube list -o wide               # and its ssh user, server domain, cost, creation time
   $ cubeform cube show web --format json
   $ cubeform cube restart web --wait         # until it runs again
   $ cubeform cube power-off web && cubeform cube wake web   # power-off asks first
   $ cubeform cube power-off web --yes --wait                # without a terminal (CI)
+  $ cubeform cube wake web --wait
   $ cubeform cube ssh web                    # prints the ssh command (host key pinned)
   $ cubeform cube ssh web --exec -- uptime   # runs it
 
@@ -36,9 +38,12 @@ for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart
 Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
     );
 
-  addDay2Options(cube.command("list").description("every cube of the space with its state")).action(async (raw: unknown) => {
+  const list = addDay2Options(cube.command("list").description("every cube of the space with its state"));
+  list.options.find((o) => o.long === "--format")?.choices(["text", "wide", "json"]);
+  list.action(async (raw: unknown) => {
     const { runCubeList } = await import("../actions/cube.js");
-    exitWith(await runCubeList(context(raw, io), io));
+    const wide = (raw as { format?: unknown }).format === "wide";
+    exitWith(await runCubeList({ ...context({ ...(raw as object), format: wide ? "text" : (raw as { format?: unknown }).format }, io), wide }, io));
   });
 
   addDay2Options(cube.command("show").description("one cube: state, size, address, protection, ssh").argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
@@ -80,4 +85,5 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
     const { exec, identity } = parseOptions(SshOptions, raw);
     exitWith(await runCubeSsh({ ...context(raw, io), cube: ref, exec, command, ...(identity !== undefined ? { identity } : {}) }, io));
   });
+  shareExamples(cube);
 }

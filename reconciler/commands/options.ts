@@ -136,3 +136,24 @@ export function addYesOption(command: Command): Command {
 }
 
 export const YesOption = z.object({ yes: z._default(z.boolean(), false) });
+
+/**
+ * Gives each subcommand of a group the lines of the group's examples that run it, so that
+ * `cubeform GROUP SUB --help` ends with examples too (`cubeform GROUP --help` shows them all).
+ */
+export function shareExamples(group: Command): Command {
+  const lines = helpTextAfter(group).split("\n").filter((line) => line.startsWith("  $ "));
+  for (const sub of group.commands) {
+    const runsIt = new RegExp(`\\bcubeform ${group.name()} ${sub.name()}(?![\\w-])`);
+    const own = lines.filter((line) => runsIt.test(line));
+    if (own.length > 0) sub.addHelpText("after", `\nExamples:\n${own.join("\n")}`);
+  }
+  return group;
+}
+
+/** What addHelpText("after", …) added to a command's --help. */
+function helpTextAfter(command: Command): string {
+  let text = "";
+  (command as unknown as NodeJS.EventEmitter).emit("afterHelp", { error: false, command, write: (s: string) => (text += s) });
+  return text;
+}

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
 import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
@@ -81,4 +81,5 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
       exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref, yes }, io));
     },
   );
+  shareExamples(snapshot);
 }
