@@ -46,7 +46,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     }
     const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
     if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
-    writeLine(out, "\nApplying:");
+    writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
     return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
   }));
 }
@@ -66,7 +66,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
-    writeLine(progressOut(ctx, io), `\nApplying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}).`);
+    writeLine(progressOut(ctx, io), `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   }));
 }
@@ -214,7 +214,7 @@ export function renderApplyResult(result: ApplyReport): string {
     lines.push(...stoppedLines(result));
     return `${lines.join("\n")}\n`;
   }
-  lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
+  lines.push(`Apply finished: ${plural(done, "step", "steps")} done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
   lines.push(convergenceLine(result));
   lines.push(...reachLines(result));
   return `${lines.join("\n")}\n`;

@@ -150,6 +150,8 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
     const found = await findCube(client, ctx.cube);
     return { cube: found, ssh: await client.getSsh(found.id) };
   });
+  if (cube.state === "stopped" && ctx.exec) throw new CliError("cube_stopped", `cube "${cube.name}" is stopped: ssh cannot reach it; start it with \`cubeform cube wake ${cube.name} --wait\``);
+  if (cube.state === "stopped") writeLine(io.stderr, `Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`);
   if (!ssh.host) throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
   const knownHosts = ssh.hostKeys.length > 0 ? await pinHostKeys(ssh, io) : undefined;
   const args = [...sshArgs(ssh, knownHosts, ctx.identity), ...ctx.command];
