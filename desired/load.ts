@@ -458,6 +458,10 @@ class ParsedFile {
       for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key ${quoted(key)}${unknownKeyHint(key, known)}`);
       return;
     }
+    if (issue.code === "invalid_value" && issue.values.length > MAX_VALUES_LISTED) {
+      this.addAtPath(issue.path, `${where}${longEnumMessage(this.doc.getIn(issue.path as unknown[]), issue.values.map(String))}`);
+      return;
+    }
     if (issue.path.length > 0 && !this.doc.hasIn(issue.path as unknown[])) {
       this.addAtPath(issue.path, `${where}required key is missing`);
       return;
@@ -529,6 +533,15 @@ function unknownKeyHint(key: string, known: string[]): string {
   const suggestion = didYouMean(key, known);
   if (suggestion !== "" || known.length === 0) return suggestion;
   return known.length <= 8 ? `; allowed here: ${known.join(", ")}` : "";
+}
+
+/** An enum longer than this (webhook events: 45) is not listed in a message: the closest value is named. */
+const MAX_VALUES_LISTED = 8;
+
+function longEnumMessage(got: unknown, allowed: string[]): string {
+  const shown = typeof got === "string" ? `"${got}"` : "this value";
+  const hint = typeof got === "string" ? didYouMean(got, allowed) : "";
+  return `${shown} is not one of the ${allowed.length} allowed values${hint || ` (${allowed.slice(0, 3).join(", ")}, …)`}`;
 }
 
 /** yaml's own default: an alias may expand to at most this many nodes. */

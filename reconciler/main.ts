@@ -36,9 +36,10 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   const invoked = invokedCommand(argv);
   const stubs = new Map<Command, CommandEntry>();
   for (const entry of COMMANDS) {
-    if (entry === invoked) (await entry.load()).register(program, io);
+    if (entry === invoked || invoked?.registersEveryCommand) (await entry.load()).register(program, io);
     else if (invoked === undefined || argv.includes("--help") || argv.includes("-h")) stubs.set(program.command(entry.name).description(entry.summary), entry);
   }
+  giveFormatShortFlag(program);
   const help = new Help();
   program.configureHelp({
     subcommandTerm: (command) => {
@@ -47,6 +48,19 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
     },
   });
   return program;
+}
+
+/**
+ * `-o FORMAT` as the short form of `--format FORMAT` on every command that prints, except
+ * where `-o` already names the output file (import, backup download).
+ */
+function giveFormatShortFlag(command: Command): void {
+  const format = command.options.find((o) => o.long === "--format");
+  if (format && format.short === undefined && !command.options.some((o) => o.short === "-o")) {
+    format.short = "-o";
+    format.flags = `-o, ${format.flags}`;
+  }
+  for (const sub of command.commands) giveFormatShortFlag(sub);
 }
 
 /** The command the arguments name (`cubeform help NAME` names NAME); undefined for none. */

@@ -2,13 +2,13 @@
  * `cubeform apply [plan.json]`: without a saved plan, plan and ask (or --auto-approve); with
  * one, refuse it when the space changed since, then carry out exactly its steps.
  */
-import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { apply, checkPlanIsCurrent, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type SecretRef } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import { CliError } from "../errors.js";
-import { isTty, outputWidth, useColor, writeLine, type CliIo } from "../io.js";
+import { confirm } from "../prompt.js";
+import { outputWidth, useColor, writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
@@ -47,8 +47,8 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
       return 0;
     }
     const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
-    if (applicable > 0 && !ctx.autoApprove) await confirm(applicable, io, out);
-    writeLine(out, "\nApplying:");
+    if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
+    writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
     return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
   }));
 }
@@ -71,44 +71,22 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
-    writeLine(progressOut(ctx, io), `\nApplying the ${saved.steps.length} steps of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
+    writeLine(progressOut(ctx, io), `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   }));
 }
 
-async function confirm(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
-  if (io.stdin === undefined || !isTty(io.stdin)) {
-    throw new CliError(
-      "confirmation_required",
-      "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
-    );
-  }
-  const answer = await ask(`\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`} (yes/no) `, io.stdin, out, io.signal);
-  if (answer === STOPPED) {
-    const signal = io.signal?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
-    throw new CliError("stopped", `apply cancelled at the prompt (${signal}): nothing was changed`, signal === "SIGTERM" ? 143 : 130);
-  }
-  if (answer.trim().toLowerCase() !== "yes") throw new CliError("apply_cancelled", "apply cancelled: nothing was changed");
-}
-
-const STOPPED = Symbol("stopped");
-
-/** The line typed in answer, or STOPPED when the run is asked to stop (Ctrl-C, SIGTERM) before one is. */
-function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, signal: AbortSignal | undefined): Promise<string | typeof STOPPED> {
-  output.write(question);
-  const rl = createInterface({ input, terminal: false });
-  return new Promise((resolveAnswer) => {
-    const answer = (value: string | typeof STOPPED): void => {
-      signal?.removeEventListener("abort", onStop);
-      resolveAnswer(value);
-      rl.close(); // emits "close" at once: the answer is settled by then
-    };
-    const onStop = (): void => answer(STOPPED);
-    if (signal?.aborted) return onStop();
-    signal?.addEventListener("abort", onStop, { once: true });
-    rl.once("line", answer);
-    rl.once("close", () => answer(""));
-  });
+function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
+  return confirm(
+    {
+      question: `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`,
+      what: "apply",
+      withoutTerminal:
+        "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
+    },
+    io,
+    out,
+  );
 }
 
 async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: (ref: SecretRef) => string | undefined, ctx: ApplyContext, io: CliIo): Promise<number> {
@@ -244,7 +222,7 @@ export function renderApplyResult(result: ApplyReport): string {
     lines.push(...stoppedLines(result));
     return `${lines.join("\n")}\n`;
   }
-  lines.push(`Apply finished: ${done} steps done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
+  lines.push(`Apply finished: ${plural(done, "step", "steps")} done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
   lines.push(convergenceLine(result));
   lines.push(...reachLines(result));
   return `${lines.join("\n")}\n`;

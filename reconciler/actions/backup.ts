@@ -11,7 +11,7 @@ import type { Backup, BackupShare } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { formatBytes, progressLine } from "../progress.js";
-import { details, orDash, pick, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { confirmDay2, details, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 
 export async function findBackup(client: CubeApi, ref: string): Promise<Backup> {
   return pick(await client.listBackups(), ref, "backup", "in this space");
@@ -96,10 +96,11 @@ function downloadNote(result: DownloadResult): string {
   return result.startedOver ? ", started over" : "";
 }
 
-export async function runBackupShare(ctx: Day2Context & { backup: string; to: string }, io: CliIo): Promise<number> {
+export async function runBackupShare(ctx: Day2Context & Confirmable & { backup: string; to: string }, io: CliIo): Promise<number> {
   const share = await withApi(ctx, io, async (client) => {
     const backup = await findBackup(client, ctx.backup);
     if (ctx.to === (await client.spaceId())) throw new CliError("share_to_self", `--to ${ctx.to} is this backup's own space; name another space's id`);
+    await confirmDay2(ctx, io, `share backup "${backup.name}" with space ${ctx.to}`, `Offer backup "${backup.name}" to space ${ctx.to}? Once it accepts, that space holds a copy of the disk.`);
     return client.shareBackup(backup.id, ctx.to, { idempotencyKey: newIdempotencyKey() });
   });
   if (ctx.format === "json") printJson(io, share);

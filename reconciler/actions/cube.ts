@@ -12,24 +12,34 @@ import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { details, orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { confirmDay2, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 import { findCube } from "./dns.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
 export { findCube };
 
-export async function runCubeList(ctx: Day2Context, io: CliIo): Promise<number> {
+/** `wide` (-o wide) adds the ssh user, server domain, hourly cost and creation time. */
+export async function runCubeList(ctx: Day2Context & { wide?: boolean }, io: CliIo): Promise<number> {
   const cubes = (await withApi(ctx, io, (client) => client.listCubes())).filter((c) => c.state !== "deleted");
   if (ctx.format === "json") printJson(io, cubes);
   else if (cubes.length === 0) say(io, ctx, "No cubes in this space.");
   else {
-    const rows = [...cubes]
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
-      .map((c) => [c.name, c.id, c.state, c.image, `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`, orDash(c.region), orDash(c.publicIpv4), c.terminationProtection ? "protected" : ""]);
-    io.stdout.write(table(["NAME", "ID", "STATE", "IMAGE", "SIZE", "REGION", "IPV4", ""], rows));
+    const sorted = [...cubes].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const headers = ["NAME", "ID", "STATE", "IMAGE", "SIZE", "REGION", "IPV4", "PROTECTED", ...(ctx.wide ? WIDE_HEADERS : [])];
+    io.stdout.write(table(headers, sorted.map((c) => [...listRow(c), ...(ctx.wide ? wideRow(c) : [])])));
   }
   return 0;
+}
+
+function listRow(c: Cube): string[] {
+  return [c.name, c.id, c.state, c.image, `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`, orDash(c.region), orDash(c.publicIpv4), c.terminationProtection ? "yes" : "no"];
+}
+
+const WIDE_HEADERS = ["SSH USER", "SERVER DOMAIN", "COST/HOUR", "CREATED"];
+
+function wideRow(c: Cube): string[] {
+  return [c.sshUser, orDash(c.serverDomain), c.costPerHour === undefined ? "-" : String(c.costPerHour), orDash(c.createdAt)];
 }
 
 export async function runCubeShow(ctx: Day2Context & { cube: string }, io: CliIo): Promise<number> {
@@ -65,7 +75,7 @@ function sshShown(ssh: CubeSshInfo, cubeName: string): string {
 
 export type PowerAction = "restart" | "power-off" | "wake";
 
-export interface PowerContext extends Day2Context {
+export interface PowerContext extends Day2Context, Confirmable {
   cube: string;
   action: PowerAction;
   wait: boolean;
@@ -75,19 +85,46 @@ export interface PowerContext extends Day2Context {
 
 const SETTLES_IN: Record<PowerAction, CubeState> = { restart: "running", "power-off": "stopped", wake: "running" };
 const DONE: Record<PowerAction, string> = { restart: "restarting", "power-off": "powering off", wake: "waking" };
+/** States in which the action's outcome already holds (or is under way): repeating it is success. */
+const ALREADY: Record<PowerAction, readonly CubeState[]> = { restart: ["booting"], "power-off": ["stopped", "stopping"], wake: ["running", "booting"] };
+
+/**
+ * The request an action sends for a cube in `state`, or undefined when its outcome already
+ * holds. `restart` of a stopped cube starts it, as `systemctl restart` does.
+ */
+export function powerRequest(action: PowerAction, state: CubeState): PowerAction | undefined {
+  if (ALREADY[action].includes(state)) return undefined;
+  return action === "restart" && state === "stopped" ? "wake" : action;
+}
 
 export async function runCubePower(ctx: PowerContext, io: CliIo): Promise<number> {
   const cube = await withApi(ctx, io, async (client) => {
-    const found = await findCube(client, ctx.cube);
-    if (ctx.action === "restart") await client.restart(found.id);
-    else if (ctx.action === "power-off") await client.powerOff(found.id);
-    else await client.wake(found.id);
-    say(io, ctx, `Cube "${found.name}" (${found.id}) is ${DONE[ctx.action]}.`);
+    const found = await client.getCube((await findCube(client, ctx.cube)).id);
+    const request = powerRequest(ctx.action, found.state);
+    if (request === undefined) say(io, ctx, `Cube "${found.name}" is already ${found.state}.`);
+    else await sendPower(client, found, request, ctx, io).catch((e: unknown) => settledMeanwhile(client, found, ctx, io, e));
     return ctx.wait ? waitForState(client, found, SETTLES_IN[ctx.action], ctx, io) : client.getCube(found.id);
   });
   if (ctx.format === "json") printJson(io, cube);
   else if (ctx.wait) say(io, ctx, `Cube "${cube.name}" is ${cube.state}.`);
   return 0;
+}
+
+/** A 409 because the cube reached the state between our read and the request is success too. */
+async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo, error: unknown): Promise<void> {
+  if ((error as { status?: unknown }).status !== 409) throw error;
+  const now = await client.getCube(cube.id);
+  if (powerRequest(ctx.action, now.state) !== undefined) throw error;
+  say(io, ctx, `Cube "${now.name}" is already ${now.state}.`);
+}
+
+async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx: PowerContext, io: CliIo): Promise<void> {
+  if (request === "power-off") await confirmDay2(ctx, io, `power off cube "${cube.name}"`, `Power off cube "${cube.name}" (${cube.state})? Its processes stop; the disk is kept.`);
+  if (request !== ctx.action) say(io, ctx, `Cube "${cube.name}" is ${cube.state}: waking it instead of restarting.`);
+  if (request === "restart") await client.restart(cube.id);
+  else if (request === "power-off") await client.powerOff(cube.id);
+  else await client.wake(cube.id);
+  say(io, ctx, `Cube "${cube.name}" (${cube.id}) is ${DONE[request]}.`);
 }
 
 /** Polls until the cube is in `state`; shows each state it passes through (on stderr). */
@@ -120,6 +157,8 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
     const found = await findCube(client, ctx.cube);
     return { cube: found, ssh: await client.getSsh(found.id) };
   });
+  if (cube.state === "stopped" && ctx.exec) throw new CliError("cube_stopped", `cube "${cube.name}" is stopped: ssh cannot reach it; start it with \`cubeform cube wake ${cube.name} --wait\``);
+  if (cube.state === "stopped") writeLine(io.stderr, `Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`);
   if (!ssh.host) throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
   const target = sshTarget({ ...ssh, host: ssh.host }, cube.name);
   const knownHosts = target.hostKeys.length > 0 ? await pinHostKeys(target, io) : undefined;

@@ -6,6 +6,7 @@ import type { CubeApi } from "../../client/api.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { confirm } from "../prompt.js";
 import { withConnection } from "./session.js";
 import { escapeText } from "../render/escape.js";
 
@@ -46,6 +47,18 @@ export function pick<T extends { id: string; name: string }>(items: T[], ref: st
   const found = byName[0] ?? items.find((item) => item.id === ref);
   if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}`);
   return found;
+}
+
+/** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
+export interface Confirmable {
+  yes: boolean;
+}
+
+/** Asks `question` before `doing` it, unless --yes; the question goes where `say` writes. */
+export function confirmDay2(ctx: Day2Context & Confirmable, io: CliIo, doing: string, question: string): Promise<void> {
+  if (ctx.yes) return Promise.resolve();
+  const withoutTerminal = `refusing to ${doing} without confirmation: stdin is not a terminal; pass --yes`;
+  return confirm({ question, what: doing, withoutTerminal }, io, ctx.format === "json" ? io.stderr : io.stdout);
 }
 
 export function say(io: CliIo, ctx: Day2Context, line: string): void {

@@ -6,7 +6,8 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes } from "../progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { orDash, pick, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { confirmDay2, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
+import { waitForState } from "./cube.js";
 import { findCube } from "./dns.js";
 
 export interface SnapshotContext extends Day2Context {
@@ -57,23 +58,36 @@ async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, 
   }
 }
 
-export async function runSnapshotRestore(ctx: SnapshotContext & { snapshot: string }, io: CliIo): Promise<number> {
-  const { cube, snapshot } = await withApi(ctx, io, async (client) => {
-    const cube = await findCube(client, ctx.cube);
+export interface RestoreContext extends SnapshotContext, Confirmable {
+  snapshot: string;
+  wait: boolean;
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+/** Rewrites the cube's disk from a snapshot (after asking); --wait until the cube is back in the state it was in. */
+export async function runSnapshotRestore(ctx: RestoreContext, io: CliIo): Promise<number> {
+  const { cube, snapshot, after } = await withApi(ctx, io, async (client) => {
+    const cube = await client.getCube((await findCube(client, ctx.cube)).id);
     const snapshot = await findSnapshot(client, cube, ctx.snapshot);
     if (snapshot.status !== "complete") throw new CliError("snapshot_not_complete", `snapshot "${snapshot.name}" is ${snapshot.status}; it can be restored once complete`);
+    const protection = cube.terminationProtection ? " Termination protection does not prevent this." : "";
+    await confirmDay2(ctx, io, `restore cube "${cube.name}" from snapshot "${snapshot.name}"`, `Restore cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.createdAt})? Its disk is replaced: what was written since is lost.${protection}`);
     await client.restoreSnapshot(cube.id, snapshot.id);
-    return { cube, snapshot };
+    if (ctx.format !== "json") say(io, ctx, `Restoring cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.id}).`);
+    const settled = cube.state === "stopped" ? "stopped" : "running";
+    return { cube, snapshot, after: ctx.wait ? await waitForState(client, cube, settled, ctx, io) : undefined };
   });
-  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: "restoring" });
-  else say(io, ctx, `Restoring cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.id}).`);
+  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: after ? "restored" : "restoring", ...(after ? { state: after.state } : {}) });
+  else if (after) say(io, ctx, `Cube "${cube.name}" is ${after.state} again, restored from snapshot "${snapshot.name}".`);
   return 0;
 }
 
-export async function runSnapshotDelete(ctx: SnapshotContext & { snapshot: string }, io: CliIo): Promise<number> {
+export async function runSnapshotDelete(ctx: SnapshotContext & Confirmable & { snapshot: string }, io: CliIo): Promise<number> {
   const { cube, snapshot } = await withApi(ctx, io, async (client) => {
     const cube = await findCube(client, ctx.cube);
     const snapshot = await findSnapshot(client, cube, ctx.snapshot);
+    await confirmDay2(ctx, io, `delete snapshot "${snapshot.name}" of cube "${cube.name}"`, `Delete snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}"? It cannot be undone.`);
     await client.deleteSnapshot(cube.id, snapshot.id);
     return { cube, snapshot };
   });

@@ -280,7 +280,7 @@ class Watcher {
     const failure = firstFailure(result);
     if (failure !== undefined) throw Object.assign(new Error(failure.message), { code: failure.code });
     const left = visibleChanges(result.after).length - blockedChanges(result.after).length;
-    writeLine(this.io.stdout, `${this.prefix()}: ${left === 0 ? "in sync" : `${left} changes left for the next round`}`);
+    writeLine(this.io.stdout, `${this.prefix()}: ${left === 0 ? "in sync" : `${left} ${left === 1 ? "change" : "changes"} left for the next round`}`);
     this.lastReported = "";
     return {};
   }
@@ -295,9 +295,9 @@ class Watcher {
     const changes = visibleChanges(plan);
     const key = JSON.stringify(changes.map((c) => [c.address, c.action, c.changes, c.blocked]));
     if (changes.length === 0) writeLine(this.io.stdout, `${this.prefix()}: in sync`);
-    else if (key === this.lastReported) writeLine(this.io.stdout, `${this.prefix()}: ${changes.length} changes pending (unchanged since the last round)`);
+    else if (key === this.lastReported) writeLine(this.io.stdout, `${this.prefix()}: ${changesPending(changes.length)} (unchanged since the last round)`);
     else {
-      writeLine(this.io.stdout, `${this.prefix()}: ${changes.length} changes pending${this.ctx.apply ? " (all blocked)" : "; run with --apply to make them"}`);
+      writeLine(this.io.stdout, `${this.prefix()}: ${changesPending(changes.length)}${this.ctx.apply ? " (all blocked)" : "; run with --apply to make them"}`);
       this.io.stdout.write(renderPlan(plan, "text", { ...renderContext(loaded, this.io), color: false }));
     }
     this.lastReported = key;
@@ -321,4 +321,9 @@ function classify(error: unknown): unknown {
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ");
+}
+
+/** "1 change pending", "3 changes pending". */
+function changesPending(n: number): string {
+  return `${n} ${n === 1 ? "change" : "changes"} pending`;
 }

@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit , addRepoOptions, RepoOptions } from "./options.js";
+import { addStepWaitOptions, durationFlag, StepWaitOptions, stepWaits } from "./options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
@@ -14,9 +15,8 @@ const ApplyOptions = z.object({
   allowReplace: z.boolean().default(false),
   autoApprove: z.boolean().default(false),
   format: ApplyFormat.default("text"),
-  waitTimeout: z.coerce.number().positive().default(600),
-  pollInterval: z.coerce.number().int().positive().default(2000),
-  lockTimeout: z.coerce.number().nonnegative().default(300),
+  ...StepWaitOptions.shape,
+  lockTimeout: z.string().default("5m"),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -24,13 +24,11 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))))
+  addRepoOptions(addStepWaitOptions(addTargetOption(addConnectOptions(addFileOption(command)))))
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
     .option("--auto-approve", "do not ask for confirmation", false)
-    .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
-    .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
-    .option("--lock-timeout <seconds>", "how long to wait while another run on this machine applies to the same space", "300")
+    .option("--lock-timeout <duration>", "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)", "5m")
     .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
     .addHelpText(
       "after",
@@ -55,7 +53,8 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
       const { takeRepo } = await import("../repo-source.js");
       const { file, target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...parsed } = parseOptions(ApplyOptions, raw);
       const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
-      const context = { ...options, ...(repo ? { repo } : {}), files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), waitTimeoutMs: waitTimeout * 1000, pollIntervalMs: pollInterval, lockTimeoutMs: lockTimeout * 1000 };
+      const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
+      const context = { ...options, ...(repo ? { repo } : {}), files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), ...waits };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
+import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
   const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
@@ -19,10 +20,14 @@ export function register(program: Command, io: CliIo): void {
       `
 Examples:
   $ cubeform backup list
+  $ cubeform backup show nightly --format json
   $ cubeform backup download nightly --out nightly.cube   # Ctrl-C keeps nightly.cube.part; run again to resume
-  $ cubeform backup share nightly --to spc_staging        # the other space accepts it
+  $ cubeform backup share nightly --to spc_staging        # asks first; the other space accepts it
+  $ cubeform backup share nightly --to spc_staging --yes  # without a terminal (CI)
   $ cubeform backup shares                                # pending offers, both ways
   $ cubeform backup accept shr_123                        # (in the destination space)
+  $ cubeform backup decline shr_123                       # (in the destination space)
+  $ cubeform backup cancel shr_123                        # withdraw an offer this space made
 
 Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr).`,
     );
@@ -50,16 +55,17 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
     exitWith(await runBackupDownload({ ...context(raw, io), backup: ref, force, ...(out !== undefined ? { out } : {}) }, io));
   });
 
-  addDay2Options(
+  addYesOption(addDay2Options(
     backup
       .command("share")
       .description("offer a backup to another space (pending until that space accepts, 48 h)")
       .argument("<backup>", "name or id")
       .requiredOption("--to <space>", "the destination space's id"),
-  ).action(async (ref: string, raw: unknown) => {
+  )).action(async (ref: string, raw: unknown) => {
     const { runBackupShare } = await import("../actions/backup.js");
     const { to } = parseOptions(z.object({ to: z.string().trim().min(1, "name the destination space's id") }), raw);
-    exitWith(await runBackupShare({ ...context(raw, io), backup: ref, to }, io));
+    const { yes } = parseOptions(YesOption, raw);
+    exitWith(await runBackupShare({ ...context(raw, io), backup: ref, to, yes }, io));
   });
 
   addDay2Options(backup.command("shares").description("pending backup shares to and from this space")).action(async (raw: unknown) => {
@@ -77,4 +83,5 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
       exitWith(await runBackupAnswer({ ...context(raw, io), share, answer }, io));
     });
   }
+  shareExamples(backup);
 }

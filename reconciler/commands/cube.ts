@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
+import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
   const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
@@ -21,20 +22,28 @@ export function register(program: Command, io: CliIo): void {
       `
 Examples:
   $ cubeform cube list                       # every cube with its state
+  $ cubeform cube list -o wide               # and its ssh user, server domain, cost, creation time
   $ cubeform cube show web --format json
   $ cubeform cube restart web --wait         # until it runs again
-  $ cubeform cube power-off web && cubeform cube wake web
+  $ cubeform cube power-off web && cubeform cube wake web   # power-off asks first
+  $ cubeform cube power-off web --yes --wait                # without a terminal (CI)
+  $ cubeform cube wake web --wait
   $ cubeform cube ssh web                    # prints the ssh command (host key pinned)
   $ cubeform cube ssh web --exec -- uptime   # runs it
 
 Cubes are named by name or id. These act on the live space directly; the file that
 \`plan\`/\`apply\` read is not involved (a power change there is the file's \`power:\`).
+restart, power-off and wake are safe to repeat: when the cube is already in the state asked
+for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart does).
 Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
     );
 
-  addDay2Options(cube.command("list").description("every cube of the space with its state")).action(async (raw: unknown) => {
+  const list = addDay2Options(cube.command("list").description("every cube of the space with its state"));
+  list.options.find((o) => o.long === "--format")?.choices(["text", "wide", "json"]);
+  list.action(async (raw: unknown) => {
     const { runCubeList } = await import("../actions/cube.js");
-    exitWith(await runCubeList(context(raw, io), io));
+    const wide = (raw as { format?: unknown }).format === "wide";
+    exitWith(await runCubeList({ ...context({ ...(raw as object), format: wide ? "text" : (raw as { format?: unknown }).format }, io), wide }, io));
   });
 
   addDay2Options(cube.command("show").description("one cube: state, size, address, protection, ssh").argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
@@ -43,11 +52,11 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
   });
 
   for (const [action, summary] of [
-    ["restart", "cold-restart a running cube"],
+    ["restart", "cold-restart a running cube (a stopped one is started)"],
     ["power-off", "power off a running cube (its disk is kept)"],
     ["wake", "start a stopped cube"],
   ] as const) {
-    addDay2Options(
+    addYesOption(addDay2Options(
       cube
         .command(action)
         .description(summary)
@@ -55,10 +64,11 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
         .option("--wait", "wait until the cube has settled (running, or stopped for power-off)", false)
         .option("--timeout <duration>", "how long --wait waits", "5m")
         .option("--interval <duration>", "how often --wait checks", "2s"),
-    ).action(async (ref: string, raw: unknown) => {
+    )).action(async (ref: string, raw: unknown) => {
       const { runCubePower } = await import("../actions/cube.js");
+      const { yes } = parseOptions(YesOption, raw);
       const { wait, timeout, interval } = parseOptions(WaitOptions, raw);
-      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
     });
   }
 
@@ -75,4 +85,5 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
     const { exec, identity } = parseOptions(SshOptions, raw);
     exitWith(await runCubeSsh({ ...context(raw, io), cube: ref, exec, command, ...(identity !== undefined ? { identity } : {}) }, io));
   });
+  shareExamples(cube);
 }

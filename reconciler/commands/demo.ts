@@ -9,6 +9,10 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       "after",
       `
+Examples:
+  $ cubeform demo
+  $ npm start                # the same, from a clone
+
 Runs plan, apply, the DNS records to publish, and a second plan, against a fresh in-process
 emulator whose state is thrown away afterwards. This is what \`npm start\` runs.`,
     )

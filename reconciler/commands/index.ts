@@ -35,6 +35,8 @@ export interface CommandEntry {
    * finishes the step under way and exits); a second one exits at once.
    */
   stopsGracefully: boolean;
+  /** Registers every other command too (fully, not as a stub): for commands that walk the tree. */
+  registersEveryCommand?: boolean;
   load(): Promise<CommandModule>;
 }
 
@@ -52,6 +54,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "list, download and share the space's backups (.cube archives)",
     stopsGracefully: false,
     load: () => import("./backup.js"),
+  },
+  {
+    name: "completion",
+    usage: "<bash|zsh|fish>",
+    summary: "print a shell completion script (subcommands, flags and their values)",
+    stopsGracefully: false,
+    registersEveryCommand: true,
+    load: () => import("./completion.js"),
   },
   {
     name: "cube",
@@ -136,6 +146,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "check the desired-state file without contacting the API",
     stopsGracefully: false,
     load: () => import("./validate.js"),
+  },
+  {
+    name: "version",
+    usage: "",
+    summary: "print cubeform's version (the same as --version)",
+    stopsGracefully: false,
+    load: () => import("./version.js"),
   },
   {
     name: "watch",

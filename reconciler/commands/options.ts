@@ -8,6 +8,7 @@ import { Option, type Command } from "commander";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { CliError, ExitCode } from "../errors.js";
+import { parseDuration } from "../../system/time.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -145,4 +146,55 @@ export function checkRepoFlags(options: RepoOptions & { file?: readonly string[]
   if (options.repo !== undefined) return;
   const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts"] as const).find((name) => options[name] !== undefined);
   if (orphan !== undefined) throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --repo`);
+}
+
+/**
+ * A time flag in ms: a duration ("500ms", "30s", "10m", "1h"), or a bare number in `bareUnit`,
+ * the unit the flag took before it took durations (kept so existing scripts still work).
+ * `zero` allows 0, for "do not wait".
+ */
+export function durationFlag(text: string, flag: string, bareUnit: "ms" | "s", options: { zero?: boolean } = {}): number {
+  if (options.zero === true && /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(text)) return 0;
+  return parseDuration(text, flag, bareUnit);
+}
+
+/** `--wait-timeout` and `--poll-interval` (apply, watch): how steps wait for a cube's state. */
+export function addStepWaitOptions(command: Command): Command {
+  return command
+    .option("--wait-timeout <duration>", "how long to wait for a cube to reach a state (e.g. 90s, 10m; a bare number: seconds)", "10m")
+    .option("--poll-interval <duration>", "how often to poll while waiting (e.g. 500ms, 2s; a bare number: milliseconds)", "2s");
+}
+
+export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "10m"), pollInterval: z._default(z.string(), "2s") });
+
+export function stepWaits(options: z.output<typeof StepWaitOptions>): { waitTimeoutMs: number; pollIntervalMs: number } {
+  return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
+}
+
+/** For commands that destroy or replace data: they ask on a terminal, and refuse without one unless --yes. */
+export function addYesOption(command: Command): Command {
+  return command.option("-y, --yes", "do not ask for confirmation (required when stdin is not a terminal)", false);
+}
+
+export const YesOption = z.object({ yes: z._default(z.boolean(), false) });
+
+/**
+ * Gives each subcommand of a group the lines of the group's examples that run it, so that
+ * `cubeform GROUP SUB --help` ends with examples too (`cubeform GROUP --help` shows them all).
+ */
+export function shareExamples(group: Command): Command {
+  const lines = helpTextAfter(group).split("\n").filter((line) => line.startsWith("  $ "));
+  for (const sub of group.commands) {
+    const runsIt = new RegExp(`\\bcubeform ${group.name()} ${sub.name()}(?![\\w-])`);
+    const own = lines.filter((line) => runsIt.test(line));
+    if (own.length > 0) sub.addHelpText("after", `\nExamples:\n${own.join("\n")}`);
+  }
+  return group;
+}
+
+/** What addHelpText("after", …) added to a command's --help. */
+function helpTextAfter(command: Command): string {
+  let text = "";
+  (command as unknown as NodeJS.EventEmitter).emit("afterHelp", { error: false, command, write: (s: string) => (text += s) });
+  return text;
 }

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
+import { addYesOption, YesOption } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
   const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
@@ -16,6 +17,8 @@ const TakeOptions = z.object({
   interval: z.string().default("2s"),
 });
 
+const RestoreOptions = z.object({ yes: z.boolean().default(false), wait: z.boolean().default(false), timeout: z.string().default("10m"), interval: z.string().default("2s") });
+
 export function register(program: Command, io: CliIo): void {
   const snapshot = program
     .command("snapshot")
@@ -26,9 +29,11 @@ export function register(program: Command, io: CliIo): void {
 Examples:
   $ cubeform snapshot take web --name before-upgrade --wait
   $ cubeform snapshot list web
-  $ cubeform snapshot restore web before-upgrade
-  $ cubeform snapshot delete web before-upgrade
+  $ cubeform snapshot restore web before-upgrade          # asks first: the disk is rewritten
+  $ cubeform snapshot restore web before-upgrade --yes --wait
+  $ cubeform snapshot delete web before-upgrade --yes
 
+restore and delete ask on a terminal and refuse without one unless --yes.
 Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one line on stderr).`,
     );
 
@@ -52,17 +57,29 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     exitWith(await runSnapshotList({ ...context(raw, io), cube }, io));
   });
 
-  addDay2Options(snapshot.command("restore").description("restore a cube from one of its complete snapshots").argument("<cube>", "name or id").argument("<snapshot>", "name or id")).action(
-    async (cube: string, ref: string, raw: unknown) => {
-      const { runSnapshotRestore } = await import("../actions/snapshot.js");
-      exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref }, io));
-    },
-  );
+  addYesOption(
+    addDay2Options(
+      snapshot
+        .command("restore")
+        .description("restore a cube from one of its complete snapshots (rewrites its disk; asks first)")
+        .argument("<cube>", "name or id")
+        .argument("<snapshot>", "name or id")
+        .option("--wait", "wait until the cube is back in the state it was in (running or stopped)", false)
+        .option("--timeout <duration>", "how long --wait waits", "10m")
+        .option("--interval <duration>", "how often --wait checks", "2s"),
+    ),
+  ).action(async (cube: string, ref: string, raw: unknown) => {
+    const { runSnapshotRestore } = await import("../actions/snapshot.js");
+    const { yes, wait, timeout, interval } = parseOptions(RestoreOptions, raw);
+    exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+  });
 
-  addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube").argument("<cube>", "name or id").argument("<snapshot>", "name or id")).action(
+  addYesOption(addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube (asks first)").argument("<cube>", "name or id").argument("<snapshot>", "name or id"))).action(
     async (cube: string, ref: string, raw: unknown) => {
       const { runSnapshotDelete } = await import("../actions/snapshot.js");
-      exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref }, io));
+      const { yes } = parseOptions(YesOption, raw);
+      exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref, yes }, io));
     },
   );
+  shareExamples(snapshot);
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
 import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit, addRepoOptions, RepoOptions } from "./options.js";
+import { addStepWaitOptions, StepWaitOptions, stepWaits } from "./options.js";
 
 const WatchOptions = z.object({
   ...FileOptions.shape,
@@ -17,15 +18,14 @@ const WatchOptions = z.object({
   metricsHost: z.string().min(1).default("127.0.0.1"),
   prune: z.boolean().default(false),
   allowReplace: z.boolean().default(false),
-  waitTimeout: z.coerce.number().positive().default(600),
-  pollInterval: z.coerce.number().int().positive().default(2000),
+  ...StepWaitOptions.shape,
   listen: z.string().min(1).optional(),
   pushSecretFile: z.string().min(1).optional(),
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))))
+  addRepoOptions(addStepWaitOptions(addTargetOption(addConnectOptions(addFileOption(command)))))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -33,8 +33,6 @@ export function register(program: Command, io: CliIo): void {
     .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
-    .option("--wait-timeout <seconds>", "how long to wait for a cube to reach a state", "600")
-    .option("--poll-interval <ms>", "how often to poll while waiting", "2000")
     .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
     .option("--push-secret-file <path>", "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once")
     .addHelpText(
@@ -84,8 +82,7 @@ push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-S
         ...(metricsPort !== undefined ? { metricsPort } : {}),
         ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),
         ...(pushSecretFile !== undefined ? { pushSecretFile: resolve(cwdOf(io), pushSecretFile) } : {}),
-        waitTimeoutMs: waitTimeout * 1000,
-        pollIntervalMs: pollInterval,
+        ...stepWaits({ waitTimeout, pollInterval }),
         cwd: cwdOf(io),
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
         signal: io.signal ?? new AbortController().signal,

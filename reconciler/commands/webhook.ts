@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
 
 function context(raw: unknown, io: CliIo) {
   const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
@@ -41,4 +41,5 @@ Endpoints are named by url or id. Declare them in the file's webhooks: to manage
     const { limit } = parseOptions(DeliveriesOptions, raw);
     exitWith(await runWebhookDeliveries({ ...context(raw, io), webhook: ref, limit }, io));
   });
+  shareExamples(webhook);
 }

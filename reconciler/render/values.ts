@@ -52,7 +52,9 @@ export function pacingLine(plan: Plan): string {
   const { limit, windowMs } = plan.options.rateLimit;
   const { mutations, estimatedSeconds } = plan.summary;
   const noun = mutations === 1 ? "mutation" : "mutations";
-  return `${mutations} API ${noun}; the rate limit (${limit}/${formatSeconds(windowMs / 1000)}s) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
+  const rate = `${limit}/${formatSeconds(windowMs / 1000)}s`;
+  if (estimatedSeconds < 0.05) return `${mutations} API ${noun}; within the rate limit (${rate}), no wait.`;
+  return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
 
 export function blockedLine(plan: Plan): string | undefined {

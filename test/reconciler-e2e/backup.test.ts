@@ -110,7 +110,7 @@ describe("cubeform backup", () => {
     const backup = await cubeAndBackup(p, 2 * 1024 * 1024);
     const dest = p.emu.admin.createSpace({ name: "staging" });
     const destEnv = { CUBE_API_KEY: dest.ownerKey };
-    const share = await p.run(["backup", "share", "nightly", "--to", dest.spaceId, "--format", "json", ...RATE]);
+    const share = await p.run(["backup", "share", "nightly", "--to", dest.spaceId, "--yes", "--format", "json", ...RATE]);
     expect(share.code, describeRun(share)).toBe(0);
     const offered = JSON.parse(share.stdout);
     expect(offered).toMatchObject({ status: "pending", backupId: backup.id, destinationSpaceId: dest.spaceId });

@@ -32,6 +32,9 @@ test("a cube replacement is refused without --allow-replace, and done with it", 
   expect(refused.exitCode).toBe(1);
   expect(refused.stdout).toMatch(/~ resources:\n {10}~ vcpu: 1 → 2 {2}\(forces replacement\)/);
   expect(refused.stdout).toMatch(/Blocked: cube\/worker: /);
+  expect(refused.stdout).toContain("\nNothing can be applied: every change is blocked.\n");
+  expect(refused.stdout).not.toContain("Applying:");
+  expect(refused.stdout).toContain("Apply finished: 0 steps done, ");
   expect(fx.mutations()).toBe(0);
 
   const replaced = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);

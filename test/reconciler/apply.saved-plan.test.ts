@@ -13,7 +13,7 @@ test("plan --out saves the plan; apply plan.json carries it out without asking",
   const applied = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(applied.stderr).toBe("");
   expect(applied.exitCode).toBe(0);
-  expect(applied.stdout).toContain(`Applying the ${saved.steps.length} steps of plan.json`);
+  expect(applied.stdout).toContain(`Applying the ${saved.steps.length} ${saved.steps.length === 1 ? "step" : "steps"} of plan.json`);
   // The changes it carries out, field by field, before they are carried out.
   expect(applied.stdout).toMatch(/\+ cube\/web\/domain\/www\.demo\.example\.com \(create\)\n {6}\+ hostname: "www\.demo\.example\.com"\n {6}\+ port: 8080\n {6}\+ settings:\n {10}\+ responseCompression: true\n[\s\S]*\nApplying the/);
   expect((await fx.cli(["plan", ...FAST])).exitCode).toBe(0);

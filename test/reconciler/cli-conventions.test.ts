@@ -1,0 +1,122 @@
+/**
+ * What people expect of a CLI of this kind (issue 22 items 10-12): every leaf command's --help
+ * ends with examples, `-o FORMAT` is the short form of `--format`, `cube list -o wide`,
+ * `cubeform version`, and shell completion generated from the command tree.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { describe, expect } from "vitest";
+import { buildProgram, VERSION } from "../../reconciler/main.js";
+import { waitFor } from "../support/wait.js";
+import { runCli, SSH_KEY, tempProject } from "./support/cli.js";
+import { FAST, test } from "./support/fixtures.js";
+
+const quietIo = { stdout: process.stdout, stderr: process.stderr, env: {} };
+
+/** Every command that has no subcommands, as the words that invoke it. */
+async function leafCommands(): Promise<string[][]> {
+  const root = await buildProgram(quietIo, ["completion"]);
+  const leaves: string[][] = [];
+  const visit = (command: Command, path: string[]): void => {
+    if (command.commands.length === 0) leaves.push(path);
+    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+  };
+  for (const top of root.commands) visit(top, [top.name()]);
+  return leaves;
+}
+
+describe("help", () => {
+  test("every leaf command's --help ends with examples of that command", async () => {
+    const leaves = await leafCommands();
+    expect(leaves.length).toBeGreaterThan(30);
+    const cwd = tempProject();
+    const missing: string[] = [];
+    for (const path of leaves) {
+      const help = (await runCli([...path, "--help"], { cwd, env: {} })).stdout;
+      const examples = /\nExamples:\n((?: {2}\$ .*\n)+)/.exec(help)?.[1] ?? "";
+      if (!new RegExp(`\\bcubeform ${path.join(" ")}(?![\\w-])`).test(examples)) missing.push(path.join(" "));
+    }
+    expect(missing, "leaf commands whose --help shows no example of themselves").toEqual([]);
+  });
+});
+
+describe("-o, version", () => {
+  test("every command with --format also takes -o, except where -o names the output file", async () => {
+    const root = await buildProgram(quietIo, ["completion"]);
+    const withoutShort: string[] = [];
+    const visit = (command: Command, path: string[]): void => {
+      const format = command.options.find((o) => o.long === "--format");
+      const dashO = command.options.find((o) => o.short === "-o");
+      if (format && dashO === undefined) withoutShort.push(path.join(" "));
+      if (format && dashO !== format) expect(dashO?.long, path.join(" ")).toMatch(/^--out(put)?$/);
+      for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+    };
+    visit(root, []);
+    expect(withoutShort).toEqual([]);
+  });
+
+  test("cube list -o json and -o wide", async ({ fx }) => {
+    const web = await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, terminationProtection: true }, { idempotencyKey: "web" });
+    await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
+    const json = await fx.cli(["cube", "list", "-o", "json", ...FAST]);
+    expect(JSON.parse(json.stdout)).toMatchObject([{ id: web.id, name: "web" }]);
+    const plain = await fx.cli(["cube", "list", ...FAST]);
+    expect(plain.stdout).toMatch(/^NAME +ID +STATE +IMAGE +SIZE +REGION +IPV4 +PROTECTED$/m);
+    expect(plain.stdout).toMatch(/^web .* yes$/m);
+    const wide = await fx.cli(["cube", "list", "-o", "wide", ...FAST]);
+    expect(wide.exitCode, wide.stderr).toBe(0);
+    expect(wide.stdout).toMatch(/^NAME +ID +STATE +IMAGE +SIZE +REGION +IPV4 +PROTECTED +SSH USER +SERVER DOMAIN +COST\/HOUR +CREATED$/m);
+    expect(wide.stdout).toMatch(new RegExp(`^web +${web.id} .* yes +ubuntu +\\S+ +\\S+ +\\d{4}-\\d\\d-\\d\\dT`, "m"));
+    const bad = await fx.cli(["snapshot", "list", "web", "-o", "wide", ...FAST]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/argument 'wide' is invalid. Allowed choices are text, json/);
+  });
+
+  test("cubeform version prints what --version prints", async () => {
+    const cwd = tempProject();
+    const version = await runCli(["version"], { cwd });
+    const flag = await runCli(["--version"], { cwd });
+    expect(version).toEqual({ exitCode: 0, stdout: `${VERSION}\n`, stderr: "" });
+    expect(flag.stdout).toBe(version.stdout);
+  });
+});
+
+describe("completion", () => {
+  /** What bash offers after `words` (the last one being completed), with the generated script loaded. */
+  function bashOffers(script: string, words: string[]): string[] {
+    const dir = tempProject();
+    writeFileSync(join(dir, "cubeform.bash"), script);
+    const program = `source ./cubeform.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _cubeform; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const run = spawnSync("bash", ["--norc", "--noprofile", "-c", program], { cwd: dir, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    return run.stdout.split("\n").filter(Boolean).sort();
+  }
+
+  test("bash: subcommands, nested subcommands, flags and --format's values", async () => {
+    const cwd = tempProject();
+    const run = await runCli(["completion", "bash"], { cwd });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("# bash completion for cubeform (generated by `cubeform completion bash`)");
+    expect(bashOffers(run.stdout, ["cubeform", "c"])).toEqual(["completion", "cube"]);
+    expect(bashOffers(run.stdout, ["cubeform", "cube", "p"])).toEqual(["power-off"]);
+    expect(bashOffers(run.stdout, ["cubeform", "snapshot", "restore", "web", "--w"])).toEqual(["--wait"]);
+    expect(bashOffers(run.stdout, ["cubeform", "plan", "--format", ""])).toEqual(["github", "json", "markdown", "text"]);
+    expect(bashOffers(run.stdout, ["cubeform", "cube", "list", "-o", "w"])).toEqual(["wide"]);
+  });
+
+  test("zsh and fish scripts cover the same tree; an unknown shell is one line", async () => {
+    const cwd = tempProject();
+    const zsh = (await runCli(["completion", "zsh"], { cwd })).stdout;
+    expect(zsh.split("\n")[0]).toBe("#compdef cubeform");
+    expect(zsh).toContain(`'snapshot') echo 'take list restore delete' ;;`);
+    expect(spawnSync("bash", ["-n"], { input: zsh.replace(/\$\{\(@\)words\[2,CURRENT-1\]\}|\$\{=[^}]*\}|\$\{=\$\([^)]*\)\}/g, "x") }).status).toBe(0);
+    const fish = (await runCli(["completion", "fish"], { cwd })).stdout;
+    expect(fish).toContain("complete -c cubeform -n '__fish_use_subcommand' -a 'apply' -d 'make the space match the file (or carry out a saved plan)'");
+    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from cube; and not __fish_seen_subcommand_from list show restart power-off wake ssh' -a 'power-off'");
+    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from plan' -l format -s o -xa 'text json markdown github'");
+    const bad = await runCli(["completion", "tcsh"], { cwd });
+    expect(bad).toEqual({ exitCode: 1, stdout: "", stderr: 'Error: no completion for shell "tcsh"; choose bash, zsh, fish\n' });
+  });
+});
