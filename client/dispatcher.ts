@@ -30,6 +30,8 @@ export interface Network {
 export interface DispatcherOptions {
   /** Connections per origin (each carries one request at a time). */
   connections: number;
+  /** No answer's head, or no body bytes, for this long: the request fails (UND_ERR_*_TIMEOUT). */
+  timeoutMs?: number;
   keepAliveMs?: number;
 }
 
@@ -64,7 +66,8 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   const tls = caOptions(env);
   const httpProxy = proxySetting(env, "http:")?.value;
   const httpsProxy = proxySetting(env, "https:")?.value;
-  const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000 };
+  const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+  const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000, ...timeouts };
   return new EnvHttpProxyAgent({
     ...pool,
     // Every pool gets the limit, the one of connections to a forwarding proxy too (undici's own

@@ -106,12 +106,13 @@ export class HttpClient {
     this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
     const env = options.env ?? process.env;
-    this.network = createNetwork(env, { connections: options.connections ?? DEFAULT_CONNECTIONS });
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.network = createNetwork(env, { connections: options.connections ?? DEFAULT_CONNECTIONS, timeoutMs });
     const proxy = this.network.proxyFor(baseUrl);
     this.transport = createTransport({
       baseUrl,
       apiKey: options.apiKey,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       redact: this.redact,
       now: Date.now,
