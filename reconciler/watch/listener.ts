@@ -105,7 +105,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     })().catch(() => answer(400, { error: "bad_request" }));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e: NodeJS.ErrnoException) => {
+      const why = e.code === "EADDRINUSE" ? "the port is in use (by another process; choose another with --listen [HOST:]PORT)" : e.message;
+      reject(new CliError("listen_failed", `cannot listen for webhook deliveries on ${options.host}:${options.port}: ${why}`));
+    });
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;

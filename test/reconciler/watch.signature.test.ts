@@ -151,3 +151,19 @@ describe("AcceptedSignatures", () => {
     expect(accepted.accept(NOW + 1999, body, NOW + 1999)).toBe(false);
   });
 });
+
+describe("--listen on a busy port (issue 22 item 9)", () => {
+  it("is one line naming the address and what to do, not a raw EADDRINUSE", async () => {
+    const busy = await startListener({ host: "127.0.0.1", port: 0, secrets: () => [SECRET], onEvent: () => undefined, onRefused: () => undefined });
+    try {
+      const port = Number(new URL(busy.url).port);
+      const second = startListener({ host: "127.0.0.1", port, secrets: () => [SECRET], onEvent: () => undefined, onRefused: () => undefined });
+      await expect(second).rejects.toMatchObject({
+        code: "listen_failed",
+        message: `cannot listen for webhook deliveries on 127.0.0.1:${port}: the port is in use (by another process; choose another with --listen [HOST:]PORT)`,
+      });
+    } finally {
+      await busy.close();
+    }
+  });
+});
