@@ -69,6 +69,12 @@ test("the README's client example runs as written against the emulator (import b
     const second = await run(process.execPath, ["cubes.mjs"], { cwd: project, env, encoding: "utf8" });
     expect(second.stdout).toContain(`created scratch (${created?.[1]})`);
     expect(emu.admin.requests().filter((r) => r.method === "POST" && r.status === 201 && !r.replayed)).toHaveLength(1);
+    // Without a key: one line and exit 1, no stack trace (issue 22 item 9).
+    const { CUBE_API_KEY: _key, ...keyless } = env;
+    const failed = (await run(process.execPath, ["cubes.mjs"], { cwd: project, env: keyless, encoding: "utf8" }).catch((e: unknown) => e)) as { code?: number; stderr?: string };
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^config: No API key: set CUBE_API_KEY/);
+    expect(failed.stderr).not.toMatch(/^\s+at /m);
   } finally {
     await emu.close();
   }
