@@ -10,7 +10,7 @@ import type { Domain, TcpMapping } from "../../client/api.js";
 import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
 import { DesiredDomain } from "../../schema/desired.js";
 import { codeComment as comment } from "../render/escape.js";
-import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
+import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE, leftOutWebhooks } from "./imported.js";
 
 type Plain = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ function header(observed: ObservedState, now: Date): string {
  * after checking that it matches what is declared here (nothing is changed; a mismatch fails and
  * names the fields). Later runs of \`pulumi up\` show no changes until you edit this program.
  * Not readable from the API, so not written here: SSH public keys (used only when a cube is
- * created or replaced), userData (cloud-init) and basic-auth passwords.
+ * created or replaced), userData (cloud-init) and basic-auth passwords.${leftOutWebhooks(observed, comment).map((line) => `\n *${line}`).join("")}
  *
  *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"   # or export ${SSH_KEY_VARIABLE}
  *   pulumi up

@@ -13,7 +13,8 @@ import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
 import type { RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE } from "./imported.js";
+import { escapeText } from "../render/escape.js";
+import { cubesInOrder, duplicatedNames, leftOutWebhooks, SSH_KEY_VARIABLE } from "./imported.js";
 import { observeFor, withConnection } from "./session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
@@ -38,7 +39,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
   if (target !== undefined && !ctx.force && existsSync(target)) {
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
-  const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, []));
+  const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, [], undefined, { webhooks: true }));
   const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFileAtomic(target, text, { overwrite: ctx.force });
@@ -85,6 +86,7 @@ function header(observed: ObservedState, now: Date): string {
     ` A plan against this file shows no changes; from now on the file is the source of truth.`,
     ` Not readable from the API, so not written here: SSH public keys (see defaults), userData`,
     ` (cloud-init; only used when a cube is created) and basic-auth passwords.`,
+    ...leftOutWebhooks(observed, escapeText),
   ].join("\n");
 }
 

@@ -19,3 +19,17 @@ export function duplicatedNames(cubes: ObservedCube[]): Set<string> {
   for (const { cube } of cubes) (seen.has(cube.name) ? duplicated : seen).add(cube.name);
   return duplicated;
 }
+
+/**
+ * The header lines naming the space's webhook endpoints, which import does not write: their
+ * signing secret is returned only when an endpoint is created, so a file cannot adopt one.
+ */
+export function leftOutWebhooks(observed: ObservedState, escape: (text: string) => string): string[] {
+  const webhooks = [...(observed.webhooks ?? [])].sort((a, b) => a.url.localeCompare(b.url));
+  if (webhooks.length === 0) return [];
+  return [
+    ` Not written: the space's ${webhooks.length === 1 ? "webhook endpoint" : `${webhooks.length} webhook endpoints`} (the API returns a signing secret only`,
+    ` when an endpoint is created, so a file cannot take one over); declare them to replace them:`,
+    ...webhooks.map((webhook) => `   ${escape(webhook.url)} (${webhook.events.map(escape).join(", ")})`),
+  ];
+}

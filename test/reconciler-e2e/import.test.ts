@@ -53,3 +53,15 @@ test("import refuses to overwrite a file without --force, and prints to stdout w
   expect(stdout.stdout).toMatch(/^apiVersion: cubeform\/v1$/m);
   expect(stdout.stderr).toContain("Imported 0 cubes");
 });
+
+test("import names the webhook endpoints it leaves out, in the YAML header and the Pulumi program's (issue 22 item 5)", async () => {
+  const p = await project();
+  await p.api.createWebhook({ url: "http://127.0.0.1:9/hooks/cubes", events: ["cube.created", "cube.deleted"] });
+  const yaml = await p.run(["import", ...RATE]);
+  expect(yaml.code, describeRun(yaml)).toBe(0);
+  expect(yaml.stdout).toMatch(/^# Not written: the space's webhook endpoint /m);
+  expect(yaml.stdout).toMatch(/^# {3}http:\/\/127\.0\.0\.1:9\/hooks\/cubes \(cube\.created, cube\.deleted\)$/m);
+  const pulumi = await p.run(["import", "--format", "pulumi", ...RATE]);
+  expect(pulumi.code, describeRun(pulumi)).toBe(0);
+  expect(pulumi.stdout).toMatch(/^ \* {3}http:\/\/127\.0\.0\.1:9\/hooks\/cubes \(cube\.created, cube\.deleted\)$/m);
+});
