@@ -37,15 +37,13 @@ restore and delete ask on a terminal and refuse without one unless --yes.
 Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one line on stderr).`,
     );
 
-  addDay2Options(
+  addWaitingOptions(
     snapshot
       .command("take")
       .description("take a snapshot of a cube (one at a time per cube)")
       .argument("<cube>", "name or id")
-      .option("--name <name>", "the snapshot's name (default: the cube's name and the time)")
-      .option("--wait", "wait until the snapshot is complete", false)
-      .option("--timeout <duration>", "how long --wait waits", "10m")
-      .option("--interval <duration>", "how often --wait checks", "2s"),
+      .option("--name <name>", "the snapshot's name (default: the cube's name and the time)"),
+    "wait until the snapshot is complete",
   ).action(async (cube: string, raw: unknown) => {
     const { runSnapshotTake } = await import("../actions/snapshot.js");
     const { name, wait, timeout, interval } = parseOptions(TakeOptions, raw);
@@ -58,15 +56,13 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
   });
 
   addYesOption(
-    addDay2Options(
+    addWaitingOptions(
       snapshot
         .command("restore")
         .description("restore a cube from one of its complete snapshots (rewrites its disk; asks first)")
         .argument("<cube>", "name or id")
-        .argument("<snapshot>", "name or id")
-        .option("--wait", "wait until the cube is back in the state it was in (running or stopped)", false)
-        .option("--timeout <duration>", "how long --wait waits", "10m")
-        .option("--interval <duration>", "how often --wait checks", "2s"),
+        .argument("<snapshot>", "name or id"),
+      "wait until the cube is back in the state it was in (running or stopped)",
     ),
   ).action(async (cube: string, ref: string, raw: unknown) => {
     const { runSnapshotRestore } = await import("../actions/snapshot.js");
@@ -82,4 +78,12 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     },
   );
   shareExamples(snapshot);
+}
+
+/** The day-2 options, and --wait with how long and how often it checks. */
+function addWaitingOptions(command: Command, waitsFor: string): Command {
+  return addDay2Options(command)
+    .option("--wait", waitsFor, false)
+    .option("--timeout <duration>", "how long --wait waits", "10m")
+    .option("--interval <duration>", "how often --wait checks", "2s");
 }

@@ -4,18 +4,11 @@
  * repaired far sooner than the polling interval (60 s here). The measured latency is printed.
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { freePort } from "../support/ports.js";
 import { APPLY, FLEET, RATE, describeRun, project, waitFor } from "./support.js";
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test("a cube event starts a round at once: an out-of-band delete is repaired well under the interval", { timeout: 90_000 }, async () => {
   const port = await freePort();

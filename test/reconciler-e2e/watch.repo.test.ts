@@ -7,21 +7,14 @@
  */
 import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { freePort } from "../support/ports.js";
 import { testRepo } from "../support/git.js";
 import { describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
 
 const PUSH_SECRET = "push-secret-for-tests";
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const pruned = (...names: string[]): string => plainFleet(...names).replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nprune: true\n");
 

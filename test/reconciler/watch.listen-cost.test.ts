@@ -4,11 +4,11 @@
  * parse, ~100 ms of CPU). Loads are counted at the loader, in process.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, expect, test, vi } from "vitest";
+import { freePort } from "../support/ports.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { main } from "../../reconciler/main.js";
 import { waitFor } from "../support/wait.js";
@@ -28,13 +28,6 @@ class Capture extends Writable {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function fleetOf(cubes: number, port: number): string {
   const names = Array.from({ length: cubes }, (_, i) => `  - name: cube-${i}\n`).join("");
