@@ -87,7 +87,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     chunkNames: "chunks/[name]-[hash]",
     outExtension: { ".js": ".cjs" },
     // Loaded only by the commands that send requests; Node loads it from node_modules.
-    external: ["undici"],
+    external: [],
     plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed],
     metafile: true,
     write: false,
@@ -127,10 +127,10 @@ async function asScript(esm, name) {
     define: { "import.meta.url": "__importMetaUrl" },
     logLevel: "warning",
   });
-  if (/\bimport\(\s*["'`]/.test(code.replace(/^\s*\/\/.*$/gm, ""))) throw new Error(`${name}: an import() is left in the CommonJS chunk`);
   // Whitespace and syntax minified (names kept, so stack traces still name every function):
   // V8 reads and deserializes a smaller script, ~1 ms of `cubeform validate`.
   const { code: minified } = await transform(code, { minifyWhitespace: true, minifySyntax: true, target: "node20", logLevel: "warning" });
+  if (/\bimport\(\s*["'`]/.test(minified.replace(/^\s*\/\/.*$/gm, ""))) throw new Error(`${name}: an import() is left in the CommonJS chunk`);
   // esbuild escapes every non-ASCII character of the code (charset "ascii") but not of the
   // comments it keeps: escaped too, the chunk is one-byte text, which V8 keeps and scans faster.
   return asciiOnly(minified);

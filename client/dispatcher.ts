@@ -8,7 +8,13 @@
  * the PEM certificates of a private CA (e.g. a TLS-inspecting corporate proxy) to them.
  */
 import { rootCertificates } from "node:tls";
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+// From their own modules (types: undici-modules.d.ts): undici's index also loads its fetch,
+// WebSocket and cookie modules, and the cookies one reads globalThis.Headers, which makes Node
+// load its own copy of undici, ~55 ms of every command that sends a request. These paths are
+// undici's files, not its API: package.json takes its patch releases only.
+import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
+import Pool from "undici/lib/dispatcher/pool.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
 

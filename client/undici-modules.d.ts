@@ -1,0 +1,7 @@
+declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
+  export { EnvHttpProxyAgent as default } from "undici";
+}
+
+declare module "undici/lib/dispatcher/pool.js" {
+  export { Pool as default } from "undici";
+}
