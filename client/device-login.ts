@@ -2,7 +2,6 @@
  * The CLI device login of the API (RFC 8628): start, show the user code, poll until the user
  * approves; the API key it returns is handed to the caller once (never logged).
  */
-import { request } from "undici";
 import { z } from "zod";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
@@ -47,13 +46,12 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
 }
 
 async function send(network: Network, base: string, path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: Awaited<ReturnType<Network["request"]>>;
   let text: string;
   try {
-    res = await request(`${base}${path}`, {
+    res = await network.request(`${base}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      dispatcher: network.dispatcher,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     text = await res.body.text();

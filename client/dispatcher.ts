@@ -15,8 +15,13 @@ import type { Dispatcher } from "undici";
 // undici's files, not its API: package.json takes its patch releases only.
 import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
 import Pool from "undici/lib/dispatcher/pool.js";
+import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
+import api from "undici/lib/api/index.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
+
+// What undici's index does when loaded: request(), and connect() that its proxy agent tunnels with.
+Object.assign(DispatcherBase.prototype, api);
 
 type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
 
@@ -31,6 +36,8 @@ export interface Proxy {
 export interface Network {
   dispatcher: Dispatcher;
   proxyFor(target: URL): Proxy | undefined;
+  /** undici's request() of a full URL through the dispatcher (transfers, login). */
+  request(url: string, options: Omit<Dispatcher.RequestOptions, "origin" | "path">): Promise<Dispatcher.ResponseData>;
 }
 
 export interface DispatcherOptions {
@@ -58,7 +65,14 @@ function proxySetting(env: Env, protocol: "http:" | "https:"): { value: string; 
 
 export function createNetwork(env: Env, options: DispatcherOptions): Network {
   const dispatcher = createDispatcher(env, options);
-  return { dispatcher, proxyFor: (target) => proxyFor(target, env) };
+  return {
+    dispatcher,
+    proxyFor: (target) => proxyFor(target, env),
+    request: (url, options) => {
+      const target = new URL(url);
+      return dispatcher.request({ ...options, origin: target.origin, path: target.pathname + target.search });
+    },
+  };
 }
 
 let processNetwork: Network | undefined;

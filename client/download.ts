@@ -9,7 +9,6 @@
  */
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { request } from "undici";
 import { environmentNetwork, type Network } from "./dispatcher.js";
 import type { BackupDownload } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
@@ -157,7 +156,7 @@ async function get(url: string, transfer: Transfer, offset: number) {
   const network = options.network ?? environmentNetwork();
   const validator = record?.etag ?? record?.lastModified ?? undefined;
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(validator !== undefined ? { "if-range": validator } : {}) } : {};
-  return request(url, { method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}), dispatcher: network.dispatcher }).catch((error: unknown) => {
+  return network.request(url, { method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
     throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url, network);
   });
 }

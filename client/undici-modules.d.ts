@@ -5,3 +5,12 @@ declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
 declare module "undici/lib/dispatcher/pool.js" {
   export { Pool as default } from "undici";
 }
+
+declare module "undici/lib/dispatcher/dispatcher.js" {
+  export { Dispatcher as default } from "undici";
+}
+
+declare module "undici/lib/api/index.js" {
+  const api: Record<"request" | "stream" | "pipeline" | "upgrade" | "connect", unknown>;
+  export default api;
+}

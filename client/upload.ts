@@ -5,7 +5,6 @@
  */
 import { createReadStream } from "node:fs";
 import { Transform } from "node:stream";
-import { request } from "undici";
 import { sleep } from "../system/time.js";
 import { environmentNetwork, type Network } from "./dispatcher.js";
 import type { ImportStarted } from "../schema/index.js";
@@ -122,12 +121,11 @@ async function sendPart(
   const source = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
   source.on("error", (error) => counter.destroy(error));
   const body = source.pipe(counter);
-  const response = await request(part.url, {
+  const response = await network.request(part.url, {
     method: "PUT",
     body,
     headers: { "content-length": String(end - start + 1), "content-type": "application/octet-stream" },
     signal,
-    dispatcher: network.dispatcher,
   }).catch((error: unknown) => {
     throw signal.aborted ? error : storageFailure(error as { code?: unknown }, `PUT of part ${part.partNumber}`, part.url, network);
   });
