@@ -15,6 +15,7 @@ import type { Dispatcher } from "undici";
 // undici's files, not its API: package.json takes its patch releases only.
 import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
 import Pool from "undici/lib/dispatcher/pool.js";
+import Agent from "undici/lib/dispatcher/agent.js";
 import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
 import api from "undici/lib/api/index.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
@@ -88,11 +89,14 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   const httpsProxy = proxySetting(env, "https:")?.value;
   const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
   const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000, ...timeouts };
+  // Every pool gets the limit, the one of connections to a forwarding proxy too (undici's own
+  // makes that one without it).
+  const factory = (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool });
+  // No proxy set: the agent EnvHttpProxyAgent would route every request to, without its URL parse and NO_PROXY match per request.
+  if (httpProxy === undefined && httpsProxy === undefined) return new Agent({ ...pool, factory, ...(tls ? { connect: tls } : {}) });
   return new EnvHttpProxyAgent({
     ...pool,
-    // Every pool gets the limit, the one of connections to a forwarding proxy too (undici's own
-    // makes that one without it).
-    factory: (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool }),
+    factory,
     // Plain http targets are forwarded, not tunnelled: what every forward proxy accepts.
     proxyTunnel: false,
     httpProxy: checkedProxy(httpProxy) ?? "",
