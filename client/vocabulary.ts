@@ -13,9 +13,30 @@ export type AttachDomainResponse = { domain: Domain; records: Api.DnsRecord[] };
 /** `allow` (CIDRs, empty = open) is always sent, so the API's deprecated alias whitelistIps never is. */
 export type CreateTcpMappingRequest = Omit<Api.CreateTcpMappingRequest, "udpEnabled" | "whitelistedIps" | "whitelistIps"> & { udp: boolean; allow: string[] };
 
-export const domainOf = ({ domain, ...rest }: Api.Domain): Domain => ({ ...rest, hostname: domain });
+export function domainOf(domain: Api.Domain): Domain {
+  const out = new Answer(domain, "domain") as unknown as Domain;
+  out.hostname = domain.domain;
+  return out;
+}
 
-export const tcpMappingOf = ({ udpEnabled, whitelistedIps, ...rest }: Api.TcpMapping): TcpMapping => ({ ...rest, udp: udpEnabled, allow: whitelistedIps.map((entry) => entry.cidr) });
+export function tcpMappingOf(mapping: Api.TcpMapping): TcpMapping {
+  const out = new Answer(mapping, "udpEnabled", "whitelistedIps") as unknown as TcpMapping;
+  out.udp = mapping.udpEnabled;
+  out.allow = mapping.whitelistedIps.map((entry) => entry.cidr);
+  return out;
+}
+
+/**
+ * A checked answer's keys (schema keys only) but the named ones. Made by a constructor: V8
+ * keeps an object literal that gains more than a dozen keys one by one in dictionary mode (the
+ * 20,000 domains of a 10,000-cube plan: ~28 MB), and `{ domain, ...rest }` gave each copy a
+ * hidden class of its own (~30 MB); a constructor's objects have room for their keys and share one.
+ */
+class Answer {
+  constructor(value: object, ...left: string[]) {
+    for (const key in value) if (!left.includes(key)) (this as Record<string, unknown>)[key] = (value as Record<string, unknown>)[key];
+  }
+}
 
 export const attachDomainBody = ({ hostname, ...rest }: AttachDomainRequest): Api.AttachDomainRequest => ({ domain: hostname, ...rest });
 
