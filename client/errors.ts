@@ -7,6 +7,7 @@
  * `JSON.stringify(e)` or `util.inspect(e)`.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
+import type { Redactor } from "../system/redact.js";
 
 export type CubeApiErrorCode =
   | "bad_request"
@@ -235,14 +236,6 @@ export interface ErrorResponse {
   status: number;
   body: unknown;
   retryAfterSeconds: number | undefined;
-}
-
-/** Replace every occurrence of a secret in server-provided text. */
-export type Redactor = (text: string) => string;
-
-export function redactorFor(secret: string): Redactor {
-  if (secret.length === 0) return (t) => t;
-  return (text) => text.split(secret).join("[REDACTED]");
 }
 
 const MAX_SERVER_TEXT = 500;

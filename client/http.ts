@@ -3,7 +3,8 @@
  *   retry (5xx, network) → throttle (pacing, 429) → instrument (stats, logs) → transport (undici)
  */
 import { checkBaseUrl } from "./config.js";
-import { ConfigError, isCubeApiError, redactorFor, type Redactor } from "./errors.js";
+import { ConfigError, isCubeApiError } from "./errors.js";
+import { redactorFor, type Redactor } from "../system/redact.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";

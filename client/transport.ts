@@ -5,7 +5,8 @@
  */
 import type { Dispatcher } from "undici";
 import type { Proxy } from "./dispatcher.js";
-import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError, type Redactor } from "./errors.js";
+import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError } from "./errors.js";
+import type { Redactor } from "../system/redact.js";
 import { networkError } from "./network-failure.js";
 import type { ReadMemo } from "./read-memo.js";
 

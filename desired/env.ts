@@ -10,7 +10,11 @@ export type Env = Record<string, string | undefined>;
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-/** Every reference replaced by its variable's value; an unset variable is told to `unset` and its reference stays. */
+/**
+ * Every reference replaced by its variable's value; an unset variable is told to `unset` and its
+ * reference stays. The variables told to `used` (the load's `envNames`) hold secrets of the run:
+ * their values are redacted from all it prints (reconciler/redact.ts).
+ */
 export function resolveEnvRefs(text: string, env: Env, unset: (name: string, ref: string) => void, used?: (name: string) => void): string {
   if (!text.includes("${")) return text;
   return text.replace(ENV_REF, (ref: string, name: string) => {

@@ -1,6 +1,6 @@
 /**
  * The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain.
- * The password never reaches outputs: only its sha256 digest, to see that it changed.
+ * The password never reaches outputs: only its salted digest (as userData's), to see that it changed.
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
@@ -14,7 +14,7 @@ import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow, type RunOptions } from "./steps.js";
 import { toDiffResult } from "./translate.js";
 import { DOMAIN_SETTING_NAMES, type DomainInputs, type DomainOutputs, type DomainRecordOutput } from "./types.js";
-import { declared, digestOrNull, sha256, str, type Props } from "./values.js";
+import { declared, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
 /** The SecretRef name the steps use for the password; its value comes from the inputs. */
 const PASSWORD_REF = "basicAuthPassword";
@@ -45,7 +45,8 @@ function request(props: Props): DomainRequest {
 
 function passwordChanged(inputs: DomainInputs, outs: Partial<DomainOutputs>): boolean {
   const password = declared(inputs.basicAuthPassword);
-  return password !== undefined && sha256(password) !== outs.basicAuthPasswordDigest;
+  const digest = outs.basicAuthPasswordDigest;
+  return password !== undefined && (typeof digest !== "string" || !digestMatches(digest, password));
 }
 
 /** The old outputs as the live view: diff needs no HTTP. State of older releases names the hostname by its deprecated name (aliases.ts). */
@@ -117,7 +118,7 @@ async function adoptDomain(id: string, req: DomainRequest): Promise<CreateResult
   if (!found) throw adoptionNotFound(`domain ${req.inputs.hostname}`, id);
   const planned = planDomainResource({ cubeId: req.inputs.cubeId, cubeName: req.inputs.cubeId, news: req.spec, live: found.item, passwordChanged: false });
   requireNoop(what, planned.change);
-  const outs = domainOutputs(found.item, await currentRecords(found.item), digestOrNull(declared(req.inputs.basicAuthPassword)));
+  const outs = domainOutputs(found.item, await currentRecords(found.item), saltedDigestOrNull(declared(req.inputs.basicAuthPassword)));
   return { id: childId(found.cubeId, found.childId), outs };
 }
 
@@ -132,7 +133,7 @@ export async function createDomain(props: Props): Promise<CreateResult> {
   if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${domainId}) vanished right after it was attached`);
   const attached = run.outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
   const records = attached.length > 0 ? recordOutputs(attached) : await currentRecords(live);
-  return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, digestOrNull(declared(req.inputs.basicAuthPassword))) };
+  return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, saltedDigestOrNull(declared(req.inputs.basicAuthPassword))) };
 }
 
 /** `id` is "<cubeId>/<domainId>" (a bare domain id is looked up across the space's cubes). */
@@ -163,7 +164,7 @@ export async function updateDomain(id: string, olds: Props, news: Props): Promis
   }
   await runOrThrow(planned.steps, req.run);
   const after = (await liveDomain(live.cubeId, live.id)) ?? live;
-  return { outs: domainOutputs(after, await currentRecords(after), digestOrNull(declared(req.inputs.basicAuthPassword))) };
+  return { outs: domainOutputs(after, await currentRecords(after), saltedDigestOrNull(declared(req.inputs.basicAuthPassword))) };
 }
 
 /** A 404 (domain or cube gone) is success. */

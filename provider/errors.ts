@@ -1,6 +1,7 @@
 /** Errors the provider hands to Pulumi. Messages never contain the API key (the client redacts it). */
 import { isCubeApiError } from "../client/index.js";
 import type { StepOutcome } from "../engine/index.js";
+import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
 
 /**
  * The resource exists but did not reach the desired state: the plugin packs `id` and
@@ -44,24 +45,28 @@ export function protectedCubeMessage(name: string, id: string, detail = ""): str
 }
 
 /** Input and output names whose values are secrets: the API may echo them in an error body. */
-const SECRET_PROPS = ["basicAuthPassword", "secret"];
+const SECRET_PROPS = ["basicAuthPassword", "secret", "userData"];
 
 /**
  * Runs `body`; an error it throws reaches Pulumi with every secret of the resource (its basic-auth
- * password, its webhook secret) replaced by value, whatever the API put in its message.
+ * password, its webhook secret, its userData) replaced by value, whatever the API put in its
+ * message. So are the values of this plugin's environment found in them: a Fleet resolved the
+ * `${env:…}` of userData in the program, under the same environment, and an API that echoes a long
+ * userData cuts it short of the whole text.
  */
 export async function withSecretsRedacted<T>(props: (Record<string, unknown> | undefined)[], body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {
     const secrets = props.flatMap((p) => SECRET_PROPS.map((key) => p?.[key])).filter((v): v is string => typeof v === "string" && v.length > 0);
-    if (error instanceof Error && secrets.length > 0) redactError(error, secrets);
+    const resolved = Object.values(process.env).filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && secrets.some((s) => s.includes(v)));
+    if (error instanceof Error && secrets.length > 0) redactError(error, [...secrets, ...resolved]);
     throw error;
   }
 }
 
 function redactError(error: Error, secrets: string[]): void {
-  const redact = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join("[REDACTED]"), text);
+  const redact = redactorFor(...secrets);
   error.message = redact(error.message);
   if (error.stack) error.stack = redact(error.stack);
   if (error instanceof ResourceInitFailed) error.reasons.splice(0, error.reasons.length, ...error.reasons.map(redact));

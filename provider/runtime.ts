@@ -33,13 +33,13 @@ export async function cubeDiff(id: string, olds: Props, news: Props): Promise<Di
   return diffCube(id, olds, news);
 }
 export async function cubeCreate(inputs: Props): Promise<CreateResult> {
-  return createCube(inputs);
+  return withSecretsRedacted([inputs], () => createCube(inputs));
 }
 export async function cubeRead(id: string, props?: Props): Promise<ReadResult> {
   return readCube(id, props);
 }
 export async function cubeUpdate(id: string, olds: Props, news: Props): Promise<UpdateResult> {
-  return updateCube(id, olds, news);
+  return withSecretsRedacted([news], () => updateCube(id, olds, news));
 }
 export async function cubeDelete(id: string, props: Props): Promise<void> {
   return deleteCube(id, props);

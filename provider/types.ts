@@ -77,7 +77,7 @@ export interface DomainInputs extends DomainSettingsShape {
   cubeId: string;
   hostname: string;
   port: number;
-  /** Secret: only its sha256 digest is kept in outputs. */
+  /** Secret: only its salted digest is kept in outputs. */
   basicAuthPassword?: string;
   /** The id of a live domain to take over instead of attaching it ("<cubeId>/<domainId>" or the domain id). */
   adoptId?: string;
@@ -103,7 +103,7 @@ export interface DomainOutputs extends DomainSettingsOutputs {
   isWildcard: boolean;
   status: string;
   basicAuthEnabled: boolean;
-  /** sha256 (hex) of the declared basicAuthPassword, null when none is declared. */
+  /** Salted digest (`salt:hmac-sha256`, hex) of the declared basicAuthPassword, as userDataDigest; null when none is declared. */
   basicAuthPasswordDigest: string | null;
 }
 

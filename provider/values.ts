@@ -3,14 +3,6 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 
 export type Props = Record<string, unknown>;
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-export function digestOrNull(text: string | undefined | null): string | null {
-  return typeof text === "string" ? sha256(text) : null;
-}
-
 /**
  * A salted digest of a text kept in state, `salt:hmac` (hex): the same text gives another digest
  * in every resource and stack, so a digest cannot be matched against a guessed or known text.
@@ -24,7 +16,7 @@ export function saltedDigestOrNull(text: string | undefined | null): string | nu
 /** Whether `digest` (salted, or a bare sha256 from an older release) is the digest of `text`. */
 export function digestMatches(digest: string, text: string): boolean {
   const [salt, mac] = digest.includes(":") ? digest.split(":", 2) : [undefined, digest];
-  const expected = salt === undefined ? sha256(text) : hmacHex(salt, text);
+  const expected = salt === undefined ? createHash("sha256").update(text, "utf8").digest("hex") : hmacHex(salt, text);
   return mac !== undefined && mac.length === expected.length && timingSafeEqual(Buffer.from(mac), Buffer.from(expected));
 }
 

@@ -1,29 +1,27 @@
 /**
  * The last line of defence for what the CLI prints. Every secret the run knows (the API key,
- * password-like environment values, the variables the files' passwords refer to, webhook
- * secrets written by the run) is replaced by value before text reaches the terminal, a log or
- * /readyz (the provider does the same for Pulumi errors: provider/errors.ts); and no control character from a name or an error body reaches the terminal
+ * password-like environment values, every value the files' `${env:…}` references resolved to,
+ * the variables their passwords refer to, webhook secrets written by the run) is replaced by value
+ * before text reaches the terminal, a log or /readyz (the provider does the same for Pulumi
+ * errors: provider/errors.ts); and no control character from a name or an error body reaches the terminal
  * (only the few sequences cubeform itself writes: its colors and the erasing of a progress line).
  */
 import { Writable } from "node:stream";
+import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";
 import { whenDrained, type CliIo, type SecretSet } from "./io.js";
 
 const SECRET_NAMES = /(^|_)(API_KEY|PASSWORD|PASSWD|SECRET|TOKEN)$/i;
-/** Shorter values would redact ordinary words. */
-const MIN_SECRET_LENGTH = 6;
-export const REDACTED = "[REDACTED]";
 
 /** The secret values of one run; commands add those they learn (resolved references, webhook secrets). */
 export class RunSecrets implements SecretSet {
   private values: string[] = [];
+  redact: Redactor = (text) => text;
 
   add(...values: (string | undefined)[]): void {
     const fresh = values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && !this.values.includes(v));
-    if (fresh.length > 0) this.values = [...this.values, ...fresh].sort((a, b) => b.length - a.length);
-  }
-
-  redact(text: string): string {
-    return this.values.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
+    if (fresh.length === 0) return;
+    this.values.push(...fresh);
+    this.redact = redactorFor(...this.values);
   }
 }
 
@@ -31,12 +29,6 @@ export function secretValues(env: CliIo["env"]): string[] {
   return Object.entries(env)
     .filter(([name, value]) => SECRET_NAMES.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
-}
-
-export function redact(text: string, secrets: readonly string[]): string {
-  const set = new RunSecrets();
-  set.add(...secrets);
-  return set.redact(text);
 }
 
 /** The sequences cubeform writes itself (colors.ts, progress lines); any other control character is shown as an escape. */
@@ -71,10 +63,10 @@ export function redactingIo(io: CliIo): CliIo {
 }
 
 /**
- * The values of the variables the files' passwords refer to are secrets of the run, whatever the
- * variables are named. Other resolved values (an image, a region) stay visible in plans unless
- * their variable's name says secret (SECRET_NAMES).
+ * The values of the variables the files resolved (`envNames`: an image or a region from `${env:…}`
+ * is shown as [REDACTED] too) and of those their passwords refer to are secrets of the run,
+ * whatever the variables are named.
  */
-export function rememberLoadedSecrets(io: CliIo, loaded: { secretEnvNames: readonly string[] }): void {
-  io.secrets?.add(...loaded.secretEnvNames.map((name) => io.env[name]));
+export function rememberLoadedSecrets(io: CliIo, loaded: { envNames: readonly string[]; secretEnvNames: readonly string[] }): void {
+  io.secrets?.add(...[...loaded.envNames, ...loaded.secretEnvNames].map((name) => io.env[name]));
 }

@@ -17,6 +17,7 @@ import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { renderContext } from "./plan.js";
 import { escapeText } from "../render/escape.js";
+import { rememberLoadedSecrets } from "../redact.js";
 import { writeWebhookSecret } from "./webhook-secret.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
@@ -55,6 +56,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
   const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile, io.env);
+  rememberLoadedSecrets(io, { envNames: Object.keys(saved.env?.digests ?? {}), secretEnvNames: secretNamesOf(saved) });
   const sources = saved.sources;
   const checkable = canRecheck(sources);
   if (checkable) await refuseChangedSources(sources, saved.desired, planFile, io.env);

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import ts from "typescript";
 import { expect, test } from "vitest";
 import { parse } from "yaml";
-import { APPLY, describeRun, plainFleet, project, RATE, tempDir, type Project } from "./support.js";
-import { rewritingProxy, type Exchange } from "./rewriting-proxy.js";
+import { APPLY, describeRun, plainFleet, project, RATE, tempDir, waitFor, type Project } from "./support.js";
+import { rewritingProxy, type Exchange } from "../support/rewriting-proxy.js";
 
 const ATTACKER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIATTACKERATTACKERATTACKERATTACKERATTACKER";
 
@@ -174,18 +174,58 @@ test("import --format pulumi: names with line breaks and comment ends give a pro
   expect(Object.keys(doc).sort()).toEqual(["apiVersion", "cubes", "defaults"]);
 });
 
-test("a domain body the API rejects with the password echoed: the password is printed nowhere (text, json)", async () => {
-  const password = "hunter2-correct-horse";
-  const fleet = (host: string) => `${plainFleet("web")}    domains:\n      - hostname: ${host}.e2e.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: \${env:WEB_BASIC_AUTH}\n`;
-  const p = await applied({ "cubeform.yaml": plainFleet("web"), "text.yaml": fleet("text"), "json.yaml": fleet("json") });
-  const hostile = await rewritingProxy(p.emu, (x) =>
-    x.method === "POST" && /\/domains$/.test(x.path) ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } } : undefined,
-  );
+/** The hostile API of issue 23 item 7: every POST to `path` is refused with the request body echoed. */
+const echoRejected = (path: RegExp) => (x: Exchange) => (x.method === "POST" && path.test(x.path) ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } } : undefined);
+
+const PASSWORD = 'hunter2"correct-horse';
+/** A `${env:}` value of no secret-sounding variable; its quote and backslash are escaped in the echoed body, twice in --format json. */
+const JOIN = 'join-7f3a"c\\91e';
+const withDomain = (host: string) => `${plainFleet("web")}    domains:\n      - hostname: ${host}.e2e.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: \${env:WEB_BASIC_AUTH}\n`;
+/** The proxy passes the request on before it answers: each run creates a cube of its own. */
+const withJob = (name: string) => `${plainFleet("web")}  - name: ${name}\n    userData: "agent --join \${env:JOIN_CODE}"\n`;
+
+test("issue 23 item 7: a domain body the API rejects with the password echoed: the password is printed nowhere (text, json), escaped or not", async () => {
+  const p = await applied({ "cubeform.yaml": plainFleet("web"), "text.yaml": withDomain("text"), "json.yaml": withDomain("json") });
+  const hostile = await rewritingProxy(p.emu, echoRejected(/\/domains$/));
   for (const format of ["text", "json"]) {
-    const run = await p.run([...APPLY, "-f", `${format}.yaml`, "--format", format], { CUBE_API_URL: hostile, WEB_BASIC_AUTH: password });
+    const run = await p.run([...APPLY, "-f", `${format}.yaml`, "--format", format], { CUBE_API_URL: hostile, WEB_BASIC_AUTH: PASSWORD });
     expect(run.code, describeRun(run)).toBe(1);
     expect(run.stdout + run.stderr).toContain("rejected body");
-    expect(run.stdout + run.stderr).not.toContain(password);
+    expect(run.stdout + run.stderr).not.toContain("correct-horse");
     expect(run.stdout + run.stderr).toContain("[REDACTED]");
+  }
+});
+
+test("issue 23 item 7: a resolved ${env:} value is printed nowhere: plan, apply (text, json) and a saved plan's apply when the API echoes it", async () => {
+  const p = await applied({ "cubeform.yaml": plainFleet("web"), "saved.yaml": withJob("saved"), "text.yaml": withJob("text"), "json.yaml": withJob("json") });
+  const env = { JOIN_CODE: JOIN };
+  const plan = await p.run(["plan", "-f", "saved.yaml", "--out", "plan.json", ...RATE], env);
+  expect(plan.code, describeRun(plan)).toBe(2);
+  const hostile = { ...env, CUBE_API_URL: await rewritingProxy(p.emu, echoRejected(/\/cubes$/)) };
+  const runs = [plan, await p.run(["apply", "plan.json", ...RATE], hostile), await p.run([...APPLY, "-f", "text.yaml"], hostile), await p.run([...APPLY, "-f", "json.yaml", "--format", "json"], hostile)];
+  for (const run of runs) expect(run.stdout + run.stderr, describeRun(run)).not.toContain("join-7f3a");
+  for (const run of runs.slice(1)) {
+    expect(run.code, describeRun(run)).toBe(1);
+    expect(run.stdout + run.stderr).toContain("rejected body");
+    expect(run.stdout + run.stderr).toContain("[REDACTED]");
+  }
+});
+
+test.each([
+  ["basic-auth password", "domains", withDomain("watch")],
+  ["resolved ${env:} value", "cubes", withJob("job")],
+])("issue 23 item 7: /readyz of watch --metrics-port serves no %s that a failed round's API error echoed, nor do its logs", async (_what, path, fleet) => {
+  const p = await applied({ "cubeform.yaml": plainFleet("web"), "watch.yaml": fleet });
+  const hostile = await rewritingProxy(p.emu, echoRejected(new RegExp(`/${path}$`)));
+  const watch = p.start(["watch", "--apply", "-f", "watch.yaml", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"], { CUBE_API_URL: hostile, WEB_BASIC_AUTH: PASSWORD, JOIN_CODE: JOIN });
+  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), { timeoutMs: 10_000, message: "the metrics address" }))[1];
+  const body = await waitFor(async () => {
+    const answer = await fetch(`${base}/readyz`);
+    const text = await answer.text();
+    return answer.status === 503 && text.includes("rejected body") ? text : undefined;
+  }, { timeoutMs: 20_000, message: "/readyz naming the rejected body" });
+  for (const text of [body, watch.stdout() + watch.stderr()]) {
+    expect(text).toContain("[REDACTED]");
+    for (const secret of ["correct-horse", "join-7f3a"]) expect(text).not.toContain(secret);
   }
 });

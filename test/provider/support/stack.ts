@@ -24,6 +24,10 @@ export interface StackOptions {
   emulatorRateLimit?: { limit: number; windowMs: number };
   /** cubeform:rateLimit, "N/SECONDS". */
   providerRateLimit?: string;
+  /** The API as the plugin reaches it (default: the emulator), e.g. a rewriting proxy in front of it. */
+  apiUrl?: (emulator: RunningEmulator) => Promise<string>;
+  /** The plugin's environment, besides the test process's. */
+  env?: Record<string, string>;
 }
 
 export const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKVRAxf3HT5xvW3Ho3XgIF+rZzBpbMCYiZRxbZHcl7wM test@cubeform";
@@ -62,8 +66,9 @@ async function providerTexts(): Promise<Record<Kind, string>> {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ clockSpeed: 100, ...(options.emulatorRateLimit ? { rateLimit: options.emulatorRateLimit } : {}) });
-  const plugin = await startPlugin();
-  const config: Props = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url, "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" };
+  const plugin = await startPlugin({ env: options.env });
+  const apiUrl = options.apiUrl ? await options.apiUrl(emulator) : emulator.url;
+  const config: Props = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": apiUrl, "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" };
   if (options.providerRateLimit) config["cubeform:rateLimit"] = options.providerRateLimit;
   await plugin.configure(config);
   const providers = await providerTexts();
