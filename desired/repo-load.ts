@@ -39,7 +39,11 @@ export class RepoLoader {
 
   async load(): Promise<RepoLoaded> {
     const checkout = await this.options.source.sync();
-    if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+    try {
+      if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+    } finally {
+      await checkout.release();
+    }
     if (this.last.result instanceof Error) throw this.last.result;
     return this.last.result;
   }
