@@ -20,7 +20,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { acquireLock, LockTimeout } from "../system/lock.js";
-import { GitSourceError } from "./errors.js";
+import { GitSourceError, SourceError } from "./errors.js";
 
 export interface GitCredentials {
   /** An https token (from an environment variable or a file: the caller reads it). */
@@ -45,6 +45,8 @@ export interface GitSourceOptions {
   timeoutMs: number;
   /** Where clones are kept; default $XDG_CACHE_HOME/cubeform/git (else ~/.cache/cubeform/git). */
   cacheDir?: string;
+  /** git's gpg.ssh.allowedSignersFile: then only a commit with an SSH signature by one of its keys loads. */
+  allowedSignersFile?: string;
 }
 
 /** The files of one commit on disk. */
@@ -110,6 +112,17 @@ export class GitSource {
       await lock.release();
       throw e;
     }
+  }
+
+  /** Refuses a commit without an SSH signature by a key of the allowed-signers file (when one is given); call it before release(). */
+  async verify(commit: string): Promise<void> {
+    const file = this.options.allowedSignersFile;
+    if (file === undefined) return;
+    // -c, not the clone's config: the clone is shared, and its config is never written.
+    const result = await runGit(gitArgv(this.dir, ["-c", "gpg.format=ssh", "-c", `gpg.ssh.allowedSignersFile=${file}`, "verify-commit", "--", commit]), gitEnv(this.options.env, this.url, undefined), this.options.timeoutMs);
+    if (result.ok) return;
+    const why = result.timedOut ? "verify-commit timed out" : /^exit \d+$/.test(result.stderr) ? "it is not signed" : `it is not signed by a key in that file (${result.stderr})`;
+    throw new SourceError("untrusted_commit", `commit ${commit.slice(0, 12)} is refused by --allowed-signers ${file}: ${why}; nothing is applied until a commit signed by an allowed key`);
   }
 
   private async remoteHeads(): Promise<string> {

@@ -50,6 +50,7 @@ export class RepoLoader {
 
   private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
     const { path, secretsDir, env, source } = this.options;
+    await source.verify(commit);
     if (!exists(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
     try {
       const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, ...(secretsDir !== undefined ? { secretsDir } : {}) });
