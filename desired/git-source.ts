@@ -294,8 +294,10 @@ function defaultCacheDir(env: Record<string, string | undefined>): string {
   return join(base, "cubeform", "git");
 }
 
+/** git's last words, without its blank lines and the advice it prints after any transport failure. */
 function lastLines(stderr: string): string {
-  return stderr.trim().split("\n").slice(-3).join("; ");
+  const advice = /^(fatal: Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)?$/;
+  return stderr.split("\n").map((line) => line.trim()).filter((line) => !advice.test(line)).slice(-3).join("; ");
 }
 
 function redact(text: string, credentials: GitCredentials | undefined): string {
