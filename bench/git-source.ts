@@ -1,62 +1,63 @@
 /**
- * The source step of a watch round at 1,000 cubes (issue 21): a file-based round (LoadCache: the
- * file is read and compared, not parsed again) against a --repo round on an unchanged commit
- * (one `git fetch`, no file read). CPU includes the git child processes
- * (/proc/self/stat cutime+cstime). Not run by `npm test`: `npx tsx bench/git-source.ts`.
+ * Issue 21: a `watch --repo` round on an unchanged commit against a `watch -f` round, both at
+ * 1,000 in-sync cubes: the CLI built from the working tree (bench/build.ts) against the emulator
+ * in another process, alternating, CPU per round after the first. The CPU includes the git
+ * processes the round waits for (cutime/cstime): the machine running watch pays for them (with
+ * file:// that includes git-upload-pack, the "server" side, so this errs against --repo).
+ * Not run by `npm test`: `npx tsx bench/git-source.ts [--runs N] [--rounds N]`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { GitSource } from "../desired/git-source.js";
-import { LoadCache } from "../desired/load.js";
-import { RepoLoader } from "../desired/repo-load.js";
-import { loadDesiredFiles } from "../desired/sources.js";
-import { desiredYaml, fleet } from "./fleet.js";
+import { buildCli } from "./build.js";
+import { desiredYaml, fleet, seedStateFile } from "./fleet.js";
+import { startEmulatorProcess, watchRounds, WORK_DIR } from "./measure.js";
 
-const ROUNDS = 40;
-const root = mkdtempSync(join(tmpdir(), "cubeform-bench-git-"));
+const flag = (name: string, fallback: number): number => Number(process.argv[process.argv.indexOf(name) + 1] ?? fallback) || fallback;
+const RUNS = flag("--runs", 3);
+const ROUNDS = flag("--rounds", 10);
+const N = 1_000;
+const ids = { apiKey: "kro_bench_0123456789abcdef", spaceId: "space-bench" };
+
+mkdirSync(WORK_DIR, { recursive: true });
+const root = mkdtempSync(join(WORK_DIR, "git-source-"));
 const env = { PATH: process.env.PATH ?? "", HOME: join(root, "home"), GIT_CONFIG_NOSYSTEM: "1", XDG_CACHE_HOME: join(root, "cache") };
 mkdirSync(env.HOME);
 const git = (cwd: string, ...args: string[]): string => execFileSync("git", args, { cwd, env, encoding: "utf8" });
-
-/** CPU ms of this process and its waited-for children. */
-function cpuMs(): number {
-  const own = process.cpuUsage();
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  const childTicks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16, 17)
-  return (own.user + own.system) / 1000 + childTicks * 10;
-}
-
-async function measure(label: string, round: () => Promise<unknown>): Promise<number> {
-  await round(); // the first round loads; later ones are what a steady watch costs
-  const startCpu = cpuMs();
-  const started = performance.now();
-  for (let i = 0; i < ROUNDS; i++) await round();
-  const cpu = (cpuMs() - startCpu) / ROUNDS;
-  console.log(`${label}: ${cpu.toFixed(1)} ms CPU, ${((performance.now() - started) / ROUNDS).toFixed(1)} ms wall per round (${ROUNDS} rounds)`);
-  return cpu;
-}
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 try {
-  const yaml = desiredYaml(fleet(1_000));
+  buildCli();
+  const cubes = fleet(N);
+  const statePath = join(root, "state.json");
+  await seedStateFile(statePath, cubes, ids);
   const file = join(root, "cubeform.yaml");
-  writeFileSync(file, yaml);
+  writeFileSync(file, desiredYaml(cubes));
   const bare = join(root, "remote.git");
-  const work = join(root, "work");
   git(root, "init", "-q", "--bare", "-b", "main", bare);
-  git(root, "init", "-q", "-b", "main", work);
-  writeFileSync(join(work, "cubeform.yaml"), yaml);
-  git(work, "add", "-A");
-  git(work, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "fleet");
-  git(work, "push", "-q", bare, "HEAD:refs/heads/main");
+  git(root, "init", "-q", "-b", "main", join(root, "work"));
+  writeFileSync(join(root, "work", "cubeform.yaml"), desiredYaml(cubes));
+  git(join(root, "work"), "add", "-A");
+  git(join(root, "work"), "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "fleet");
+  git(join(root, "work"), "push", "-q", bare, "HEAD:refs/heads/main");
 
-  const cache = new LoadCache();
-  const fileRound = await measure("file-based round (1,000 cubes, unchanged file)", () => loadDesiredFiles({ files: [file], cwd: root, env, cache }));
-  const repo = new RepoLoader({ source: new GitSource({ url: pathToFileURL(bare).href, cwd: root, env, timeoutMs: 60_000 }), path: "cubeform.yaml", env });
-  const repoRound = await measure("--repo round (1,000 cubes, unchanged commit: one git fetch, no load)", () => repo.load());
-  console.log(`ratio --repo / file: ${(repoRound / fileRound).toFixed(2)}× (source step only; the observe and plan of a round are the same either way)`);
+  const emulator = await startEmulatorProcess({ statePath, rateLimit: { limit: 1_000_000, windowMs: 1_000 }, clockSpeed: 1_000 });
+  try {
+    const run = { ...env, CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId };
+    const common = ["--interval", "200ms", "--rate-limit", "10/60"];
+    const sources = { file: ["-f", file], repo: ["--repo", pathToFileURL(bare).href] };
+    const perRound: Record<keyof typeof sources, number[]> = { file: [], repo: [] };
+    for (let i = 0; i < RUNS; i++) {
+      for (const which of ["file", "repo"] as const) perRound[which].push(...(await watchRounds([...sources[which], ...common], ROUNDS, { env: run, cwd: root })).roundCpuMs);
+    }
+    const [file1, repo1] = [median(perRound.file), median(perRound.repo)];
+    console.log(`watch -f, ${N} in-sync cubes: ${file1.toFixed(0)} ms CPU per round (median of ${perRound.file.length})`);
+    console.log(`watch --repo, ${N} in-sync cubes, unchanged commit: ${repo1.toFixed(0)} ms CPU per round, git's included (median of ${perRound.repo.length})`);
+    console.log(`ratio --repo / -f: ${(repo1 / file1).toFixed(2)}× (target ≤ 1.2×)`);
+  } finally {
+    await emulator.stop();
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -134,13 +134,14 @@ export async function runNode(args: string[], options: CliRunOptions): Promise<C
   };
 }
 
-/** CPU time (user + system) a running process has used so far, from /proc (Linux); null elsewhere. */
+/** CPU time (user + system) a running process and its waited-for children have used so far, from /proc (Linux); null elsewhere. */
 export function processCpuMs(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    // utime, stime, cutime and cstime are fields 14 to 17 of stat (11 to 14 after the command
+    // name), in clock ticks: the children's (a --repo round's git) count too.
+    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
   } catch {
     return null;
   }
@@ -174,7 +175,7 @@ export async function watchRounds(args: string[], rounds: number, options: CliRu
     const lines = createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       stdout += `${line}\n`;
-      if (!/\] round \d+: /.test(line)) return;
+      if (!/\] round \d+( \(commit \w+\))?: /.test(line)) return;
       const cpu = processCpuMs(child.pid ?? 0);
       if (cpu !== null) marks.push(cpu);
       if (marks.length > rounds) resolve();

@@ -17,7 +17,7 @@ export function formatProblem(p: FileProblem): string {
 export class SourceError extends Error {
   readonly exitCode = 1;
   constructor(
-    readonly code: "file_unreadable" | "invalid_option",
+    readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit",
     message: string,
   ) {
     super(message);

@@ -1,7 +1,9 @@
 /**
  * A git repository as the desired-state source: the system `git`, spawned with an argv array
  * (never a shell), fetches one ref shallowly into the user's cache directory and checks out the
- * commit it points to. Later rounds fetch into the same clone, so only what changed travels.
+ * commit it points to. Later rounds ask `git ls-remote` first and fetch only when the ref moved,
+ * into the same clone, so only what changed travels. The clone is shared by every cubeform of
+ * the user (two terminals, a watch): a change of it is made under a lock (system/lock.ts).
  *
  * Why the system git rather than a library: it is what the remote's auth, proxies, ssh and
  * protocol versions are configured for on the machine (Argo CD does the same), and spawning it
@@ -13,11 +15,12 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { GitSourceError } from "./errors.js";
+import { acquireLock, LockTimeout } from "../system/lock.js";
+import { GitSourceError, SourceError } from "./errors.js";
 
 export interface GitCredentials {
   /** An https token (from an environment variable or a file: the caller reads it). */
@@ -42,6 +45,8 @@ export interface GitSourceOptions {
   timeoutMs: number;
   /** Where clones are kept; default $XDG_CACHE_HOME/cubeform/git (else ~/.cache/cubeform/git). */
   cacheDir?: string;
+  /** git's gpg.ssh.allowedSignersFile: then only a commit with an SSH signature by one of its keys loads. */
+  allowedSignersFile?: string;
 }
 
 /** The files of one commit on disk. */
@@ -52,6 +57,8 @@ export interface Checkout {
   dir: string;
   /** Whether this commit was already checked out by the previous sync of this source. */
   unchanged: boolean;
+  /** Lets other processes change the clone again: call it once the files are read. */
+  release(): Promise<void>;
 }
 
 export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
@@ -64,7 +71,8 @@ export class GitSource {
   readonly ref: string | undefined;
   private readonly dir: string;
   private lastCommit: string | undefined;
-  private lastFetched: string | undefined;
+  /** `git ls-remote` of the ref before the last fetch: the same answer means the same commit. */
+  private lastHeads: string | undefined;
 
   constructor(private readonly options: GitSourceOptions) {
     this.url = normalizeUrl(options.url, options.cwd);
@@ -78,36 +86,68 @@ export class GitSource {
     return this.ref ?? "HEAD (the remote's default branch)";
   }
 
-  /** Fetches the ref and checks its commit out; the same commit as last time is not checked out again. */
+  /**
+   * The ref's commit, checked out. A steady round is one `git ls-remote` (under half a fetch's
+   * CPU; nothing read from the clone). When the ref moved, the clone is locked until release():
+   * fetched, checked out (always: another process may have checked out another ref) and kept
+   * small. The first sync fetches without asking (a one-shot command syncs once); the second
+   * records the answer to compare with.
+   */
   async sync(): Promise<Checkout> {
-    await this.ensureClone();
-    await this.git(["fetch", "--quiet", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
-    const commit = await this.fetchedCommit();
-    const unchanged = commit === this.lastCommit;
-    if (!unchanged) {
+    const known = this.lastCommit !== undefined && existsSync(join(this.dir, ".git")) ? await this.remoteHeads() : undefined;
+    if (known !== undefined && known === this.lastHeads) return { commit: this.lastCommit as string, dir: realpathSync(this.dir), unchanged: true, release: async () => {} };
+    const lock = await this.lock();
+    try {
+      if (!existsSync(join(this.dir, ".git"))) await this.git(["init", "--quiet"], "init");
+      // git's own automatic gc would detach into the background, outside the lock: compact() does it.
+      await this.git(["fetch", "--quiet", "--no-auto-maintenance", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
+      const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
       await this.git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach", commit], "checkout");
       await this.git(["clean", "--quiet", "-ffdx"], "clean");
-      this.lastCommit = commit;
+      await this.compact();
+      const unchanged = commit === this.lastCommit;
+      [this.lastCommit, this.lastHeads] = [commit, known];
+      return { commit, dir: realpathSync(this.dir), unchanged, release: lock.release };
+    } catch (e) {
+      await lock.release();
+      throw e;
     }
-    return { commit, dir: realpathSync(this.dir), unchanged };
+  }
+
+  /** Refuses a commit without an SSH signature by a key of the allowed-signers file (when one is given); call it before release(). */
+  async verify(commit: string): Promise<void> {
+    const file = this.options.allowedSignersFile;
+    if (file === undefined) return;
+    // -c, not the clone's config: the clone is shared, and its config is never written.
+    const result = await runGit(gitArgv(this.dir, ["-c", "gpg.format=ssh", "-c", `gpg.ssh.allowedSignersFile=${file}`, "verify-commit", "--", commit]), gitEnv(this.options.env, this.url, undefined), this.options.timeoutMs);
+    if (result.ok) return;
+    const why = result.timedOut ? "verify-commit timed out" : /^exit \d+$/.test(result.stderr) ? "it is not signed" : `it is not signed by a key in that file (${result.stderr})`;
+    throw new SourceError("untrusted_commit", `commit ${commit.slice(0, 12)} is refused by --allowed-signers ${file}: ${why}; nothing is applied until a commit signed by an allowed key`);
+  }
+
+  private async remoteHeads(): Promise<string> {
+    return this.git(["ls-remote", "--", this.url, this.ref ?? "HEAD"], "ls-remote");
+  }
+
+  private async lock(): Promise<{ release(): Promise<void> }> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      return await acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about: { command: `git fetch of ${this.url}` } });
+    } catch (e) {
+      if (!(e instanceof LockTimeout)) throw e;
+      throw new GitSourceError(`the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${Math.round(this.options.timeoutMs / 1000)} s, --git-timeout)`);
+    }
   }
 
   /**
-   * The commit FETCH_HEAD points to (a tag is peeled). When the fetched object is the one of the
-   * last sync, its commit is known: a steady watch round spawns one git process, not two.
+   * Each shallow fetch of a moved ref adds its objects and keeps the old ones (the reflog holds
+   * them): once the objects outgrow twice the checkout (plus 256 KiB, so a small repository is
+   * not packed every round), they are collected down to the checked-out commit.
    */
-  private async fetchedCommit(): Promise<string> {
-    const fetched = /^[0-9a-f]{40,64}/.exec(readFileSync(join(this.dir, ".git", "FETCH_HEAD"), "utf8"))?.[0];
-    if (fetched !== undefined && fetched === this.lastFetched && this.lastCommit !== undefined) return this.lastCommit;
-    const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
-    this.lastFetched = fetched;
-    return commit;
-  }
-
-  private async ensureClone(): Promise<void> {
-    if (existsSync(join(this.dir, ".git"))) return;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    await this.git(["init", "--quiet"], "init");
+  private async compact(): Promise<void> {
+    const [files, objects] = cloneBytes(this.dir);
+    if (objects <= 2 * files + 2 ** 18) return;
+    await this.git(["-c", "gc.reflogExpire=now", "-c", "gc.reflogExpireUnreachable=now", "gc", "--quiet", "--prune=now"], "gc");
   }
 
   private async git(args: string[], step: string): Promise<string> {
@@ -117,6 +157,18 @@ export class GitSource {
     const why = result.timedOut ? `timed out after ${Math.round(this.options.timeoutMs / 1000)} s (--git-timeout)` : result.stderr;
     throw new GitSourceError(`git ${step} of ${this.url} (${this.refLabel}) failed: ${redact(why, credentials)}`);
   }
+}
+
+/** [bytes of the checked-out files, bytes of .git/objects]. */
+function cloneBytes(dir: string): [number, number] {
+  const bytes: [number, number] = [0, 0];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(dir, join(entry.parentPath, entry.name));
+    const slot = path.startsWith(".git/objects/") ? 1 : path.startsWith(".git/") ? undefined : 0;
+    if (slot !== undefined) bytes[slot] += statSync(join(dir, path)).size;
+  }
+  return bytes;
 }
 
 type GitResult = { ok: true; stdout: string } | { ok: false; timedOut: boolean; stderr: string };
@@ -242,8 +294,10 @@ function defaultCacheDir(env: Record<string, string | undefined>): string {
   return join(base, "cubeform", "git");
 }
 
+/** git's last words, without its blank lines and the advice it prints after any transport failure. */
 function lastLines(stderr: string): string {
-  return stderr.trim().split("\n").slice(-3).join("; ");
+  const advice = /^(fatal: Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)?$/;
+  return stderr.split("\n").map((line) => line.trim()).filter((line) => !advice.test(line)).slice(-3).join("; ");
 }
 
 function redact(text: string, credentials: GitCredentials | undefined): string {

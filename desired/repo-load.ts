@@ -39,13 +39,18 @@ export class RepoLoader {
 
   async load(): Promise<RepoLoaded> {
     const checkout = await this.options.source.sync();
-    if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+    try {
+      if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+    } finally {
+      await checkout.release();
+    }
     if (this.last.result instanceof Error) throw this.last.result;
     return this.last.result;
   }
 
   private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
     const { path, secretsDir, env, source } = this.options;
+    await source.verify(commit);
     if (!exists(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
     try {
       const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, ...(secretsDir !== undefined ? { secretsDir } : {}) });

@@ -20,6 +20,7 @@ export function repoLoaderOf(options: RepoOptions, cwd: string, io: CliIo): Repo
     env: io.env,
     credentials: () => credentialsOf(options, cwd, io.env),
     timeoutMs: parseDuration(options.gitTimeout, "--git-timeout"),
+    ...(options.allowedSigners !== undefined ? { allowedSignersFile: resolve(cwd, options.allowedSigners) } : {}),
   });
   return new RepoLoader({ source, path: options.path, env: io.env, ...(options.secretsDir !== undefined ? { secretsDir: resolve(cwd, options.secretsDir) } : {}) });
 }
@@ -59,7 +60,7 @@ function readTokenFile(path: string): string {
   }
 }
 
-const REPO_KEYS = ["repo", "ref", "path", "secretsDir", "gitTokenEnv", "gitTokenFile", "gitUsername", "sshKey", "sshKnownHosts", "gitTimeout"] as const;
+const REPO_KEYS = ["repo", "ref", "path", "secretsDir", "gitTokenEnv", "gitTokenFile", "gitUsername", "sshKey", "sshKnownHosts", "allowedSigners", "gitTimeout"] as const;
 
 /** A command's parsed options split into the repository source (when --repo) and the rest. */
 export function takeRepo<T extends RepoOptions>(parsed: T, rawFiles: unknown, cwd: string, io: CliIo): { repo?: RepoLoader; rest: Omit<T, (typeof REPO_KEYS)[number]> } {

@@ -56,7 +56,7 @@ export interface WatchContext extends PlanFlags {
 export const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
-const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable"]);
+const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable", "untrusted_commit"]);
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");

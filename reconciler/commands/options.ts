@@ -122,6 +122,7 @@ export function addRepoOptions(command: Command): Command {
     .option("--git-username <name>", "the user name sent with the token", "x-access-token")
     .option("--ssh-key <file>", "with an ssh --repo: the private key file")
     .option("--ssh-known-hosts <file>", "with an ssh --repo: the known_hosts file (host keys are always checked)")
+    .option("--allowed-signers <file>", "with --repo: apply only commits with an SSH signature by a key in this file (git's gpg.ssh.allowedSignersFile format)")
     .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m)", "60s");
 }
 
@@ -135,6 +136,7 @@ export const RepoOptions = z.object({
   gitUsername: z._default(z.string().check(z.minLength(1)), "x-access-token"),
   sshKey: z.optional(z.string().check(z.minLength(1))),
   sshKnownHosts: z.optional(z.string().check(z.minLength(1))),
+  allowedSigners: z.optional(z.string().check(z.minLength(1))),
   gitTimeout: z._default(z.string(), "60s"),
 });
 export type RepoOptions = z.infer<typeof RepoOptions>;
@@ -144,7 +146,7 @@ export function checkRepoFlags(options: RepoOptions & { file?: readonly string[]
   const filesGiven = Array.isArray(rawFiles) && rawFiles.length > 0;
   if (options.repo !== undefined && filesGiven) throw new CliError("invalid_option", "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)");
   if (options.repo !== undefined) return;
-  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts"] as const).find((name) => options[name] !== undefined);
+  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts", "allowedSigners"] as const).find((name) => options[name] !== undefined);
   if (orphan !== undefined) throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --repo`);
 }
 

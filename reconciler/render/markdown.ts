@@ -1,4 +1,5 @@
 /** Markdown for PR comments and GitHub step summaries: one table per resource kind. Every name and value is escaped (escape.ts). */
+import { shortCommit } from "../../desired/repo-load.js";
 import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
@@ -9,6 +10,8 @@ const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Doma
 
 export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cubeform plan"): string {
   const lines = [`### ${title}`, ""];
+  const { source } = plan;
+  if (source !== undefined) lines.push(`Source: ${markdownCode(source.repo)} ${markdownCode(source.ref)} at commit ${markdownCode(shortCommit(source.revision))} (${markdownCode(source.path)})`, "");
   const changes = visibleChanges(plan).filter((c) => !(c.unmanaged && c.action === "noop"));
   if (changes.length === 0) lines.push(`No changes: the space matches ${markdownCode(ctx.file)}.`, "");
   for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));

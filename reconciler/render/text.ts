@@ -49,7 +49,7 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
 /** The commit a git-sourced plan was computed from (empty for a file). */
 export function sourceLine(plan: Plan): string {
   const source = plan.source;
-  return source === undefined ? "" : `Source: ${source.repo} ${source.ref} at commit ${source.revision} (${source.path})`;
+  return source === undefined ? "" : `Source: ${t(source.repo)} ${t(source.ref)} at commit ${t(source.revision)} (${t(source.path)})`;
 }
 
 function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {

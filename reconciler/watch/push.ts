@@ -70,7 +70,7 @@ function defaultBranchOf(payload: PushPayload | undefined): string | undefined {
 
 function matches(ref: string, watched: string | undefined, defaultBranch: string | undefined): boolean {
   if (ref === "") return false;
-  // Without --ref, the default branch; a payload that does not say which it is costs one fetch.
+  // Without --ref, the default branch; a payload that does not say which it is costs one round (one ls-remote if the ref did not move).
   if (watched === undefined || watched === "HEAD") return defaultBranch === undefined || ref === `refs/heads/${defaultBranch}`;
   return ref === watched || ref === `refs/heads/${watched}` || ref === `refs/tags/${watched}`;
 }

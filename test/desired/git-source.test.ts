@@ -1,5 +1,6 @@
 /** A git repository as the source (issue 21): real git on bare repositories made here, read through file://. */
-import { readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -151,7 +152,26 @@ test("a remote that does not answer fails the fetch at the timeout", async () =>
   await waitFor(() => open.size === 0, { timeoutMs: 5_000, message: "the connections closed" });
 });
 
+test("issue 21 item 7: a repository that grows large: 30 pushes replacing a 384 KiB file keep the cached clone under 2 MiB", { timeout: 120_000 }, async () => {
+  const repo = testRepo();
+  const repoLoader = loader(repo);
+  const clones = join(repo.env.XDG_CACHE_HOME as string, "cubeform", "git");
+  let largest = 0;
+  for (let push = 0; push < 30; push++) {
+    const commit = repo.commit({ "cubeform.yaml": fleet("web"), "assets/big.bin": randomBytes(288 * 1024).toString("base64") });
+    expect((await repoLoader.load()).revision.revision).toBe(commit);
+    largest = Math.max(largest, bytesUnder(join(clones, readdirOne(clones), ".git")));
+  }
+  // 30 × ~0.3 MiB (compressed) were fetched; the old commits' objects are collected as they go.
+  expect(largest).toBeLessThan(2 * 2 ** 20);
+  expect(bytesUnder(repo.bare)).toBeGreaterThan(8 * 2 ** 20);
+});
+
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, e) => sum + (e.isFile() ? statSync(join(e.parentPath, e.name)).size : 0), 0);
+}
+
 function readdirOne(dir: string): string {
-  const [entry] = readdirSync(dir);
+  const [entry] = readdirSync(dir).filter((name) => !name.endsWith(".lock"));
   return entry as string;
 }

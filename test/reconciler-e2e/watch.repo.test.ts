@@ -9,6 +9,7 @@ import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { escapeMarkdown } from "../../reconciler/render/escape.js";
 import { freePort } from "../support/ports.js";
 import { testRepo } from "../support/git.js";
 import { describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
@@ -125,7 +126,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
   expect(pushToApplied).toBeLessThan(10_000);
 });
 
-test("plan --repo names the commit in its header and in --format json; -f with --repo is refused", { timeout: 60_000 }, async () => {
+test("plan --repo names the commit in its header, in --format json, markdown and github (issue 21 item 3); -f with --repo is refused", { timeout: 60_000 }, async () => {
   const repo = testRepo();
   const commit = repo.commit({ "fleet/web.yaml": plainFleet("web") });
   const p = await project();
@@ -135,6 +136,10 @@ test("plan --repo names the commit in its header and in --format json; -f with -
   const json = await p.run(["plan", "--repo", repo.url, "--ref", "main", "--path", "fleet", "--format", "json", ...RATE], repo.env);
   expect(json.code, describeRun(json)).toBe(2);
   expect(JSON.parse(json.stdout).source).toEqual({ repo: repo.url, ref: "main", revision: commit, path: "fleet" });
+  const markdown = await p.run(["plan", "--repo", repo.url, "--ref", "main", "--path", "fleet", "--format", "markdown", ...RATE], repo.env);
+  expect(markdown.stdout).toContain(`### cubeform plan\n\nSource: <code>${escapeMarkdown(repo.url)}</code> <code>main</code> at commit <code>${commit.slice(0, 12)}</code> (<code>fleet</code>)\n`);
+  const github = await p.run(["plan", "--repo", repo.url, "--path", "fleet", "--format", "github", ...RATE], repo.env);
+  expect(github.stdout).toContain(`Source: ${repo.url} HEAD at commit ${commit} (fleet)`);
   const both = await p.run(["plan", "-f", "x.yaml", "--repo", repo.url], repo.env);
   expect(both.code).toBe(1);
   expect(both.stderr).toContain("-f and --repo name two sources");

@@ -81,3 +81,14 @@ test("prettyJsonChunks: a long list (stringified in groups of items) is still ex
   }
   expect([...prettyJsonChunks(list, 1)].join("")).toBe(`${JSON.stringify(list, null, 2)}\n`);
 });
+
+test("issue 21 item 3: the source revision is in the text, markdown and github plans, its values escaped for each", () => {
+  const source = { repo: "file:///srv/a|b_*c*.git", ref: "main", revision: "0123456789abcdef0123456789abcdef01234567", path: "fleet\n::error::x" };
+  const ctx = { file: "fleet", cubePositions: {}, color: false };
+  const plan = { ...planOf([change({})]), source };
+  expect(renderPlan(plan, "text", ctx)).toContain("Source: file:///srv/a|b_*c*.git main at commit 0123456789abcdef0123456789abcdef01234567 (fleet\\n::error::x)\n");
+  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*\\.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n\\:\\:error\\:\\:x</code>)\n");
+  const github = renderPlan(plan, "github", ctx);
+  expect(github).toContain("(fleet\\n::error::x)");
+  expect(github).not.toMatch(/^::error::x/m);
+});

@@ -4,7 +4,7 @@
  * GIT_CONFIG_NOSYSTEM, so the user's configuration never leaks in.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,4 +67,11 @@ export function testRepo(): TestRepo {
       return git("rev-parse", "HEAD").trim();
     },
   };
+}
+
+/** An ed25519 key pair made by ssh-keygen in `dir`: the private key's path and the public key's line. */
+export function sshKeyPair(dir: string, name: string): { key: string; pub: string } {
+  const key = join(dir, name);
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key]);
+  return { key, pub: readFileSync(`${key}.pub`, "utf8").trim() };
 }

@@ -1,0 +1,58 @@
+/**
+ * `watch --apply --repo --allowed-signers` (issue 21 item 6): a commit without a signature by an
+ * allowed key is not applied, and is reported like a broken commit (the round's error names the
+ * commit, /readyz is 503, cubeform_source_failing is 1) while the last good one stays; the next
+ * commit signed by an allowed key applies. Real keys (ssh-keygen) and signed commits.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { sshKeyPair, testRepo } from "../support/git.js";
+import { describeRun, plainFleet, project, RATE, tempDir, waitFor } from "./support.js";
+
+test("issue 21 item 6: watch --allowed-signers applies signed commits only; an unsigned or foreign-signed one degrades readiness, naming the commit", { timeout: 120_000 }, async () => {
+  const repo = testRepo();
+  const dir = tempDir();
+  const [allowed, other] = [sshKeyPair(dir, "allowed"), sshKeyPair(dir, "other")];
+  const signers = join(dir, "allowed_signers");
+  writeFileSync(signers, `fleet@example.com ${allowed.pub}\n`);
+  const commit = (key: string | undefined, ...names: string[]): string => {
+    repo.git("config", "gpg.format", "ssh");
+    repo.git("config", "commit.gpgsign", String(key !== undefined));
+    if (key !== undefined) repo.git("config", "user.signingkey", key);
+    return repo.commit({ "cubeform.yaml": plainFleet(...names) });
+  };
+  const p = await project();
+  const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
+  const c1 = commit(allowed.key, "web");
+  const watch = p.start(["watch", "--apply", "--repo", repo.url, "--allowed-signers", signers, "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"], repo.env);
+  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), { timeoutMs: 20_000, message: "the metrics address" }))[1] as string;
+  const readyz = async (): Promise<[number, string]> => {
+    const response = await fetch(`${base}/readyz`);
+    return [response.status, await response.text()];
+  };
+  await waitFor(async () => (await readyz())[0] === 200 && (await names()).includes("web"), { timeoutMs: 60_000, message: `c1 applied\n${watch.stderr()}` });
+
+  for (const [key, why] of [[undefined, "it is not signed"], [other.key, "it is not signed by a key in that file"]] as const) {
+    const refused = commit(key, "web", "db");
+    const [status, body] = await waitFor(async () => {
+      const answer = await readyz();
+      return answer[0] === 503 && answer[1].includes(refused) ? answer : undefined;
+    }, { timeoutMs: 30_000, message: `not ready on ${refused}\n${watch.stderr()}` });
+    expect(status).toBe(503);
+    expect(body).toContain(`commit ${refused.slice(0, 12)} is refused by --allowed-signers ${signers}: ${why}`);
+    expect(body).toContain(`revision ${refused} (last good revision ${c1} stays applied)`);
+    expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^cubeform_source_failing 1$/m);
+    expect(watch.stderr()).toMatch(new RegExp(`round \\d+ \\(commit ${refused.slice(0, 12)}\\) failed: commit ${refused.slice(0, 12)} is refused`));
+    expect(await names()).toEqual(["web"]);
+  }
+  const oneShot = await p.run(["validate", "--repo", repo.url, "--allowed-signers", signers], repo.env);
+  expect(oneShot.code, describeRun(oneShot)).toBe(1);
+  expect(oneShot.stderr).toContain("is refused by --allowed-signers");
+
+  const c4 = commit(allowed.key, "web", "db", "cache");
+  await waitFor(async () => (await readyz())[0] === 200 && (await names()).includes("cache"), { timeoutMs: 60_000, message: `c4 applied\n${watch.stderr()}` });
+  expect((await readyz())[1]).toBe(`ok\nrevision ${c4}\n`);
+  watch.process.kill("SIGTERM");
+  expect((await watch.exited).code).toBe(0);
+});
