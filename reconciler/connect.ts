@@ -63,6 +63,15 @@ export interface Connection {
   readMemo?: ReadMemo;
   close(): Promise<void>;
   emulator?: RunningEmulator;
+  /** Where the API key came from (a variable's name, a krova config context), never the key. */
+  keyFrom?: string;
+}
+
+/** A refused key (401/403) names where it came from: the variable or the config context, never the key. */
+export function sayWhereTheKeyIsFrom(error: unknown, keyFrom: string | undefined): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (keyFrom !== undefined && (code === "unauthorized" || code === "forbidden") && error instanceof Error) error.message += `; the key came from ${keyFrom}`;
+  return error;
 }
 
 export function stateDir(cwd: string): string {
@@ -80,7 +89,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
   if (!options.emulator) {
-    const config = configFromEnv(io.env);
+    const { config, keyFrom } = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
     const client = createClient({ ...config, env: io.env, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
@@ -92,10 +101,10 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, ...memo };
+      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, keyFrom, ...memo };
     } catch (e) {
       await client.close();
-      throw e;
+      throw sayWhereTheKeyIsFrom(e, keyFrom);
     }
   }
   const statePath = join(stateDir(options.cwd), "emulator-state.json");
@@ -121,9 +130,9 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   }
 }
 
-function configFromEnv(env: CliIo["env"]): ClientConfig {
+function configFromEnv(env: CliIo["env"]): { config: ClientConfig; keyFrom: string } {
   try {
-    return clientConfigFromEnv(env);
+    return { config: clientConfigFromEnv(env), keyFrom: `the variable ${env.CUBE_API_KEY?.trim() ? "CUBE_API_KEY" : "KROVA_API_KEY"}` };
   } catch (e) {
     if ((e as { code?: unknown }).code !== "config") throw e;
     const fromFile = credentialsFrom(

@@ -3,7 +3,7 @@
  * observe and diff. The connection is closed whatever happens.
  */
 import { diff, diffAsRead, observe, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanKeep } from "../../engine/index.js";
-import { connect, type Connection, type RateLimit } from "../connect.js";
+import { connect, sayWhereTheKeyIsFrom, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -92,6 +92,8 @@ export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSigna
   );
   try {
     return await body(conn);
+  } catch (e) {
+    throw sayWhereTheKeyIsFrom(e, conn.keyFrom);
   } finally {
     await conn.close();
   }

@@ -216,7 +216,7 @@ class Watcher {
   fatal(error: unknown): Error | undefined {
     const cause = error instanceof TerminalError ? error.cause : error;
     if (this.succeeded || !hasCode(cause) || (cause.code !== "unauthorized" && cause.code !== "forbidden")) return undefined;
-    return new CliError(cause.code, `the API refused the key: ${messageOf(cause)}; check CUBE_API_KEY (and CUBE_SPACE_ID)`);
+    return new CliError(cause.code, `the API refused the key: ${messageOf(cause)}`);
   }
 
   reportFailure(error: unknown, retryInMs: number): void {
