@@ -204,6 +204,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = ([] as DeclaredCube[]).concat(...untargetedParts);
   const cubeNames = ([] as string[]).concat(...cubeNameParts);
   if (space !== undefined) desired.spaceId = space.id;
+  const ignored = [...new Set(loaded.flatMap((f) => f.desired.ignoreWarnings ?? []))];
+  if (ignored.length > 0) desired.ignoreWarnings = ignored;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
   if (withWebhooks.length > 0) {

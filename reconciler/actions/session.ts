@@ -69,7 +69,7 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   }
   rememberLoadedSecrets(io, loaded);
   checkTargets(loaded.desired, ctx.targets ?? [], loaded.file);
-  reportWarnings(loaded, io);
+  reportWarnings(loaded, io, ctx.format);
   return loaded;
 }
 
