@@ -9,6 +9,7 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { formatBytes } from "../system/files.js";
 import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
 import { FLEET_FILE } from "./limits.js";
+import { Defaults } from "../schema/desired.js";
 import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
 import type { DiskLoadCache } from "./load-cache.js";
 
@@ -203,6 +204,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = ([] as DeclaredCube[]).concat(...untargetedParts);
   const cubeNames = ([] as string[]).concat(...cubeNameParts);
   if (space !== undefined) desired.spaceId = space.id;
+  const ignored = [...new Set(loaded.flatMap((f) => f.desired.ignoreWarnings ?? []))];
+  if (ignored.length > 0) desired.ignoreWarnings = ignored;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
   if (withWebhooks.length > 0) {
@@ -226,9 +229,20 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     locateCube: (cubeName, field) => {
       for (const file of loaded) {
         const index = indexOf(file, cubeName);
-        if (index !== undefined) return { file: file.file, ...file.locate(["cubes", index, ...field]) };
+        if (index !== undefined) return { file: file.file, ...locateInFile(file, index, field) };
       }
       return { file: first.file, line: 0, col: 0 };
     },
   };
+}
+
+const DEFAULTABLE = new Set(Object.keys(Defaults.shape));
+const samePlace = (a: Position, b: Position): boolean => a.line === b.line && a.col === b.col;
+
+/** A cube's field; one the cube leaves to `defaults:` is where defaults sets it (a typo there is reported there). */
+function locateInFile(file: LoadedFile, index: number, field: IssuePath): Position {
+  const at = file.locate(["cubes", index, ...field]);
+  if (!DEFAULTABLE.has(String(field[0])) || !samePlace(at, file.locate(["cubes", index]))) return at;
+  const inDefaults = file.locate(["defaults", ...field]);
+  return samePlace(inDefaults, file.locate(["defaults", ...field.slice(0, -1)])) ? at : inDefaults;
 }

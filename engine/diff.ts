@@ -10,7 +10,7 @@
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
-import { liveCubeView, managed, planCube, protectedReason } from "./cube-rules.js";
+import { liveCubeView, managed, planCube } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
 import { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
@@ -246,7 +246,10 @@ function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, 
   }
   const change: ResourceChange = { ...base, action: "delete", after: null, changes: viewFields(before, "destroyed") };
   if (live.cube.terminationProtection) {
-    out.changes.push({ ...change, blocked: { code: "termination_protected", reason: protectedReason(live.cube.name, "deleting") } });
+    // Not in the file: no terminationProtection line to turn off, only the live flag.
+    const ref = /^[\w.-]+$/.test(live.cube.name) ? live.cube.name : live.cube.id;
+    const reason = `cube "${live.cube.name}" is not in the file and has terminationProtection on; turn it off first (cubeform cube unprotect ${ref}), then prune deletes it`;
+    out.changes.push({ ...change, blocked: { code: "termination_protected", reason } });
     return;
   }
   out.changes.push(change);

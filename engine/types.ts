@@ -79,6 +79,8 @@ export interface DesiredState {
   untargeted?: DeclaredCube[];
   /** undefined: webhooks are not managed (not observed, reported or pruned). */
   webhooks?: DesiredWebhookSpec[];
+  /** Kinds of warning the file silences (`warnings: { ignore: [...] }`); the engine ignores it. */
+  ignoreWarnings?: string[];
 }
 
 // ---------------------------------------------------------------- observed state

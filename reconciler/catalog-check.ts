@@ -1,11 +1,11 @@
 /**
- * What can be known before apply about the cubes a plan creates: whether their image and
- * region exist (the public catalog, GET /images and /regions: no key needed, read at most
- * once per connection, and only when the plan creates a cube). Limits that depend on the
+ * What can be known before apply about the cubes a plan creates or replaces: whether their
+ * image and region exist (the public catalog, GET /images and /regions: no key needed, read at
+ * most once per connection, and only when a plan sends an image or region). Limits that depend on the
  * space (vCPU/RAM/disk caps, port pools) only the API can judge: see limits.ts.
  */
 import type { CubeApi } from "../client/api.js";
-import type { Plan } from "../engine/types.js";
+import { isReplace, type Plan } from "../engine/types.js";
 import type { Image, Region } from "../schema/api.js";
 import { LoadError, type FileProblem } from "./errors.js";
 import type { IssuePath, Position } from "../desired/load.js";
@@ -14,8 +14,10 @@ import { didYouMean } from "../desired/suggest.js";
 export interface CatalogSource {
   /** The files as shown in messages. */
   file: string;
-  locateCube(cubeName: string, field: IssuePath): Position & { file: string };
+  locateCube(cubeName: string, field: IssuePath): FilePosition;
 }
+
+type FilePosition = Position & { file: string };
 
 interface Catalog {
   images: Image[];
@@ -34,23 +36,35 @@ function catalogOf(client: CubeApi): Promise<Catalog> {
   return catalog;
 }
 
-/** Throws a LoadError (file:line:col for each) when a cube the plan creates names an image or region the API does not offer. */
+/**
+ * Throws a LoadError (file:line:col for each) when a cube the plan creates or replaces names an
+ * image or region the API does not offer, blocked or not: a typo is a typo, not a replacement.
+ * A value from `defaults:` is reported once, there.
+ */
 export async function checkCatalog(client: CubeApi, plan: Plan, source: CatalogSource): Promise<void> {
-  const creates = plan.steps.flatMap((step) => (step.op === "create-cube" ? [{ cubeName: step.cube.cubeName, image: step.body.image, region: step.body.region }] : []));
-  if (creates.length === 0) return;
+  const asked = plan.changes.flatMap((c) => {
+    if (c.kind !== "cube" || !c.after || (c.action !== "create" && !isReplace(c.action))) return [];
+    const sent = (field: "image" | "region") => (c.action === "create" || c.changes.some((f) => f.path === field) ? (c.after?.[field] as string | undefined) : undefined);
+    return [{ cubeName: c.cubeName, image: sent("image"), region: sent("region") }];
+  });
+  if (!asked.some((cube) => cube.image !== undefined || cube.region !== undefined)) return;
   const { images, regions } = await catalogOf(client);
-  const imageIds = images.map((i) => i.id);
-  const regionSlugs = regions.map((r) => r.slug);
-  const problems: FileProblem[] = [];
-  for (const cube of creates) {
-    if (!imageIds.includes(cube.image)) {
-      const at = source.locateCube(cube.cubeName, ["image"]);
-      problems.push({ ...at, message: `cube "${cube.cubeName}": image "${cube.image}" is not offered by the API${didYouMean(cube.image, imageIds)}; images: ${imageIds.join(", ")} (GET /images)` });
-    }
-    if (cube.region !== undefined && !regionSlugs.includes(cube.region)) {
-      const at = source.locateCube(cube.cubeName, ["region"]);
-      problems.push({ ...at, message: `cube "${cube.cubeName}": region "${cube.region}" is not offered by the API${didYouMean(cube.region, regionSlugs)}; regions: ${regionSlugs.join(", ")} (GET /regions), or leave region out to let the API pick one` });
+  const offered = { image: images.map((i) => i.id), region: regions.map((r) => r.slug) };
+  // By position: the cubes that take one value from defaults share one problem.
+  const bad = new Map<string, { at: FilePosition; field: "image" | "region"; value: string; cubes: string[] }>();
+  for (const cube of asked) {
+    for (const field of ["image", "region"] as const) {
+      const value = cube[field];
+      if (value === undefined || offered[field].includes(value)) continue;
+      const at = source.locateCube(cube.cubeName, [field]);
+      const where = `${at.file}:${at.line}:${at.col}`;
+      bad.get(where)?.cubes.push(cube.cubeName) ?? bad.set(where, { at, field, value, cubes: [cube.cubeName] });
     }
   }
+  const problems = [...bad.values()].map(({ at, field, value, cubes }): FileProblem => {
+    const known = field === "image" ? `images: ${offered.image.join(", ")} (GET /images)` : `regions: ${offered.region.join(", ")} (GET /regions), or leave region out to let the API pick one`;
+    const who = cubes.length === 1 ? `cube "${cubes[0]}"` : `cubes ${cubes.map((c) => `"${c}"`).join(", ")}`;
+    return { ...at, message: `${who}: ${field} "${value}" is not offered by the API${didYouMean(value, offered[field])}; ${known}` };
+  });
   if (problems.length > 0) throw new LoadError(source.file, problems);
 }

@@ -2,7 +2,8 @@
  * Connecting the CLI to an API: the real one (credentials from the environment) or the
  * embedded emulator started in this process (--emulator).
  */
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { CubeApi } from "../client/api.js";
 // Client modules one by one, not client/index.js: that one also loads the archive download
 // (undici), which a plan never needs.
@@ -16,7 +17,7 @@ import type { IdempotencyJournal } from "../engine/types.js";
 import type { RunningEmulator } from "../emulator/index.js";
 import { credentialsFrom } from "./credentials.js";
 import { CliError } from "./errors.js";
-import { isTty, type CliIo } from "./io.js";
+import { isTty, writeLine, type CliIo } from "./io.js";
 import { rateWaitNotices, type RateWaitNotices } from "./rate-waits.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
@@ -35,6 +36,8 @@ export interface ConnectOptions {
   stopSendsOnSignal?: boolean;
   rateLimit?: RateLimit;
   cwd: string;
+  /** The folder of the fleet file (projectDir): .cubeform/ is there; cwd when absent. */
+  dir?: string;
   /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
   repeatedReads?: boolean;
   /** API requests in flight at once (default: the client's). */
@@ -63,16 +66,38 @@ export interface Connection {
   readMemo?: ReadMemo;
   close(): Promise<void>;
   emulator?: RunningEmulator;
+  /** Where the API key came from (a variable's name, a krova config context), never the key. */
+  keyFrom?: string;
+}
+
+/** A refused key (401/403) names where it came from: the variable or the config context, never the key. */
+export function sayWhereTheKeyIsFrom(error: unknown, keyFrom: string | undefined): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (keyFrom !== undefined && (code === "unauthorized" || code === "forbidden") && error instanceof Error) error.message += `; the key came from ${keyFrom}`;
+  return error;
 }
 
 export function stateDir(cwd: string): string {
   return join(cwd, ".cubeform");
 }
 
+/**
+ * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file
+ * -f names (in it, for a directory), so a run from another folder finds the same state; the
+ * working directory for standard input and for commands without a file.
+ */
+export function projectDir(files: readonly string[], cwd: string): string {
+  const first = files.find((file) => file !== "-");
+  if (first === undefined) return cwd;
+  const path = resolve(cwd, first);
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path);
+}
+
 export async function connect(options: ConnectOptions, io: CliIo): Promise<Connection> {
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const journal = new FileJournal(join(stateDir(options.cwd), "journal.json"));
-  const secretMemory = new SecretMemory(join(stateDir(options.cwd), "secrets.json"));
+  const dir = stateDir(options.dir ?? options.cwd);
+  const journal = new FileJournal(join(dir, "journal.json"));
+  const secretMemory = new SecretMemory(join(dir, "secrets.json"));
   const machineDir = machineStateDir(io.env);
   // After a stop request the client sends nothing new (the request in flight completes).
   const signal = options.stopSendsOnSignal && io.signal ? { signal: io.signal } : {};
@@ -80,7 +105,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
   if (!options.emulator) {
-    const config = configFromEnv(io.env);
+    const { config, keyFrom } = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
     const client = createClient({ ...config, env: io.env, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
@@ -92,13 +117,15 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, ...memo };
+      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, keyFrom, ...memo };
     } catch (e) {
       await client.close();
-      throw e;
+      throw sayWhereTheKeyIsFrom(e, keyFrom);
     }
   }
-  const statePath = join(stateDir(options.cwd), "emulator-state.json");
+  const statePath = join(dir, "emulator-state.json");
+  // Said when it is not where the user stands: a run from another folder sees which emulator it uses.
+  if (dirname(dir) !== resolve(options.cwd)) writeLine(io.stderr, `emulator: state in ${relative(options.cwd, statePath)} (beside the file)`);
   // Loaded only here: a run against the real API never pays for the emulator's modules.
   const { startEmulator } = await import("../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });
@@ -112,7 +139,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
       await client.close();
       await emulator.close();
     };
-    const lockScope = `emulator:${stateDir(options.cwd)}`;
+    const lockScope = `emulator:${dir}`;
     const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
     return { client, spaceId: emulator.spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close, ...memo };
   } catch (e) {
@@ -121,9 +148,9 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   }
 }
 
-function configFromEnv(env: CliIo["env"]): ClientConfig {
+function configFromEnv(env: CliIo["env"]): { config: ClientConfig; keyFrom: string } {
   try {
-    return clientConfigFromEnv(env);
+    return { config: clientConfigFromEnv(env), keyFrom: `the variable ${env.CUBE_API_KEY?.trim() ? "CUBE_API_KEY" : "KROVA_API_KEY"}` };
   } catch (e) {
     if ((e as { code?: unknown }).code !== "config") throw e;
     const fromFile = credentialsFrom(

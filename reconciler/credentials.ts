@@ -85,14 +85,14 @@ export function contextFromFile(env: Env): { path: string; context: KrovaContext
   return { path, context };
 }
 
-/** Variables win; otherwise the file's context fills in the key, space and URL. */
-export function credentialsFrom(envConfig: Partial<ClientConfig>, env: Env): ClientConfig | undefined {
-  if (envConfig.apiKey) return envConfig as ClientConfig;
+/** The file's context fills in the key, space and URL (variables win); `keyFrom` says where the key came from, for a refused key. */
+export function credentialsFrom(envConfig: Partial<ClientConfig>, env: Env): { config: ClientConfig; keyFrom: string } | undefined {
   const found = contextFromFile(env);
   if (!found) return undefined;
-  const { context } = found;
+  const { context, path } = found;
   const spaceId = envConfig.spaceId ?? context.spaceId ?? undefined;
-  return { baseUrl: envConfig.baseUrl ?? context.baseUrl ?? "https://krova.cloud/api/v1", apiKey: context.apiKey, ...(spaceId ? { spaceId } : {}) };
+  const config = { baseUrl: envConfig.baseUrl ?? context.baseUrl ?? "https://krova.cloud/api/v1", apiKey: context.apiKey, ...(spaceId ? { spaceId } : {}) };
+  return { config, keyFrom: `the context "${context.name}"${env.KROVA_CONTEXT?.trim() ? " (KROVA_CONTEXT)" : ""} of ${path}` };
 }
 
 /** Adds or replaces a context (by name) and makes it current; file 0600 in a 0700 directory, written atomically. */

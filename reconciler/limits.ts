@@ -7,12 +7,15 @@
  * known only to the API, so going past a default cap is a warning, never an error.
  */
 import type { DesiredState } from "../engine/types.js";
+import type { WarningKind } from "../schema/desired.js";
 
 export const DEFAULT_SPACE_CAPS = { vcpu: 16, ramGb: 32, diskGb: 100 } as const;
 
 const UNITS = { vcpu: "vCPU", ramGb: "GB RAM", diskGb: "GB disk" } as const;
+const KINDS = { vcpu: "vcpu-cap", ramGb: "ram-cap", diskGb: "disk-cap" } as const;
 
 export interface LimitWarning {
+  kind: WarningKind;
   /** The cube it is about; undefined for the fleet as a whole. */
   cubeName?: string;
   message: string;
@@ -27,14 +30,14 @@ export function capWarnings(desired: DesiredState): LimitWarning[] {
       totals[key] += cube.resources[key];
       const cap = DEFAULT_SPACE_CAPS[key];
       if (cube.resources[key] > cap) {
-        warnings.push({ cubeName: cube.name, message: `cube "${cube.name}": resources.${key} ${cube.resources[key]} is above a space's default cap of ${cap} ${UNITS[key]}. ${API_JUDGES}` });
+        warnings.push({ kind: KINDS[key], cubeName: cube.name, message: `cube "${cube.name}": resources.${key} ${cube.resources[key]} is above a space's default cap of ${cap} ${UNITS[key]}. ${API_JUDGES}` });
       }
     }
   }
   for (const key of keys) {
     const cap = DEFAULT_SPACE_CAPS[key];
-    if (totals[key] > cap && !warnings.some((w) => w.message.includes(`resources.${key} `))) {
-      warnings.push({ message: `the cubes together ask for ${totals[key]} ${UNITS[key]}, above a space's default cap of ${cap}. ${API_JUDGES}` });
+    if (totals[key] > cap && !warnings.some((w) => w.kind === KINDS[key])) {
+      warnings.push({ kind: KINDS[key], message: `the cubes together ask for ${totals[key]} ${UNITS[key]}, above a space's default cap of ${cap}. ${API_JUDGES}` });
     }
   }
   return warnings;

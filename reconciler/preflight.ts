@@ -4,7 +4,9 @@
  */
 import type { DesiredState } from "../engine/types.js";
 import { CliError } from "./errors.js";
-import { writeLine, type CliIo } from "./io.js";
+import type { CliIo } from "./io.js";
+import type { Format } from "./commands/options.js";
+import { annotation } from "./render/github.js";
 import { capWarnings } from "./limits.js";
 import type { LoadedFiles } from "../desired/sources.js";
 import { didYouMean } from "../desired/suggest.js";
@@ -21,10 +23,24 @@ export function checkTargets(desired: DesiredState, targets: readonly string[], 
   }
 }
 
-/** Warnings about limits only the API can judge, on stderr (they never change the exit code). */
-export function reportWarnings(loaded: LoadedFiles, io: CliIo): void {
+const said = new WeakMap<CliIo, Set<string>>();
+
+/**
+ * Warnings about limits only the API can judge (they never change the exit code): each said
+ * once per run (watch re-reads the file every round), none of a kind the file ignores; on
+ * stderr, or as an annotation (stdout) under --format github.
+ */
+export function reportWarnings(loaded: LoadedFiles, io: CliIo, format?: Format): void {
+  const seen = said.get(io) ?? new Set<string>();
+  said.set(io, seen);
   for (const warning of capWarnings(loaded.desired)) {
-    const at = warning.cubeName === undefined ? undefined : loaded.locateCube(warning.cubeName, ["resources"]);
-    writeLine(io.stderr, `warning: ${at === undefined || at.line === 0 ? `${loaded.file}: ` : `${at.file}:${at.line}:${at.col}: `}${warning.message}`);
+    if (loaded.desired.ignoreWarnings?.includes(warning.kind)) continue;
+    const found = warning.cubeName === undefined ? undefined : loaded.locateCube(warning.cubeName, ["resources"]);
+    const at = found === undefined || found.line === 0 ? { file: loaded.file } : found;
+    const message = `${warning.message} (To silence it: warnings: { ignore: [${warning.kind}] } in the file.)`;
+    const line = format === "github" ? annotation("warning", at, message) : `warning: ${"line" in at ? `${at.file}:${at.line}:${at.col}` : at.file}: ${message}\n`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    (format === "github" ? io.stdout : io.stderr).write(line);
   }
 }

@@ -52,8 +52,8 @@ function firstDifference(planned: DesiredState, now: DesiredState, loaded: Loade
     if (!isDeepStrictEqual(before.get(name), cube)) return `${fileOf(name)} changed (cube "${name}" is declared differently)`;
   }
   for (const name of before.keys()) if (!after.has(name)) return `${loaded.file} changed (cube "${name}" is no longer declared)`;
-  const { cubes: _a, untargeted: _b, ...plannedRest } = planned;
-  const { cubes: _c, untargeted: _d, ...nowRest } = now;
+  const { cubes: _a, untargeted: _b, ignoreWarnings: _e, ...plannedRest } = planned;
+  const { cubes: _c, untargeted: _d, ignoreWarnings: _f, ...nowRest } = now;
   if (!isDeepStrictEqual(plannedRest, nowRest)) return `${loaded.file} changed (its prune, spaceId or webhooks)`;
   return undefined;
 }

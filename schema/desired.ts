@@ -125,6 +125,10 @@ export const DesiredWebhook = z.strictObject({
 });
 export type DesiredWebhook = z.infer<typeof DesiredWebhook>;
 
+/** Warnings a file may silence, by kind (`warnings: { ignore: [disk-cap] }`): a space's raised caps. */
+export const WARNING_KINDS = ["vcpu-cap", "ram-cap", "disk-cap"] as const;
+export type WarningKind = (typeof WARNING_KINDS)[number];
+
 export const DesiredStateDocument = z.strictObject({
   apiVersion: z.literal(API_VERSION),
   /** Space id; else CUBE_SPACE_ID, else the key's own space. */
@@ -135,5 +139,7 @@ export const DesiredStateDocument = z.strictObject({
   cubes: z._default(z.array(DesiredCubeInput), []),
   /** The space's webhook endpoints. Absent: webhooks are not managed (never reported or pruned). */
   webhooks: z.optional(z.array(DesiredWebhook)),
+  /** Kinds of warning this fleet has read and silences. */
+  warnings: z.optional(z.strictObject({ ignore: z._default(z.array(z.enum(WARNING_KINDS)), []) })),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

@@ -15,6 +15,7 @@ import { renderPlan } from "../render/index.js";
 import { hasChanges, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
+import { STDIN } from "../../desired/sources.js";
 import { renderContext } from "./plan.js";
 import { escapeText } from "../render/escape.js";
 import { rememberLoadedSecrets } from "../redact.js";
@@ -60,7 +61,9 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
   const sources = saved.sources;
   const checkable = canRecheck(sources);
   if (checkable) await refuseChangedSources(sources, saved.desired, planFile, io.env);
-  return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
+  // .cubeform/ beside the files the plan was made from (where plan found the emulator's state).
+  const files = sources?.files.map((file) => (file === STDIN ? file : resolve(sources.cwd, file))) ?? [];
+  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
     if (saved.spaceId !== conn.spaceId) {
       throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
     }

@@ -1,5 +1,5 @@
 /**
- * `cubeform cube list|show|restart|power-off|wake|ssh`: the live cubes of the space and what a
+ * `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space and what a
  * person does with one day to day. Cubes are named by name or id (two with one name: an
  * error naming their ids, never a guess).
  */
@@ -107,6 +107,18 @@ export async function runCubePower(ctx: PowerContext, io: CliIo): Promise<number
   });
   if (ctx.format === "json") printJson(io, cube);
   else if (ctx.wait) say(io, ctx, `Cube "${cube.name}" is ${cube.state}.`);
+  return 0;
+}
+
+/** `cube protect|unprotect`: sends the PATCH only when the flag differs (the same value is a no-op that still counts as a mutation). */
+export async function runCubeProtect(ctx: Day2Context & { cube: string; value: boolean }, io: CliIo): Promise<number> {
+  const { cube, changed } = await withApi(ctx, io, async (client) => {
+    const found = await client.getCube((await findCube(client, ctx.cube)).id);
+    const changed = found.terminationProtection !== ctx.value;
+    return { cube: changed ? await client.setTerminationProtection(found.id, ctx.value) : found, changed };
+  });
+  if (ctx.format === "json") printJson(io, cube);
+  else say(io, ctx, `Cube "${cube.name}": termination protection is ${changed ? "now" : "already"} ${ctx.value ? "on" : "off"}.`);
   return 0;
 }
 

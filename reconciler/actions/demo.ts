@@ -32,7 +32,7 @@ export async function runDemo(ctx: DemoContext, io: CliIo): Promise<number> {
   const loaded = await loadDesiredState({ file: DEMO_FILE, cwd: root, env: io.env });
   const stateDir = mkdtempSync(join(tmpdir(), "cubeform-demo-"));
   try {
-    const session = { files: [DEMO_FILE], cwd: stateDir, emulator: true, rateLimit: DEFAULT_RATE_LIMIT, format: "text" as const };
+    const session = { files: [], cwd: stateDir, emulator: true, rateLimit: DEFAULT_RATE_LIMIT, format: "text" as const };
     return await withConnection(session, io, (conn) => demo(conn, loaded, io));
   } finally {
     rmSync(stateDir, { recursive: true, force: true });

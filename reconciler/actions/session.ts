@@ -3,7 +3,7 @@
  * observe and diff. The connection is closed whatever happens.
  */
 import { diff, diffAsRead, observe, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanKeep } from "../../engine/index.js";
-import { connect, type Connection, type RateLimit } from "../connect.js";
+import { connect, projectDir, sayWhereTheKeyIsFrom, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -69,7 +69,7 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   }
   rememberLoadedSecrets(io, loaded);
   checkTargets(loaded.desired, ctx.targets ?? [], loaded.file);
-  reportWarnings(loaded, io);
+  reportWarnings(loaded, io, ctx.format);
   return loaded;
 }
 
@@ -84,6 +84,7 @@ export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSigna
       emulator: ctx.emulator,
       rateLimit: ctx.rateLimit,
       cwd: ctx.cwd,
+      ...(ctx.repo === undefined ? { dir: projectDir(ctx.files, ctx.cwd) } : {}),
       stopSendsOnSignal: ctx.stopSendsOnSignal === true,
       repeatedReads: ctx.repeatedReads === true,
       ...(ctx.parallelism === undefined ? {} : { parallelism: ctx.parallelism }),
@@ -92,6 +93,8 @@ export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSigna
   );
   try {
     return await body(conn);
+  } catch (e) {
+    throw sayWhereTheKeyIsFrom(e, conn.keyFrom);
   } finally {
     await conn.close();
   }

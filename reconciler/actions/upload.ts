@@ -13,7 +13,12 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes, progressLine } from "../progress.js";
 import { printJson, say, withApi, type Day2Context } from "./day2.js";
+import type { CubeApi } from "../../client/api.js";
+import { isCubeApiError } from "../../client/errors.js";
+import { escapeText } from "../render/escape.js";
 import { waitForState } from "./cube.js";
+
+export const DEFAULT_IMAGE = "ubuntu-24.04";
 
 export interface UploadContext extends Day2Context {
   archive: string;
@@ -22,10 +27,11 @@ export interface UploadContext extends Day2Context {
   sshKey?: string;
   /** Keep the archive's own authorized_keys (sshKeyMode keep). */
   keepSshKeys: boolean;
-  vcpu: number;
-  ramGb: number;
-  diskGb: number;
-  image: string;
+  /** The size and image: the flags, else the archive's (archiveConfig). */
+  vcpu?: number;
+  ramGb?: number;
+  diskGb?: number;
+  image?: string;
   region?: string;
   concurrency: number;
   /** On failure or Ctrl-C, leave the import in place instead of canceling it. */
@@ -40,6 +46,7 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
   const size = await archiveSize(file, ctx.archive);
   const sshPublicKey = ctx.keepSshKeys ? null : publicKey(ctx, io);
   return withApi(ctx, io, async (client) => {
+    const config = await archiveConfig(client, ctx, size, io);
     let importId = "";
     const progress = progressLine(io, `uploading ${ctx.archive}`);
     let completed;
@@ -49,7 +56,7 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
         { name: ctx.name, sshKeyMode: ctx.keepSshKeys ? "keep" : "replace", ...(sshPublicKey ? { sshPublicKey } : {}), ...(ctx.region ? { region: ctx.region } : {}) },
         {
           idempotencyKey: newIdempotencyKey(),
-          config: { vcpus: ctx.vcpu, ramMb: ctx.ramGb * 1024, diskLimitGb: ctx.diskGb, imageId: ctx.image },
+          config,
           concurrency: ctx.concurrency,
           keep: ctx.keep,
           ...(io.signal ? { signal: io.signal } : {}),
@@ -76,6 +83,42 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
     if (ctx.format === "json") printJson(io, { ...completed, ...(cube ? { cube } : {}) });
     return 0;
   });
+}
+
+type Config = { vcpus: number; ramMb: number; diskLimitGb: number; imageId: string };
+const shownConfig = (c: Config): string => `${c.vcpus} vCPU / ${c.ramMb / 1024} GB RAM / ${c.diskLimitGb} GB disk (${c.imageId})`;
+const FLAGS = { vcpus: "--vcpu", ramMb: "--ram-gb", diskLimitGb: "--disk-gb" } as const;
+
+/**
+ * The new cube's size and image. The API reads none from an archive (the import's complete
+ * takes them from the client), so the archive's are those of the backup it was downloaded
+ * from: the backup of this space with its byte count. Flags win, and differing from the
+ * archive's is a warning; without the backup, the size flags are required.
+ */
+async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number, io: CliIo): Promise<Config> {
+  const backups = await client.listBackups().catch((e: unknown) => (isCubeApiError(e) && (e.status === 403 || e.status === 404) ? [] : Promise.reject(e)));
+  const sizes = new Map<string, { config: Config; backup: string }>();
+  for (const b of backups) {
+    const c = b.config;
+    if (b.sizeBytes !== bytes || !c?.vcpus || !c.ramMb || !c.diskLimitGb || !c.imageId) continue;
+    const config = { vcpus: c.vcpus, ramMb: c.ramMb, diskLimitGb: c.diskLimitGb, imageId: c.imageId };
+    sizes.set(shownConfig(config), { config, backup: b.name });
+  }
+  // Several backups of this byte count but different sizes: not a guess.
+  const origin = sizes.size === 1 ? [...sizes.values()][0] : undefined;
+  const given = { vcpus: ctx.vcpu, ramMb: ctx.ramGb === undefined ? undefined : ctx.ramGb * 1024, diskLimitGb: ctx.diskGb };
+  const size = (key: keyof typeof FLAGS): number | undefined => given[key] ?? origin?.config[key];
+  const missing = (Object.keys(FLAGS) as (keyof typeof FLAGS)[]).filter((key) => size(key) === undefined).map((key) => FLAGS[key]);
+  if (missing.length > 0) {
+    const why = sizes.size > 1 ? `${sizes.size} backups of different sizes have its ${bytes} bytes` : `no backup of this space has its ${bytes} bytes`;
+    throw new CliError("upload_size_unknown", `the size of the cube ${ctx.archive} was made from is not known (the API reads none from an archive, and ${why}): pass ${missing.join(", ")}`);
+  }
+  const config = { vcpus: size("vcpus") as number, ramMb: size("ramMb") as number, diskLimitGb: size("diskLimitGb") as number, imageId: ctx.image ?? origin?.config.imageId ?? DEFAULT_IMAGE };
+  if (origin === undefined) return config;
+  const from = `${ctx.archive} was made from a ${shownConfig(origin.config)} cube (backup "${origin.backup}")`;
+  if (shownConfig(config) === shownConfig(origin.config)) say(io, { ...ctx, format: "json" }, `${from}: the new cube gets the same.`);
+  else writeLine(io.stderr, escapeText(`warning: ${from}, but the new cube gets ${shownConfig(config)}, as the flags ask.`));
+  return config;
 }
 
 async function archiveSize(file: string, shown: string): Promise<number> {

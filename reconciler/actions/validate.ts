@@ -27,7 +27,7 @@ export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<numb
         return io.stdin;
       },
     });
-    reportWarnings(loaded, io);
+    reportWarnings(loaded, io, ctx.format);
     const n = loaded.desired.cubes.length;
     const revision = "revision" in loaded ? (loaded.revision as SourceRevision) : undefined;
     if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n, ...(revision ? { source: revision } : {}) }));

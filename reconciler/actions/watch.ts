@@ -25,6 +25,7 @@ import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
+import { reportWarnings } from "../preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
 export interface WatchContext extends PlanFlags {
@@ -216,7 +217,7 @@ class Watcher {
   fatal(error: unknown): Error | undefined {
     const cause = error instanceof TerminalError ? error.cause : error;
     if (this.succeeded || !hasCode(cause) || (cause.code !== "unauthorized" && cause.code !== "forbidden")) return undefined;
-    return new CliError(cause.code, `the API refused the key: ${messageOf(cause)}; check CUBE_API_KEY (and CUBE_SPACE_ID)`);
+    return new CliError(cause.code, `the API refused the key: ${messageOf(cause)}`);
   }
 
   reportFailure(error: unknown, retryInMs: number): void {
@@ -238,6 +239,7 @@ class Watcher {
     const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
+    reportWarnings(loaded, this.io);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {

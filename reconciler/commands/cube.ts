@@ -16,7 +16,7 @@ const SshOptions = z.object({ exec: z.boolean().default(false), identity: z.stri
 export function register(program: Command, io: CliIo): void {
   const cube = program
     .command("cube")
-    .description("the live cubes of the space: list, show, restart, power off, wake, ssh")
+    .description("the live cubes of the space: list, show, restart, power off, wake, ssh, protect")
     .addHelpText(
       "after",
       `
@@ -30,11 +30,14 @@ Examples:
   $ cubeform cube wake web --wait
   $ cubeform cube ssh web                    # prints the ssh command (host key pinned)
   $ cubeform cube ssh web --exec -- uptime   # runs it
+  $ cubeform cube protect db                 # termination protection on: it cannot be deleted
+  $ cubeform cube unprotect old-db           # off, for a cube the file does not declare
 
 Cubes are named by name or id. These act on the live space directly; the file that
 \`plan\`/\`apply\` read is not involved (a power change there is the file's \`power:\`).
-restart, power-off and wake are safe to repeat: when the cube is already in the state asked
-for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart does).
+restart, power-off, wake, protect and unprotect are safe to repeat: when the cube is already in
+the state asked for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart
+does). For a cube the file declares, its terminationProtection line decides (apply sets it back).
 Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
     );
 
@@ -69,6 +72,13 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
       const { yes } = parseOptions(YesOption, raw);
       const { wait, timeout, interval } = parseOptions(WaitOptions, raw);
       exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+    });
+  }
+
+  for (const [action, value] of [["protect", true], ["unprotect", false]] as const) {
+    addDay2Options(cube.command(action).description(`turn termination protection ${value ? "on (the cube cannot be deleted)" : "off (a delete or prune can then remove it)"}`).argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
+      const { runCubeProtect } = await import("../actions/cube.js");
+      exitWith(await runCubeProtect({ ...context(raw, io), cube: ref, value }, io));
     });
   }
 

@@ -65,8 +65,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "cube",
-    usage: "<list|show|restart|power-off|wake|ssh> …",
-    summary: "the live cubes of the space: list, show, restart, power off, wake, ssh",
+    usage: "<list|show|restart|power-off|wake|protect|unprotect|ssh> …",
+    summary: "the live cubes of the space: list, show, restart, power off, wake, ssh, protect",
     stopsGracefully: false,
     load: () => import("./cube.js"),
   },

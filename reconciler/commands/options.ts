@@ -27,7 +27,7 @@ const collectFiles = (value: string, previous: string[] = []): string[] => [...p
 
 export function addConnectOptions(command: Command): Command {
   return command
-    .option("--emulator", "run against the embedded local emulator (state in .cubeform/)", false)
+    .option("--emulator", "run against the embedded local emulator (state in .cubeform/ beside the file)", false)
     .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60")
     .option("--parallelism <n>", `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM})`);
 }

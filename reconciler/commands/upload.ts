@@ -9,10 +9,10 @@ const UploadOptions = z.object({
   name: z.string().trim().min(1, "name the new cube").max(64, "at most 64 characters"),
   sshKey: z.string().min(1).optional(),
   keepSshKeys: z.boolean().default(false),
-  vcpu: z.coerce.number().int().min(1).default(1),
-  ramGb: z.coerce.number().int().min(1).default(1),
-  diskGb: z.coerce.number().int().min(10).refine((n) => n % 5 === 0, "a multiple of 5").default(10),
-  image: z.string().min(1).default("ubuntu-24.04"),
+  vcpu: z.coerce.number().int().min(1).optional(),
+  ramGb: z.coerce.number().int().min(1).optional(),
+  diskGb: z.coerce.number().int().min(10).refine((n) => n % 5 === 0, "a multiple of 5").optional(),
+  image: z.string().min(1).optional(),
   region: z.string().min(1).optional(),
   concurrency: z.coerce.number().int().min(1).max(16).default(4),
   keep: z.boolean().default(false),
@@ -29,10 +29,10 @@ export function register(program: Command, io: CliIo): void {
     .requiredOption("--name <name>", "the new cube's name")
     .option("--ssh-key <file|key>", "public key to install for the login user (default: $CUBE_SSH_PUBLIC_KEY)")
     .option("--keep-ssh-keys", "keep the archive's own authorized_keys (you must hold a key it accepts)", false)
-    .option("--vcpu <n>", "vCPUs of the new cube", "1")
-    .option("--ram-gb <n>", "RAM of the new cube, in GB", "1")
-    .option("--disk-gb <n>", "disk of the new cube, in GB (at least 10, a multiple of 5)", "10")
-    .option("--image <id>", "the image the archive's system is (see GET /images)", "ubuntu-24.04")
+    .option("--vcpu <n>", "vCPUs of the new cube (default: the archive's, see below)")
+    .option("--ram-gb <n>", "RAM of the new cube, in GB (default: the archive's)")
+    .option("--disk-gb <n>", "disk of the new cube, in GB (at least 10, a multiple of 5; default: the archive's)")
+    .option("--image <id>", "the image the archive's system is (see GET /images; default: the archive's, else ubuntu-24.04)")
     .option("--region <slug>", "region of the new cube (default: the API's)")
     .option("--concurrency <n>", "parts uploaded at once (1-16)", "4")
     .option("--keep", "on failure or Ctrl-C, keep the import instead of canceling it", false)
@@ -45,7 +45,13 @@ export function register(program: Command, io: CliIo): void {
       `
 Examples:
   $ cubeform upload web.cube --name web-restored --ssh-key ~/.ssh/id_ed25519.pub --wait
+  $ cubeform upload other.cube --name other --vcpu 2 --ram-gb 8 --disk-gb 40 --image debian-13
   $ cubeform backup download nightly --out nightly.cube && cubeform upload nightly.cube --name copy --wait
+
+The size (--vcpu, --ram-gb, --disk-gb) and --image default to those of the cube the archive was
+made from: the API reads none from an archive, so they are taken from the backup of this space
+that has the archive's byte count (as \`backup download\` saved it). Flags that differ from it are a
+warning; an archive of no known backup needs the three size flags.
 
 Not the same as \`cubeform import -o FILE\`, which writes a YAML file describing the cubes
 already in the space (to manage them with plan/apply). \`upload\` creates a NEW cube from an archive.
@@ -56,7 +62,7 @@ left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 
     )
     .action(async (archive: string, raw: unknown) => {
       const { runUpload } = await import("../actions/upload.js");
-      const { rateLimit, timeout, interval, sshKey, region, ...options } = parseOptions(UploadOptions, raw);
+      const { rateLimit, timeout, interval, sshKey, region, vcpu, ramGb, diskGb, image, ...options } = parseOptions(UploadOptions, raw);
       exitWith(
         await runUpload(
           {
@@ -64,6 +70,7 @@ left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 
             archive,
             ...(sshKey !== undefined ? { sshKey } : {}),
             ...(region !== undefined ? { region } : {}),
+            ...Object.fromEntries(Object.entries({ vcpu, ramGb, diskGb, image }).filter(([, value]) => value !== undefined)),
             rateLimit: parseRateLimit(rateLimit),
             timeoutMs: parseDuration(timeout, "--timeout"),
             intervalMs: parseDuration(interval, "--interval"),

@@ -1,6 +1,6 @@
 /**
  * The fields of one change, Terraform-style, for the text plan and drift: one field per line,
- * nothing cut, wrapped to the output's width.
+ * nothing cut, wrapped to the output's width (a string is never split).
  *
  *   + field: value            created (every field the create sends)
  *   - field: value            destroyed
@@ -8,7 +8,7 @@
  *
  * A replacement shows every field of the new resource: the ones that differ as `~`, the others
  * unmarked. Nested objects (resources, a domain's settings) open one member per line; deeper
- * values stay on one line when they fit, else open as blocks. Long strings (SSH keys) wrap.
+ * values stay on one line when they fit, else open as blocks. A string is never cut (SSH keys).
  * Secrets are already the marker "(sensitive)" in the views: it is shown as is.
  */
 import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
@@ -133,27 +133,12 @@ function valueLines(value: unknown, first: number, rest: number): string[] {
     });
     return ["{", ...members.map((line) => STEP + line), "}"];
   }
-  return wrap(one, first, rest - STEP.length).map((line, i) => (i === 0 ? line : STEP + line));
+  // A string is never cut (an SSH key, a URL): a line past the width still copies as one value.
+  return [one];
 }
 
 function withComma(lines: string[]): string[] {
   return lines.map((line, i) => (i === lines.length - 1 ? `${line},` : line));
-}
-
-/** A long string cut into lines, at a space when there is one in the line's second half. */
-function wrap(text: string, first: number, rest: number): string[] {
-  const lines: string[] = [];
-  let remaining = text;
-  let room = Math.max(first, 10);
-  while (remaining.length > room) {
-    const space = remaining.lastIndexOf(" ", room - 1);
-    const cut = space > room / 2 ? space + 1 : room;
-    lines.push(remaining.slice(0, cut));
-    remaining = remaining.slice(cut);
-    room = Math.max(rest, 10);
-  }
-  lines.push(remaining);
-  return lines;
 }
 
 /** A view's fields worth showing: no id, nothing unset; plain fields first, then groups, each in file order when known. */

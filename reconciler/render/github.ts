@@ -43,7 +43,7 @@ function describe(change: ResourceChange): string {
   return `${change.address}: drift (${ACTION_WORDS[change.action]})${fields ? `: ${fields}` : ""}`;
 }
 
-function annotation(level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string): string {
+export function annotation(level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string): string {
   const props = [`file=${githubProperty(where.file)}`];
   if (where.line) props.push(`line=${where.line}`);
   if (where.col) props.push(`col=${where.col}`);

@@ -67,7 +67,7 @@ function unmanagedSection(plan: Plan, c: Palette): string {
   const cubes = unmanagedCubes(plan);
   if (cubes.length === 0) return "";
   const lines = [c.bold(`Unmanaged cubes (in the space, not in the file; deleted only with --prune or prune: true):`)];
-  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : ` → ${ACTION_WORDS[cube.action]}`}`);
+  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : cube.blocked ? " → blocked (protected: not deleted)" : ` → ${ACTION_WORDS[cube.action]}`}`);
   return lines.join("\n");
 }
 

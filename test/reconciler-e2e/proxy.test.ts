@@ -82,7 +82,7 @@ test("a backup download and an archive upload go through the proxy, storage URLs
 
   proxy.seen.length = 0;
   writeFileSync(join(p.cwd, "web.cube"), randomBytes(2 * 1024 * 1024 + 5));
-  const upload = await p.run(["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, ...RATE], { HTTP_PROXY: proxy.url });
+  const upload = await p.run(["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, "--vcpu", "1", "--ram-gb", "1", "--disk-gb", "10", ...RATE], { HTTP_PROXY: proxy.url });
   expect(upload.code, describeRun(upload)).toBe(0);
   expect(proxy.seen.filter((line) => line.startsWith("PUT ")).length).toBeGreaterThanOrEqual(2);
   expect(proxy.seen.some((line) => /^POST .*\/cubes\/imports\/imp_\w+\/complete$/.test(line))).toBe(true);

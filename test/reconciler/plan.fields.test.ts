@@ -1,6 +1,7 @@
 /**
  * The text plan shows every field that will be sent, one per line, nothing cut, wrapped to the
- * width (80 off a terminal), a domain's settings in the order of the file; secrets as (sensitive).
+ * width (80 off a terminal; a string such as an SSH key is never split), a domain's settings in
+ * the order of the file; secrets as (sensitive).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,8 +41,9 @@ const PORT = `      - cubePort: 5432
 
 const env = { WWW_PASSWORD: PASSWORD };
 
+/** Every line within the width but a key's: a string is never split (issue 22 item 9), so it stays whole past it. */
 function expectFits(text: string, width: number): void {
-  for (const line of text.split("\n")) expect(line.length, line).toBeLessThanOrEqual(width);
+  for (const line of text.split("\n")) if (!line.includes(SSH_KEY)) expect(line.length, line).toBeLessThanOrEqual(width);
 }
 
 test("the apply prompt shows every setting of a new domain, one per line, in the file's order, within 80 columns", async ({ fx }) => {
@@ -53,7 +55,7 @@ test("the apply prompt shows every setting of a new domain, one per line, in the
   expect(fields).toEqual(["corsConfig", "ipAllowList", "basicAuthUser", "basicAuthPassword", "originScheme"]);
   for (const origin of ["one", "two", "three"]) expect(domain).toContain(`"https://${origin}.example.com"`);
   expect(domain).toMatch(/\+ basicAuthUser: "admin"\n {10}\+ basicAuthPassword: \(sensitive\)\n {10}\+ originScheme: "https"/);
-  expect(r.stdout).toMatch(/\+ sshPublicKey: "ssh-ed25519 \S+\n {12}\S+ test@cubeform"/);
+  expect(r.stdout, "an SSH key on one line, not broken at 80 columns (issue 22 item 9)").toContain(`+ sshPublicKey: ${JSON.stringify(SSH_KEY)}\n`);
   expect(r.stdout).not.toContain("…");
   expect(r.stdout).not.toContain(PASSWORD);
   expectFits(r.stdout, 80);

@@ -114,6 +114,26 @@ describe("3. what is known before apply", () => {
     expect(fx.mutations()).toBe(0);
   });
 
+  test("an image typo on an existing cube is 'not offered (did you mean …)', also without --allow-replace, not a blocked replacement (issue 22 item 7)", async ({ fx }) => {
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n`);
+    expect((await fx.cli(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"])).exitCode).toBe(0);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    image: ubuntu-24.4\n`);
+    for (const flags of [[], ["--allow-replace"]]) {
+      const planned = await fx.cli(["plan", ...flags]);
+      expect(planned.exitCode).toBe(1);
+      expect(planned.stderr).toContain('cubeform.yaml:8:12: cube "web": image "ubuntu-24.4" is not offered by the API (did you mean "ubuntu-24.04"?)');
+      expect(planned.stdout).not.toContain("blocked");
+    }
+  });
+
+  test("a region typo in defaults is reported once, at its line in defaults (issue 22 item 7)", async ({ fx }) => {
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), header.replace("defaults:\n", "defaults:\n  region: eu-helsinky\n") + "  - name: web\n  - name: db\n  - name: eu\n    region: eu-nuremberg\n");
+    const planned = await fx.cli(["plan"]);
+    expect(planned.exitCode).toBe(1);
+    expect(planned.stderr).toContain('cubeform.yaml:3:11: cubes "web", "db": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)');
+    expect(planned.stderr).toContain("(1 problem)");
+  });
+
   test("a resource above a space's default cap is a warning naming what only the API can judge", async ({ fx }) => {
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    resources: { vcpu: 64, ramGb: 2, diskGb: 10 }\n`);
     const validated = await fx.cli(["validate"]);
