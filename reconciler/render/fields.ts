@@ -141,7 +141,7 @@ function withComma(lines: string[]): string[] {
 }
 
 /** A long string cut into lines, at a space when there is one in the line's second half. */
-function wrap(text: string, first: number, rest: number): string[] {
+export function wrap(text: string, first: number, rest: number): string[] {
   const lines: string[] = [];
   let remaining = text;
   let room = Math.max(first, 10);

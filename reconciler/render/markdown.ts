@@ -3,7 +3,7 @@ import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
 import { inlineValue } from "./fields.js";
-import { ACTION_WORDS, blockedLine, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import { ACTION_WORDS, blockedLine, costLine, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
@@ -15,6 +15,8 @@ export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cube
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
   if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
   lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
+  const cost = costLine(plan);
+  if (cost) lines.push("", escapeMarkdown(cost));
   const blocked = blockedLine(plan);
   if (blocked) lines.push("", `:no_entry: ${blocked}`);
   return `${lines.join("\n")}\n`;

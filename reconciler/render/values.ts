@@ -63,6 +63,24 @@ export function blockedLine(plan: Plan): string | undefined {
   return `${n} ${n === 1 ? "change is" : "changes are"} blocked and will not be applied.`;
 }
 
+/**
+ * "Cost: +12.41 EUR/month (fleet 180.30 → 192.71 EUR/month; 730 h/month, …)": what the change
+ * does to the fleet's monthly cost and the assumptions. API values as they came: each format escapes.
+ */
+export function costLine(plan: Plan): string | undefined {
+  const cost = plan.cost;
+  if (cost === undefined) return undefined;
+  if ("unknown" in cost) return `Cost: unknown (${cost.unknown}).`;
+  const unit = `${cost.currency}/month`;
+  const change = cost.delta === 0 ? "no change" : `${cost.delta > 0 ? "+" : "-"}${money(Math.abs(cost.delta))} ${unit}`;
+  const fleet = cost.delta === 0 ? money(cost.after) : `${money(cost.before)} → ${money(cost.after)}`;
+  const tiers = cost.tiers.map((t) => `${t.label} ×${t.multiplier} (${t.cubes} ${t.cubes === 1 ? "cube" : "cubes"})`).join(", ");
+  const stopped = cost.stoppedBills === "disk" ? "stopped cubes bill disk only" : "stopped cubes counted in full";
+  return `Cost: ${change} (fleet ${fleet} ${unit}; ${cost.hoursPerMonth} h/month, ${tiers ? `tier by cube vCPUs: ${tiers}, ` : ""}${stopped})`;
+}
+
+const money = (n: number): string => n.toFixed(2);
+
 function formatSeconds(s: number): string {
   return Number.isInteger(s) ? String(s) : s.toFixed(1);
 }
