@@ -6,10 +6,12 @@
  */
 import type { Pricing } from "../schema/api.js";
 import { powerSide } from "./compare.js";
-import type { KnownCost, ObservedState, Step } from "./types.js";
+import type { Budget, KnownCost, ObservedState, PlanCost, Step } from "./types.js";
 
 /** 365 × 24 / 12, unless the API's note names the hours it bills a month. */
 export const HOURS_PER_MONTH = 730;
+/** How many of the cubes that add the most an over-budget plan names. */
+const TOP_CUBES = 3;
 
 export interface FleetCube {
   /** null: created by the plan. */
@@ -18,6 +20,8 @@ export interface FleetCube {
   resources: { vcpu: number; ramGb: number; diskGb: number };
   stopped: boolean;
 }
+
+export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && "before" in cost && cost.budget?.over === true;
 
 export function fleetBefore(observed: ObservedState): FleetCube[] {
   return observed.cubes.map(({ cube }) => ({ id: cube.id, name: cube.name, resources: cube.resources, stopped: powerSide(cube.state) === "stopped" }));
@@ -38,7 +42,7 @@ export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCu
   return [...fleet.values()];
 }
 
-export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[]): KnownCost {
+export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget): KnownCost {
   const hoursPerMonth = Number(/(\d+(?:\.\d+)?)\s*(?:h|hours)\s*(?:per|a|\/)\s*month/i.exec(pricing.note)?.[1] ?? HOURS_PER_MONTH);
   // Anything else is counted in full: the higher figure, so a budget is never under-counted.
   const stoppedBills = /\bruntime\b|disk[^.;]*\b(exists|stopped)\b/i.test(pricing.note) ? "disk" : "all";
@@ -68,7 +72,13 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
     const seen = tiers.get(tier.label) ?? { label: tier.label, multiplier: tier.multiplier, cubes: 0 };
     tiers.set(tier.label, { ...seen, cubes: seen.cubes + 1 });
   }
-  return { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
+  const cost: KnownCost = { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
+  if (budget !== undefined) {
+    // A change that lowers the cost is never blocked, even when the fleet stays over the budget.
+    const over = cost.delta > 0 && cost.after > budget.monthly;
+    cost.budget = { monthly: budget.monthly, over, ...(over ? { top: cubes.filter((c) => c.delta > 0).sort((a, b) => b.delta - a.delta).slice(0, TOP_CUBES).map((c) => c.name) } : {}) };
+  }
+  return cost;
 }
 
 /** Rounded to cents, half up, through a finer rounding first (0.0065 × 730 is 4.7449999… in binary). */

@@ -51,6 +51,7 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   const state: DesiredState = { prune: doc.prune ?? false, cubes };
   if (doc.space !== undefined) state.spaceId = doc.space;
   if (webhooks !== undefined) state.webhooks = webhooks;
+  if (doc.budget !== undefined) state.budget = { monthly: doc.budget.monthly };
   return state;
 }
 

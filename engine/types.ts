@@ -79,6 +79,8 @@ export interface DesiredState {
   untargeted?: DeclaredCube[];
   /** undefined: webhooks are not managed (not observed, reported or pruned). */
   webhooks?: DesiredWebhookSpec[];
+  /** A monthly ceiling in the API's currency: apply refuses a change that adds cost above it. */
+  budget?: Budget;
 }
 
 // ---------------------------------------------------------------- observed state
@@ -221,6 +223,10 @@ export interface CubeCost {
   delta: number;
 }
 
+export interface Budget {
+  monthly: number;
+}
+
 export interface KnownCost {
   currency: string;
   hoursPerMonth: number;
@@ -235,11 +241,14 @@ export interface KnownCost {
   delta: number;
   /** Every cube of the space before or after the change, by name. */
   cubes: CubeCost[];
+  /** over: the change adds cost and the fleet ends above the budget; top: the cubes that add the most, by name. */
+  budget?: Budget & { over: boolean; top?: string[] };
 }
 
-/** The prices could not be read: the plan is complete without its cost. */
+/** The prices could not be read: the plan is complete without its cost (and the budget unchecked). */
 export interface UnknownCost {
   unknown: string;
+  budget?: Budget;
 }
 
 export type PlanCost = KnownCost | UnknownCost;

@@ -135,5 +135,7 @@ export const DesiredStateDocument = z.strictObject({
   cubes: z._default(z.array(DesiredCubeInput), []),
   /** The space's webhook endpoints. Absent: webhooks are not managed (never reported or pruned). */
   webhooks: z.optional(z.array(DesiredWebhook)),
+  /** A monthly ceiling in the API's currency (GET /pricing): apply refuses a change that adds cost above it. */
+  budget: z.optional(z.strictObject({ monthly: z.number().check(z.positive()) })),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

@@ -241,22 +241,22 @@ export async function computePlan(
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
-  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, conn.client, notice);
+  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, conn.client, notice);
   return { plan, observed };
 }
 
 const warnedUnknownCost = new WeakSet<CubeApi>();
 
 /** Without prices the plan is whole but its cost unknown: said once per connection on `notice`. */
-function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
+function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
   if ("p" in read) {
     const before = fleetBefore(observed);
-    return planCost(read.p, before, fleetAfter(before, plan.steps));
+    return planCost(read.p, before, fleetAfter(before, plan.steps), budget);
   }
   const unknown = `GET /pricing failed: ${read.error instanceof Error ? read.error.message : String(read.error)}`;
   if (notice !== undefined && !warnedUnknownCost.has(client)) {
     warnedUnknownCost.add(client);
-    writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}`));
+    writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}${budget ? `; the budget (${budget.monthly}/month) is not checked` : ""}`));
   }
-  return { unknown };
+  return { unknown, ...(budget ? { budget } : {}) };
 }

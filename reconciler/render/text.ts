@@ -14,6 +14,7 @@ import {
   costLine,
   driftedChanges,
   hasChanges,
+  overBudgetMessage,
   pacingLine,
   summaryLine,
   symbolOf,
@@ -103,7 +104,8 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
 }
 
 function summarySection(plan: Plan, ctx: RenderContext): string {
-  return wrapped(ctx, summaryLine(plan), pacingLine(plan), costLine(plan), blockedLine(plan));
+  const overBudget = overBudgetMessage(plan);
+  return wrapped(ctx, summaryLine(plan), pacingLine(plan), costLine(plan), blockedLine(plan), overBudget && `Blocked by the budget: ${overBudget}.`);
 }
 
 /** Lines escaped and wrapped to the output's width, the rest of a long one indented. */

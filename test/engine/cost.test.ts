@@ -1,4 +1,4 @@
-/** Issue 22 item 13: the cost of a plan from the live prices. */
+/** Issue 22 items 13 and 14: the cost of a plan from the live prices, and the budget. */
 import { expect, test } from "vitest";
 import { fleetAfter, planCost, type FleetCube, type Step } from "../../engine/index.js";
 import type { Pricing } from "../../schema/api.js";
@@ -62,4 +62,16 @@ test("item 13: the fleet after the steps: creates added, deletes gone, power swi
   const cost = planCost(PRICING, before, after);
   expect(cost.cubes.find((c) => c.name === "db")).toEqual({ name: "db", before: 4.75, after: 0.37, delta: -4.38 });
   expect(cost.delta).toBe(Math.round((cost.after - cost.before) * 100) / 100);
+});
+
+test("item 14: a change that adds cost above the budget is over it, naming the 3 cubes that add the most; one that lowers the cost never is", () => {
+  const before = [cube("web", 1, 1, 10), cube("db", 2, 4, 20)];
+  const after = [...before, cube("a", 8, 16, 40, false, null), cube("b", 1, 1, 10, false, null), cube("c", 2, 2, 20, false, null), cube("d", 1, 1, 10, true, null)];
+  const over = planCost(PRICING, before, after, { monthly: 50 });
+  expect(over.budget).toEqual({ monthly: 50, over: true, top: ["a", "c", "b"] });
+  expect(planCost(PRICING, before, after, { monthly: 100 }).budget).toEqual({ monthly: 100, over: false });
+  // Over the budget before and after, but cheaper: not blocked.
+  const lower = planCost(PRICING, before, [before[0]!, { ...before[1]!, stopped: true }], { monthly: 5 });
+  expect(lower.after).toBeGreaterThan(5);
+  expect(lower.budget).toEqual({ monthly: 5, over: false });
 });
