@@ -161,6 +161,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   const problems: FileProblem[] = [];
   const cubes: DesiredState["cubes"] = [];
   let space: { id: string; file: string } | undefined;
+  let budget: { monthly: number; file: string } | undefined;
   // Each file's lists, joined at the end (one file's: taken as they are).
   const untargetedParts: DeclaredCube[][] = [];
   const cubeNameParts: string[][] = [];
@@ -198,6 +199,11 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
       problems.push({ file: file.file, ...file.locate(["space"]), message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space` });
     }
     if (spaceId !== undefined) space ??= { id: spaceId, file: file.file };
+    const monthly = file.desired.budget?.monthly;
+    if (monthly !== undefined && budget !== undefined && budget.monthly !== monthly) {
+      problems.push({ file: file.file, ...file.locate(["budget", "monthly"]), message: `budget.monthly ${monthly} differs from ${budget.monthly} in ${budget.file}: the files of one run have one budget` });
+    }
+    if (monthly !== undefined) budget ??= { monthly, file: file.file };
   }
   if (problems.length > 0) throw new LoadError(filesOf(problems), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
@@ -206,6 +212,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   if (space !== undefined) desired.spaceId = space.id;
   const ignored = [...new Set(loaded.flatMap((f) => f.desired.ignoreWarnings ?? []))];
   if (ignored.length > 0) desired.ignoreWarnings = ignored;
+  if (budget !== undefined) desired.budget = { monthly: budget.monthly };
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
   if (withWebhooks.length > 0) {

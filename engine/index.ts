@@ -28,3 +28,4 @@ export { executeStep, cubeIdOf, type ExecContext } from "./execute.js";
 export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } from "./apply.js";
 export { memoryJournal, bodyDigest } from "./journal.js";
 export { waitForCube, type WaitSpec } from "./wait.js";
+export { fleetAfter, fleetBefore, isOverBudget, planCost, HOURS_PER_MONTH, type FleetCube } from "./cost.js";

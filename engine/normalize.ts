@@ -52,6 +52,7 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   if (doc.space !== undefined) state.spaceId = doc.space;
   if (webhooks !== undefined) state.webhooks = webhooks;
   if (doc.warnings?.ignore.length) state.ignoreWarnings = doc.warnings.ignore;
+  if (doc.budget !== undefined) state.budget = { monthly: doc.budget.monthly };
   return state;
 }
 

@@ -81,6 +81,8 @@ export interface DesiredState {
   webhooks?: DesiredWebhookSpec[];
   /** Kinds of warning the file silences (`warnings: { ignore: [...] }`); the engine ignores it. */
   ignoreWarnings?: string[];
+  /** A monthly ceiling in the API's currency: apply refuses a change that adds cost above it. */
+  budget?: Budget;
 }
 
 // ---------------------------------------------------------------- observed state
@@ -209,7 +211,49 @@ export interface Plan {
   options: PlanOptions;
   /** The commit the desired state was loaded from, when it came from a git repository. */
   source?: SourceRevision;
+  /** What the plan does to the fleet's monthly cost (cost.ts); set by the CLI from the live prices. */
+  cost?: PlanCost;
 }
+
+// ---------------------------------------------------------------- cost
+
+/** Monthly, in the API's currency, rounded to cents; null: the cube is not there on that side. */
+export interface CubeCost {
+  name: string;
+  before: number | null;
+  after: number | null;
+  delta: number;
+}
+
+export interface Budget {
+  monthly: number;
+}
+
+export interface KnownCost {
+  currency: string;
+  hoursPerMonth: number;
+  /** What a stopped cube is billed for: its disk (the note says billing is per runtime), else everything. */
+  stoppedBills: "disk" | "all";
+  /** The API's own words on billing. */
+  note: string;
+  /** The tiers the fleet after the change is billed at, and how many cubes fall in each. */
+  tiers: { label: string; multiplier: number; cubes: number }[];
+  before: number;
+  after: number;
+  delta: number;
+  /** Every cube of the space before or after the change, by name. */
+  cubes: CubeCost[];
+  /** over: the change adds cost and the fleet ends above the budget; top: the cubes that add the most, by name. */
+  budget?: Budget & { over: boolean; top?: string[] };
+}
+
+/** The prices could not be read: the plan is complete without its cost (and the budget unchecked). */
+export interface UnknownCost {
+  unknown: string;
+  budget?: Budget;
+}
+
+export type PlanCost = KnownCost | UnknownCost;
 
 /** Where a git-sourced desired state came from: shown in plan headers, JSON, logs and metrics. */
 export interface SourceRevision {

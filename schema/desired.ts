@@ -141,5 +141,7 @@ export const DesiredStateDocument = z.strictObject({
   webhooks: z.optional(z.array(DesiredWebhook)),
   /** Kinds of warning this fleet has read and silences. */
   warnings: z.optional(z.strictObject({ ignore: z._default(z.array(z.enum(WARNING_KINDS)), []) })),
+  /** A monthly ceiling in the API's currency (GET /pricing): apply refuses a change that adds cost above it. */
+  budget: z.optional(z.strictObject({ monthly: z.number().check(z.positive()) })),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

@@ -12,7 +12,7 @@ import { outputWidth, useColor, writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
-import { hasChanges, visibleChanges } from "../render/values.js";
+import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { STDIN } from "../../desired/sources.js";
@@ -44,6 +44,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
+    refuseOverBudget(plan);
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
       return 0;
@@ -76,9 +77,15 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
+    refuseOverBudget(saved);
     writeLine(progressOut(ctx, io), `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
     return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
   }));
+}
+
+function refuseOverBudget(plan: Plan): void {
+  const over = overBudgetMessage(plan);
+  if (over !== undefined) throw new CliError("over_budget", `refusing to apply: ${over}; lower those cubes, or raise budget.monthly in the file`);
 }
 
 function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {

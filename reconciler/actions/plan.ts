@@ -1,5 +1,6 @@
 /** `cubeform plan`: load → connect → observe → diff → render. Exit 0 in sync, 2 with changes. */
 import type { Plan } from "../../engine/types.js";
+import { isOverBudget } from "../../engine/cost.js";
 import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile } from "../../desired/load.js";
@@ -42,7 +43,7 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
 }
 
 export function exitCodeOf(plan: Plan, failOn: "changes" | "blocked" = "changes"): number {
-  if (failOn === "blocked") return plan.changes.some((change) => change.blocked) ? EXIT_CHANGES : EXIT_IN_SYNC;
+  if (failOn === "blocked") return plan.changes.some((change) => change.blocked) || isOverBudget(plan.cost) ? EXIT_CHANGES : EXIT_IN_SYNC;
   return hasChanges(plan) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }
 

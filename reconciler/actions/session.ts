@@ -2,7 +2,10 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, observe, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanKeep } from "../../engine/index.js";
+import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep } from "../../engine/index.js";
+import type { CubeApi } from "../../client/api.js";
+import type { Pricing } from "../../schema/api.js";
+import { escapeText } from "../render/escape.js";
 import { connect, projectDir, sayWhereTheKeyIsFrom, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
 import { LoadError } from "../errors.js";
@@ -182,8 +185,9 @@ function planBasis(observed: ObservedState, rotated: ReadonlySet<string>, flags:
  * the list of cubes.
  */
 function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
-  const { observedAt: _a, ...before } = a.observed;
-  const { observedAt: _b, ...now } = b.observed;
+  // The count of reads is no part of the space (the prices' read, beside it, may land in it or not).
+  const { observedAt: _a, reads: _ra, ...before } = a.observed;
+  const { observedAt: _b, reads: _rb, ...now } = b.observed;
   return sameJson(before, now) && sameJson(a.rotated, b.rotated) && sameJson(a.flags, b.flags);
 }
 
@@ -205,9 +209,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Observes and diffs. With `source` (the loaded files), every --target must be declared, and
- * the image and region of each cube the plan creates are checked against the API's catalog:
- * a problem there is a file problem.
+ * Observes and diffs. With `source` (the loaded files), every --target must be declared, the
+ * image and region of each cube the plan creates are checked against the API's catalog (a
+ * problem there is a file problem), and the plan gets its cost from the live prices.
  */
 export async function computePlan(
   conn: Connection,
@@ -225,6 +229,8 @@ export async function computePlan(
   const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
+  // Read beside the space's reads: the plan waits for no extra round trip.
+  const pricing = source === undefined ? undefined : conn.client.getPricing().then((p) => ({ p }), (error: unknown) => ({ error }));
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined, ...(early ? { onListed: early.listed, onRead: early.read } : {}) });
   const basis = memo === undefined ? undefined : planBasis(observed, rotated, flags);
   const remembered =
@@ -238,5 +244,22 @@ export async function computePlan(
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
+  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, conn.client, notice);
   return { plan, observed };
+}
+
+const warnedUnknownCost = new WeakSet<CubeApi>();
+
+/** Without prices the plan is whole but its cost unknown: said once per connection on `notice`. */
+function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
+  if ("p" in read) {
+    const before = fleetBefore(observed);
+    return planCost(read.p, before, fleetAfter(before, plan.steps), budget);
+  }
+  const unknown = `GET /pricing failed: ${read.error instanceof Error ? read.error.message : String(read.error)}`;
+  if (notice !== undefined && !warnedUnknownCost.has(client)) {
+    warnedUnknownCost.add(client);
+    writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}${budget ? `; the budget (${budget.monthly}/month) is not checked` : ""}`));
+  }
+  return { unknown, ...(budget ? { budget } : {}) };
 }

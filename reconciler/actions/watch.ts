@@ -15,6 +15,7 @@ import { serveMetrics, type Health, type MetricsServer } from "../metrics/server
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
+import { isOverBudget } from "../../engine/cost.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
@@ -242,7 +243,8 @@ class Watcher {
     reportWarnings(loaded, this.io);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
-    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted) {
+    // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
+    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost)) {
       this.reportPlan(plan, loaded);
       return {};
     }

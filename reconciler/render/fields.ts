@@ -141,6 +141,22 @@ function withComma(lines: string[]): string[] {
   return lines.map((line, i) => (i === lines.length - 1 ? `${line},` : line));
 }
 
+/** A long string cut into lines, at a space when there is one in the line's second half. */
+export function wrap(text: string, first: number, rest: number): string[] {
+  const lines: string[] = [];
+  let remaining = text;
+  let room = Math.max(first, 10);
+  while (remaining.length > room) {
+    const space = remaining.lastIndexOf(" ", room - 1);
+    const cut = space > room / 2 ? space + 1 : room;
+    lines.push(remaining.slice(0, cut));
+    remaining = remaining.slice(cut);
+    room = Math.max(rest, 10);
+  }
+  lines.push(remaining);
+  return lines;
+}
+
 /** A view's fields worth showing: no id, nothing unset; plain fields first, then groups, each in file order when known. */
 function viewEntries(view: Record<string, unknown>, keyOrder: string[] | undefined): [string, unknown][] {
   const ranked = memberEntries(view, keyOrder);

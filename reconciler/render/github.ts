@@ -3,12 +3,12 @@
  * actions) pointing at the cube's line in the YAML, followed by the text rendering for the log,
  * in which the runner obeys no workflow command (names and values come from the API and the file).
  */
-import type { Plan, ResourceChange } from "../../engine/types.js";
+import type { KnownCost, Plan, ResourceChange } from "../../engine/types.js";
 import type { FileProblem } from "../errors.js";
 import { githubData, githubInertLog, githubProperty } from "./escape.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
-import { ACTION_WORDS, formatValue, visibleChanges } from "./values.js";
+import { ACTION_WORDS, formatValue, overBudgetMessage, visibleChanges } from "./values.js";
 
 export function renderPlanGithub(plan: Plan, ctx: RenderContext): string {
   return annotations(plan, ctx) + githubInertLog(renderPlanText(plan, { ...ctx, color: false }));
@@ -26,7 +26,11 @@ export function renderProblemsGithub(problems: FileProblem[]): string {
 }
 
 function annotations(plan: Plan, ctx: RenderContext): string {
-  return visibleChanges(plan)
+  const overBudget = overBudgetMessage(plan);
+  // At the cube that adds the most.
+  const top = overBudget ? (plan.cost as KnownCost).budget?.top?.[0] : undefined;
+  const budget = overBudget ? annotation("error", { file: ctx.file, ...(top === undefined ? {} : ctx.cubePositions[top]) }, `Blocked by the budget: ${overBudget}`) : "";
+  return budget + visibleChanges(plan)
     .map((change) => {
       const where = { file: ctx.file, ...(change.unmanaged ? {} : ctx.cubePositions[change.cubeName]) };
       return change.blocked

@@ -4,7 +4,7 @@ import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
 import { inlineValue } from "./fields.js";
-import { ACTION_WORDS, blockedLine, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import { ACTION_WORDS, blockedLine, costLine, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
@@ -18,8 +18,12 @@ export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cube
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
   if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
   lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
+  const cost = costLine(plan);
+  if (cost) lines.push("", escapeMarkdown(cost));
   const blocked = blockedLine(plan);
   if (blocked) lines.push("", `:no_entry: ${blocked}`);
+  const overBudget = overBudgetMessage(plan);
+  if (overBudget) lines.push("", `:no_entry: Blocked by the budget: ${escapeMarkdown(overBudget)}.`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -6,13 +6,15 @@
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
-import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, type FieldLayout } from "./fields.js";
+import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
 import {
   ACTION_WORDS,
   blockedLine,
+  costLine,
   driftedChanges,
   hasChanges,
+  overBudgetMessage,
   pacingLine,
   summaryLine,
   symbolOf,
@@ -24,7 +26,7 @@ export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
   // No separate drift section: without a state file every in-place change is drift, and the
   // changes already show each field live → file.
-  const sections = [sourceLine(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan)];
+  const sections = [sourceLine(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan, ctx)];
   return joinSections(sections);
 }
 
@@ -41,7 +43,7 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
     unmanagedSection(plan, c),
     blockedSection(plan, c),
     dnsSection(report.dns, c),
-    hasChanges(plan) ? summarySection(plan) : `No drift: the space matches ${t(ctx.file)}.`,
+    hasChanges(plan) ? summarySection(plan, ctx) : wrapped(ctx, `No drift: the space matches ${ctx.file}.`, costLine(plan)),
   ];
   return joinSections(sections);
 }
@@ -101,8 +103,15 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
   return lines.join("\n");
 }
 
-function summarySection(plan: Plan): string {
-  return [summaryLine(plan), pacingLine(plan), blockedLine(plan)].filter((l) => l !== undefined).join("\n");
+function summarySection(plan: Plan, ctx: RenderContext): string {
+  const overBudget = overBudgetMessage(plan);
+  return wrapped(ctx, summaryLine(plan), pacingLine(plan), costLine(plan), blockedLine(plan), overBudget && `Blocked by the budget: ${overBudget}.`);
+}
+
+/** Lines escaped and wrapped to the output's width, the rest of a long one indented. */
+function wrapped(ctx: RenderContext, ...lines: (string | undefined)[]): string {
+  const width = ctx.width ?? DEFAULT_WIDTH;
+  return lines.flatMap((line) => (line === undefined ? [] : wrap(t(line), width, width - 2).map((part, i) => (i === 0 ? part : `  ${part}`).trimEnd()))).join("\n");
 }
 
 function colorSymbol(change: ResourceChange, c: Palette): string {

@@ -1,5 +1,5 @@
 /** Small pure helpers shared by the renderers. */
-import { isReplace, type Action, type Plan, type ResourceChange } from "../../engine/types.js";
+import { isReplace, type Action, type KnownCost, type Plan, type ResourceChange } from "../../engine/types.js";
 import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
@@ -62,6 +62,34 @@ export function blockedLine(plan: Plan): string | undefined {
   if (n === 0) return undefined;
   return `${n} ${n === 1 ? "change is" : "changes are"} blocked and will not be applied.`;
 }
+
+/**
+ * "Cost: +12.41 EUR/month (fleet 180.30 → 192.71 EUR/month; 730 h/month, …)": what the change
+ * does to the fleet's monthly cost and the assumptions. API values as they came: each format escapes.
+ */
+export function costLine(plan: Plan): string | undefined {
+  const cost = plan.cost;
+  if (cost === undefined) return undefined;
+  if ("unknown" in cost) return `Cost: unknown (${cost.unknown})${cost.budget ? `; the budget of ${money(cost.budget.monthly)}/month is not checked` : ""}.`;
+  const unit = `${cost.currency}/month`;
+  const change = cost.delta === 0 ? "no change" : `${cost.delta > 0 ? "+" : "-"}${money(Math.abs(cost.delta))} ${unit}`;
+  const fleet = cost.delta === 0 ? money(cost.after) : `${money(cost.before)} → ${money(cost.after)}`;
+  const tiers = cost.tiers.map((t) => `${t.label} ×${t.multiplier} (${t.cubes} ${t.cubes === 1 ? "cube" : "cubes"})`).join(", ");
+  const budget = cost.budget ? `, ${cost.after <= cost.budget.monthly ? "within" : "over"} the budget of ${money(cost.budget.monthly)}` : "";
+  const stopped = cost.stoppedBills === "disk" ? "stopped cubes bill disk only" : "stopped cubes counted in full";
+  return `Cost: ${change} (fleet ${fleet} ${unit}${budget}; ${cost.hoursPerMonth} h/month, ${tiers ? `tier by cube vCPUs: ${tiers}, ` : ""}${stopped})`;
+}
+
+/** The refusal of a change that adds cost above the file's budget, naming the cubes that add the most. */
+export function overBudgetMessage(plan: Plan): string | undefined {
+  const cost = plan.cost as KnownCost | undefined;
+  if (cost?.budget?.over !== true) return undefined;
+  const top = (cost.budget.top ?? []).map((name) => `${name} +${money(cost.cubes.find((c) => c.name === name)?.delta ?? 0)}`).join(", ");
+  const unit = `${cost.currency}/month`;
+  return `the change adds ${money(cost.delta)} ${unit} and brings the fleet to ${money(cost.after)} ${unit}, over the budget of ${money(cost.budget.monthly)} ${unit} (budget.monthly); the cubes that add the most: ${top}`;
+}
+
+const money = (n: number): string => n.toFixed(2);
 
 function formatSeconds(s: number): string {
   return Number.isInteger(s) ? String(s) : s.toFixed(1);

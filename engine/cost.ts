@@ -1,0 +1,87 @@
+/**
+ * What a plan does to the fleet's monthly cost, from the API's live prices (GET /pricing). Pure:
+ * prices + the fleet before and after → figures. A cube is billed per hour for its vCPUs, GB of
+ * RAM and GB of disk, times the multiplier of the tier its own vCPU count falls in (as the API
+ * prices a cube's costPerHour); a stopped cube as the API's note says.
+ */
+import type { Pricing } from "../schema/api.js";
+import { powerSide } from "./compare.js";
+import type { Budget, KnownCost, ObservedState, PlanCost, Step } from "./types.js";
+
+/** 365 × 24 / 12, unless the API's note names the hours it bills a month. */
+export const HOURS_PER_MONTH = 730;
+/** How many of the cubes that add the most an over-budget plan names. */
+const TOP_CUBES = 3;
+
+export interface FleetCube {
+  /** null: created by the plan. */
+  id: string | null;
+  name: string;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  stopped: boolean;
+}
+
+export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && "before" in cost && cost.budget?.over === true;
+
+export function fleetBefore(observed: ObservedState): FleetCube[] {
+  return observed.cubes.map(({ cube }) => ({ id: cube.id, name: cube.name, resources: cube.resources, stopped: powerSide(cube.state) === "stopped" }));
+}
+
+/** The fleet once the steps are carried out; a blocked change has none and leaves its cube as it is. */
+export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCube[] {
+  const fleet = new Map(before.map((cube) => [cube.id as string, cube]));
+  for (const step of steps) {
+    if (step.op === "create-cube") fleet.set(`+${step.cube.cubeName}`, { id: null, name: step.cube.cubeName, resources: step.body.resources, stopped: false });
+    else if (step.op === "delete-cube") fleet.delete(step.cube.cubeId);
+    else if (step.op === "power-off" || step.op === "wake") {
+      const key = step.cube.cubeId ?? `+${step.cube.cubeName}`;
+      const cube = fleet.get(key);
+      if (cube !== undefined) fleet.set(key, { ...cube, stopped: step.op === "power-off" });
+    }
+  }
+  return [...fleet.values()];
+}
+
+export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget): KnownCost {
+  const hoursPerMonth = Number(/(\d+(?:\.\d+)?)\s*(?:h|hours)\s*(?:per|a|\/)\s*month/i.exec(pricing.note)?.[1] ?? HOURS_PER_MONTH);
+  // Anything else is counted in full: the higher figure, so a budget is never under-counted.
+  const stoppedBills = /\bruntime\b|disk[^.;]*\b(exists|stopped)\b/i.test(pricing.note) ? "disk" : "all";
+  const tierOf = (vcpu: number) => pricing.tiers.find((t) => vcpu >= t.minVcpus && (t.maxVcpus === null || vcpu <= t.maxVcpus));
+  const monthly = ({ resources: r, stopped }: FleetCube): number => {
+    const { vcpuPerHour, ramGbPerHour, diskGbPerHour } = pricing.rates;
+    const hourly = r.diskGb * diskGbPerHour + (stopped && stoppedBills === "disk" ? 0 : r.vcpu * vcpuPerHour + r.ramGb * ramGbPerHour);
+    return hourly * (tierOf(r.vcpu)?.multiplier ?? 1) * hoursPerMonth;
+  };
+  const byName = new Map<string, { before: number | null; after: number | null }>();
+  const total = (fleet: FleetCube[], side: "before" | "after"): number => {
+    let sum = 0;
+    for (const cube of fleet) {
+      const entry = byName.get(cube.name) ?? { before: null, after: null };
+      const cost = monthly(cube);
+      entry[side] = (entry[side] ?? 0) + cost;
+      byName.set(cube.name, entry);
+      sum += cost;
+    }
+    return sum;
+  };
+  const [totalBefore, totalAfter] = [total(before, "before"), total(after, "after")];
+  const cubes = [...byName].map(([name, e]) => ({ name, before: cents(e.before), after: cents(e.after), delta: cents((e.after ?? 0) - (e.before ?? 0)) }));
+  const tiers = new Map<string, KnownCost["tiers"][number]>();
+  for (const cube of after) {
+    const tier = tierOf(cube.resources.vcpu) ?? { label: "no tier", multiplier: 1 };
+    const seen = tiers.get(tier.label) ?? { label: tier.label, multiplier: tier.multiplier, cubes: 0 };
+    tiers.set(tier.label, { ...seen, cubes: seen.cubes + 1 });
+  }
+  const cost: KnownCost = { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
+  if (budget !== undefined) {
+    // A change that lowers the cost is never blocked, even when the fleet stays over the budget.
+    const over = cost.delta > 0 && cost.after > budget.monthly;
+    cost.budget = { monthly: budget.monthly, over, ...(over ? { top: cubes.filter((c) => c.delta > 0).sort((a, b) => b.delta - a.delta).slice(0, TOP_CUBES).map((c) => c.name) } : {}) };
+  }
+  return cost;
+}
+
+/** Rounded to cents, half up, through a finer rounding first (0.0065 × 730 is 4.7449999… in binary). */
+function cents<T extends number | null>(value: T): T {
+  return (value === null ? null : Math.round(Math.round(value * 1e7) / 1e5) / 100) as T;
+}
