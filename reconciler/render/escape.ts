@@ -48,9 +48,10 @@ const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '
 
 /** Markdown (GitHub-flavoured) text: HTML escaped, every markdown punctuation backslash-escaped, one line. */
 export function escapeMarkdown(text: string): string {
+  // Entities last: their "#" must not be escaped in turn (`&\#39;` shows as text).
   return escapeText(text)
-    .replace(/[&<>"']/g, (c) => HTML[c] as string)
-    .replace(/[\\`*_{}[\]()#+\-.!|~^:@]/g, (c) => `\\${c}`);
+    .replace(/[\\`*_{}[\]()#+\-.!|~^:@]/g, (c) => `\\${c}`)
+    .replace(/[&<>"']/g, (c) => HTML[c] as string);
 }
 
 /** Code-styled markdown for a value (a backtick in it cannot end the span: none is used). */

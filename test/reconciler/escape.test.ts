@@ -22,6 +22,10 @@ test("markdown: backticks, headings, images, HTML and table pipes are text", () 
   expect(markdownCode("a`b")).toBe("<code>a\\`b</code>");
 });
 
+test("markdown: a quote is an entity that still reads as the quote (its # is not escaped in turn)", () => {
+  expect(escapeMarkdown(`it's "web" & <db>`)).toBe("it&#39;s &quot;web&quot; &amp; &lt;db&gt;");
+});
+
 test("shell: a printed command quotes what a shell would read as more than a word", () => {
   expect(shellCommand(["ssh", "-p", "22", "--", "u@h; touch /tmp/pwned"])).toBe("ssh -p 22 -- 'u@h; touch /tmp/pwned'");
 });
