@@ -1,18 +1,9 @@
 /** Issue 22 items 13 and 14: the cost of a plan from the live prices, and the budget. */
 import { expect, test } from "vitest";
 import { fleetAfter, planCost, type FleetCube, type Step } from "../../engine/index.js";
-import type { Pricing } from "../../schema/api.js";
+/** The emulator's prices: 1–4 vCPU ×1, 5–16 ×0.9, 17+ ×0.8; "billed per hour of runtime; disk is billed while the Cube exists". */
+import { PRICING } from "../../emulator/resources/catalog.js";
 
-const PRICING: Pricing = {
-  currency: "EUR",
-  rates: { vcpuPerHour: 0.004, ramGbPerHour: 0.002, diskGbPerHour: 0.00005 },
-  tiers: [
-    { minVcpus: 1, maxVcpus: 4, multiplier: 1, label: "Standard" },
-    { minVcpus: 5, maxVcpus: 16, multiplier: 0.9, label: "Volume" },
-    { minVcpus: 17, maxVcpus: null, multiplier: 0.8, label: "Scale" },
-  ],
-  note: "billed per hour of runtime; disk is billed while the Cube exists.",
-};
 
 const cube = (name: string, vcpu: number, ramGb: number, diskGb: number, stopped = false, id: string | null = `id-${name}`): FleetCube => ({ id, name, resources: { vcpu, ramGb, diskGb }, stopped });
 
