@@ -4,7 +4,6 @@ import { fleetAfter, planCost, type FleetCube, type Step } from "../../engine/in
 /** The emulator's prices: 1–4 vCPU ×1, 5–16 ×0.9, 17+ ×0.8; "billed per hour of runtime; disk is billed while the Cube exists". */
 import { PRICING } from "../../emulator/resources/catalog.js";
 
-
 const cube = (name: string, vcpu: number, ramGb: number, diskGb: number, stopped = false, id: string | null = `id-${name}`): FleetCube => ({ id, name, resources: { vcpu, ramGb, diskGb }, stopped });
 
 test("item 13: each cube is priced at the tier of its own vCPU count, × 730 h; a stopped cube bills its disk only, as the note says", () => {
