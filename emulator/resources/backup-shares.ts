@@ -8,7 +8,7 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { listOf, object, ref } from "../core/openapi-doc.js";
+import { object, ref } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
 import { backupsOf, backupView, requireBackup } from "./backups.js";

@@ -8,7 +8,7 @@ import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
-import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
 import { domainView } from "./views.js";
 
@@ -26,8 +26,7 @@ export function listDomains(ctx: RouteContext): ApiResponse {
 
 export function attachDomain(ctx: RouteContext): ApiResponse {
   const body = parseWith(AttachDomainRequest, ctx.body);
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   if (ctx.core.index.domains.byHostname(body.domain)) {
     throw conflict(`Domain ${body.domain} is already attached to a Cube`);
   }

@@ -9,7 +9,7 @@ import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { defineJob, type Resource } from "../core/resource.js";
 import type { CubeRecord, TcpRecord } from "../core/state.js";
-import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
 
 export { HOST_PORT_MAX, HOST_PORT_MIN } from "../core/servers.js";
@@ -38,8 +38,7 @@ export function listTcpMappings(ctx: RouteContext): ApiResponse {
 
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateTcpMappingRequest, ctx.body);
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   if (cubeMappings(ctx.core, cube.id).some((m) => m.cubePort === body.cubePort)) {
     throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
   }
