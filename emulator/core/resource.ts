@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
 import type { RouteHandler } from "./context.js";
 import type { ApiResponse } from "./http.js";
-import type { Operation, Schema } from "./openapi-doc.js";
+import type { Operation, Shape } from "./openapi-doc.js";
 import type { Job } from "./state.js";
 
 /** What a public route (no API key) receives. */
@@ -69,7 +69,7 @@ export interface Resource {
   jobs?: readonly RegisteredJob[];
   storage?: readonly StorageRoute[];
   /** Component schemas (by name) that this resource's route docs refer to. */
-  schemas?: Record<string, Schema>;
+  schemas?: Record<string, Shape>;
   /** Runs once when the emulator starts, after the state is loaded, before due jobs run. */
   start?(core: Core): void;
 }

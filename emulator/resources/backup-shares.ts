@@ -3,7 +3,7 @@
  * nothing is copied until the destination accepts, within 48 h. Accept makes the copy (with
  * sharedFromBackupId) in the destination; decline and cancel (by the source) end the offer.
  */
-import { CreateShareRequest, type BackupShare } from "../../schema/api.js";
+import { BackupShare, CreateShareRequest } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
@@ -150,21 +150,5 @@ export const backupSharesResource: Resource = {
     },
     { method: "POST", path: `${SHARE}/cancel`, handler: cancelShare, doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
   ],
-  schemas: {
-    BackupShare: object(
-      {
-        id: { type: "string" },
-        status: { type: "string", enum: ["pending", "accepted", "declined", "canceled"] },
-        backupId: { type: "string" },
-        backupName: { type: ["string", "null"] },
-        sourceSpaceId: { type: "string" },
-        destinationSpaceId: { type: "string" },
-        counterpartySpaceName: { type: ["string", "null"] },
-        copyBackupId: { type: ["string", "null"] },
-        expiresAt: { type: "string", format: "date-time" },
-        createdAt: { type: "string", format: "date-time" },
-      },
-      ["id", "status", "backupId", "sourceSpaceId", "destinationSpaceId", "expiresAt", "createdAt"],
-    ),
-  },
+  schemas: { BackupShare: BackupShare },
 };

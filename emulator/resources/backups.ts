@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Backup } from "../../schema/api.js";
+import { Backup, BackupDownload } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
@@ -178,36 +178,5 @@ export const backupsResource: Resource = {
     },
   ],
   storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
-  schemas: {
-    Backup: object(
-      {
-        id: { type: "string" },
-        name: { type: "string" },
-        status: { type: "string", enum: ["pending", "complete", "failed"] },
-        originalCubeId: { type: ["string", "null"] },
-        originalCubeName: { type: ["string", "null"] },
-        sizeBytes: { type: ["integer", "null"] },
-        diskSizeGb: { type: ["number", "null"] },
-        config: {
-          type: ["object", "null"],
-          properties: {
-            vcpus: { type: "integer" },
-            ramMb: { type: "integer" },
-            diskLimitGb: { type: "integer" },
-            imageId: { type: "string" },
-            regionId: { type: ["string", "null"] },
-            regionName: { type: ["string", "null"] },
-            domains: { type: "array", items: { type: "string" } },
-            tcpPorts: { type: "array", items: { type: "integer" } },
-          },
-        },
-        sharedFromBackupId: { type: ["string", "null"] },
-        redeployedCubeId: { type: ["string", "null"] },
-        completedAt: { type: ["string", "null"], format: "date-time" },
-        createdAt: { type: "string", format: "date-time" },
-      },
-      ["id", "name", "status", "sizeBytes", "sharedFromBackupId", "createdAt"],
-    ),
-    BackupDownload: object({ url: { type: "string" }, filename: { type: "string" }, sizeBytes: { type: ["integer", "null"] }, expiresAt: { type: "string", format: "date-time" } }),
-  },
+  schemas: { Backup: Backup, BackupDownload: BackupDownload },
 };

@@ -5,13 +5,12 @@
  * (answerDeviceLogin) — and the next poll returns a new API key once.
  */
 import { timingSafeEqual } from "node:crypto";
-import { DevicePollRequest } from "../../schema/api.js";
+import { DeviceLoginApproved, DeviceLoginStarted, DevicePollRequest } from "../../schema/api.js";
 import { addKey } from "../core/auth.js";
 import type { Core } from "../core/core.js";
 import { HttpError, json, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
-import { object } from "../core/openapi-doc.js";
 import type { PublicContext, Resource } from "../core/resource.js";
 import type { DeviceLoginRecord } from "../core/state.js";
 
@@ -170,17 +169,7 @@ export const cliAuthResource: Resource = {
       doc: {
         summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
         tag: "CLI Auth",
-        ok: [
-          200,
-          object({
-            deviceCode: { type: "string" },
-            userCode: { type: "string" },
-            verificationUri: { type: "string", format: "uri" },
-            verificationUriComplete: { type: "string", format: "uri" },
-            interval: { type: "integer" },
-            expiresIn: { type: "integer" },
-          }),
-        ],
+        ok: [200, DeviceLoginStarted],
       },
     },
     {
@@ -192,7 +181,7 @@ export const cliAuthResource: Resource = {
         summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
         tag: "CLI Auth",
         body: DevicePollRequest,
-        ok: [200, object({ apiKey: { type: "string" }, spaceId: { type: "string" } })],
+        ok: [200, DeviceLoginApproved],
         errors: [400, 403, 410, 428],
       },
     },

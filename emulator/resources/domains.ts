@@ -1,6 +1,6 @@
 /** Custom domains: attach with proxy settings, list, patch, detach, and the records view. */
 import { randomBytes, scryptSync } from "node:crypto";
-import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
+import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, DomainRecordsView, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
@@ -184,13 +184,5 @@ export const domainsResource: Resource = {
       doc: { summary: "DNS records the domain needs, with their live state", tag: "Domains", ok: [200, ref("DomainRecordsView")], errors: [404] },
     },
   ],
-  schemas: {
-    DomainRecordsView: object({
-      domain: { type: "string" },
-      isWildcard: { type: "boolean" },
-      records: { type: "array", items: ref("DnsRecordStatus") },
-      summary: object({ found: { type: "integer" }, total: { type: "integer" }, complete: { type: "boolean" } }),
-      checkedAt: { type: "string", format: "date-time" },
-    }),
-  },
+  schemas: { DomainRecordsView: DomainRecordsView },
 };

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CompleteImportRequest, CreateImportRequest, SSH_KEY_PATTERN, type CubeImport } from "../../schema/api.js";
+import { CompleteImportRequest, CreateImportRequest, CubeImport, ImportCompleted, ImportStarted, SSH_KEY_PATTERN } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
@@ -209,33 +209,11 @@ export const importsResource: Resource = {
         summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
         tag: "Imports",
         body: CompleteImportRequest,
-        ok: [200, object({ importId: { type: "string" }, cubeId: { type: "string" }, status: { type: "string", enum: ["provisioning"] } })],
+        ok: [200, ImportCompleted],
         errors: [400, 404, 409],
       },
     },
   ],
   storage: [{ method: "PUT", path: "/imports/{importId}/parts/{partNumber}", handle: receivePart }],
-  schemas: {
-    ImportStarted: object({
-      importId: { type: "string" },
-      uploadId: { type: "string" },
-      key: { type: "string" },
-      chunkSizeBytes: { type: "integer" },
-      parts: { type: "array", items: object({ partNumber: { type: "integer" }, url: { type: "string" } }) },
-      expiresAt: { type: "string", format: "date-time" },
-    }),
-    CubeImport: object(
-      {
-        id: { type: "string" },
-        name: { type: "string" },
-        status: { type: "string", enum: ["uploading", "finalizing", "provisioning", "complete", "failed", "expired"] },
-        cubeId: { type: ["string", "null"] },
-        error: { type: ["string", "null"] },
-        createdAt: { type: "string" },
-        updatedAt: { type: "string" },
-        completedAt: { type: ["string", "null"] },
-      },
-      ["id", "name", "status", "cubeId", "createdAt", "updatedAt"],
-    ),
-  },
+  schemas: { ImportStarted: ImportStarted, CubeImport: CubeImport },
 };

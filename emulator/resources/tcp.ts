@@ -1,6 +1,6 @@
 /** TCP mappings, including the SSH mapping every cube has, SSH details and the SSH port. */
 import { createHash } from "node:crypto";
-import { CreateTcpMappingRequest, SshPortRequest } from "../../schema/api.js";
+import { CreateTcpMappingRequest, SshPortRequest, SshPortResponse } from "../../schema/api.js";
 import { DELAYS } from "../core/clock.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
@@ -128,7 +128,7 @@ export const tcpResource: Resource = {
         summary: "Change the in-Cube SSH port (host port unchanged)",
         tag: "Cubes",
         body: SshPortRequest,
-        ok: [200, object({ success: { type: "boolean" }, cubePort: { type: "integer" } })],
+        ok: [200, SshPortResponse],
         errors: [400, 404, 409],
       },
     },
