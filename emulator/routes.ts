@@ -3,7 +3,7 @@
  * the OpenAPI document that describes exactly these routes.
  */
 import { decodePathSegment, json } from "./core/http.js";
-import type { Route } from "./core/resource.js";
+import { pathPattern, type Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";
 import { RESOURCES } from "./resources/all.js";
 
@@ -30,11 +30,7 @@ interface CompiledRoute {
   regex: RegExp;
 }
 
-const compiled: CompiledRoute[] = ROUTES.map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
-  regex: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
-}));
+const compiled: CompiledRoute[] = ROUTES.map((route) => ({ route, ...pathPattern(route.path) }));
 
 /**
  * The routes of each method, tried first: most requests match one of them. Among them, more

@@ -63,6 +63,20 @@ export interface StorageRoute {
   handle(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
+/** A storage request refused with a JSON error; a body it was sending (an upload) is not read, and goes with the connection. */
+export function refuseStorage(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+  req.resume();
+}
+
+/** A route path's parameter names, and the expression that matches the path (a `{name}` is one segment). */
+export function pathPattern(path: string): { names: string[]; regex: RegExp } {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+  return { names, regex: new RegExp(`^${path.replace(/\{\w+\}/g, "([^/]+)")}$`) };
+}
+
 export interface Resource {
   name: string;
   routes: readonly Route[];

@@ -13,7 +13,7 @@ import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
-import type { Resource } from "../core/resource.js";
+import { refuseStorage, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
@@ -68,10 +68,7 @@ function downloadBackup(ctx: RouteContext): ApiResponse {
 /** The archive bytes: 200 whole, 206 for a satisfiable Range, 416 otherwise. */
 async function streamArchive(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const backup = Object.hasOwn(core.data.backups, params.backupId ?? "") ? core.data.backups[params.backupId ?? ""] : undefined;
-  if (!backup || backup.status !== "complete") {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Backup archive not found" }));
-    return;
-  }
+  if (!backup || backup.status !== "complete") return refuseStorage(req, res, 404, "Backup archive not found");
   const size = backup.sizeBytes;
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
   const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);

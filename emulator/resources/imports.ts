@@ -12,7 +12,7 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { refuseStorage, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
 import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
@@ -152,8 +152,8 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
   const imp = Object.hasOwn(core.data.imports, id) ? core.data.imports[id] : undefined;
   const partNumber = Number(params.partNumber);
   if (imp) settle(core, imp);
-  if (!imp || imp.status !== "uploading") return refuse(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount) return refuse(req, res, 400, `No part ${params.partNumber} in this import`);
+  if (!imp || imp.status !== "uploading") return refuseStorage(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount) return refuseStorage(req, res, 400, `No part ${params.partNumber} in this import`);
   const hash = createHash("md5");
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -163,20 +163,14 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
     if (rate !== null) await sleep((chunk.length / rate) * 1000);
   }
   const expected = partSize(imp, partNumber);
-  if (size !== expected) return refuse(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
+  if (size !== expected) return refuseStorage(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
   const etag = hash.digest("hex");
   // Still uploading? (a cancel may have come while the bytes arrived)
-  if (core.data.imports[id] !== imp || imp.status !== "uploading") return refuse(req, res, 409, "The import was canceled or completed during the upload");
+  if (core.data.imports[id] !== imp || imp.status !== "uploading") return refuseStorage(req, res, 409, "The import was canceled or completed during the upload");
   imp.parts[String(partNumber)] = { etag, sizeBytes: size };
   imp.updatedAt = isoAt(core.now());
   core.save();
   res.writeHead(200, { etag: `"${etag}"`, "content-length": 0 }).end();
-}
-
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: message });
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
-  req.resume();
 }
 
 export const importsResource: Resource = {
