@@ -124,13 +124,7 @@ export const tcpResource: Resource = {
       method: "PUT",
       path: `${CUBE_PATH}/ssh-port`,
       handler: putSshPort,
-      doc: {
-        summary: "Change the in-Cube SSH port (host port unchanged)",
-        tag: "Cubes",
-        body: SshPortRequest,
-        ok: [200, SshPortResponse],
-        errors: [400, 404, 409],
-      },
+      doc: { summary: "Change the in-Cube SSH port (host port unchanged)", tag: "Cubes", body: SshPortRequest, ok: [200, SshPortResponse], errors: [400, 404, 409] },
     },
     {
       method: "GET",
