@@ -26,6 +26,7 @@
  * which the emulator never grants). The device page's form is the one exception (cli-auth.ts).
  */
 import { z } from "zod";
+import { DnsRecordType } from "../schema/api.js";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
@@ -40,12 +41,11 @@ import type { EmulatorAdmin } from "./types.js";
 
 export const ADMIN_PREFIX = "/__emulator";
 
-const DnsType = z.enum(["CNAME", "TXT", "A"]);
 const SystemCase = z.enum(["unfunded_storage_sweep", "snapshot_rollback_failure", "transfer_cancellation_cleanup", "orphan_directory_teardown"]);
 const Schemas = {
   space: z.strictObject({ id: z.string().min(1).optional(), name: z.string().min(1).optional() }),
-  dns: z.strictObject({ type: DnsType, host: z.string().min(1), value: z.string().min(1) }),
-  dnsRemove: z.strictObject({ type: DnsType, host: z.string().min(1) }),
+  dns: z.strictObject({ type: DnsRecordType, host: z.string().min(1), value: z.string().min(1) }),
+  dnsRemove: z.strictObject({ type: DnsRecordType, host: z.string().min(1) }),
   dnsUnavailable: z.strictObject({ host: z.string().min(1), unavailable: z.boolean().default(true) }),
   fault: z.strictObject({
     kind: z.enum(["latency", "status", "reset", "drop-after-commit"]),

@@ -152,7 +152,6 @@ export type AttachDomainRequest = z.infer<typeof AttachDomainRequest>;
 export const PatchDomainRequest = DomainSettings;
 export type PatchDomainRequest = z.infer<typeof PatchDomainRequest>;
 
-export const DnsRecordPurpose = z.enum(["ownership", "routing", "certificate"]);
 export const DnsRecordType = z.enum(["CNAME", "TXT", "A"]);
 
 export const DnsRecord = z.object({
@@ -172,8 +171,6 @@ export const DnsRecordState = z.enum(["found", "missing", "mismatch", "unknown"]
 export type DnsRecordState = z.infer<typeof DnsRecordState>;
 
 export const DnsRecordStatus = DnsRecord.extend({
-  mustBeGrey: z.boolean(),
-  proxyOk: z.boolean(),
   state: DnsRecordState,
   detail: z.string().optional(),
   observed: z.array(z.string()).nullable().optional(),
@@ -299,8 +296,6 @@ export const BackupDownload = z.object({
 });
 export type BackupDownload = z.infer<typeof BackupDownload>;
 
-export const ShareStatus = z.enum(["pending", "accepted", "declined", "canceled"]);
-
 export const BackupShare = z.object({
   id: z.string(),
   status: z.string(),
@@ -356,8 +351,6 @@ export const ImportStarted = z.object({
   expiresAt: Timestamp,
 });
 export type ImportStarted = z.infer<typeof ImportStarted>;
-
-export const ImportStatus = z.enum(["uploading", "finalizing", "provisioning", "complete", "failed", "expired"]);
 
 export const CubeImport = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 /** The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it). */
-import type { CorsConfig, CubeResources, CubeState, HeaderOverrides } from "../../schema/api.js";
+import type { CorsConfig, CubeResources, CubeState, DnsRecord, HeaderOverrides } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
 export type KeyRole = "owner" | "read_only";
@@ -215,7 +215,7 @@ export interface IdempotencyRecord {
   storedAt: number;
 }
 
-export type DnsType = "CNAME" | "TXT" | "A";
+export type DnsType = DnsRecord["type"];
 export interface DnsEntry {
   type: DnsType;
   host: string;
