@@ -1,5 +1,8 @@
-/** The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it). */
-import type { CorsConfig, CubeResources, CubeState, DnsRecord, HeaderOverrides } from "../../schema/api.js";
+/**
+ * The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it).
+ * A record the API shows as it is stored extends the API's type with what the emulator keeps beside it.
+ */
+import type { CorsConfig, CubeResources, CubeState, DnsRecord, HeaderOverrides, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
 export type KeyRole = "owner" | "read_only";
@@ -50,17 +53,9 @@ export interface CubeRecord {
   updatedAt: string;
 }
 
-export interface TcpRecord {
-  id: string;
+/** `host` is the cube's, when it has a server. */
+export interface TcpRecord extends Omit<TcpMapping, "host"> {
   spaceId: string;
-  cubeId: string;
-  cubePort: number;
-  hostPort: number;
-  label: string | null;
-  status: string;
-  isSsh: boolean;
-  udpEnabled: boolean;
-  whitelistedIps: { id: string; cidr: string }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -93,15 +88,9 @@ export interface DomainRecord {
   updatedAt: string;
 }
 
-export interface SnapshotRecord {
-  id: string;
+export interface SnapshotRecord extends Snapshot {
   spaceId: string;
-  cubeId: string;
-  name: string;
-  sizeBytes: number | null;
   status: "pending" | "complete";
-  kind: string;
-  createdAt: string;
 }
 
 export interface BackupRecord {
@@ -175,33 +164,18 @@ export interface DeviceLoginRecord {
   expiresAtMs: number;
 }
 
-export interface WebhookRecord {
-  id: string;
+export interface WebhookRecord extends Webhook {
   spaceId: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
   description: string | null;
   /** Kept to sign deliveries; returned only in the create response. */
   secret: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface DeliveryRecord {
-  id: string;
+export interface DeliveryRecord extends WebhookDelivery {
   spaceId: string;
   webhookId: string;
-  event: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  lastAttemptAt: string | null;
-  responseStatus: number | null;
-  createdAt: string;
   /** The exact JSON body sent on every attempt (the signature covers these bytes). */
   payload: string;
-  /** Why the delivery failed without an attempt (a destination the emulator does not deliver to). */
-  failureReason?: string;
 }
 
 export interface IdempotencyRecord {
