@@ -1,5 +1,6 @@
 /** Polling a cube until it reaches a state, with a deadline. Reads only (never rate limited). */
 import type { Cube } from "../schema/api.js";
+import { formatDuration } from "../system/time.js";
 import { CubeErrorStateError, WaitTimeoutError } from "./errors.js";
 import { isNotFound, nowOf, sleepFor, type ExecContext } from "./context.js";
 
@@ -45,8 +46,4 @@ async function readCube(ctx: ExecContext, cubeId: string): Promise<Cube | undefi
     if (isNotFound(e)) return undefined;
     throw e;
   }
-}
-
-function formatDuration(ms: number): string {
-  return ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
