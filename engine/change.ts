@@ -1,5 +1,5 @@
 /** Building ResourceChanges: field lists, actions and blocked marks. */
-import { KNOWN_AFTER_APPLY, sameValue } from "./compare.js";
+import { KNOWN_AFTER_APPLY } from "./compare.js";
 import type { Action, CubeRef, FieldChange, ResourceChange, Step } from "./types.js";
 
 export type View = Record<string, unknown>;
@@ -68,10 +68,6 @@ export function cubeMoveChange(liveCubeId: string, cube: CubeRef, cubeDeleted = 
   if (cubeDeleted) return fieldChange("cubeId", liveCubeId, KNOWN_AFTER_APPLY, true);
   if (cube.cubeId !== null && cube.cubeId !== liveCubeId) return fieldChange("cubeId", liveCubeId, cube.cubeId, true);
   return undefined;
-}
-
-export function differs(before: unknown, after: unknown): boolean {
-  return !sameValue(before, after);
 }
 
 export function replacePaths(change: ResourceChange): string[] {
