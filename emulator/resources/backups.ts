@@ -18,6 +18,7 @@ import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
 import { sleep } from "../../system/time.js";
+import type { EmulatorAdmin } from "../types.js";
 
 export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
 export const DEFAULT_BACKUP_BYTES = 8 * 1024 * 1024;
@@ -106,15 +107,8 @@ async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buff
   }
 }
 
-export interface NewBackup {
-  cubeId: string;
-  name?: string;
-  sizeBytes?: number;
-  status?: BackupRecord["status"];
-}
-
 /** Admin surface: a backup of a cube (complete unless told otherwise). */
-export function createBackup(core: Core, input: NewBackup): Backup {
+export function createBackup(core: Core, input: Parameters<EmulatorAdmin["createBackup"]>[0]): Backup {
   const cube = core.index.cubes.get(input.cubeId);
   if (!cube) throw notFound("Cube");
   const sizeBytes = input.sizeBytes ?? DEFAULT_BACKUP_BYTES;
