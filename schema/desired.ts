@@ -68,33 +68,20 @@ export const Lifecycle = z.strictObject({
   ignoreChanges: z._default(z.array(z.enum(IGNORABLE_FIELDS)), []),
 });
 
-const cubeFields = {
-  image: z.string().check(z.minLength(1)),
-  region: z.string().check(z.minLength(1)),
-  resources: DesiredResources,
-  sshPublicKey: z.string().check(z.minLength(1)),
-  /** Path (relative to the file) of an OpenSSH public key; instead of sshPublicKey. */
-  sshPublicKeyFile: z.string().check(z.minLength(1)),
-  userData: z.string(),
-  /** Path (relative to the file) of a cloud-init script; instead of userData. */
-  userDataFile: z.string().check(z.minLength(1)),
-  terminationProtection: z.boolean(),
-  power: Power,
-  sshPort: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
-};
-
 /** The fields a cube may set, each optional: what `defaults:` may set for every cube. */
 const optionalCubeFields = {
-  image: z.optional(cubeFields.image),
-  region: z.optional(cubeFields.region),
-  resources: z.optional(cubeFields.resources),
-  sshPublicKey: z.optional(cubeFields.sshPublicKey),
-  sshPublicKeyFile: z.optional(cubeFields.sshPublicKeyFile),
-  userData: z.optional(cubeFields.userData),
-  userDataFile: z.optional(cubeFields.userDataFile),
-  terminationProtection: z.optional(cubeFields.terminationProtection),
-  power: z.optional(cubeFields.power),
-  sshPort: z.optional(cubeFields.sshPort),
+  image: z.optional(z.string().check(z.minLength(1))),
+  region: z.optional(z.string().check(z.minLength(1))),
+  resources: z.optional(DesiredResources),
+  sshPublicKey: z.optional(z.string().check(z.minLength(1))),
+  /** Path (relative to the file) of an OpenSSH public key; instead of sshPublicKey. */
+  sshPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
+  userData: z.optional(z.string()),
+  /** Path (relative to the file) of a cloud-init script; instead of userData. */
+  userDataFile: z.optional(z.string().check(z.minLength(1))),
+  terminationProtection: z.optional(z.boolean()),
+  power: z.optional(Power),
+  sshPort: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(65535))),
 };
 
 export const Defaults = z.strictObject(optionalCubeFields);
