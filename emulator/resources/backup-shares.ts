@@ -8,6 +8,7 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import { object, ref } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
@@ -75,7 +76,7 @@ function listShares(ctx: RouteContext): ApiResponse {
 /** A share this space is a party to (`side`); any other is reported as missing. */
 function requireShare(ctx: RouteContext, side: "destination" | "source"): ShareRecord {
   const id = ctx.params.shareId ?? "";
-  const share = Object.hasOwn(ctx.core.data.backupShares, id) ? ctx.core.data.backupShares[id] : undefined;
+  const share = rowOf(ctx.core.data.backupShares, id);
   if (!share || (share.sourceSpaceId !== ctx.auth.spaceId && share.destinationSpaceId !== ctx.auth.spaceId)) throw notFound("Backup share");
   const party = side === "destination" ? share.destinationSpaceId : share.sourceSpaceId;
   if (party !== ctx.auth.spaceId) {

@@ -11,6 +11,7 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
 import { refuseStorage, type Resource } from "../core/resource.js";
@@ -31,7 +32,7 @@ export function backupView(backup: BackupRecord): Backup {
 
 /** A backup of the key's space; another space's is reported exactly like a missing one. */
 export function requireBackup(core: Core, spaceId: string, backupId: string): BackupRecord {
-  const backup = Object.hasOwn(core.data.backups, backupId) ? core.data.backups[backupId] : undefined;
+  const backup = rowOf(core.data.backups, backupId);
   if (!backup || backup.spaceId !== spaceId) throw notFound("Backup");
   return backup;
 }
@@ -68,7 +69,7 @@ function downloadBackup(ctx: RouteContext): ApiResponse {
 
 /** The archive bytes: 200 whole, 206 for a satisfiable Range, 416 otherwise. */
 async function streamArchive(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const backup = Object.hasOwn(core.data.backups, params.backupId ?? "") ? core.data.backups[params.backupId ?? ""] : undefined;
+  const backup = rowOf(core.data.backups, params.backupId ?? "");
   if (!backup || backup.status !== "complete") return refuseStorage(req, res, 404, "Backup archive not found");
   const size = backup.sizeBytes;
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };

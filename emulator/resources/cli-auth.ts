@@ -11,6 +11,7 @@ import type { Core } from "../core/core.js";
 import { HttpError, json, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import type { PublicContext, Resource } from "../core/resource.js";
 import type { DeviceLoginRecord } from "../core/state.js";
 
@@ -55,7 +56,7 @@ function pollLogin(ctx: PublicContext): ApiResponse {
 
 /** Admin surface: the user approves (or denies) the login with this user code, for a space. */
 export function answerDeviceLogin(core: Core, input: { userCode: string; spaceId?: string; approve?: boolean }): void {
-  const record = Object.hasOwn(core.data.deviceLogins, input.userCode) ? core.data.deviceLogins[input.userCode] : undefined;
+  const record = rowOf(core.data.deviceLogins, input.userCode);
   if (!record || record.status !== "pending" || core.now() > record.expiresAtMs) throw notFound("Pending login with that user code");
   if (input.approve === false) {
     record.status = "denied";
@@ -106,7 +107,7 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
 }
 
 function pendingLogin(core: Core, userCode: string): DeviceLoginRecord | undefined {
-  const record = Object.hasOwn(core.data.deviceLogins, userCode) ? core.data.deviceLogins[userCode] : undefined;
+  const record = rowOf(core.data.deviceLogins, userCode);
   return record?.status === "pending" && core.now() <= record.expiresAtMs ? record : undefined;
 }
 

@@ -11,6 +11,7 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { refuseStorage, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
@@ -49,7 +50,7 @@ function settle(core: Core, imp: ImportRecord): void {
 
 function requireImport(ctx: RouteContext): ImportRecord {
   const id = ctx.params.importId ?? "";
-  const imp = Object.hasOwn(ctx.core.data.imports, id) ? ctx.core.data.imports[id] : undefined;
+  const imp = rowOf(ctx.core.data.imports, id);
   if (!imp || imp.spaceId !== ctx.auth.spaceId) throw notFound("Import");
   settle(ctx.core, imp);
   return imp;
@@ -149,7 +150,7 @@ function checkParts(imp: ImportRecord, parts: { partNumber: number; etag: string
 /** PUT of one part: its bytes are hashed (MD5, the ETag) and counted, not kept. */
 async function receivePart(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const id = params.importId ?? "";
-  const imp = Object.hasOwn(core.data.imports, id) ? core.data.imports[id] : undefined;
+  const imp = rowOf(core.data.imports, id);
   const partNumber = Number(params.partNumber);
   if (imp) settle(core, imp);
   if (!imp || imp.status !== "uploading") return refuseStorage(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
