@@ -6,7 +6,7 @@ import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
 import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
-import type { CubeRef, DesiredPortSpec, FieldChange, Step } from "./types.js";
+import type { CubeRef, DesiredPortSpec, FieldChange, ProjectedCube, Step } from "./types.js";
 
 export interface PortPlanInput {
   cubeAddress: string;
@@ -17,7 +17,8 @@ export interface PortPlanInput {
   cubeDeleted?: boolean;
 }
 
-export function livePortView(live: TcpMapping): View {
+/** Also the port as a plan's prior state projects it. */
+export function livePortView(live: TcpMapping): ProjectedCube["ports"][number] {
   return { id: live.id, cubePort: live.cubePort, label: live.label, udp: live.udp, allow: sortedOrNull(live.allow) ?? [] };
 }
 

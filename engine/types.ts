@@ -226,13 +226,13 @@ export interface StateProjection {
   webhooks?: ProjectedWebhook[];
 }
 
-export interface ProjectedWebhook {
+export type ProjectedWebhook = {
   id: string;
   url: string;
   events: string[];
   description: string | null;
   enabled: boolean;
-}
+};
 
 /** A cube a --target plan does not plan: which cube it is, nothing of its state. */
 export interface CubeIdentity {

@@ -8,7 +8,7 @@ import type { Webhook } from "../schema/api.js";
 import { webhookAddress } from "./address.js";
 import { fieldChange, viewFields, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
-import type { DesiredWebhookSpec, FieldChange, ResourceChange, Step } from "./types.js";
+import type { DesiredWebhookSpec, FieldChange, ProjectedWebhook, ResourceChange, Step } from "./types.js";
 
 export interface WebhookPlan {
   changes: ResourceChange[];
@@ -18,7 +18,8 @@ export interface WebhookPlan {
 /** Webhooks belong to the space, not to a cube: their changes carry no cube name. */
 const NO_CUBE = "";
 
-export function liveWebhookView(live: Webhook): View {
+/** Also the endpoint as a plan's prior state projects it. */
+export function liveWebhookView(live: Webhook): ProjectedWebhook {
   return { id: live.id, url: live.url, events: sortedOrNull(live.events) ?? [], description: live.description ?? null, enabled: live.enabled };
 }
 
