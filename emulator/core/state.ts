@@ -2,7 +2,7 @@
  * The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it).
  * A record the API shows as it is stored extends the API's type with what the emulator keeps beside it.
  */
-import type { CorsConfig, CubeResources, CubeState, DnsRecord, HeaderOverrides, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
+import type { Cube, DnsRecord, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
 export type KeyRole = "owner" | "read_only";
@@ -22,20 +22,12 @@ export interface KeyRecord {
   role: KeyRole;
 }
 
-export interface CubeRecord {
-  id: string;
+/** publicIpv4, costPerHour and serverDomain are worked out when the cube is shown. */
+export interface CubeRecord extends Omit<Cube, "publicIpv4" | "costPerHour" | "serverDomain"> {
   spaceId: string;
-  name: string;
-  state: CubeState;
-  image: string;
-  sshUser: string;
   region: string;
-  resources: CubeResources;
   sshPublicKey: string;
   userData: string | null;
-  terminationProtection: boolean;
-  terminationProtectionChangedAt: string | null;
-  terminationProtectionChangedBy: string | null;
   /** False while pending: no server is assigned yet (no host, no public IPv4). */
   hasServer: boolean;
   /** Host keys are "captured" the first time the cube is running. */
@@ -60,32 +52,14 @@ export interface TcpRecord extends Omit<TcpMapping, "host"> {
   updatedAt: string;
 }
 
-export interface DomainRecord {
-  id: string;
+/** Every setting of the API's Domain is stored; the fields worked out when it is shown are not. */
+export interface DomainRecord extends Required<Omit<Domain, "ingressStatus" | "basicAuthEnabled" | "wildcardCertState" | "acmeDelegationTarget">> {
   spaceId: string;
-  cubeId: string;
-  domain: string;
   port: number;
-  status: string;
-  isWildcard: boolean;
   /** Random token used in the ownership TXT value and the ACME delegation target. */
   token: string;
-  securityHeadersMode: "enforced" | "app_managed";
-  responseHeaderTimeoutSecs: number;
-  responseHeaderOverrides: HeaderOverrides | null;
-  requestHeaderOverrides: HeaderOverrides | null;
-  maxRequestBodyMb: number | null;
-  responseCompression: boolean;
-  ipAllowList: string[] | null;
-  ipDenyList: string[] | null;
-  basicAuthUser: string | null;
   /** scrypt hash; the password itself is never stored nor returned. */
   basicAuthPasswordHash: string | null;
-  corsConfig: CorsConfig | null;
-  originScheme: "http" | "https";
-  proxyProtocol: "v1" | "v2" | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface SnapshotRecord extends Snapshot {
