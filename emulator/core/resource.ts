@@ -6,19 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
-import type { RouteHandler } from "./context.js";
+import type { RouteContext, RouteHandler } from "./context.js";
 import type { ApiResponse } from "./http.js";
 import type { Operation, Shape } from "./openapi-doc.js";
 import type { Job } from "./state.js";
 
 /** What a public route (no API key) receives. */
-export interface PublicContext {
-  core: Core;
-  /** Parsed JSON body; undefined when the body was empty. */
-  body: unknown;
-  origin: string;
-  now: number;
-}
+export type PublicContext = Pick<RouteContext, "core" | "body" | "origin" | "now">;
 
 export type Route = {
   method: string;
