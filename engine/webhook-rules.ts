@@ -4,7 +4,7 @@
  * dashboard) is a replacement, deleting first, and the new endpoint has a new signing secret.
  * Endpoints the file does not declare are reported, and deleted only when pruning.
  */
-import type { Webhook } from "../schema/api.js";
+import type { CreateWebhookRequest, Webhook } from "../schema/api.js";
 import { webhookAddress } from "./address.js";
 import { fieldChange, viewFields, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
@@ -36,7 +36,7 @@ export function webhookFieldChanges(spec: DesiredWebhookSpec, live: Webhook): Fi
 }
 
 function createStep(spec: DesiredWebhookSpec): Step {
-  const body: Extract<Step, { op: "create-webhook" }>["body"] = { url: spec.url, events: [...spec.events] as Extract<Step, { op: "create-webhook" }>["body"]["events"] };
+  const body: CreateWebhookRequest = { url: spec.url, events: [...spec.events] as CreateWebhookRequest["events"] };
   if (spec.description !== undefined) body.description = spec.description;
   return { op: "create-webhook", address: webhookAddress(spec.url), body, secretFile: spec.secretFile, secretPath: spec.secretPath };
 }
