@@ -183,58 +183,38 @@ export interface Job {
   [field: string]: unknown;
 }
 
-export interface StateData {
-  version: 1;
-  initialSpaceId: string;
-  /** Emulated time at the last save, so the clock never runs backwards across restarts. */
-  clockNow: number;
-  nextJobId: number;
-  /** No longer read (each emulated server has its own pool, rebuilt on load); kept for older readers. */
-  nextHostPort: number;
-  spaces: Record<string, SpaceRecord>;
-  keys: Record<string, KeyRecord>;
-  cubes: Record<string, CubeRecord>;
-  tcpMappings: Record<string, TcpRecord>;
-  domains: Record<string, DomainRecord>;
-  snapshots: Record<string, SnapshotRecord>;
-  backups: Record<string, BackupRecord>;
-  backupShares: Record<string, ShareRecord>;
-  /** Backups a space may still hold (absent: no limit); set on the admin surface. */
-  backupAllowance: Record<string, number>;
-  imports: Record<string, ImportRecord>;
-  deviceLogins: Record<string, DeviceLoginRecord>;
-  webhooks: Record<string, WebhookRecord>;
-  deliveries: Record<string, DeliveryRecord>;
-  idempotency: Record<string, IdempotencyRecord>;
-  audit: AuditRow[];
-  dns: { records: DnsEntry[]; unavailable: string[] };
-  /** Scheduled jobs; kept in memory as a binary heap on (at, id) (core/jobs.ts), any order on load. */
-  jobs: Job[];
-}
+const table = <T>(): Record<string, T> => ({});
 
-export function emptyState(): StateData {
+/** The state of a new emulator; its type is the state file's shape (StateData). */
+export function emptyState() {
   return {
-    version: 1,
+    version: 1 as const,
     initialSpaceId: "",
+    /** Emulated time at the last save, so the clock never runs backwards across restarts. */
     clockNow: 0,
     nextJobId: 1,
+    /** No longer read (each emulated server has its own pool, rebuilt on load); kept for older readers. */
     nextHostPort: 30000,
-    spaces: {},
-    keys: {},
-    cubes: {},
-    tcpMappings: {},
-    domains: {},
-    snapshots: {},
-    backups: {},
-    backupShares: {},
-    backupAllowance: {},
-    imports: {},
-    deviceLogins: {},
-    webhooks: {},
-    deliveries: {},
-    idempotency: {},
-    audit: [],
-    dns: { records: [], unavailable: [] },
-    jobs: [],
+    spaces: table<SpaceRecord>(),
+    keys: table<KeyRecord>(),
+    cubes: table<CubeRecord>(),
+    tcpMappings: table<TcpRecord>(),
+    domains: table<DomainRecord>(),
+    snapshots: table<SnapshotRecord>(),
+    backups: table<BackupRecord>(),
+    backupShares: table<ShareRecord>(),
+    /** Backups a space may still hold (absent: no limit); set on the admin surface. */
+    backupAllowance: table<number>(),
+    imports: table<ImportRecord>(),
+    deviceLogins: table<DeviceLoginRecord>(),
+    webhooks: table<WebhookRecord>(),
+    deliveries: table<DeliveryRecord>(),
+    idempotency: table<IdempotencyRecord>(),
+    audit: [] as AuditRow[],
+    dns: { records: [] as DnsEntry[], unavailable: [] as string[] },
+    /** Scheduled jobs; kept in memory as a binary heap on (at, id) (core/jobs.ts), any order on load. */
+    jobs: [] as Job[],
   };
 }
+
+export type StateData = ReturnType<typeof emptyState>;
