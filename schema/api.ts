@@ -7,7 +7,7 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
+import { Cidr, CubeName, domainSettingFields, Hostname, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
 import { Domain, Pagination } from "./listed.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
@@ -106,19 +106,9 @@ export const SuccessResponse = z.object({ success: z.boolean() });
 
 /** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
 export const DomainSettings = z.strictObject({
-  securityHeadersMode: z.optional(SecurityHeadersMode),
-  responseHeaderTimeoutSecs: z.number().int().min(10).max(3600).optional(),
-  responseHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  requestHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
-  corsConfig: z.nullable(CorsConfig).optional(),
-  originScheme: z.optional(OriginScheme),
-  responseCompression: z.boolean().optional(),
-  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
-  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
+  ...domainSettingFields,
   basicAuthUser: z.string().nullable().optional(),
   basicAuthPassword: z.string().optional(),
-  proxyProtocol: z.nullable(ProxyProtocol).optional(),
   confirmMixedProxyProtocol: z.boolean().optional(),
 });
 export type DomainSettings = z.infer<typeof DomainSettings>;

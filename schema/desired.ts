@@ -5,7 +5,7 @@
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, WebhookEvent } from "./common.js";
+import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, WebhookEvent } from "./common.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -35,18 +35,9 @@ export const DesiredDomain = z
   .strictObject({
     hostname: Hostname,
     port: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
-    securityHeadersMode: z.optional(SecurityHeadersMode),
-    responseHeaderTimeoutSecs: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(3600))),
-    responseHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
-    requestHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
-    maxRequestBodyMb: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(10240)))),
-    /** Strict here (unlike the API's response schema): a misspelt key would be dropped silently. */
+    ...domainSettingFields,
+    /** Strict here (unlike the API's schemas): a misspelt key would be dropped silently. */
     corsConfig: z.optional(z.nullable(z.strictObject(CorsConfig.shape))),
-    originScheme: z.optional(OriginScheme),
-    responseCompression: z.optional(z.boolean()),
-    ipAllowList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
-    ipDenyList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
-    proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
     basicAuthUser: z.optional(z.nullable(z.string().check(z.minLength(1)))),
     /** Only as an environment reference (`${env:NAME}`), checked by the loader before resolution. */
     basicAuthPassword: z.optional(z.string().check(z.minLength(1))),
