@@ -7,7 +7,7 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CubeName, domainSettingFields, Hostname, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
+import { Cidr, CubeName, domainSettingFields, Hostname, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, webhookFields } from "./common.js";
 import { Domain, Pagination } from "./listed.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
@@ -209,12 +209,7 @@ export const RestoreRequest = z.strictObject({ snapshotId: z.string().min(1) });
 
 // ---------------------------------------------------------------- webhooks
 
-/** desired.ts's DesiredWebhook checks url, events and description alike. */
-export const CreateWebhookRequest = z.strictObject({
-  url: z.url(),
-  events: z.array(WebhookEvent).min(1),
-  description: z.string().max(500).optional(),
-});
+export const CreateWebhookRequest = z.strictObject(webhookFields);
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
 export const Webhook = z.object({

@@ -86,3 +86,11 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** A webhook endpoint as the API creates it (api.ts CreateWebhookRequest) and the file declares it (desired.ts DesiredWebhook). */
+export const webhookFields = {
+  url: z.url(),
+  /** Event names of WEBHOOK_EVENTS (cube.deleted, domain.removed, ...). */
+  events: z.array(WebhookEvent).check(z.minLength(1)),
+  description: z.optional(z.string().check(z.maxLength(500))),
+};

@@ -5,7 +5,7 @@
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, WebhookEvent } from "./common.js";
+import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -94,10 +94,7 @@ export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
  * difference replaces it, which mints a new signing secret.
  */
 export const DesiredWebhook = z.strictObject({
-  url: z.url(),
-  /** The same checks as the API's CreateWebhookRequest (api.ts). Event names of its list (cube.deleted, domain.removed, ...). */
-  events: z.array(WebhookEvent).check(z.minLength(1)),
-  description: z.optional(z.string().check(z.maxLength(500))),
+  ...webhookFields,
   /** Where the signing secret is written (mode 0600) when the endpoint is created; relative to this file. */
   secretFile: z.string().check(z.minLength(1)),
 });
