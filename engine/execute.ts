@@ -4,7 +4,7 @@
  * duplicates a resource when the step is run again.
  */
 import { randomUUID } from "node:crypto";
-import { errorCode, isNotFound, type ExecContext } from "./context.js";
+import { errorCode, ignoreNotFound, type ExecContext } from "./context.js";
 import { StepError } from "./errors.js";
 import { bodyDigest } from "./journal.js";
 import type { SecretRef, Step, StepOp, StepOutcome } from "./types.js";
@@ -55,15 +55,6 @@ function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
   return value;
 }
 
-/** DELETE of something already gone has the effect asked for. */
-async function ignoringNotFound(action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
-}
-
 const RUNNING_SIDE_TRANSIENT = new Set(["pending", "booting", "resizing"]);
 
 /**
@@ -94,7 +85,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
     return { createdId: cube.id };
   },
   "delete-cube": async (step, ctx) => {
-    await ignoringNotFound(() => ctx.client.deleteCube(step.cube.cubeId));
+    await ignoreNotFound(ctx.client.deleteCube(step.cube.cubeId));
     await ctx.onDeleteAccepted?.(step.cube.cubeId, step.cube.cubeName);
   },
   "wait-deleted": async (step, ctx) => {
@@ -142,7 +133,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
   },
   "detach-domain": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
-    await ignoringNotFound(() => ctx.client.detachDomain(cubeId, step.domainId));
+    await ignoreNotFound(ctx.client.detachDomain(cubeId, step.domainId));
   },
   "create-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
@@ -151,7 +142,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
   },
   "delete-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
-    await ignoringNotFound(() => ctx.client.deleteTcpMapping(cubeId, step.mappingId));
+    await ignoreNotFound(ctx.client.deleteTcpMapping(cubeId, step.mappingId));
   },
   "create-webhook": async (step, ctx) => {
     const write = ctx.writeWebhookSecret;
@@ -161,13 +152,13 @@ const executors: { [O in StepOp]: Executor<O> } = {
       await write(step.secretPath, created.secret);
     } catch (e) {
       // A secret nobody can read makes the endpoint useless: take it back, leave nothing half-made.
-      await ignoringNotFound(() => ctx.client.deleteWebhook(created.id));
+      await ignoreNotFound(ctx.client.deleteWebhook(created.id));
       throw new StepError("secret_not_written", `cannot write the signing secret to ${step.secretFile} (${(e as Error).message}); the endpoint was deleted again`);
     }
     return { createdId: created.id };
   },
   "delete-webhook": async (step, ctx) => {
-    await ignoringNotFound(() => ctx.client.deleteWebhook(step.webhookId));
+    await ignoreNotFound(ctx.client.deleteWebhook(step.webhookId));
   },
 };
 
