@@ -9,7 +9,7 @@ import { z } from "zod";
 import { ProxyProtocolMismatchBody, TerminationProtectedBody } from "../schema/error-bodies.js";
 import { referenceOpenApi } from "../schema/reference.js";
 import { ref, withProperties, type Operation, type Schema, type Shape } from "./core/openapi-doc.js";
-import type { Route } from "./core/resource.js";
+import { pathPattern, type Route } from "./core/resource.js";
 
 const ERROR_RESPONSES: Record<number, string> = {
   400: "Bad request",
@@ -47,7 +47,7 @@ function errorResponse(status: number): Schema {
 
 function operation(path: string, method: string, op: Operation, isPublic: boolean): Schema {
   const mutating = method !== "get";
-  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+  const pathParams = pathPattern(path).names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
   const errors = new Set([...(op.errors ?? []), ...(isPublic ? [] : [401, 403]), ...(mutating ? [429] : [])]);
   const [okStatus, okSchema] = op.ok;
   return {
