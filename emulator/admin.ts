@@ -30,7 +30,7 @@ import { DnsRecordType } from "../schema/api.js";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
-import { badRequest, HttpError, json, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { badRequest, HttpError, json, mediaType, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
 import { answerDeviceLogin, deviceLoginForm, deviceLoginPage } from "./resources/cli-auth.js";
@@ -179,10 +179,6 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   },
 };
 
-function isJson(contentType: string | undefined): boolean {
-  return contentType?.split(";")[0]?.trim().toLowerCase() === "application/json";
-}
-
 function ok(action: () => void, status = 200): ApiResponse {
   action();
   return json(status, SUCCESS);
@@ -202,7 +198,7 @@ export function adminHandler(admin: EmulatorAdmin, core: Core): (req: ApiRequest
     if (page) return page(core, req);
     const route = ADMIN_ROUTES[name];
     if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
-    if (req.method === "POST" && !isJson(req.headers["content-type"])) return json(415, { error: "Admin POSTs need Content-Type: application/json" });
+    if (req.method === "POST" && mediaType(req) !== "application/json") return json(415, { error: "Admin POSTs need Content-Type: application/json" });
     try {
       return route(admin, parseJsonBody(req.body), req.query);
     } catch (thrown) {

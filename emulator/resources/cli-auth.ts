@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { DeviceLoginApproved, DeviceLoginStarted, DevicePollRequest } from "../../schema/api.js";
 import { addKey } from "../core/auth.js";
 import type { Core } from "../core/core.js";
-import { HttpError, json, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
+import { HttpError, json, mediaType, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
@@ -89,7 +89,7 @@ export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
  * (an HMAC of the user code with this process's key). The admin surface has checked the Host.
  */
 export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
-  if (req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
+  if (mediaType(req) !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
   if (!sameOrigin(req)) return page(403, "<p>This form is answered only from the emulator's own device-login page.</p>");
   const form = new URLSearchParams(req.body);
   const userCode = form.get("code") ?? "";
