@@ -26,10 +26,11 @@
  * which the emulator never grants). The device page's form is the one exception (cli-auth.ts).
  */
 import { z } from "zod";
+import { DnsRecordType } from "../schema/api.js";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
-import { badRequest, HttpError, json, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
+import { badRequest, HttpError, json, mediaType, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
 import { answerDeviceLogin, deviceLoginForm, deviceLoginPage } from "./resources/cli-auth.js";
@@ -40,12 +41,11 @@ import type { EmulatorAdmin } from "./types.js";
 
 export const ADMIN_PREFIX = "/__emulator";
 
-const DnsType = z.enum(["CNAME", "TXT", "A"]);
 const SystemCase = z.enum(["unfunded_storage_sweep", "snapshot_rollback_failure", "transfer_cancellation_cleanup", "orphan_directory_teardown"]);
 const Schemas = {
   space: z.strictObject({ id: z.string().min(1).optional(), name: z.string().min(1).optional() }),
-  dns: z.strictObject({ type: DnsType, host: z.string().min(1), value: z.string().min(1) }),
-  dnsRemove: z.strictObject({ type: DnsType, host: z.string().min(1) }),
+  dns: z.strictObject({ type: DnsRecordType, host: z.string().min(1), value: z.string().min(1) }),
+  dnsRemove: z.strictObject({ type: DnsRecordType, host: z.string().min(1) }),
   dnsUnavailable: z.strictObject({ host: z.string().min(1), unavailable: z.boolean().default(true) }),
   fault: z.strictObject({
     kind: z.enum(["latency", "status", "reset", "drop-after-commit"]),
@@ -179,10 +179,6 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   },
 };
 
-function isJson(contentType: string | undefined): boolean {
-  return contentType?.split(";")[0]?.trim().toLowerCase() === "application/json";
-}
-
 function ok(action: () => void, status = 200): ApiResponse {
   action();
   return json(status, SUCCESS);
@@ -202,7 +198,7 @@ export function adminHandler(admin: EmulatorAdmin, core: Core): (req: ApiRequest
     if (page) return page(core, req);
     const route = ADMIN_ROUTES[name];
     if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
-    if (req.method === "POST" && !isJson(req.headers["content-type"])) return json(415, { error: "Admin POSTs need Content-Type: application/json" });
+    if (req.method === "POST" && mediaType(req) !== "application/json") return json(415, { error: "Admin POSTs need Content-Type: application/json" });
     try {
       return route(admin, parseJsonBody(req.body), req.query);
     } catch (thrown) {

@@ -1,14 +1,15 @@
 /**
  * The OpenAPI 3.1.0 document the emulator serves at /api/v1/openapi.json, built from the
  * route table (routes.ts): each route carries its own description, so the document describes
- * exactly what is served. Request bodies come from the zod schemas the emulator validates
- * with; response shapes from the reference's components (schema/reference.ts) with the few
- * differences below, and the schemas the resources add.
+ * exactly what is served. Response shapes are the reference's components (schema/reference.ts)
+ * with the few differences below; every other shape, request bodies included, is made from its
+ * zod schema in schema/ (jsonSchema), never written out by hand.
  */
 import { z } from "zod";
+import { ProxyProtocolMismatchBody, TerminationProtectedBody } from "../schema/error-bodies.js";
 import { referenceOpenApi } from "../schema/reference.js";
-import { object, ref, withProperties, type Operation, type Schema } from "./core/openapi-doc.js";
-import type { Route } from "./core/resource.js";
+import { ref, withProperties, type Operation, type Schema, type Shape } from "./core/openapi-doc.js";
+import { pathPattern, type Route } from "./core/resource.js";
 
 const ERROR_RESPONSES: Record<number, string> = {
   400: "Bad request",
@@ -31,8 +32,10 @@ const IDEMPOTENCY_HEADER: Schema = {
   schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
-function requestSchema(schema: z.ZodType): Schema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Schema;
+/** A zod schema as JSON Schema, from its input side: what the client accepts, or the emulator validates. */
+function jsonSchema(shape: Shape): Schema {
+  if (!(shape instanceof z.core.$ZodType)) return shape;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(shape, { io: "input", unrepresentable: "any" }) as Schema;
   return rest;
 }
 
@@ -44,7 +47,7 @@ function errorResponse(status: number): Schema {
 
 function operation(path: string, method: string, op: Operation, isPublic: boolean): Schema {
   const mutating = method !== "get";
-  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+  const pathParams = pathPattern(path).names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
   const errors = new Set([...(op.errors ?? []), ...(isPublic ? [] : [401, 403]), ...(mutating ? [429] : [])]);
   const [okStatus, okSchema] = op.ok;
   return {
@@ -52,9 +55,9 @@ function operation(path: string, method: string, op: Operation, isPublic: boolea
     tags: [op.tag],
     ...(isPublic ? { security: [] } : {}),
     parameters: [...pathParams, ...(op.query ?? []), ...(mutating ? [IDEMPOTENCY_HEADER] : [])],
-    ...(op.body ? { requestBody: { required: method === "post" && !op.bodyOptional, content: { "application/json": { schema: requestSchema(op.body) } } } } : {}),
+    ...(op.body ? { requestBody: { required: method === "post" && !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body) } } } } : {}),
     responses: {
-      [okStatus]: { description: "Success", ...(okSchema ? { content: { "application/json": { schema: okSchema } } } : {}) },
+      [okStatus]: { description: "Success", ...(okSchema ? { content: { "application/json": { schema: jsonSchema(okSchema) } } } : {}) },
       ...Object.fromEntries([...errors].sort().map((status) => [status, errorResponse(status)])),
     },
   };
@@ -71,20 +74,16 @@ const ADDED_PROPERTIES: Record<string, Record<string, Schema>> = {
 
 /** Error bodies every 409 may have, whatever the route (the spec's, beside the reference's Error). */
 const ERROR_SCHEMAS: Record<string, Schema> = {
-  TerminationProtectedError: object({
-    error: object({ code: { const: "termination_protected" }, message: { type: "string" }, cube: ref("Cube") }),
-  }),
-  ProxyProtocolMismatchError: object({
-    error: { type: "string" },
-    errorMeta: object({ code: { const: "proxy_protocol_port_mismatch" }, port: { type: "integer" }, domains: { type: "array", items: { type: "string" } } }),
-  }),
+  TerminationProtectedError: jsonSchema(TerminationProtectedBody),
+  ProxyProtocolMismatchError: jsonSchema(ProxyProtocolMismatchBody),
 };
 
 /** The reference's components with the emulator's additions; then the resources' own and the error bodies. */
-function componentSchemas(resourceSchemas: Record<string, Schema>): Record<string, Schema> {
+function componentSchemas(resourceSchemas: Record<string, Shape>): Record<string, Schema> {
   const reference = referenceOpenApi().components.schemas;
   const patched = Object.fromEntries(Object.entries(ADDED_PROPERTIES).map(([name, properties]) => [name, withProperties(reference[name] ?? {}, properties)]));
-  return { ...reference, ...patched, ...resourceSchemas, ...ERROR_SCHEMAS };
+  const added = Object.fromEntries(Object.entries(resourceSchemas).map(([name, shape]) => [name, jsonSchema(shape)]));
+  return { ...reference, ...patched, ...added, ...ERROR_SCHEMAS };
 }
 
 function pathsOf(routes: readonly Route[]): Record<string, Record<string, Schema>> {
@@ -96,7 +95,7 @@ function pathsOf(routes: readonly Route[]): Record<string, Record<string, Schema
   return paths;
 }
 
-export function openApiDocument(routes: readonly Route[], schemas: Record<string, Schema>): Schema {
+export function openApiDocument(routes: readonly Route[], schemas: Record<string, Shape>): Schema {
   return {
     openapi: "3.1.0",
     info: {

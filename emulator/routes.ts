@@ -3,7 +3,7 @@
  * the OpenAPI document that describes exactly these routes.
  */
 import { decodePathSegment, json } from "./core/http.js";
-import type { Route } from "./core/resource.js";
+import { pathPattern, type Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";
 import { RESOURCES } from "./resources/all.js";
 
@@ -24,31 +24,18 @@ export const ROUTES: readonly Route[] = [...RESOURCE_ROUTES, OPENAPI_ROUTE];
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
-interface CompiledRoute {
-  route: Route;
-  names: string[];
-  regex: RegExp;
-}
+const literalSegments = (path: string): string[] => path.split("/").filter((part) => part !== "" && !part.startsWith("{"));
+const literals = (path: string): number => literalSegments(path).length;
 
-const compiled: CompiledRoute[] = ROUTES.map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
-  regex: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
-}));
+/** Every route, more literal segments first: `/cubes/imports` is never read as the cube id "imports". */
+const bySpecificity = ROUTES.map((route) => ({ route, ...pathPattern(route.path) })).sort((a, b) => literals(b.route.path) - literals(a.route.path));
 
-/**
- * The routes of each method, tried first: most requests match one of them. Among them, more
- * literal segments win, so `/cubes/imports` is never read as the cube id "imports".
- */
-const literals = (path: string) => path.split("/").filter((part) => part !== "" && !part.startsWith("{")).length;
-const byMethod = new Map<string, CompiledRoute[]>();
-for (const entry of [...compiled].sort((a, b) => literals(b.route.path) - literals(a.route.path))) {
-  byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
-}
+/** The routes of each method, tried first: most requests match one of them. */
+const byMethod = new Map<string, typeof bySpecificity>();
+for (const entry of bySpecificity) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
 
 /** Literal segments of any route ("imports", "ssh", …): a parameter holding one may be another route's path. */
-const LITERAL_WORDS = new Set(ROUTES.flatMap((route) => route.path.split("/").filter((part) => part !== "" && !part.startsWith("{"))));
-const bySpecificity = [...compiled].sort((a, b) => literals(b.route.path) - literals(a.route.path));
+const LITERAL_WORDS = new Set(ROUTES.flatMap((route) => literalSegments(route.path)));
 
 /** Matches a path relative to /api/v1; a parameter with malformed percent-encoding is a 400 (HttpError). */
 export function matchRoute(method: string, path: string): RouteMatch {
@@ -60,7 +47,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (values.some((value) => LITERAL_WORDS.has(value)) && shadowedBy(route, path)) return { methodNotAllowed: true };
     return { route, params: Object.fromEntries(names.map((name, i) => [name, decodePathSegment(values[i] ?? "")])) };
   }
-  return compiled.some(({ regex }) => regex.test(path)) ? { methodNotAllowed: true } : undefined;
+  return bySpecificity.some(({ regex }) => regex.test(path)) ? { methodNotAllowed: true } : undefined;
 }
 
 /** A route with more literal segments (of another method) that matches the path too. */

@@ -6,16 +6,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core/core.js";
 import { STORAGE_PREFIX } from "./core/presign.js";
-import type { StorageRoute } from "./core/resource.js";
+import { pathPattern, refuseStorage, type StorageRoute } from "./core/resource.js";
 import { RESOURCES } from "./resources/all.js";
 
 export type StorageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-const ROUTES = RESOURCES.flatMap((resource) => resource.storage ?? []).map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
-  regex: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
-}));
+const ROUTES = RESOURCES.flatMap((resource) => resource.storage ?? []).map((route) => ({ route, ...pathPattern(route.path) }));
 
 export function isStoragePath(pathname: string): boolean {
   return pathname.startsWith(`${STORAGE_PREFIX}/`);
@@ -27,16 +23,16 @@ export function createStorageHandler(core: Core): StorageHandler {
     const path = url.pathname.slice(STORAGE_PREFIX.length);
     const method = (req.method ?? "GET").toUpperCase();
     const found = match(method === "HEAD" ? "GET" : method, path);
-    if (found === "malformed") return fail(req, res, 400, `Malformed percent-encoding in the path: ${url.pathname}`);
-    if (!found) return fail(req, res, 404, `No such storage object: ${url.pathname}`);
+    if (found === "malformed") return refuseStorage(req, res, 400, `Malformed percent-encoding in the path: ${url.pathname}`);
+    if (!found) return refuseStorage(req, res, 404, `No such storage object: ${url.pathname}`);
     const check = core.presigner.check(path, url.searchParams, core.now());
-    if (check === "invalid") return fail(req, res, 403, "The URL's signature is not valid");
-    if (check === "expired") return fail(req, res, 403, "The presigned URL has expired: request a new one");
+    if (check === "invalid") return refuseStorage(req, res, 403, "The URL's signature is not valid");
+    if (check === "expired") return refuseStorage(req, res, 403, "The presigned URL has expired: request a new one");
     core.scheduler.runDue();
     try {
       await found.route.handle(core, found.params, req, res);
     } catch (error) {
-      if (!res.headersSent) return fail(req, res, 500, `Storage error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) return refuseStorage(req, res, 500, `Storage error: ${error instanceof Error ? error.message : String(error)}`);
       res.destroy();
     }
   };
@@ -54,12 +50,4 @@ function match(method: string, path: string): { route: StorageRoute; params: Rec
     }
   }
   return undefined;
-}
-
-export function fail(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: message });
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-  res.end(body);
-  // An upload the storage refused is not read: the client's request body is dropped with the connection.
-  req.resume();
 }

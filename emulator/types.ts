@@ -1,5 +1,5 @@
 /** The emulator's public types (options, admin surface, request log, faults, audit rows). */
-import type { Backup } from "../schema/api.js";
+import type { Backup, DnsRecord } from "../schema/api.js";
 
 export interface RateLimitSetting {
   /** Mutating (non-GET) requests allowed per window, per client IP. Default 10. */
@@ -94,8 +94,8 @@ export type SystemTerminationCase =
 export interface EmulatorAdmin {
   createSpace(input?: { id?: string; name?: string }): { spaceId: string; ownerKey: string; readOnlyKey: string };
   /** Publish a DNS record in the emulated zone (replaces records of the same host and type). */
-  publishDns(record: { type: "CNAME" | "TXT" | "A"; host: string; value: string }): void;
-  removeDns(record: { type: "CNAME" | "TXT" | "A"; host: string }): void;
+  publishDns(record: { type: DnsRecord["type"]; host: string; value: string }): void;
+  removeDns(record: { type: DnsRecord["type"]; host: string }): void;
   /** Make the DNS check of a host answer "unknown" (the service could not check). */
   setDnsUnavailable(host: string, unavailable: boolean): void;
   injectFault(fault: FaultSpec): void;

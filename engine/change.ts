@@ -1,10 +1,16 @@
 /** Building ResourceChanges: field lists, actions and blocked marks. */
-import { sameValue } from "./compare.js";
-import type { Action, FieldChange, ResourceChange } from "./types.js";
+import { KNOWN_AFTER_APPLY } from "./compare.js";
+import type { Action, CubeRef, FieldChange, ResourceChange, Step } from "./types.js";
 
 export type View = Record<string, unknown>;
 
 export type ChangeBase = Pick<ResourceChange, "address" | "kind" | "cubeName" | "id">;
+
+/** One resource's change and the steps that carry it out. */
+export interface ResourcePlan {
+  change: ResourceChange;
+  steps: Step[];
+}
 
 /**
  * A domain's or port's ResourceChange, always one literal with its keys in this order. Not
@@ -47,14 +53,21 @@ export function viewFields(view: View, side: "created" | "destroyed"): FieldChan
   return changes;
 }
 
-/** The action that a list of field changes of an existing resource calls for. */
-export function actionFor(changes: FieldChange[]): Action {
-  if (changes.some((change) => change.forcesReplace)) return "delete-then-create";
-  return changes.length > 0 ? "update" : "noop";
+/** A domain or port that only the file declares: created. */
+export function createdPlan(base: ChangeBase, after: View, create: Step): ResourcePlan {
+  return { change: resourceChange(base, "create", null, after, viewFields(after, "created")), steps: [create] };
 }
 
-export function differs(before: unknown, after: unknown): boolean {
-  return !sameValue(before, after);
+/** A domain or port that only the space has: deleted, with nothing to send when its cube goes in this apply. */
+export function deletedPlan(base: ChangeBase, before: View, remove: Step, cubeDeleted = false): ResourcePlan {
+  return { change: resourceChange(base, "delete", before, null, viewFields(before, "destroyed")), steps: cubeDeleted ? [] : [remove] };
+}
+
+/** The replacement a live domain or port needs to end up on `cube`: its cube is replaced, or it is another cube. */
+export function cubeMoveChange(liveCubeId: string, cube: CubeRef, cubeDeleted = false): FieldChange | undefined {
+  if (cubeDeleted) return fieldChange("cubeId", liveCubeId, KNOWN_AFTER_APPLY, true);
+  if (cube.cubeId !== null && cube.cubeId !== liveCubeId) return fieldChange("cubeId", liveCubeId, cube.cubeId, true);
+  return undefined;
 }
 
 export function replacePaths(change: ResourceChange): string[] {

@@ -55,3 +55,13 @@ export function errorCode(e: unknown): string | undefined {
 export function isNotFound(e: unknown): boolean {
   return errorCode(e) === "not_found";
 }
+
+/** The answer, or undefined on a 404: what was asked for is gone (a DELETE of it has the effect asked for). */
+export async function ignoreNotFound<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}

@@ -4,9 +4,8 @@
  */
 import type { TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest } from "../schema/api.js";
-import { fieldChange, type View, viewFields } from "./change.js";
+import { fieldChange, type ResourcePlan, type View, viewFields } from "./change.js";
 import { SENSITIVE, powerSide } from "./compare.js";
-import type { ResourcePlan } from "./domain-rules.js";
 import { DEFAULT_SSH_PORT } from "./normalize.js";
 import { orderSteps } from "./phases.js";
 import type { Blocked, CubeRef, DesiredCubeSpec, FieldChange, IgnorableField, ObservedCube, ResourceChange, Step } from "./types.js";

@@ -1,8 +1,10 @@
 /** The prior-state digest of a plan, and the check that a saved plan still fits the space. */
 import { createHash, hash as hashOnce } from "node:crypto";
-import { canonical, powerSide, sortedOrNull } from "./compare.js";
+import { canonical, powerSide } from "./compare.js";
 import { sshMapping } from "./cube-rules.js";
 import { liveDomainView } from "./domain-rules.js";
+import { livePortView } from "./port-rules.js";
+import { liveWebhookView } from "./webhook-rules.js";
 import { StalePlanError } from "./errors.js";
 import type { CubeIdentity, ObservedCube, ObservedState, Plan, ProjectedCube, ProjectedWebhook, StateProjection } from "./types.js";
 
@@ -24,7 +26,7 @@ function projectCube(observed: ObservedCube): ProjectedCube {
       .sort(byId),
     ports: observed.tcpMappings
       .filter((mapping) => !mapping.isSsh)
-      .map((mapping) => ({ id: mapping.id, cubePort: mapping.cubePort, label: mapping.label, udp: mapping.udp, allow: sortedOrNull(mapping.allow) ?? [] }))
+      .map(livePortView)
       .sort(byId),
   };
 }
@@ -35,9 +37,7 @@ function liveCubesById(observed: ObservedState): ObservedCube[] {
 }
 
 function projectWebhooks(webhooks: NonNullable<ObservedState["webhooks"]>): ProjectedWebhook[] {
-  return webhooks
-    .map((w) => ({ id: w.id, url: w.url, events: sortedOrNull(w.events) ?? [], description: w.description ?? null, enabled: w.enabled }))
-    .sort(byId);
+  return webhooks.map(liveWebhookView).sort(byId);
 }
 
 /** Whether a plan with these targets depends on a cube of this name in full (no targets: every cube). */

@@ -4,9 +4,9 @@
  */
 import type { Domain } from "../client/api.js";
 import { domainAddress } from "./address.js";
-import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
-import { KNOWN_AFTER_APPLY, SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
-import type { CubeRef, DesiredDomainSpec, FieldChange, ResourceChange, Step } from "./types.js";
+import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";
+import { SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
+import type { CubeRef, DesiredDomainSpec, FieldChange, Step } from "./types.js";
 
 type DomainSettingKey = keyof DesiredDomainSpec["settings"];
 
@@ -23,11 +23,6 @@ export interface DomainPlanInput {
   cubeDeleted?: boolean;
   /** Pulumi: the password input changed since the last apply (the API never shows it). */
   passwordChanged?: boolean;
-}
-
-export interface ResourcePlan {
-  change: ResourceChange;
-  steps: Step[];
 }
 
 export function sameDomainSetting(key: DomainSettingKey, declared: unknown, live: unknown): boolean {
@@ -96,29 +91,22 @@ export function planDomain(input: DomainPlanInput): ResourcePlan {
   const { spec, live, cube } = input;
   const hostname = spec?.hostname ?? live?.hostname ?? "";
   const address = domainAddress(input.cubeAddress, hostname);
-  const base = { address, kind: "domain" as const, cubeName: cube.cubeName, id: live?.id ?? null };
-  if (spec && !live) {
-    const after = desiredDomainView(spec);
-    return { change: resourceChange(base, "create", null, after, viewFields(after, "created")), steps: [attachDomainStep(address, cube, spec)] };
-  }
-  if (!spec && live) {
-    const before = liveDomainView(live);
-    const steps = input.cubeDeleted ? [] : [detachDomainStep(address, cube.cubeName, live)];
-    return { change: resourceChange(base, "delete", before, null, viewFields(before, "destroyed")), steps };
-  }
+  const base: ChangeBase = { address, kind: "domain", cubeName: cube.cubeName, id: live?.id ?? null };
+  if (spec && !live) return createdPlan(base, desiredDomainView(spec), attachDomainStep(address, cube, spec));
+  if (!spec && live) return deletedPlan(base, liveDomainView(live), detachDomainStep(address, cube.cubeName, live), input.cubeDeleted);
   if (!spec || !live) throw new Error("planDomain needs a desired or a live domain");
   return planExistingDomain(input, spec, live, address, base);
 }
 
-function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, live: Domain, address: string, base: Omit<ResourceChange, "action" | "before" | "after" | "changes">): ResourcePlan {
+function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, live: Domain, address: string, base: ChangeBase): ResourcePlan {
   const before = liveDomainView(live);
   // Built only for a change that shows it (a noop's after is its before: most of a large plan).
   const after = (): View => desiredDomainView(spec, live);
   const replaceChanges: FieldChange[] = [];
   if (live.hostname !== spec.hostname) replaceChanges.push(fieldChange("hostname", live.hostname, spec.hostname, true));
   if (live.port !== spec.port) replaceChanges.push(fieldChange("port", live.port, spec.port, true));
-  if (input.cubeDeleted) replaceChanges.push(fieldChange("cubeId", live.cubeId, KNOWN_AFTER_APPLY, true));
-  else if (input.cube.cubeId !== null && input.cube.cubeId !== live.cubeId) replaceChanges.push(fieldChange("cubeId", live.cubeId, input.cube.cubeId, true));
+  const move = cubeMoveChange(live.cubeId, input.cube, input.cubeDeleted);
+  if (move) replaceChanges.push(move);
   const settingChanges = domainSettingChanges(spec, live);
   if (replaceChanges.length > 0) {
     const changes = [...replaceChanges, ...settingChanges];

@@ -1,11 +1,12 @@
 /** Typed engine errors: each has a stable `code` the CLI maps to a message and an exit code. */
 
 export class EngineError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
-    this.code = code;
   }
 }
 
@@ -21,31 +22,27 @@ export function formatIssuePath(path: (string | number)[]): string {
 
 /** The document is valid YAML and matches the schema, but does not describe a usable fleet. */
 export class DesiredStateError extends EngineError {
-  readonly issues: DesiredStateIssue[];
-  constructor(issues: DesiredStateIssue[]) {
+  constructor(readonly issues: DesiredStateIssue[]) {
     super("invalid_desired_state", issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join("\n"));
-    this.issues = issues;
   }
 }
 
 /** A saved plan was computed from a state that has changed since. */
 export class StalePlanError extends EngineError {
-  readonly differences: string[];
-  constructor(differences: string[]) {
+  constructor(readonly differences: string[]) {
     const shown = differences.slice(0, 5).join("; ");
     const more = differences.length > 5 ? ` (and ${differences.length - 5} more)` : "";
     super("stale_plan", `The plan is stale: the space changed since it was computed (${shown}${more}). Run plan again.`);
-    this.differences = differences;
   }
 }
 
 export class WaitTimeoutError extends EngineError {
-  readonly cubeId: string;
-  readonly state: string;
-  constructor(message: string, cubeId: string, state: string) {
+  constructor(
+    message: string,
+    readonly cubeId: string,
+    readonly state: string,
+  ) {
     super("wait_timeout", message);
-    this.cubeId = cubeId;
-    this.state = state;
   }
 }
 

@@ -4,8 +4,7 @@
  * duplicates a resource when the step is run again.
  */
 import { randomUUID } from "node:crypto";
-import type { Cube } from "../schema/api.js";
-import { errorCode, isNotFound, type ExecContext } from "./context.js";
+import { errorCode, ignoreNotFound, type ExecContext } from "./context.js";
 import { StepError } from "./errors.js";
 import { bodyDigest } from "./journal.js";
 import type { SecretRef, Step, StepOp, StepOutcome } from "./types.js";
@@ -14,8 +13,9 @@ import { waitForCube } from "./wait.js";
 export type { ExecContext } from "./context.js";
 
 type StepOf<O extends StepOp> = Extract<Step, { op: O }>;
+/** What a step made, if anything (its id, a domain's DNS records). */
 type Result = Omit<StepOutcome, "step" | "status">;
-type Executor<O extends StepOp> = (step: StepOf<O>, ctx: ExecContext) => Promise<Result>;
+type Executor<O extends StepOp> = (step: StepOf<O>, ctx: ExecContext) => Promise<Result | void>;
 
 /** Answers after which the server may or may not have carried out the create: keep the key for a rerun. */
 const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "invalid_response", "http_error", "stopped"]);
@@ -55,20 +55,7 @@ function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
   return value;
 }
 
-/** DELETE of something already gone has the effect asked for. */
-async function ignoringNotFound(action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
-}
-
 const RUNNING_SIDE_TRANSIENT = new Set(["pending", "booting", "resizing"]);
-
-function waitRunning(ctx: ExecContext, cubeId: string, cubeName: string): Promise<Cube | undefined> {
-  return waitForCube(ctx, { cubeId, cubeName, target: "running", failOnError: true, reached: (cube) => cube?.state === "running" });
-}
 
 /**
  * Another writer may have created the cube since the plan was made: creating it again would
@@ -98,45 +85,38 @@ const executors: { [O in StepOp]: Executor<O> } = {
     return { createdId: cube.id };
   },
   "delete-cube": async (step, ctx) => {
-    await ignoringNotFound(() => ctx.client.deleteCube(step.cube.cubeId));
+    await ignoreNotFound(ctx.client.deleteCube(step.cube.cubeId));
     await ctx.onDeleteAccepted?.(step.cube.cubeId, step.cube.cubeName);
-    return {};
   },
   "wait-deleted": async (step, ctx) => {
     await waitForCube(ctx, { cubeId: step.cube.cubeId, cubeName: step.cube.cubeName, target: "deleted", reached: (cube) => cube === undefined || cube.state === "deleted" });
-    return {};
   },
   "set-protection": async (step, ctx) => {
     await ctx.client.setTerminationProtection(cubeIdOf(step, ctx), step.value);
-    return {};
   },
   "power-off": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube just created (or booting) must be running before it can be powered off.
     const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "running or stopped", failOnError: true, reached: (c) => c !== undefined && !RUNNING_SIDE_TRANSIENT.has(c.state) });
-    if (cube?.state !== "running") return {};
+    if (cube?.state !== "running") return;
     await ctx.client.powerOff(cubeId);
     // Like a create waits for running: "matches the file" means stopped, not still stopping.
     await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
-    return {};
   },
   wake: async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube still stopping cannot be woken yet.
     const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
     if (cube?.state === "stopped") await ctx.client.wake(cubeId);
-    return {};
   },
   "wait-running": async (step, ctx) => {
-    await waitRunning(ctx, cubeIdOf(step, ctx), step.cube.cubeName);
-    return {};
+    await waitForCube(ctx, { cubeId: cubeIdOf(step, ctx), cubeName: step.cube.cubeName, target: "running", failOnError: true, reached: (cube) => cube?.state === "running" });
   },
   "set-ssh-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // The SSH mapping is made when the cube boots.
     await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "booted", failOnError: true, reached: (c) => c !== undefined && c.state !== "pending" });
     await ctx.client.setSshPort(cubeId, step.cubePort);
-    return {};
   },
   "attach-domain": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
@@ -150,12 +130,10 @@ const executors: { [O in StepOp]: Executor<O> } = {
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     await ctx.client.patchDomain(cubeIdOf(step, ctx), step.domainId, body);
     if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: hostnameOf(step.address) }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
-    return {};
   },
   "detach-domain": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
-    await ignoringNotFound(() => ctx.client.detachDomain(cubeId, step.domainId));
-    return {};
+    await ignoreNotFound(ctx.client.detachDomain(cubeId, step.domainId));
   },
   "create-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
@@ -164,8 +142,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
   },
   "delete-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
-    await ignoringNotFound(() => ctx.client.deleteTcpMapping(cubeId, step.mappingId));
-    return {};
+    await ignoreNotFound(ctx.client.deleteTcpMapping(cubeId, step.mappingId));
   },
   "create-webhook": async (step, ctx) => {
     const write = ctx.writeWebhookSecret;
@@ -175,14 +152,13 @@ const executors: { [O in StepOp]: Executor<O> } = {
       await write(step.secretPath, created.secret);
     } catch (e) {
       // A secret nobody can read makes the endpoint useless: take it back, leave nothing half-made.
-      await ignoringNotFound(() => ctx.client.deleteWebhook(created.id));
+      await ignoreNotFound(ctx.client.deleteWebhook(created.id));
       throw new StepError("secret_not_written", `cannot write the signing secret to ${step.secretFile} (${(e as Error).message}); the endpoint was deleted again`);
     }
     return { createdId: created.id };
   },
   "delete-webhook": async (step, ctx) => {
-    await ignoringNotFound(() => ctx.client.deleteWebhook(step.webhookId));
-    return {};
+    await ignoreNotFound(ctx.client.deleteWebhook(step.webhookId));
   },
 };
 

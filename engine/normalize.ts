@@ -151,21 +151,16 @@ function normalizeCube(input: DesiredCubeInput, path: Path, inherited: Inherited
     ports,
     lifecycle: { allowReplace: input.lifecycle?.allowReplace ?? false, ignoreChanges: [...(input.lifecycle?.ignoreChanges ?? [])] },
   };
-  assignDefined(spec, {
+  const optional: Partial<DesiredCubeSpec> = {
     id: input.id,
     region: input.region ?? defaults.region,
     userData,
     terminationProtection: input.terminationProtection ?? defaults.terminationProtection,
     power: input.power ?? defaults.power,
     sshPort,
-  });
-  return spec;
-}
-
-function assignDefined<T extends object>(target: T, values: Partial<T>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
-  }
+  };
+  // Only the fields that have a value: an absent one is not managed.
+  return Object.assign(spec, definedOnly(optional));
 }
 
 function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefined, defaults: Defaults, issues: IssueList): void {

@@ -5,7 +5,7 @@
 import type { CubeApi } from "../client/api.js";
 import type { Domain, TcpMapping } from "../client/api.js";
 import type { Cube, Webhook } from "../schema/api.js";
-import { isNotFound } from "./context.js";
+import { ignoreNotFound } from "./context.js";
 import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 
 export interface ObserveOptions {
@@ -74,14 +74,11 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
 
 /** undefined: the cube went away while being read (a delete in progress). */
 async function readSubResources(client: CubeApi, cube: Cube): Promise<ObservedCube | undefined> {
-  try {
-    const [domains, tcpMappings] = await Promise.all([client.listDomains(cube.id), client.listTcpMappings(cube.id)]);
-    shareEqualStrings(cube, domains, tcpMappings);
-    return { cube, domains, tcpMappings };
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  const read = await ignoreNotFound(Promise.all([client.listDomains(cube.id), client.listTcpMappings(cube.id)]));
+  if (read === undefined) return undefined;
+  const [domains, tcpMappings] = read;
+  shareEqualStrings(cube, domains, tcpMappings);
+  return { cube, domains, tcpMappings };
 }
 
 /**
@@ -103,12 +100,7 @@ async function readWebhooks(client: CubeApi): Promise<Webhook[]> {
   const listed = await client.listWebhooks();
   const read = await mapBounded(listed, 8, async (webhook) => {
     if (webhook.description !== undefined) return webhook;
-    try {
-      return await client.getWebhook(webhook.id);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    return ignoreNotFound(client.getWebhook(webhook.id));
   });
   return read.filter((webhook): webhook is Webhook => webhook !== undefined);
 }

@@ -7,52 +7,31 @@
  */
 import type { Step, StepOp } from "./types.js";
 
-export function stepPhase(step: Step): number {
-  switch (step.op) {
-    case "set-protection":
-      return step.value ? 6 : 1;
-    case "detach-domain":
-    case "delete-port":
-      return 2;
-    case "delete-cube":
-    case "wait-deleted":
-      return 3;
-    case "create-cube":
-      return 4;
-    case "set-ssh-port":
-    case "patch-domain":
-    case "attach-domain":
-    case "create-port":
-      return 5;
-    case "wake":
-    case "power-off":
-      return 6;
-    case "wait-running":
-      return 7;
-    case "delete-webhook":
-    case "create-webhook":
-      return 8;
-  }
-}
-
-/** Order of ops within one phase of one cube. */
-const OP_RANK: Record<StepOp, number> = {
-  "set-protection": 1,
-  "detach-domain": 0,
-  "delete-port": 1,
-  "delete-cube": 0,
-  "wait-deleted": 1,
-  "create-cube": 0,
-  "set-ssh-port": 0,
-  "patch-domain": 1,
-  "attach-domain": 2,
-  "create-port": 3,
-  wake: 0,
-  "power-off": 0,
-  "wait-running": 0,
-  "delete-webhook": 0,
-  "create-webhook": 1,
+/**
+ * Each op's phase and its rank among the ops of one cube within that phase. set-protection is
+ * in phase 1 when it turns protection off and in phase 6 when it turns it on (stepPhase).
+ */
+const ORDER: Record<StepOp, { phase: number; rank: number }> = {
+  "set-protection": { phase: 1, rank: 1 },
+  "detach-domain": { phase: 2, rank: 0 },
+  "delete-port": { phase: 2, rank: 1 },
+  "delete-cube": { phase: 3, rank: 0 },
+  "wait-deleted": { phase: 3, rank: 1 },
+  "create-cube": { phase: 4, rank: 0 },
+  "set-ssh-port": { phase: 5, rank: 0 },
+  "patch-domain": { phase: 5, rank: 1 },
+  "attach-domain": { phase: 5, rank: 2 },
+  "create-port": { phase: 5, rank: 3 },
+  wake: { phase: 6, rank: 0 },
+  "power-off": { phase: 6, rank: 0 },
+  "wait-running": { phase: 7, rank: 0 },
+  "delete-webhook": { phase: 8, rank: 0 },
+  "create-webhook": { phase: 8, rank: 1 },
 };
+
+export function stepPhase(step: Step): number {
+  return step.op === "set-protection" && step.value ? 6 : ORDER[step.op].phase;
+}
 
 /** A step and the position of its cube in the plan (steps of one cube stay together within a phase). */
 export interface GroupedStep {
@@ -63,6 +42,6 @@ export interface GroupedStep {
 export function orderSteps(items: GroupedStep[]): Step[] {
   return items
     .map((item, index) => ({ ...item, index }))
-    .sort((a, b) => stepPhase(a.step) - stepPhase(b.step) || a.group - b.group || OP_RANK[a.step.op] - OP_RANK[b.step.op] || a.index - b.index)
+    .sort((a, b) => stepPhase(a.step) - stepPhase(b.step) || a.group - b.group || ORDER[a.step.op].rank - ORDER[b.step.op].rank || a.index - b.index)
     .map((item) => item.step);
 }

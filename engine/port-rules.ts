@@ -4,10 +4,9 @@
  */
 import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
-import { fieldChange, resourceChange, type View, viewFields } from "./change.js";
-import { KNOWN_AFTER_APPLY, sameSet, sortedOrNull } from "./compare.js";
-import type { ResourcePlan } from "./domain-rules.js";
-import type { CubeRef, DesiredPortSpec, FieldChange, ResourceChange, Step } from "./types.js";
+import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";
+import { sameSet, sortedOrNull } from "./compare.js";
+import type { CubeRef, DesiredPortSpec, FieldChange, ProjectedCube, Step } from "./types.js";
 
 export interface PortPlanInput {
   cubeAddress: string;
@@ -18,7 +17,8 @@ export interface PortPlanInput {
   cubeDeleted?: boolean;
 }
 
-export function livePortView(live: TcpMapping): View {
+/** Also the port as a plan's prior state projects it. */
+export function livePortView(live: TcpMapping): ProjectedCube["ports"][number] {
   return { id: live.id, cubePort: live.cubePort, label: live.label, udp: live.udp, allow: sortedOrNull(live.allow) ?? [] };
 }
 
@@ -47,21 +47,13 @@ function deletePortStep(address: string, cubeName: string, live: TcpMapping): St
 export function planPort(input: PortPlanInput): ResourcePlan {
   const { spec, live, cube } = input;
   const address = portAddress(input.cubeAddress, spec?.cubePort ?? live?.cubePort ?? 0);
-  const base: Omit<ResourceChange, "action" | "before" | "after" | "changes"> = { address, kind: "port", cubeName: cube.cubeName, id: live?.id ?? null };
-  if (spec && !live) {
-    const after = desiredPortView(spec);
-    return { change: resourceChange(base, "create", null, after, viewFields(after, "created")), steps: [createPortStep(address, cube, spec)] };
-  }
-  if (!spec && live) {
-    const before = livePortView(live);
-    const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
-    return { change: resourceChange(base, "delete", before, null, viewFields(before, "destroyed")), steps };
-  }
+  const base: ChangeBase = { address, kind: "port", cubeName: cube.cubeName, id: live?.id ?? null };
+  if (spec && !live) return createdPlan(base, desiredPortView(spec), createPortStep(address, cube, spec));
+  if (!spec && live) return deletedPlan(base, livePortView(live), deletePortStep(address, cube.cubeName, live), input.cubeDeleted);
   if (!spec || !live) throw new Error("planPort needs a desired or a live port");
   const before = livePortView(live);
-  const changes = portFieldChanges(spec, live);
-  if (input.cubeDeleted) changes.unshift(fieldChange("cubeId", live.cubeId, KNOWN_AFTER_APPLY, true));
-  else if (cube.cubeId !== null && cube.cubeId !== live.cubeId) changes.unshift(fieldChange("cubeId", live.cubeId, cube.cubeId, true));
+  const move = cubeMoveChange(live.cubeId, cube, input.cubeDeleted);
+  const changes = move ? [move, ...portFieldChanges(spec, live)] : portFieldChanges(spec, live);
   if (changes.length === 0) return { change: resourceChange(base, "noop", before, before, changes), steps: [] };
   const steps = input.cubeDeleted ? [] : [deletePortStep(address, cube.cubeName, live)];
   steps.push(createPortStep(address, cube, spec));

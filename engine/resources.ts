@@ -4,12 +4,13 @@
  */
 import type { Domain, TcpMapping } from "../client/api.js";
 import { cubeAddress } from "./address.js";
+import type { ResourcePlan } from "./change.js";
 import { planCube } from "./cube-rules.js";
-import { planDomain, type ResourcePlan } from "./domain-rules.js";
+import { planDomain } from "./domain-rules.js";
 import { planPort } from "./port-rules.js";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, ObservedCube } from "./types.js";
 
-export type { ResourcePlan } from "./domain-rules.js";
+export type { ResourcePlan } from "./change.js";
 
 export interface CubeResourceInput {
   /** Inputs of the last apply (Pulumi olds): sshPublicKey/userData changes are seen only here. */
@@ -22,7 +23,7 @@ export interface CubeResourceInput {
 
 /** Domains and ports are separate Pulumi resources: the Cube resource never manages them. */
 export function planCubeResource(input: CubeResourceInput): ResourcePlan {
-  const { domains: _domains, ports: _ports, ...news } = input.news;
+  const news = withoutSubResources(input.news);
   const olds = input.olds ? withoutSubResources(input.olds) : undefined;
   const plan = planCube({
     address: cubeAddress(news.name),
@@ -39,41 +40,31 @@ function withoutSubResources(spec: DesiredCubeSpec): DesiredCubeSpec {
   return rest;
 }
 
-export interface DomainResourceInput {
+/** A Domain or TcpMapping resource: the cube it belongs to, its inputs and the live object. */
+interface SubResourceInput<Spec, Live> {
   cubeId: string;
   cubeName: string;
-  olds?: DesiredDomainSpec;
-  news: DesiredDomainSpec;
-  live?: Domain;
+  news: Spec;
+  live?: Live;
+}
+
+export type DomainResourceInput = SubResourceInput<DesiredDomainSpec, Domain> & {
   /** The password input changed since the last apply (the API never shows the password). */
   passwordChanged?: boolean;
+};
+
+export type PortResourceInput = SubResourceInput<DesiredPortSpec, TcpMapping>;
+
+function ruleInput<Spec, Live>(input: SubResourceInput<Spec, Live>) {
+  return { cubeAddress: cubeAddress(input.cubeName), cube: { cubeName: input.cubeName, cubeId: input.cubeId }, spec: input.news, ...(input.live ? { live: input.live } : {}) };
 }
 
 /** A hostname, port or cube change replaces the domain (detach, then attach: hostnames are unique). */
 export function planDomainResource(input: DomainResourceInput): ResourcePlan {
-  return planDomain({
-    cubeAddress: cubeAddress(input.cubeName),
-    cube: { cubeName: input.cubeName, cubeId: input.cubeId },
-    spec: input.news,
-    ...(input.live ? { live: input.live } : {}),
-    passwordChanged: input.passwordChanged ?? false,
-  });
-}
-
-export interface PortResourceInput {
-  cubeId: string;
-  cubeName: string;
-  olds?: DesiredPortSpec;
-  news: DesiredPortSpec;
-  live?: TcpMapping;
+  return planDomain({ ...ruleInput(input), passwordChanged: input.passwordChanged ?? false });
 }
 
 /** Any field change replaces the mapping (delete, then create: the cube port is unique). */
 export function planPortResource(input: PortResourceInput): ResourcePlan {
-  return planPort({
-    cubeAddress: cubeAddress(input.cubeName),
-    cube: { cubeName: input.cubeName, cubeId: input.cubeId },
-    spec: input.news,
-    ...(input.live ? { live: input.live } : {}),
-  });
+  return planPort(ruleInput(input));
 }

@@ -6,7 +6,7 @@
  */
 import type { AttachDomainRequest, CreateTcpMappingRequest, Domain, TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest, CreateWebhookRequest, Cube, DnsRecord, PatchDomainRequest, Webhook } from "../schema/index.js";
-import type { Power } from "../schema/desired.js";
+import type { DesiredPort, IGNORABLE_FIELDS, Power } from "../schema/desired.js";
 
 // ---------------------------------------------------------------- desired state (normalized)
 
@@ -23,16 +23,10 @@ export interface DesiredDomainSpec {
   basicAuthPassword?: SecretRef;
 }
 
-export interface DesiredPortSpec {
-  cubePort: number;
-  /** undefined: label not managed. */
-  label?: string;
-  udp: boolean;
-  /** CIDRs; empty = open to the internet. Compared as a set. */
-  allow: string[];
-}
+/** A published port as the file declares it: an undeclared label is not managed; `allow` is compared as a set. */
+export type DesiredPortSpec = DesiredPort;
 
-export type IgnorableField = "image" | "region" | "resources" | "sshPublicKey" | "userData" | "terminationProtection" | "power" | "sshPort" | "domains" | "ports";
+export type IgnorableField = (typeof IGNORABLE_FIELDS)[number];
 
 /** What identifies a declared cube (identity.ts). */
 export type DeclaredCube = Pick<DesiredCubeSpec, "name" | "id">;
@@ -278,13 +272,13 @@ export interface StateProjection {
   webhooks?: ProjectedWebhook[];
 }
 
-export interface ProjectedWebhook {
+export type ProjectedWebhook = {
   id: string;
   url: string;
   events: string[];
   description: string | null;
   enabled: boolean;
-}
+};
 
 /** A cube a --target plan does not plan: which cube it is, nothing of its state. */
 export interface CubeIdentity {

@@ -1,7 +1,8 @@
 /** Polling a cube until it reaches a state, with a deadline. Reads only (never rate limited). */
 import type { Cube } from "../schema/api.js";
+import { formatDuration } from "../system/time.js";
 import { CubeErrorStateError, WaitTimeoutError } from "./errors.js";
-import { isNotFound, nowOf, sleepFor, type ExecContext } from "./context.js";
+import { ignoreNotFound, nowOf, sleepFor, type ExecContext } from "./context.js";
 
 export interface WaitSpec {
   cubeId: string;
@@ -19,7 +20,7 @@ export async function waitForCube(ctx: ExecContext, spec: WaitSpec): Promise<Cub
   const pollMs = ctx.pollIntervalMs ?? 1_000;
   const deadline = nowOf(ctx) + timeoutMs;
   for (;;) {
-    const cube = await readCube(ctx, spec.cubeId);
+    const cube = await ignoreNotFound(ctx.client.getCube(spec.cubeId));
     if (spec.reached(cube)) return cube;
     if (cube && spec.failOnError && cube.state === "error") {
       throw new CubeErrorStateError(`cube "${spec.cubeName}" (${spec.cubeId}) is in state error while waiting for it to be ${spec.target}; look at it in the dashboard, then delete or replace it`);
@@ -36,17 +37,4 @@ export async function waitForCube(ctx: ExecContext, spec: WaitSpec): Promise<Cub
     ctx.logger?.({ type: "wait", message: `cube "${spec.cubeName}" is ${cube?.state ?? "gone"}, waiting for ${spec.target}` });
     await sleepFor(ctx, Math.min(pollMs, remaining));
   }
-}
-
-async function readCube(ctx: ExecContext, cubeId: string): Promise<Cube | undefined> {
-  try {
-    return await ctx.client.getCube(cubeId);
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-}
-
-function formatDuration(ms: number): string {
-  return ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

@@ -4,11 +4,11 @@
  * dashboard) is a replacement, deleting first, and the new endpoint has a new signing secret.
  * Endpoints the file does not declare are reported, and deleted only when pruning.
  */
-import type { Webhook } from "../schema/api.js";
+import type { CreateWebhookRequest, Webhook } from "../schema/api.js";
 import { webhookAddress } from "./address.js";
 import { fieldChange, viewFields, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
-import type { DesiredWebhookSpec, FieldChange, ResourceChange, Step } from "./types.js";
+import type { DesiredWebhookSpec, FieldChange, ProjectedWebhook, ResourceChange, Step } from "./types.js";
 
 export interface WebhookPlan {
   changes: ResourceChange[];
@@ -18,7 +18,8 @@ export interface WebhookPlan {
 /** Webhooks belong to the space, not to a cube: their changes carry no cube name. */
 const NO_CUBE = "";
 
-export function liveWebhookView(live: Webhook): View {
+/** Also the endpoint as a plan's prior state projects it. */
+export function liveWebhookView(live: Webhook): ProjectedWebhook {
   return { id: live.id, url: live.url, events: sortedOrNull(live.events) ?? [], description: live.description ?? null, enabled: live.enabled };
 }
 
@@ -35,7 +36,7 @@ export function webhookFieldChanges(spec: DesiredWebhookSpec, live: Webhook): Fi
 }
 
 function createStep(spec: DesiredWebhookSpec): Step {
-  const body: Extract<Step, { op: "create-webhook" }>["body"] = { url: spec.url, events: [...spec.events] as Extract<Step, { op: "create-webhook" }>["body"]["events"] };
+  const body: CreateWebhookRequest = { url: spec.url, events: [...spec.events] as CreateWebhookRequest["events"] };
   if (spec.description !== undefined) body.description = spec.description;
   return { op: "create-webhook", address: webhookAddress(spec.url), body, secretFile: spec.secretFile, secretPath: spec.secretPath };
 }

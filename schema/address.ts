@@ -53,7 +53,3 @@ export function addressProblem(text: string): string | undefined {
   if (!PREFIX.test(prefix) || Number(prefix) > max) return `"${text}": an IPv${family} prefix length is a whole number from 0 to ${max}`;
   return undefined;
 }
-
-export function isAddressOrCidr(text: string): boolean {
-  return addressProblem(text) === undefined;
-}

@@ -7,7 +7,7 @@
  * request schemas are strict, because the emulator validates with them and answers 400.
  */
 import { z } from "zod";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WebhookEvent } from "./common.js";
+import { Cidr, CubeName, domainSettingFields, Hostname, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, webhookFields } from "./common.js";
 import { Domain, Pagination } from "./listed.js";
 
 // The schemas the desired-state file shares with the API live in common.ts (so that loading
@@ -106,19 +106,9 @@ export const SuccessResponse = z.object({ success: z.boolean() });
 
 /** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
 export const DomainSettings = z.strictObject({
-  securityHeadersMode: z.optional(SecurityHeadersMode),
-  responseHeaderTimeoutSecs: z.number().int().min(10).max(3600).optional(),
-  responseHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  requestHeaderOverrides: z.nullable(HeaderOverrides).optional(),
-  maxRequestBodyMb: z.number().int().min(1).max(10240).nullable().optional(),
-  corsConfig: z.nullable(CorsConfig).optional(),
-  originScheme: z.optional(OriginScheme),
-  responseCompression: z.boolean().optional(),
-  ipAllowList: z.array(Cidr).max(50).nullable().optional(),
-  ipDenyList: z.array(Cidr).max(50).nullable().optional(),
+  ...domainSettingFields,
   basicAuthUser: z.string().nullable().optional(),
   basicAuthPassword: z.string().optional(),
-  proxyProtocol: z.nullable(ProxyProtocol).optional(),
   confirmMixedProxyProtocol: z.boolean().optional(),
 });
 export type DomainSettings = z.infer<typeof DomainSettings>;
@@ -152,7 +142,6 @@ export type AttachDomainRequest = z.infer<typeof AttachDomainRequest>;
 export const PatchDomainRequest = DomainSettings;
 export type PatchDomainRequest = z.infer<typeof PatchDomainRequest>;
 
-export const DnsRecordPurpose = z.enum(["ownership", "routing", "certificate"]);
 export const DnsRecordType = z.enum(["CNAME", "TXT", "A"]);
 
 export const DnsRecord = z.object({
@@ -172,8 +161,6 @@ export const DnsRecordState = z.enum(["found", "missing", "mismatch", "unknown"]
 export type DnsRecordState = z.infer<typeof DnsRecordState>;
 
 export const DnsRecordStatus = DnsRecord.extend({
-  mustBeGrey: z.boolean(),
-  proxyOk: z.boolean(),
   state: DnsRecordState,
   detail: z.string().optional(),
   observed: z.array(z.string()).nullable().optional(),
@@ -222,12 +209,7 @@ export const RestoreRequest = z.strictObject({ snapshotId: z.string().min(1) });
 
 // ---------------------------------------------------------------- webhooks
 
-/** desired.ts's DesiredWebhook checks url, events and description alike. */
-export const CreateWebhookRequest = z.strictObject({
-  url: z.url(),
-  events: z.array(WebhookEvent).min(1),
-  description: z.string().max(500).optional(),
-});
+export const CreateWebhookRequest = z.strictObject(webhookFields);
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
 export const Webhook = z.object({
@@ -299,8 +281,6 @@ export const BackupDownload = z.object({
 });
 export type BackupDownload = z.infer<typeof BackupDownload>;
 
-export const ShareStatus = z.enum(["pending", "accepted", "declined", "canceled"]);
-
 export const BackupShare = z.object({
   id: z.string(),
   status: z.string(),
@@ -356,8 +336,6 @@ export const ImportStarted = z.object({
   expiresAt: Timestamp,
 });
 export type ImportStarted = z.infer<typeof ImportStarted>;
-
-export const ImportStatus = z.enum(["uploading", "finalizing", "provisioning", "complete", "failed", "expired"]);
 
 export const CubeImport = z.object({
   id: z.string(),

@@ -49,6 +49,24 @@ export const OriginScheme = z.enum(["http", "https"]);
 
 export const ProxyProtocol = z.enum(["v1", "v2"]);
 
+/**
+ * A domain's proxy settings, each optional, as the API takes them (api.ts DomainSettings) and the
+ * file declares them (desired.ts DesiredDomain); Basic Auth is set apart in each.
+ */
+export const domainSettingFields = {
+  securityHeadersMode: z.optional(SecurityHeadersMode),
+  responseHeaderTimeoutSecs: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(3600))),
+  responseHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+  requestHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
+  maxRequestBodyMb: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(10240)))),
+  corsConfig: z.optional(z.nullable(CorsConfig)),
+  originScheme: z.optional(OriginScheme),
+  responseCompression: z.optional(z.boolean()),
+  ipAllowList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
+  ipDenyList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
+  proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
+};
+
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const Hostname = z.string().check(z.maxLength(253), z.regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com"));
 
@@ -68,3 +86,11 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** A webhook endpoint as the API creates it (api.ts CreateWebhookRequest) and the file declares it (desired.ts DesiredWebhook). */
+export const webhookFields = {
+  url: z.url(),
+  /** Event names of WEBHOOK_EVENTS (cube.deleted, domain.removed, ...). */
+  events: z.array(WebhookEvent).check(z.minLength(1)),
+  description: z.optional(z.string().check(z.maxLength(500))),
+};

@@ -5,7 +5,7 @@
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, WebhookEvent } from "./common.js";
+import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -35,18 +35,9 @@ export const DesiredDomain = z
   .strictObject({
     hostname: Hostname,
     port: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
-    securityHeadersMode: z.optional(SecurityHeadersMode),
-    responseHeaderTimeoutSecs: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(3600))),
-    responseHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
-    requestHeaderOverrides: z.optional(z.nullable(HeaderOverrides)),
-    maxRequestBodyMb: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(10240)))),
-    /** Strict here (unlike the API's response schema): a misspelt key would be dropped silently. */
+    ...domainSettingFields,
+    /** Strict here (unlike the API's schemas): a misspelt key would be dropped silently. */
     corsConfig: z.optional(z.nullable(z.strictObject(CorsConfig.shape))),
-    originScheme: z.optional(OriginScheme),
-    responseCompression: z.optional(z.boolean()),
-    ipAllowList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
-    ipDenyList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
-    proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
     basicAuthUser: z.optional(z.nullable(z.string().check(z.minLength(1)))),
     /** Only as an environment reference (`${env:NAME}`), checked by the loader before resolution. */
     basicAuthPassword: z.optional(z.string().check(z.minLength(1))),
@@ -68,33 +59,20 @@ export const Lifecycle = z.strictObject({
   ignoreChanges: z._default(z.array(z.enum(IGNORABLE_FIELDS)), []),
 });
 
-const cubeFields = {
-  image: z.string().check(z.minLength(1)),
-  region: z.string().check(z.minLength(1)),
-  resources: DesiredResources,
-  sshPublicKey: z.string().check(z.minLength(1)),
-  /** Path (relative to the file) of an OpenSSH public key; instead of sshPublicKey. */
-  sshPublicKeyFile: z.string().check(z.minLength(1)),
-  userData: z.string(),
-  /** Path (relative to the file) of a cloud-init script; instead of userData. */
-  userDataFile: z.string().check(z.minLength(1)),
-  terminationProtection: z.boolean(),
-  power: Power,
-  sshPort: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
-};
-
 /** The fields a cube may set, each optional: what `defaults:` may set for every cube. */
 const optionalCubeFields = {
-  image: z.optional(cubeFields.image),
-  region: z.optional(cubeFields.region),
-  resources: z.optional(cubeFields.resources),
-  sshPublicKey: z.optional(cubeFields.sshPublicKey),
-  sshPublicKeyFile: z.optional(cubeFields.sshPublicKeyFile),
-  userData: z.optional(cubeFields.userData),
-  userDataFile: z.optional(cubeFields.userDataFile),
-  terminationProtection: z.optional(cubeFields.terminationProtection),
-  power: z.optional(cubeFields.power),
-  sshPort: z.optional(cubeFields.sshPort),
+  image: z.optional(z.string().check(z.minLength(1))),
+  region: z.optional(z.string().check(z.minLength(1))),
+  resources: z.optional(DesiredResources),
+  sshPublicKey: z.optional(z.string().check(z.minLength(1))),
+  /** Path (relative to the file) of an OpenSSH public key; instead of sshPublicKey. */
+  sshPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
+  userData: z.optional(z.string()),
+  /** Path (relative to the file) of a cloud-init script; instead of userData. */
+  userDataFile: z.optional(z.string().check(z.minLength(1))),
+  terminationProtection: z.optional(z.boolean()),
+  power: z.optional(Power),
+  sshPort: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(65535))),
 };
 
 export const Defaults = z.strictObject(optionalCubeFields);
@@ -116,10 +94,7 @@ export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
  * difference replaces it, which mints a new signing secret.
  */
 export const DesiredWebhook = z.strictObject({
-  url: z.url(),
-  /** The same checks as the API's CreateWebhookRequest (api.ts). Event names of its list (cube.deleted, domain.removed, ...). */
-  events: z.array(WebhookEvent).check(z.minLength(1)),
-  description: z.optional(z.string().check(z.maxLength(500))),
+  ...webhookFields,
   /** Where the signing secret is written (mode 0600) when the endpoint is created; relative to this file. */
   secretFile: z.string().check(z.minLength(1)),
 });

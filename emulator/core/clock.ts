@@ -7,7 +7,7 @@ export class EmulatedClock {
   private baseEmulated: number;
 
   constructor(
-    private speedValue = 1,
+    private speed = 1,
     startAt?: number,
     private readonly realNow: () => number = Date.now,
   ) {
@@ -16,18 +16,14 @@ export class EmulatedClock {
   }
 
   now(): number {
-    return Math.floor(this.baseEmulated + (this.realNow() - this.baseReal) * this.speedValue);
-  }
-
-  get speed(): number {
-    return this.speedValue;
+    return Math.floor(this.baseEmulated + (this.realNow() - this.baseReal) * this.speed);
   }
 
   setSpeed(speed: number): void {
     if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError("clock speed must be a positive number");
     this.baseEmulated = this.now();
     this.baseReal = this.realNow();
-    this.speedValue = speed;
+    this.speed = speed;
   }
 
   advance(ms: number): void {
@@ -37,7 +33,7 @@ export class EmulatedClock {
 
   /** Real milliseconds until the emulated time `at` (0 when already past). */
   realDelayUntil(at: number): number {
-    return Math.max(0, (at - this.now()) / this.speedValue);
+    return Math.max(0, (at - this.now()) / this.speed);
   }
 }
 

@@ -40,7 +40,6 @@ export class Core {
   private closed = false;
   private readonly closing = new AbortController();
   private readonly jobRunners = new Map<string, (job: Job) => void>();
-  private readonly closeHooks: (() => void)[] = [];
 
   constructor(options: EmulatorOptions = {}) {
     this.store = Store.open(options.statePath);
@@ -73,10 +72,6 @@ export class Core {
   /** Aborted when the emulator closes (e.g. to cancel outgoing requests in flight). */
   get closingSignal(): AbortSignal {
     return this.closing.signal;
-  }
-
-  onClose(hook: () => void): void {
-    this.closeHooks.push(hook);
   }
 
   get data(): StateData {
@@ -129,7 +124,6 @@ export class Core {
     this.closed = true;
     this.scheduler.close();
     this.closing.abort();
-    for (const hook of this.closeHooks) hook();
   }
 
   /** A job of a kind nobody registered (e.g. from a newer state file) is dropped. */

@@ -43,6 +43,11 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, message);
 
+/** A request's media type: its Content-Type without parameters, in lower case. */
+export function mediaType(req: ApiRequest): string | undefined {
+  return req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+}
+
 export function json(status: number, body: unknown): ApiResponse {
   return { status, body };
 }

@@ -8,6 +8,7 @@
  * or snapshot goes through this class, which keeps tables and indexes in step; records are
  * otherwise changed in place (or, for a domain patch, replaced through `domains.put`).
  */
+import { Queue } from "./queue.js";
 import { ServerPools } from "./servers.js";
 import type { CubeRecord, DomainRecord, IdempotencyRecord, SnapshotRecord, StateData, TcpRecord } from "./state.js";
 
@@ -188,13 +189,11 @@ export class CubeTable {
  * non-decreasing emulated time, so the expired ones are always at the front of that queue.
  */
 export class IdempotencyTable {
-  private queue: { id: string; storedAt: number }[];
-  private head = 0;
+  private readonly queue: Queue<{ id: string; storedAt: number }>;
 
   constructor(private readonly table: Table<IdempotencyRecord>) {
-    this.queue = Object.entries(table)
-      .map(([id, record]) => ({ id, storedAt: record.storedAt }))
-      .sort((a, b) => a.storedAt - b.storedAt);
+    const entries = Object.entries(table).map(([id, record]) => ({ id, storedAt: record.storedAt }));
+    this.queue = new Queue(entries.sort((a, b) => a.storedAt - b.storedAt));
   }
 
   get(id: string): IdempotencyRecord | undefined {
@@ -208,13 +207,10 @@ export class IdempotencyTable {
 
   /** Deletes the records stored before `cutoff`. */
   deleteStoredBefore(cutoff: number): void {
-    for (let entry = this.queue[this.head]; entry && entry.storedAt < cutoff; entry = this.queue[++this.head]) {
+    for (let entry = this.queue.first(); entry && entry.storedAt < cutoff; entry = this.queue.first()) {
+      this.queue.shift();
       // A key stored again later has a newer record: only the record this entry stands for goes.
       if (this.get(entry.id)?.storedAt === entry.storedAt) delete this.table[entry.id];
-    }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
     }
   }
 }

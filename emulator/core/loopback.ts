@@ -25,17 +25,20 @@ export function isLocalhostName(name: string): boolean {
   return host === "localhost" || host.endsWith(".localhost");
 }
 
+/** The host a URL names, an IPv6 address without its brackets; undefined when it is not a URL. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
+  } catch {
+    return undefined;
+  }
+}
+
 /** A Host header (host[:port]) that names this machine without asking DNS; an absent one is an in-process request. */
 export function isLoopbackHostHeader(value: string | undefined): boolean {
   if (value === undefined) return true;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${value}/`).hostname;
-  } catch {
-    return false;
-  }
-  const bare = hostname.replace(/^\[(.*)\]$/, "$1");
-  return isLoopbackAddress(bare) || isLocalhostName(bare);
+  const host = hostOf(`http://${value}/`);
+  return host !== undefined && (isLoopbackAddress(host) || isLocalhostName(host));
 }
 
 export const NOT_LOOPBACK = "not delivered: the emulator delivers only to loopback addresses (start it with --deliver-anywhere)";
@@ -43,12 +46,8 @@ export const NOT_LOOPBACK = "not delivered: the emulator delivers only to loopba
 /** Why a webhook delivery to `url` is not made, or undefined when it may be made. */
 export async function deliveryRefusal(url: string, options: { deliverAnywhere: boolean }): Promise<string | undefined> {
   if (options.deliverAnywhere) return undefined;
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
-  } catch {
-    return `not delivered: ${JSON.stringify(url)} is not a URL`;
-  }
+  const hostname = hostOf(url);
+  if (hostname === undefined) return `not delivered: ${JSON.stringify(url)} is not a URL`;
   if (isLoopbackAddress(hostname)) return undefined;
   if (!isLocalhostName(hostname)) return `${NOT_LOOPBACK}: ${hostname} is not a loopback address`;
   const addresses = await lookup(hostname, { all: true }).catch(() => []);

@@ -3,8 +3,12 @@
  * document from the routes): the helpers below write the response shapes.
  */
 import type { z } from "zod";
+import { SuccessResponse } from "../../schema/api.js";
 
 export type Schema = Record<string, unknown>;
+
+/** A shape in the document: JSON Schema, or a zod schema of schema/ (made into JSON Schema with the document). */
+export type Shape = Schema | z.core.$ZodType;
 
 export interface Operation {
   summary: string;
@@ -13,7 +17,7 @@ export interface Operation {
   body?: z.ZodType;
   /** A POST body is required unless this is set. */
   bodyOptional?: true;
-  ok: [number, Schema | null];
+  ok: [number, Shape | null];
   errors?: number[];
   query?: Schema[];
 }
@@ -21,7 +25,7 @@ export interface Operation {
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: "object", properties, required });
 export const listOf = (key: string, item: string): Schema => object({ [key]: { type: "array", items: ref(item) } });
-export const SUCCESS_SCHEMA = object({ success: { type: "boolean" } });
+export const SUCCESS_SCHEMA: Shape = SuccessResponse;
 export const intQueryParam = (name: string, min: number, max: number, description: string): Schema => ({
   name,
   in: "query",

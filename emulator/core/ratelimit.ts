@@ -3,39 +3,15 @@
  * themselves by the wall clock, whatever the emulated clock speed).
  */
 import type { RateLimitSetting } from "../types.js";
+import { Queue } from "./queue.js";
 
 export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 10, windowMs: 60_000 };
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; message: string };
 
-/** Times of the allowed requests of one client, oldest first; expired ones leave from the front. */
-class TimeWindow {
-  private times: number[] = [];
-  private head = 0;
-
-  get size(): number {
-    return this.times.length - this.head;
-  }
-
-  oldest(): number | undefined {
-    return this.times[this.head];
-  }
-
-  dropBefore(cutoff: number): void {
-    while (this.head < this.times.length && (this.times[this.head] as number) <= cutoff) this.head++;
-    if (this.head > 1024 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
-    }
-  }
-
-  add(time: number): void {
-    this.times.push(time);
-  }
-}
-
 export class RateLimiter {
-  private readonly log = new Map<string, TimeWindow>();
+  /** Per client, the times of its allowed requests, oldest first; expired ones leave from the front. */
+  private readonly log = new Map<string, Queue<number>>();
 
   constructor(
     private setting: RateLimitSetting = DEFAULT_RATE_LIMIT,
@@ -54,13 +30,13 @@ export class RateLimiter {
     const now = this.now();
     const { limit, windowMs } = this.setting;
     let recent = this.log.get(clientIp);
-    if (!recent) this.log.set(clientIp, (recent = new TimeWindow()));
-    recent.dropBefore(now - windowMs);
+    if (!recent) this.log.set(clientIp, (recent = new Queue()));
+    while ((recent.first() ?? Infinity) <= now - windowMs) recent.shift();
     if (recent.size < limit) {
-      recent.add(now);
+      recent.push(now);
       return { allowed: true };
     }
-    const oldest = recent.oldest() ?? now;
+    const oldest = recent.first() ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
     const message = `Rate limit exceeded: ${limit} mutating requests per ${windowMs / 1000} seconds. Retry after ${retryAfterSeconds} seconds.`;
     return { allowed: false, retryAfterSeconds, message };

@@ -6,19 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
-import type { RouteHandler } from "./context.js";
+import type { RouteContext, RouteHandler } from "./context.js";
 import type { ApiResponse } from "./http.js";
-import type { Operation, Schema } from "./openapi-doc.js";
+import type { Operation, Shape } from "./openapi-doc.js";
 import type { Job } from "./state.js";
 
 /** What a public route (no API key) receives. */
-export interface PublicContext {
-  core: Core;
-  /** Parsed JSON body; undefined when the body was empty. */
-  body: unknown;
-  origin: string;
-  now: number;
-}
+export type PublicContext = Pick<RouteContext, "core" | "body" | "origin" | "now">;
 
 export type Route = {
   method: string;
@@ -63,13 +57,27 @@ export interface StorageRoute {
   handle(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
+/** A storage request refused with a JSON error; a body it was sending (an upload) is not read, and goes with the connection. */
+export function refuseStorage(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+  req.resume();
+}
+
+/** A route path's parameter names, and the expression that matches the path (a `{name}` is one segment). */
+export function pathPattern(path: string): { names: string[]; regex: RegExp } {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+  return { names, regex: new RegExp(`^${path.replace(/\{\w+\}/g, "([^/]+)")}$`) };
+}
+
 export interface Resource {
   name: string;
   routes: readonly Route[];
   jobs?: readonly RegisteredJob[];
   storage?: readonly StorageRoute[];
   /** Component schemas (by name) that this resource's route docs refer to. */
-  schemas?: Record<string, Schema>;
+  schemas?: Record<string, Shape>;
   /** Runs once when the emulator starts, after the state is loaded, before due jobs run. */
   start?(core: Core): void;
 }

@@ -1,5 +1,8 @@
-/** The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it). */
-import type { CorsConfig, CubeResources, CubeState, HeaderOverrides } from "../../schema/api.js";
+/**
+ * The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it).
+ * A record the API shows as it is stored extends the API's type with what the emulator keeps beside it.
+ */
+import type { Cube, DnsRecord, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
 export type KeyRole = "owner" | "read_only";
@@ -19,20 +22,12 @@ export interface KeyRecord {
   role: KeyRole;
 }
 
-export interface CubeRecord {
-  id: string;
+/** publicIpv4, costPerHour and serverDomain are worked out when the cube is shown. */
+export interface CubeRecord extends Omit<Cube, "publicIpv4" | "costPerHour" | "serverDomain"> {
   spaceId: string;
-  name: string;
-  state: CubeState;
-  image: string;
-  sshUser: string;
   region: string;
-  resources: CubeResources;
   sshPublicKey: string;
   userData: string | null;
-  terminationProtection: boolean;
-  terminationProtectionChangedAt: string | null;
-  terminationProtectionChangedBy: string | null;
   /** False while pending: no server is assigned yet (no host, no public IPv4). */
   hasServer: boolean;
   /** Host keys are "captured" the first time the cube is running. */
@@ -50,58 +45,26 @@ export interface CubeRecord {
   updatedAt: string;
 }
 
-export interface TcpRecord {
-  id: string;
+/** `host` is the cube's, when it has a server. */
+export interface TcpRecord extends Omit<TcpMapping, "host"> {
   spaceId: string;
-  cubeId: string;
-  cubePort: number;
-  hostPort: number;
-  label: string | null;
-  status: string;
-  isSsh: boolean;
-  udpEnabled: boolean;
-  whitelistedIps: { id: string; cidr: string }[];
   createdAt: string;
   updatedAt: string;
 }
 
-export interface DomainRecord {
-  id: string;
+/** Every setting of the API's Domain is stored; the fields worked out when it is shown are not. */
+export interface DomainRecord extends Required<Omit<Domain, "ingressStatus" | "basicAuthEnabled" | "wildcardCertState" | "acmeDelegationTarget">> {
   spaceId: string;
-  cubeId: string;
-  domain: string;
   port: number;
-  status: string;
-  isWildcard: boolean;
   /** Random token used in the ownership TXT value and the ACME delegation target. */
   token: string;
-  securityHeadersMode: "enforced" | "app_managed";
-  responseHeaderTimeoutSecs: number;
-  responseHeaderOverrides: HeaderOverrides | null;
-  requestHeaderOverrides: HeaderOverrides | null;
-  maxRequestBodyMb: number | null;
-  responseCompression: boolean;
-  ipAllowList: string[] | null;
-  ipDenyList: string[] | null;
-  basicAuthUser: string | null;
   /** scrypt hash; the password itself is never stored nor returned. */
   basicAuthPasswordHash: string | null;
-  corsConfig: CorsConfig | null;
-  originScheme: "http" | "https";
-  proxyProtocol: "v1" | "v2" | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface SnapshotRecord {
-  id: string;
+export interface SnapshotRecord extends Snapshot {
   spaceId: string;
-  cubeId: string;
-  name: string;
-  sizeBytes: number | null;
   status: "pending" | "complete";
-  kind: string;
-  createdAt: string;
 }
 
 export interface BackupRecord {
@@ -175,33 +138,18 @@ export interface DeviceLoginRecord {
   expiresAtMs: number;
 }
 
-export interface WebhookRecord {
-  id: string;
+export interface WebhookRecord extends Webhook {
   spaceId: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
   description: string | null;
   /** Kept to sign deliveries; returned only in the create response. */
   secret: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface DeliveryRecord {
-  id: string;
+export interface DeliveryRecord extends WebhookDelivery {
   spaceId: string;
   webhookId: string;
-  event: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  lastAttemptAt: string | null;
-  responseStatus: number | null;
-  createdAt: string;
   /** The exact JSON body sent on every attempt (the signature covers these bytes). */
   payload: string;
-  /** Why the delivery failed without an attempt (a destination the emulator does not deliver to). */
-  failureReason?: string;
 }
 
 export interface IdempotencyRecord {
@@ -215,7 +163,7 @@ export interface IdempotencyRecord {
   storedAt: number;
 }
 
-export type DnsType = "CNAME" | "TXT" | "A";
+export type DnsType = DnsRecord["type"];
 export interface DnsEntry {
   type: DnsType;
   host: string;
@@ -235,58 +183,38 @@ export interface Job {
   [field: string]: unknown;
 }
 
-export interface StateData {
-  version: 1;
-  initialSpaceId: string;
-  /** Emulated time at the last save, so the clock never runs backwards across restarts. */
-  clockNow: number;
-  nextJobId: number;
-  /** No longer read (each emulated server has its own pool, rebuilt on load); kept for older readers. */
-  nextHostPort: number;
-  spaces: Record<string, SpaceRecord>;
-  keys: Record<string, KeyRecord>;
-  cubes: Record<string, CubeRecord>;
-  tcpMappings: Record<string, TcpRecord>;
-  domains: Record<string, DomainRecord>;
-  snapshots: Record<string, SnapshotRecord>;
-  backups: Record<string, BackupRecord>;
-  backupShares: Record<string, ShareRecord>;
-  /** Backups a space may still hold (absent: no limit); set on the admin surface. */
-  backupAllowance: Record<string, number>;
-  imports: Record<string, ImportRecord>;
-  deviceLogins: Record<string, DeviceLoginRecord>;
-  webhooks: Record<string, WebhookRecord>;
-  deliveries: Record<string, DeliveryRecord>;
-  idempotency: Record<string, IdempotencyRecord>;
-  audit: AuditRow[];
-  dns: { records: DnsEntry[]; unavailable: string[] };
-  /** Scheduled jobs; kept in memory as a binary heap on (at, id) (core/jobs.ts), any order on load. */
-  jobs: Job[];
-}
+const table = <T>(): Record<string, T> => ({});
 
-export function emptyState(): StateData {
+/** The state of a new emulator; its type is the state file's shape (StateData). */
+export function emptyState() {
   return {
-    version: 1,
+    version: 1 as const,
     initialSpaceId: "",
+    /** Emulated time at the last save, so the clock never runs backwards across restarts. */
     clockNow: 0,
     nextJobId: 1,
+    /** No longer read (each emulated server has its own pool, rebuilt on load); kept for older readers. */
     nextHostPort: 30000,
-    spaces: {},
-    keys: {},
-    cubes: {},
-    tcpMappings: {},
-    domains: {},
-    snapshots: {},
-    backups: {},
-    backupShares: {},
-    backupAllowance: {},
-    imports: {},
-    deviceLogins: {},
-    webhooks: {},
-    deliveries: {},
-    idempotency: {},
-    audit: [],
-    dns: { records: [], unavailable: [] },
-    jobs: [],
+    spaces: table<SpaceRecord>(),
+    keys: table<KeyRecord>(),
+    cubes: table<CubeRecord>(),
+    tcpMappings: table<TcpRecord>(),
+    domains: table<DomainRecord>(),
+    snapshots: table<SnapshotRecord>(),
+    backups: table<BackupRecord>(),
+    backupShares: table<ShareRecord>(),
+    /** Backups a space may still hold (absent: no limit); set on the admin surface. */
+    backupAllowance: table<number>(),
+    imports: table<ImportRecord>(),
+    deviceLogins: table<DeviceLoginRecord>(),
+    webhooks: table<WebhookRecord>(),
+    deliveries: table<DeliveryRecord>(),
+    idempotency: table<IdempotencyRecord>(),
+    audit: [] as AuditRow[],
+    dns: { records: [] as DnsEntry[], unavailable: [] as string[] },
+    /** Scheduled jobs; kept in memory as a binary heap on (at, id) (core/jobs.ts), any order on load. */
+    jobs: [] as Job[],
   };
 }
+
+export type StateData = ReturnType<typeof emptyState>;

@@ -3,12 +3,13 @@
  * nothing is copied until the destination accepts, within 48 h. Accept makes the copy (with
  * sharedFromBackupId) in the destination; decline and cancel (by the source) end the offer.
  */
-import { CreateShareRequest, type BackupShare } from "../../schema/api.js";
+import { BackupShare, CreateShareRequest } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { listOf, object, ref } from "../core/openapi-doc.js";
+import { rowOf } from "../core/indexes.js";
+import { object, ref } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
 import { backupsOf, backupView, requireBackup } from "./backups.js";
@@ -75,7 +76,7 @@ function listShares(ctx: RouteContext): ApiResponse {
 /** A share this space is a party to (`side`); any other is reported as missing. */
 function requireShare(ctx: RouteContext, side: "destination" | "source"): ShareRecord {
   const id = ctx.params.shareId ?? "";
-  const share = Object.hasOwn(ctx.core.data.backupShares, id) ? ctx.core.data.backupShares[id] : undefined;
+  const share = rowOf(ctx.core.data.backupShares, id);
   if (!share || (share.sourceSpaceId !== ctx.auth.spaceId && share.destinationSpaceId !== ctx.auth.spaceId)) throw notFound("Backup share");
   const party = side === "destination" ? share.destinationSpaceId : share.sourceSpaceId;
   if (party !== ctx.auth.spaceId) {
@@ -150,21 +151,5 @@ export const backupSharesResource: Resource = {
     },
     { method: "POST", path: `${SHARE}/cancel`, handler: cancelShare, doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
   ],
-  schemas: {
-    BackupShare: object(
-      {
-        id: { type: "string" },
-        status: { type: "string", enum: ["pending", "accepted", "declined", "canceled"] },
-        backupId: { type: "string" },
-        backupName: { type: ["string", "null"] },
-        sourceSpaceId: { type: "string" },
-        destinationSpaceId: { type: "string" },
-        counterpartySpaceName: { type: ["string", "null"] },
-        copyBackupId: { type: ["string", "null"] },
-        expiresAt: { type: "string", format: "date-time" },
-        createdAt: { type: "string", format: "date-time" },
-      },
-      ["id", "status", "backupId", "sourceSpaceId", "destinationSpaceId", "expiresAt", "createdAt"],
-    ),
-  },
+  schemas: { BackupShare: BackupShare },
 };

@@ -6,18 +6,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Backup } from "../../schema/api.js";
+import { Backup, BackupDownload } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
-import type { Resource } from "../core/resource.js";
+import { refuseStorage, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
 import { sleep } from "../../system/time.js";
+import type { EmulatorAdmin } from "../types.js";
 
 export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
 export const DEFAULT_BACKUP_BYTES = 8 * 1024 * 1024;
@@ -30,7 +32,7 @@ export function backupView(backup: BackupRecord): Backup {
 
 /** A backup of the key's space; another space's is reported exactly like a missing one. */
 export function requireBackup(core: Core, spaceId: string, backupId: string): BackupRecord {
-  const backup = Object.hasOwn(core.data.backups, backupId) ? core.data.backups[backupId] : undefined;
+  const backup = rowOf(core.data.backups, backupId);
   if (!backup || backup.spaceId !== spaceId) throw notFound("Backup");
   return backup;
 }
@@ -67,11 +69,8 @@ function downloadBackup(ctx: RouteContext): ApiResponse {
 
 /** The archive bytes: 200 whole, 206 for a satisfiable Range, 416 otherwise. */
 async function streamArchive(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const backup = Object.hasOwn(core.data.backups, params.backupId ?? "") ? core.data.backups[params.backupId ?? ""] : undefined;
-  if (!backup || backup.status !== "complete") {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "Backup archive not found" }));
-    return;
-  }
+  const backup = rowOf(core.data.backups, params.backupId ?? "");
+  if (!backup || backup.status !== "complete") return refuseStorage(req, res, 404, "Backup archive not found");
   const size = backup.sizeBytes;
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
   const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);
@@ -109,15 +108,8 @@ async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buff
   }
 }
 
-export interface NewBackup {
-  cubeId: string;
-  name?: string;
-  sizeBytes?: number;
-  status?: BackupRecord["status"];
-}
-
 /** Admin surface: a backup of a cube (complete unless told otherwise). */
-export function createBackup(core: Core, input: NewBackup): Backup {
+export function createBackup(core: Core, input: Parameters<EmulatorAdmin["createBackup"]>[0]): Backup {
   const cube = core.index.cubes.get(input.cubeId);
   if (!cube) throw notFound("Cube");
   const sizeBytes = input.sizeBytes ?? DEFAULT_BACKUP_BYTES;
@@ -178,36 +170,5 @@ export const backupsResource: Resource = {
     },
   ],
   storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
-  schemas: {
-    Backup: object(
-      {
-        id: { type: "string" },
-        name: { type: "string" },
-        status: { type: "string", enum: ["pending", "complete", "failed"] },
-        originalCubeId: { type: ["string", "null"] },
-        originalCubeName: { type: ["string", "null"] },
-        sizeBytes: { type: ["integer", "null"] },
-        diskSizeGb: { type: ["number", "null"] },
-        config: {
-          type: ["object", "null"],
-          properties: {
-            vcpus: { type: "integer" },
-            ramMb: { type: "integer" },
-            diskLimitGb: { type: "integer" },
-            imageId: { type: "string" },
-            regionId: { type: ["string", "null"] },
-            regionName: { type: ["string", "null"] },
-            domains: { type: "array", items: { type: "string" } },
-            tcpPorts: { type: "array", items: { type: "integer" } },
-          },
-        },
-        sharedFromBackupId: { type: ["string", "null"] },
-        redeployedCubeId: { type: ["string", "null"] },
-        completedAt: { type: ["string", "null"], format: "date-time" },
-        createdAt: { type: "string", format: "date-time" },
-      },
-      ["id", "name", "status", "sizeBytes", "sharedFromBackupId", "createdAt"],
-    ),
-    BackupDownload: object({ url: { type: "string" }, filename: { type: "string" }, sizeBytes: { type: ["integer", "null"] }, expiresAt: { type: "string", format: "date-time" } }),
-  },
+  schemas: { Backup: Backup, BackupDownload: BackupDownload },
 };

@@ -1,7 +1,7 @@
 /** The public lookups: regions, images and pricing, and the hourly cost derived from them. */
-import type { CubeResources, Image, Pricing, Region } from "../../schema/api.js";
+import { Pricing, type CubeResources, type Image, type Region } from "../../schema/api.js";
 import { json } from "../core/http.js";
-import { listOf, object, ref } from "../core/openapi-doc.js";
+import { listOf, ref } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 
 export const REGIONS: readonly Region[] = [
@@ -51,12 +51,5 @@ export const catalogResource: Resource = {
     { method: "GET", path: "/images", public: true, handler: () => json(200, { images: IMAGES }), doc: { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] } },
     { method: "GET", path: "/pricing", public: true, handler: () => json(200, PRICING), doc: { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] } },
   ],
-  schemas: {
-    Pricing: object({
-      currency: { type: "string" },
-      rates: object({ vcpuPerHour: { type: "number" }, ramGbPerHour: { type: "number" }, diskGbPerHour: { type: "number" } }),
-      tiers: { type: "array", items: ref("PricingTier") },
-      note: { type: "string" },
-    }),
-  },
+  schemas: { Pricing: Pricing },
 };

@@ -5,13 +5,13 @@
  * (answerDeviceLogin) — and the next poll returns a new API key once.
  */
 import { timingSafeEqual } from "node:crypto";
-import { DevicePollRequest } from "../../schema/api.js";
+import { DeviceLoginApproved, DeviceLoginStarted, DevicePollRequest } from "../../schema/api.js";
 import { addKey } from "../core/auth.js";
 import type { Core } from "../core/core.js";
-import { HttpError, json, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
+import { HttpError, json, mediaType, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
-import { object } from "../core/openapi-doc.js";
+import { rowOf } from "../core/indexes.js";
 import type { PublicContext, Resource } from "../core/resource.js";
 import type { DeviceLoginRecord } from "../core/state.js";
 
@@ -56,7 +56,7 @@ function pollLogin(ctx: PublicContext): ApiResponse {
 
 /** Admin surface: the user approves (or denies) the login with this user code, for a space. */
 export function answerDeviceLogin(core: Core, input: { userCode: string; spaceId?: string; approve?: boolean }): void {
-  const record = Object.hasOwn(core.data.deviceLogins, input.userCode) ? core.data.deviceLogins[input.userCode] : undefined;
+  const record = rowOf(core.data.deviceLogins, input.userCode);
   if (!record || record.status !== "pending" || core.now() > record.expiresAtMs) throw notFound("Pending login with that user code");
   if (input.approve === false) {
     record.status = "denied";
@@ -89,7 +89,7 @@ export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
  * (an HMAC of the user code with this process's key). The admin surface has checked the Host.
  */
 export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
-  if (req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
+  if (mediaType(req) !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
   if (!sameOrigin(req)) return page(403, "<p>This form is answered only from the emulator's own device-login page.</p>");
   const form = new URLSearchParams(req.body);
   const userCode = form.get("code") ?? "";
@@ -107,7 +107,7 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
 }
 
 function pendingLogin(core: Core, userCode: string): DeviceLoginRecord | undefined {
-  const record = Object.hasOwn(core.data.deviceLogins, userCode) ? core.data.deviceLogins[userCode] : undefined;
+  const record = rowOf(core.data.deviceLogins, userCode);
   return record?.status === "pending" && core.now() <= record.expiresAtMs ? record : undefined;
 }
 
@@ -170,17 +170,7 @@ export const cliAuthResource: Resource = {
       doc: {
         summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
         tag: "CLI Auth",
-        ok: [
-          200,
-          object({
-            deviceCode: { type: "string" },
-            userCode: { type: "string" },
-            verificationUri: { type: "string", format: "uri" },
-            verificationUriComplete: { type: "string", format: "uri" },
-            interval: { type: "integer" },
-            expiresIn: { type: "integer" },
-          }),
-        ],
+        ok: [200, DeviceLoginStarted],
       },
     },
     {
@@ -192,7 +182,7 @@ export const cliAuthResource: Resource = {
         summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
         tag: "CLI Auth",
         body: DevicePollRequest,
-        ok: [200, object({ apiKey: { type: "string" }, spaceId: { type: "string" } })],
+        ok: [200, DeviceLoginApproved],
         errors: [400, 403, 410, 428],
       },
     },

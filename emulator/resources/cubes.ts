@@ -1,6 +1,6 @@
 /** Cubes: routes (list, create, get, patch, delete) and the cube lifecycle (state jobs). */
 import { CreateCubeRequest, PatchCubeRequest } from "../../schema/api.js";
-import type { CubeState } from "../../schema/api.js";
+import type { CubeState, Image } from "../../schema/api.js";
 import { writeAudit } from "../core/audit.js";
 import { DELAYS } from "../core/clock.js";
 import { actorOf, type RouteContext } from "../core/context.js";
@@ -46,15 +46,7 @@ export function createCube(ctx: RouteContext): ApiResponse {
   return json(201, { cube: cubeView(ctx.core.index, cube) });
 }
 
-export interface NewCube {
-  spaceId: string;
-  name: string;
-  image: { id: string; defaultUser: string };
-  region: string;
-  resources: CubeRecord["resources"];
-  sshPublicKey: string;
-  userData: string | null;
-}
+type NewCube = Pick<CubeRecord, "spaceId" | "name" | "region" | "resources" | "sshPublicKey" | "userData"> & { image: Image };
 
 /** A new pending cube with its SSH mapping (launchCube then starts it). Also used by imports. */
 export function insertCube(core: Core, input: NewCube, now: number): CubeRecord {

@@ -1,6 +1,6 @@
 /** Custom domains: attach with proxy settings, list, patch, detach, and the records view. */
 import { randomBytes, scryptSync } from "node:crypto";
-import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
+import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, DomainRecordsView, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
@@ -8,7 +8,7 @@ import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
-import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
 import { domainView } from "./views.js";
 
@@ -26,8 +26,7 @@ export function listDomains(ctx: RouteContext): ApiResponse {
 
 export function attachDomain(ctx: RouteContext): ApiResponse {
   const body = parseWith(AttachDomainRequest, ctx.body);
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   if (ctx.core.index.domains.byHostname(body.domain)) {
     throw conflict(`Domain ${body.domain} is already attached to a Cube`);
   }
@@ -185,13 +184,5 @@ export const domainsResource: Resource = {
       doc: { summary: "DNS records the domain needs, with their live state", tag: "Domains", ok: [200, ref("DomainRecordsView")], errors: [404] },
     },
   ],
-  schemas: {
-    DomainRecordsView: object({
-      domain: { type: "string" },
-      isWildcard: { type: "boolean" },
-      records: { type: "array", items: ref("DnsRecordStatus") },
-      summary: object({ found: { type: "integer" }, total: { type: "integer" }, complete: { type: "boolean" } }),
-      checkedAt: { type: "string", format: "date-time" },
-    }),
-  },
+  schemas: { DomainRecordsView: DomainRecordsView },
 };

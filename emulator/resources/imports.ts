@@ -6,13 +6,14 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CompleteImportRequest, CreateImportRequest, SSH_KEY_PATTERN, type CubeImport } from "../../schema/api.js";
+import { CompleteImportRequest, CreateImportRequest, CubeImport, ImportCompleted, ImportStarted, SSH_KEY_PATTERN } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
+import { rowOf } from "../core/indexes.js";
 import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { refuseStorage, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
 import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
@@ -49,7 +50,7 @@ function settle(core: Core, imp: ImportRecord): void {
 
 function requireImport(ctx: RouteContext): ImportRecord {
   const id = ctx.params.importId ?? "";
-  const imp = Object.hasOwn(ctx.core.data.imports, id) ? ctx.core.data.imports[id] : undefined;
+  const imp = rowOf(ctx.core.data.imports, id);
   if (!imp || imp.spaceId !== ctx.auth.spaceId) throw notFound("Import");
   settle(ctx.core, imp);
   return imp;
@@ -149,11 +150,11 @@ function checkParts(imp: ImportRecord, parts: { partNumber: number; etag: string
 /** PUT of one part: its bytes are hashed (MD5, the ETag) and counted, not kept. */
 async function receivePart(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const id = params.importId ?? "";
-  const imp = Object.hasOwn(core.data.imports, id) ? core.data.imports[id] : undefined;
+  const imp = rowOf(core.data.imports, id);
   const partNumber = Number(params.partNumber);
   if (imp) settle(core, imp);
-  if (!imp || imp.status !== "uploading") return refuse(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount) return refuse(req, res, 400, `No part ${params.partNumber} in this import`);
+  if (!imp || imp.status !== "uploading") return refuseStorage(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount) return refuseStorage(req, res, 400, `No part ${params.partNumber} in this import`);
   const hash = createHash("md5");
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -163,20 +164,14 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
     if (rate !== null) await sleep((chunk.length / rate) * 1000);
   }
   const expected = partSize(imp, partNumber);
-  if (size !== expected) return refuse(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
+  if (size !== expected) return refuseStorage(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
   const etag = hash.digest("hex");
   // Still uploading? (a cancel may have come while the bytes arrived)
-  if (core.data.imports[id] !== imp || imp.status !== "uploading") return refuse(req, res, 409, "The import was canceled or completed during the upload");
+  if (core.data.imports[id] !== imp || imp.status !== "uploading") return refuseStorage(req, res, 409, "The import was canceled or completed during the upload");
   imp.parts[String(partNumber)] = { etag, sizeBytes: size };
   imp.updatedAt = isoAt(core.now());
   core.save();
   res.writeHead(200, { etag: `"${etag}"`, "content-length": 0 }).end();
-}
-
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: message });
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
-  req.resume();
 }
 
 export const importsResource: Resource = {
@@ -209,33 +204,11 @@ export const importsResource: Resource = {
         summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
         tag: "Imports",
         body: CompleteImportRequest,
-        ok: [200, object({ importId: { type: "string" }, cubeId: { type: "string" }, status: { type: "string", enum: ["provisioning"] } })],
+        ok: [200, ImportCompleted],
         errors: [400, 404, 409],
       },
     },
   ],
   storage: [{ method: "PUT", path: "/imports/{importId}/parts/{partNumber}", handle: receivePart }],
-  schemas: {
-    ImportStarted: object({
-      importId: { type: "string" },
-      uploadId: { type: "string" },
-      key: { type: "string" },
-      chunkSizeBytes: { type: "integer" },
-      parts: { type: "array", items: object({ partNumber: { type: "integer" }, url: { type: "string" } }) },
-      expiresAt: { type: "string", format: "date-time" },
-    }),
-    CubeImport: object(
-      {
-        id: { type: "string" },
-        name: { type: "string" },
-        status: { type: "string", enum: ["uploading", "finalizing", "provisioning", "complete", "failed", "expired"] },
-        cubeId: { type: ["string", "null"] },
-        error: { type: ["string", "null"] },
-        createdAt: { type: "string" },
-        updatedAt: { type: "string" },
-        completedAt: { type: ["string", "null"] },
-      },
-      ["id", "name", "status", "cubeId", "createdAt", "updatedAt"],
-    ),
-  },
+  schemas: { ImportStarted: ImportStarted, CubeImport: CubeImport },
 };

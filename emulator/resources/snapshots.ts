@@ -8,7 +8,7 @@ import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { defineJob, type Resource } from "../core/resource.js";
 import type { CubeRecord, SnapshotRecord } from "../core/state.js";
-import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { snapshotView } from "./views.js";
 
 function cubeSnapshots(core: Core, cube: CubeRecord): SnapshotRecord[] {
@@ -28,8 +28,7 @@ export function listSnapshots(ctx: RouteContext): ApiResponse {
 
 export function createSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateSnapshotRequest, ctx.body ?? {});
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   if (cubeSnapshots(ctx.core, cube).some((s) => s.status === "pending")) {
     throw conflict("A snapshot of this Cube is already in progress");
   }
@@ -67,8 +66,7 @@ export function deleteSnapshot(ctx: RouteContext): ApiResponse {
 
 export function restoreSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(RestoreRequest, ctx.body);
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   const snapshot = ctx.core.index.snapshots.get(body.snapshotId);
   if (!snapshot || snapshot.cubeId !== cube.id) throw badRequest(`snapshotId: no snapshot ${body.snapshotId} on this Cube`);
   if (snapshot.status !== "complete") throw conflict("The snapshot is not complete yet");

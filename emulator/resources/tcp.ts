@@ -1,6 +1,6 @@
 /** TCP mappings, including the SSH mapping every cube has, SSH details and the SSH port. */
 import { createHash } from "node:crypto";
-import { CreateTcpMappingRequest, SshPortRequest } from "../../schema/api.js";
+import { CreateTcpMappingRequest, SshPortRequest, SshPortResponse } from "../../schema/api.js";
 import { DELAYS } from "../core/clock.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
@@ -9,7 +9,7 @@ import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { defineJob, type Resource } from "../core/resource.js";
 import type { CubeRecord, TcpRecord } from "../core/state.js";
-import { CUBE_PATH, requireCube } from "./cube-lookup.js";
+import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
 
 export { HOST_PORT_MAX, HOST_PORT_MIN } from "../core/servers.js";
@@ -38,8 +38,7 @@ export function listTcpMappings(ctx: RouteContext): ApiResponse {
 
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateTcpMappingRequest, ctx.body);
-  const cube = requireCube(ctx);
-  if (cube.deleting) throw conflict("This Cube is being deleted");
+  const cube = requireLiveCube(ctx);
   if (cubeMappings(ctx.core, cube.id).some((m) => m.cubePort === body.cubePort)) {
     throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
   }
@@ -125,13 +124,7 @@ export const tcpResource: Resource = {
       method: "PUT",
       path: `${CUBE_PATH}/ssh-port`,
       handler: putSshPort,
-      doc: {
-        summary: "Change the in-Cube SSH port (host port unchanged)",
-        tag: "Cubes",
-        body: SshPortRequest,
-        ok: [200, object({ success: { type: "boolean" }, cubePort: { type: "integer" } })],
-        errors: [400, 404, 409],
-      },
+      doc: { summary: "Change the in-Cube SSH port (host port unchanged)", tag: "Cubes", body: SshPortRequest, ok: [200, SshPortResponse], errors: [400, 404, 409] },
     },
     {
       method: "GET",

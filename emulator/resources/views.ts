@@ -113,14 +113,6 @@ export function webhookView(webhook: WebhookRecord, options: { description?: boo
 }
 
 export function deliveryView(delivery: DeliveryRecord): WebhookDelivery {
-  return {
-    id: delivery.id,
-    event: delivery.event,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    lastAttemptAt: delivery.lastAttemptAt,
-    responseStatus: delivery.responseStatus,
-    createdAt: delivery.createdAt,
-    ...(delivery.failureReason === undefined ? {} : { failureReason: delivery.failureReason }),
-  };
+  const { spaceId: _spaceId, webhookId: _webhookId, payload: _payload, ...view } = delivery;
+  return view;
 }

@@ -86,7 +86,7 @@ describe("apply against the emulator", () => {
     const wait = result.outcomes.find((o) => o.step.op === "wait-running");
     expect(wait?.status).toBe("failed");
     expect(wait?.error?.code).toBe("wait_timeout");
-    expect(wait?.error?.message).toMatch(/cube "slow" \(.+\) is still pending after 200 ms of waiting for it to be running \(deadline \d{4}-/);
+    expect(wait?.error?.message).toMatch(/cube "slow" \(.+\) is still pending after 200ms of waiting for it to be running \(deadline \d{4}-/);
     expect(result.converged).toBe(true);
   });
 

@@ -36,7 +36,7 @@ describe("executors: waits and power", () => {
     const outcome = await executeStep({ op: "wait-running", address: "cube/web", cube: ref }, context(client, { now: clock.now, sleep: clock.sleep, waitTimeoutMs: 5_000 }));
     expect(outcome.error).toEqual({
       code: "wait_timeout",
-      message: 'cube "web" (c1) is still booting after 5000 ms of waiting for it to be running (deadline 2026-01-01T00:00:05.000Z)',
+      message: 'cube "web" (c1) is still booting after 5s of waiting for it to be running (deadline 2026-01-01T00:00:05.000Z)',
     });
     expect(clock.elapsed()).toBe(5_000);
   });
