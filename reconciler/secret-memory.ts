@@ -8,7 +8,7 @@
  * basic-auth user, or after the memory is restored).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
+import { StateFile } from "./state-file.js";
 
 interface Entry {
   salt: string;
@@ -17,7 +17,7 @@ interface Entry {
   appliedAt: string;
 }
 
-type Entries = Record<string, Entry>;
+const isEntry = (entry: unknown): entry is Entry => typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
 
 export interface SecretSlot {
   spaceId: string;
@@ -32,13 +32,15 @@ function digestOf(value: string, salt: Buffer): Buffer {
 }
 
 export class SecretMemory {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly file: StateFile<Entry>;
 
-  constructor(readonly path: string) {}
+  constructor(path: string) {
+    this.file = new StateFile(path, isEntry);
+  }
 
   /** The value was sent to the API for this domain. */
-  remember(slot: SecretSlot, env: string, value: string): Promise<void> {
-    return this.update((entries) => {
+  async remember(slot: SecretSlot, env: string, value: string): Promise<void> {
+    await this.file.update((entries) => {
       const salt = randomBytes(16);
       entries[slotKey(slot)] = { salt: salt.toString("base64"), digest: digestOf(value, salt).toString("base64"), env, appliedAt: new Date().toISOString() };
     });
@@ -46,30 +48,10 @@ export class SecretMemory {
 
   /** true: the value differs from the one last applied; false: same; undefined: nothing is remembered. */
   async differs(slot: SecretSlot, value: string): Promise<boolean | undefined> {
-    await this.queue;
-    const entry = (await this.read())[slotKey(slot)];
+    const entry = (await this.file.entries())[slotKey(slot)];
     if (entry === undefined) return undefined;
     const expected = Buffer.from(entry.digest, "base64");
     const actual = digestOf(value, Buffer.from(entry.salt, "base64"));
     return expected.length !== actual.length || !timingSafeEqual(expected, actual);
-  }
-
-  private update(change: (entries: Entries) => void): Promise<void> {
-    const run = this.queue.then(async () => {
-      const entries = await this.read();
-      change(entries);
-      await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async read(): Promise<Entries> {
-    try {
-      const parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE)) as unknown;
-      return typeof parsed === "object" && parsed !== null ? (parsed as Entries) : {};
-    } catch {
-      return {};
-    }
   }
 }
