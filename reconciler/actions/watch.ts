@@ -94,10 +94,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   }
 }
 
-/**
- * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
- * of the file's webhook endpoints, as read at start and after each round (webhook-secrets.ts).
- */
+/** The webhook receiver: deliveries are verified against the secretFiles of the file's endpoints (webhook-secrets.ts). */
 async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
   const listener = await startListener({
     ...address,
@@ -153,7 +150,6 @@ class Watcher {
     private readonly io: CliIo,
     private readonly conn: Connection,
     private readonly metrics: WatchMetrics,
-    /** /livez and /readyz (= /healthz). */
     private readonly health: WatchHealth,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
@@ -211,10 +207,7 @@ class Watcher {
     }
   }
 
-  /**
-   * A rejected key (401/403) before any round succeeded ends watch at once, whether or not
-   * CUBE_SPACE_ID is set (without it, connecting already asked the API and failed the same way).
-   */
+  /** A rejected key (401/403) before any round succeeded ends watch at once. */
   fatal(error: unknown): Error | undefined {
     const cause = error instanceof TerminalError ? error.cause : error;
     if (this.succeeded || !hasCode(cause) || (cause.code !== "unauthorized" && cause.code !== "forbidden")) return undefined;
@@ -327,7 +320,6 @@ function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ");
 }
 
-/** "1 change pending", "3 changes pending". */
 function changesPending(n: number): string {
   return `${n} ${n === 1 ? "change" : "changes"} pending`;
 }

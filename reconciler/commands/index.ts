@@ -1,20 +1,11 @@
 /**
- * Every command of the CLI, one entry each. A run loads ONLY the module of the command it
- * invokes (`cubeform --version` and `cubeform --help` load none), so a command never pays
- * for another command's dependencies.
+ * Every command of the CLI, one entry each, in the order --help lists them. A run loads ONLY the
+ * module of the command it invokes (`--version` and `--help` load none).
  *
- * To add a command:
- *  1. Write reconciler/commands/NAME.ts exporting `register(program, io)`: it declares the
- *     command (`program.command("NAME")`, the same summary as below), its options and help
- *     text. Import the heavy part lazily INSIDE `.action(...)`:
- *       const { runName } = await import("../actions/name.js");
- *     and keep the module's top-level imports light (commander, zod, ./options.js, io.js;
- *     never client/, engine/, emulator/ or actions/ at the top).
- *  2. Add one entry below, in alphabetical order (--help lists them in this order): its name,
- *     how `cubeform --help` lists its arguments, the one-line summary, whether SIGINT/SIGTERM
- *     should ask it to stop gracefully, and its loader.
- *  A command with subcommands (`cubeform NAME add …`) is one entry; its register() declares them.
- * test/reconciler/commands.lazy.test.ts checks that every entry matches its module.
+ * To add a command, write reconciler/commands/NAME.ts exporting `register(program, io)` (the
+ * command with the summary below, its options and help), importing its action lazily inside
+ * `.action(...)` and nothing heavy at the top (client/, engine/, emulator/, actions/); then add
+ * its entry here. test/reconciler/commands.lazy.test.ts checks every entry against its module.
  */
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
@@ -24,7 +15,6 @@ export interface CommandModule {
 }
 
 export interface CommandEntry {
-  /** What the user types: `cubeform NAME`. */
   name: string;
   /** How `cubeform --help` lists it after the name, e.g. "[options] <cube> [domain]". */
   usage: string;
@@ -34,7 +24,7 @@ export interface CommandEntry {
    * The first SIGINT/SIGTERM aborts `io.signal` instead of ending the process (the command
    * finishes the step under way and exits); a second one exits at once.
    */
-  stopsGracefully: boolean;
+  stopsGracefully?: boolean;
   /** Registers every other command too (fully, not as a stub): for commands that walk the tree. */
   registersEveryCommand?: boolean;
   load(): Promise<CommandModule>;
@@ -52,14 +42,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "backup",
     usage: "<list|show|download|share|shares|accept|decline|cancel> …",
     summary: "list, download and share the space's backups (.cube archives)",
-    stopsGracefully: false,
     load: () => import("./backup.js"),
   },
   {
     name: "completion",
     usage: "<bash|zsh|fish>",
     summary: "print a shell completion script (subcommands, flags and their values)",
-    stopsGracefully: false,
     registersEveryCommand: true,
     load: () => import("./completion.js"),
   },
@@ -67,7 +55,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "cube",
     usage: "<list|show|restart|power-off|wake|protect|unprotect|ssh> …",
     summary: "the live cubes of the space: list, show, restart, power off, wake, ssh, protect",
-    stopsGracefully: false,
     load: () => import("./cube.js"),
   },
   {
@@ -88,7 +75,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "drift",
     usage: "[options]",
     summary: "report how the space differs from the file (read-only)",
-    stopsGracefully: false,
     load: () => import("./drift.js"),
   },
   {
@@ -102,7 +88,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "import",
     usage: "[options]",
     summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)",
-    stopsGracefully: false,
     load: () => import("./import.js"),
   },
   {
@@ -116,21 +101,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "plan",
     usage: "[options]",
     summary: "show what apply would change, without changing anything",
-    stopsGracefully: false,
     load: () => import("./plan.js"),
   },
   {
     name: "show",
     usage: "[options]",
     summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)",
-    stopsGracefully: false,
     load: () => import("./show.js"),
   },
   {
     name: "snapshot",
     usage: "<take|list|restore|delete> …",
     summary: "a cube's snapshots: take, list, restore, delete",
-    stopsGracefully: false,
     load: () => import("./snapshot.js"),
   },
   {
@@ -144,14 +126,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "validate",
     usage: "[options]",
     summary: "check the desired-state file without contacting the API",
-    stopsGracefully: false,
     load: () => import("./validate.js"),
   },
   {
     name: "version",
     usage: "",
     summary: "print cubeform's version (the same as --version)",
-    stopsGracefully: false,
     load: () => import("./version.js"),
   },
   {
@@ -165,7 +145,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "webhook",
     usage: "<list|deliveries> …",
     summary: "the space's webhook endpoints and their delivery logs",
-    stopsGracefully: false,
     load: () => import("./webhook.js"),
   },
 ];
