@@ -12,12 +12,12 @@ import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
-import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
+import type { LoadedFiles } from "../../desired/sources.js";
 import { DiskLoadCache } from "../../desired/load-cache.js";
 import type { Format } from "../commands/options.js";
 import type { RepoLoader } from "../../desired/repo-load.js";
 import type { SourceRevision } from "../../engine/types.js";
-import { reportProblems } from "./validate.js";
+import { loadSource, reportProblems } from "./validate.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
 export interface SessionContext {
@@ -52,19 +52,8 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[] 
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    // A checkout is confined and loaded per commit: no disk cache (its entries read paths unconfined).
-    if (ctx.repo !== undefined) loaded = await ctx.repo.load();
-    else loaded = await loadDesiredFiles({
-      files: ctx.files,
-      cwd: ctx.cwd,
-      env: io.env,
-      // stdin is opened only for `-f -` (opening it costs a plan ~3 ms).
-      get stdin() {
-        return io.stdin;
-      },
-      ...targets,
-      ...diskCacheOf(io),
-    });
+    // A checkout (--repo) is loaded per commit without the disk cache: its entries read paths unconfined.
+    loaded = await loadSource(ctx, io, { ...targets, ...diskCacheOf(io) });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;

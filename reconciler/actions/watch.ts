@@ -4,7 +4,7 @@
  * signal) lets the step under way finish, then ends the loop with exit 0.
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
-import type { Connection, RateLimit } from "../connect.js";
+import type { Connection } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
@@ -25,15 +25,11 @@ import { Wake } from "../watch/wake.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
-import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
+import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
 import { reportWarnings } from "../preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
-export interface WatchContext extends PlanFlags {
-  files: string[];
-  cwd: string;
-  emulator: boolean;
-  rateLimit: RateLimit;
+export interface WatchContext extends PlanFlags, Omit<SessionContext, "format"> {
   apply: boolean;
   intervalMs: number;
   once: boolean;
@@ -48,8 +44,6 @@ export interface WatchContext extends PlanFlags {
   listen?: { host: string; port: number };
   /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
   lockTimeoutMs?: number;
-  /** --repo: each round fetches the ref and loads its commit instead of `files`. */
-  repo?: RepoLoader;
   /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
   pushSecretFile?: string;
 }
