@@ -1,11 +1,8 @@
 /**
- * Memory of applied secrets. The API never returns a basic-auth password, so a plan cannot see
- * that the value in the environment was rotated. After apply sends one, a salted digest of it
- * (scrypt, a random salt per entry) is kept in .cubeform/secrets.json beside the journal; a
- * later plan compares the environment's value with it and plans an update when they differ.
- * Without that memory (a fresh checkout, a CI job without a cache) nothing is known: no update
- * is planned for the password until it is sent again (with any change to the domain's
- * basic-auth user, or after the memory is restored).
+ * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends
+ * one a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later plan updates
+ * the domain when the environment's value no longer matches. Without that memory (a fresh
+ * checkout, a CI job without a cache) no rotation can be seen.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import { StateFile } from "./state-file.js";
