@@ -40,7 +40,6 @@ export interface ConnectOptions {
   dir?: string;
   /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
   repeatedReads?: boolean;
-  /** API requests in flight at once (default: the client's). */
   parallelism?: number;
 }
 
@@ -54,13 +53,10 @@ export interface Connection {
   lockScope: string;
   /** The user's state directory (locks, the shared pacing window). */
   machineStateDir: string;
-  /** Cube deletions this machine started that the API may not have finished. */
   deletions: DeletionLog;
-  /** Salted digests of the secrets apply sent (the API never returns them). */
   secretMemory: SecretMemory;
   /** Shows the waits for the rate limit (stderr); tell it what the run is doing. */
   rateWaits: RateWaitNotices;
-  /** API requests in flight at once. */
   parallelism: number;
   /** With ConnectOptions.repeatedReads: call nextRound() as each round starts. */
   readMemo?: ReadMemo;

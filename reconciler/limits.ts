@@ -1,10 +1,7 @@
 /**
- * Limits only the API can judge. The rules every space shares are checked when the file is
- * loaded (schema/desired.ts: whole vCPU and RAM ≥ 1, disk ≥ 10 GB in steps of 5, names,
- * keys, cloud-init size, allow-list sizes); the image and region against the catalog at plan
- * time (catalog-check.ts). A space's resource caps (by default 16 vCPU, 32 GB RAM, 100 GB
- * disk for the whole space, raised per space on request) and the host's free TCP ports are
- * known only to the API, so going past a default cap is a warning, never an error.
+ * Limits only the API can judge (the shared rules are checked at load, schema/desired.ts; images
+ * and regions at plan time, catalog-check.ts). A space's caps can be raised on request, so going
+ * past a default cap is a warning, never an error.
  */
 import type { DesiredState } from "../engine/types.js";
 import type { WarningKind } from "../schema/desired.js";

@@ -1,10 +1,8 @@
 /**
- * The last line of defence for what the CLI prints. Every secret the run knows (the API key,
- * password-like environment values, every value the files' `${env:…}` references resolved to,
- * the variables their passwords refer to, webhook secrets written by the run) is replaced by value
- * before text reaches the terminal, a log or /readyz (the provider does the same for Pulumi
- * errors: provider/errors.ts); and no control character from a name or an error body reaches the terminal
- * (only the few sequences cubeform itself writes: its colors and the erasing of a progress line).
+ * The last line of defence for what the CLI prints: every secret the run knows (the API key,
+ * password-like variables, values the files' `${env:…}` resolved to, webhook secrets) is replaced
+ * before text reaches the terminal, a log or /readyz, and no control character from a name or
+ * an error body reaches the terminal (only cubeform's own colors and progress-line erasing).
  */
 import { Writable } from "node:stream";
 import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";

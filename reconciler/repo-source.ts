@@ -3,9 +3,10 @@ import { openSync, readSync, closeSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { GitSource, type GitCredentials } from "../desired/git-source.js";
 import { RepoLoader } from "../desired/repo-load.js";
-import { checkRepoFlags, type RepoOptions } from "./commands/options.js";
+import { checkRepoFlags, type RepoOptions, type SessionOptions } from "./commands/options.js";
 import { CliError } from "./errors.js";
-import type { CliIo } from "./io.js";
+import { cwdOf, type CliIo } from "./io.js";
+import { parseRateLimit } from "./rate-limit.js";
 import { parseDuration } from "../system/time.js";
 
 /** A token file is a line, not a document. */
@@ -69,4 +70,11 @@ export function takeRepo<T extends RepoOptions>(parsed: T, rawFiles: unknown, cw
   for (const key of REPO_KEYS) delete rest[key];
   const repo = repoLoaderOf(parsed, cwd, io);
   return { ...(repo !== undefined ? { repo } : {}), rest: rest as Omit<T, (typeof REPO_KEYS)[number]> };
+}
+
+/** The options plan, drift, apply and watch share (SessionOptions), made into the fields of their context. */
+export function sessionContext<T extends SessionOptions>(parsed: T, raw: unknown, io: CliIo) {
+  const { file, target, rateLimit, ...options } = parsed;
+  const { repo, rest } = takeRepo(options as Omit<T, "file" | "target" | "rateLimit"> & RepoOptions, (raw as { file?: unknown }).file, cwdOf(io), io);
+  return { ...rest, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), ...(repo ? { repo } : {}) };
 }

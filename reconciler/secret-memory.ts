@@ -1,14 +1,11 @@
 /**
- * Memory of applied secrets. The API never returns a basic-auth password, so a plan cannot see
- * that the value in the environment was rotated. After apply sends one, a salted digest of it
- * (scrypt, a random salt per entry) is kept in .cubeform/secrets.json beside the journal; a
- * later plan compares the environment's value with it and plans an update when they differ.
- * Without that memory (a fresh checkout, a CI job without a cache) nothing is known: no update
- * is planned for the password until it is sent again (with any change to the domain's
- * basic-auth user, or after the memory is restored).
+ * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends
+ * one a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later plan updates
+ * the domain when the environment's value no longer matches. Without that memory (a fresh
+ * checkout, a CI job without a cache) no rotation can be seen.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
+import { StateFile } from "./state-file.js";
 
 interface Entry {
   salt: string;
@@ -17,7 +14,7 @@ interface Entry {
   appliedAt: string;
 }
 
-type Entries = Record<string, Entry>;
+const isEntry = (entry: unknown): entry is Entry => typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
 
 export interface SecretSlot {
   spaceId: string;
@@ -32,13 +29,15 @@ function digestOf(value: string, salt: Buffer): Buffer {
 }
 
 export class SecretMemory {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly file: StateFile<Entry>;
 
-  constructor(readonly path: string) {}
+  constructor(path: string) {
+    this.file = new StateFile(path, isEntry);
+  }
 
   /** The value was sent to the API for this domain. */
-  remember(slot: SecretSlot, env: string, value: string): Promise<void> {
-    return this.update((entries) => {
+  async remember(slot: SecretSlot, env: string, value: string): Promise<void> {
+    await this.file.update((entries) => {
       const salt = randomBytes(16);
       entries[slotKey(slot)] = { salt: salt.toString("base64"), digest: digestOf(value, salt).toString("base64"), env, appliedAt: new Date().toISOString() };
     });
@@ -46,30 +45,10 @@ export class SecretMemory {
 
   /** true: the value differs from the one last applied; false: same; undefined: nothing is remembered. */
   async differs(slot: SecretSlot, value: string): Promise<boolean | undefined> {
-    await this.queue;
-    const entry = (await this.read())[slotKey(slot)];
+    const entry = (await this.file.entries())[slotKey(slot)];
     if (entry === undefined) return undefined;
     const expected = Buffer.from(entry.digest, "base64");
     const actual = digestOf(value, Buffer.from(entry.salt, "base64"));
     return expected.length !== actual.length || !timingSafeEqual(expected, actual);
-  }
-
-  private update(change: (entries: Entries) => void): Promise<void> {
-    const run = this.queue.then(async () => {
-      const entries = await this.read();
-      change(entries);
-      await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async read(): Promise<Entries> {
-    try {
-      const parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE)) as unknown;
-      return typeof parsed === "object" && parsed !== null ? (parsed as Entries) : {};
-    } catch {
-      return {};
-    }
   }
 }

@@ -163,8 +163,7 @@ async function reachAfterApply(conn: Connection, result: ApplyResult): Promise<R
     const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: observeConcurrency(conn), dnsPace: DEFAULT_DNS_PACE });
     return { reach, ...(live.length > REACH_SHOWN ? { reachLeftOut: live.length - REACH_SHOWN } : {}) };
   };
-  // The apply's own result must be printed whatever these extra reads do: a deadline (a
-  // timer, which also keeps the process alive) bounds them.
+  // The apply's own result is printed whatever these extra reads do: a deadline bounds them.
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${REACH_DEADLINE_MS / 1000} s`)), REACH_DEADLINE_MS)));
   try {
@@ -320,7 +319,6 @@ function secretNamesOf(plan: SavedPlan): string[] {
   return [...names];
 }
 
-/** "1 API mutation sent", "3 API mutations sent". */
 export function mutationsSent(n: number): string {
   return `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
 }

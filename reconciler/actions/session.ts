@@ -12,12 +12,12 @@ import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
-import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
+import type { LoadedFiles } from "../../desired/sources.js";
 import { DiskLoadCache } from "../../desired/load-cache.js";
 import type { Format } from "../commands/options.js";
 import type { RepoLoader } from "../../desired/repo-load.js";
 import type { SourceRevision } from "../../engine/types.js";
-import { reportProblems } from "./validate.js";
+import { loadSource, reportProblems } from "./validate.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
 export interface SessionContext {
@@ -45,27 +45,15 @@ export interface PlanFlags {
 export const observeConcurrency = (conn: Connection): number => Math.max(1, Math.floor(conn.parallelism / 2));
 
 /**
- * Loads the files (every problem, or an unknown --target, ends the command before it connects).
- * `targetedLoad`: only the targeted cubes are validated in full, the others are read for their
- * identity (LoadOptions.targets) — for a plan only; apply also checks the untargeted cubes.
+ * Loads the files; a problem or an unknown --target ends the command before it connects.
+ * `targetedLoad` (plan only): untargeted cubes are read for their identity, not validated.
  */
 export async function loadForSession(ctx: SessionContext & { targets?: string[] }, io: CliIo, options: { targetedLoad?: boolean } = {}): Promise<LoadedFiles> {
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    // A checkout is confined and loaded per commit: no disk cache (its entries read paths unconfined).
-    if (ctx.repo !== undefined) loaded = await ctx.repo.load();
-    else loaded = await loadDesiredFiles({
-      files: ctx.files,
-      cwd: ctx.cwd,
-      env: io.env,
-      // stdin is opened only for `-f -` (opening it costs a plan ~3 ms).
-      get stdin() {
-        return io.stdin;
-      },
-      ...targets,
-      ...diskCacheOf(io),
-    });
+    // A checkout (--repo) is loaded per commit without the disk cache: its entries read paths unconfined.
+    loaded = await loadSource(ctx, io, { ...targets, ...diskCacheOf(io) });
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
@@ -108,10 +96,7 @@ export interface LockFlags {
   lockTimeoutMs: number;
 }
 
-/**
- * Runs `body` holding this machine's lock of the connected space (one writer per space):
- * waits for another run's lock up to the timeout, saying so on `progress`.
- */
+/** Runs `body` holding this machine's lock of the space, waiting for another run's up to the timeout. */
 export async function withSpaceLock<T>(conn: Connection, command: string, flags: LockFlags & { cwd: string }, io: CliIo, progress: NodeJS.WritableStream, body: () => Promise<T>): Promise<T> {
   const lock = await acquireSpaceLock({
     origin: conn.lockScope,
@@ -143,10 +128,7 @@ async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Re
   return rotated;
 }
 
-/**
- * The space as a plan sees it: cubes whose deletion this machine started and the API has not
- * finished are left out (`notice` says which).
- */
+/** The space as a plan sees it: without the cubes whose deletion this machine started (`notice` says which). */
 export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: Pick<ObserveOptions, "webhooks" | "onListed" | "onRead"> = {}): Promise<ObservedState> {
   const listed = await observe(conn.client, { ...options, concurrency: observeConcurrency(conn), webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
@@ -157,14 +139,12 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
 }
 
 /**
- * What a watch keeps between rounds: the last plan, answered again while the desired state is
- * the same object (LoadCache) and the space reads back exactly as before. A plan with steps is
- * kept only when it is never carried out (`keepPlansWithSteps`: watch without --apply).
+ * A watch's last plan, answered again while the desired state is the same object (LoadCache) and
+ * the space reads back as before; one with steps only when never carried out (watch without --apply).
  */
 export interface PlanMemo {
   keepPlansWithSteps: boolean;
   desired?: DesiredState;
-  /** What the last plan was computed from besides `desired`. */
   basis?: PlanBasis;
   plan?: Plan;
 }
@@ -180,12 +160,10 @@ function planBasis(observed: ObservedState, rotated: ReadonlySet<string>, flags:
 }
 
 /**
- * Everything observed but when (the plan's createdAt is set from it on a hit). A watch hands out
- * the same objects for unchanged answers (client/read-memo.ts), so this walks little more than
- * the list of cubes.
+ * Everything observed but when and how many reads it took. Unchanged answers are the same
+ * objects (client/read-memo.ts), so this walks little more than the list of cubes.
  */
 function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
-  // The count of reads is no part of the space (the prices' read, beside it, may land in it or not).
   const { observedAt: _a, reads: _ra, ...before } = a.observed;
   const { observedAt: _b, reads: _rb, ...now } = b.observed;
   return sameJson(before, now) && sameJson(a.rotated, b.rotated) && sameJson(a.flags, b.flags);
@@ -209,9 +187,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Observes and diffs. With `source` (the loaded files), every --target must be declared, the
- * image and region of each cube the plan creates are checked against the API's catalog (a
- * problem there is a file problem), and the plan gets its cost from the live prices.
+ * Observes and diffs. With `source` (the loaded files): every --target must be declared, images
+ * and regions are checked against the catalog, and the plan gets its cost from the live prices.
  */
 export async function computePlan(
   conn: Connection,

@@ -1,7 +1,7 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredFiles } from "../../desired/sources.js";
+import { loadDesiredFiles, type LoadedFiles, type LoadFilesOptions } from "../../desired/sources.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
@@ -16,17 +16,23 @@ export interface ValidateContext {
   repo?: RepoLoader;
 }
 
+/** The desired state: the ref's commit with --repo, else the files (standard input opened only for `-f -`). */
+export function loadSource(ctx: Omit<ValidateContext, "format">, io: CliIo, options: Partial<LoadFilesOptions> = {}): Promise<LoadedFiles> {
+  if (ctx.repo !== undefined) return ctx.repo.load();
+  return loadDesiredFiles({
+    files: ctx.files,
+    cwd: ctx.cwd,
+    env: io.env,
+    get stdin() {
+      return io.stdin;
+    },
+    ...options,
+  });
+}
+
 export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<number> {
   try {
-    // stdin is opened only for `-f -`.
-    const loaded = ctx.repo !== undefined ? await ctx.repo.load() : await loadDesiredFiles({
-      files: ctx.files,
-      cwd: ctx.cwd,
-      env: io.env,
-      get stdin() {
-        return io.stdin;
-      },
-    });
+    const loaded = await loadSource(ctx, io);
     reportWarnings(loaded, io, ctx.format);
     const n = loaded.desired.cubes.length;
     const revision = "revision" in loaded ? (loaded.revision as SourceRevision) : undefined;

@@ -4,7 +4,7 @@
  * signal) lets the step under way finish, then ends the loop with exit 0.
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
-import type { Connection, RateLimit } from "../connect.js";
+import type { Connection } from "../connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
@@ -25,15 +25,11 @@ import { Wake } from "../watch/wake.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
-import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo } from "./session.js";
+import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
 import { reportWarnings } from "../preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
-export interface WatchContext extends PlanFlags {
-  files: string[];
-  cwd: string;
-  emulator: boolean;
-  rateLimit: RateLimit;
+export interface WatchContext extends PlanFlags, Omit<SessionContext, "format"> {
   apply: boolean;
   intervalMs: number;
   once: boolean;
@@ -48,8 +44,6 @@ export interface WatchContext extends PlanFlags {
   listen?: { host: string; port: number };
   /** With --apply, how long a round waits for another run's lock of the space (default: one interval). */
   lockTimeoutMs?: number;
-  /** --repo: each round fetches the ref and loads its commit instead of `files`. */
-  repo?: RepoLoader;
   /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
   pushSecretFile?: string;
 }
@@ -94,10 +88,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   }
 }
 
-/**
- * The webhook receiver: deliveries are verified against the signing secrets in the secretFiles
- * of the file's webhook endpoints, as read at start and after each round (webhook-secrets.ts).
- */
+/** The webhook receiver: deliveries are verified against the secretFiles of the file's endpoints (webhook-secrets.ts). */
 async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
   const listener = await startListener({
     ...address,
@@ -153,7 +144,6 @@ class Watcher {
     private readonly io: CliIo,
     private readonly conn: Connection,
     private readonly metrics: WatchMetrics,
-    /** /livez and /readyz (= /healthz). */
     private readonly health: WatchHealth,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
@@ -211,10 +201,7 @@ class Watcher {
     }
   }
 
-  /**
-   * A rejected key (401/403) before any round succeeded ends watch at once, whether or not
-   * CUBE_SPACE_ID is set (without it, connecting already asked the API and failed the same way).
-   */
+  /** A rejected key (401/403) before any round succeeded ends watch at once. */
   fatal(error: unknown): Error | undefined {
     const cause = error instanceof TerminalError ? error.cause : error;
     if (this.succeeded || !hasCode(cause) || (cause.code !== "unauthorized" && cause.code !== "forbidden")) return undefined;
@@ -327,7 +314,6 @@ function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ");
 }
 
-/** "1 change pending", "3 changes pending". */
 function changesPending(n: number): string {
   return `${n} ${n === 1 ? "change" : "changes"} pending`;
 }

@@ -1,18 +1,13 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit , addRepoOptions, RepoOptions } from "./options.js";
-import { addStepWaitOptions, durationFlag, StepWaitOptions, stepWaits } from "./options.js";
+import type { CliIo } from "../io.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions, PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
 const ApplyOptions = z.object({
-  ...FileOptions.shape,
-  ...ConnectOptions.shape,
-  ...TargetOption.shape,
-  ...RepoOptions.shape,
-  prune: z.boolean().default(false),
-  allowReplace: z.boolean().default(false),
+  ...SessionOptions.shape,
+  ...PlanFlagOptions.shape,
   autoApprove: z.boolean().default(false),
   format: ApplyFormat.default("text"),
   ...StepWaitOptions.shape,
@@ -24,9 +19,7 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addRepoOptions(addStepWaitOptions(addTargetOption(addConnectOptions(addFileOption(command)))))
-    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
-    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+  addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command)))
     .option("--auto-approve", "do not ask for confirmation", false)
     .option("--lock-timeout <duration>", "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)", "5m")
     .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
@@ -50,11 +43,10 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
-      const { takeRepo } = await import("../repo-source.js");
-      const { file, target, rateLimit, waitTimeout, pollInterval, lockTimeout, ...parsed } = parseOptions(ApplyOptions, raw);
-      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
+      const { sessionContext } = await import("../repo-source.js");
+      const { waitTimeout, pollInterval, lockTimeout, ...parsed } = parseOptions(ApplyOptions, raw);
       const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
-      const context = { ...options, ...(repo ? { repo } : {}), files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), ...waits };
+      const context = { ...sessionContext(parsed, raw, io), ...waits };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

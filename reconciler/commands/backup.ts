@@ -1,13 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
-import { addYesOption, YesOption } from "./options.js";
-
-function context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
-  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
-}
+import type { CliIo } from "../io.js";
+import { addDay2Options, addYesOption, day2Context as context, exitWith, parseOptions, shareExamples, YesOption } from "./options.js";
 
 const DownloadOptions = z.object({ out: z.string().min(1).optional(), force: z.boolean().default(false) });
 

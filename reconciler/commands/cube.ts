@@ -1,16 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
-import { addYesOption, YesOption } from "./options.js";
+import type { CliIo } from "../io.js";
+import { addDay2Options, addWaitOptions, addYesOption, day2Context as context, exitWith, parseOptions, shareExamples, waitOptionsOf, YesOption } from "./options.js";
 
-function context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
-  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
-}
-
-const WaitOptions = z.object({ wait: z.boolean().default(false), timeout: z.string().default("5m"), interval: z.string().default("2s") });
 const SshOptions = z.object({ exec: z.boolean().default(false), identity: z.string().min(1).optional() });
 
 export function register(program: Command, io: CliIo): void {
@@ -59,19 +51,11 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
     ["power-off", "power off a running cube (its disk is kept)"],
     ["wake", "start a stopped cube"],
   ] as const) {
-    addYesOption(addDay2Options(
-      cube
-        .command(action)
-        .description(summary)
-        .argument("<cube>", "name or id")
-        .option("--wait", "wait until the cube has settled (running, or stopped for power-off)", false)
-        .option("--timeout <duration>", "how long --wait waits", "5m")
-        .option("--interval <duration>", "how often --wait checks", "2s"),
-    )).action(async (ref: string, raw: unknown) => {
+    const command = cube.command(action).description(summary).argument("<cube>", "name or id");
+    addYesOption(addWaitOptions(addDay2Options(command), "wait until the cube has settled (running, or stopped for power-off)", { timeout: "5m", interval: "2s" })).action(async (ref: string, raw: unknown) => {
       const { runCubePower } = await import("../actions/cube.js");
       const { yes } = parseOptions(YesOption, raw);
-      const { wait, timeout, interval } = parseOptions(WaitOptions, raw);
-      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+      exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, ...waitOptionsOf(raw) }, io));
     });
   }
 

@@ -1,15 +1,11 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../../system/time.js";
-import { addConnectOptions, addDnsReadOptions, ConnectOptions, DNS_FORMATS, DnsReadOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addConnectOptions, addDnsReadOptions, addWaitOptions, ConnectOptions, DNS_FORMATS, dnsPaceOf, DnsReadOptions, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
 
 const DnsOptions = z.object({
   ...ConnectOptions.shape,
   ...DnsReadOptions.shape,
-  wait: z.boolean().default(false),
-  timeout: z.string().default("10m"),
-  interval: z.string().default("5s"),
   // "table" was the text format's name before it was called text like every other command's.
   format: z.preprocess((value) => (value === "table" ? "text" : value), z.enum(DNS_FORMATS)).default("text"),
 });
@@ -20,10 +16,7 @@ export function register(program: Command, io: CliIo): void {
     .description("show the DNS records a cube's domains need and whether they are published")
     .argument("<cube>", "the cube, by name (or id)")
     .argument("[domain]", "only this domain of the cube");
-  addDnsReadOptions(addConnectOptions(command))
-    .option("--wait", "poll until every record is found (or the timeout passes)", false)
-    .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", "10m")
-    .option("--interval <duration>", "how often --wait checks", "5s")
+  addWaitOptions(addDnsReadOptions(addConnectOptions(command)), "poll until every record is found (or the timeout passes)", { timeout: "10m", interval: "5s" })
     .addOption(new Option("--format <format>", `output format: ${DNS_FORMATS.join(", ")}`).default("text"))
     .addHelpText(
       "after",
@@ -40,15 +33,14 @@ Exit codes: 0 when the records are complete or when not waiting; 1 when --wait t
     )
     .action(async (cube: string, domain: string | undefined, raw: unknown) => {
       const { runDns } = await import("../actions/dns.js");
-      const { rateLimit, timeout, interval, dnsConcurrency, dnsRate, ...options } = parseOptions(DnsOptions, raw);
+      const { rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DnsOptions, raw);
       const context = {
         ...options,
         cube,
         ...(domain !== undefined ? { domain } : {}),
-        timeoutMs: parseDuration(timeout, "--timeout"),
-        intervalMs: parseDuration(interval, "--interval"),
+        ...waitOptionsOf(raw),
         rateLimit: parseRateLimit(rateLimit),
-        dnsPace: { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") },
+        dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }),
         cwd: cwdOf(io),
       };
       exitWith(await runDns(context, io));

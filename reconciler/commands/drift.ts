@@ -1,29 +1,13 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import {
-  addConnectOptions,
-  addDnsReadOptions,
-  addFileOption,
-  addFormatOption,
-  addTargetOption,
-  ConnectOptions,
-  DnsReadOptions,
-  exitWith,
-  FileOptions,
-  FormatOption,
-  parseOptions,
-  TargetOption,
-  parseRateLimit,
-  addRepoOptions,
-  RepoOptions,
-} from "./options.js";
+import type { CliIo } from "../io.js";
+import { addDnsReadOptions, addFormatOption, addSessionOptions, dnsPaceOf, DnsReadOptions, exitWith, FormatOption, parseOptions, SessionOptions } from "./options.js";
 
-const DriftOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...FormatOption.shape, ...TargetOption.shape, ...DnsReadOptions.shape, ...RepoOptions.shape });
+const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
-  addRepoOptions(addDnsReadOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command))))))
+  addDnsReadOptions(addSessionOptions(addFormatOption(command)))
     .addHelpText(
       "after",
       `
@@ -41,10 +25,8 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
-      const { takeRepo } = await import("../repo-source.js");
-      const { file, target, rateLimit, dnsConcurrency, dnsRate, ...parsed } = parseOptions(DriftOptions, raw);
-      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
-      const dnsPace = { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") };
-      exitWith(await runDrift({ ...options, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), dnsPace, cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));
+      const { sessionContext } = await import("../repo-source.js");
+      const { dnsConcurrency, dnsRate, ...parsed } = parseOptions(DriftOptions, raw);
+      exitWith(await runDrift({ ...sessionContext(parsed, raw, io), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) }, io));
     });
 }

@@ -1,20 +1,11 @@
 /**
- * Every command of the CLI, one entry each. A run loads ONLY the module of the command it
- * invokes (`cubeform --version` and `cubeform --help` load none), so a command never pays
- * for another command's dependencies.
+ * Every command of the CLI, one entry each, in the order --help lists them. A run loads ONLY the
+ * module of the command it invokes (`--version` and `--help` load none).
  *
- * To add a command:
- *  1. Write reconciler/commands/NAME.ts exporting `register(program, io)`: it declares the
- *     command (`program.command("NAME")`, the same summary as below), its options and help
- *     text. Import the heavy part lazily INSIDE `.action(...)`:
- *       const { runName } = await import("../actions/name.js");
- *     and keep the module's top-level imports light (commander, zod, ./options.js, io.js;
- *     never client/, engine/, emulator/ or actions/ at the top).
- *  2. Add one entry below, in alphabetical order (--help lists them in this order): its name,
- *     how `cubeform --help` lists its arguments, the one-line summary, whether SIGINT/SIGTERM
- *     should ask it to stop gracefully, and its loader.
- *  A command with subcommands (`cubeform NAME add …`) is one entry; its register() declares them.
- * test/reconciler/commands.lazy.test.ts checks that every entry matches its module.
+ * To add a command, write reconciler/commands/NAME.ts exporting `register(program, io)` (the
+ * command with the summary below, its options and help), importing its action lazily inside
+ * `.action(...)` and nothing heavy at the top (client/, engine/, emulator/, actions/); then add
+ * its entry here. test/reconciler/commands.lazy.test.ts checks every entry against its module.
  */
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
@@ -24,7 +15,6 @@ export interface CommandModule {
 }
 
 export interface CommandEntry {
-  /** What the user types: `cubeform NAME`. */
   name: string;
   /** How `cubeform --help` lists it after the name, e.g. "[options] <cube> [domain]". */
   usage: string;
@@ -34,138 +24,29 @@ export interface CommandEntry {
    * The first SIGINT/SIGTERM aborts `io.signal` instead of ending the process (the command
    * finishes the step under way and exits); a second one exits at once.
    */
-  stopsGracefully: boolean;
+  stopsGracefully?: boolean;
   /** Registers every other command too (fully, not as a stub): for commands that walk the tree. */
   registersEveryCommand?: boolean;
   load(): Promise<CommandModule>;
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  {
-    name: "apply",
-    usage: "[options] [plan]",
-    summary: "make the space match the file (or carry out a saved plan)",
-    stopsGracefully: true,
-    load: () => import("./apply.js"),
-  },
-  {
-    name: "backup",
-    usage: "<list|show|download|share|shares|accept|decline|cancel> …",
-    summary: "list, download and share the space's backups (.cube archives)",
-    stopsGracefully: false,
-    load: () => import("./backup.js"),
-  },
-  {
-    name: "completion",
-    usage: "<bash|zsh|fish>",
-    summary: "print a shell completion script (subcommands, flags and their values)",
-    stopsGracefully: false,
-    registersEveryCommand: true,
-    load: () => import("./completion.js"),
-  },
-  {
-    name: "cube",
-    usage: "<list|show|restart|power-off|wake|protect|unprotect|ssh> …",
-    summary: "the live cubes of the space: list, show, restart, power off, wake, ssh, protect",
-    stopsGracefully: false,
-    load: () => import("./cube.js"),
-  },
-  {
-    name: "demo",
-    usage: "",
-    summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)",
-    stopsGracefully: true,
-    load: () => import("./demo.js"),
-  },
-  {
-    name: "dns",
-    usage: "[options] <cube> [domain]",
-    summary: "show the DNS records a cube's domains need and whether they are published",
-    stopsGracefully: true,
-    load: () => import("./dns.js"),
-  },
-  {
-    name: "drift",
-    usage: "[options]",
-    summary: "report how the space differs from the file (read-only)",
-    stopsGracefully: false,
-    load: () => import("./drift.js"),
-  },
-  {
-    name: "emulator",
-    usage: "[options]",
-    summary: "serve the local Cube API emulator until Ctrl-C",
-    stopsGracefully: true,
-    load: () => import("./emulator.js"),
-  },
-  {
-    name: "import",
-    usage: "[options]",
-    summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)",
-    stopsGracefully: false,
-    load: () => import("./import.js"),
-  },
-  {
-    name: "login",
-    usage: "[options]",
-    summary: "log in with the browser (device code) and save the key where the krova CLI keeps it",
-    stopsGracefully: true,
-    load: () => import("./login.js"),
-  },
-  {
-    name: "plan",
-    usage: "[options]",
-    summary: "show what apply would change, without changing anything",
-    stopsGracefully: false,
-    load: () => import("./plan.js"),
-  },
-  {
-    name: "show",
-    usage: "[options]",
-    summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)",
-    stopsGracefully: false,
-    load: () => import("./show.js"),
-  },
-  {
-    name: "snapshot",
-    usage: "<take|list|restore|delete> …",
-    summary: "a cube's snapshots: take, list, restore, delete",
-    stopsGracefully: false,
-    load: () => import("./snapshot.js"),
-  },
-  {
-    name: "upload",
-    usage: "[options] <archive>",
-    summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)",
-    stopsGracefully: true,
-    load: () => import("./upload.js"),
-  },
-  {
-    name: "validate",
-    usage: "[options]",
-    summary: "check the desired-state file without contacting the API",
-    stopsGracefully: false,
-    load: () => import("./validate.js"),
-  },
-  {
-    name: "version",
-    usage: "",
-    summary: "print cubeform's version (the same as --version)",
-    stopsGracefully: false,
-    load: () => import("./version.js"),
-  },
-  {
-    name: "watch",
-    usage: "[options]",
-    summary: "keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)",
-    stopsGracefully: true,
-    load: () => import("./watch.js"),
-  },
-  {
-    name: "webhook",
-    usage: "<list|deliveries> …",
-    summary: "the space's webhook endpoints and their delivery logs",
-    stopsGracefully: false,
-    load: () => import("./webhook.js"),
-  },
+  { name: "apply", usage: "[options] [plan]", summary: "make the space match the file (or carry out a saved plan)", stopsGracefully: true, load: () => import("./apply.js") },
+  { name: "backup", usage: "<list|show|download|share|shares|accept|decline|cancel> …", summary: "list, download and share the space's backups (.cube archives)", load: () => import("./backup.js") },
+  { name: "completion", usage: "<bash|zsh|fish>", summary: "print a shell completion script (subcommands, flags and their values)", registersEveryCommand: true, load: () => import("./completion.js") },
+  { name: "cube", usage: "<list|show|restart|power-off|wake|protect|unprotect|ssh> …", summary: "the live cubes of the space: list, show, restart, power off, wake, ssh, protect", load: () => import("./cube.js") },
+  { name: "demo", usage: "", summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)", stopsGracefully: true, load: () => import("./demo.js") },
+  { name: "dns", usage: "[options] <cube> [domain]", summary: "show the DNS records a cube's domains need and whether they are published", stopsGracefully: true, load: () => import("./dns.js") },
+  { name: "drift", usage: "[options]", summary: "report how the space differs from the file (read-only)", load: () => import("./drift.js") },
+  { name: "emulator", usage: "[options]", summary: "serve the local Cube API emulator until Ctrl-C", stopsGracefully: true, load: () => import("./emulator.js") },
+  { name: "import", usage: "[options]", summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)", load: () => import("./import.js") },
+  { name: "login", usage: "[options]", summary: "log in with the browser (device code) and save the key where the krova CLI keeps it", stopsGracefully: true, load: () => import("./login.js") },
+  { name: "plan", usage: "[options]", summary: "show what apply would change, without changing anything", load: () => import("./plan.js") },
+  { name: "show", usage: "[options]", summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)", load: () => import("./show.js") },
+  { name: "snapshot", usage: "<take|list|restore|delete> …", summary: "a cube's snapshots: take, list, restore, delete", load: () => import("./snapshot.js") },
+  { name: "upload", usage: "[options] <archive>", summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)", stopsGracefully: true, load: () => import("./upload.js") },
+  { name: "validate", usage: "[options]", summary: "check the desired-state file without contacting the API", load: () => import("./validate.js") },
+  { name: "version", usage: "", summary: "print cubeform's version (the same as --version)", load: () => import("./version.js") },
+  { name: "watch", usage: "[options]", summary: "keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)", stopsGracefully: true, load: () => import("./watch.js") },
+  { name: "webhook", usage: "<list|deliveries> …", summary: "the space's webhook endpoints and their delivery logs", load: () => import("./webhook.js") },
 ];

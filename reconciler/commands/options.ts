@@ -8,6 +8,8 @@ import { Option, type Command } from "commander";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { CliError, ExitCode } from "../errors.js";
+import { cwdOf, type CliIo } from "../io.js";
+import { parseRateLimit, type RateLimit } from "../rate-limit.js";
 import { parseDuration } from "../../system/time.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -18,12 +20,13 @@ export const DEFAULT_FILE = "cubeform.yaml";
 export function addFileOption(command: Command): Command {
   return command.addOption(
     new Option("-f, --file <path>", "desired-state file, a directory of .yaml files, or - for standard input; repeatable")
-      .argParser(collectFiles)
+      .argParser(collect)
       .default([], DEFAULT_FILE),
   );
 }
 
-const collectFiles = (value: string, previous: string[] = []): string[] => [...previous, value];
+/** A repeatable flag's values, in order. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function addConnectOptions(command: Command): Command {
   return command
@@ -35,8 +38,6 @@ export function addConnectOptions(command: Command): Command {
 export function addFormatOption(command: Command): Command {
   return command.addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"));
 }
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function addTargetOption(command: Command): Command {
   return command.addOption(new Option("--target <name>", "limit to this cube (repeatable)").argParser(collect).default([], "every cube"));
@@ -53,6 +54,10 @@ export const DnsReadOptions = z.object({
   dnsConcurrency: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 4),
   dnsRate: z._default(z.string(), "10/1"),
 });
+
+export function dnsPaceOf(options: z.output<typeof DnsReadOptions>): { concurrency: number; rate: RateLimit } {
+  return { concurrency: options.dnsConcurrency, rate: parseRateLimit(options.dnsRate, "--dns-rate") };
+}
 
 export const FileOptions = z.object({
   file: z.pipe(
@@ -92,8 +97,7 @@ export function exitWith(code: number): void {
   if (code !== 0) throw new ExitCode(code);
 }
 
-/** `--rate-limit N/SECONDS` → { limit, windowMs } (a clear error otherwise). */
-export { parseRateLimit } from "../rate-limit.js";
+export { parseRateLimit };
 
 /** `cubeform dns --format`. */
 export const DNS_FORMATS = ["text", "json", "zone"] as const;
@@ -106,6 +110,25 @@ export function addDay2Options(command: Command): Command {
 }
 
 export const Day2Options = z.object({ ...ConnectOptions.shape, format: z._default(z.enum(DAY2_FORMATS), "text") });
+
+/** A day-2 subcommand's parsed connection flags and format (its own flags pass through untouched). */
+export function day2Context(raw: unknown, io: CliIo) {
+  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
+  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
+}
+
+/** `--wait` with how long (`--timeout`) and how often (`--interval`) it checks. */
+export function addWaitOptions(command: Command, waitsFor: string, defaults: { timeout: string; interval: string }): Command {
+  return command
+    .option("--wait", waitsFor, false)
+    .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", defaults.timeout)
+    .option("--interval <duration>", "how often --wait checks", defaults.interval);
+}
+
+export function waitOptionsOf(raw: unknown): { wait: boolean; timeoutMs: number; intervalMs: number } {
+  const { wait, timeout, interval } = parseOptions(z.object({ wait: z._default(z.boolean(), false), timeout: z.string(), interval: z.string() }), raw);
+  return { wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") };
+}
 
 /**
  * `--repo URL [--ref REF] [--path PATH]`: the desired state from a git repository instead of -f,
@@ -126,6 +149,15 @@ export function addRepoOptions(command: Command): Command {
     .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m)", "60s");
 }
 
+/** --prune and --allow-replace (plan, apply, watch). */
+export function addPlanFlagOptions(command: Command): Command {
+  return command
+    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
+    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false);
+}
+
+export const PlanFlagOptions = z.object({ prune: z._default(z.boolean(), false), allowReplace: z._default(z.boolean(), false) });
+
 export const RepoOptions = z.object({
   repo: z.optional(z.string().check(z.minLength(1))),
   ref: z.optional(z.string().check(z.minLength(1))),
@@ -140,6 +172,14 @@ export const RepoOptions = z.object({
   gitTimeout: z._default(z.string(), "60s"),
 });
 export type RepoOptions = z.infer<typeof RepoOptions>;
+
+/** Where plan, drift, apply and watch read the desired state (-f or --repo) and which space and cubes. */
+export function addSessionOptions(command: Command): Command {
+  return addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))));
+}
+
+export const SessionOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...TargetOption.shape, ...RepoOptions.shape });
+export type SessionOptions = z.output<typeof SessionOptions>;
 
 /** -f and --repo name two different sources; the --repo-only flags without --repo are a mistake. */
 export function checkRepoFlags(options: RepoOptions & { file?: readonly string[] }, rawFiles: unknown): void {

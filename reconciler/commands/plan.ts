@@ -1,40 +1,20 @@
 import { Option, type Command } from "commander";
 import * as z from "zod/mini";
-import { cwdOf, type CliIo } from "../io.js";
-import {
-  addConnectOptions,
-  addFileOption,
-  addFormatOption,
-  addTargetOption,
-  ConnectOptions,
-  exitWith,
-  FileOptions,
-  FormatOption,
-  parseOptions,
-  TargetOption,
-  parseRateLimit,
-  addRepoOptions,
-  RepoOptions,
-} from "./options.js";
+import type { CliIo } from "../io.js";
+import { addFormatOption, addPlanFlagOptions, addSessionOptions, exitWith, FormatOption, parseOptions, PlanFlagOptions, SessionOptions } from "./options.js";
 
 const PlanOptions = z.object({
-  ...FileOptions.shape,
-  ...ConnectOptions.shape,
+  ...SessionOptions.shape,
   ...FormatOption.shape,
-  ...TargetOption.shape,
-  ...RepoOptions.shape,
+  ...PlanFlagOptions.shape,
   out: z.optional(z.string().check(z.minLength(1))),
-  prune: z._default(z.boolean(), false),
-  allowReplace: z._default(z.boolean(), false),
   failOn: z._default(z.enum(["changes", "blocked"]), "changes"),
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("plan").description("show what apply would change, without changing anything");
-  addRepoOptions(addTargetOption(addFormatOption(addConnectOptions(addFileOption(command)))))
+  addPlanFlagOptions(addSessionOptions(addFormatOption(command)))
     .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
-    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
-    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
     .addOption(
       new Option("--fail-on <what>", "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name)")
         .choices(["changes", "blocked"])
@@ -58,9 +38,7 @@ make, 2 when a change is blocked (apply would refuse it), 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");
-      const { takeRepo } = await import("../repo-source.js");
-      const { file, target, rateLimit, ...parsed } = parseOptions(PlanOptions, raw);
-      const { repo, rest } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
-      exitWith(await runPlan({ ...rest, files: file, targets: target, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));
+      const { sessionContext } = await import("../repo-source.js");
+      exitWith(await runPlan(sessionContext(parseOptions(PlanOptions, raw), raw, io), io));
     });
 }

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addDnsReadOptions, addTargetOption, ConnectOptions, DAY2_FORMATS, DnsReadOptions, exitWith, parseOptions, parseRateLimit, TargetOption } from "./options.js";
+import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, ConnectOptions, DAY2_FORMATS, dnsPaceOf, DnsReadOptions, exitWith, parseOptions, parseRateLimit, TargetOption } from "./options.js";
 
 const ShowOptions = z.object({
   ...ConnectOptions.shape,
@@ -10,8 +10,6 @@ const ShowOptions = z.object({
   file: z.array(z.string().min(1)).default([]),
   format: z.enum(DAY2_FORMATS).default("text"),
 });
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function register(program: Command, io: CliIo): void {
   const command = program
@@ -46,7 +44,7 @@ Exit codes: 0 shown, 1 error.`,
             files: file,
             targets: target,
             rateLimit: parseRateLimit(rateLimit),
-            dnsPace: { concurrency: dnsConcurrency, rate: parseRateLimit(dnsRate, "--dns-rate") },
+            dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }),
             cwd: cwdOf(io),
           },
           io,

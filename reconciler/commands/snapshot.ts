@@ -1,23 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
-import { addYesOption, YesOption } from "./options.js";
+import type { CliIo } from "../io.js";
+import { addDay2Options, addWaitOptions, addYesOption, day2Context as context, exitWith, parseOptions, shareExamples, waitOptionsOf, YesOption } from "./options.js";
 
-function context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
-  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
-}
-
-const TakeOptions = z.object({
-  name: z.string().min(1).max(128).optional(),
-  wait: z.boolean().default(false),
-  timeout: z.string().default("10m"),
-  interval: z.string().default("2s"),
-});
-
-const RestoreOptions = z.object({ yes: z.boolean().default(false), wait: z.boolean().default(false), timeout: z.string().default("10m"), interval: z.string().default("2s") });
+const TakeOptions = z.object({ name: z.string().min(1).max(128).optional() });
 
 export function register(program: Command, io: CliIo): void {
   const snapshot = program
@@ -46,8 +32,8 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     "wait until the snapshot is complete",
   ).action(async (cube: string, raw: unknown) => {
     const { runSnapshotTake } = await import("../actions/snapshot.js");
-    const { name, wait, timeout, interval } = parseOptions(TakeOptions, raw);
-    exitWith(await runSnapshotTake({ ...context(raw, io), cube, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval"), ...(name !== undefined ? { name } : {}) }, io));
+    const { name } = parseOptions(TakeOptions, raw);
+    exitWith(await runSnapshotTake({ ...context(raw, io), cube, ...waitOptionsOf(raw), ...(name !== undefined ? { name } : {}) }, io));
   });
 
   addDay2Options(snapshot.command("list").description("the snapshots of a cube").argument("<cube>", "name or id")).action(async (cube: string, raw: unknown) => {
@@ -66,8 +52,8 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     ),
   ).action(async (cube: string, ref: string, raw: unknown) => {
     const { runSnapshotRestore } = await import("../actions/snapshot.js");
-    const { yes, wait, timeout, interval } = parseOptions(RestoreOptions, raw);
-    exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref, yes, wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") }, io));
+    const { yes } = parseOptions(YesOption, raw);
+    exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref, yes, ...waitOptionsOf(raw) }, io));
   });
 
   addYesOption(addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube (asks first)").argument("<cube>", "name or id").argument("<snapshot>", "name or id"))).action(
@@ -80,10 +66,6 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
   shareExamples(snapshot);
 }
 
-/** The day-2 options, and --wait with how long and how often it checks. */
 function addWaitingOptions(command: Command, waitsFor: string): Command {
-  return addDay2Options(command)
-    .option("--wait", waitsFor, false)
-    .option("--timeout <duration>", "how long --wait waits", "10m")
-    .option("--interval <duration>", "how often --wait checks", "2s");
+  return addWaitOptions(addDay2Options(command), waitsFor, { timeout: "10m", interval: "2s" });
 }

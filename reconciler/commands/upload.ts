@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseDuration } from "../../system/time.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addDay2Options, addWaitOptions, Day2Options, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
 
 const UploadOptions = z.object({
   ...Day2Options.shape,
@@ -16,9 +15,6 @@ const UploadOptions = z.object({
   region: z.string().min(1).optional(),
   concurrency: z.coerce.number().int().min(1).max(16).default(4),
   keep: z.boolean().default(false),
-  wait: z.boolean().default(false),
-  timeout: z.string().default("10m"),
-  interval: z.string().default("2s"),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -35,11 +31,8 @@ export function register(program: Command, io: CliIo): void {
     .option("--image <id>", "the image the archive's system is (see GET /images; default: the archive's, else ubuntu-24.04)")
     .option("--region <slug>", "region of the new cube (default: the API's)")
     .option("--concurrency <n>", "parts uploaded at once (1-16)", "4")
-    .option("--keep", "on failure or Ctrl-C, keep the import instead of canceling it", false)
-    .option("--wait", "wait until the new cube is running", false)
-    .option("--timeout <duration>", "how long --wait waits", "10m")
-    .option("--interval <duration>", "how often --wait checks", "2s");
-  addDay2Options(command)
+    .option("--keep", "on failure or Ctrl-C, keep the import instead of canceling it", false);
+  addDay2Options(addWaitOptions(command, "wait until the new cube is running", { timeout: "10m", interval: "2s" }))
     .addHelpText(
       "after",
       `
@@ -62,7 +55,7 @@ left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 
     )
     .action(async (archive: string, raw: unknown) => {
       const { runUpload } = await import("../actions/upload.js");
-      const { rateLimit, timeout, interval, sshKey, region, vcpu, ramGb, diskGb, image, ...options } = parseOptions(UploadOptions, raw);
+      const { rateLimit, sshKey, region, vcpu, ramGb, diskGb, image, ...options } = parseOptions(UploadOptions, raw);
       exitWith(
         await runUpload(
           {
@@ -72,8 +65,7 @@ left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 
             ...(region !== undefined ? { region } : {}),
             ...Object.fromEntries(Object.entries({ vcpu, ramGb, diskGb, image }).filter(([, value]) => value !== undefined)),
             rateLimit: parseRateLimit(rateLimit),
-            timeoutMs: parseDuration(timeout, "--timeout"),
-            intervalMs: parseDuration(interval, "--interval"),
+            ...waitOptionsOf(raw),
             cwd: cwdOf(io),
           },
           io,

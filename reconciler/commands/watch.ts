@@ -3,21 +3,16 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addConnectOptions, addFileOption, addTargetOption, ConnectOptions, exitWith, FileOptions, parseOptions, TargetOption, parseRateLimit, addRepoOptions, RepoOptions } from "./options.js";
-import { addStepWaitOptions, StepWaitOptions, stepWaits } from "./options.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions, PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./options.js";
 
 const WatchOptions = z.object({
-  ...FileOptions.shape,
-  ...ConnectOptions.shape,
-  ...TargetOption.shape,
-  ...RepoOptions.shape,
+  ...SessionOptions.shape,
+  ...PlanFlagOptions.shape,
   apply: z.boolean().default(false),
   interval: z.string().default("60s"),
   once: z.boolean().default(false),
   metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
   metricsHost: z.string().min(1).default("127.0.0.1"),
-  prune: z.boolean().default(false),
-  allowReplace: z.boolean().default(false),
   ...StepWaitOptions.shape,
   listen: z.string().min(1).optional(),
   pushSecretFile: z.string().min(1).optional(),
@@ -25,14 +20,12 @@ const WatchOptions = z.object({
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addRepoOptions(addStepWaitOptions(addTargetOption(addConnectOptions(addFileOption(command)))))
+  addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command)))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
     .option("--metrics-port <port>", "serve /metrics (Prometheus) and /healthz on this port (0: any free port)")
     .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")
-    .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
-    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
     .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
     .option("--push-secret-file <path>", "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once")
     .addHelpText(
@@ -68,16 +61,11 @@ push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-S
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { takeRepo } = await import("../repo-source.js");
-      const { file, target, rateLimit, interval, waitTimeout, pollInterval, metricsPort, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
-      const { repo, rest: options } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
+      const { sessionContext } = await import("../repo-source.js");
+      const { interval, waitTimeout, pollInterval, metricsPort, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
-        ...options,
-        ...(repo ? { repo } : {}),
-        files: file,
-        targets: target,
-        rateLimit: parseRateLimit(rateLimit),
+        ...sessionContext(parsed, raw, io),
         intervalMs: parseDuration(interval, "--interval"),
         ...(metricsPort !== undefined ? { metricsPort } : {}),
         ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),

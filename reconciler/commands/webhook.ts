@@ -1,12 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, Day2Options, exitWith, parseOptions, parseRateLimit, shareExamples } from "./options.js";
-
-function context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
-  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
-}
+import type { CliIo } from "../io.js";
+import { addDay2Options, day2Context as context, exitWith, parseOptions, shareExamples } from "./options.js";
 
 const DeliveriesOptions = z.object({ limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50) });
 

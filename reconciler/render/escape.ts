@@ -20,11 +20,6 @@ export function escapeText(text: string): string {
   return text.replace(UNPRINTABLE, visible);
 }
 
-/** JSON text whose strings carry no raw C1 control or separator (JSON.stringify escapes only C0). */
-export function escapeJson(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 /** The message of a workflow command (`::warning ...::MESSAGE`): one line, as the runner reads it back. */
 export function githubData(text: string): string {
   return escapeText(text).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");

@@ -1,15 +1,13 @@
 /**
  * The fields of one change, Terraform-style, for the text plan and drift: one field per line,
- * nothing cut, wrapped to the output's width (a string is never split).
+ * wrapped to the output's width, a string never cut (SSH keys).
  *
  *   + field: value            created (every field the create sends)
  *   - field: value            destroyed
  *   ~ field: old → new        changed in place (only what the update sends)
  *
- * A replacement shows every field of the new resource: the ones that differ as `~`, the others
- * unmarked. Nested objects (resources, a domain's settings) open one member per line; deeper
- * values stay on one line when they fit, else open as blocks. A string is never cut (SSH keys).
- * Secrets are already the marker "(sensitive)" in the views: it is shown as is.
+ * A replacement shows every field of the new resource, the ones that differ as `~`. Nested
+ * objects open one member per line; deeper values stay on one line when they fit.
  */
 import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
 import { isReplace, type FieldChange, type ResourceChange } from "../../engine/types.js";

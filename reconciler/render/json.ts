@@ -1,15 +1,7 @@
 /**
- * `--format json` of plan and drift, formatVersion 3 (the output for scripts):
- *   - `changes` stays complete, one entry per address, noop included; a noop entry that is
- *     neither blocked nor unmanaged omits `before` and `after` (they would be equal);
- *   - `priorState` is left out: it serves the stale-plan check of a saved plan, and
- *     `plan --out` writes it (that file keeps the engine's Plan, formatVersion 2);
- *   - steps' bodies name fields as the file does (`hostname`, `udp`, `allow`).
- * Version 2 named them as the API does (`domain`, `udpEnabled`, `whitelistedIps`); version 1
- * also printed every noop with both bodies plus priorState: 64 MB for 10,000 cubes.
- *
- * The text is written in chunks as it is made, never as one string of the whole plan, as fast
- * as the reader takes it (the saved plan of `plan --out` is written the same way).
+ * `--format json` of plan and drift, formatVersion 3: every address in `changes`, a plain noop
+ * without `before`/`after`; no `priorState` (only `plan --out` needs it); bodies named as the file
+ * names fields (version 2 used the API's names). Written in chunks as fast as the reader takes them.
  */
 import { withoutNoopBodies } from "../../engine/change.js";
 import type { Plan, ResourceChange } from "../../engine/types.js";
@@ -23,7 +15,6 @@ export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & 
 /** What a script receives for one change: bodies only where they say something. */
 export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoopBodies;
 
-/** The plan as printed. */
 function leanPlan(plan: Plan): PlanJson {
   const { formatVersion: _version, priorState: _prior, ...rest } = plan;
   return { formatVersion: JSON_FORMAT_VERSION, ...rest, changes: plan.changes.map(leanChange) };
@@ -79,12 +70,9 @@ function* pretty(value: unknown, indent: string, depth: number): Generator<strin
 const GROUP_TEXT = 64 * 1024;
 
 /**
- * A non-empty array whose items are stringified whole, many per JSON.stringify call (one call
- * per item costs ~4× one call for all), each call's text about GROUP_TEXT long (the group's size
- * follows the items' length so far): the group is wrapped in single-key objects so that its
- * items come out at `inner`'s indentation, and the text between the group's brackets is kept
- * (JSON.stringify escapes every line break inside a string, so the brackets are found by their
- * lines' indentation).
+ * A non-empty array, stringified in groups of about GROUP_TEXT (one call per item costs ~4× one
+ * for all). Each group is wrapped in single-key objects so its items come out at `inner`'s
+ * indentation, and its brackets are found by their lines' indentation (strings hold no raw line break).
  */
 function* itemsInGroups(items: readonly unknown[], inner: string): Generator<string> {
   const outer = inner.slice(2);

@@ -1,11 +1,8 @@
 /**
- * `watch --listen ADDR`: an HTTP endpoint for the service's own webhook deliveries. A delivery
- * whose signature verifies (against the signing secrets of the file's webhook endpoints) and
- * whose event concerns a cube, domain or TCP mapping starts a round at once; the interval stays
- * the fallback. A delivery seen before is acknowledged (200, `duplicate: true`, so the sender
- * stops retrying) and dropped: by its id (X-Krova-Delivery: a retry), or by what its signature
- * covers (the timestamp and the body: a captured delivery replayed under a new id). The
- * signature is checked against secrets already in memory, before anything else is read.
+ * `watch --listen ADDR`: the service's webhook deliveries. A signed delivery about a cube, domain
+ * or TCP mapping starts a round at once. One seen before, by its id (a retry) or by what its
+ * signature covers (a replay under a new id), is acknowledged (200, `duplicate: true`) and
+ * dropped. The signature is checked against secrets in memory before anything else is read.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,0 +1,45 @@
+/**
+ * A JSON state file of entries by key (the journal, the secret memory, the deletions under way),
+ * changed read-modify-write one change at a time. A missing or unreadable file reads as empty;
+ * entries `keep` refuses (malformed, expired) are dropped as it is read.
+ */
+import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
+
+export class StateFile<E> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly keep: (entry: unknown) => entry is E,
+  ) {}
+
+  /** The entries once the changes under way are written. */
+  async entries(): Promise<Record<string, E>> {
+    await this.queue;
+    return this.read();
+  }
+
+  /** Applies `change` to the entries and writes them (atomically), unless it returns false; resolves to the entries after it. */
+  update(change: (entries: Record<string, E>) => boolean | void): Promise<Record<string, E>> {
+    const run = this.queue.then(async () => {
+      const entries = await this.read();
+      if (change(entries) !== false) await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
+      return entries;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(): Promise<Record<string, E>> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE));
+    } catch {
+      return {};
+    }
+    const entries: Record<string, E> = {};
+    if (typeof parsed !== "object" || parsed === null) return entries;
+    for (const [key, entry] of Object.entries(parsed)) if (this.keep(entry)) entries[key] = entry;
+    return entries;
+  }
+}
