@@ -61,8 +61,6 @@ export interface Checkout {
   release(): Promise<void>;
 }
 
-export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
-
 /** Git's variables that would point it at another repository than the clone. */
 const REPOSITORY_VARIABLES = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG|CONFIG_PARAMETERS)$/;
 
