@@ -6,7 +6,7 @@ import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError } from "./errors.js";
 import { redactorFor, type Redactor } from "../system/redact.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
-import { DEFAULT_RETRY, withRetry } from "./retry.js";
+import { DEFAULT_RETRY, withRetry, type RetryOptions } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { sleep as systemSleep } from "../system/time.js";
 import { createNetwork, type Network } from "./dispatcher.js";
@@ -27,11 +27,7 @@ export interface ClientLogEvent {
   waitMs?: number;
 }
 
-export interface RetrySettings {
-  maxRetries?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-}
+export type RetrySettings = Partial<Pick<RetryOptions, "maxRetries" | "baseDelayMs" | "maxDelayMs">>;
 
 export interface HttpOptions {
   baseUrl: string;
@@ -79,7 +75,6 @@ export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
  * trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`); loopback gains nothing.
  */
 export const DEFAULT_CONNECTIONS = 64;
-
 
 export type CallRequest = Omit<ApiRequest, "progress">;
 
