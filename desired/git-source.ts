@@ -6,8 +6,7 @@
  * the user (two terminals, a watch): a change of it is made under a lock (system/lock.ts).
  *
  * Why the system git rather than a library: it is what the remote's auth, proxies, ssh and
- * protocol versions are configured for on the machine (Argo CD does the same), and spawning it
- * needs no dependency. simple-git would wrap the same processes.
+ * protocol versions are configured for on the machine (Argo CD does the same).
  *
  * Credentials never reach argv or the clone's .git/config: an https token travels as an
  * `http.<origin>/.extraHeader` in GIT_CONFIG_* environment variables of the git process only,
@@ -16,9 +15,9 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { userDir } from "../system/dirs.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
 import { GitSourceError, SourceError } from "./errors.js";
 
@@ -76,7 +75,7 @@ export class GitSource {
     this.url = normalizeUrl(options.url, options.cwd);
     this.ref = options.ref;
     if (options.ref !== undefined) checkRef(options.ref);
-    this.dir = join(options.cacheDir ?? defaultCacheDir(options.env), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
+    this.dir = join(options.cacheDir ?? join(userDir(options.env, "cache"), "git"), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
   }
 
   /** The ref as shown to people: the one asked for, else the remote's default branch. */
@@ -285,11 +284,6 @@ export function normalizeUrl(url: string, cwd: string): string {
 
 function checkRef(ref: string): void {
   if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw new GitSourceError(`--ref ${JSON.stringify(ref)} is not a branch, tag or commit name`);
-}
-
-function defaultCacheDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME ?? homedir(), ".cache");
-  return join(base, "cubeform", "git");
 }
 
 /** git's last words, without its blank lines and the advice it prints after any transport failure. */

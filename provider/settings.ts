@@ -18,12 +18,10 @@ export interface ProviderSettings {
   apiKey?: string;
   apiUrl?: string;
   spaceId?: string;
-  rateLimit?: RateLimit;
+  rateLimit?: Rate;
   waitTimeoutMs: number;
   pollIntervalMs: number;
 }
-
-export type RateLimit = Rate;
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;
