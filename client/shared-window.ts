@@ -19,8 +19,6 @@ export function machineStateDir(env: Env): string {
   return userDir(env, "state");
 }
 
-export { fileKey as stateKey };
-
 /** The window file of an API origin, e.g. https://krova.cloud or http://127.0.0.1:8123. */
 export function pacingFileFor(stateDir: string, baseUrl: string): string {
   return join(stateDir, "pacing", `${fileKey(new URL(baseUrl).origin)}.json`);
