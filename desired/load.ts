@@ -194,13 +194,13 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
   if (targets !== undefined && duplicateIssues(split.cubes.map((c) => c.identity)).length > 0) return undefined;
   const specs: DesiredCubeInput[] = [];
-  const specStarts: Position[] = [];
+  const specStarts: (Position | undefined)[] = [];
   const untargeted: DeclaredCube[] = [];
   split.cubes.forEach((cube, i) => {
     if (cube.spec === undefined) untargeted.push(cube.identity.id === undefined ? { name: cube.identity.name } : { name: cube.identity.name, id: cube.identity.id });
     else {
       specs.push(cube.spec);
-      specStarts.push(split.cubeStarts[i] as Position);
+      specStarts.push(split.cubeStarts[i]);
     }
   });
   const document = { ...result.data, cubes: specs };
@@ -257,8 +257,8 @@ function normalizeOrUndefined(document: DesiredStateDocument, access: NormalizeO
   }
 }
 
-/** The first cube of each name, like the positioned load. */
-function positionsByName(document: DesiredStateDocument, starts: Position[]): Record<string, Position> {
+/** Where the first cube of each name starts. */
+function positionsByName(document: DesiredStateDocument, starts: (Position | undefined)[]): Record<string, Position> {
   const positions: Record<string, Position> = {};
   document.cubes.forEach((cube, i) => {
     const start = starts[i];
@@ -493,12 +493,8 @@ class ParsedFile {
   }
 
   cubePositions(document: DesiredStateDocument): Record<string, Position> {
-    const positions: Record<string, Position> = {};
-    document.cubes.forEach((cube, i) => {
-      const offset = this.nodeAt(["cubes", i])?.range?.[0];
-      if (offset !== undefined && positions[cube.name] === undefined) positions[cube.name] = this.lines.linePos(offset);
-    });
-    return positions;
+    const starts = document.cubes.map((_, i) => this.nodeAt(["cubes", i])?.range?.[0]);
+    return positionsByName(document, starts.map((offset) => (offset === undefined ? undefined : this.lines.linePos(offset))));
   }
 }
 
