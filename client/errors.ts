@@ -1,9 +1,7 @@
 /**
- * Typed errors of the Cube API client. Every error has a stable `code`; HTTP errors also carry
- * `status`, `method` and `path` (API-relative, without the query string).
- *
- * Errors never hold request headers, and every message that may contain server text goes
- * through the client's redactor first, so the API key cannot leak through `String(e)`,
+ * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method`
+ * and `path` (API-relative, no query). They never hold request headers, and server text goes
+ * through the client's redactor first: the API key cannot leak through `String(e)`,
  * `JSON.stringify(e)` or `util.inspect(e)`.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
