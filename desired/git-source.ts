@@ -1,16 +1,14 @@
 /**
  * A git repository as the desired-state source: the system `git`, spawned with an argv array
- * (never a shell), fetches one ref shallowly into the user's cache directory and checks out the
- * commit it points to. Later rounds ask `git ls-remote` first and fetch only when the ref moved,
- * into the same clone, so only what changed travels. The clone is shared by every cubeform of
- * the user (two terminals, a watch): a change of it is made under a lock (system/lock.ts).
+ * (never a shell), fetches one ref shallowly into the user's cache and checks out its commit.
+ * Later rounds ask `git ls-remote` first and fetch only when the ref moved. The clone is shared
+ * by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * Why the system git rather than a library: it is what the remote's auth, proxies, ssh and
- * protocol versions are configured for on the machine (Argo CD does the same).
- *
- * Credentials never reach argv or the clone's .git/config: an https token travels as an
- * `http.<origin>/.extraHeader` in GIT_CONFIG_* environment variables of the git process only,
- * and ssh's key and known-hosts files through GIT_SSH_COMMAND (host keys checked).
+ * The system git, not a library: it is what the remote's auth, proxies, ssh and protocol
+ * versions are configured for on the machine (Argo CD does the same). Credentials never reach
+ * argv or the clone's .git/config: an https token travels as an `http.<origin>/.extraHeader`
+ * in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
+ * GIT_SSH_COMMAND (host keys checked).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
