@@ -3,34 +3,7 @@
  * serves, in the desired-state file's names (vocabulary.ts). Engine, reconciler and provider
  * code depend on this interface only.
  */
-import type {
-  CompleteImportRequest,
-  CreateImportRequest,
-  CubeImport,
-  ImportCompleted,
-  ImportStarted,
-  AcceptedShare,
-  Backup,
-  BackupDownload,
-  BackupShare,
-  BackupShares,
-  CreateCubeRequest,
-  CreateSnapshotRequest,
-  CreateWebhookRequest,
-  CreatedWebhook,
-  Cube,
-  CubeSshInfo,
-  DomainRecordsView,
-  Image,
-  Pagination,
-  PatchDomainRequest,
-  Pricing,
-  Region,
-  Snapshot,
-  Space,
-  Webhook,
-  WebhookDelivery,
-} from "../schema/index.js";
+import type * as Api from "../schema/index.js";
 import type { z } from "zod";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import type { UploadOptions } from "./upload.js";
@@ -42,9 +15,9 @@ export type { AttachDomainRequest, AttachDomainResponse, CreateTcpMappingRequest
 export interface ImportArchiveOptions extends UploadOptions {
   idempotencyKey: string;
   /** The cube's config sent with complete (the archive is not read by the client). */
-  config: CompleteImportRequest["config"];
+  config: Api.CompleteImportRequest["config"];
   /** Called once the import exists (before any part is sent). */
-  onStarted?: (started: ImportStarted) => void;
+  onStarted?: (started: Api.ImportStarted) => void;
   /** On failure or Ctrl-C, leave the import in place instead of canceling it (DELETE). */
   keep?: boolean;
 }
@@ -55,8 +28,8 @@ export interface CreateOptions {
 }
 
 export interface CubePage {
-  cubes: Cube[];
-  pagination: Pagination | undefined;
+  cubes: Api.Cube[];
+  pagination: Api.Pagination | undefined;
 }
 
 /** Counters of what a client has sent, for reports, metrics and benchmarks. */
@@ -70,75 +43,75 @@ export interface ClientStats {
 export interface CubeApi {
   /** The space every call is scoped to: configured, else resolved once with GET /space. */
   spaceId(): Promise<string>;
-  getSpace(): Promise<Space>;
+  getSpace(): Promise<Api.Space>;
   readonly stats: ClientStats;
 
-  listRegions(): Promise<Region[]>;
-  listImages(): Promise<Image[]>;
-  getPricing(): Promise<Pricing>;
+  listRegions(): Promise<Api.Region[]>;
+  listImages(): Promise<Api.Image[]>;
+  getPricing(): Promise<Api.Pricing>;
 
   /**
    * Every cube of the space, walking every page. `onCubes` (optional to honour) hears each
    * page's newly seen cubes, in page order, as soon as they are known: a caller can start
    * reading them before the walk ends.
    */
-  listCubes(options?: { pageSize?: number; onCubes?: (cubes: Cube[]) => void }): Promise<Cube[]>;
+  listCubes(options?: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void }): Promise<Api.Cube[]>;
   listCubesPage(page: number, limit?: number): Promise<CubePage>;
-  getCube(cubeId: string): Promise<Cube>;
-  createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube>;
-  setTerminationProtection(cubeId: string, value: boolean): Promise<Cube>;
+  getCube(cubeId: string): Promise<Api.Cube>;
+  createCube(body: Api.CreateCubeRequest, options: CreateOptions): Promise<Api.Cube>;
+  setTerminationProtection(cubeId: string, value: boolean): Promise<Api.Cube>;
   /** Asynchronous on the server; throws TerminationProtectedError (code termination_protected) on a protected cube. */
   deleteCube(cubeId: string): Promise<void>;
   powerOff(cubeId: string): Promise<void>;
   wake(cubeId: string): Promise<void>;
   restart(cubeId: string): Promise<void>;
-  getSsh(cubeId: string): Promise<CubeSshInfo>;
+  getSsh(cubeId: string): Promise<Api.CubeSshInfo>;
   setSshPort(cubeId: string, cubePort: number): Promise<void>;
 
   listDomains(cubeId: string): Promise<Domain[]>;
   attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse>;
-  patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain>;
+  patchDomain(cubeId: string, domainId: string, body: Api.PatchDomainRequest): Promise<Domain>;
   detachDomain(cubeId: string, domainId: string): Promise<void>;
-  getDomainRecords(cubeId: string, domainId: string): Promise<DomainRecordsView>;
+  getDomainRecords(cubeId: string, domainId: string): Promise<Api.DomainRecordsView>;
 
   listTcpMappings(cubeId: string): Promise<TcpMapping[]>;
   createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping>;
   deleteTcpMapping(cubeId: string, mappingId: string): Promise<void>;
 
-  listSnapshots(cubeId: string): Promise<Snapshot[]>;
-  createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot>;
+  listSnapshots(cubeId: string): Promise<Api.Snapshot[]>;
+  createSnapshot(cubeId: string, body: z.infer<typeof Api.CreateSnapshotRequest>, options: CreateOptions): Promise<Api.Snapshot>;
   deleteSnapshot(cubeId: string, snapshotId: string): Promise<void>;
   restoreSnapshot(cubeId: string, snapshotId: string): Promise<void>;
 
   /** Newest first. */
-  listBackups(): Promise<Backup[]>;
-  getBackup(backupId: string): Promise<Backup>;
+  listBackups(): Promise<Api.Backup[]>;
+  getBackup(backupId: string): Promise<Api.Backup>;
   /** A presigned URL (valid 15 minutes, needs no key) for the backup's .cube archive. */
-  getBackupDownload(backupId: string): Promise<BackupDownload>;
+  getBackupDownload(backupId: string): Promise<Api.BackupDownload>;
   /** Streams the archive to `file` (via FILE.part, resumed when it exists); checks the byte count. */
   downloadBackup(backupId: string, file: string, options?: DownloadOptions): Promise<DownloadResult>;
-  shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare>;
-  listBackupShares(): Promise<BackupShares>;
-  acceptBackupShare(shareId: string): Promise<AcceptedShare>;
-  declineBackupShare(shareId: string): Promise<BackupShare>;
-  cancelBackupShare(shareId: string): Promise<BackupShare>;
+  shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<Api.BackupShare>;
+  listBackupShares(): Promise<Api.BackupShares>;
+  acceptBackupShare(shareId: string): Promise<Api.AcceptedShare>;
+  declineBackupShare(shareId: string): Promise<Api.BackupShare>;
+  cancelBackupShare(shareId: string): Promise<Api.BackupShare>;
 
   /** Starts a .cube import: presigned part URLs, valid until expiresAt. */
-  startImport(body: CreateImportRequest, options: CreateOptions): Promise<ImportStarted>;
-  getImport(importId: string): Promise<CubeImport>;
+  startImport(body: Api.CreateImportRequest, options: CreateOptions): Promise<Api.ImportStarted>;
+  getImport(importId: string): Promise<Api.CubeImport>;
   /** Only while uploading (else ConflictError). */
   cancelImport(importId: string): Promise<void>;
-  completeImport(importId: string, body: CompleteImportRequest): Promise<ImportCompleted>;
+  completeImport(importId: string, body: Api.CompleteImportRequest): Promise<Api.ImportCompleted>;
   /**
    * Uploads `file` as a new cube: start, every part (bounded concurrency, a failed part retried
    * on its own), complete. An import whose parts did not all succeed is never completed; it is
    * canceled unless `keep`.
    */
-  importArchive(file: string, body: Omit<CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<ImportCompleted>;
+  importArchive(file: string, body: Omit<Api.CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<Api.ImportCompleted>;
 
-  listWebhooks(): Promise<Webhook[]>;
-  createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook>;
-  getWebhook(webhookId: string): Promise<Webhook>;
+  listWebhooks(): Promise<Api.Webhook[]>;
+  createWebhook(body: Api.CreateWebhookRequest): Promise<Api.CreatedWebhook>;
+  getWebhook(webhookId: string): Promise<Api.Webhook>;
   deleteWebhook(webhookId: string): Promise<void>;
-  listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]>;
+  listWebhookDeliveries(webhookId: string, limit?: number): Promise<Api.WebhookDelivery[]>;
 }

@@ -6,33 +6,7 @@
  */
 import type { z } from "zod";
 import { stat } from "node:fs/promises";
-import type {
-  CubeImport,
-  ImportCompleted,
-  ImportStarted,
-  CompleteImportRequest,
-  CreateImportRequest,
-  AcceptedShare,
-  Backup,
-  BackupDownload,
-  BackupShare,
-  BackupShares,
-  CreatedWebhook,
-  Cube,
-  CubeSshInfo,
-  DomainRecordsView,
-  Image,
-  Pricing,
-  Region,
-  Snapshot,
-  Space,
-  Webhook,
-  WebhookDelivery,
-  CreateCubeRequest,
-  CreateSnapshotRequest,
-  CreateWebhookRequest,
-  PatchDomainRequest,
-} from "../schema/index.js";
+import type * as Api from "../schema/index.js";
 import type * as ResponseSchemas from "./response-schemas.js";
 import type { ClientStats, CreateOptions, CubeApi, CubePage, ImportArchiveOptions } from "./api.js";
 import { uploadParts } from "./upload.js";
@@ -136,19 +110,19 @@ export class CubeClient implements CubeApi {
     return this.spacePromise;
   }
 
-  getSpace(): Promise<Space> {
+  getSpace(): Promise<Api.Space> {
     return this.request("OneSpace", { method: "GET", path: "/space" });
   }
 
-  async listRegions(): Promise<Region[]> {
+  async listRegions(): Promise<Api.Region[]> {
     return (await this.request("ListRegions", { method: "GET", path: "/regions", auth: false })).items;
   }
 
-  async listImages(): Promise<Image[]> {
+  async listImages(): Promise<Api.Image[]> {
     return (await this.request("ListImages", { method: "GET", path: "/images", auth: false })).items;
   }
 
-  getPricing(): Promise<Pricing> {
+  getPricing(): Promise<Api.Pricing> {
     return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false });
   }
 
@@ -160,13 +134,13 @@ export class CubeClient implements CubeApi {
    * time: 100 pages at 10,000 cubes). A page is sent as soon as one is answered, so the server
    * always has the next ones; cubes are handed out in page order.
    */
-  async listCubes(options: { pageSize?: number; onCubes?: (cubes: Cube[]) => void } = {}): Promise<Cube[]> {
+  async listCubes(options: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void } = {}): Promise<Api.Cube[]> {
     const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
     // A cube may shift between pages while we walk them: keep the first sighting.
     const ids = new Set<string>();
-    const all: Cube[] = [];
-    const take = (cubes: Cube[]): void => {
-      const seen: Cube[] = [];
+    const all: Api.Cube[] = [];
+    const take = (cubes: Api.Cube[]): void => {
+      const seen: Api.Cube[] = [];
       for (const cube of cubes) {
         const known = ids.size;
         if (ids.add(cube.id).size === known) continue;
@@ -186,14 +160,14 @@ export class CubeClient implements CubeApi {
    * how many pages there are (the space may grow or shrink meanwhile); an empty page, or one
    * without pagination, ends the walk. Answers are taken in page order.
    */
-  private readLaterPages(totalPages: number, limit: number, take: (cubes: Cube[]) => void): Promise<void> {
+  private readLaterPages(totalPages: number, limit: number, take: (cubes: Api.Cube[]) => void): Promise<void> {
     let total = totalPages;
     let next = 2;
     let highest = 1;
     let taken = 1;
     let inFlight = 0;
     let ended = false;
-    const answered = new Map<number, Cube[]>();
+    const answered = new Map<number, Api.Cube[]>();
     return new Promise<void>((resolve, reject) => {
       let failed = false;
       const fail = (error: unknown): void => {
@@ -245,15 +219,15 @@ export class CubeClient implements CubeApi {
     return { cubes: result.items, pagination: result.pagination };
   }
 
-  async getCube(cubeId: string): Promise<Cube> {
+  async getCube(cubeId: string): Promise<Api.Cube> {
     return this.request("OneCube", { method: "GET", path: await this.cubePath(cubeId) });
   }
 
-  async createCube(body: CreateCubeRequest, options: CreateOptions): Promise<Cube> {
+  async createCube(body: Api.CreateCubeRequest, options: CreateOptions): Promise<Api.Cube> {
     return this.create("OneCube", await this.spacePath("/cubes"), body, options);
   }
 
-  async setTerminationProtection(cubeId: string, value: boolean): Promise<Cube> {
+  async setTerminationProtection(cubeId: string, value: boolean): Promise<Api.Cube> {
     const path = await this.cubePath(cubeId);
     return this.request("OneCube", { method: "PATCH", path, body: { terminationProtection: value } });
   }
@@ -274,7 +248,7 @@ export class CubeClient implements CubeApi {
     await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restart") });
   }
 
-  async getSsh(cubeId: string): Promise<CubeSshInfo> {
+  async getSsh(cubeId: string): Promise<Api.CubeSshInfo> {
     return this.request("OneSsh", { method: "GET", path: await this.cubePath(cubeId, "/ssh") });
   }
 
@@ -293,7 +267,7 @@ export class CubeClient implements CubeApi {
     return { domain: domainOf(domain), records };
   }
 
-  async patchDomain(cubeId: string, domainId: string, body: PatchDomainRequest): Promise<Domain> {
+  async patchDomain(cubeId: string, domainId: string, body: Api.PatchDomainRequest): Promise<Domain> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}`);
     return domainOf(await this.request("OneDomain", { method: "PATCH", path, body }));
   }
@@ -302,7 +276,7 @@ export class CubeClient implements CubeApi {
     await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}`) });
   }
 
-  async getDomainRecords(cubeId: string, domainId: string): Promise<DomainRecordsView> {
+  async getDomainRecords(cubeId: string, domainId: string): Promise<Api.DomainRecordsView> {
     const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`);
     return this.request("DomainRecordsView", { method: "GET", path });
   }
@@ -324,12 +298,12 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ snapshots
 
-  async listSnapshots(cubeId: string): Promise<Snapshot[]> {
+  async listSnapshots(cubeId: string): Promise<Api.Snapshot[]> {
     const path = await this.cubePath(cubeId, "/snapshots");
     return (await this.request("ListSnapshots", { method: "GET", path })).items;
   }
 
-  async createSnapshot(cubeId: string, body: z.infer<typeof CreateSnapshotRequest>, options: CreateOptions): Promise<Snapshot> {
+  async createSnapshot(cubeId: string, body: z.infer<typeof Api.CreateSnapshotRequest>, options: CreateOptions): Promise<Api.Snapshot> {
     return this.create("OneSnapshot", await this.cubePath(cubeId, "/snapshots"), body, options);
   }
 
@@ -343,15 +317,15 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ backups and sharing
 
-  async listBackups(): Promise<Backup[]> {
+  async listBackups(): Promise<Api.Backup[]> {
     return (await this.request("ListBackups", { method: "GET", path: await this.spacePath("/backups") })).items;
   }
 
-  async getBackup(backupId: string): Promise<Backup> {
+  async getBackup(backupId: string): Promise<Api.Backup> {
     return this.request("OneBackup", { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}`) });
   }
 
-  async getBackupDownload(backupId: string): Promise<BackupDownload> {
+  async getBackupDownload(backupId: string): Promise<Api.BackupDownload> {
     return this.request("BackupDownload", { method: "GET", path: await this.spacePath(`/backups/${seg(backupId)}/download`) });
   }
 
@@ -360,33 +334,33 @@ export class CubeClient implements CubeApi {
     return downloadArchive(() => this.getBackupDownload(backupId), file, { network: this.http.network, objectId: backupId, ...options });
   }
 
-  async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<BackupShare> {
+  async shareBackup(backupId: string, destinationSpaceId: string, options: CreateOptions): Promise<Api.BackupShare> {
     return this.create("OneShare", await this.spacePath(`/backups/${seg(backupId)}/shares`), { destinationSpaceId }, options);
   }
 
-  async listBackupShares(): Promise<BackupShares> {
+  async listBackupShares(): Promise<Api.BackupShares> {
     return this.request("BackupShares", { method: "GET", path: await this.spacePath("/backup-shares") });
   }
 
-  async acceptBackupShare(shareId: string): Promise<AcceptedShare> {
+  async acceptBackupShare(shareId: string): Promise<Api.AcceptedShare> {
     return this.request("AcceptedShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/accept`) });
   }
 
-  async declineBackupShare(shareId: string): Promise<BackupShare> {
+  async declineBackupShare(shareId: string): Promise<Api.BackupShare> {
     return this.request("OneShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/decline`) });
   }
 
-  async cancelBackupShare(shareId: string): Promise<BackupShare> {
+  async cancelBackupShare(shareId: string): Promise<Api.BackupShare> {
     return this.request("OneShare", { method: "POST", path: await this.spacePath(`/backup-shares/${seg(shareId)}/cancel`) });
   }
 
   // ------------------------------------------------------------ .cube imports
 
-  async startImport(body: CreateImportRequest, options: CreateOptions): Promise<ImportStarted> {
+  async startImport(body: Api.CreateImportRequest, options: CreateOptions): Promise<Api.ImportStarted> {
     return this.create("ImportStarted", await this.spacePath("/cubes/imports"), body, options);
   }
 
-  async getImport(importId: string): Promise<CubeImport> {
+  async getImport(importId: string): Promise<Api.CubeImport> {
     return this.request("OneImport", { method: "GET", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
   }
 
@@ -394,11 +368,11 @@ export class CubeClient implements CubeApi {
     await this.request("Ignored", { method: "DELETE", path: await this.spacePath(`/cubes/imports/${seg(importId)}`) });
   }
 
-  async completeImport(importId: string, body: CompleteImportRequest): Promise<ImportCompleted> {
+  async completeImport(importId: string, body: Api.CompleteImportRequest): Promise<Api.ImportCompleted> {
     return this.request("ImportCompleted", { method: "POST", path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`), body });
   }
 
-  async importArchive(file: string, body: Omit<CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<ImportCompleted> {
+  async importArchive(file: string, body: Omit<Api.CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<Api.ImportCompleted> {
     const fileSizeBytes = (await stat(file)).size;
     const started = await this.startImport({ ...body, fileSizeBytes }, { idempotencyKey: options.idempotencyKey });
     options.onStarted?.(started);
@@ -414,15 +388,15 @@ export class CubeClient implements CubeApi {
 
   // ------------------------------------------------------------ webhooks
 
-  async listWebhooks(): Promise<Webhook[]> {
+  async listWebhooks(): Promise<Api.Webhook[]> {
     return (await this.request("ListWebhooks", { method: "GET", path: await this.spacePath("/webhooks") })).items;
   }
 
-  async createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
+  async createWebhook(body: Api.CreateWebhookRequest): Promise<Api.CreatedWebhook> {
     return this.request("OneCreatedWebhook", { method: "POST", path: await this.spacePath("/webhooks"), body });
   }
 
-  async getWebhook(webhookId: string): Promise<Webhook> {
+  async getWebhook(webhookId: string): Promise<Api.Webhook> {
     return this.request("OneWebhook", { method: "GET", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
   }
 
@@ -430,7 +404,7 @@ export class CubeClient implements CubeApi {
     await this.request("Ignored", { method: "DELETE", path: await this.spacePath(`/webhooks/${seg(webhookId)}`) });
   }
 
-  async listWebhookDeliveries(webhookId: string, limit?: number): Promise<WebhookDelivery[]> {
+  async listWebhookDeliveries(webhookId: string, limit?: number): Promise<Api.WebhookDelivery[]> {
     const path = await this.spacePath(`/webhooks/${seg(webhookId)}/deliveries`);
     const query: Record<string, number> = limit === undefined ? {} : { limit };
     return (await this.request("ListDeliveries", { method: "GET", path, query })).items;

@@ -4,11 +4,11 @@
  * the archive's size). A `.part` is resumed only for the object its record names; a `.part`
  * without a record (or with a record of another object) is never appended to.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
-import { open, rename, rm, stat, truncate } from "node:fs/promises";
+import type { WriteStream } from "node:fs";
+import { rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
-import { openForAppendNoFollow, PRIVATE_FILE, writeFileAtomic } from "../system/files.js";
+import { openForAppendNoFollow, PRIVATE_FILE, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../system/files.js";
 import { TransferError } from "./errors.js";
 
 export function partFileOf(file: string): string {
@@ -28,7 +28,7 @@ const PartRecord = z.object({
 export type PartRecord = z.infer<typeof PartRecord>;
 
 /** A record is a few hundred bytes; anything larger is not one of ours. */
-const MAX_RECORD_BYTES = 4096;
+const PART_RECORD: ReadLimit = { maxBytes: 4096, what: "a download record" };
 
 export async function sizeOf(path: string): Promise<number> {
   try {
@@ -41,17 +41,11 @@ export async function sizeOf(path: string): Promise<number> {
 
 /** The record beside FILE.part, or undefined when there is none or it cannot be trusted. */
 export async function readPartRecord(file: string): Promise<PartRecord | undefined> {
-  const handle = await open(partRecordFileOf(file), "r").catch(() => undefined);
-  if (!handle) return undefined;
   try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_RECORD_BYTES) return undefined;
-    const parsed = PartRecord.safeParse(JSON.parse(await handle.readFile("utf8")));
+    const parsed = PartRecord.safeParse(JSON.parse(await readRegularTextAsync(partRecordFileOf(file), PART_RECORD)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,11 +1,9 @@
 /**
- * Streaming, resumable archive downloads from presigned URLs. Bytes go straight to
- * `FILE.part` (never the whole archive in memory). An existing `.part` is resumed with a Range
- * request only when its record (download-part.ts) says it holds this very object, and the
- * request carries `If-Range`, so a storage whose object changed answers with the whole archive
- * instead of a splice. A 206 is written where its Content-Range says it starts. A dropped
- * connection is resumed within the run (with a fresh URL when the old one was refused); the file
- * gets its final name only when its byte count is the expected one.
+ * Streaming, resumable archive downloads from presigned URLs, straight to `FILE.part`. A `.part`
+ * is resumed (Range, with If-Range so a changed object comes whole, never spliced) only when its
+ * record (download-part.ts) names this very object; a 206 is written where its Content-Range
+ * starts. A dropped connection is resumed within the run (with a fresh URL when the old one was
+ * refused); the file gets its final name only with the expected byte count.
  */
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";

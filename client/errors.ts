@@ -1,9 +1,7 @@
 /**
- * Typed errors of the Cube API client. Every error has a stable `code`; HTTP errors also carry
- * `status`, `method` and `path` (API-relative, without the query string).
- *
- * Errors never hold request headers, and every message that may contain server text goes
- * through the client's redactor first, so the API key cannot leak through `String(e)`,
+ * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method`
+ * and `path` (API-relative, no query). They never hold request headers, and server text goes
+ * through the client's redactor first: the API key cannot leak through `String(e)`,
  * `JSON.stringify(e)` or `util.inspect(e)`.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
@@ -63,31 +61,33 @@ export function isCubeApiError(e: unknown): e is CubeApiError {
   return e instanceof CubeApiError;
 }
 
-export class BadRequestError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("bad_request", message, context);
-  }
+/** The base of an error that differs from CubeApiError only by its code. */
+function withCode(code: CubeApiErrorCode) {
+  return class extends CubeApiError {
+    constructor(message: string, context: ErrorContext = {}) {
+      super(code, message, context);
+    }
+  };
 }
-export class UnauthorizedError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("unauthorized", message, context);
-  }
-}
-export class ForbiddenError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("forbidden", message, context);
-  }
-}
-export class NotFoundError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("not_found", message, context);
-  }
-}
-export class ConflictError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("conflict", message, context);
-  }
-}
+
+export class BadRequestError extends withCode("bad_request") {}
+export class UnauthorizedError extends withCode("unauthorized") {}
+export class ForbiddenError extends withCode("forbidden") {}
+export class NotFoundError extends withCode("not_found") {}
+export class ConflictError extends withCode("conflict") {}
+export class UnprocessableError extends withCode("unprocessable") {}
+export class ServerError extends withCode("server_error") {}
+/** A status the client has no dedicated class for (e.g. 410). */
+export class HttpError extends withCode("http_error") {}
+export class InvalidResponseError extends withCode("invalid_response") {}
+/** A caller passed an argument the client refuses before sending (e.g. an over-long idempotency key). */
+export class InvalidArgumentError extends withCode("invalid_argument") {}
+export class ConfigError extends withCode("config") {}
+export class InsecureUrlError extends withCode("insecure_url") {}
+/** The run was asked to stop (e.g. Ctrl-C) before this request was sent: the API never saw it. */
+export class StoppedError extends withCode("stopped") {}
+/** A download or upload of archive bytes that did not complete (what was kept is in the message). */
+export class TransferError extends withCode("transfer_failed") {}
 
 /** The cube block of a termination_protected 409 (the reference may send only these fields). */
 export interface ProtectedCubeInfo {
@@ -123,12 +123,6 @@ export class ProxyProtocolMismatchError extends CubeApiError {
   }
 }
 
-export class UnprocessableError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("unprocessable", message, context);
-  }
-}
-
 export class RateLimitedError extends CubeApiError {
   /** From Retry-After; undefined when the header was absent or unreadable. */
   readonly retryAfterSeconds: number | undefined;
@@ -141,17 +135,6 @@ export class RateLimitedError extends CubeApiError {
   }
 }
 
-export class ServerError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("server_error", message, context);
-  }
-}
-/** A status the client has no dedicated class for (e.g. 410). */
-export class HttpError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("http_error", message, context);
-  }
-}
 /** Where a request could not go, and why: the API's origin and the socket's or TLS layer's code. */
 export interface NetworkContext {
   /** e.g. https://api.example.com:8443 */
@@ -188,34 +171,6 @@ export class TimeoutError extends CubeApiError {
     return { ...super.toJSON(), origin: this.origin };
   }
 }
-export class InvalidResponseError extends CubeApiError {
-  constructor(message: string, context: ErrorContext) {
-    super("invalid_response", message, context);
-  }
-}
-/** A caller passed an argument the client refuses before sending (e.g. an over-long idempotency key). */
-export class InvalidArgumentError extends CubeApiError {
-  constructor(message: string) {
-    super("invalid_argument", message);
-  }
-}
-export class ConfigError extends CubeApiError {
-  constructor(message: string) {
-    super("config", message);
-  }
-}
-export class InsecureUrlError extends CubeApiError {
-  constructor(message: string) {
-    super("insecure_url", message);
-  }
-}
-/** The run was asked to stop (e.g. Ctrl-C) before this request was sent: the API never saw it. */
-export class StoppedError extends CubeApiError {
-  constructor(message: string, context: ErrorContext = {}) {
-    super("stopped", message, context);
-  }
-}
-
 export class RedirectRefusedError extends CubeApiError {
   /** Origin of the Location header only (its path and query are not kept). */
   readonly locationOrigin: string | undefined;
@@ -306,13 +261,6 @@ export function errorFromResponse(res: ErrorResponse, redact: Redactor): CubeApi
   }
   if (res.status >= 500) return new ServerError(message, context);
   return new HttpError(message, context);
-}
-
-/** A download or upload of archive bytes that did not complete (what was kept is in the message). */
-export class TransferError extends CubeApiError {
-  constructor(message: string, context: ErrorContext = {}) {
-    super("transfer_failed", message, context);
-  }
 }
 
 /** A transfer that got no answer from the storage: names its origin and the cause (see network-failure.ts). */

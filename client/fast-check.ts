@@ -1,17 +1,12 @@
 /**
- * A quicker way through the response check for the answers a plan reads by the thousand: the
- * pages of the cube list, and each cube's domains and TCP mappings (zod costs ~4× their
- * JSON.parse). For an answer whose every field is plainly valid, this builds exactly what the
- * zod schema gives (the same keys in the schema's order, unknown keys left out); for anything
- * else it answers undefined and zod reads the answer, so zod's verdict and message stand wherever
- * anything is unusual. Its checks are read from the zod schemas themselves (schema/listed.ts,
- * zod/mini, so a plan loads no zod classic): a field added there is checked here too.
- * test/client/fast-check.test.ts compares the two on valid and broken answers.
+ * A quicker check for the answers a plan reads by the thousand: the cube list's pages, each
+ * cube's domains and TCP mappings (zod costs ~4× their JSON.parse). For an answer whose every
+ * field is plainly valid it builds exactly zod's output; for anything else it answers undefined
+ * and zod's verdict stands. Its checks are read from the zod schemas (schema/listed.ts, zod/mini:
+ * a plan loads no zod classic); test/client/fast-check.test.ts compares the two.
  *
- * An object (or array) that has exactly the schema's keys, each value already what zod would
- * give, is answered as it is, not copied: zod's output with the keys in the answer's order
- * instead of the schema's. Ten thousand cubes of a list are then not made twice (nor collected
- * twice: the copies were most of what a --target plan's page reads left to the collector).
+ * An object that already has exactly the schema's keys and values is answered as it is (keys in
+ * the answer's order), not copied: ten thousand cubes are then not made, nor collected, twice.
  */
 import type * as z from "zod/mini";
 import { Cube, Domain, Pagination, TcpMapping } from "../schema/listed.js";

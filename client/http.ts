@@ -6,7 +6,7 @@ import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError } from "./errors.js";
 import { redactorFor, type Redactor } from "../system/redact.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
-import { DEFAULT_RETRY, withRetry } from "./retry.js";
+import { DEFAULT_RETRY, withRetry, type RetryOptions } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { sleep as systemSleep } from "../system/time.js";
 import { createNetwork, type Network } from "./dispatcher.js";
@@ -27,11 +27,7 @@ export interface ClientLogEvent {
   waitMs?: number;
 }
 
-export interface RetrySettings {
-  maxRetries?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-}
+export type RetrySettings = Partial<Pick<RetryOptions, "maxRetries" | "baseDelayMs" | "maxDelayMs">>;
 
 export interface HttpOptions {
   baseUrl: string;
@@ -47,26 +43,13 @@ export interface HttpOptions {
   /** Hears each wait for the rate limit as it starts and ends (the CLI shows a countdown). */
   rateWaits?: RateWaitListener;
   userAgent?: string;
-  /**
-   * Backoff and Retry-After waits go through this (tests inject one that returns at once).
-   * The pacer made from `rateLimit` keeps real time: to fake its clock, pass a `pacer` built
-   * with `now` and `sleep`.
-   */
+  /** Backoff and Retry-After waits (tests pass one that returns at once; a `pacer` has its own). */
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Aborted when the run is asked to stop: nothing new is sent (a request waiting for its
-   * rate-limit slot or a retry fails with StoppedError); the request in flight completes.
-   */
+  /** Aborted when the run is asked to stop: nothing new is sent (StoppedError); a request in flight completes. */
   signal?: AbortSignal;
-  /**
-   * Kept by a long-running reader (watch): a GET answered with exactly the text of its last
-   * answer gives the last result again, not parsed nor validated again (every read is still sent).
-   */
+  /** Kept by a long-running reader (watch): an unchanged GET answer is not parsed again (read-memo.ts). */
   readMemo?: ReadMemo;
-  /**
-   * Where proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, ALL_PROXY) and CUBE_CA_FILE are
-   * read from. Default: process.env.
-   */
+  /** Where proxy settings and CUBE_CA_FILE are read from (client/dispatcher.ts). Default: process.env. */
   env?: Record<string, string | undefined>;
   /** Connections per origin, hence requests in flight (default DEFAULT_CONNECTIONS). */
   connections?: number;
@@ -79,7 +62,6 @@ export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
  * trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`); loopback gains nothing.
  */
 export const DEFAULT_CONNECTIONS = 64;
-
 
 export type CallRequest = Omit<ApiRequest, "progress">;
 

@@ -4,7 +4,7 @@ export { uploadParts, type UploadOptions, type UploadedPart } from "./upload.js"
 export { createClient, CubeClient, DEFAULT_PAGE_SIZE, type ClientOptions } from "./cube-client.js";
 export { clientConfigFromEnv, checkBaseUrl, isLoopbackHost, DEFAULT_BASE_URL, type ClientConfig } from "./config.js";
 export { MutationPacer, MemoryWindowStore, DEFAULT_RATE_LIMIT, defaultMarginMs, type PacerOptions, type PacerTicket, type WindowStore } from "./pacer.js";
-export { FileWindowStore, machineStateDir, pacingFileFor, stateKey } from "./shared-window.js";
+export { FileWindowStore, machineStateDir, pacingFileFor } from "./shared-window.js";
 export { newIdempotencyKey, checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "./keys.js";
 export { DEFAULT_RETRY, backoffDelayMs } from "./retry.js";
 export { parseRetryAfter } from "./transport.js";

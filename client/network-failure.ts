@@ -1,16 +1,10 @@
 /**
- * What a failed connection means for a person, and whether resending can help. Socket and TLS
- * error codes (from node:net/node:tls, through undici or the reader) become one phrase naming
- * the cause and what to do.
- *
- * Not retried: a TLS certificate the client refuses (the same certificate is refused again),
- * a TLS handshake that is not TLS (plain http on the port), a request the reader cannot put
- * on the wire. A host name that does not resolve (ENOTFOUND) is retried once: a resolver that
- * lost its network for a moment answers the same, and a second look costs one backoff.
- * Everything else (refused, reset, timed out, unreachable, a garbled answer) may pass: the
- * retry policy's own limit applies.
+ * What a failed connection means for a person, and whether resending can help: socket and TLS
+ * error codes become one phrase naming the cause and what to do. Not retried: a refused TLS
+ * certificate (it is refused again), a handshake that is not TLS (plain http on the port), a
+ * request that cannot be put on the wire. ENOTFOUND is retried once: a resolver that lost its
+ * network for a moment answers the same. Anything else follows the retry policy's limit.
  */
-
 import type { Network, Proxy } from "./dispatcher.js";
 import { NetworkError, StorageUnreachable } from "./errors.js";
 

@@ -1,18 +1,13 @@
 /**
  * Client-side pacing of mutating requests to the API's limit (10 per 60 s per client IP).
  *
- * A sliding-window log, not a token bucket: a bucket with burst `limit` that refills one token
- * per window/limit can send limit+1 requests inside one window and earn a 429. Here a slot is
- * granted only when fewer than `limit` grants happened in the last `windowMs + marginMs`.
- *
- * The server counts a request when it receives it, which is after we grant its slot (a new
- * connection, a slow network). So a slot is dated by when its request completed, if the caller
- * reports it (`ticket.done()`, as the client does): the server received it before that. A
- * margin on top covers callers that don't report and clock granularity: 2% of the window, at
- * least 50 ms (1.2 s for the default 60 s window).
- *
- * Waiters are served FIFO; a retry of an already-admitted request asks with `priority` and is
- * served before first attempts (it still takes a slot: the server counts it).
+ * A sliding-window log, not a token bucket (a bucket with burst `limit` can send limit+1
+ * requests inside one window and earn a 429): a slot is granted only when fewer than `limit`
+ * grants happened in the last `windowMs + marginMs`. The server counts a request when it
+ * receives it, after its slot was granted, so a slot is re-dated to when its request completed
+ * (`ticket.done()`); the margin (2 % of the window, at least 50 ms) covers callers that do not
+ * report and clock granularity. Waiters are served FIFO; a retry of an admitted request asks
+ * with `priority` and goes first (it still takes a slot: the server counts it).
  */
 import { StoppedError } from "./errors.js";
 import { sleep } from "../system/time.js";

@@ -1,12 +1,9 @@
 /**
- * What a long-running reader (watch) keeps of its last answers: a GET whose answer text is
- * exactly the text the same request got last time is not parsed and validated again — its
- * last result is handed out again (the same objects). Every read is still sent: only the work
- * on an unchanged answer is saved (a watch round re-reads 2,010 answers at 1,000 cubes, nearly
- * all of them unchanged).
- *
- * Rounds bound what is kept: an answer not read again during the round after it is forgotten
- * (a deleted cube's reads go away), so the memo holds about one round of answers.
+ * What a long-running reader (watch) keeps of its last answers: a GET answered with exactly the
+ * text of its last answer hands out the last result again (the same objects), not parsed nor
+ * validated again; every read is still sent (a watch round re-reads 2,010 answers at 1,000
+ * cubes, nearly all unchanged). An answer not read again in the next round is forgotten, so the
+ * memo holds about one round of answers.
  */
 export interface Remembered {
   text: string;

@@ -1,11 +1,8 @@
 /**
- * The retry wrapper: owns 5xx answers and network failures (429 belongs to the throttle).
- *
- * Reads (GET/HEAD) are always retried. A POST/PUT/PATCH/DELETE is retried only when it carries
- * an Idempotency-Key: without one, a 5xx or a lost response leaves unknown whether the server
- * performed it, and resending could do it twice. Backoff is full jitter:
- * random(0, min(maxDelayMs, baseDelayMs * 2^n)). A network failure that cannot pass by resending
- * (a refused TLS certificate; see network-failure.ts) is not resent.
+ * The retry wrapper: 5xx answers and network failures (429 belongs to the throttle). A read is
+ * always retried; a mutation only with an Idempotency-Key (without one, a lost answer leaves
+ * unknown whether the server performed it). Backoff is full jitter, random(0, min(maxDelayMs,
+ * baseDelayMs * 2^n)); a network failure that resending cannot pass (network-failure.ts) is not resent.
  */
 import { CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
 import { isMutating, type ApiRequest, type Send } from "./transport.js";

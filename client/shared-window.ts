@@ -1,11 +1,8 @@
 /**
- * The pacing window shared by the processes of one machine: the API counts mutations per
- * client IP, so two runs on one machine (a `watch` and a manual apply, two CI jobs on one
- * runner) must pace together. A small JSON file of grant times, read and written under a lock
- * file; one file per API origin, so two emulators on different ports do not share a window.
- *
+ * The pacing window shared by the processes of one machine (the API counts mutations per
+ * client IP): a JSON file of grant times per API origin, read and written under a lock file.
  * The critical section is a read and a rename (well under a millisecond), so it is synchronous:
- * the pacer stays simple and the lock is held for no await.
+ * the pacer stays simple and the lock is held across no await.
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -14,12 +11,9 @@ import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/file
 import { withLockSync } from "../system/lock.js";
 import type { WindowStore } from "./pacer.js";
 
-/** The user's state directory for cubeform: $XDG_STATE_HOME/cubeform, else ~/.local/state/cubeform. */
 export function machineStateDir(env: Env): string {
   return userDir(env, "state");
 }
-
-export { fileKey as stateKey };
 
 /** The window file of an API origin, e.g. https://krova.cloud or http://127.0.0.1:8123. */
 export function pacingFileFor(stateDir: string, baseUrl: string): string {

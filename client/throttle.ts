@@ -1,17 +1,10 @@
 /**
- * The throttle wrapper: owns pacing of mutating requests and the 429 status.
- *
- * Every non-GET/HEAD send first takes a pacer slot (a resend takes it with priority: it jumps
- * the queue but still uses a slot, since the server counts it). A 429 means the server did not
- * perform the request, so any method is resent, if the required `onRateLimit` callback agrees,
- * after:
- * - a mutation: Retry-After when given; else as long as the pacer's window says one more slot
- *   needs (one slot's share of the window, doubling per consecutive 429, up to one window);
- * - a read: the same, but never more than READ_RATE_LIMIT_MAX_WAIT_MS (reads are not limited
- *   by the API's stated rule; a 429 on one must not stall a whole report).
- * The window's estimate gets up to 25 % of jitter, so processes answered 429 together do not
- * resend together. Once `signal` is aborted nothing new is sent: a waiting request fails with
- * StoppedError (the request in flight, if any, completes).
+ * Pacing of mutating requests, and the 429 status. Every mutation takes a pacer slot first (a
+ * resend takes it with priority, but takes one: the server counts it). A 429 was not performed,
+ * so any method is resent, if `onRateLimit` agrees, after Retry-After, else after the pacer's
+ * estimate plus up to 25 % jitter (processes told 429 together do not resend together); a read
+ * waits at most READ_RATE_LIMIT_MAX_WAIT_MS, so one 429 does not stall a whole report. Once
+ * `signal` is aborted nothing new is sent (StoppedError); a request in flight completes.
  */
 import { RateLimitedError, StoppedError } from "./errors.js";
 import type { MutationPacer } from "./pacer.js";

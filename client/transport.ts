@@ -56,8 +56,8 @@ export interface TransportOptions {
 
 /** Retry-After is delay-seconds or an HTTP-date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  const trimmed = value.trim();
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;

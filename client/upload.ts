@@ -32,7 +32,6 @@ export interface UploadedPart {
   etag: string;
 }
 
-
 /** Sends every part of `file` to its URL; returns their ETags in part order. */
 export async function uploadParts(file: string, fileSize: number, started: ImportStarted, options: UploadOptions = {}): Promise<UploadedPart[]> {
   const chunk = started.chunkSizeBytes;
@@ -53,10 +52,11 @@ export async function uploadParts(file: string, fileSize: number, started: Impor
       const start = (part.partNumber - 1) * chunk;
       const end = Math.min(start + chunk, fileSize) - 1;
       try {
-        const etag = await sendWithRetries(file, part, start, end, signal, options, (bytes) => {
+        const onBytes = (bytes: number) => {
           inFlight.set(part!.partNumber, bytes);
           report();
-        });
+        };
+        const etag = await sendWithRetries({ file, part, start, end, signal, options, onBytes });
         inFlight.delete(part.partNumber);
         sent += end - start + 1;
         done.push({ partNumber: part.partNumber, etag });
@@ -74,19 +74,23 @@ export async function uploadParts(file: string, fileSize: number, started: Impor
   return done.sort((a, b) => a.partNumber - b.partNumber);
 }
 
-async function sendWithRetries(
-  file: string,
-  part: { partNumber: number; url: string },
-  start: number,
-  end: number,
-  signal: AbortSignal,
-  options: UploadOptions,
-  onBytes: (bytes: number) => void,
-): Promise<string> {
+/** One part's byte range of the file, bound for its URL. */
+interface PartJob {
+  file: string;
+  part: { partNumber: number; url: string };
+  start: number;
+  end: number;
+  signal: AbortSignal;
+  options: UploadOptions;
+  onBytes: (bytes: number) => void;
+}
+
+async function sendWithRetries(job: PartJob): Promise<string> {
+  const { part, signal, options, onBytes } = job;
   const attempts = options.maxPartAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sendPart(file, part, start, end, signal, options, onBytes);
+      return await sendPart(job);
     } catch (error) {
       onBytes(0);
       const hopeless = error instanceof StorageUnreachable && error.retryLimit !== undefined && attempt > error.retryLimit;
@@ -98,15 +102,7 @@ async function sendWithRetries(
   }
 }
 
-async function sendPart(
-  file: string,
-  part: { partNumber: number; url: string },
-  start: number,
-  end: number,
-  signal: AbortSignal,
-  options: UploadOptions,
-  onBytes: (bytes: number) => void,
-): Promise<string> {
+async function sendPart({ file, part, start, end, signal, options, onBytes }: PartJob): Promise<string> {
   checkBaseUrl(new URL(part.url).origin);
   const network = options.network ?? environmentNetwork();
   let bytes = 0;

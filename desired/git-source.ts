@@ -1,24 +1,21 @@
 /**
  * A git repository as the desired-state source: the system `git`, spawned with an argv array
- * (never a shell), fetches one ref shallowly into the user's cache directory and checks out the
- * commit it points to. Later rounds ask `git ls-remote` first and fetch only when the ref moved,
- * into the same clone, so only what changed travels. The clone is shared by every cubeform of
- * the user (two terminals, a watch): a change of it is made under a lock (system/lock.ts).
+ * (never a shell), fetches one ref shallowly into the user's cache and checks out its commit.
+ * Later rounds ask `git ls-remote` first and fetch only when the ref moved. The clone is shared
+ * by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * Why the system git rather than a library: it is what the remote's auth, proxies, ssh and
- * protocol versions are configured for on the machine (Argo CD does the same), and spawning it
- * needs no dependency. simple-git would wrap the same processes.
- *
- * Credentials never reach argv or the clone's .git/config: an https token travels as an
- * `http.<origin>/.extraHeader` in GIT_CONFIG_* environment variables of the git process only,
- * and ssh's key and known-hosts files through GIT_SSH_COMMAND (host keys checked).
+ * The system git, not a library: it is what the remote's auth, proxies, ssh and protocol
+ * versions are configured for on the machine (Argo CD does the same). Credentials never reach
+ * argv or the clone's .git/config: an https token travels as an `http.<origin>/.extraHeader`
+ * in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
+ * GIT_SSH_COMMAND (host keys checked).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { userDir } from "../system/dirs.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
 import { GitSourceError, SourceError } from "./errors.js";
 
@@ -61,8 +58,6 @@ export interface Checkout {
   release(): Promise<void>;
 }
 
-export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
-
 /** Git's variables that would point it at another repository than the clone. */
 const REPOSITORY_VARIABLES = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG|CONFIG_PARAMETERS)$/;
 
@@ -78,7 +73,7 @@ export class GitSource {
     this.url = normalizeUrl(options.url, options.cwd);
     this.ref = options.ref;
     if (options.ref !== undefined) checkRef(options.ref);
-    this.dir = join(options.cacheDir ?? defaultCacheDir(options.env), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
+    this.dir = join(options.cacheDir ?? join(userDir(options.env, "cache"), "git"), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
   }
 
   /** The ref as shown to people: the one asked for, else the remote's default branch. */
@@ -287,11 +282,6 @@ export function normalizeUrl(url: string, cwd: string): string {
 
 function checkRef(ref: string): void {
   if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw new GitSourceError(`--ref ${JSON.stringify(ref)} is not a branch, tag or commit name`);
-}
-
-function defaultCacheDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME ?? homedir(), ".cache");
-  return join(base, "cubeform", "git");
 }
 
 /** git's last words, without its blank lines and the advice it prints after any transport failure. */

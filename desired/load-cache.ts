@@ -1,20 +1,15 @@
 /**
  * A large file's load, kept on disk between runs: parsing and checking a 10,000-cube file is
- * most of a plan's own time, and a plan is often run on the same file again (plan, then apply;
- * a drift check every few minutes). The kept load is used only when everything it came from is
- * unchanged: the file's text (sha256), the files it refers to (userData, sshPublicKey files),
- * every `${env:NAME}` it resolved, whether each basic-auth password's variable is set, the
- * --target names, the path, and the build of cubeform that made it. Anything else is a miss.
+ * most of a plan's own time, and plans repeat on the same file (plan then apply, drift checks).
+ * An entry is used only when all it came from is unchanged: the file's text, the files it
+ * refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the
+ * --target names, the path and the build of cubeform. It holds no value of the environment
+ * (references and a salted digest, env.ts); an entry that fails its checks is a miss.
  *
- * What is kept holds no value of the environment: a resolved value is written as its reference
- * again and recognised by a salted digest (env.ts); a password is never read. An entry read back
- * is checked (its shape, and its body against the sha256 in its header): a bad one is a miss.
- *
- * Only files of MIN_CACHED_BYTES or more, and only files that load without a problem, are
- * kept: one entry per file path (and --target list) in $XDG_CACHE_HOME/cubeform/load-cache (else ~/.cache/...),
- * readable by the user alone; an entry not written for 30 days is removed when another is
- * written. A cache that cannot be read or written is only a slower run. CUBEFORM_LOAD_CACHE=off
- * turns it off; CUBEFORM_DEBUG_LOAD=1 says on stderr what it did.
+ * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and
+ * --target list, readable by the user alone; entries unused for 30 days are removed. A cache
+ * that fails is only a slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1
+ * traces it on stderr.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";

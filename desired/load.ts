@@ -1,13 +1,11 @@
 /**
  * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize.
- * Every problem is reported at its file:line:col, all at once, and loading happens before
- * anything connects to the API.
+ * Every problem is reported at its file:line:col, all at once, before anything connects to the API.
  *
- * Two ways through: the light one (yaml-split.ts: cube by cube, no positions kept) for a
- * file that loads cleanly, and the positioned one (the whole document with a LineCounter)
- * when the light one finds any problem or cannot cut the file. Positions are only needed
- * for problems, and the positioned document costs several times the memory. The yaml library
- * itself is loaded only when the positioned load runs (yamlLibrary): a clean file never needs it.
+ * Two ways through: the light one (yaml-split.ts: cube by cube, no positions) for a file that
+ * loads cleanly, and the positioned one (the whole document with a LineCounter, several times
+ * the memory) when the light one finds any problem or cannot cut the file. A clean file never
+ * loads the yaml library.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Document, Node } from "yaml";
@@ -58,10 +56,8 @@ export interface LoadOptions {
   env: Record<string, string | undefined>;
   /**
    * The --target names of a plan. The cubes they leave out are read for their identity only
-   * (name, id, hostnames: duplicates are still found) and kept in desired.untargeted; their
-   * other fields are not validated, so a problem there is not reported (`validate` reports it).
-   * A problem in a targeted cube, or a duplicate, goes to the positioned load of the whole file,
-   * which reports every problem of the file as without targets.
+   * (duplicates are still found) and kept in desired.untargeted; any problem found sends the
+   * whole file to the positioned load, which reports every problem as without targets.
    */
   targets?: readonly string[];
   /** Kept between the rounds of a watch: an unchanged file is not read again (LoadCache). */
@@ -173,8 +169,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
   const envNames = new Set<string>();
   const targets = options.targets !== undefined && options.targets.length > 0 ? new Set(options.targets) : undefined;
   let parses = 0;
-  // Each cube is resolved and validated as soon as it is parsed (zod: the same checks as the
-  // whole document's), so only validated cubes accumulate.
+  // Each cube is resolved and validated as soon as it is parsed: only validated cubes accumulate.
   const split = parseSplit<LightCube>(source, {
     // With targets, a cube no target names is read for its identity alone, from its text when it is plain enough.
     ...(targets === undefined ? {} : { identify: ({ name, id, hostnames }) => (targets.has(name) ? undefined : { identity: { name, id, domains: hostnames.map((hostname) => ({ hostname })) } }) }),
@@ -194,13 +189,13 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
   // normalize() finds the duplicates among the validated cubes; with targets, the stubs count too.
   if (targets !== undefined && duplicateIssues(split.cubes.map((c) => c.identity)).length > 0) return undefined;
   const specs: DesiredCubeInput[] = [];
-  const specStarts: Position[] = [];
+  const specStarts: (Position | undefined)[] = [];
   const untargeted: DeclaredCube[] = [];
   split.cubes.forEach((cube, i) => {
     if (cube.spec === undefined) untargeted.push(cube.identity.id === undefined ? { name: cube.identity.name } : { name: cube.identity.name, id: cube.identity.id });
     else {
       specs.push(cube.spec);
-      specStarts.push(split.cubeStarts[i] as Position);
+      specStarts.push(split.cubeStarts[i]);
     }
   });
   const document = { ...result.data, cubes: specs };
@@ -257,8 +252,8 @@ function normalizeOrUndefined(document: DesiredStateDocument, access: NormalizeO
   }
 }
 
-/** The first cube of each name, like the positioned load. */
-function positionsByName(document: DesiredStateDocument, starts: Position[]): Record<string, Position> {
+/** Where the first cube of each name starts. */
+function positionsByName(document: DesiredStateDocument, starts: (Position | undefined)[]): Record<string, Position> {
   const positions: Record<string, Position> = {};
   document.cubes.forEach((cube, i) => {
     const start = starts[i];
@@ -493,12 +488,8 @@ class ParsedFile {
   }
 
   cubePositions(document: DesiredStateDocument): Record<string, Position> {
-    const positions: Record<string, Position> = {};
-    document.cubes.forEach((cube, i) => {
-      const offset = this.nodeAt(["cubes", i])?.range?.[0];
-      if (offset !== undefined && positions[cube.name] === undefined) positions[cube.name] = this.lines.linePos(offset);
-    });
-    return positions;
+    const starts = document.cubes.map((_, i) => this.nodeAt(["cubes", i])?.range?.[0]);
+    return positionsByName(document, starts.map((offset) => (offset === undefined ? undefined : this.lines.linePos(offset))));
   }
 }
 

@@ -3,7 +3,7 @@
  * (an absent path is an error, never an empty fleet that would prune), then the usual loader,
  * confined to the checkout. A commit already loaded is answered again without reading a file.
  */
-import { statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SourceRevision } from "../engine/types.js";
 import { isInside } from "./confine.js";
@@ -51,9 +51,9 @@ export class RepoLoader {
   private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
     const { path, secretsDir, env, source } = this.options;
     await source.verify(commit);
-    if (!exists(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
+    if (!existsSync(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
     try {
-      const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, ...(secretsDir !== undefined ? { secretsDir } : {}) });
+      const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, secretsDir });
       return { ...loaded, revision: { repo: source.url, ref: source.ref ?? "HEAD", revision: commit, path } };
     } catch (e) {
       if (e instanceof LoadError) throw new LoadError(`${path} at commit ${shortCommit(commit)}`, e.problems);
@@ -65,15 +65,6 @@ export class RepoLoader {
 
 function checkPath(path: string): void {
   if (path === "" || isAbsolute(path) || !isInside("/checkout", join("/checkout", path))) throw new SourceError("invalid_option", `--path ${JSON.stringify(path)}: name a file or directory inside the repository, relative to its root`);
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function asError(e: unknown): Error {

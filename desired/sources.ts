@@ -50,8 +50,10 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const problems: FileProblem[] = [];
   for (const name of names) {
     try {
+      const file = name === STDIN ? STDIN_NAME : name;
       const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      loaded.push(await loadDesiredState({ file: name === STDIN ? STDIN_NAME : name, cwd: options.cwd, env: options.env, ...(source !== undefined ? { source } : {}), ...(options.targets ? { targets: options.targets } : {}), ...(options.cache ? { cache: options.cache } : {}), ...(options.diskCache ? { diskCache: options.diskCache } : {}), ...confinement(options) }));
+      const { cwd, env, targets, cache, diskCache, root, secretsDir } = options;
+      loaded.push(await loadDesiredState({ file, source, cwd, env, targets, cache, diskCache, root, secretsDir }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
       if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
@@ -65,11 +67,6 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const merged = merge(loaded);
   if (options.cache) options.cache.merged = { parts: loaded, result: merged };
   return merged;
-}
-
-function confinement(options: LoadFilesOptions): { root?: string; secretsDir?: string } {
-  if (options.root === undefined) return {};
-  return { root: options.root, ...(options.secretsDir !== undefined ? { secretsDir: options.secretsDir } : {}) };
 }
 
 /** The files' names joined for messages ("a.yaml, b.yaml"). */

@@ -1,20 +1,16 @@
 /**
- * The light way to read a large desired-state file: the `cubes:` block sequence is cut into
- * one small YAML text per cube, each parsed on its own and dropped once converted.
+ * The light way to read a large desired-state file: the `cubes:` block sequence is cut into one
+ * small YAML text per cube, each parsed on its own and dropped once converted. The yaml library
+ * builds the CST of a whole document first (170 MB live for a 3.5 MB file of 10,000 cubes);
+ * per cube, only one cube's CST is alive at a time.
  *
- * Why: the yaml library builds the CST of a whole document before composing it (170 MB live
- * for a 3.5 MB file of 10,000 cubes, 330 MB peak RSS). Per cube, only one cube's CST and
- * nodes are alive at a time.
+ * Only a plainly shaped file is cut (one top-level `cubes:` line, no anchors, aliases,
+ * directives or document markers); anything else, or a parse error in a piece, answers
+ * undefined and the caller parses the whole file, where errors get their positions.
  *
- * Only a plainly shaped file is cut: one top-level `cubes:` line followed by its block
- * sequence, no anchors or aliases (`&`, `*`), no directives or document markers. Anything
- * else — and any parse error in a piece — returns undefined, and the caller parses the whole
- * file as one document (which is also where errors get their positions).
- *
- * Each piece is read by js-yaml with YAML 1.2's core schema exactly as the yaml library resolves
- * it; a piece js-yaml rejects is read again by the yaml library, whose verdict counts. js-yaml
- * stays for this happy path because it measured ≥ 5× faster on bench/fleet.ts's 10,000-cube
- * file (split and read 0.97–1.1 s, 140 MB RSS; the yaml library's whole document 4.9–6.0 s, 370 MB).
+ * js-yaml reads each piece with YAML 1.2's core schema as the yaml library resolves it (a piece
+ * it rejects goes to the yaml library, whose verdict counts): it measured ≥ 5× faster on
+ * bench/fleet.ts's 10,000 cubes (0.97–1.1 s, 140 MB RSS against 4.9–6.0 s, 370 MB).
  */
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
@@ -56,9 +52,8 @@ const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
 
 let yamlModule: typeof Yaml | undefined;
 /**
- * The yaml library, loaded on first use (synchronously: the Pulumi Fleet component loads files
- * in a constructor). A file that js-yaml reads cleanly never needs it, and loading it is a
- * good part of a short command's start-up.
+ * The yaml library, loaded on first use (a good part of a short command's start-up), and
+ * synchronously: the Pulumi Fleet component loads files in a constructor.
  */
 export function yamlLibrary(): typeof Yaml {
   yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;

@@ -1,14 +1,10 @@
 /**
- * Adoption: the way to take over a live cube, domain or TCP mapping that works through the
- * dynamic-provider plugin. (Pulumi's `import` option and `pulumi import` call the provider's
- * Read with the id only, so the plugin has no `__provider` to load: a dynamic provider cannot
- * serve imports, pulumi/pulumi#16175.)
- *
- * A resource declares `adoptId` (the live id). Its first create reads the live resource, plans
- * it against the declared inputs with the engine's rules, and takes it over only when that plan
- * is a no-op; otherwise it fails naming every differing field, having changed nothing.
- * check() drops `adoptId` once the resource is in the stack's state, so a later replacement
- * creates a new resource instead of re-adopting the one it just deleted.
+ * Adoption: taking over a live cube, domain or TCP mapping. (A dynamic provider cannot serve
+ * Pulumi's `import`: the plugin gets the id only, no `__provider` to load, pulumi/pulumi#16175.)
+ * A resource declares `adoptId`; its first create plans the live resource against the inputs
+ * with the engine's rules and takes it over only when that plan is a no-op, else fails naming
+ * every differing field, having changed nothing. check() drops `adoptId` once the resource is
+ * in state, so a later replacement creates a new resource instead of re-adopting the old one.
  */
 import type { FieldChange, ResourceChange } from "../engine/index.js";
 import { PROVIDER_KEY } from "./check.js";

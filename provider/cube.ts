@@ -227,8 +227,8 @@ export async function createCube(props: Props): Promise<CreateResult> {
   const cubeIds = new Map<string, string>();
   let id: string | undefined;
   try {
-    const run = await runOrThrow(plan.steps, { cubeIds });
-    id = cubeIds.get(spec.name) ?? createdId(run.outcomes, "create-cube");
+    const outcomes = await runOrThrow(plan.steps, { cubeIds });
+    id = cubeIds.get(spec.name) ?? createdId(outcomes, "create-cube");
   } catch (error) {
     const created = cubeIds.get(spec.name);
     throw created ? await initFailure(created, spec, error, props[PROVIDER_KEY]) : error;

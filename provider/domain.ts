@@ -9,7 +9,7 @@ import type { DnsRecord } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
-import { childId, findChild, parseChildId } from "./ids.js";
+import { childId, findChild, parseChildId, underCube } from "./ids.js";
 import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow, type RunOptions } from "./steps.js";
 import { toDiffResult } from "./translate.js";
@@ -103,18 +103,13 @@ export async function diffDomain(_id: string, olds: Props, news: Props): Promise
   return toDiffResult(plan(request(news), liveFromOutputs(outs), outs).change);
 }
 
-/** The adopted id under the declared cube when it names none ("dom_1" → "<cubeId>/dom_1"). */
-function qualified(id: string, cubeId: string): string {
-  return parseChildId(id).cubeId === undefined ? childId(cubeId, id) : id;
-}
-
 /**
  * Takes over the live domain when it matches the inputs; reads only, so a mismatch changes nothing.
  * The password cannot be read back: it is not compared, and its digest is recorded as declared.
  */
 async function adoptDomain(id: string, req: DomainRequest): Promise<CreateResult> {
   const what = `domain ${req.inputs.hostname} (id ${id})`;
-  const found = await findChild(apiClient(), qualified(id, req.inputs.cubeId), (cubeId) => apiClient().listDomains(cubeId));
+  const found = await findChild(apiClient(), underCube(id, req.inputs.cubeId), (cubeId) => apiClient().listDomains(cubeId));
   if (!found) throw adoptionNotFound(`domain ${req.inputs.hostname}`, id);
   const planned = planDomainResource({ cubeId: req.inputs.cubeId, cubeName: req.inputs.cubeId, news: req.spec, live: found.item, passwordChanged: false });
   requireNoop(what, planned.change);
@@ -126,12 +121,12 @@ export async function createDomain(props: Props): Promise<CreateResult> {
   const req = request(props);
   const adoptId = adoptIdOf(req.inputs as unknown as Props);
   if (adoptId) return adoptDomain(adoptId, req);
-  const run = await runOrThrow(plan(req, undefined, {}).steps, req.run);
-  const domainId = createdId(run.outcomes, "attach-domain");
+  const outcomes = await runOrThrow(plan(req, undefined, {}).steps, req.run);
+  const domainId = createdId(outcomes, "attach-domain");
   if (!domainId) throw new Error(`Attaching domain ${req.inputs.hostname} returned no id`);
   const live = await liveDomain(req.inputs.cubeId, domainId);
   if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${domainId}) vanished right after it was attached`);
-  const attached = run.outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
+  const attached = outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
   const records = attached.length > 0 ? recordOutputs(attached) : await currentRecords(live);
   return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, saltedDigestOrNull(declared(req.inputs.basicAuthPassword))) };
 }

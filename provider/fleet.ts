@@ -1,14 +1,10 @@
 /**
  * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi
- * component. The file is loaded exactly as `cubeform` loads it (validation with file:line:col,
- * defaults, `${env:}` references, key and cloud-init files), and each entry becomes a child:
- * a Cube per cube, a Domain per domain, a TcpMapping per port, a Webhook per endpoint, with the
- * same names for the same things, so a fleet moves between `cubeform apply` and `pulumi up`
- * without rewriting it.
- *
- * What Pulumi does its own way: `prune` (Pulumi deletes what the program no longer declares),
- * `lifecycle.allowReplace` (`pulumi preview` shows every replacement), a pinned cube `id` (it
- * becomes the Cube's adoptId: the live cube is taken over unchanged on the first up).
+ * component, loaded exactly as `cubeform` loads it. Each cube, domain, port and webhook becomes
+ * a child named for it, so a fleet moves between `cubeform apply` and `pulumi up` unchanged.
+ * Pulumi has its own ways for `prune` (it deletes what the program no longer declares) and
+ * `lifecycle.allowReplace` (`pulumi preview` shows replacements); a pinned cube `id` becomes
+ * the Cube's adoptId (taken over unchanged on the first up).
  */
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";

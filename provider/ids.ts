@@ -19,6 +19,11 @@ export function parseChildId(id: string): { cubeId?: string; childId: string } {
   return { cubeId: id.slice(0, slash), childId: id.slice(slash + 1) };
 }
 
+/** An adopted id under the declared cube when it names none ("dom_1" → "<cubeId>/dom_1"). */
+export function underCube(id: string, cubeId: string): string {
+  return parseChildId(id).cubeId === undefined ? childId(cubeId, id) : id;
+}
+
 /** The children of one cube; undefined when the cube is gone. */
 export async function listUnder<T>(cubeId: string, list: (cubeId: string) => Promise<T[]>): Promise<T[] | undefined> {
   try {

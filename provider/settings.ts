@@ -1,10 +1,8 @@
 /**
- * Module state of the provider runtime: one per plugin process.
- *
- * The stack config arrives once through `configure()`; the environment (CUBE_API_KEY, ...) is
- * the fallback, read at call time. Every resource call in the process shares ONE client and so
- * ONE MutationPacer: Pulumi runs resources in parallel, and they all spend the same
- * per-IP budget of the API (10 mutations per 60 s unless configured).
+ * Module state of the provider runtime, one per plugin process: the stack config from
+ * `configure()` over the environment (read at call time), and ONE client, hence ONE
+ * MutationPacer, for every resource call: Pulumi runs resources in parallel, and they all
+ * spend the API's one per-IP budget.
  */
 import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT, MutationPacer, type CubeApi } from "../client/index.js";
 import { parseDuration, parseRate, type Rate } from "../system/time.js";
@@ -18,12 +16,10 @@ export interface ProviderSettings {
   apiKey?: string;
   apiUrl?: string;
   spaceId?: string;
-  rateLimit?: RateLimit;
+  rateLimit?: Rate;
   waitTimeoutMs: number;
   pollIntervalMs: number;
 }
-
-export type RateLimit = Rate;
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;

@@ -18,45 +18,30 @@ export async function hasPendingCreate(step: Extract<Step, { op: "create-cube" }
   return (await journal.pending?.({ spaceId, address: step.address, bodyDigest: bodyDigest(step.body) })) === true;
 }
 
-export interface StepRun {
-  outcomes: StepOutcome[];
-  /** cube name → id, as the executors learned them (a create-cube adds the new id). */
-  cubeIds: Map<string, string>;
-}
-
 export interface RunOptions {
+  /** cube name → id, as the executors learn them (a create-cube adds the new id). */
   cubeIds?: Map<string, string>;
   /** Values of the SecretRefs the steps name (e.g. the domain's basicAuthPassword). */
   secrets?: Record<string, string | undefined>;
 }
 
-export async function run(steps: Step[], options: RunOptions = {}): Promise<StepRun> {
+/** Runs the steps and throws the first failure; returns every step's outcome. */
+export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promise<StepOutcome[]> {
   const client: CubeApi = apiClient();
   const settings = currentSettings();
-  const cubeIds = options.cubeIds ?? new Map<string, string>();
   const secrets = options.secrets ?? {};
-  const result = await runSteps(steps, {
+  const { outcomes } = await runSteps(steps, {
     client,
     spaceId: await client.spaceId(),
     journal,
     secrets: (ref: SecretRef) => secrets[ref.env],
-    cubeIds,
+    cubeIds: options.cubeIds ?? new Map<string, string>(),
     waitTimeoutMs: settings.waitTimeoutMs,
     pollIntervalMs: settings.pollIntervalMs,
   });
-  return { outcomes: result.outcomes, cubeIds };
-}
-
-export function firstFailure(outcomes: StepOutcome[]): StepOutcome | undefined {
-  return outcomes.find((outcome) => outcome.status === "failed");
-}
-
-/** Runs the steps and throws the first failure. */
-export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promise<StepRun> {
-  const result = await run(steps, options);
-  const failed = firstFailure(result.outcomes);
+  const failed = outcomes.find((outcome) => outcome.status === "failed");
   if (failed) throw new StepFailure(failed);
-  return result;
+  return outcomes;
 }
 
 export function createdId(outcomes: StepOutcome[], op: Step["op"]): string | undefined {

@@ -8,7 +8,7 @@ import type { TcpMapping } from "../client/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { stateValue } from "./aliases.js";
 import { userInputs } from "./check.js";
-import { childId, findChild, parseChildId } from "./ids.js";
+import { childId, findChild, underCube } from "./ids.js";
 import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow } from "./steps.js";
 import { toDiffResult } from "./translate.js";
@@ -42,17 +42,13 @@ function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
   };
 }
 
-function mappingOutputs(live: TcpMapping, cubeIpv4: string | null): TcpMappingOutputs {
+/** `host`, where to connect: the mapping's host, else the cube's public address. */
+async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
+  const host = live.host ?? (await apiClient().getCube(live.cubeId)).publicIpv4;
   return {
-    mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host: live.host ?? cubeIpv4, hostPort: live.hostPort,
+    mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host, hostPort: live.hostPort,
     label: live.label, udp: live.udp, allow: live.allow, status: live.status,
   };
-}
-
-/** Where to connect: the mapping's host, else the cube's public address. */
-async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
-  const ipv4 = live.host === null ? (await apiClient().getCube(live.cubeId)).publicIpv4 : null;
-  return mappingOutputs(live, ipv4);
 }
 
 function findMapping(id: string) {
@@ -68,7 +64,7 @@ export async function diffTcpMapping(_id: string, olds: Props, news: Props): Pro
 /** Takes over the live mapping when it matches the inputs; reads only, so a mismatch changes nothing. */
 async function adoptTcpMapping(id: string, inputs: TcpMappingInputs): Promise<CreateResult> {
   const what = `TCP mapping of port ${inputs.cubePort} (id ${id})`;
-  const found = await findMapping(parseChildId(id).cubeId === undefined ? childId(inputs.cubeId, id) : id);
+  const found = await findMapping(underCube(id, inputs.cubeId));
   if (!found || found.item.isSsh) throw adoptionNotFound(`TCP mapping of port ${inputs.cubePort}`, id);
   requireNoop(what, plan(inputs, found.item).change);
   return { id: childId(found.cubeId, found.childId), outs: await outputsFor(found.item) };
@@ -78,8 +74,8 @@ export async function createTcpMapping(props: Props): Promise<CreateResult> {
   const inputs = inputsOf(props);
   const adoptId = adoptIdOf(inputs as unknown as Props);
   if (adoptId) return adoptTcpMapping(adoptId, inputs);
-  const run = await runOrThrow(plan(inputs).steps);
-  const mappingId = createdId(run.outcomes, "create-port");
+  const outcomes = await runOrThrow(plan(inputs).steps);
+  const mappingId = createdId(outcomes, "create-port");
   if (!mappingId) throw new Error(`Mapping port ${inputs.cubePort} returned no id`);
   const found = await findMapping(childId(inputs.cubeId, mappingId));
   if (!found) throw new Error(`TCP mapping ${mappingId} vanished right after it was created`);

@@ -5,7 +5,7 @@
  * Outputs are what Pulumi keeps in state: JSON-like values only (null, never undefined).
  * Names are the desired-state file's (`hostname`, `udp`, `allow`): one vocabulary for both doors.
  */
-import { DOMAIN_DECLARED_SETTINGS, type CorsConfig, type DnsRecord, type HeaderOverrides } from "../schema/api.js";
+import { DOMAIN_DECLARED_SETTINGS, type DnsRecord, type DomainSettings } from "../schema/api.js";
 
 export type Power = "running" | "stopped";
 
@@ -55,21 +55,8 @@ export interface CubeOutputs {
   power: Power | null;
 }
 
-/** Every proxy setting the API can PATCH on a domain (schema/api.ts DomainSettings). */
-export interface DomainSettingsShape {
-  securityHeadersMode?: "enforced" | "app_managed";
-  responseHeaderTimeoutSecs?: number;
-  responseHeaderOverrides?: HeaderOverrides | null;
-  requestHeaderOverrides?: HeaderOverrides | null;
-  maxRequestBodyMb?: number | null;
-  corsConfig?: CorsConfig | null;
-  originScheme?: "http" | "https";
-  responseCompression?: boolean;
-  ipAllowList?: string[] | null;
-  ipDenyList?: string[] | null;
-  basicAuthUser?: string | null;
-  proxyProtocol?: "v1" | "v2" | null;
-}
+/** Every setting a Pulumi Domain declares (the password aside), as the API takes it. */
+export type DomainSettingsShape = Pick<DomainSettings, (typeof DOMAIN_DECLARED_SETTINGS)[number]>;
 
 export const DOMAIN_SETTING_NAMES = DOMAIN_DECLARED_SETTINGS satisfies readonly (keyof DomainSettingsShape)[];
 

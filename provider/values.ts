@@ -30,5 +30,4 @@ export function declared<T>(value: T | null | undefined): T | undefined {
 }
 
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-export const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 export const bool = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);
