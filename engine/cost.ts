@@ -23,12 +23,16 @@ export interface FleetCube {
 
 export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && "before" in cost && cost.budget?.over === true;
 
+/** The steps that change what the fleet costs. */
+const FLEET_STEPS: ReadonlySet<Step["op"]> = new Set(["create-cube", "delete-cube", "power-off", "wake"]);
+
 export function fleetBefore(observed: ObservedState): FleetCube[] {
   return observed.cubes.map(({ cube }) => ({ id: cube.id, name: cube.name, resources: cube.resources, stopped: powerSide(cube.state) === "stopped" }));
 }
 
 /** The fleet once the steps are carried out; a blocked change has none and leaves its cube as it is. */
 export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCube[] {
+  if (!steps.some((step) => FLEET_STEPS.has(step.op))) return before;
   const fleet = new Map(before.map((cube) => [cube.id as string, cube]));
   for (const step of steps) {
     if (step.op === "create-cube") fleet.set(`+${step.cube.cubeName}`, { id: null, name: step.cube.cubeName, resources: step.body.resources, stopped: false });
@@ -69,8 +73,9 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
   const tiers = new Map<string, KnownCost["tiers"][number]>();
   for (const cube of after) {
     const tier = tierOf(cube.resources.vcpu) ?? { label: "no tier", multiplier: 1 };
-    const seen = tiers.get(tier.label) ?? { label: tier.label, multiplier: tier.multiplier, cubes: 0 };
-    tiers.set(tier.label, { ...seen, cubes: seen.cubes + 1 });
+    const seen = tiers.get(tier.label);
+    if (seen === undefined) tiers.set(tier.label, { label: tier.label, multiplier: tier.multiplier, cubes: 1 });
+    else seen.cubes++;
   }
   const cost: KnownCost = { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
   if (budget !== undefined) {
