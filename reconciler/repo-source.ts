@@ -1,5 +1,4 @@
 /** The --repo flags made into a RepoLoader: credentials read from the environment or a file, never from argv. */
-import { openSync, readSync, closeSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { GitSource, type GitCredentials } from "../desired/git-source.js";
 import { RepoLoader } from "../desired/repo-load.js";
@@ -8,9 +7,10 @@ import { CliError } from "./errors.js";
 import { cwdOf, type CliIo } from "./io.js";
 import { parseRateLimit } from "./rate-limit.js";
 import { parseDuration } from "../system/time.js";
+import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 
 /** A token file is a line, not a document. */
-const MAX_TOKEN_BYTES = 16 * 1024;
+const TOKEN_FILE: ReadLimit = { maxBytes: 16 * 1024, what: "a token file (one token)" };
 
 export function repoLoaderOf(options: RepoOptions, cwd: string, io: CliIo): RepoLoader | undefined {
   if (options.repo === undefined) return undefined;
@@ -42,23 +42,14 @@ function tokenFromEnv(name: string, env: Record<string, string | undefined>): st
 }
 
 function readTokenFile(path: string): string {
-  let fd: number | undefined;
+  let token: string;
   try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError("missing_secret", `--git-token-file ${path}: not a regular file`);
-    if (stat.size > MAX_TOKEN_BYTES) throw new CliError("missing_secret", `--git-token-file ${path}: larger than ${MAX_TOKEN_BYTES} bytes; it should hold one token`);
-    const buffer = Buffer.alloc(stat.size);
-    readSync(fd, buffer, 0, stat.size, 0);
-    const token = buffer.toString("utf8").trim();
-    if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`);
-    return token;
+    token = readRegularText(path, TOKEN_FILE).trim();
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError("missing_secret", `--git-token-file ${path}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    throw new CliError("missing_secret", `--git-token-file ${path}: ${e instanceof FileReadError ? e.reason : (e as Error).message}`);
   }
+  if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`);
+  return token;
 }
 
 const REPO_KEYS = ["repo", "ref", "path", "secretsDir", "gitTokenEnv", "gitTokenFile", "gitUsername", "sshKey", "sshKnownHosts", "allowedSigners", "gitTimeout"] as const;
