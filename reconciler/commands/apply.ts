@@ -46,7 +46,7 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
       const { sessionContext } = await import("../repo-source.js");
       const { waitTimeout, pollInterval, lockTimeout, ...parsed } = parseOptions(ApplyOptions, raw);
       const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
-      const context = { ...sessionContext(parsed, raw, io), ...waits };
+      const context = { ...(await sessionContext(parsed, raw, io)), ...waits };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

@@ -27,6 +27,6 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
       const { runDrift } = await import("../actions/drift.js");
       const { sessionContext } = await import("../repo-source.js");
       const { dnsConcurrency, dnsRate, ...parsed } = parseOptions(DriftOptions, raw);
-      exitWith(await runDrift({ ...sessionContext(parsed, raw, io), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) }, io));
+      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) }, io));
     });
 }

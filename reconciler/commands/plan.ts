@@ -39,6 +39,6 @@ make, 2 when a change is blocked (apply would refuse it), 1 error.`,
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");
       const { sessionContext } = await import("../repo-source.js");
-      exitWith(await runPlan(sessionContext(parseOptions(PlanOptions, raw), raw, io), io));
+      exitWith(await runPlan(await sessionContext(parseOptions(PlanOptions, raw), raw, io), io));
     });
 }

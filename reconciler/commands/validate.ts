@@ -23,7 +23,7 @@ Every problem is reported as FILE:LINE:COL: message. Exit code 0 when valid, 1 o
       const { runValidate } = await import("../actions/validate.js");
       const { takeRepo } = await import("../repo-source.js");
       const { file, ...parsed } = parseOptions(ValidateOptions, raw);
-      const { repo, rest } = takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
+      const { repo, rest } = await takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
       exitWith(await runValidate({ ...rest, files: file, cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));
     });
 }

@@ -65,7 +65,7 @@ push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-S
       const { interval, waitTimeout, pollInterval, metricsPort, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
-        ...sessionContext(parsed, raw, io),
+        ...(await sessionContext(parsed, raw, io)),
         intervalMs: parseDuration(interval, "--interval"),
         ...(metricsPort !== undefined ? { metricsPort } : {}),
         ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),
