@@ -1,8 +1,9 @@
 /**
- * The one HTTP dispatcher of a client: undici's EnvHttpProxyAgent, so every request (reads,
- * mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY in either case,
- * with ALL_PROXY as the fallback for both, as curl and git read them. An http:// target is
- * forwarded by the proxy (absolute URI); an https:// target goes through a CONNECT tunnel.
+ * The one HTTP dispatcher of a client: undici's EnvHttpProxyAgent (its plain Agent when no proxy
+ * is set), so every request (reads, mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY
+ * and NO_PROXY in either case, with ALL_PROXY as the fallback for both, as curl and git read
+ * them. An http:// target is forwarded by the proxy (absolute URI); an https:// target goes
+ * through a CONNECT tunnel.
  *
  * Certificates: Node's bundled roots plus NODE_EXTRA_CA_CERTS, as always; CUBE_CA_FILE adds
  * the PEM certificates of a private CA (e.g. a TLS-inspecting corporate proxy) to them.
