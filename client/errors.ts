@@ -5,7 +5,7 @@
  * `JSON.stringify(e)` or `util.inspect(e)`.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
-import type { Redactor } from "../system/redact.js";
+import { cutShort, type Redactor } from "../system/redact.js";
 
 export type CubeApiErrorCode =
   | "bad_request"
@@ -212,7 +212,7 @@ function describe(res: ErrorResponse, redact: Redactor): string {
   const text = serverMessage(res.body);
   const head = `Cube API ${res.status} on ${res.method} ${res.path}`;
   if (text === undefined) return head;
-  return `${head}: ${redact(text).slice(0, MAX_SERVER_TEXT)}`;
+  return `${head}: ${cutShort(redact(text), MAX_SERVER_TEXT)}`;
 }
 
 /** The cube id of a /spaces/{s}/cubes/{c} path, for a 409 whose body omits the cube block. */

@@ -6,8 +6,8 @@
 import type { Dispatcher } from "undici";
 import type { Proxy } from "./dispatcher.js";
 import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError } from "./errors.js";
-import type { Redactor } from "../system/redact.js";
 import { networkError } from "./network-failure.js";
+import { cutShort, type Redactor } from "../system/redact.js";
 import type { ReadMemo } from "./read-memo.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -193,7 +193,7 @@ function interpret(
     if (!parsed.ok) throw new InvalidResponseError(`Cube API ${req.method} ${req.path}: response body is not JSON`, context);
     return { status, body: parsed.value, replayed: header("idempotency-replayed") === "true" };
   }
-  const body = parsed.ok ? parsed.value : text.slice(0, 200);
+  const body = parsed.ok ? parsed.value : cutShort(text, 200);
   const retryAfterSeconds = parseRetryAfter(header("retry-after"), options.now());
   throw errorFromResponse({ method: req.method, path: req.path, status, body, retryAfterSeconds }, options.redact);
 }

@@ -15,5 +15,30 @@ export const MIN_SECRET_LENGTH = 6;
 export function redactorFor(...secrets: string[]): Redactor {
   const json = (text: string): string => JSON.stringify(text).slice(1, -1);
   const forms = [...new Set(secrets.filter((s) => s !== "").flatMap((s) => [s, json(s), json(json(s))]))].sort((a, b) => b.length - a.length);
-  return (text) => forms.reduce((out, form) => (out.includes(form) ? out.split(form).join("[REDACTED]") : out), text);
+  return (text) => cutSecrets(forms.reduce((out, form) => (out.includes(form) ? out.split(form).join("[REDACTED]") : out), text), forms);
+}
+
+/** Marks where a text was cut short (cutShort): the start of a secret may stand just before it. */
+export const CUT = "…";
+
+/** The first `max` characters of a text, marked when there were more. */
+export function cutShort(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}${CUT}` : text;
+}
+
+/** A secret's first characters (3 or more) just before a cut are redacted: the rest of it was cut off. */
+function cutSecrets(text: string, forms: readonly string[]): string {
+  if (!text.includes(CUT)) return text;
+  const parts = text.split(CUT);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i]!;
+    const prefix = Math.max(0, ...forms.map((form) => longestPrefixEnding(part, form)));
+    if (prefix >= 3) parts[i] = `${part.slice(0, part.length - prefix)}[REDACTED]`;
+  }
+  return parts.join(CUT);
+}
+
+function longestPrefixEnding(text: string, form: string): number {
+  for (let n = Math.min(form.length - 1, text.length); n >= 3; n--) if (text.endsWith(form.slice(0, n))) return n;
+  return 0;
 }
