@@ -8,16 +8,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect } from "vitest";
 import { main } from "../../reconciler/main.js";
-import { SSH_KEY } from "./support/cli.js";
+import { FILE_HEADER, SSH_KEY } from "./support/cli.js";
 import { test, type CliFixture } from "./support/fixtures.js";
-
-const header = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-`;
 
 /** validate and plan refuse the file with the same report, exit 1, and send nothing. */
 async function refuse(fx: CliFixture, yaml: string, env: Record<string, string> = {}): Promise<string> {
@@ -33,7 +25,7 @@ async function refuse(fx: CliFixture, yaml: string, env: Record<string, string> 
   return validated.stderr;
 }
 
-const domainWith = (line: string) => `${header}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ${line}\n`;
+const domainWith = (line: string) => `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ${line}\n`;
 
 describe("1. impossible IP addresses and CIDRs are refused in the file", () => {
   test.for([
@@ -43,7 +35,7 @@ describe("1. impossible IP addresses and CIDRs are refused in the file", () => {
     ["300.1.1.1/40", /"300\.1\.1\.1\/40" is not an IP address/],
   ] as const)("%s in a domain's ipAllowList, ipDenyList and a port's allow-list", async ([address, message], { fx }) => {
     const quoted = JSON.stringify(address);
-    const yaml = `${header}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ipAllowList: [${quoted}]\n        ipDenyList: [${quoted}]\n    ports:\n      - cubePort: 5432\n        allow: [${quoted}]\n`;
+    const yaml = `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ipAllowList: [${quoted}]\n        ipDenyList: [${quoted}]\n    ports:\n      - cubePort: 5432\n        allow: [${quoted}]\n`;
     const stderr = await refuse(fx, yaml);
     expect(stderr).toMatch(new RegExp(`^cubeform\\.yaml:11:23: cubes\\[0\\]\\.domains\\[0\\]\\.ipAllowList\\[0\\]: ${message.source}`, "m"));
     expect(stderr).toMatch(/^cubeform\.yaml:12:22: cubes\[0\]\.domains\[0\]\.ipDenyList\[0\]: /m);
@@ -58,7 +50,7 @@ describe("1. impossible IP addresses and CIDRs are refused in the file", () => {
 
 describe("2. YAML that is not one document: a user error with a location, never an unexpected failure", () => {
   test("an unresolved alias", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - *nope\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - *nope\n`);
     expect(stderr).toContain("cubeform.yaml:7:5: unknown alias *nope: no anchor &nope is defined before it");
   });
 
@@ -70,13 +62,13 @@ describe("2. YAML that is not one document: a user error with a location, never 
 
   test("block nesting 2,000 deep", async ({ fx }) => {
     const deep = Array.from({ length: 2000 }, (_, i) => `${" ".repeat(i + 6)}-`).join("\n");
-    const stderr = await refuse(fx, `${header}  - name: web\n    userData:\n${deep} x\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    userData:\n${deep} x\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:\d+:\d+: the YAML is nested too deeply to read/m);
     expect(stderr).toContain("(1 problem)");
   });
 
   test("a multi-document file does not leak the parser's advice", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n---\napiVersion: cubeform/v1\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n---\napiVersion: cubeform/v1\n`);
     expect(stderr).toContain('cubeform.yaml:8:1: the file holds more than one YAML document (a second "---" starts here)');
     expect(stderr).not.toContain("parseAllDocuments");
   });
@@ -99,7 +91,7 @@ describe("3. what is known before apply", () => {
   });
 
   test("an unknown image or region fails the plan at file:line:col after reading the catalog once, and apply sends no mutation", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    image: ubuntu-99\n  - name: db\n    region: mars-1\n  - name: cache\n    region: eu-helsinky\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    image: ubuntu-99\n  - name: db\n    region: mars-1\n  - name: cache\n    region: eu-helsinky\n`);
     const planned = await fx.cli(["plan"]);
     expect(planned.exitCode).toBe(1);
     expect(planned.stderr).toContain('cubeform.yaml:8:12: cube "web": image "ubuntu-99" is not offered by the API; images: ubuntu-24.04, ');
@@ -115,9 +107,9 @@ describe("3. what is known before apply", () => {
   });
 
   test("an image typo on an existing cube is 'not offered (did you mean …)', also without --allow-replace, not a blocked replacement (issue 22 item 7)", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n`);
     expect((await fx.cli(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"])).exitCode).toBe(0);
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    image: ubuntu-24.4\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    image: ubuntu-24.4\n`);
     for (const flags of [[], ["--allow-replace"]]) {
       const planned = await fx.cli(["plan", ...flags]);
       expect(planned.exitCode).toBe(1);
@@ -127,7 +119,7 @@ describe("3. what is known before apply", () => {
   });
 
   test("a region typo in defaults is reported once, at its line in defaults (issue 22 item 7)", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), header.replace("defaults:\n", "defaults:\n  region: eu-helsinky\n") + "  - name: web\n  - name: db\n  - name: eu\n    region: eu-nuremberg\n");
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), FILE_HEADER.replace("defaults:\n", "defaults:\n  region: eu-helsinky\n") + "  - name: web\n  - name: db\n  - name: eu\n    region: eu-nuremberg\n");
     const planned = await fx.cli(["plan"]);
     expect(planned.exitCode).toBe(1);
     expect(planned.stderr).toContain('cubeform.yaml:3:11: cubes "web", "db": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)');
@@ -135,7 +127,7 @@ describe("3. what is known before apply", () => {
   });
 
   test("a resource above a space's default cap is a warning naming what only the API can judge", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    resources: { vcpu: 64, ramGb: 2, diskGb: 10 }\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    resources: { vcpu: 64, ramGb: 2, diskGb: 10 }\n`);
     const validated = await fx.cli(["validate"]);
     expect(validated.exitCode).toBe(0);
     expect(validated.stderr).toContain('warning: cubeform.yaml:8:16: cube "web": resources.vcpu 64 is above a space\'s default cap of 16 vCPU. Only the API knows your space\'s caps');
@@ -144,7 +136,7 @@ describe("3. what is known before apply", () => {
 
 describe("4. typos get the closest match", () => {
   test("an unknown key names the key it resembles", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    sshport: 22\n    resources: { vcpus: 1, ramGb: 1, diskGb: 10 }\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    sshport: 22\n    resources: { vcpus: 1, ramGb: 1, diskGb: 10 }\n`);
     expect(stderr).toContain('cubeform.yaml:8:5: cubes[0]: unknown key "sshport" (did you mean "sshPort"?)');
     expect(stderr).toContain('cubeform.yaml:9:18: cubes[0].resources: unknown key "vcpus" (did you mean "vcpu"?)');
   });
@@ -208,7 +200,7 @@ describe("5. -f: several files, a directory, standard input", () => {
 
   test("-f - with a bad document reports <stdin>:line:col", async ({ fx }) => {
     const stdin = new PassThrough();
-    stdin.end(`${header}  - name: web\n    colour: blue\n`);
+    stdin.end(`${FILE_HEADER}  - name: web\n    colour: blue\n`);
     const err = new PassThrough();
     let stderr = "";
     err.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -1,16 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { SSH_KEY } from "./support/cli.js";
+import { FILE_HEADER } from "./support/cli.js";
 import { test, type CliFixture } from "./support/fixtures.js";
-
-const header = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-`;
 
 /** validate and plan both refuse the file, at the same positions, and send nothing. */
 async function refuse(fx: CliFixture, yaml: string) {
@@ -28,65 +20,65 @@ async function refuse(fx: CliFixture, yaml: string) {
 
 describe("validate and plan report each problem at file:line:col, exit 1, and send no request", () => {
   test("bad YAML syntax", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    power: [running\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    power: [running\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:\d+:\d+: /m);
   });
 
   test("wrong type", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    sshPort: twenty-two\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    sshPort: twenty-two\n`);
     expect(stderr).toContain("cubeform.yaml:8:14: cubes[0].sshPort: Invalid input: expected number, received string");
   });
 
   test("unknown key", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    colour: blue\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    colour: blue\n`);
     expect(stderr).toContain('cubeform.yaml:8:5: cubes[0]: unknown key "colour"');
   });
 
   test("every problem at once", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    colour: blue\n  - name: db\n    power: asleep\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    colour: blue\n  - name: db\n    power: asleep\n`);
     expect(stderr).toContain('cubeform.yaml:8:5: cubes[0]: unknown key "colour"');
     expect(stderr).toMatch(/cubeform\.yaml:10:12: cubes\[1\]\.power: /);
     expect(stderr).toContain("(2 problems)");
   });
 
   test("a duplicate cube name and a type error in the same file: both reported", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    sshPort: twenty-two\n  - name: web\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    sshPort: twenty-two\n  - name: web\n`);
     expect(stderr).toContain("cubeform.yaml:8:14: cubes[0].sshPort: Invalid input: expected number, received string");
     expect(stderr).toMatch(/^cubeform\.yaml:9:11: cubes\[1\]\.name: duplicate cube name "web"/m);
     expect(stderr).toContain("(2 problems)");
   });
 
   test("duplicate cube name", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n  - name: db\n  - name: web\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n  - name: db\n  - name: web\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:9:11: cubes\[2\]\.name: duplicate cube name "web"/m);
   });
 
   test("duplicate domain", async ({ fx }) => {
     const domain = "    domains:\n      - { hostname: app.example.com, port: 80 }\n";
-    const stderr = await refuse(fx, `${header}  - name: web\n${domain}  - name: db\n${domain}`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n${domain}  - name: db\n${domain}`);
     expect(stderr).toMatch(/^cubeform\.yaml:12:21: cubes\[1\]\.domains\[0\]\.hostname: .*app\.example\.com/m);
   });
 
   test("missing env reference", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    userData: "token=\${env:DEPLOY_TOKEN}"\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    userData: "token=\${env:DEPLOY_TOKEN}"\n`);
     expect(stderr).toContain("cubeform.yaml:8:15: environment variable DEPLOY_TOKEN is not set");
   });
 
   test("literal basicAuthPassword", async ({ fx }) => {
-    const yaml = `${header}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: hunter2hunter2\n`;
+    const yaml = `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: hunter2hunter2\n`;
     const stderr = await refuse(fx, yaml);
     expect(stderr).toContain("cubeform.yaml:12:28: basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}\n");
     expect(stderr).not.toContain("hunter2hunter2");
   });
 
   test("basicAuthPassword referring to an unset variable", async ({ fx }) => {
-    const yaml = `${header}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        basicAuthPassword: \${env:WEB_PASSWORD}\n`;
+    const yaml = `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        basicAuthPassword: \${env:WEB_PASSWORD}\n`;
     const stderr = await refuse(fx, yaml);
     expect(stderr).toContain("cubeform.yaml:11:28: environment variable WEB_PASSWORD is not set");
   });
 
   test("missing key file", async ({ fx }) => {
-    const stderr = await refuse(fx, `${header}  - name: web\n    sshPublicKeyFile: keys/web.pub\n`);
+    const stderr = await refuse(fx, `${FILE_HEADER}  - name: web\n    sshPublicKeyFile: keys/web.pub\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:8:23: cubes\[0\]\.sshPublicKeyFile: cannot read keys\/web\.pub: no such file/m);
   });
 
@@ -104,7 +96,7 @@ test("validate accepts the example fleet", async ({ fx }) => {
 });
 
 test("validate --format github turns problems into error annotations", async ({ fx }) => {
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    colour: blue\n`);
+  writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    colour: blue\n`);
   const r = await fx.cli(["validate", "--format", "github"]);
   expect(r.exitCode).toBe(1);
   expect(r.stdout).toBe('::error file=cubeform.yaml,line=8,col=5::cubes[0]: unknown key "colour"\n');

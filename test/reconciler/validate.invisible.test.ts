@@ -6,16 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { runCli, SSH_KEY, tempProject } from "./support/cli.js";
+import { FILE_HEADER, runCli, SSH_KEY, tempProject } from "./support/cli.js";
 import { test } from "./support/fixtures.js";
-
-const header = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-`;
 
 describe("invisible characters in keys are shown escaped", () => {
   test("a key that starts with a form feed", async () => {
@@ -27,7 +19,7 @@ describe("invisible characters in keys are shown escaped", () => {
   });
 
   test("a zero-width space inside sshPort, and a right-to-left override", async () => {
-    const cwd = tempProject({ "cubeform.yaml": `${header}  - name: web\n    ssh\u200BPort: 2222\n    power\u202E: running\n` });
+    const cwd = tempProject({ "cubeform.yaml": `${FILE_HEADER}  - name: web\n    ssh\u200BPort: 2222\n    power\u202E: running\n` });
     const run = await runCli(["validate"], { cwd });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('cubeform.yaml:8:5: cubes[0]: unknown key "ssh\\u200BPort" (did you mean "sshPort"?)');
@@ -38,7 +30,7 @@ describe("invisible characters in keys are shown escaped", () => {
 
 describe("a NUL byte in an SSH public key is refused, and nothing is sent", () => {
   test("inline", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    sshPublicKey: "${SSH_KEY}\\0"\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    sshPublicKey: "${SSH_KEY}\\0"\n`);
     const run = await fx.cli(["plan"]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(`cubeform.yaml:8:19: cubes[0].sshPublicKey: the key holds a control character (U+0000 at character ${SSH_KEY.length + 1})`);
@@ -47,7 +39,7 @@ describe("a NUL byte in an SSH public key is refused, and nothing is sent", () =
 
   test("in a key file", async ({ fx }) => {
     writeFileSync(join(fx.cwd, "web.pub"), `${SSH_KEY.slice(0, 20)}\0${SSH_KEY.slice(20)}\n`);
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${header}  - name: web\n    sshPublicKeyFile: web.pub\n`);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    sshPublicKeyFile: web.pub\n`);
     const run = await fx.cli(["apply", "--auto-approve"]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain("cubeform.yaml:8:23: cubes[0].sshPublicKeyFile: the key holds a control character (U+0000 at character 21)");
@@ -60,7 +52,7 @@ test("5,000 files with one bad: the report names the bad one, not the 5,000", as
   mkdirSync(join(cwd, "fleet.d"));
   for (let i = 0; i < 5000; i++) {
     const name = `cube-${String(i).padStart(4, "0")}`;
-    writeFileSync(join(cwd, "fleet.d", `${name}.yaml`), `${header}  - name: ${name}\n${i === 2345 ? "    colour: blue\n" : ""}`);
+    writeFileSync(join(cwd, "fleet.d", `${name}.yaml`), `${FILE_HEADER}  - name: ${name}\n${i === 2345 ? "    colour: blue\n" : ""}`);
   }
   const run = await runCli(["validate", "-f", "fleet.d"], { cwd });
   expect(run.exitCode).toBe(1);
