@@ -15,7 +15,7 @@ import type { DownloadOptions, DownloadResult } from "./download.js";
 import { checkIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
-import { cubePageOf, domainsOf, tcpMappingsOf } from "./fast-check.js";
+import { cubePageOf, domainsOf, imagesOf, pricingOf, regionsOf, tcpMappingsOf } from "./fast-check.js";
 import { attachDomainBody, createTcpMappingBody, domainOf, tcpMappingOf, type AttachDomainRequest, type AttachDomainResponse, type CreateTcpMappingRequest, type Domain, type TcpMapping } from "./vocabulary.js";
 
 export interface ClientOptions extends HttpOptions {
@@ -115,15 +115,15 @@ export class CubeClient implements CubeApi {
   }
 
   async listRegions(): Promise<Api.Region[]> {
-    return (await this.request("ListRegions", { method: "GET", path: "/regions", auth: false })).items;
+    return (await this.request("ListRegions", { method: "GET", path: "/regions", auth: false }, regionsOf)).items;
   }
 
   async listImages(): Promise<Api.Image[]> {
-    return (await this.request("ListImages", { method: "GET", path: "/images", auth: false })).items;
+    return (await this.request("ListImages", { method: "GET", path: "/images", auth: false }, imagesOf)).items;
   }
 
   getPricing(): Promise<Api.Pricing> {
-    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false });
+    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false }, pricingOf);
   }
 
   // ------------------------------------------------------------ cubes

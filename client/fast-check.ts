@@ -1,6 +1,7 @@
 /**
- * A quicker check for the answers a plan reads by the thousand: the cube list's pages, each
- * cube's domains and TCP mappings (zod costs ~4× their JSON.parse). For an answer whose every
+ * A quicker check for the answers every plan reads: the cube list's pages, each cube's domains
+ * and TCP mappings by the thousand (zod costs ~4× their JSON.parse), and the prices, regions and
+ * images (so that a plan builds no zod classic schema at all). For an answer whose every
  * field is plainly valid it builds exactly zod's output; for anything else it answers undefined
  * and zod's verdict stands. Its checks are read from the zod schemas (schema/listed.ts, zod/mini:
  * a plan loads no zod classic); test/client/fast-check.test.ts compares the two.
@@ -9,7 +10,7 @@
  * the answer's order), not copied: ten thousand cubes are then not made, nor collected, twice.
  */
 import type * as z from "zod/mini";
-import { Cube, Domain, Pagination, TcpMapping } from "../schema/listed.js";
+import { Cube, Domain, Image, Pagination, Pricing, Region, TcpMapping } from "../schema/listed.js";
 
 type Json = Record<string, unknown>;
 /** A field's check: its value as zod gives it, or NO. */
@@ -159,6 +160,23 @@ export function listOf<T>(key: string, schema: z.core.$ZodType): (body: unknown)
   };
 }
 
+/**
+ * One object, in the reference's envelope (`{<key>: {…}}`) or bare, as enveloped() gives it; or
+ * undefined (a bare object with the envelope's key, or anything unusual, is zod's).
+ */
+export function envelopedOf<T>(key: string, schema: z.core.$ZodType): (body: unknown) => T | undefined {
+  let check: Check | undefined;
+  return (body) => {
+    if (!isRecord(body)) return undefined;
+    check ??= checkOf(schema);
+    const checked = Object.hasOwn(body, key) ? check(body[key]) : check(body);
+    return checked === NO ? undefined : (checked as T);
+  };
+}
+
+export const pricingOf = envelopedOf<Pricing>("pricing", Pricing);
 export const cubePageOf = listOf<Cube>("cubes", Cube);
 export const tcpMappingsOf = listOf<TcpMapping>("tcpMappings", TcpMapping);
 export const domainsOf = listOf<Domain>("domains", Domain);
+export const regionsOf = listOf<Region>("regions", Region);
+export const imagesOf = listOf<Image>("images", Image);

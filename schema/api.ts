@@ -14,8 +14,8 @@ import { Domain, Pagination } from "./listed.js";
 // the file's schema does not build every API schema); they are part of this module's exports.
 // They are zod/mini schemas: here they are wrapped with z.optional(X), not X.optional().
 export { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
-// So are the resources a plan lists by the thousand (listed.ts: the client's quick check reads their shapes).
-export { Cube, CubeResources, CubeState, Domain, Pagination, TcpMapping } from "./listed.js";
+// So are the answers every plan reads (listed.ts: the client's quick check reads their shapes).
+export { Cube, CubeResources, CubeState, Domain, Image, Pagination, Pricing, PricingTier, Region, TcpMapping } from "./listed.js";
 
 // ---------------------------------------------------------------- shared scalars
 
@@ -23,31 +23,7 @@ export const Timestamp = z.string();
 
 // ---------------------------------------------------------------- public lookups
 
-export const Region = z.object({ id: z.string(), name: z.string(), slug: z.string() });
-export type Region = z.infer<typeof Region>;
 
-export const Image = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.string(),
-  description: z.string(),
-  defaultUser: z.string(),
-});
-export type Image = z.infer<typeof Image>;
-
-export const PricingTier = z.object({
-  minVcpus: z.number().int(),
-  maxVcpus: z.number().int().nullable(),
-  multiplier: z.number(),
-  label: z.string(),
-});
-export const Pricing = z.object({
-  currency: z.string(),
-  rates: z.object({ vcpuPerHour: z.number(), ramGbPerHour: z.number(), diskGbPerHour: z.number() }),
-  tiers: z.array(PricingTier),
-  note: z.string(),
-});
-export type Pricing = z.infer<typeof Pricing>;
 
 export const Space = z.object({ id: z.string(), name: z.string(), tier: z.string(), createdAt: Timestamp });
 export type Space = z.infer<typeof Space>;

@@ -1,6 +1,6 @@
 /**
- * The API resources a plan reads by the thousand: cubes, their domains and TCP mappings, and
- * the list pages' pagination. api.ts exports them with the rest of the API's schemas; they are
+ * The API answers every plan reads: cubes, their domains and TCP mappings (by the thousand), the
+ * list pages' pagination, the prices, and the regions and images new cubes are checked against. api.ts exports them with the rest of the API's schemas; they are
  * written with zod/mini (see zod-english.ts) in a module of their own because the client's quick
  * check (client/fast-check.ts) takes its field tables from these shapes, and a plan must not
  * load zod classic for that.
@@ -95,3 +95,29 @@ export const TcpMapping = z.object({
   updatedAt: z.optional(Timestamp),
 });
 export type TcpMapping = z.infer<typeof TcpMapping>;
+
+export const Region = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+export type Region = z.infer<typeof Region>;
+
+export const Image = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  defaultUser: z.string(),
+});
+export type Image = z.infer<typeof Image>;
+
+export const PricingTier = z.object({
+  minVcpus: int(),
+  maxVcpus: z.nullable(int()),
+  multiplier: z.number(),
+  label: z.string(),
+});
+export const Pricing = z.object({
+  currency: z.string(),
+  rates: z.object({ vcpuPerHour: z.number(), ramGbPerHour: z.number(), diskGbPerHour: z.number() }),
+  tiers: z.array(PricingTier),
+  note: z.string(),
+});
+export type Pricing = z.infer<typeof Pricing>;

@@ -9,8 +9,9 @@ import { createClient, newIdempotencyKey } from "../../client/index.js";
 import { startEmulator } from "../../emulator/index.js";
 import { cubeBody, waitForState } from "./support/emulator.js";
 import * as zm from "zod/mini";
-import { cubePageOf, domainsOf, listOf, tcpMappingsOf } from "../../client/fast-check.js";
-import { Cube, Domain, listEnveloped, TcpMapping } from "../../schema/api.js";
+import { cubePageOf, domainsOf, imagesOf, listOf, pricingOf, regionsOf, tcpMappingsOf } from "../../client/fast-check.js";
+import { Cube, Domain, enveloped, Image, listEnveloped, Pricing, Region, TcpMapping } from "../../schema/api.js";
+import { IMAGES, PRICING, REGIONS } from "../../emulator/resources/catalog.js";
 import { sampleCube } from "./support/server.js";
 
 const ListCubes = listEnveloped("cubes", Cube);
@@ -162,6 +163,41 @@ test("domains and TCP mappings: the API's answers go the quick way; any one chan
     for (const item of odd) answered[agrees({ [key]: [item] }, quick, schema)]++;
     expect(answered.quick).toBeGreaterThan(20);
     expect(answered.zod).toBeGreaterThan(100);
+  }
+});
+
+test("the prices (GET /pricing, read by every plan): the API's answer goes the quick way; any one change answers as zod or is left to zod", () => {
+  const OnePricing = enveloped("pricing", Pricing);
+  const base = JSON.parse(JSON.stringify(PRICING)) as Record<string, unknown>;
+  expect(agrees({ pricing: base }, pricingOf, OnePricing)).toBe("quick");
+  expect(agrees(base, pricingOf, OnePricing)).toBe("quick");
+  const answered = { quick: 0, zod: 0 };
+  const tier = (base.tiers as Record<string, unknown>[])[0]!;
+  for (const key of [...Object.keys(base), ...Object.keys(tier), "vcpuPerHour", "unknownKey", "pricing"]) {
+    const { [key]: _dropped, ...without } = base;
+    for (const body of [without, { pricing: without }]) answered[agrees(body, pricingOf, OnePricing)]++;
+    for (const value of ODD_VALUES) {
+      const changed = [{ ...base, [key]: value }, { ...base, tiers: [tier, { ...tier, [key]: value }] }, { ...base, rates: { ...(base.rates as object), [key]: value } }];
+      for (const body of changed) for (const enveloping of [body, { pricing: body }, { pricing: body, [key]: value }]) answered[agrees(enveloping, pricingOf, OnePricing)]++;
+    }
+  }
+  for (const value of ODD_VALUES) answered[agrees(value, pricingOf, OnePricing)]++;
+  expect(answered.quick).toBeGreaterThan(50);
+  expect(answered.zod).toBeGreaterThan(200);
+});
+
+test("regions and images (checked before cubes are created): the API's answers go the quick way; any one change answers as zod or is left to zod", () => {
+  const cases = [
+    { key: "regions", quick: regionsOf, schema: listEnveloped("regions", Region), items: REGIONS },
+    { key: "images", quick: imagesOf, schema: listEnveloped("images", Image), items: IMAGES },
+  ];
+  for (const { key, quick, schema, items } of cases) {
+    const base = items[0] as unknown as Record<string, unknown>;
+    expect(agrees({ [key]: items }, quick, schema)).toBe("quick");
+    const answered = { quick: 0, zod: 0 };
+    for (const item of mutations(base, [])) answered[agrees({ [key]: [base, item] }, quick, schema)]++;
+    expect(answered.quick).toBeGreaterThan(5);
+    expect(answered.zod).toBeGreaterThan(40);
   }
 });
 

@@ -2,7 +2,8 @@
  * Start-up: a run loads only the command it invokes (commands/index.ts). `--version` and
  * `--help` load no command at all, and every entry of the list matches its module.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,7 @@ import { COMMANDS } from "../../reconciler/commands/index.js";
 import { testCacheHome } from "../support/cache-home.js";
 import { GRACEFUL_STOP_COMMANDS } from "../../reconciler/main.js";
 import { FLEET_YAML } from "./support/fixtures.js";
+import { startEmulator } from "../../emulator/index.js";
 import { runCli, tempProject } from "./support/cli.js";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
@@ -31,11 +33,26 @@ function modulesLoadedBy(args: string[]): string[] {
 /** The source files a run loads (paths relative to the package), dependencies' files included. */
 function filesLoadedBy(args: string[]): string[] {
   const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1" } });
-  const lines = run.stderr.split("\n");
+  return filesNamedIn(run.stderr);
+}
+
+/** filesLoadedBy for a plan against an emulator of this process (which must keep answering meanwhile); exit 2 says there are changes. */
+async function filesLoadedByPlan(args: string[], env: Record<string, string>): Promise<string[]> {
+  const run = await promisify(execFile)(process.execPath, ["--import", LOG_LOADS, BIN, "plan", ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1", ...env } }).catch(
+    (e: { code?: number; stderr: string }) => {
+      if (e.code === 2) return e;
+      throw new Error(`plan failed: ${e.stderr}`);
+    },
+  );
+  return filesNamedIn(run.stderr);
+}
+
+function filesNamedIn(stderr: string): string[] {
+  const lines = stderr.split("\n");
   const byNode = lines.filter((line) => line.startsWith("LOAD ")).map((line) => fileURLToPath(line.slice(5)));
   expect(byNode.filter((file) => file.includes("/dist/")), "the bin loads the bundle only, through its own loader").toEqual([]);
   const chunks = lines.flatMap((line) => /^cubeform: load (\S+) \(code cache: \w+\)$/.exec(line)?.[1] ?? []).map((name) => join(BUNDLE, name));
-  expect(chunks.length, run.stderr).toBeGreaterThan(0);
+  expect(chunks.length, stderr).toBeGreaterThan(0);
   const bundled = chunks.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
   return [...bundled, ...byNode.flatMap((file) => /\/(node_modules\/.*)$/.exec(file)?.[1] ?? [])];
 }
@@ -66,6 +83,19 @@ test("`cubeform validate` loads its own command only, nothing that talks HTTP, a
   // The file's and the options' schemas are zod/mini (schema/zod-english.ts): zod classic is ~20 % of the start-up.
   expect(files.filter((f) => f.startsWith("node_modules/zod/v4/core/"))).not.toEqual([]);
   expect(files.filter((f) => f.startsWith("node_modules/zod/v4/classic/"))).toEqual([]);
+});
+
+test("`cubeform plan` checks the answers it reads (pages, domains, TCP mappings, prices) without zod classic", async () => {
+  const emulator = await startEmulator({ clockSpeed: 200, rateLimit: { limit: 1000, windowMs: 60_000 } });
+  try {
+    const env = { CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId };
+    const files = await filesLoadedByPlan(["-f", FLEET_YAML, "--format", "json"], env);
+    expect(byPackage(files)).toContain("client/fast-check.ts");
+    // zod classic and every API schema (client/response-schemas.ts) are ~15 % of a 10,000-cube --target plan.
+    expect(files.filter((f) => f.startsWith("node_modules/zod/v4/classic/") || f === "client/response-schemas.ts")).toEqual([]);
+  } finally {
+    await emulator.close();
+  }
 });
 
 test("every entry of the command list registers the command it names, with the summary --help shows", async () => {
