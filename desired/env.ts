@@ -3,7 +3,7 @@
  * cache, a saved plan) keeps the reference instead of the value, with a salted digest of the
  * value so that a later run can tell whether the variable still holds it.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { crypto } from "../system/builtins.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -42,10 +42,10 @@ export interface SealedEnv {
   digests: Record<string, string>;
 }
 
-const digestOf = (salt: string, value: string): string => createHmac("sha256", salt).update(value).digest("hex");
+const digestOf = (salt: string, value: string): string => crypto().createHmac("sha256", salt).update(value).digest("hex");
 
 export function sealEnv(names: Iterable<string>, env: Env): SealedEnv {
-  const salt = randomBytes(16).toString("hex");
+  const salt = crypto().randomBytes(16).toString("hex");
   const digests: Record<string, string> = {};
   for (const name of names) digests[name] = digestOf(salt, env[name] ?? "");
   return { salt, digests };

@@ -7,9 +7,9 @@
  * Files cubeform reads: only a regular file, only up to a bound that fits what it is
  * (readRegularFile). A device, a pipe or a file larger than the bound is refused unread.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
-import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { crypto, fsPromises } from "./builtins.js";
 import { basename, dirname, join } from "node:path";
 
 export const PRIVATE_FILE = 0o600;
@@ -26,20 +26,21 @@ type Chunk = string | Uint8Array;
 export type FileData = Chunk | Iterable<Chunk> | AsyncIterable<Chunk>;
 
 export async function writeFileAtomic(path: string, data: FileData, options: WriteOptions = {}): Promise<void> {
-  const mode = options.mode ?? modeOf(await lstat(path).catch(() => undefined));
-  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
+  const fs = fsPromises();
+  const mode = options.mode ?? modeOf(await fs.lstat(path).catch(() => undefined));
+  await fs.mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const temp = tempPathBeside(path);
   try {
-    const handle = await open(temp, "wx", mode);
+    const handle = await fs.open(temp, "wx", mode);
     try {
       await handle.chmod(mode);
       await writeChunks(handle, data);
     } finally {
       await handle.close();
     }
-    await (options.overwrite === false ? link(temp, path) : rename(temp, path));
+    await (options.overwrite === false ? fs.link(temp, path) : fs.rename(temp, path));
   } finally {
-    await unlink(temp).catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
   }
 }
 
@@ -67,7 +68,7 @@ export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>,
 
 /** For appending to a file that may exist (a download's FILE.part): refuses a symlink (ELOOP); new files are 0600. */
 export function openForAppendNoFollow(path: string): Promise<FileHandle> {
-  return open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, PRIVATE_FILE);
+  return fsPromises().open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, PRIVATE_FILE);
 }
 
 /** A directory for cubeform's own files: created 0700 (with its parents); an existing one is left as it is. */
@@ -89,7 +90,7 @@ function lstatOrUndefined(path: string) {
 }
 
 function tempPathBeside(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${crypto().randomBytes(6).toString("hex")}.tmp`);
 }
 
 async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
@@ -160,7 +161,7 @@ export function readRegularText(path: string, limit: ReadLimit): string {
 export async function readRegularFileAsync(path: string, limit: ReadLimit): Promise<Buffer> {
   let handle: FileHandle;
   try {
-    handle = await open(path, OPEN_FOR_READ);
+    handle = await fsPromises().open(path, OPEN_FOR_READ);
   } catch (error) {
     throw openRefusal(path, error);
   }

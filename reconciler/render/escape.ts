@@ -4,7 +4,7 @@
  * shown, never obeyed: no terminal escape sequence, workflow command, markdown or HTML markup,
  * shell word, zone-file record or code comment can be made by them.
  */
-import { createHash } from "node:crypto";
+import { crypto } from "../../system/builtins.js";
 
 /** C0 and C1 controls, DEL, line and paragraph separators, and the bidi overrides (they reorder what is shown). */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -35,7 +35,7 @@ export function githubProperty(text: string): string {
  * command in it (`::error::`, `::add-mask::`, …), wherever a value lands in a line. The token is
  * a digest of the text: the same plan prints the same, and no value can hold its own digest.
  */
-export function githubInertLog(text: string, token = createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
+export function githubInertLog(text: string, token = crypto().createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
   return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;
 }
 

@@ -19,6 +19,7 @@ import { runCli, tempProject } from "./support/cli.js";
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 const BUNDLE = fileURLToPath(new URL("../../dist/cli", import.meta.url));
 const LOG_LOADS = fileURLToPath(new URL("./fixtures/log-loads.mjs", import.meta.url));
+const LOG_BUILTINS = fileURLToPath(new URL("./fixtures/log-builtins.cjs", import.meta.url));
 
 /**
  * The source modules (relative to the package, or the dependency's name) that a run of the bin
@@ -96,6 +97,14 @@ test("`cubeform plan` checks the answers it reads (pages, domains, TCP mappings,
   } finally {
     await emulator.close();
   }
+});
+
+test("`cubeform validate` loads none of Node's crypto and fs/promises (with readline): ~5 ms of its start-up (system/builtins.ts)", () => {
+  const run = spawnSync(process.execPath, ["-r", LOG_BUILTINS, BIN, "validate", "-f", FLEET_YAML], { encoding: "utf8", env: testCacheHome() });
+  expect(run.status, run.stderr).toBe(0);
+  const builtins = run.stderr.split("\n").flatMap((line) => /^BUILTIN (.*)$/.exec(line)?.[1] ?? []);
+  expect(builtins).toContain("vm");
+  expect(builtins.filter((name) => /^(crypto|fs\/promises|readline)$|^internal\/crypto\//.test(name))).toEqual([]);
 });
 
 test("every entry of the command list registers the command it names, with the summary --help shows", async () => {
