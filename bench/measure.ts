@@ -93,9 +93,12 @@ export interface FloorRun extends CliRun {
   cubes: number;
 }
 
-/** Runs the read floor against a server, measured exactly like a cubeform run. */
-export async function runFloor(server: { url: string; apiKey: string; spaceId: string }, concurrency = 32): Promise<FloorRun> {
-  const run = await runNode([READ_FLOOR, server.url, server.apiKey, server.spaceId, String(concurrency)], { env: {}, timeoutMs: 300_000 });
+/** The plan's reads alone with exactly N requests in flight (bench/floor/reads-in-flight.mjs). */
+export const READS_IN_FLIGHT = join(ROOT, "bench", "floor", "reads-in-flight.mjs");
+
+/** Runs the read floor (or another such script) against a server, measured exactly like a cubeform run. */
+export async function runFloor(server: { url: string; apiKey: string; spaceId: string }, concurrency = 32, script = READ_FLOOR): Promise<FloorRun> {
+  const run = await runNode([script, server.url, server.apiKey, server.spaceId, String(concurrency)], { env: {}, timeoutMs: 300_000 });
   const line = JSON.parse(run.stdout.trim().split("\n").pop() ?? "{}") as { reads?: number; cubes?: number };
   return { ...run, reads: line.reads ?? 0, cubes: line.cubes ?? 0 };
 }

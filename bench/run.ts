@@ -18,6 +18,8 @@
  *  - a `--target` plan: the full plan; a watch round: the floor's CPU for the same reads;
  *  - a plan through bench/floor/latency-proxy.mjs (10 ms each way): the latency floor, the
  *    plan's GETs ÷ requests in flight (--parallelism) × the round trip measured through it.
+ *    Beside it, for information: bench/floor/reads-in-flight.mjs, the same reads alone at the same
+ *    number in flight through the same proxy (what the proxy and the server add under that load).
  * Every measured run is a child process (`node bin/cubeform.js …`, transpiled from the working
  * tree into bench/.build; the floor runs the same way) against the emulator in another child
  * process (bench/emulator-process.ts: its own HTTP path plus a request counter), so peak RSS
@@ -29,7 +31,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildCli, ROOT } from "./build.js";
 import { changeSet, cubeName, desiredYaml, fleet, seedStateFile } from "./fleet.js";
-import { CODE_CACHE_HOME, roundTripMs, runCli, runFloor, runNode, startEmulatorProcess, startLatencyProxy, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
+import { CODE_CACHE_HOME, READS_IN_FLIGHT, roundTripMs, runCli, runFloor, runNode, startEmulatorProcess, startLatencyProxy, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
 import { DEFAULT_PARALLELISM } from "../reconciler/commands/options.js";
 import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
@@ -285,13 +287,17 @@ async function planThroughLatency(f: Fleet, maxRatio: number): Promise<void> {
     const gets = minReads(f.n);
     for (const parallelism of SWEEP ? [32, 64, 128, 256] : [DEFAULT_PARALLELISM]) {
       const plan = () => timedPlan(f.emulator, f.inSync, `plan ${f.n} at ${parallelism} in flight`, ["--parallelism", String(parallelism)], { CUBE_API_URL: proxy.url });
-      const runs = (await alternate(RUNS, { plan })).plan;
-      const planMs = medianOf(runs, (p) => p.run.wallMs);
+      // The same reads and nothing else at the same number in flight, through the same proxy.
+      const reads = () => runFloor({ ...f.emulator, url: proxy.url }, parallelism, READS_IN_FLIGHT);
+      const runs = await alternate(RUNS, { plan, reads });
+      const planMs = medianOf(runs.plan, (p) => p.run.wallMs);
+      const readsMs = medianOf(runs.reads, (r) => r.wallMs);
       const floorMs = (gets / parallelism) * rtt;
       const what = `plan ${f.n} (in sync) through the latency proxy, --parallelism ${parallelism}${parallelism === DEFAULT_PARALLELISM ? " (default)" : ""} vs latency floor (${gets} GETs ÷ ${parallelism} × round trip): wall`;
       if (parallelism === DEFAULT_PARALLELISM) ratioRow(what, planMs, floorMs, maxRatio);
       else row(what, s(planMs), "—", "info", s(floorMs), `${(planMs / floorMs).toFixed(2)}×`);
-      results[`latency${f.n}p${parallelism}`] = { rttMs: rtt, floorMs, plan: runs.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), exitCode: p.run.exitCode })) };
+      row(`  the same reads alone, ${parallelism} in flight (bench/floor/reads-in-flight.mjs, node:http), through the same proxy vs that latency floor`, s(readsMs), "—", "info", s(floorMs), `${(readsMs / floorMs).toFixed(2)}×`);
+      results[`latency${f.n}p${parallelism}`] = { rttMs: rtt, floorMs, readsMs, plan: runs.plan.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), exitCode: p.run.exitCode })) };
     }
   } finally {
     await proxy.stop();

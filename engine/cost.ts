@@ -57,19 +57,24 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
     return hourly * (tierOf(r.vcpu)?.multiplier ?? 1) * hoursPerMonth;
   };
   const byName = new Map<string, { before: number | null; after: number | null }>();
-  const total = (fleet: FleetCube[], side: "before" | "after"): number => {
+  const total = (fleet: FleetCube[], side: "before" | "after" | "both"): number => {
     let sum = 0;
     for (const cube of fleet) {
       const entry = byName.get(cube.name) ?? { before: null, after: null };
       const cost = monthly(cube);
-      entry[side] = (entry[side] ?? 0) + cost;
+      if (side !== "after") entry.before = (entry.before ?? 0) + cost;
+      if (side !== "before") entry.after = (entry.after ?? 0) + cost;
       byName.set(cube.name, entry);
       sum += cost;
     }
     return sum;
   };
-  const [totalBefore, totalAfter] = [total(before, "before"), total(after, "after")];
-  const cubes = [...byName].map(([name, e]) => ({ name, before: cents(e.before), after: cents(e.after), delta: cents((e.after ?? 0) - (e.before ?? 0)) }));
+  // A plan that changes no cube's cost (fleetAfter answers the same fleet) prices each cube once.
+  const totalBefore = total(before, after === before ? "both" : "before");
+  const totalAfter = after === before ? totalBefore : total(after, "after");
+  // forEach, not destructuring entries: this runs once per cube, before V8 optimizes it.
+  const cubes: KnownCost["cubes"] = [];
+  byName.forEach((e, name) => cubes.push({ name, before: cents(e.before), after: cents(e.after), delta: e.before === e.after ? 0 : cents((e.after ?? 0) - (e.before ?? 0)) }));
   const tiers = new Map<string, KnownCost["tiers"][number]>();
   for (const cube of after) {
     const tier = tierOf(cube.resources.vcpu) ?? { label: "no tier", multiplier: 1 };
