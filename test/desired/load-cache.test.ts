@@ -202,3 +202,16 @@ test("an entry whose body does not match its header is a miss", () => {
   expect(run.cache).toContain("not used for fleet.yaml: damaged");
   expect(run.plan?.changes.some((c) => c.address === "cube/c1x")).toBe(false);
 });
+
+test("an entry whose body matches its digest but not the outline of a load is a miss too", () => {
+  const dir = space("outline");
+  plan(dir);
+  const [entry] = entries(dir);
+  const [headerLine] = readFileSync(entry!, "utf8").split("\n", 1);
+  const body = JSON.stringify({ desired: { cubes: {} }, cubePositions: {}, secretEnvNames: [], envNames: [], cubeNames: [] });
+  const header = { ...(JSON.parse(headerLine!) as Record<string, unknown>), body: createHash("sha256").update(body).digest("hex") };
+  writeFileSync(entry!, `${JSON.stringify(header)}\n${body}`);
+  const run = plan(dir);
+  expect(run.cache).toContain("not used for fleet.yaml: damaged");
+  expect(run.status).toBe(2);
+});
