@@ -73,17 +73,11 @@ const Schemas = {
 };
 
 export function createAdmin(core: Core): EmulatorAdmin {
-  const mutate = <T>(fn: () => T): T => {
-    core.scheduler.runDue();
-    const result = fn();
-    core.save();
-    return result;
-  };
   return {
-    createSpace: (input = {}) => mutate(() => createSpace(core.data, parseWith(Schemas.space, input), isoAt(core.now()))),
-    publishDns: (record) => mutate(() => publishDns(core.data, parseWith(Schemas.dns, record))),
-    removeDns: (record) => mutate(() => removeDns(core.data, parseWith(Schemas.dnsRemove, record))),
-    setDnsUnavailable: (host, unavailable) => mutate(() => setDnsUnavailable(core.data, host, unavailable)),
+    createSpace: (input = {}) => core.mutate(() => createSpace(core.data, parseWith(Schemas.space, input), isoAt(core.now()))),
+    publishDns: (record) => core.mutate(() => publishDns(core.data, parseWith(Schemas.dns, record))),
+    removeDns: (record) => core.mutate(() => removeDns(core.data, parseWith(Schemas.dnsRemove, record))),
+    setDnsUnavailable: (host, unavailable) => core.mutate(() => setDnsUnavailable(core.data, host, unavailable)),
     injectFault: (fault) => core.faults.add(parseWith(Schemas.fault, fault)),
     clearFaults: () => core.faults.clear(),
     setClockSpeed: (speed) => {
@@ -92,24 +86,24 @@ export function createAdmin(core: Core): EmulatorAdmin {
       core.scheduler.arm();
     },
     advanceClock: (ms) =>
-      mutate(() => {
+      core.mutate(() => {
         core.clock.advance(ms);
         core.scheduler.runDue();
       }),
     setRateLimit: (setting) => core.rateLimiter.configure(parseWith(Schemas.rateLimit, setting)),
-    terminateCube: (input) => mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
+    terminateCube: (input) => core.mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
     requests: () => core.requests(),
     requestCounts: () => core.requestCounts(),
     clearRequests: () => core.clearRequests(),
     flushState: () => core.flush(),
     auditRows: (filter) => auditRows(core, filter),
-    createBackup: (input) => mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
-    answerDeviceLogin: (input) => mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
+    createBackup: (input) => core.mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
+    answerDeviceLogin: (input) => core.mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
     setStorageRate: (bytesPerSecond) => {
       core.storageBytesPerSecond = parseWith(Schemas.storageRate, { bytesPerSecond }).bytesPerSecond;
     },
     setBackupAllowance: (input) =>
-      mutate(() => {
+      core.mutate(() => {
         const { spaceId, allowance } = parseWith(Schemas.allowance, input);
         if (!Object.hasOwn(core.data.spaces, spaceId)) throw notFound("Space");
         if (allowance === null) delete core.data.backupAllowance[spaceId];

@@ -15,6 +15,7 @@ import { Presigner } from "./presign.js";
 import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
 import type { Job, StateData } from "./state.js";
 import { Store } from "./store.js";
+import { sleep } from "../../system/time.js";
 
 const REQUEST_LOG_MAX = 10_000;
 
@@ -84,6 +85,19 @@ export class Core {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** Runs due jobs, then `fn`, then marks the state changed: a write from outside a request (admin surface, device page). */
+  mutate<T>(fn: () => T): T {
+    this.scheduler.runDue();
+    const result = fn();
+    this.save();
+    return result;
+  }
+
+  /** Holds a storage stream that just moved `bytes` to the admin-set rate, if any. */
+  async pace(bytes: number): Promise<void> {
+    if (this.storageBytesPerSecond !== null) await sleep((bytes / this.storageBytesPerSecond) * 1000);
   }
 
   /** Marks the state changed; the store writes it shortly (see Store). */

@@ -42,7 +42,7 @@ function isOpen(share: ShareRecord, now: number): boolean {
 
 function createShare(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateShareRequest, ctx.body);
-  const backup = requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "");
+  const backup = requireBackup(ctx);
   if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); only a complete backup can be shared`);
   if (body.destinationSpaceId === ctx.auth.spaceId) throw badRequest("destinationSpaceId: a backup cannot be shared with its own space");
   if (!Object.hasOwn(ctx.core.data.spaces, body.destinationSpaceId)) throw notFound("Destination space");
@@ -102,17 +102,12 @@ function acceptShare(ctx: RouteContext): ApiResponse {
   return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId), backup: backupView(copy) });
 }
 
-function declineShare(ctx: RouteContext): ApiResponse {
-  const share = requireShare(ctx, "destination");
-  share.status = "declined";
+/** Decline (by the destination) or cancel (by the source): the offer ends, nothing is copied. */
+const endShare = (side: "destination" | "source", status: "declined" | "canceled") => (ctx: RouteContext): ApiResponse => {
+  const share = requireShare(ctx, side);
+  share.status = status;
   return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
-}
-
-function cancelShare(ctx: RouteContext): ApiResponse {
-  const share = requireShare(ctx, "source");
-  share.status = "canceled";
-  return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
-}
+};
 
 const ONE_SHARE = object({ share: ref("BackupShare") });
 
@@ -145,11 +140,11 @@ export const backupSharesResource: Resource = {
     {
       method: "POST",
       path: `${SHARE}/decline`,
-      handler: declineShare,
+      handler: endShare("destination", "declined"),
       readOnlyMessage: RESPOND_FORBIDDEN,
       doc: { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] },
     },
-    { method: "POST", path: `${SHARE}/cancel`, handler: cancelShare, doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
+    { method: "POST", path: `${SHARE}/cancel`, handler: endShare("source", "canceled"), doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
   ],
   schemas: { BackupShare: BackupShare },
 };

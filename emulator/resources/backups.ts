@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Backup, BackupDownload } from "../../schema/api.js";
-import type { RouteContext } from "../core/context.js";
+import { pathRow, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
@@ -18,7 +18,7 @@ import { refuseStorage, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
-import { sleep } from "../../system/time.js";
+import { newestFirst } from "./views.js";
 import type { EmulatorAdmin } from "../types.js";
 
 export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
@@ -30,11 +30,8 @@ export function backupView(backup: BackupRecord): Backup {
   return { ...view, config: backup.config && { ...backup.config, domains: [...backup.config.domains], tcpPorts: [...backup.config.tcpPorts] } };
 }
 
-/** A backup of the key's space; another space's is reported exactly like a missing one. */
-export function requireBackup(core: Core, spaceId: string, backupId: string): BackupRecord {
-  const backup = rowOf(core.data.backups, backupId);
-  if (!backup || backup.spaceId !== spaceId) throw notFound("Backup");
-  return backup;
+export function requireBackup(ctx: RouteContext): BackupRecord {
+  return pathRow(ctx, ctx.core.data.backups, "backupId", "Backup");
 }
 
 export function backupsOf(core: Core, spaceId: string): BackupRecord[] {
@@ -42,13 +39,11 @@ export function backupsOf(core: Core, spaceId: string): BackupRecord[] {
 }
 
 function listBackups(ctx: RouteContext): ApiResponse {
-  // Newest first; among equal times, the later-made first.
-  const backups = backupsOf(ctx.core, ctx.auth.spaceId).reverse().sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  return json(200, { backups: backups.map(backupView) });
+  return json(200, { backups: newestFirst(backupsOf(ctx.core, ctx.auth.spaceId)).map(backupView) });
 }
 
 function getBackup(ctx: RouteContext): ApiResponse {
-  return json(200, { backup: backupView(requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "")) });
+  return json(200, { backup: backupView(requireBackup(ctx)) });
 }
 
 export function archiveFilename(backup: BackupRecord): string {
@@ -56,7 +51,7 @@ export function archiveFilename(backup: BackupRecord): string {
 }
 
 function downloadBackup(ctx: RouteContext): ApiResponse {
-  const backup = requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "");
+  const backup = requireBackup(ctx);
   if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); it can be downloaded once complete`);
   const expiresAt = ctx.now + DOWNLOAD_URL_TTL_MS;
   return json(200, {
@@ -99,12 +94,10 @@ function rangeApplies(ifRange: string | string[] | undefined, validators: { etag
   return value.startsWith('"') ? value === validators.etag : value === validators["last-modified"];
 }
 
-/** Holds a stream to the admin-set storage rate, if any. */
 async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buffer> {
   for (const chunk of chunks) {
     yield chunk;
-    const rate = core.storageBytesPerSecond;
-    if (rate !== null) await sleep((chunk.length / rate) * 1000);
+    await core.pace(chunk.length);
   }
 }
 

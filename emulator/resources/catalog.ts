@@ -1,6 +1,6 @@
 /** The public lookups: regions, images and pricing, and the hourly cost derived from them. */
 import { Pricing, type CubeResources, type Image, type Region } from "../../schema/api.js";
-import { json } from "../core/http.js";
+import { badRequest, json } from "../core/http.js";
 import { listOf, ref } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 
@@ -28,12 +28,22 @@ export const PRICING: Pricing = {
   note: "Emulated prices: billed per hour of runtime; disk is billed while the Cube exists.",
 };
 
-export function findImage(id: string): Image | undefined {
-  return IMAGES.find((image) => image.id === id);
-}
-
 export function findRegion(slug: string): Region | undefined {
   return REGIONS.find((region) => region.slug === slug);
+}
+
+/** The image `id`, or a 400 naming the request's `field` and the images there are. */
+export function requireImage(id: string, field: string): Image {
+  const image = IMAGES.find((i) => i.id === id);
+  if (!image) throw badRequest(`${field}: unknown image "${id}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
+  return image;
+}
+
+/** The region of `slug` (the first region when none is given), or a 400 naming the regions there are. */
+export function requireRegion(slug: string | null | undefined): Region {
+  const region = slug == null ? REGIONS[0] : findRegion(slug);
+  if (!region) throw badRequest(`region: unknown region "${slug}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
+  return region;
 }
 
 export function costPerHour(resources: CubeResources): number {

@@ -96,9 +96,7 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
   if (!tokenMatches(core, userCode, form.get("token") ?? "")) return page(403, "<p>The form's token does not match: open the login link again.</p>");
   const approve = form.get("answer") === "approve";
   try {
-    core.scheduler.runDue();
-    answerDeviceLogin(core, { userCode, approve });
-    core.save();
+    core.mutate(() => answerDeviceLogin(core, { userCode, approve }));
   } catch (error) {
     if (error instanceof HttpError) return page(error.status, `<p>${escapeHtml(error.message)}: start the login again.</p>`);
     throw error;

@@ -5,12 +5,12 @@ import { writeAudit } from "../core/audit.js";
 import { DELAYS } from "../core/clock.js";
 import { actorOf, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { intQueryParam, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import { defineJob, type Resource } from "../core/resource.js";
 import type { CubeRecord } from "../core/state.js";
-import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
+import { requireImage, requireRegion } from "./catalog.js";
 import { CUBE_PATH, requireCube } from "./cube-lookup.js";
 import { createSshMapping } from "./tcp.js";
 import { cubeView, publicIpv4 } from "./views.js";
@@ -32,10 +32,8 @@ export function getCube(ctx: RouteContext): ApiResponse {
 
 export function createCube(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateCubeRequest, ctx.body);
-  const image = findImage(body.image);
-  if (!image) throw badRequest(`image: unknown image "${body.image}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
-  const region = body.region === undefined ? REGIONS[0] : findRegion(body.region);
-  if (!region) throw badRequest(`region: unknown region "${body.region}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
+  const image = requireImage(body.image, "image");
+  const region = requireRegion(body.region);
   const cube = insertCube(
     ctx.core,
     { spaceId: ctx.auth.spaceId, name: body.name, image, region: region.slug, resources: body.resources, sshPublicKey: body.sshPublicKey, userData: body.userData ?? null },

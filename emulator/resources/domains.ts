@@ -3,7 +3,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, DomainRecordsView, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
@@ -14,9 +14,7 @@ import { domainView } from "./views.js";
 
 function requireDomain(ctx: RouteContext): { cube: CubeRecord; domain: DomainRecord } {
   const cube = requireCube(ctx);
-  const domain = ctx.core.index.domains.get(ctx.params.mappingId ?? "");
-  if (!domain || domain.cubeId !== cube.id) throw notFound("Domain");
-  return { cube, domain };
+  return { cube, domain: ctx.core.index.domains.requireOf(cube.id, ctx.params.mappingId, "Domain") };
 }
 
 export function listDomains(ctx: RouteContext): ApiResponse {

@@ -112,6 +112,11 @@ export function webhookView(webhook: WebhookRecord, options: { description?: boo
   };
 }
 
+/** Newest first by createdAt; among equal times, the later-made (later in the table) first. */
+export function newestFirst<T extends { createdAt: string }>(rows: T[]): T[] {
+  return rows.reverse().sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
 export function deliveryView(delivery: DeliveryRecord): WebhookDelivery {
   const { spaceId: _spaceId, webhookId: _webhookId, payload: _payload, ...view } = delivery;
   return view;

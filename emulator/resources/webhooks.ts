@@ -1,21 +1,19 @@
 /** Webhook endpoints and their deliveries of the space's events. The secret is returned once, in the create response. */
 import { randomBytes } from "node:crypto";
 import { CreateWebhookRequest } from "../../schema/api.js";
-import type { RouteContext } from "../core/context.js";
-import { intQuery, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { pathRow, type RouteContext } from "../core/context.js";
+import { intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { intQueryParam, listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
 import type { Resource } from "../core/resource.js";
 import type { WebhookRecord } from "../core/state.js";
 import { deliverEvent, deliveryAttemptJob, resumePendingDeliveries } from "./deliveries.js";
-import { deliveryView, webhookView } from "./views.js";
+import { deliveryView, newestFirst, webhookView } from "./views.js";
 
 const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 function requireWebhook(ctx: RouteContext): WebhookRecord {
-  const webhook = ctx.core.data.webhooks[ctx.params.endpointId ?? ""];
-  if (!webhook || webhook.spaceId !== ctx.auth.spaceId) throw notFound("Webhook");
-  return webhook;
+  return pathRow(ctx, ctx.core.data.webhooks, "endpointId", "Webhook");
 }
 
 export function listWebhooks(ctx: RouteContext): ApiResponse {
@@ -58,12 +56,8 @@ export function listDeliveries(ctx: RouteContext): ApiResponse {
   const limit = intQuery(ctx.query, "limit", 50, 1, 100);
   const webhook = requireWebhook(ctx);
   const since = ctx.now - DELIVERY_RETENTION_MS;
-  const deliveries = Object.values(ctx.core.data.deliveries)
-    .filter((d) => d.webhookId === webhook.id && Date.parse(d.createdAt) >= since)
-    .reverse()
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
-    .slice(0, limit);
-  return json(200, { deliveries: deliveries.map(deliveryView) });
+  const deliveries = Object.values(ctx.core.data.deliveries).filter((d) => d.webhookId === webhook.id && Date.parse(d.createdAt) >= since);
+  return json(200, { deliveries: newestFirst(deliveries).slice(0, limit).map(deliveryView) });
 }
 
 export const webhooksResource: Resource = {
