@@ -9,7 +9,6 @@ import { RESOURCES } from "./resources/all.js";
 
 export type { Route } from "./core/resource.js";
 
-const RESOURCE_ROUTES = RESOURCES.flatMap((resource) => resource.routes);
 let document: unknown;
 
 const OPENAPI_ROUTE: Route = {
@@ -20,7 +19,7 @@ const OPENAPI_ROUTE: Route = {
   doc: { summary: "This document", tag: "Public", ok: [200, { type: "object" }] },
 };
 
-export const ROUTES: readonly Route[] = [...RESOURCE_ROUTES, OPENAPI_ROUTE];
+export const ROUTES: readonly Route[] = [...RESOURCES.flatMap((resource) => resource.routes), OPENAPI_ROUTE];
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 

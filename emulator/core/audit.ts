@@ -16,9 +16,7 @@ export function auditRows(core: Core, filter: { visibility?: "customer" | "inter
     .map((row) => structuredClone(row));
 }
 
-export type CustomerAuditRow = Omit<AuditRow, "reason" | "visibility">;
-
 /** Customer view: visible rows only, and never an operator's reason. */
-export function customerAuditLog(core: Core, spaceId: string): CustomerAuditRow[] {
+export function customerAuditLog(core: Core, spaceId: string): Omit<AuditRow, "reason" | "visibility">[] {
   return auditRows(core, { visibility: "customer", spaceId }).map(({ reason: _reason, visibility: _visibility, ...row }) => row);
 }

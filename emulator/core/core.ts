@@ -12,7 +12,7 @@ import { isoAt } from "./ids.js";
 import type { StateIndex } from "./indexes.js";
 import { Scheduler } from "./jobs.js";
 import { Presigner } from "./presign.js";
-import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
+import { RateLimiter } from "./ratelimit.js";
 import type { Job, StateData } from "./state.js";
 import { Store } from "./store.js";
 import { sleep } from "../../system/time.js";
@@ -24,7 +24,7 @@ export class Core {
   readonly clock: EmulatedClock;
   readonly scheduler: Scheduler;
   readonly events = new EventBus();
-  readonly rateLimiter: RateLimiter;
+  readonly rateLimiter = new RateLimiter();
   readonly faults = new FaultList();
   readonly presigner = new Presigner();
   /** Bytes per second each storage stream is held to (admin: tests of interrupted transfers); null: as fast as it goes. */
@@ -46,8 +46,7 @@ export class Core {
     this.store = Store.open(options.statePath);
     this.clock = new EmulatedClock(options.clockSpeed ?? 1, this.store.data.clockNow);
     this.scheduler = new Scheduler(this.store, this.clock, (job) => this.runJob(job), () => this.save());
-    this.rateLimiter = new RateLimiter();
-    this.rateLimiter.configure(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+    if (options.rateLimit) this.rateLimiter.configure(options.rateLimit);
     this.defaultPageSize = checkPageSize(options.defaultPageSize ?? 20);
     this.deliverAnywhere = options.deliverAnywhere ?? false;
     const createdAt = isoAt(this.now());

@@ -58,11 +58,7 @@ export const SUCCESS = { success: true } as const;
 export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw badRequest(describeIssues(result.error.issues));
-}
-
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map(describeIssue).join("; ");
+  throw badRequest(result.error.issues.map(describeIssue).join("; "));
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

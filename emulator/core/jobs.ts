@@ -14,11 +14,6 @@ import type { EmulatedClock } from "./clock.js";
 import type { Job } from "./state.js";
 import type { Store } from "./store.js";
 
-/** What a job type schedules: its kind and its payload fields (id and due time are added). */
-export type JobPayload = { kind: string } & Record<string, unknown>;
-
-export type JobRunner = (job: Job) => void;
-
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   /** Emulated time the armed timer wakes up for. */
@@ -29,7 +24,7 @@ export class Scheduler {
   constructor(
     private readonly store: Store,
     private readonly clock: EmulatedClock,
-    private readonly run: JobRunner,
+    private readonly run: (job: Job) => void,
     /** Called after a timer-driven run changed something (to persist it). */
     private readonly afterRun: () => void,
   ) {
@@ -40,7 +35,8 @@ export class Scheduler {
     return this.store.data.jobs;
   }
 
-  schedule(payload: JobPayload, at: number): void {
+  /** Schedules a job of `payload.kind` with its payload fields; its id and due time are added. */
+  schedule(payload: { kind: string } & Record<string, unknown>, at: number): void {
     const job: Job = { ...payload, id: this.store.data.nextJobId++, at };
     heapPush(this.jobs, job);
     if (!this.timer || at < this.armedAt) this.arm();

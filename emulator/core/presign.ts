@@ -8,8 +8,6 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 /** Where storage URLs live: outside /api/v1, so they are neither rate limited nor logged. */
 export const STORAGE_PREFIX = "/__storage";
 
-export type PresignCheck = "ok" | "expired" | "invalid";
-
 export class Presigner {
   private readonly key = randomBytes(32);
 
@@ -18,7 +16,7 @@ export class Presigner {
     return `${origin}${STORAGE_PREFIX}${path}?expires=${expiresAtMs}&signature=${this.signature(path, expiresAtMs)}`;
   }
 
-  check(path: string, query: URLSearchParams, now: number): PresignCheck {
+  check(path: string, query: URLSearchParams, now: number): "ok" | "expired" | "invalid" {
     const expires = Number(query.get("expires"));
     const given = Buffer.from(query.get("signature") ?? "", "utf8");
     const expected = Buffer.from(this.signature(path, expires), "utf8");

@@ -72,7 +72,6 @@ export function pathPattern(path: string): { names: string[]; regex: RegExp } {
 }
 
 export interface Resource {
-  name: string;
   routes: readonly Route[];
   jobs?: readonly RegisteredJob[];
   storage?: readonly StorageRoute[];

@@ -112,7 +112,6 @@ const endShare = (side: "destination" | "source", status: "declined" | "canceled
 const ONE_SHARE = object({ share: ref("BackupShare") });
 
 export const backupSharesResource: Resource = {
-  name: "backup-shares",
   routes: [
     {
       method: "POST",

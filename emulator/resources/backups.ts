@@ -70,17 +70,11 @@ async function streamArchive(core: Core, params: Record<string, string>, req: In
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
   const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);
   const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", ...validators, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
-  if (range.kind === "unsatisfiable") {
-    res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
-    return;
-  }
+  if (range.kind === "unsatisfiable") return void res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
   const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
   const status = range.kind === "partial" ? 206 : 200;
   res.writeHead(status, { ...headers, "content-length": end - start + 1, ...(status === 206 ? { "content-range": `bytes ${start}-${end}/${size}` } : {}) });
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
+  if (req.method === "HEAD") return void res.end();
   await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
 }
 
@@ -146,7 +140,6 @@ function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["confi
 }
 
 export const backupsResource: Resource = {
-  name: "backups",
   routes: [
     { method: "GET", path: "/spaces/{spaceId}/backups", handler: listBackups, doc: { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] } },
     { method: "GET", path: BACKUP, handler: getBackup, doc: { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] } },

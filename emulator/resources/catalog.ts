@@ -55,7 +55,6 @@ export function costPerHour(resources: CubeResources): number {
 
 /** Public: no API key needed. */
 export const catalogResource: Resource = {
-  name: "catalog",
   routes: [
     { method: "GET", path: "/regions", public: true, handler: () => json(200, { regions: REGIONS }), doc: { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] } },
     { method: "GET", path: "/images", public: true, handler: () => json(200, { images: IMAGES }), doc: { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] } },

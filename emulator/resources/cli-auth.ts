@@ -158,7 +158,6 @@ function escapeHtml(text: string): string {
 }
 
 export const cliAuthResource: Resource = {
-  name: "cli-auth",
   routes: [
     {
       method: "POST",

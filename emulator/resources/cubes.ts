@@ -174,7 +174,6 @@ export function emitCubeEvent(core: Core, cube: CubeRecord, event: string, at: n
 }
 
 export const cubesResource: Resource = {
-  name: "cubes",
   routes: [
     {
       method: "GET",

@@ -143,7 +143,6 @@ function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirm
 }
 
 export const domainsResource: Resource = {
-  name: "domains",
   routes: [
     {
       method: "GET",

@@ -169,7 +169,6 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
 }
 
 export const importsResource: Resource = {
-  name: "imports",
   routes: [
     {
       method: "POST",

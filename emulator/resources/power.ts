@@ -35,7 +35,6 @@ function transition(path: string, t: Transition, restart = false): Route {
 }
 
 export const powerResource: Resource = {
-  name: "power",
   routes: [
     transition("power-off", { verb: "power off", from: "running", via: "stopping", to: "stopped", delay: DELAYS.stopping, summary: "Power off a running Cube" }),
     transition("wake", { verb: "wake", from: "stopped", via: "booting", to: "running", delay: DELAYS.booting, summary: "Start a stopped Cube" }),

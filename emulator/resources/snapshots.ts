@@ -64,7 +64,6 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
 }
 
 export const snapshotsResource: Resource = {
-  name: "snapshots",
   routes: [
     {
       method: "GET",

@@ -16,7 +16,6 @@ function auditLog(ctx: RouteContext): ApiResponse {
 }
 
 export const spaceResource: Resource = {
-  name: "space",
   routes: [
     {
       method: "GET",

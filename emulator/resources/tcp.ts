@@ -108,7 +108,6 @@ const sshPortActiveJob = defineJob<{ mappingId: string }>("ssh-port-active", (co
 });
 
 export const tcpResource: Resource = {
-  name: "tcp-mappings",
   routes: [
     { method: "GET", path: `${CUBE_PATH}/ssh`, handler: getSsh, doc: { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] } },
     {

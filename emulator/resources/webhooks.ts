@@ -61,7 +61,6 @@ export function listDeliveries(ctx: RouteContext): ApiResponse {
 }
 
 export const webhooksResource: Resource = {
-  name: "webhooks",
   routes: [
     { method: "GET", path: "/spaces/{spaceId}/webhooks", handler: listWebhooks, doc: { summary: "List webhook endpoints", tag: "Webhooks", ok: [200, listOf("webhooks", "Webhook")] } },
     {
