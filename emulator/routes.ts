@@ -3,7 +3,7 @@
  * the OpenAPI document that describes exactly these routes.
  */
 import { decodePathSegment, json } from "./core/http.js";
-import { pathPattern, type Route } from "./core/resource.js";
+import { pathPattern, publicRoute, type Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";
 import { RESOURCES } from "./resources/all.js";
 
@@ -11,13 +11,8 @@ export type { Route } from "./core/resource.js";
 
 let document: unknown;
 
-const OPENAPI_ROUTE: Route = {
-  method: "GET",
-  path: "/openapi.json",
-  public: true,
-  handler: () => json(200, (document ??= openApiDocument(ROUTES, Object.assign({}, ...RESOURCES.map((r) => r.schemas ?? {}))))),
-  doc: { summary: "This document", tag: "Public", ok: [200, { type: "object" }] },
-};
+const serveDocument = () => json(200, (document ??= openApiDocument(ROUTES, Object.assign({}, ...RESOURCES.map((r) => r.schemas ?? {})))));
+const OPENAPI_ROUTE = publicRoute("GET", "/openapi.json", serveDocument, { summary: "This document", tag: "Public", ok: [200, { type: "object" }] });
 
 export const ROUTES: readonly Route[] = [...RESOURCES.flatMap((resource) => resource.routes), OPENAPI_ROUTE];
 

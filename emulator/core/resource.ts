@@ -25,6 +25,16 @@ export type Route = {
   | { public?: false; handler: RouteHandler }
 );
 
+/** A route that needs an API key; `doc` describes it in the OpenAPI document. */
+export function route(method: string, path: string, handler: RouteHandler, doc: Operation, readOnlyMessage?: string): Route {
+  return { method, path, handler, doc, readOnlyMessage };
+}
+
+/** A route that needs no API key. */
+export function publicRoute(method: string, path: string, handler: (ctx: PublicContext) => ApiResponse, doc: Operation): Route {
+  return { method, path, public: true, handler, doc };
+}
+
 export interface JobType<P extends object = object> {
   kind: string;
   run(core: Core, job: P & Job): void;

@@ -10,7 +10,7 @@ import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiRes
 import { isoAt, newId } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { object, ref } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
 import { backupsOf, backupView, requireBackup } from "./backups.js";
 
@@ -108,42 +108,33 @@ const endShare = (side: "destination" | "source", status: "declined" | "canceled
   share.status = status;
   return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
 };
+const declineShare = endShare("destination", "declined");
+const cancelShare = endShare("source", "canceled");
 
 const ONE_SHARE = object({ share: ref("BackupShare") });
 
 export const backupSharesResource: Resource = {
   routes: [
-    {
-      method: "POST",
-      path: "/spaces/{spaceId}/backups/{backupId}/shares",
-      handler: createShare,
-      doc: { summary: "Offer a backup to another space (pending until it accepts, 48 h)", tag: "Backups", body: CreateShareRequest, ok: [201, ONE_SHARE], errors: [400, 404, 409] },
-    },
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/backup-shares",
-      handler: listShares,
-      doc: {
-        summary: "Pending, unexpired shares to and from this space",
-        tag: "Backups",
-        ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
-      },
-    },
-    {
-      method: "POST",
-      path: `${SHARE}/accept`,
-      handler: acceptShare,
-      readOnlyMessage: RESPOND_FORBIDDEN,
-      doc: { summary: "Accept a share: the copy is made in this space", tag: "Backups", ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })], errors: [404, 409, 422] },
-    },
-    {
-      method: "POST",
-      path: `${SHARE}/decline`,
-      handler: endShare("destination", "declined"),
-      readOnlyMessage: RESPOND_FORBIDDEN,
-      doc: { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] },
-    },
-    { method: "POST", path: `${SHARE}/cancel`, handler: endShare("source", "canceled"), doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
+    route("POST", "/spaces/{spaceId}/backups/{backupId}/shares", createShare, {
+      summary: "Offer a backup to another space (pending until it accepts, 48 h)",
+      tag: "Backups",
+      body: CreateShareRequest,
+      ok: [201, ONE_SHARE],
+      errors: [400, 404, 409],
+    }),
+    route("GET", "/spaces/{spaceId}/backup-shares", listShares, {
+      summary: "Pending, unexpired shares to and from this space",
+      tag: "Backups",
+      ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
+    }),
+    route("POST", `${SHARE}/accept`, acceptShare, {
+      summary: "Accept a share: the copy is made in this space",
+      tag: "Backups",
+      ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })],
+      errors: [404, 409, 422],
+    }, RESPOND_FORBIDDEN),
+    route("POST", `${SHARE}/decline`, declineShare, { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }, RESPOND_FORBIDDEN),
+    route("POST", `${SHARE}/cancel`, cancelShare, { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }),
   ],
   schemas: { BackupShare: BackupShare },
 };

@@ -14,7 +14,7 @@ import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
-import { refuseStorage, type Resource } from "../core/resource.js";
+import { refuseStorage, route, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
@@ -141,19 +141,14 @@ function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["confi
 
 export const backupsResource: Resource = {
   routes: [
-    { method: "GET", path: "/spaces/{spaceId}/backups", handler: listBackups, doc: { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] } },
-    { method: "GET", path: BACKUP, handler: getBackup, doc: { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] } },
-    {
-      method: "GET",
-      path: `${BACKUP}/download`,
-      handler: downloadBackup,
-      doc: {
-        summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
-        tag: "Backups",
-        ok: [200, ref("BackupDownload")],
-        errors: [404, 409],
-      },
-    },
+    route("GET", "/spaces/{spaceId}/backups", listBackups, { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] }),
+    route("GET", BACKUP, getBackup, { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] }),
+    route("GET", `${BACKUP}/download`, downloadBackup, {
+      summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
+      tag: "Backups",
+      ok: [200, ref("BackupDownload")],
+      errors: [404, 409],
+    }),
   ],
   storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
   schemas: { Backup: Backup, BackupDownload: BackupDownload },

@@ -2,7 +2,7 @@
 import { Pricing, type CubeResources, type Image, type Region } from "../../schema/api.js";
 import { badRequest, json } from "../core/http.js";
 import { listOf, ref } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { publicRoute, type Resource } from "../core/resource.js";
 
 export const REGIONS: readonly Region[] = [
   { id: "reg_nbg1", name: "Nuremberg, Germany", slug: "eu-nuremberg" },
@@ -56,9 +56,9 @@ export function costPerHour(resources: CubeResources): number {
 /** Public: no API key needed. */
 export const catalogResource: Resource = {
   routes: [
-    { method: "GET", path: "/regions", public: true, handler: () => json(200, { regions: REGIONS }), doc: { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] } },
-    { method: "GET", path: "/images", public: true, handler: () => json(200, { images: IMAGES }), doc: { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] } },
-    { method: "GET", path: "/pricing", public: true, handler: () => json(200, PRICING), doc: { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] } },
+    publicRoute("GET", "/regions", () => json(200, { regions: REGIONS }), { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] }),
+    publicRoute("GET", "/images", () => json(200, { images: IMAGES }), { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] }),
+    publicRoute("GET", "/pricing", () => json(200, PRICING), { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] }),
   ],
   schemas: { Pricing: Pricing },
 };

@@ -12,7 +12,7 @@ import { HttpError, json, mediaType, notFound, parseWith, type ApiRequest, type 
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
-import type { PublicContext, Resource } from "../core/resource.js";
+import { publicRoute, type PublicContext, type Resource } from "../core/resource.js";
 import type { DeviceLoginRecord } from "../core/state.js";
 
 export const DEVICE_CODE_TTL_S = 600;
@@ -159,29 +159,17 @@ function escapeHtml(text: string): string {
 
 export const cliAuthResource: Resource = {
   routes: [
-    {
-      method: "POST",
-      path: "/auth/cli/start",
-      public: true,
-      handler: startLogin,
-      doc: {
-        summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
-        tag: "CLI Auth",
-        ok: [200, DeviceLoginStarted],
-      },
-    },
-    {
-      method: "POST",
-      path: "/auth/cli/poll",
-      public: true,
-      handler: pollLogin,
-      doc: {
-        summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
-        tag: "CLI Auth",
-        body: DevicePollRequest,
-        ok: [200, DeviceLoginApproved],
-        errors: [400, 403, 410, 428],
-      },
-    },
+    publicRoute("POST", "/auth/cli/start", startLogin, {
+      summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
+      tag: "CLI Auth",
+      ok: [200, DeviceLoginStarted],
+    }),
+    publicRoute("POST", "/auth/cli/poll", pollLogin, {
+      summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
+      tag: "CLI Auth",
+      body: DevicePollRequest,
+      ok: [200, DeviceLoginApproved],
+      errors: [400, 403, 410, 428],
+    }),
   ],
 };

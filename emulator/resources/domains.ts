@@ -6,7 +6,7 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
@@ -142,44 +142,33 @@ function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirm
   });
 }
 
+const DOMAINS = `${CUBE_PATH}/domains`;
+const DOMAIN = `${DOMAINS}/{mappingId}`;
+
 export const domainsResource: Resource = {
   routes: [
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/domains`,
-      handler: listDomains,
-      doc: { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/domains`,
-      handler: attachDomain,
-      doc: {
-        summary: "Attach a custom domain",
-        tag: "Domains",
-        body: AttachDomainRequest,
-        ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
-        errors: [400, 404, 409],
-      },
-    },
-    {
-      method: "PATCH",
-      path: `${CUBE_PATH}/domains/{mappingId}`,
-      handler: patchDomain,
-      doc: { summary: "Update a domain's proxy settings", tag: "Domains", body: PatchDomainRequest, ok: [200, object({ domain: ref("Domain") })], errors: [400, 404, 409] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/domains/{mappingId}`,
-      handler: detachDomain,
-      doc: { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] },
-    },
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/domains/{mappingId}/records`,
-      handler: domainRecords,
-      doc: { summary: "DNS records the domain needs, with their live state", tag: "Domains", ok: [200, ref("DomainRecordsView")], errors: [404] },
-    },
+    route("GET", DOMAINS, listDomains, { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] }),
+    route("POST", DOMAINS, attachDomain, {
+      summary: "Attach a custom domain",
+      tag: "Domains",
+      body: AttachDomainRequest,
+      ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
+      errors: [400, 404, 409],
+    }),
+    route("PATCH", DOMAIN, patchDomain, {
+      summary: "Update a domain's proxy settings",
+      tag: "Domains",
+      body: PatchDomainRequest,
+      ok: [200, object({ domain: ref("Domain") })],
+      errors: [400, 404, 409],
+    }),
+    route("DELETE", DOMAIN, detachDomain, { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("GET", `${DOMAIN}/records`, domainRecords, {
+      summary: "DNS records the domain needs, with their live state",
+      tag: "Domains",
+      ok: [200, ref("DomainRecordsView")],
+      errors: [404],
+    }),
   ],
   schemas: { DomainRecordsView: DomainRecordsView },
 };

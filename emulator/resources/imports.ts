@@ -13,7 +13,7 @@ import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { refuseStorage, type Resource } from "../core/resource.js";
+import { refuseStorage, route, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
 import { REGIONS, requireImage, requireRegion } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
@@ -26,6 +26,7 @@ export function chunkSizeFor(fileSizeBytes: number): number {
 }
 export const UPLOAD_TTL_MS = 6 * 3600 * 1000;
 const IMPORTS = "/spaces/{spaceId}/cubes/imports";
+const IMPORT = `${IMPORTS}/{importId}`;
 
 function partSize(imp: ImportRecord, partNumber: number): number {
   return partNumber < imp.partCount ? imp.chunkSizeBytes : imp.fileSizeBytes - imp.chunkSizeBytes * (imp.partCount - 1);
@@ -170,37 +171,27 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
 
 export const importsResource: Resource = {
   routes: [
-    {
-      method: "POST",
-      path: IMPORTS,
-      handler: startImport,
-      doc: {
-        summary: "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
-        tag: "Imports",
-        body: CreateImportRequest,
-        ok: [201, ref("ImportStarted")],
-        errors: [400],
-      },
-    },
-    { method: "GET", path: `${IMPORTS}/{importId}`, handler: getImport, doc: { summary: "Get the current state of an import", tag: "Imports", ok: [200, object({ import: ref("CubeImport") })], errors: [404] } },
-    {
-      method: "DELETE",
-      path: `${IMPORTS}/{importId}`,
-      handler: cancelImport,
-      doc: { summary: "Cancel an in-flight upload (only allowed in 'uploading' state)", tag: "Imports", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] },
-    },
-    {
-      method: "POST",
-      path: `${IMPORTS}/{importId}/complete`,
-      handler: completeImport,
-      doc: {
-        summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
-        tag: "Imports",
-        body: CompleteImportRequest,
-        ok: [200, ImportCompleted],
-        errors: [400, 404, 409],
-      },
-    },
+    route("POST", IMPORTS, startImport, {
+      summary: "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
+      tag: "Imports",
+      body: CreateImportRequest,
+      ok: [201, ref("ImportStarted")],
+      errors: [400],
+    }),
+    route("GET", IMPORT, getImport, { summary: "Get the current state of an import", tag: "Imports", ok: [200, object({ import: ref("CubeImport") })], errors: [404] }),
+    route("DELETE", IMPORT, cancelImport, {
+      summary: "Cancel an in-flight upload (only allowed in 'uploading' state)",
+      tag: "Imports",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [404, 409],
+    }),
+    route("POST", `${IMPORT}/complete`, completeImport, {
+      summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
+      tag: "Imports",
+      body: CompleteImportRequest,
+      ok: [200, ImportCompleted],
+      errors: [400, 404, 409],
+    }),
   ],
   storage: [{ method: "PUT", path: "/imports/{importId}/parts/{partNumber}", handle: receivePart }],
   schemas: { ImportStarted: ImportStarted, CubeImport: CubeImport },

@@ -5,7 +5,7 @@ import type { RouteContext } from "../core/context.js";
 import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, type Resource } from "../core/resource.js";
+import { defineJob, route, type Resource } from "../core/resource.js";
 import type { SnapshotRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { snapshotView } from "./views.js";
@@ -63,32 +63,27 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
   return json(200, SUCCESS);
 }
 
+const SNAPSHOTS = `${CUBE_PATH}/snapshots`;
+
 export const snapshotsResource: Resource = {
   routes: [
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/snapshots`,
-      handler: listSnapshots,
-      doc: { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/snapshots`,
-      handler: createSnapshot,
-      doc: { summary: "Create a snapshot", tag: "Snapshots", body: CreateSnapshotRequest, bodyOptional: true, ok: [201, object({ snapshot: ref("Snapshot") })], errors: [400, 404, 409] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/snapshots/{snapshotId}`,
-      handler: deleteSnapshot,
-      doc: { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/restore`,
-      handler: restoreSnapshot,
-      doc: { summary: "Restore a Cube from a snapshot", tag: "Snapshots", body: RestoreRequest, ok: [200, SUCCESS_SCHEMA], errors: [400, 404, 409] },
-    },
+    route("GET", SNAPSHOTS, listSnapshots, { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] }),
+    route("POST", SNAPSHOTS, createSnapshot, {
+      summary: "Create a snapshot",
+      tag: "Snapshots",
+      body: CreateSnapshotRequest,
+      bodyOptional: true,
+      ok: [201, object({ snapshot: ref("Snapshot") })],
+      errors: [400, 404, 409],
+    }),
+    route("DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot, { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("POST", `${CUBE_PATH}/restore`, restoreSnapshot, {
+      summary: "Restore a Cube from a snapshot",
+      tag: "Snapshots",
+      body: RestoreRequest,
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [400, 404, 409],
+    }),
   ],
   jobs: [snapshotCompleteJob],
 };

@@ -7,7 +7,7 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, type Resource } from "../core/resource.js";
+import { defineJob, route, type Resource } from "../core/resource.js";
 import type { CubeRecord, TcpRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
@@ -107,33 +107,32 @@ const sshPortActiveJob = defineJob<{ mappingId: string }>("ssh-port-active", (co
   mapping.updatedAt = isoAt(job.at);
 });
 
+const MAPPINGS = `${CUBE_PATH}/tcp-mappings`;
+
 export const tcpResource: Resource = {
   routes: [
-    { method: "GET", path: `${CUBE_PATH}/ssh`, handler: getSsh, doc: { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] } },
-    {
-      method: "PUT",
-      path: `${CUBE_PATH}/ssh-port`,
-      handler: putSshPort,
-      doc: { summary: "Change the in-Cube SSH port (host port unchanged)", tag: "Cubes", body: SshPortRequest, ok: [200, SshPortResponse], errors: [400, 404, 409] },
-    },
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/tcp-mappings`,
-      handler: listTcpMappings,
-      doc: { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/tcp-mappings`,
-      handler: createTcpMapping,
-      doc: { summary: "Create a TCP mapping", tag: "TCP mappings", body: CreateTcpMappingRequest, ok: [201, object({ tcpMapping: ref("TcpMapping") })], errors: [400, 404, 409, 503] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/tcp-mappings/{mappingId}`,
-      handler: deleteTcpMapping,
-      doc: { summary: "Delete a TCP mapping (not the SSH mapping)", tag: "TCP mappings", ok: [200, SUCCESS_SCHEMA], errors: [400, 404] },
-    },
+    route("GET", `${CUBE_PATH}/ssh`, getSsh, { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] }),
+    route("PUT", `${CUBE_PATH}/ssh-port`, putSshPort, {
+      summary: "Change the in-Cube SSH port (host port unchanged)",
+      tag: "Cubes",
+      body: SshPortRequest,
+      ok: [200, SshPortResponse],
+      errors: [400, 404, 409],
+    }),
+    route("GET", MAPPINGS, listTcpMappings, { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] }),
+    route("POST", MAPPINGS, createTcpMapping, {
+      summary: "Create a TCP mapping",
+      tag: "TCP mappings",
+      body: CreateTcpMappingRequest,
+      ok: [201, object({ tcpMapping: ref("TcpMapping") })],
+      errors: [400, 404, 409, 503],
+    }),
+    route("DELETE", `${MAPPINGS}/{mappingId}`, deleteTcpMapping, {
+      summary: "Delete a TCP mapping (not the SSH mapping)",
+      tag: "TCP mappings",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [400, 404],
+    }),
   ],
   jobs: [sshPortActiveJob],
 };
