@@ -20,10 +20,9 @@
  *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
  *   GET    /__emulator/device?code=      the device-login page: the code, Approve and Deny (a browser form)
  *
- * A web page the developer visits must not drive it: every request needs a loopback Host
- * header (421 otherwise: a DNS-rebinding name), and a POST needs Content-Type application/json
- * (415 otherwise: a cross-site form or text/plain POST cannot set it without a CORS preflight,
- * which the emulator never grants). The device page's form is the one exception (cli-auth.ts).
+ * A web page the developer visits must not drive it: every request needs a loopback Host header (421: DNS
+ * rebinding), a POST needs Content-Type application/json (415: a cross-site form cannot set it without a CORS
+ * preflight, never granted). The device page's form is the one exception (cli-auth.ts).
  */
 import { z } from "zod";
 import { DnsRecordType } from "../schema/api.js";
@@ -113,9 +112,8 @@ export function createAdmin(core: Core): EmulatorAdmin {
 }
 
 /**
- * Operator or system-recovery termination: allowed on a protected cube; the cube is gone at
- * once. It writes only an internal row: the customer audit log does not show it at all (the
- * spec keeps such rows on the internal surface), so the operator's reason cannot leak.
+ * Operator or system-recovery termination, allowed on a protected cube, gone at once. Only an internal audit row
+ * is written (the spec keeps these off the customer log), so the operator's reason cannot leak.
  */
 function terminateCube(core: Core, input: z.infer<typeof Schemas.terminate>): void {
   if (input.actorType === "system" && !input.systemCase) throw badRequest("systemCase is required when actorType is system");

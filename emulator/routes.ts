@@ -1,7 +1,4 @@
-/**
- * The API's route table under /api/v1: the routes of every resource (resources/all.ts) and
- * the OpenAPI document that describes exactly these routes.
- */
+/** The route table under /api/v1: every resource's routes (resources/all.ts) and the OpenAPI document of exactly these. */
 import { decodePathSegment, json } from "./core/http.js";
 import { pathPattern, publicRoute, type Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";

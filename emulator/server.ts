@@ -63,10 +63,7 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
   else send(res, response);
 }
 
-/**
- * 413 for a body over the limit, answered while the rest is read and dropped (destroying the
- * socket instead would reset the connection before the client reads the answer).
- */
+/** 413 for a body over the limit, the rest read and dropped (destroying the socket would reset it before the client reads the answer). */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   send(res, { status: 413, headers: { connection: "close" }, body: { error: `Request body larger than ${BODY_LIMIT} bytes: send at most ${BODY_LIMIT} bytes` } });
   req.resume();

@@ -1,7 +1,4 @@
-/**
- * The emulated clock: state transitions, timestamps, idempotency expiry and webhook retries
- * run on it. At speed 100 one emulated minute passes in 0.6 real seconds.
- */
+/** The emulated clock of transitions, timestamps, idempotency expiry and retries: at speed 100 a minute takes 0.6 s. */
 export class EmulatedClock {
   private baseReal: number;
   private baseEmulated: number;

@@ -1,7 +1,6 @@
 /**
- * The machinery every resource uses: state, clock, job scheduler, event bus, limits and the
- * request log. It knows no resource and no job kind by name: resources register their jobs
- * (registerJob) and subscribe to events before start().
+ * The machinery every resource uses: state, clock, scheduler, events, limits, request log. It names no resource
+ * nor job kind: resources register their jobs and subscribe to events before start().
  */
 import type { EmulatorOptions, RequestLogEntry } from "../types.js";
 import { addKey, ensureSpace } from "./auth.js";

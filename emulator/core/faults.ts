@@ -1,11 +1,8 @@
 /**
- * Injected faults on /api/v1 requests (admin surface and tests). Two sorts:
- * - counted: the first matching fault applies to the next `times` matching requests (a queue);
- * - rate-based (`rate` set): each matching request is hit with that probability, drawn from a
- *   seeded generator, until cleared ("20 % of POST /cubes answer 503"). A run with one seed
- *   injects the same sequence of faults, so a failing test can be replayed.
- * Counted faults are looked at first; rate-based ones in the order they were added, the first
- * whose draw hits wins. `statuses` spreads a status fault over a class (e.g. [500, 502, 503]).
+ * Injected faults on /api/v1 requests. Counted ones (looked at first) hit the next `times` matching requests;
+ * rate-based ones (`rate`) hit each matching request with that probability until cleared, drawn from a seeded
+ * generator so a failing test can be replayed; the first added whose draw hits wins. `statuses` spreads a status
+ * fault over a class (e.g. [500, 502, 503]).
  */
 import type { FaultSpec } from "../types.js";
 

@@ -1,12 +1,8 @@
 /**
- * In-memory indexes over the persisted tables, so that every read and write touches only the
- * rows it concerns: cubes by space (in creation order, for paging), TCP mappings, domains and
- * snapshots by cube, domains by hostname, and the host-port pools of the emulated servers.
- *
- * The JSON state keeps its shape (plain id → record tables); the indexes are never persisted
- * and are rebuilt from the tables on load. Every insert and delete of a cube, mapping, domain
- * or snapshot goes through this class, which keeps tables and indexes in step; records are
- * otherwise changed in place (or, for a domain patch, replaced through `domains.put`).
+ * In-memory indexes over the persisted id → record tables, so a request touches only its rows: cubes by space
+ * (creation order, for paging), TCP mappings, domains and snapshots by cube, domains by hostname, the servers'
+ * port pools. Rebuilt on load, never persisted. Every insert and delete goes through them (keeping tables and
+ * indexes in step); records are otherwise changed in place.
  */
 import { notFound } from "./http.js";
 import { Queue } from "./queue.js";
@@ -195,10 +191,7 @@ export class CubeTable {
   }
 }
 
-/**
- * Idempotency records, with the order they were stored in: records are stored at a
- * non-decreasing emulated time, so the expired ones are always at the front of that queue.
- */
+/** Idempotency records in the order stored: at a non-decreasing emulated time, so the expired ones lead the queue. */
 export class IdempotencyTable {
   private readonly queue: Queue<{ id: string; storedAt: number }>;
 

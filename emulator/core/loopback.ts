@@ -1,9 +1,7 @@
 /**
- * What "loopback" means for the emulator: where it may send webhook deliveries (unless started
- * with --deliver-anywhere) and which Host headers its admin surface answers (DNS rebinding).
- * An IP literal is loopback when it is in 127.0.0.0/8 or ::1 (IPv4-mapped forms included); a
- * name is loopback only when it is `localhost` or ends in `.localhost` (RFC 6761) and resolves
- * to loopback addresses alone. No other name is looked up: a public name is refused as it is.
+ * "Loopback" for webhook deliveries (unless --deliver-anywhere) and the admin surface's Host headers (DNS
+ * rebinding): an IP in 127.0.0.0/8 or ::1 (IPv4-mapped forms included), or `localhost`/`*.localhost` (RFC 6761)
+ * resolving to loopback addresses alone. No other name is looked up: a public name is refused as it is.
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";

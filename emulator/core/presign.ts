@@ -1,8 +1,4 @@
-/**
- * Presigned storage URLs (backup archives, import parts): HMAC over the path and expiry with
- * a key that lives as long as the emulator process, so a URL needs no API key and cannot be
- * altered. Expiry is on the emulated clock.
- */
+/** Presigned storage URLs: an HMAC of path and expiry (emulated clock) with a per-process key; no API key needed. */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Where storage URLs live: outside /api/v1, so they are neither rate limited nor logged. */

@@ -1,7 +1,4 @@
-/**
- * Sliding-window-log limit on mutating requests, per client IP, in real time (clients pace
- * themselves by the wall clock, whatever the emulated clock speed).
- */
+/** Sliding-window limit on mutating requests per client IP, in real time: clients pace themselves by the wall clock. */
 import type { RateLimitSetting } from "../types.js";
 import { Queue } from "./queue.js";
 

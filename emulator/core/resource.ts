@@ -1,8 +1,6 @@
 /**
- * What a resource is: its routes (each with its OpenAPI description), the jobs it owns, the
- * component schemas its routes refer to beyond the reference's, and what it does at start.
- * A new resource is a new file under resources/ exporting one of these, listed in
- * resources/all.ts; the core and the request pipeline need no change.
+ * A resource: its routes (with their OpenAPI description), jobs, added component schemas and start hook. A new
+ * one is a file under resources/ listed in resources/all.ts; the core and the request pipeline need no change.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
@@ -56,10 +54,7 @@ export interface RegisteredJob {
   run(core: Core, job: Job): void;
 }
 
-/**
- * A byte-stream endpoint under /__storage (presigned URLs: archive downloads, part uploads).
- * The dispatcher (emulator/storage.ts) checks the URL's signature and expiry first.
- */
+/** A byte-stream endpoint under /__storage (presigned URLs); emulator/storage.ts checks signature and expiry first. */
 export interface StorageRoute {
   method: string;
   /** Relative to /__storage, e.g. "/backups/{backupId}". */

@@ -1,7 +1,6 @@
 /**
- * Backup sharing (live-api-facts.md §4): the source space offers a backup to another space;
- * nothing is copied until the destination accepts, within 48 h. Accept makes the copy (with
- * sharedFromBackupId) in the destination; decline and cancel (by the source) end the offer.
+ * Backup sharing (live-api-facts.md §4): a space offers a backup to another, nothing copied until that one accepts
+ * within 48 h (the copy has sharedFromBackupId); decline, or cancel by the source, ends the offer.
  */
 import { BackupShare, CreateShareRequest } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
@@ -79,9 +78,7 @@ function requireShare(ctx: RouteContext, side: "destination" | "source"): ShareR
   const share = rowOf(ctx.core.data.backupShares, id);
   if (!share || (share.sourceSpaceId !== ctx.auth.spaceId && share.destinationSpaceId !== ctx.auth.spaceId)) throw notFound("Backup share");
   const party = side === "destination" ? share.destinationSpaceId : share.sourceSpaceId;
-  if (party !== ctx.auth.spaceId) {
-    throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
-  }
+  if (party !== ctx.auth.spaceId) throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
   if (share.status !== "pending") throw conflict(`This share is already ${share.status}`);
   if (ctx.now > share.expiresAtMs) throw conflict("This share has expired (shares must be answered within 48 hours)");
   return share;

@@ -1,8 +1,4 @@
-/**
- * Backups (live-api-facts.md §4): list (newest first), get, and a presigned download URL
- * whose archive bytes stream from /__storage with Range support. Backups come into being on
- * the admin surface (createBackup), from a cube.
- */
+/** Backups (live-api-facts.md §4): list, get, a presigned download URL (Range honoured); made on the admin surface. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -78,10 +74,7 @@ async function streamArchive(core: Core, params: Record<string, string>, req: In
   await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
 }
 
-/**
- * If-Range (RFC 9110 §13.1.5): the Range is honoured only when the validator is the object's
- * current strong ETag or its exact Last-Modified date; otherwise the whole object is sent.
- */
+/** If-Range (RFC 9110 §13.1.5): the Range holds only for the current strong ETag or exact Last-Modified date. */
 function rangeApplies(ifRange: string | string[] | undefined, validators: { etag: string; "last-modified": string }): boolean {
   if (ifRange === undefined) return true;
   const value = (Array.isArray(ifRange) ? ifRange.join(",") : ifRange).trim();

@@ -1,8 +1,7 @@
 /**
- * CLI device login (RFC 8628, reference "CLI Auth"): start mints a device code (returned once,
- * kept hashed) and a user code; the user approves in a browser — here, on the page the
- * verification URL opens (/__emulator/device?code=…), or on the admin surface
- * (answerDeviceLogin) — and the next poll returns a new API key once.
+ * CLI device login (RFC 8628, reference "CLI Auth"): start mints a device code (returned once, kept hashed) and a
+ * user code; the user approves on the verification page (/__emulator/device?code=…) or the admin surface, and the
+ * next poll returns a new API key once.
  */
 import { timingSafeEqual } from "node:crypto";
 import { DeviceLoginApproved, DeviceLoginStarted, DevicePollRequest } from "../../schema/api.js";
@@ -84,9 +83,8 @@ export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
 }
 
 /**
- * The page's form. A form POST is a request any web page can send, so it must come from this
- * page: a same-origin (or no) Origin and Sec-Fetch-Site, and the token that only the page shows
- * (an HMAC of the user code with this process's key). The admin surface has checked the Host.
+ * The page's form. Any web page can send a form POST, so it must come from this page: a same-origin (or no) Origin
+ * and Sec-Fetch-Site, and the token only the page shows (an HMAC of the user code). The admin surface checked Host.
  */
 export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
   if (mediaType(req) !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");

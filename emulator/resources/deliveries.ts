@@ -1,8 +1,6 @@
 /**
- * Webhook events and their deliveries: a signed JSON POST to each subscribed endpoint,
- * success on any 2xx within 10 s, otherwise up to 4 retries 60 s (emulated) apart. Only to
- * loopback addresses unless the emulator was started with deliverAnywhere: a delivery elsewhere
- * is failed at once, with the reason, and nothing is sent.
+ * Webhook deliveries: a signed JSON POST to each subscribed endpoint, any 2xx within 10 s a success, else up to 4
+ * retries 60 s (emulated) apart. Loopback only unless deliverAnywhere: one elsewhere fails at once, nothing sent.
  */
 import { createHmac } from "node:crypto";
 import { DELAYS } from "../core/clock.js";
@@ -108,8 +106,6 @@ function record(core: Core, deliveryId: string, status: number | null, attemptAt
 export function resumePendingDeliveries(core: Core): void {
   const scheduled = new Set(core.data.jobs.flatMap((job) => (job.kind === deliveryAttemptJob.kind ? [job.deliveryId] : [])));
   for (const delivery of Object.values(core.data.deliveries)) {
-    if (delivery.status === "pending" && !scheduled.has(delivery.id)) {
-      deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
-    }
+    if (delivery.status === "pending" && !scheduled.has(delivery.id)) deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
   }
 }

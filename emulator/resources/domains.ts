@@ -25,9 +25,7 @@ export function listDomains(ctx: RouteContext): ApiResponse {
 export function attachDomain(ctx: RouteContext): ApiResponse {
   const body = parseWith(AttachDomainRequest, ctx.body);
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.domains.byHostname(body.domain)) {
-    throw conflict(`Domain ${body.domain} is already attached to a Cube`);
-  }
+  if (ctx.core.index.domains.byHostname(body.domain)) throw conflict(`Domain ${body.domain} is already attached to a Cube`);
   const at = isoAt(ctx.now);
   const domain: DomainRecord = {
     id: newId("dom"),

@@ -1,8 +1,7 @@
 /**
- * .cube archive imports (reference OpenAPI "Imports"): initiate → presigned part URLs (PUT,
- * answered with an ETag) → complete with every part's ETag and the cube's config → a real cube
- * that boots like any other. Cancel (DELETE) only while uploading. Wrong ETags, missing parts,
- * a size that does not match and an expired upload are refused with nothing created.
+ * .cube archive imports (reference "Imports"): initiate → PUT each part to its presigned URL (ETag) → complete with
+ * every ETag and the config → a cube that boots like any other. Cancel only while uploading. Wrong ETags, missing
+ * parts, a wrong size or an expired upload are refused with nothing created.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

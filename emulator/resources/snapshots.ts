@@ -18,9 +18,7 @@ export function listSnapshots(ctx: RouteContext): ApiResponse {
 export function createSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateSnapshotRequest, ctx.body ?? {});
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.snapshots.ofCube(cube.id).some((s) => s.status === "pending")) {
-    throw conflict("A snapshot of this Cube is already in progress");
-  }
+  if (ctx.core.index.snapshots.ofCube(cube.id).some((s) => s.status === "pending")) throw conflict("A snapshot of this Cube is already in progress");
   const snapshot: SnapshotRecord = {
     id: newId("snap"),
     spaceId: cube.spaceId,

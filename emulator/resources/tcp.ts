@@ -33,9 +33,7 @@ export function listTcpMappings(ctx: RouteContext): ApiResponse {
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateTcpMappingRequest, ctx.body);
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => m.cubePort === body.cubePort)) {
-    throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
-  }
+  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => m.cubePort === body.cubePort)) throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
   // whitelistIps is the deprecated alias; whitelistedIps wins when both are sent.
   const cidrs = body.whitelistedIps ?? body.whitelistIps ?? [];
   const mapping = addMapping(ctx.core, cube, ctx.now, {
