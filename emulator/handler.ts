@@ -46,10 +46,7 @@ export function createHandler(core: Core, admin: EmulatorAdmin): Handle {
 }
 
 function faultResponse(fault: FaultSpec | undefined): ApiResponse | undefined {
-  if (fault?.kind === "status") {
-    const status = fault.status ?? 503;
-    return error(status, `Injected fault: HTTP ${status}`);
-  }
+  if (fault?.kind === "status") return error(fault.status ?? 503, `Injected fault: HTTP ${fault.status ?? 503}`);
   if (fault?.kind === "reset") return { status: 0, abort: true };
   return undefined;
 }

@@ -11,8 +11,7 @@ export function writeAudit(core: Core, row: Omit<AuditRow, "id">): AuditRow {
 
 export function auditRows(core: Core, filter: { visibility?: "customer" | "internal"; spaceId?: string } = {}): AuditRow[] {
   return core.data.audit
-    .filter((row) => !filter.visibility || row.visibility === filter.visibility)
-    .filter((row) => !filter.spaceId || row.spaceId === filter.spaceId)
+    .filter((row) => (!filter.visibility || row.visibility === filter.visibility) && (!filter.spaceId || row.spaceId === filter.spaceId))
     .map((row) => structuredClone(row));
 }
 

@@ -42,7 +42,7 @@ export class Core {
   private readonly jobRunners = new Map<string, (job: Job) => void>();
 
   constructor(options: EmulatorOptions = {}) {
-    this.store = Store.open(options.statePath);
+    this.store = new Store(options.statePath);
     this.clock = new EmulatedClock(options.clockSpeed ?? 1, this.store.data.clockNow);
     this.scheduler = new Scheduler(this.store, this.clock, (job) => this.runJob(job), () => this.save());
     if (options.rateLimit) this.rateLimiter.configure(options.rateLimit);

@@ -48,12 +48,6 @@ export function defineJob<P extends Record<string, unknown>>(kind: string, run: 
   };
 }
 
-/** Any JobType, as a resource lists it (its run gets the stored job). */
-export interface RegisteredJob {
-  kind: string;
-  run(core: Core, job: Job): void;
-}
-
 /** A byte-stream endpoint under /__storage (presigned URLs); emulator/storage.ts checks signature and expiry first. */
 export interface StorageRoute {
   method: string;
@@ -78,7 +72,7 @@ export function pathPattern(path: string): { names: string[]; regex: RegExp } {
 
 export interface Resource {
   routes: readonly Route[];
-  jobs?: readonly RegisteredJob[];
+  jobs?: readonly JobType[];
   storage?: readonly StorageRoute[];
   /** Component schemas (by name) that this resource's route docs refer to. */
   schemas?: Record<string, Shape>;

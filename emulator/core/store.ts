@@ -15,21 +15,16 @@ const SAVE_DELAY_MAX_MS = 2_000;
  * SIGTERM/SIGINT and exit: only a crash (SIGKILL) loses the last moments' changes.
  */
 export class Store {
+  readonly data: StateData;
   readonly index: StateIndex;
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
   private clockNow = 0;
   private lastWriteMs = 0;
 
-  constructor(
-    public readonly data: StateData,
-    private readonly path?: string,
-  ) {
-    this.index = new StateIndex(data);
-  }
-
-  static open(path?: string): Store {
-    return new Store(path ? loadState(path) : emptyState(), path);
+  constructor(private readonly path?: string) {
+    this.data = path ? loadState(path) : emptyState();
+    this.index = new StateIndex(this.data);
   }
 
   /** Marks the state changed at emulated time `clockNow`; the write follows shortly. */

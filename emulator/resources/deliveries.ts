@@ -52,16 +52,16 @@ export const deliveryAttemptJob = defineJob<{ deliveryId: string }>("delivery-at
 
 async function deliver(core: Core, webhook: WebhookRecord, delivery: DeliveryRecord, at: number): Promise<void> {
   const refusal = await deliveryRefusal(webhook.url, { deliverAnywhere: core.deliverAnywhere });
-  if (refusal !== undefined) return refuse(core, delivery.id, refusal);
-  record(core, delivery.id, await attempt(core, webhook, delivery), at);
-}
-
-/** No attempt is made (so none is counted) and none will be: retrying cannot change the address. */
-function refuse(core: Core, deliveryId: string, reason: string): void {
-  const delivery = core.data.deliveries[deliveryId];
-  if (core.closingSignal.aborted || !delivery) return;
-  delivery.status = "failed";
-  delivery.failureReason = reason;
+  const status = refusal === undefined ? await attempt(core, webhook, delivery) : null;
+  // Nothing is recorded once the emulator closed, or the delivery went (its webhook deleted) meanwhile.
+  const current = core.data.deliveries[delivery.id];
+  if (core.closingSignal.aborted || !current) return;
+  if (refusal === undefined) record(core, current, status, at);
+  else {
+    // No attempt is made (none is counted) and none will be: retrying cannot change the address.
+    current.status = "failed";
+    current.failureReason = refusal;
+  }
   core.save();
 }
 
@@ -90,16 +90,13 @@ async function attempt(core: Core, webhook: WebhookRecord, delivery: DeliveryRec
   }
 }
 
-function record(core: Core, deliveryId: string, status: number | null, attemptAt: number): void {
-  const delivery = core.data.deliveries[deliveryId];
-  if (core.closingSignal.aborted || !delivery) return;
+function record(core: Core, delivery: DeliveryRecord, status: number | null, attemptAt: number): void {
   delivery.attempts++;
   delivery.lastAttemptAt = isoAt(attemptAt);
   delivery.responseStatus = status;
   if (status !== null && status >= 200 && status < 300) delivery.status = "delivered";
   else if (delivery.attempts >= MAX_ATTEMPTS) delivery.status = "failed";
-  else deliveryAttemptJob.schedule(core, { deliveryId }, attemptAt + DELAYS.webhookRetry);
-  core.save();
+  else deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, attemptAt + DELAYS.webhookRetry);
 }
 
 /** After a restart, a delivery whose attempt was in flight has no job left: schedule one. */
