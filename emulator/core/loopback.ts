@@ -13,8 +13,7 @@ LOOPBACK.addAddress("::1", "ipv6");
 /** An IP address (no brackets) in a loopback network; a name or anything else is false. */
 export function isLoopbackAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return false;
-  return LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
 /** localhost and *.localhost: names that mean this machine by definition. */

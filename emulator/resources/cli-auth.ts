@@ -129,6 +129,14 @@ function sameOrigin(req: ApiRequest): boolean {
   }
 }
 
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "x-frame-options": "DENY",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "referrer-policy": "no-referrer",
+};
+
 /** A small HTML page that no other site can frame, script or submit elsewhere. */
 function page(status: number, content: string): ApiResponse {
   const text = `<!doctype html>
@@ -138,17 +146,7 @@ function page(status: number, content: string): ApiResponse {
 ${content}
 </body></html>
 `;
-  return {
-    status,
-    text,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "x-frame-options": "DENY",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-      "referrer-policy": "no-referrer",
-    },
-  };
+  return { status, text, headers: PAGE_HEADERS };
 }
 
 function escapeHtml(text: string): string {

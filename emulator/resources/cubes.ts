@@ -114,10 +114,8 @@ function setProtection(ctx: RouteContext, cube: CubeRecord, value: boolean, via:
 export function deleteCube(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   if (cube.terminationProtection) {
-    const cubeObject = cubeView(ctx.core.index, cube);
-    throw new HttpError(409, TERMINATION_PROTECTED_MESSAGE, {
-      error: { code: "termination_protected", message: TERMINATION_PROTECTED_MESSAGE, cube: cubeObject },
-    });
+    const error = { code: "termination_protected", message: TERMINATION_PROTECTED_MESSAGE, cube: cubeView(ctx.core.index, cube) };
+    throw new HttpError(409, TERMINATION_PROTECTED_MESSAGE, { error });
   }
   if (!cube.deleting) beginDeletion(ctx.core, cube, ctx.now);
   return json(200, SUCCESS);

@@ -128,16 +128,11 @@ function hashPassword(password: string): string {
 /** Domains of one cube port must agree on PROXY protocol unless the caller confirms (reference 409). */
 function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirmed: boolean): void {
   if (confirmed) return;
-  const others = core.index.domains
-    .ofCube(domain.cubeId)
-    .filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
+  const others = core.index.domains.ofCube(domain.cubeId).filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
   if (others.length === 0) return;
   const names = others.map((d) => d.domain);
   const message = `Domains ${names.join(", ")} on port ${domain.port} use a different PROXY protocol setting; send confirmMixedProxyProtocol: true to mix them`;
-  throw new HttpError(409, message, {
-    error: message,
-    errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names },
-  });
+  throw new HttpError(409, message, { error: message, errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names } });
 }
 
 const DOMAINS = `${CUBE_PATH}/domains`;
