@@ -27,10 +27,6 @@ export const UPLOAD_TTL_MS = 6 * 3600 * 1000;
 const IMPORTS = "/spaces/{spaceId}/cubes/imports";
 const IMPORT = `${IMPORTS}/{importId}`;
 
-function partSize(imp: ImportRecord, partNumber: number): number {
-  return partNumber < imp.partCount ? imp.chunkSizeBytes : imp.fileSizeBytes - imp.chunkSizeBytes * (imp.partCount - 1);
-}
-
 function importView(core: Core, imp: ImportRecord): CubeImport {
   settle(core, imp);
   return { id: imp.id, name: imp.name, status: imp.status, cubeId: imp.cubeId, error: imp.error, createdAt: imp.createdAt, updatedAt: imp.updatedAt, completedAt: imp.completedAt };
@@ -157,7 +153,8 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
     size += chunk.length;
     await core.pace(chunk.length);
   }
-  const expected = partSize(imp, partNumber);
+  // Every part but the last is chunkSizeBytes long; the last holds the rest.
+  const expected = partNumber < imp.partCount ? imp.chunkSizeBytes : imp.fileSizeBytes - imp.chunkSizeBytes * (imp.partCount - 1);
   if (size !== expected) return refuseStorage(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
   const etag = hash.digest("hex");
   // Still uploading? (a cancel may have come while the bytes arrived)

@@ -11,14 +11,13 @@ import { enterState, scheduleState } from "./cubes.js";
 interface Transition {
   verb: string;
   from: CubeState;
-  /** The state it passes through at once, and where it settles after `delay`. */
   via: CubeState;
   to: CubeState;
   delay: number;
   summary: string;
 }
 
-/** One handler per transition: the cube must be `from`; it enters `via` now and `to` later. */
+/** One handler per transition: the cube must be `from`; it enters `via` now and settles in `to` after `delay`. */
 function transition(path: string, t: Transition, restart = false): Route {
   const handler = (ctx: RouteContext): ApiResponse => {
     const cube = requireLiveCube(ctx);
