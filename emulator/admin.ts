@@ -20,10 +20,9 @@
  *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
  *   GET    /__emulator/device?code=      the device-login page: the code, Approve and Deny (a browser form)
  *
- * A web page the developer visits must not drive it: every request needs a loopback Host
- * header (421 otherwise: a DNS-rebinding name), and a POST needs Content-Type application/json
- * (415 otherwise: a cross-site form or text/plain POST cannot set it without a CORS preflight,
- * which the emulator never grants). The device page's form is the one exception (cli-auth.ts).
+ * A web page the developer visits must not drive it: every request needs a loopback Host header (421: DNS
+ * rebinding), a POST needs Content-Type application/json (415: a cross-site form cannot set it without a CORS
+ * preflight, never granted). The device page's form is the one exception (cli-auth.ts).
  */
 import { z } from "zod";
 import { DnsRecordType } from "../schema/api.js";
@@ -73,17 +72,11 @@ const Schemas = {
 };
 
 export function createAdmin(core: Core): EmulatorAdmin {
-  const mutate = <T>(fn: () => T): T => {
-    core.scheduler.runDue();
-    const result = fn();
-    core.save();
-    return result;
-  };
   return {
-    createSpace: (input = {}) => mutate(() => createSpace(core.data, parseWith(Schemas.space, input), isoAt(core.now()))),
-    publishDns: (record) => mutate(() => publishDns(core.data, parseWith(Schemas.dns, record))),
-    removeDns: (record) => mutate(() => removeDns(core.data, parseWith(Schemas.dnsRemove, record))),
-    setDnsUnavailable: (host, unavailable) => mutate(() => setDnsUnavailable(core.data, host, unavailable)),
+    createSpace: (input = {}) => core.mutate(() => createSpace(core.data, parseWith(Schemas.space, input), isoAt(core.now()))),
+    publishDns: (record) => core.mutate(() => publishDns(core.data, parseWith(Schemas.dns, record))),
+    removeDns: (record) => core.mutate(() => removeDns(core.data, parseWith(Schemas.dnsRemove, record))),
+    setDnsUnavailable: (host, unavailable) => core.mutate(() => setDnsUnavailable(core.data, host, unavailable)),
     injectFault: (fault) => core.faults.add(parseWith(Schemas.fault, fault)),
     clearFaults: () => core.faults.clear(),
     setClockSpeed: (speed) => {
@@ -92,24 +85,24 @@ export function createAdmin(core: Core): EmulatorAdmin {
       core.scheduler.arm();
     },
     advanceClock: (ms) =>
-      mutate(() => {
+      core.mutate(() => {
         core.clock.advance(ms);
         core.scheduler.runDue();
       }),
     setRateLimit: (setting) => core.rateLimiter.configure(parseWith(Schemas.rateLimit, setting)),
-    terminateCube: (input) => mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
+    terminateCube: (input) => core.mutate(() => terminateCube(core, parseWith(Schemas.terminate, input))),
     requests: () => core.requests(),
     requestCounts: () => core.requestCounts(),
     clearRequests: () => core.clearRequests(),
     flushState: () => core.flush(),
     auditRows: (filter) => auditRows(core, filter),
-    createBackup: (input) => mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
-    answerDeviceLogin: (input) => mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
+    createBackup: (input) => core.mutate(() => createBackup(core, parseWith(Schemas.backup, input))),
+    answerDeviceLogin: (input) => core.mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
     setStorageRate: (bytesPerSecond) => {
       core.storageBytesPerSecond = parseWith(Schemas.storageRate, { bytesPerSecond }).bytesPerSecond;
     },
     setBackupAllowance: (input) =>
-      mutate(() => {
+      core.mutate(() => {
         const { spaceId, allowance } = parseWith(Schemas.allowance, input);
         if (!Object.hasOwn(core.data.spaces, spaceId)) throw notFound("Space");
         if (allowance === null) delete core.data.backupAllowance[spaceId];
@@ -119,9 +112,8 @@ export function createAdmin(core: Core): EmulatorAdmin {
 }
 
 /**
- * Operator or system-recovery termination: allowed on a protected cube; the cube is gone at
- * once. It writes only an internal row: the customer audit log does not show it at all (the
- * spec keeps such rows on the internal surface), so the operator's reason cannot leak.
+ * Operator or system-recovery termination, allowed on a protected cube, gone at once. Only an internal audit row
+ * is written (the spec keeps these off the customer log), so the operator's reason cannot leak.
  */
 function terminateCube(core: Core, input: z.infer<typeof Schemas.terminate>): void {
   if (input.actorType === "system" && !input.systemCase) throw badRequest("systemCase is required when actorType is system");

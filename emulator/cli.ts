@@ -44,10 +44,8 @@ export async function runEmulatorCommand(
   io.stdout.write(`export CUBE_SPACE_ID=${emulator.spaceId}\n`);
   if (opts.apiKey === undefined) io.stdout.write(`export CUBE_API_KEY=${emulator.apiKey}\n`);
 
-  // On stop the state is flushed and the server closed; with nothing else holding the
-  // event loop, the process then ends by itself. State writes are coalesced (emulator/core/store.ts):
-  // should the process end another way (process.exit), pending changes are written on the way
-  // out — an "exit" listener only, which changes nothing about how or when the process stops.
+  // On stop the state is flushed and the server closed, and the process ends by itself. Writes are coalesced
+  // (core/store.ts): should it end another way (process.exit), an "exit" listener writes pending changes.
   const detach = onStopRequest(io.signal, () => void stop());
   const flushOnExit = () => emulator.admin.flushState();
   process.once("exit", flushOnExit);

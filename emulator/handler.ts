@@ -1,13 +1,9 @@
 /**
- * The fetch-style core: handle(ApiRequest) → ApiResponse, usable without a socket.
- *
- * Order for /api/v1 requests (the reference's request lifecycle): injected fault, route
- * lookup, rate limit (mutating requests only), idempotency replay, then authentication and
- * permission. The idempotency lookup needs the Space, so it resolves the key's Space from the
- * key hash first; a key that resolves to nothing cannot replay and falls through to the 401.
- * A consequence of that order: a replay is answered before the permission check, so a
- * read-only key of the same Space replaying an owner's key gets the stored response (it could
- * read that resource anyway), and a replay still uses up the rate-limit budget.
+ * handle(ApiRequest) → ApiResponse, usable without a socket. An /api/v1 request goes (the reference's lifecycle):
+ * injected fault, route lookup, rate limit (mutating only), idempotency replay (the key's Space found from its
+ * hash; an unknown key cannot replay and gets the 401), authentication, permission. So a replay is answered before
+ * the permission check (a read-only key of the Space gets the stored response, which it could read anyway) and
+ * still uses up rate-limit budget.
  */
 import { adminHandler, ADMIN_PREFIX } from "./admin.js";
 import { findKey, type AuthInfo } from "./core/auth.js";
@@ -50,10 +46,7 @@ export function createHandler(core: Core, admin: EmulatorAdmin): Handle {
 }
 
 function faultResponse(fault: FaultSpec | undefined): ApiResponse | undefined {
-  if (fault?.kind === "status") {
-    const status = fault.status ?? 503;
-    return error(status, `Injected fault: HTTP ${status}`);
-  }
+  if (fault?.kind === "status") return error(fault.status ?? 503, `Injected fault: HTTP ${fault.status ?? 503}`);
   if (fault?.kind === "reset") return { status: 0, abort: true };
   return undefined;
 }
@@ -95,9 +88,7 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   const keyHolder = req.headers["x-api-key"] ? findKey(core.data, req.headers["x-api-key"]) : undefined;
   if (idempotencyKey && keyHolder) {
     const replay = findReplay(core, keyHolder.spaceId, idempotencyKey, now);
-    if (replay && replay.fingerprint !== fingerprint(req)) {
-      return error(422, "This Idempotency-Key was already used with a different request (method, path or body)");
-    }
+    if (replay && replay.fingerprint !== fingerprint(req)) return error(422, "This Idempotency-Key was already used with a different request (method, path or body)");
     if (replay) return { status: replay.status, headers: { [REPLAYED]: "true" }, body: replay.body };
   }
   const auth = authenticate(req, keyHolder);
@@ -118,23 +109,17 @@ function authenticate(req: ApiRequest, keyHolder: AuthInfo | undefined): AuthInf
 }
 
 /**
- * A spaceId in the path that is not the key's own Space is a 403, whether or not that Space
- * exists: the key lacks membership there (spec §5 rule 3), and answering the same for every
- * foreign id reveals nothing. Objects of other spaces under the key's own Space are 404s.
+ * A path spaceId other than the key's is a 403 whether or not it exists (spec §5 rule 3: no membership; the same
+ * answer for every foreign id reveals nothing). Other spaces' objects under the key's own Space are 404s.
  */
 function authorize(route: Route, params: Record<string, string>, auth: AuthInfo, mutating: boolean): void {
-  if (params.spaceId !== undefined && params.spaceId !== auth.spaceId) {
-    throw new HttpError(403, "This API key is not scoped to that space");
-  }
+  if (params.spaceId !== undefined && params.spaceId !== auth.spaceId) throw new HttpError(403, "This API key is not scoped to that space");
   if (mutating && auth.role === "read_only") {
     throw new HttpError(403, route.readOnlyMessage ?? `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`);
   }
 }
 
-/**
- * The JSON body, after checking the query names against the ones the route documents (400s).
- * A route that takes no body accepts none or `{}`.
- */
+/** The JSON body, after checking the query names against the route's documented ones; a route without a body takes none or `{}`. */
 function parseRequest(route: Route, req: ApiRequest): unknown {
   checkQueryNames(req.query, (route.doc.query ?? []).map((param) => String(param.name)));
   const body = parseJsonBody(req.body);

@@ -1,12 +1,9 @@
 /**
- * The local Cube API emulator. CONTRACT (other folders depend on these names):
- * startEmulator() serves the API on 127.0.0.1 under /api/v1 and the admin surface under
- * /__emulator; the returned handle also exposes the admin operations in process.
- *
- * Layout: core/ is the machinery every resource uses (store, clock, job scheduler, event bus,
- * request context, auth); resources/ holds one resource per file — its routes (with their
- * OpenAPI description), its behaviour over the store and the jobs it owns; resources/all.ts
- * lists them. The files here wire those together (handler, admin surface, server, CLI).
+ * The local Cube API emulator. CONTRACT (other folders depend on these names): startEmulator() serves the API on
+ * 127.0.0.1 under /api/v1 and the admin surface under /__emulator; its handle also exposes the admin operations.
+ * Layout: core/ is the machinery every resource uses (store, clock, scheduler, events, request context, auth);
+ * resources/ holds one resource per file (its routes with their OpenAPI description, its behaviour, its jobs),
+ * listed in resources/all.ts; the files here wire them together (handler, admin surface, server, CLI).
  */
 export type * from "./types.js";
 export { startEmulator } from "./server.js";

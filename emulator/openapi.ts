@@ -1,9 +1,7 @@
 /**
- * The OpenAPI 3.1.0 document the emulator serves at /api/v1/openapi.json, built from the
- * route table (routes.ts): each route carries its own description, so the document describes
- * exactly what is served. Response shapes are the reference's components (schema/reference.ts)
- * with the few differences below; every other shape, request bodies included, is made from its
- * zod schema in schema/ (jsonSchema), never written out by hand.
+ * The OpenAPI 3.1.0 document served at /api/v1/openapi.json, built from the routes' own descriptions, so it
+ * describes exactly what is served. Response shapes are the reference's components (schema/reference.ts) with the
+ * differences below; every other shape, request bodies included, is made from its zod schema in schema/.
  */
 import { z } from "zod";
 import { ProxyProtocolMismatchBody, TerminationProtectedBody } from "../schema/error-bodies.js";

@@ -1,26 +1,17 @@
-/**
- * The API's route table under /api/v1: the routes of every resource (resources/all.ts) and
- * the OpenAPI document that describes exactly these routes.
- */
+/** The route table under /api/v1: every resource's routes (resources/all.ts) and the OpenAPI document of exactly these. */
 import { decodePathSegment, json } from "./core/http.js";
-import { pathPattern, type Route } from "./core/resource.js";
+import { pathPattern, publicRoute, type Route } from "./core/resource.js";
 import { openApiDocument } from "./openapi.js";
 import { RESOURCES } from "./resources/all.js";
 
 export type { Route } from "./core/resource.js";
 
-const RESOURCE_ROUTES = RESOURCES.flatMap((resource) => resource.routes);
 let document: unknown;
 
-const OPENAPI_ROUTE: Route = {
-  method: "GET",
-  path: "/openapi.json",
-  public: true,
-  handler: () => json(200, (document ??= openApiDocument(ROUTES, Object.assign({}, ...RESOURCES.map((r) => r.schemas ?? {}))))),
-  doc: { summary: "This document", tag: "Public", ok: [200, { type: "object" }] },
-};
+const serveDocument = () => json(200, (document ??= openApiDocument(ROUTES, Object.assign({}, ...RESOURCES.map((r) => r.schemas ?? {})))));
+const OPENAPI_ROUTE = publicRoute("GET", "/openapi.json", serveDocument, { summary: "This document", tag: "Public", ok: [200, { type: "object" }] });
 
-export const ROUTES: readonly Route[] = [...RESOURCE_ROUTES, OPENAPI_ROUTE];
+export const ROUTES: readonly Route[] = [...RESOURCES.flatMap((resource) => resource.routes), OPENAPI_ROUTE];
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 

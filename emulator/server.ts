@@ -53,23 +53,17 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
     method: (req.method ?? "GET").toUpperCase(),
     path: url.pathname,
     query: url.searchParams,
-    headers: flattenHeaders(req),
+    headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value])),
     body,
     clientIp: req.socket.remoteAddress ?? "unknown",
     origin: listeningOrigin(req),
   };
   const response = await handle(request);
-  if (response.abort) {
-    req.socket.destroy();
-    return;
-  }
-  send(res, response);
+  if (response.abort) req.socket.destroy();
+  else send(res, response);
 }
 
-/**
- * 413 for a body over the limit, answered while the rest is read and dropped (destroying the
- * socket instead would reset the connection before the client reads the answer).
- */
+/** 413 for a body over the limit, the rest read and dropped (destroying the socket would reset it before the client reads the answer). */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   send(res, { status: 413, headers: { connection: "close" }, body: { error: `Request body larger than ${BODY_LIMIT} bytes: send at most ${BODY_LIMIT} bytes` } });
   req.resume();
@@ -90,12 +84,6 @@ function send(res: ServerResponse, response: ApiResponse): void {
     ...response.headers,
   });
   res.end(text);
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  return headers;
 }
 
 /** The body as text, or undefined when it is larger than BODY_LIMIT (by its Content-Length or as it arrives). */

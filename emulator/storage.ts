@@ -1,8 +1,4 @@
-/**
- * The /__storage byte streams (presigned URLs): matched against the resources' storage routes,
- * signature and expiry checked before the resource sees the request. Served by the socket
- * server only (the socketless app has no streams).
- */
+/** The /__storage byte streams (presigned URLs): signature and expiry checked before the resource sees the request; socket server only. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core/core.js";
 import { STORAGE_PREFIX } from "./core/presign.js";

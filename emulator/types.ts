@@ -17,9 +17,8 @@ export interface EmulatorOptions {
   spaceId?: string;
   spaceName?: string;
   /**
-   * JSON file that keeps state across restarts. Writes are atomic and coalesced: a change is
-   * written within ~50 ms (longer for a large state, see emulator/core/store.ts), and at once on
-   * close(), admin.flushState(), and in the CLI on SIGTERM/SIGINT and at exit.
+   * JSON file that keeps state across restarts; writes are atomic and coalesced: within ~50 ms (longer for a large
+   * state, see core/store.ts), and at once on close(), admin.flushState(), and in the CLI on SIGTERM/SIGINT and exit.
    */
   statePath?: string;
   rateLimit?: RateLimitSetting;
@@ -27,10 +26,7 @@ export interface EmulatorOptions {
   clockSpeed?: number;
   /** Default page size of GET /spaces/{s}/cubes (default 20; max 100). */
   defaultPageSize?: number;
-  /**
-   * Send webhook deliveries to any address (default false: only to loopback addresses, and a
-   * delivery elsewhere is recorded failed with the reason, nothing sent).
-   */
+  /** Send webhook deliveries to any address (default false: loopback only; one elsewhere is recorded failed, nothing sent). */
   deliverAnywhere?: boolean;
 }
 

@@ -11,14 +11,11 @@ export function writeAudit(core: Core, row: Omit<AuditRow, "id">): AuditRow {
 
 export function auditRows(core: Core, filter: { visibility?: "customer" | "internal"; spaceId?: string } = {}): AuditRow[] {
   return core.data.audit
-    .filter((row) => !filter.visibility || row.visibility === filter.visibility)
-    .filter((row) => !filter.spaceId || row.spaceId === filter.spaceId)
+    .filter((row) => (!filter.visibility || row.visibility === filter.visibility) && (!filter.spaceId || row.spaceId === filter.spaceId))
     .map((row) => structuredClone(row));
 }
 
-export type CustomerAuditRow = Omit<AuditRow, "reason" | "visibility">;
-
 /** Customer view: visible rows only, and never an operator's reason. */
-export function customerAuditLog(core: Core, spaceId: string): CustomerAuditRow[] {
+export function customerAuditLog(core: Core, spaceId: string): Omit<AuditRow, "reason" | "visibility">[] {
   return auditRows(core, { visibility: "customer", spaceId }).map(({ reason: _reason, visibility: _visibility, ...row }) => row);
 }

@@ -1,28 +1,21 @@
-/**
- * The emulated clock: state transitions, timestamps, idempotency expiry and webhook retries
- * run on it. At speed 100 one emulated minute passes in 0.6 real seconds.
- */
+/** The emulated clock of transitions, timestamps, idempotency expiry and retries: at speed 100 a minute takes 0.6 s. */
 export class EmulatedClock {
   private baseReal: number;
   private baseEmulated: number;
 
-  constructor(
-    private speed = 1,
-    startAt?: number,
-    private readonly realNow: () => number = Date.now,
-  ) {
-    this.baseReal = realNow();
-    this.baseEmulated = Math.max(startAt ?? 0, this.baseReal);
+  constructor(private speed: number, startAt: number) {
+    this.baseReal = Date.now();
+    this.baseEmulated = Math.max(startAt, this.baseReal);
   }
 
   now(): number {
-    return Math.floor(this.baseEmulated + (this.realNow() - this.baseReal) * this.speed);
+    return Math.floor(this.baseEmulated + (Date.now() - this.baseReal) * this.speed);
   }
 
   setSpeed(speed: number): void {
     if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError("clock speed must be a positive number");
     this.baseEmulated = this.now();
-    this.baseReal = this.realNow();
+    this.baseReal = Date.now();
     this.speed = speed;
   }
 

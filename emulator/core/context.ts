@@ -1,9 +1,8 @@
 /** What a route handler receives. */
 import type { AuthInfo } from "./auth.js";
 import type { Core } from "./core.js";
-import type { ApiResponse } from "./http.js";
-
-export type { AuthInfo } from "./auth.js";
+import { notFound, type ApiResponse } from "./http.js";
+import { rowOf } from "./indexes.js";
 
 export interface RouteContext {
   core: Core;
@@ -23,4 +22,11 @@ export type RouteHandler = (ctx: RouteContext) => ApiResponse;
 /** "user:<keyId>": who changed something, as the API reports it. */
 export function actorOf(ctx: RouteContext): string {
   return `user:${ctx.auth.keyId}`;
+}
+
+/** The record of the key's space that path parameter `param` names; another space's is a 404 exactly like a missing one. */
+export function pathRow<T extends { spaceId: string }>(ctx: RouteContext, table: Record<string, T>, param: string, what: string): T {
+  const row = rowOf(table, ctx.params[param] ?? "");
+  if (!row || row.spaceId !== ctx.auth.spaceId) throw notFound(what);
+  return row;
 }

@@ -1,7 +1,6 @@
 /**
- * The machinery every resource uses: state, clock, job scheduler, event bus, limits and the
- * request log. It knows no resource and no job kind by name: resources register their jobs
- * (registerJob) and subscribe to events before start().
+ * The machinery every resource uses: state, clock, scheduler, events, limits, request log. It names no resource
+ * nor job kind: resources register their jobs and subscribe to events before start().
  */
 import type { EmulatorOptions, RequestLogEntry } from "../types.js";
 import { addKey, ensureSpace } from "./auth.js";
@@ -12,9 +11,10 @@ import { isoAt } from "./ids.js";
 import type { StateIndex } from "./indexes.js";
 import { Scheduler } from "./jobs.js";
 import { Presigner } from "./presign.js";
-import { DEFAULT_RATE_LIMIT, RateLimiter } from "./ratelimit.js";
+import { RateLimiter } from "./ratelimit.js";
 import type { Job, StateData } from "./state.js";
 import { Store } from "./store.js";
+import { sleep } from "../../system/time.js";
 
 const REQUEST_LOG_MAX = 10_000;
 
@@ -23,7 +23,7 @@ export class Core {
   readonly clock: EmulatedClock;
   readonly scheduler: Scheduler;
   readonly events = new EventBus();
-  readonly rateLimiter: RateLimiter;
+  readonly rateLimiter = new RateLimiter();
   readonly faults = new FaultList();
   readonly presigner = new Presigner();
   /** Bytes per second each storage stream is held to (admin: tests of interrupted transfers); null: as fast as it goes. */
@@ -42,11 +42,10 @@ export class Core {
   private readonly jobRunners = new Map<string, (job: Job) => void>();
 
   constructor(options: EmulatorOptions = {}) {
-    this.store = Store.open(options.statePath);
+    this.store = new Store(options.statePath);
     this.clock = new EmulatedClock(options.clockSpeed ?? 1, this.store.data.clockNow);
     this.scheduler = new Scheduler(this.store, this.clock, (job) => this.runJob(job), () => this.save());
-    this.rateLimiter = new RateLimiter();
-    this.rateLimiter.configure(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+    if (options.rateLimit) this.rateLimiter.configure(options.rateLimit);
     this.defaultPageSize = checkPageSize(options.defaultPageSize ?? 20);
     this.deliverAnywhere = options.deliverAnywhere ?? false;
     const createdAt = isoAt(this.now());
@@ -84,6 +83,19 @@ export class Core {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** Runs due jobs, then `fn`, then marks the state changed: a write from outside a request (admin surface, device page). */
+  mutate<T>(fn: () => T): T {
+    this.scheduler.runDue();
+    const result = fn();
+    this.save();
+    return result;
+  }
+
+  /** Holds a storage stream that just moved `bytes` to the admin-set rate, if any. */
+  async pace(bytes: number): Promise<void> {
+    if (this.storageBytesPerSecond !== null) await sleep((bytes / this.storageBytesPerSecond) * 1000);
   }
 
   /** Marks the state changed; the store writes it shortly (see Store). */

@@ -1,8 +1,4 @@
-/**
- * Domain events (cube.running, snapshot.created, …) raised by resources. Whoever cares
- * subscribes (the webhooks resource turns them into deliveries); a resource raising an event
- * knows nothing about its subscribers.
- */
+/** Domain events (cube.running, …) raised by resources, which know nothing of the subscribers (webhook deliveries). */
 export type EventListener = (spaceId: string, event: string, data: unknown, at: number) => void;
 
 export class EventBus {

@@ -1,23 +1,12 @@
 /**
- * Injected faults on /api/v1 requests (admin surface and tests). Two sorts:
- * - counted: the first matching fault applies to the next `times` matching requests (a queue);
- * - rate-based (`rate` set): each matching request is hit with that probability, drawn from a
- *   seeded generator, until cleared ("20 % of POST /cubes answer 503"). A run with one seed
- *   injects the same sequence of faults, so a failing test can be replayed.
- * Counted faults are looked at first; rate-based ones in the order they were added, the first
- * whose draw hits wins. `statuses` spreads a status fault over a class (e.g. [500, 502, 503]).
+ * Injected faults on /api/v1 requests. Counted ones (looked at first) hit the next `times` matching requests;
+ * rate-based ones (`rate`) hit each matching request with that probability until cleared, drawn from a seeded
+ * generator so a failing test can be replayed; the first added whose draw hits wins. `statuses` spreads a status
+ * fault over a class (e.g. [500, 502, 503]).
  */
 import type { FaultSpec } from "../types.js";
 
-interface CountedFault extends FaultSpec {
-  remaining: number;
-  pattern?: RegExp;
-}
-
-interface RateFault extends FaultSpec {
-  pattern?: RegExp;
-  random: () => number;
-}
+type Armed = FaultSpec & { pattern?: RegExp };
 
 /** mulberry32: a small, fast, seeded generator (not for secrets). */
 export function seededRandom(seed: number): () => number {
@@ -31,20 +20,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const matches = (f: { method?: string; pattern?: RegExp }, method: string, path: string): boolean => (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path));
+const matches = (f: Armed, method: string, path: string): boolean => (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path));
 
 export class FaultList {
-  private faults: CountedFault[] = [];
-  private rated: RateFault[] = [];
+  private faults: (Armed & { remaining: number })[] = [];
+  private rated: (Armed & { random: () => number })[] = [];
 
   add(fault: FaultSpec): void {
-    const pattern = fault.path === undefined ? undefined : new RegExp(fault.path);
-    const method = fault.method?.toUpperCase();
-    if (fault.rate !== undefined) {
-      this.rated.push({ ...fault, method, pattern, random: seededRandom(fault.seed ?? 1 + this.rated.length) });
-      return;
-    }
-    this.faults.push({ ...fault, method, remaining: fault.times ?? 1, pattern });
+    const armed = { ...fault, method: fault.method?.toUpperCase(), pattern: fault.path === undefined ? undefined : new RegExp(fault.path) };
+    if (fault.rate !== undefined) this.rated.push({ ...armed, random: seededRandom(fault.seed ?? 1 + this.rated.length) });
+    else this.faults.push({ ...armed, remaining: fault.times ?? 1 });
   }
 
   clear(): void {
@@ -61,9 +46,7 @@ export class FaultList {
       return fault;
     }
     for (const rated of this.rated) {
-      if (!matches(rated, method, path)) continue;
-      const draw = rated.random();
-      if (draw >= (rated.rate ?? 0)) continue;
+      if (!matches(rated, method, path) || rated.random() >= (rated.rate ?? 0)) continue;
       if (rated.statuses && rated.statuses.length > 0) return { ...rated, status: rated.statuses[Math.floor(rated.random() * rated.statuses.length)] };
       return rated;
     }

@@ -10,10 +10,7 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   body: string;
   clientIp: string;
-  /**
-   * The address the request reached, e.g. http://127.0.0.1:8787 (the socket's, never the Host
-   * header's): presigned and device-login URLs are built on it. http://127.0.0.1 when absent.
-   */
+  /** The socket's address, never the Host header's (e.g. http://127.0.0.1:8787): handed-out URLs use it. */
   origin?: string;
 }
 
@@ -58,11 +55,7 @@ export const SUCCESS = { success: true } as const;
 export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw badRequest(describeIssues(result.error.issues));
-}
-
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map(describeIssue).join("; ");
+  throw badRequest(result.error.issues.map(describeIssue).join("; "));
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -85,10 +78,7 @@ export function decodePathSegment(segment: string): string {
   }
 }
 
-/**
- * The request's JSON body: undefined when empty; 400 when it is not JSON, or is JSON but not an
- * object (null, an array, a number, a string): every body of this API is an object.
- */
+/** The request's JSON body: undefined when empty; 400 unless it is a JSON object (every body of this API is). */
 export function parseJsonBody(body: string): Record<string, unknown> | undefined {
   if (body.trim() === "") return undefined;
   let parsed: unknown;

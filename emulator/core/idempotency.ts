@@ -1,7 +1,4 @@
-/**
- * Idempotency-Key: per Space, 24 h on the emulated clock. Only successful (2xx) outcomes are
- * stored: a refused request performed nothing, so sending it again is evaluated afresh.
- */
+/** Idempotency-Key: per Space, 24 h (emulated). Only 2xx outcomes are stored: a refused request is evaluated afresh. */
 import { createHash } from "node:crypto";
 import type { Core } from "./core.js";
 import type { ApiRequest, ApiResponse } from "./http.js";

@@ -1,13 +1,10 @@
 /**
- * In-memory indexes over the persisted tables, so that every read and write touches only the
- * rows it concerns: cubes by space (in creation order, for paging), TCP mappings, domains and
- * snapshots by cube, domains by hostname, and the host-port pools of the emulated servers.
- *
- * The JSON state keeps its shape (plain id → record tables); the indexes are never persisted
- * and are rebuilt from the tables on load. Every insert and delete of a cube, mapping, domain
- * or snapshot goes through this class, which keeps tables and indexes in step; records are
- * otherwise changed in place (or, for a domain patch, replaced through `domains.put`).
+ * In-memory indexes over the persisted id → record tables, so a request touches only its rows: cubes by space
+ * (creation order, for paging), TCP mappings, domains and snapshots by cube, domains by hostname, the servers'
+ * port pools. Rebuilt on load, never persisted. Every insert and delete goes through them (keeping tables and
+ * indexes in step); records are otherwise changed in place.
  */
+import { notFound } from "./http.js";
 import { Queue } from "./queue.js";
 import { ServerPools } from "./servers.js";
 import type { CubeRecord, DomainRecord, IdempotencyRecord, SnapshotRecord, StateData, TcpRecord } from "./state.js";
@@ -18,6 +15,13 @@ type ChildRow = { id: string; cubeId: string };
 /** A record of `table`, never an inherited property (ids come from URLs). */
 export function rowOf<T>(table: Table<T>, id: string): T | undefined {
   return Object.hasOwn(table, id) ? table[id] : undefined;
+}
+
+/** Adds `row` under `id` to the group `key` of `groups`. */
+function addToGroup<T>(groups: Map<string, Map<string, T>>, key: string, id: string, row: T): void {
+  let group = groups.get(key);
+  if (!group) groups.set(key, (group = new Map()));
+  group.set(id, row);
 }
 
 /** Rows of a table that belong to a cube, grouped by cube in insertion order. */
@@ -45,6 +49,13 @@ export class ChildTable<T extends ChildRow> {
     this.unlink(row);
   }
 
+  /** The row `id` when it belongs to the cube, else a 404 naming `what`. */
+  requireOf(cubeId: string, id: string | undefined, what: string): T {
+    const row = this.get(id ?? "");
+    if (!row || row.cubeId !== cubeId) throw notFound(what);
+    return row;
+  }
+
   ofCube(cubeId: string): T[] {
     const rows = this.byCube.get(cubeId);
     return rows ? [...rows.values()] : [];
@@ -57,9 +68,7 @@ export class ChildTable<T extends ChildRow> {
   }
 
   private link(row: T): void {
-    let rows = this.byCube.get(row.cubeId);
-    if (!rows) this.byCube.set(row.cubeId, (rows = new Map()));
-    rows.set(row.id, row);
+    addToGroup(this.byCube, row.cubeId, row.id, row);
   }
 
   private unlink(row: T): void {
@@ -177,17 +186,12 @@ export class CubeTable {
   }
 
   private link(cube: CubeRecord): void {
-    let cubes = this.bySpace.get(cube.spaceId);
-    if (!cubes) this.bySpace.set(cube.spaceId, (cubes = new Map()));
-    cubes.set(cube.id, cube);
+    addToGroup(this.bySpace, cube.spaceId, cube.id, cube);
     this.ordered.delete(cube.spaceId);
   }
 }
 
-/**
- * Idempotency records, with the order they were stored in: records are stored at a
- * non-decreasing emulated time, so the expired ones are always at the front of that queue.
- */
+/** Idempotency records in the order stored: at a non-decreasing emulated time, so the expired ones lead the queue. */
 export class IdempotencyTable {
   private readonly queue: Queue<{ id: string; storedAt: number }>;
 

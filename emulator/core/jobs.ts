@@ -1,23 +1,13 @@
 /**
- * Scheduled work on the emulated clock (state transitions, snapshot completion, webhook
- * attempts). The scheduler only orders and runs jobs; what a kind of job does is registered
- * by the resource that owns it (core/resource.ts defineJob). Jobs are data kept in the state, so they survive restarts. Due jobs run in
- * (at, id) order, each with its own `at` as "now", so the outcome depends only on the
- * emulated time that has passed, not on when a timer happened to fire.
- *
- * `data.jobs` is kept as a binary min-heap on (at, id) — still a plain array in the state file,
- * whatever its order there: it is re-sorted on load (a sorted array is a heap). Scheduling and
- * taking the next due job are O(log jobs); the wake-up timer is re-armed only when a job
- * earlier than the armed one arrives.
+ * Scheduled work on the emulated clock. The scheduler only orders and runs jobs; the resource owning a kind
+ * registers what it does (core/resource.ts defineJob). Jobs are data in the state, so they survive restarts. Due
+ * jobs run in (at, id) order, each with its own `at` as "now": the outcome depends only on emulated time passed.
+ * `data.jobs` is a binary min-heap on (at, id), re-sorted on load (a sorted array is a heap): O(log jobs) per
+ * job; the wake-up timer is re-armed only when a job earlier than the armed one arrives.
  */
 import type { EmulatedClock } from "./clock.js";
 import type { Job } from "./state.js";
 import type { Store } from "./store.js";
-
-/** What a job type schedules: its kind and its payload fields (id and due time are added). */
-export type JobPayload = { kind: string } & Record<string, unknown>;
-
-export type JobRunner = (job: Job) => void;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -29,7 +19,7 @@ export class Scheduler {
   constructor(
     private readonly store: Store,
     private readonly clock: EmulatedClock,
-    private readonly run: JobRunner,
+    private readonly run: (job: Job) => void,
     /** Called after a timer-driven run changed something (to persist it). */
     private readonly afterRun: () => void,
   ) {
@@ -40,7 +30,8 @@ export class Scheduler {
     return this.store.data.jobs;
   }
 
-  schedule(payload: JobPayload, at: number): void {
+  /** Schedules a job of `payload.kind` with its payload fields; its id and due time are added. */
+  schedule(payload: { kind: string } & Record<string, unknown>, at: number): void {
     const job: Job = { ...payload, id: this.store.data.nextJobId++, at };
     heapPush(this.jobs, job);
     if (!this.timer || at < this.armedAt) this.arm();

@@ -1,9 +1,7 @@
 /**
- * What "loopback" means for the emulator: where it may send webhook deliveries (unless started
- * with --deliver-anywhere) and which Host headers its admin surface answers (DNS rebinding).
- * An IP literal is loopback when it is in 127.0.0.0/8 or ::1 (IPv4-mapped forms included); a
- * name is loopback only when it is `localhost` or ends in `.localhost` (RFC 6761) and resolves
- * to loopback addresses alone. No other name is looked up: a public name is refused as it is.
+ * "Loopback" for webhook deliveries (unless --deliver-anywhere) and the admin surface's Host headers (DNS
+ * rebinding): an IP in 127.0.0.0/8 or ::1 (IPv4-mapped forms included), or `localhost`/`*.localhost` (RFC 6761)
+ * resolving to loopback addresses alone. No other name is looked up: a public name is refused as it is.
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
@@ -15,8 +13,7 @@ LOOPBACK.addAddress("::1", "ipv6");
 /** An IP address (no brackets) in a loopback network; a name or anything else is false. */
 export function isLoopbackAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return false;
-  return LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
 /** localhost and *.localhost: names that mean this machine by definition. */

@@ -1,14 +1,8 @@
-/**
- * Presigned storage URLs (backup archives, import parts): HMAC over the path and expiry with
- * a key that lives as long as the emulator process, so a URL needs no API key and cannot be
- * altered. Expiry is on the emulated clock.
- */
+/** Presigned storage URLs: an HMAC of path and expiry (emulated clock) with a per-process key; no API key needed. */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Where storage URLs live: outside /api/v1, so they are neither rate limited nor logged. */
 export const STORAGE_PREFIX = "/__storage";
-
-export type PresignCheck = "ok" | "expired" | "invalid";
 
 export class Presigner {
   private readonly key = randomBytes(32);
@@ -18,7 +12,7 @@ export class Presigner {
     return `${origin}${STORAGE_PREFIX}${path}?expires=${expiresAtMs}&signature=${this.signature(path, expiresAtMs)}`;
   }
 
-  check(path: string, query: URLSearchParams, now: number): PresignCheck {
+  check(path: string, query: URLSearchParams, now: number): "ok" | "expired" | "invalid" {
     const expires = Number(query.get("expires"));
     const given = Buffer.from(query.get("signature") ?? "", "utf8");
     const expected = Buffer.from(this.signature(path, expires), "utf8");

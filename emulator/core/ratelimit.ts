@@ -1,11 +1,6 @@
-/**
- * Sliding-window-log limit on mutating requests, per client IP, in real time (clients pace
- * themselves by the wall clock, whatever the emulated clock speed).
- */
+/** Sliding-window limit on mutating requests per client IP, in real time: clients pace themselves by the wall clock. */
 import type { RateLimitSetting } from "../types.js";
 import { Queue } from "./queue.js";
-
-export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 10, windowMs: 60_000 };
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; message: string };
 
@@ -13,10 +8,7 @@ export class RateLimiter {
   /** Per client, the times of its allowed requests, oldest first; expired ones leave from the front. */
   private readonly log = new Map<string, Queue<number>>();
 
-  constructor(
-    private setting: RateLimitSetting = DEFAULT_RATE_LIMIT,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private setting: RateLimitSetting = { limit: 10, windowMs: 60_000 };
 
   configure(setting: RateLimitSetting): void {
     if (!(Number.isInteger(setting.limit) && setting.limit >= 1)) throw new RangeError("rate limit must be an integer ≥ 1");
@@ -27,7 +19,7 @@ export class RateLimiter {
 
   /** Counts the request when allowed; a refused request is not counted. O(1) amortized. */
   check(clientIp: string): RateDecision {
-    const now = this.now();
+    const now = Date.now();
     const { limit, windowMs } = this.setting;
     let recent = this.log.get(clientIp);
     if (!recent) this.log.set(clientIp, (recent = new Queue()));

@@ -1,8 +1,6 @@
 /**
- * What a resource is: its routes (each with its OpenAPI description), the jobs it owns, the
- * component schemas its routes refer to beyond the reference's, and what it does at start.
- * A new resource is a new file under resources/ exporting one of these, listed in
- * resources/all.ts; the core and the request pipeline need no change.
+ * A resource: its routes (with their OpenAPI description), jobs, added component schemas and start hook. A new
+ * one is a file under resources/ listed in resources/all.ts; the core and the request pipeline need no change.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Core } from "./core.js";
@@ -25,6 +23,16 @@ export type Route = {
   | { public?: false; handler: RouteHandler }
 );
 
+/** A route that needs an API key; `doc` describes it in the OpenAPI document. */
+export function route(method: string, path: string, handler: RouteHandler, doc: Operation, readOnlyMessage?: string): Route {
+  return { method, path, handler, doc, readOnlyMessage };
+}
+
+/** A route that needs no API key. */
+export function publicRoute(method: string, path: string, handler: (ctx: PublicContext) => ApiResponse, doc: Operation): Route {
+  return { method, path, public: true, handler, doc };
+}
+
 export interface JobType<P extends object = object> {
   kind: string;
   run(core: Core, job: P & Job): void;
@@ -40,16 +48,7 @@ export function defineJob<P extends Record<string, unknown>>(kind: string, run: 
   };
 }
 
-/** Any JobType, as a resource lists it (its run gets the stored job). */
-export interface RegisteredJob {
-  kind: string;
-  run(core: Core, job: Job): void;
-}
-
-/**
- * A byte-stream endpoint under /__storage (presigned URLs: archive downloads, part uploads).
- * The dispatcher (emulator/storage.ts) checks the URL's signature and expiry first.
- */
+/** A byte-stream endpoint under /__storage (presigned URLs); emulator/storage.ts checks signature and expiry first. */
 export interface StorageRoute {
   method: string;
   /** Relative to /__storage, e.g. "/backups/{backupId}". */
@@ -72,9 +71,8 @@ export function pathPattern(path: string): { names: string[]; regex: RegExp } {
 }
 
 export interface Resource {
-  name: string;
   routes: readonly Route[];
-  jobs?: readonly RegisteredJob[];
+  jobs?: readonly JobType[];
   storage?: readonly StorageRoute[];
   /** Component schemas (by name) that this resource's route docs refer to. */
   schemas?: Record<string, Shape>;

@@ -1,9 +1,7 @@
 /**
- * Emulated servers. The reference's host-port pool (30000–50000) is per server, so the
- * emulator places cubes on servers of CUBES_PER_SERVER cubes each (the lowest-numbered server
- * with room, at create) and gives every server its own pool: a host port is unique on its
- * server, and 10,000 cubes with an SSH mapping and two ports each fit. In memory only: a
- * cube's server number is kept on the cube record; the pools are rebuilt from the mappings.
+ * Emulated servers: the reference's host-port pool (30000–50000) is per server, so cubes are placed on servers
+ * of CUBES_PER_SERVER (the lowest-numbered with room), each with its own pool: 10,000 cubes with an SSH mapping
+ * and two ports each fit. The server number is kept on the cube record; the pools are rebuilt from the mappings.
  */
 import { HttpError } from "./http.js";
 
@@ -55,10 +53,7 @@ export class ServerPools {
     return port;
   }
 
-  /**
-   * Marks a port used (a mapping loaded from the state file, or one just allocated). A port
-   * outside the pool (an older state file may hold one) can never be handed out: not tracked.
-   */
+  /** Marks a port used; one outside the pool (an older state file may hold one) is never handed out: not tracked. */
   takePort(serverNo: number, port: number): void {
     if (port < HOST_PORT_MIN || port > HOST_PORT_MAX) return;
     const server = this.server(serverNo);

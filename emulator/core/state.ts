@@ -1,7 +1,4 @@
-/**
- * The shape of the emulator's whole persistent state (the Store in store.ts holds and persists it).
- * A record the API shows as it is stored extends the API's type with what the emulator keeps beside it.
- */
+/** The shape of the persistent state (store.ts); a record shown as stored extends the API's type with what is kept beside it. */
 import type { Cube, DnsRecord, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
@@ -36,10 +33,7 @@ export interface CubeRecord extends Omit<Cube, "publicIpv4" | "costPerHour" | "s
   restarting: boolean;
   /** Bumped by every state-changing operation; scheduled transitions of an older epoch are dropped. */
   epoch: number;
-  /**
-   * The emulated server (1, 2, …) the cube is placed on; its TCP mappings take host ports from
-   * that server's pool (emulator/core/servers.ts). Absent in older state files: placed on load.
-   */
+  /** The emulated server (1, 2, …) whose port pool its mappings use (core/servers.ts); absent in older files: placed on load. */
   server: number;
   createdAt: string;
   updatedAt: string;
@@ -170,11 +164,7 @@ export interface DnsEntry {
   value: string;
 }
 
-/**
- * A scheduled job as stored: `kind` names a job type that the resource owning it registers
- * (core/resource.ts defineJob); the other fields are that type's payload. The core knows no
- * kind by name.
- */
+/** A scheduled job: `kind` names a type its resource registers (core/resource.ts defineJob); the rest is its payload. */
 export interface Job {
   id: number;
   /** Emulated ms when it is due. */

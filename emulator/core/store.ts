@@ -3,37 +3,28 @@ import { StateIndex } from "./indexes.js";
 import { emptyState, type StateData } from "./state.js";
 import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../../system/files.js";
 
-/** Writes are coalesced, but never more often than this… */
-export const SAVE_DELAY_MIN_MS = 50;
-/** …nor sooner than this many times the last write's duration after it (a big state writes rarely). */
+/** Coalesced writes: at most one per SAVE_DELAY_MIN_MS, nor sooner than 10× the last write's duration after it. */
+const SAVE_DELAY_MIN_MS = 50;
 const SAVE_DELAY_PER_WRITE_MS = 10;
 const SAVE_DELAY_MAX_MS = 2_000;
 
 /**
- * Holds the state and its indexes. With a path, the state is persisted atomically (temp file
- * + rename), but not on every change: `save()` marks it dirty and schedules one write shortly
- * after (SAVE_DELAY_MIN_MS, longer for a state whose write is slow, so that writing takes at
- * most ~10% of the time), and `flush()` writes at once. Writing the whole file per mutation
- * was O(state) per request (megabytes per create at 10,000 cubes). The emulator flushes on
- * close, and its CLI on SIGTERM/SIGINT and at process exit, so a clean stop loses nothing; a
- * crash (SIGKILL) can lose the changes of the last moments.
+ * With a path, the state is persisted atomically (temp file + rename), not on every change: `save()` schedules
+ * one write shortly after (writing takes at most ~10 % of the time), `flush()` writes at once. A write per
+ * mutation was O(state) per request (megabytes per create at 10,000 cubes). Flushed on close and in the CLI on
+ * SIGTERM/SIGINT and exit: only a crash (SIGKILL) loses the last moments' changes.
  */
 export class Store {
+  readonly data: StateData;
   readonly index: StateIndex;
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
   private clockNow = 0;
   private lastWriteMs = 0;
 
-  constructor(
-    public readonly data: StateData,
-    private readonly path?: string,
-  ) {
-    this.index = new StateIndex(data);
-  }
-
-  static open(path?: string): Store {
-    return new Store(path ? loadState(path) : emptyState(), path);
+  constructor(private readonly path?: string) {
+    this.data = path ? loadState(path) : emptyState();
+    this.index = new StateIndex(this.data);
   }
 
   /** Marks the state changed at emulated time `clockNow`; the write follows shortly. */

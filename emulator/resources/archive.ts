@@ -1,7 +1,6 @@
 /**
- * The bytes of an emulated .cube archive: a deterministic stream of any length from a seed
- * (the AES-128-CTR keystream of the seed), so a 1 GiB backup costs no memory or disk, any
- * byte range is computed directly (Range requests), and a shared copy downloads the same bytes.
+ * An emulated .cube archive's bytes: the AES-128-CTR keystream of a seed, so a 1 GiB backup costs no memory or
+ * disk, any byte range is computed directly, and a shared copy downloads the same bytes.
  */
 import { createCipheriv, createHash } from "node:crypto";
 

@@ -1,7 +1,6 @@
 /**
- * Backup sharing (live-api-facts.md §4): the source space offers a backup to another space;
- * nothing is copied until the destination accepts, within 48 h. Accept makes the copy (with
- * sharedFromBackupId) in the destination; decline and cancel (by the source) end the offer.
+ * Backup sharing (live-api-facts.md §4): a space offers a backup to another, nothing copied until that one accepts
+ * within 48 h (the copy has sharedFromBackupId); decline, or cancel by the source, ends the offer.
  */
 import { BackupShare, CreateShareRequest } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
@@ -10,7 +9,7 @@ import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiRes
 import { isoAt, newId } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { object, ref } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
 import { backupsOf, backupView, requireBackup } from "./backups.js";
 
@@ -42,7 +41,7 @@ function isOpen(share: ShareRecord, now: number): boolean {
 
 function createShare(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateShareRequest, ctx.body);
-  const backup = requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "");
+  const backup = requireBackup(ctx);
   if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); only a complete backup can be shared`);
   if (body.destinationSpaceId === ctx.auth.spaceId) throw badRequest("destinationSpaceId: a backup cannot be shared with its own space");
   if (!Object.hasOwn(ctx.core.data.spaces, body.destinationSpaceId)) throw notFound("Destination space");
@@ -79,9 +78,7 @@ function requireShare(ctx: RouteContext, side: "destination" | "source"): ShareR
   const share = rowOf(ctx.core.data.backupShares, id);
   if (!share || (share.sourceSpaceId !== ctx.auth.spaceId && share.destinationSpaceId !== ctx.auth.spaceId)) throw notFound("Backup share");
   const party = side === "destination" ? share.destinationSpaceId : share.sourceSpaceId;
-  if (party !== ctx.auth.spaceId) {
-    throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
-  }
+  if (party !== ctx.auth.spaceId) throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
   if (share.status !== "pending") throw conflict(`This share is already ${share.status}`);
   if (ctx.now > share.expiresAtMs) throw conflict("This share has expired (shares must be answered within 48 hours)");
   return share;
@@ -102,54 +99,39 @@ function acceptShare(ctx: RouteContext): ApiResponse {
   return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId), backup: backupView(copy) });
 }
 
-function declineShare(ctx: RouteContext): ApiResponse {
-  const share = requireShare(ctx, "destination");
-  share.status = "declined";
+/** Decline (by the destination) or cancel (by the source): the offer ends, nothing is copied. */
+const endShare = (side: "destination" | "source", status: "declined" | "canceled") => (ctx: RouteContext): ApiResponse => {
+  const share = requireShare(ctx, side);
+  share.status = status;
   return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
-}
-
-function cancelShare(ctx: RouteContext): ApiResponse {
-  const share = requireShare(ctx, "source");
-  share.status = "canceled";
-  return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
-}
+};
+const declineShare = endShare("destination", "declined");
+const cancelShare = endShare("source", "canceled");
 
 const ONE_SHARE = object({ share: ref("BackupShare") });
 
 export const backupSharesResource: Resource = {
-  name: "backup-shares",
   routes: [
-    {
-      method: "POST",
-      path: "/spaces/{spaceId}/backups/{backupId}/shares",
-      handler: createShare,
-      doc: { summary: "Offer a backup to another space (pending until it accepts, 48 h)", tag: "Backups", body: CreateShareRequest, ok: [201, ONE_SHARE], errors: [400, 404, 409] },
-    },
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/backup-shares",
-      handler: listShares,
-      doc: {
-        summary: "Pending, unexpired shares to and from this space",
-        tag: "Backups",
-        ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
-      },
-    },
-    {
-      method: "POST",
-      path: `${SHARE}/accept`,
-      handler: acceptShare,
-      readOnlyMessage: RESPOND_FORBIDDEN,
-      doc: { summary: "Accept a share: the copy is made in this space", tag: "Backups", ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })], errors: [404, 409, 422] },
-    },
-    {
-      method: "POST",
-      path: `${SHARE}/decline`,
-      handler: declineShare,
-      readOnlyMessage: RESPOND_FORBIDDEN,
-      doc: { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] },
-    },
-    { method: "POST", path: `${SHARE}/cancel`, handler: cancelShare, doc: { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] } },
+    route("POST", "/spaces/{spaceId}/backups/{backupId}/shares", createShare, {
+      summary: "Offer a backup to another space (pending until it accepts, 48 h)",
+      tag: "Backups",
+      body: CreateShareRequest,
+      ok: [201, ONE_SHARE],
+      errors: [400, 404, 409],
+    }),
+    route("GET", "/spaces/{spaceId}/backup-shares", listShares, {
+      summary: "Pending, unexpired shares to and from this space",
+      tag: "Backups",
+      ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
+    }),
+    route("POST", `${SHARE}/accept`, acceptShare, {
+      summary: "Accept a share: the copy is made in this space",
+      tag: "Backups",
+      ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })],
+      errors: [404, 409, 422],
+    }, RESPOND_FORBIDDEN),
+    route("POST", `${SHARE}/decline`, declineShare, { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }, RESPOND_FORBIDDEN),
+    route("POST", `${SHARE}/cancel`, cancelShare, { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }),
   ],
   schemas: { BackupShare: BackupShare },
 };

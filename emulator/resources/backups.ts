@@ -1,24 +1,20 @@
-/**
- * Backups (live-api-facts.md §4): list (newest first), get, and a presigned download URL
- * whose archive bytes stream from /__storage with Range support. Backups come into being on
- * the admin surface (createBackup), from a cube.
- */
+/** Backups (live-api-facts.md §4): list, get, a presigned download URL (Range honoured); made on the admin surface. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Backup, BackupDownload } from "../../schema/api.js";
-import type { RouteContext } from "../core/context.js";
+import { pathRow, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
-import { refuseStorage, type Resource } from "../core/resource.js";
+import { refuseStorage, route, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
-import { sleep } from "../../system/time.js";
+import { newestFirst } from "./views.js";
 import type { EmulatorAdmin } from "../types.js";
 
 export const DOWNLOAD_URL_TTL_MS = 15 * 60 * 1000;
@@ -30,11 +26,8 @@ export function backupView(backup: BackupRecord): Backup {
   return { ...view, config: backup.config && { ...backup.config, domains: [...backup.config.domains], tcpPorts: [...backup.config.tcpPorts] } };
 }
 
-/** A backup of the key's space; another space's is reported exactly like a missing one. */
-export function requireBackup(core: Core, spaceId: string, backupId: string): BackupRecord {
-  const backup = rowOf(core.data.backups, backupId);
-  if (!backup || backup.spaceId !== spaceId) throw notFound("Backup");
-  return backup;
+export function requireBackup(ctx: RouteContext): BackupRecord {
+  return pathRow(ctx, ctx.core.data.backups, "backupId", "Backup");
 }
 
 export function backupsOf(core: Core, spaceId: string): BackupRecord[] {
@@ -42,13 +35,11 @@ export function backupsOf(core: Core, spaceId: string): BackupRecord[] {
 }
 
 function listBackups(ctx: RouteContext): ApiResponse {
-  // Newest first; among equal times, the later-made first.
-  const backups = backupsOf(ctx.core, ctx.auth.spaceId).reverse().sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  return json(200, { backups: backups.map(backupView) });
+  return json(200, { backups: newestFirst(backupsOf(ctx.core, ctx.auth.spaceId)).map(backupView) });
 }
 
 function getBackup(ctx: RouteContext): ApiResponse {
-  return json(200, { backup: backupView(requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "")) });
+  return json(200, { backup: backupView(requireBackup(ctx)) });
 }
 
 export function archiveFilename(backup: BackupRecord): string {
@@ -56,7 +47,7 @@ export function archiveFilename(backup: BackupRecord): string {
 }
 
 function downloadBackup(ctx: RouteContext): ApiResponse {
-  const backup = requireBackup(ctx.core, ctx.auth.spaceId, ctx.params.backupId ?? "");
+  const backup = requireBackup(ctx);
   if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); it can be downloaded once complete`);
   const expiresAt = ctx.now + DOWNLOAD_URL_TTL_MS;
   return json(200, {
@@ -75,36 +66,25 @@ async function streamArchive(core: Core, params: Record<string, string>, req: In
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
   const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);
   const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", ...validators, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
-  if (range.kind === "unsatisfiable") {
-    res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
-    return;
-  }
+  if (range.kind === "unsatisfiable") return void res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
   const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
   const status = range.kind === "partial" ? 206 : 200;
   res.writeHead(status, { ...headers, "content-length": end - start + 1, ...(status === 206 ? { "content-range": `bytes ${start}-${end}/${size}` } : {}) });
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
+  if (req.method === "HEAD") return void res.end();
   await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
 }
 
-/**
- * If-Range (RFC 9110 §13.1.5): the Range is honoured only when the validator is the object's
- * current strong ETag or its exact Last-Modified date; otherwise the whole object is sent.
- */
+/** If-Range (RFC 9110 §13.1.5): the Range holds only for the current strong ETag or exact Last-Modified date. */
 function rangeApplies(ifRange: string | string[] | undefined, validators: { etag: string; "last-modified": string }): boolean {
   if (ifRange === undefined) return true;
   const value = (Array.isArray(ifRange) ? ifRange.join(",") : ifRange).trim();
   return value.startsWith('"') ? value === validators.etag : value === validators["last-modified"];
 }
 
-/** Holds a stream to the admin-set storage rate, if any. */
 async function* paced(core: Core, chunks: Iterable<Buffer>): AsyncGenerator<Buffer> {
   for (const chunk of chunks) {
     yield chunk;
-    const rate = core.storageBytesPerSecond;
-    if (rate !== null) await sleep((chunk.length / rate) * 1000);
+    await core.pace(chunk.length);
   }
 }
 
@@ -153,21 +133,15 @@ function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["confi
 }
 
 export const backupsResource: Resource = {
-  name: "backups",
   routes: [
-    { method: "GET", path: "/spaces/{spaceId}/backups", handler: listBackups, doc: { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] } },
-    { method: "GET", path: BACKUP, handler: getBackup, doc: { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] } },
-    {
-      method: "GET",
-      path: `${BACKUP}/download`,
-      handler: downloadBackup,
-      doc: {
-        summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
-        tag: "Backups",
-        ok: [200, ref("BackupDownload")],
-        errors: [404, 409],
-      },
-    },
+    route("GET", "/spaces/{spaceId}/backups", listBackups, { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] }),
+    route("GET", BACKUP, getBackup, { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] }),
+    route("GET", `${BACKUP}/download`, downloadBackup, {
+      summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
+      tag: "Backups",
+      ok: [200, ref("BackupDownload")],
+      errors: [404, 409],
+    }),
   ],
   storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
   schemas: { Backup: Backup, BackupDownload: BackupDownload },

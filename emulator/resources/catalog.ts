@@ -1,8 +1,8 @@
 /** The public lookups: regions, images and pricing, and the hourly cost derived from them. */
 import { Pricing, type CubeResources, type Image, type Region } from "../../schema/api.js";
-import { json } from "../core/http.js";
+import { badRequest, json } from "../core/http.js";
 import { listOf, ref } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { publicRoute, type Resource } from "../core/resource.js";
 
 export const REGIONS: readonly Region[] = [
   { id: "reg_nbg1", name: "Nuremberg, Germany", slug: "eu-nuremberg" },
@@ -28,12 +28,22 @@ export const PRICING: Pricing = {
   note: "Emulated prices: billed per hour of runtime; disk is billed while the Cube exists.",
 };
 
-export function findImage(id: string): Image | undefined {
-  return IMAGES.find((image) => image.id === id);
-}
-
 export function findRegion(slug: string): Region | undefined {
   return REGIONS.find((region) => region.slug === slug);
+}
+
+/** The image `id`, or a 400 naming the request's `field` and the images there are. */
+export function requireImage(id: string, field: string): Image {
+  const image = IMAGES.find((i) => i.id === id);
+  if (!image) throw badRequest(`${field}: unknown image "${id}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
+  return image;
+}
+
+/** The region of `slug` (the first region when none is given), or a 400 naming the regions there are. */
+export function requireRegion(slug: string | null | undefined): Region {
+  const region = slug == null ? REGIONS[0] : findRegion(slug);
+  if (!region) throw badRequest(`region: unknown region "${slug}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
+  return region;
 }
 
 export function costPerHour(resources: CubeResources): number {
@@ -45,11 +55,10 @@ export function costPerHour(resources: CubeResources): number {
 
 /** Public: no API key needed. */
 export const catalogResource: Resource = {
-  name: "catalog",
   routes: [
-    { method: "GET", path: "/regions", public: true, handler: () => json(200, { regions: REGIONS }), doc: { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] } },
-    { method: "GET", path: "/images", public: true, handler: () => json(200, { images: IMAGES }), doc: { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] } },
-    { method: "GET", path: "/pricing", public: true, handler: () => json(200, PRICING), doc: { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] } },
+    publicRoute("GET", "/regions", () => json(200, { regions: REGIONS }), { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] }),
+    publicRoute("GET", "/images", () => json(200, { images: IMAGES }), { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] }),
+    publicRoute("GET", "/pricing", () => json(200, PRICING), { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] }),
   ],
   schemas: { Pricing: Pricing },
 };

@@ -1,8 +1,7 @@
 /**
- * CLI device login (RFC 8628, reference "CLI Auth"): start mints a device code (returned once,
- * kept hashed) and a user code; the user approves in a browser — here, on the page the
- * verification URL opens (/__emulator/device?code=…), or on the admin surface
- * (answerDeviceLogin) — and the next poll returns a new API key once.
+ * CLI device login (RFC 8628, reference "CLI Auth"): start mints a device code (returned once, kept hashed) and a
+ * user code; the user approves on the verification page (/__emulator/device?code=…) or the admin surface, and the
+ * next poll returns a new API key once.
  */
 import { timingSafeEqual } from "node:crypto";
 import { DeviceLoginApproved, DeviceLoginStarted, DevicePollRequest } from "../../schema/api.js";
@@ -12,7 +11,7 @@ import { HttpError, json, mediaType, notFound, parseWith, type ApiRequest, type 
 import { isLoopbackHostHeader } from "../core/loopback.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
-import type { PublicContext, Resource } from "../core/resource.js";
+import { publicRoute, type PublicContext, type Resource } from "../core/resource.js";
 import type { DeviceLoginRecord } from "../core/state.js";
 
 export const DEVICE_CODE_TTL_S = 600;
@@ -84,9 +83,8 @@ export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
 }
 
 /**
- * The page's form. A form POST is a request any web page can send, so it must come from this
- * page: a same-origin (or no) Origin and Sec-Fetch-Site, and the token that only the page shows
- * (an HMAC of the user code with this process's key). The admin surface has checked the Host.
+ * The page's form. Any web page can send a form POST, so it must come from this page: a same-origin (or no) Origin
+ * and Sec-Fetch-Site, and the token only the page shows (an HMAC of the user code). The admin surface checked Host.
  */
 export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
   if (mediaType(req) !== "application/x-www-form-urlencoded") return page(415, "<p>Send the form of the device-login page.</p>");
@@ -96,9 +94,7 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
   if (!tokenMatches(core, userCode, form.get("token") ?? "")) return page(403, "<p>The form's token does not match: open the login link again.</p>");
   const approve = form.get("answer") === "approve";
   try {
-    core.scheduler.runDue();
-    answerDeviceLogin(core, { userCode, approve });
-    core.save();
+    core.mutate(() => answerDeviceLogin(core, { userCode, approve }));
   } catch (error) {
     if (error instanceof HttpError) return page(error.status, `<p>${escapeHtml(error.message)}: start the login again.</p>`);
     throw error;
@@ -133,6 +129,14 @@ function sameOrigin(req: ApiRequest): boolean {
   }
 }
 
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "x-frame-options": "DENY",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "referrer-policy": "no-referrer",
+};
+
 /** A small HTML page that no other site can frame, script or submit elsewhere. */
 function page(status: number, content: string): ApiResponse {
   const text = `<!doctype html>
@@ -142,17 +146,7 @@ function page(status: number, content: string): ApiResponse {
 ${content}
 </body></html>
 `;
-  return {
-    status,
-    text,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "x-frame-options": "DENY",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-      "referrer-policy": "no-referrer",
-    },
-  };
+  return { status, text, headers: PAGE_HEADERS };
 }
 
 function escapeHtml(text: string): string {
@@ -160,31 +154,18 @@ function escapeHtml(text: string): string {
 }
 
 export const cliAuthResource: Resource = {
-  name: "cli-auth",
   routes: [
-    {
-      method: "POST",
-      path: "/auth/cli/start",
-      public: true,
-      handler: startLogin,
-      doc: {
-        summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
-        tag: "CLI Auth",
-        ok: [200, DeviceLoginStarted],
-      },
-    },
-    {
-      method: "POST",
-      path: "/auth/cli/poll",
-      public: true,
-      handler: pollLogin,
-      doc: {
-        summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
-        tag: "CLI Auth",
-        body: DevicePollRequest,
-        ok: [200, DeviceLoginApproved],
-        errors: [400, 403, 410, 428],
-      },
-    },
+    publicRoute("POST", "/auth/cli/start", startLogin, {
+      summary: "Begin a CLI device-authorization login (RFC 8628); approve it on the admin surface (POST /__emulator/device)",
+      tag: "CLI Auth",
+      ok: [200, DeviceLoginStarted],
+    }),
+    publicRoute("POST", "/auth/cli/poll", pollLogin, {
+      summary: "Poll for CLI device-authorization approval (RFC 8628): 428 pending, 403 denied, 410 expired/consumed/unknown",
+      tag: "CLI Auth",
+      body: DevicePollRequest,
+      ok: [200, DeviceLoginApproved],
+      errors: [400, 403, 410, 428],
+    }),
   ],
 };

@@ -5,12 +5,12 @@ import { writeAudit } from "../core/audit.js";
 import { DELAYS } from "../core/clock.js";
 import { actorOf, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { intQueryParam, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, type Resource } from "../core/resource.js";
+import { defineJob, route, type Resource } from "../core/resource.js";
 import type { CubeRecord } from "../core/state.js";
-import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
+import { requireImage, requireRegion } from "./catalog.js";
 import { CUBE_PATH, requireCube } from "./cube-lookup.js";
 import { createSshMapping } from "./tcp.js";
 import { cubeView, publicIpv4 } from "./views.js";
@@ -32,10 +32,8 @@ export function getCube(ctx: RouteContext): ApiResponse {
 
 export function createCube(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateCubeRequest, ctx.body);
-  const image = findImage(body.image);
-  if (!image) throw badRequest(`image: unknown image "${body.image}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
-  const region = body.region === undefined ? REGIONS[0] : findRegion(body.region);
-  if (!region) throw badRequest(`region: unknown region "${body.region}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
+  const image = requireImage(body.image, "image");
+  const region = requireRegion(body.region);
   const cube = insertCube(
     ctx.core,
     { spaceId: ctx.auth.spaceId, name: body.name, image, region: region.slug, resources: body.resources, sshPublicKey: body.sshPublicKey, userData: body.userData ?? null },
@@ -116,10 +114,8 @@ function setProtection(ctx: RouteContext, cube: CubeRecord, value: boolean, via:
 export function deleteCube(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   if (cube.terminationProtection) {
-    const cubeObject = cubeView(ctx.core.index, cube);
-    throw new HttpError(409, TERMINATION_PROTECTED_MESSAGE, {
-      error: { code: "termination_protected", message: TERMINATION_PROTECTED_MESSAGE, cube: cubeObject },
-    });
+    const error = { code: "termination_protected", message: TERMINATION_PROTECTED_MESSAGE, cube: cubeView(ctx.core.index, cube) };
+    throw new HttpError(409, TERMINATION_PROTECTED_MESSAGE, { error });
   }
   if (!cube.deleting) beginDeletion(ctx.core, cube, ctx.now);
   return json(200, SUCCESS);
@@ -175,35 +171,21 @@ export function emitCubeEvent(core: Core, cube: CubeRecord, event: string, at: n
   core.events.emit(cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.index, cube) }, at);
 }
 
+const ONE_CUBE = object({ cube: ref("Cube") });
+
 export const cubesResource: Resource = {
-  name: "cubes",
   routes: [
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/cubes",
-      handler: listCubes,
-      doc: {
-        summary: "List Cubes in a Space",
-        tag: "Cubes",
-        ok: [200, object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") })],
-        errors: [400],
-        query: [intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."), intQueryParam("limit", 1, 100, "Page size (default 20).")],
-      },
-    },
-    {
-      method: "POST",
-      path: "/spaces/{spaceId}/cubes",
-      handler: createCube,
-      doc: { summary: "Create a Cube", tag: "Cubes", body: CreateCubeRequest, ok: [201, object({ cube: ref("Cube") })], errors: [400] },
-    },
-    { method: "GET", path: CUBE_PATH, handler: getCube, doc: { summary: "Get a Cube", tag: "Cubes", ok: [200, object({ cube: ref("Cube") })], errors: [404] } },
-    {
-      method: "PATCH",
-      path: CUBE_PATH,
-      handler: patchCube,
-      doc: { summary: "Toggle termination protection", tag: "Cubes", body: PatchCubeRequest, ok: [200, object({ cube: ref("Cube") })], errors: [400, 404] },
-    },
-    { method: "DELETE", path: CUBE_PATH, handler: deleteCube, doc: { summary: "Delete a Cube (asynchronous)", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } },
+    route("GET", "/spaces/{spaceId}/cubes", listCubes, {
+      summary: "List Cubes in a Space",
+      tag: "Cubes",
+      ok: [200, object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") })],
+      errors: [400],
+      query: [intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."), intQueryParam("limit", 1, 100, "Page size (default 20).")],
+    }),
+    route("POST", "/spaces/{spaceId}/cubes", createCube, { summary: "Create a Cube", tag: "Cubes", body: CreateCubeRequest, ok: [201, ONE_CUBE], errors: [400] }),
+    route("GET", CUBE_PATH, getCube, { summary: "Get a Cube", tag: "Cubes", ok: [200, ONE_CUBE], errors: [404] }),
+    route("PATCH", CUBE_PATH, patchCube, { summary: "Toggle termination protection", tag: "Cubes", body: PatchCubeRequest, ok: [200, ONE_CUBE], errors: [400, 404] }),
+    route("DELETE", CUBE_PATH, deleteCube, { summary: "Delete a Cube (asynchronous)", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] }),
   ],
   jobs: [cubeStateJob, cubeGoneJob],
 };

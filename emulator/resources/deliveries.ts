@@ -1,8 +1,6 @@
 /**
- * Webhook events and their deliveries: a signed JSON POST to each subscribed endpoint,
- * success on any 2xx within 10 s, otherwise up to 4 retries 60 s (emulated) apart. Only to
- * loopback addresses unless the emulator was started with deliverAnywhere: a delivery elsewhere
- * is failed at once, with the reason, and nothing is sent.
+ * Webhook deliveries: a signed JSON POST to each subscribed endpoint, any 2xx within 10 s a success, else up to 4
+ * retries 60 s (emulated) apart. Loopback only unless deliverAnywhere: one elsewhere fails at once, nothing sent.
  */
 import { createHmac } from "node:crypto";
 import { DELAYS } from "../core/clock.js";
@@ -54,16 +52,16 @@ export const deliveryAttemptJob = defineJob<{ deliveryId: string }>("delivery-at
 
 async function deliver(core: Core, webhook: WebhookRecord, delivery: DeliveryRecord, at: number): Promise<void> {
   const refusal = await deliveryRefusal(webhook.url, { deliverAnywhere: core.deliverAnywhere });
-  if (refusal !== undefined) return refuse(core, delivery.id, refusal);
-  record(core, delivery.id, await attempt(core, webhook, delivery), at);
-}
-
-/** No attempt is made (so none is counted) and none will be: retrying cannot change the address. */
-function refuse(core: Core, deliveryId: string, reason: string): void {
-  const delivery = core.data.deliveries[deliveryId];
-  if (core.closingSignal.aborted || !delivery) return;
-  delivery.status = "failed";
-  delivery.failureReason = reason;
+  const status = refusal === undefined ? await attempt(core, webhook, delivery) : null;
+  // Nothing is recorded once the emulator closed, or the delivery went (its webhook deleted) meanwhile.
+  const current = core.data.deliveries[delivery.id];
+  if (core.closingSignal.aborted || !current) return;
+  if (refusal === undefined) record(core, current, status, at);
+  else {
+    // No attempt is made (none is counted) and none will be: retrying cannot change the address.
+    current.status = "failed";
+    current.failureReason = refusal;
+  }
   core.save();
 }
 
@@ -92,24 +90,19 @@ async function attempt(core: Core, webhook: WebhookRecord, delivery: DeliveryRec
   }
 }
 
-function record(core: Core, deliveryId: string, status: number | null, attemptAt: number): void {
-  const delivery = core.data.deliveries[deliveryId];
-  if (core.closingSignal.aborted || !delivery) return;
+function record(core: Core, delivery: DeliveryRecord, status: number | null, attemptAt: number): void {
   delivery.attempts++;
   delivery.lastAttemptAt = isoAt(attemptAt);
   delivery.responseStatus = status;
   if (status !== null && status >= 200 && status < 300) delivery.status = "delivered";
   else if (delivery.attempts >= MAX_ATTEMPTS) delivery.status = "failed";
-  else deliveryAttemptJob.schedule(core, { deliveryId }, attemptAt + DELAYS.webhookRetry);
-  core.save();
+  else deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, attemptAt + DELAYS.webhookRetry);
 }
 
 /** After a restart, a delivery whose attempt was in flight has no job left: schedule one. */
 export function resumePendingDeliveries(core: Core): void {
   const scheduled = new Set(core.data.jobs.flatMap((job) => (job.kind === deliveryAttemptJob.kind ? [job.deliveryId] : [])));
   for (const delivery of Object.values(core.data.deliveries)) {
-    if (delivery.status === "pending" && !scheduled.has(delivery.id)) {
-      deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
-    }
+    if (delivery.status === "pending" && !scheduled.has(delivery.id)) deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
   }
 }

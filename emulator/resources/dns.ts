@@ -26,42 +26,22 @@ export function setDnsUnavailable(data: StateData, host: string, unavailable: bo
   data.dns.unavailable = unavailable ? [...others, name] : others;
 }
 
+/** A record a domain needs; its id is its purpose. */
+function needed(purpose: string, type: DnsType, host: string, value: string, note: string, proxy: { mustBeGrey?: true; proxyOk?: true } = {}): DnsRecord {
+  return { id: purpose, purpose, type, host, value, note, mustBeGrey: proxy.mustBeGrey ?? false, proxyOk: proxy.proxyOk ?? false };
+}
+
+const GREY_NOTE = "Must be DNS-only: a proxied record answers with the proxy's addresses and the certificate authority finds nothing.";
+
 /** The records a domain needs: one routing CNAME, or three for a wildcard. */
 export function requiredRecords(domain: DomainRecord): DnsRecord[] {
-  const routing: DnsRecord = {
-    id: "routing",
-    purpose: "routing",
-    type: "CNAME",
-    host: domain.domain,
-    value: ROUTING_TARGET,
-    note: "May be proxied by your DNS provider.",
-    mustBeGrey: false,
-    proxyOk: true,
-  };
+  const routing = needed("routing", "CNAME", domain.domain, ROUTING_TARGET, "May be proxied by your DNS provider.", { proxyOk: true });
   if (!domain.isWildcard) return [routing];
   const apex = domain.domain.slice(2);
   return [
-    {
-      id: "ownership",
-      purpose: "ownership",
-      type: "TXT",
-      host: `_krova-verify.${apex}`,
-      value: `krova-verify=${domain.token}`,
-      note: "Proves you own the domain. TXT records are never proxied.",
-      mustBeGrey: false,
-      proxyOk: false,
-    },
+    needed("ownership", "TXT", `_krova-verify.${apex}`, `krova-verify=${domain.token}`, "Proves you own the domain. TXT records are never proxied."),
     routing,
-    {
-      id: "certificate",
-      purpose: "certificate",
-      type: "CNAME",
-      host: `_acme-challenge.${apex}`,
-      value: acmeTarget(domain),
-      note: "Must be DNS-only: a proxied record answers with the proxy's addresses and the certificate authority finds nothing.",
-      mustBeGrey: true,
-      proxyOk: false,
-    },
+    needed("certificate", "CNAME", `_acme-challenge.${apex}`, acmeTarget(domain), GREY_NOTE, { mustBeGrey: true }),
   ];
 }
 

@@ -3,10 +3,10 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, DomainRecordsView, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
@@ -14,9 +14,7 @@ import { domainView } from "./views.js";
 
 function requireDomain(ctx: RouteContext): { cube: CubeRecord; domain: DomainRecord } {
   const cube = requireCube(ctx);
-  const domain = ctx.core.index.domains.get(ctx.params.mappingId ?? "");
-  if (!domain || domain.cubeId !== cube.id) throw notFound("Domain");
-  return { cube, domain };
+  return { cube, domain: ctx.core.index.domains.requireOf(cube.id, ctx.params.mappingId, "Domain") };
 }
 
 export function listDomains(ctx: RouteContext): ApiResponse {
@@ -27,9 +25,7 @@ export function listDomains(ctx: RouteContext): ApiResponse {
 export function attachDomain(ctx: RouteContext): ApiResponse {
   const body = parseWith(AttachDomainRequest, ctx.body);
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.domains.byHostname(body.domain)) {
-    throw conflict(`Domain ${body.domain} is already attached to a Cube`);
-  }
+  if (ctx.core.index.domains.byHostname(body.domain)) throw conflict(`Domain ${body.domain} is already attached to a Cube`);
   const at = isoAt(ctx.now);
   const domain: DomainRecord = {
     id: newId("dom"),
@@ -132,57 +128,40 @@ function hashPassword(password: string): string {
 /** Domains of one cube port must agree on PROXY protocol unless the caller confirms (reference 409). */
 function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirmed: boolean): void {
   if (confirmed) return;
-  const others = core.index.domains
-    .ofCube(domain.cubeId)
-    .filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
+  const others = core.index.domains.ofCube(domain.cubeId).filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
   if (others.length === 0) return;
   const names = others.map((d) => d.domain);
   const message = `Domains ${names.join(", ")} on port ${domain.port} use a different PROXY protocol setting; send confirmMixedProxyProtocol: true to mix them`;
-  throw new HttpError(409, message, {
-    error: message,
-    errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names },
-  });
+  throw new HttpError(409, message, { error: message, errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names } });
 }
 
+const DOMAINS = `${CUBE_PATH}/domains`;
+const DOMAIN = `${DOMAINS}/{mappingId}`;
+
 export const domainsResource: Resource = {
-  name: "domains",
   routes: [
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/domains`,
-      handler: listDomains,
-      doc: { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/domains`,
-      handler: attachDomain,
-      doc: {
-        summary: "Attach a custom domain",
-        tag: "Domains",
-        body: AttachDomainRequest,
-        ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
-        errors: [400, 404, 409],
-      },
-    },
-    {
-      method: "PATCH",
-      path: `${CUBE_PATH}/domains/{mappingId}`,
-      handler: patchDomain,
-      doc: { summary: "Update a domain's proxy settings", tag: "Domains", body: PatchDomainRequest, ok: [200, object({ domain: ref("Domain") })], errors: [400, 404, 409] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/domains/{mappingId}`,
-      handler: detachDomain,
-      doc: { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] },
-    },
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/domains/{mappingId}/records`,
-      handler: domainRecords,
-      doc: { summary: "DNS records the domain needs, with their live state", tag: "Domains", ok: [200, ref("DomainRecordsView")], errors: [404] },
-    },
+    route("GET", DOMAINS, listDomains, { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] }),
+    route("POST", DOMAINS, attachDomain, {
+      summary: "Attach a custom domain",
+      tag: "Domains",
+      body: AttachDomainRequest,
+      ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
+      errors: [400, 404, 409],
+    }),
+    route("PATCH", DOMAIN, patchDomain, {
+      summary: "Update a domain's proxy settings",
+      tag: "Domains",
+      body: PatchDomainRequest,
+      ok: [200, object({ domain: ref("Domain") })],
+      errors: [400, 404, 409],
+    }),
+    route("DELETE", DOMAIN, detachDomain, { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("GET", `${DOMAIN}/records`, domainRecords, {
+      summary: "DNS records the domain needs, with their live state",
+      tag: "Domains",
+      ok: [200, ref("DomainRecordsView")],
+      errors: [404],
+    }),
   ],
   schemas: { DomainRecordsView: DomainRecordsView },
 };

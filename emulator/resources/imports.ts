@@ -1,23 +1,21 @@
 /**
- * .cube archive imports (reference OpenAPI "Imports"): initiate → presigned part URLs (PUT,
- * answered with an ETag) → complete with every part's ETag and the cube's config → a real cube
- * that boots like any other. Cancel (DELETE) only while uploading. Wrong ETags, missing parts,
- * a size that does not match and an expired upload are refused with nothing created.
+ * .cube archive imports (reference "Imports"): initiate → PUT each part to its presigned URL (ETag) → complete with
+ * every ETag and the config → a cube that boots like any other. Cancel only while uploading. Wrong ETags, missing
+ * parts, a wrong size or an expired upload are refused with nothing created.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CompleteImportRequest, CreateImportRequest, CubeImport, ImportCompleted, ImportStarted, SSH_KEY_PATTERN } from "../../schema/api.js";
-import type { RouteContext } from "../core/context.js";
+import { pathRow, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { refuseStorage, type Resource } from "../core/resource.js";
+import { refuseStorage, route, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
-import { findImage, findRegion, IMAGES, REGIONS } from "./catalog.js";
+import { REGIONS, requireImage, requireRegion } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
-import { sleep } from "../../system/time.js";
 
 export const MIB = 1024 * 1024;
 /** Parts of 1 MiB up to 32 MiB archives, 16 MiB beyond (at most 10,000 parts, as S3 allows). */
@@ -27,10 +25,7 @@ export function chunkSizeFor(fileSizeBytes: number): number {
 }
 export const UPLOAD_TTL_MS = 6 * 3600 * 1000;
 const IMPORTS = "/spaces/{spaceId}/cubes/imports";
-
-function partSize(imp: ImportRecord, partNumber: number): number {
-  return partNumber < imp.partCount ? imp.chunkSizeBytes : imp.fileSizeBytes - imp.chunkSizeBytes * (imp.partCount - 1);
-}
+const IMPORT = `${IMPORTS}/{importId}`;
 
 function importView(core: Core, imp: ImportRecord): CubeImport {
   settle(core, imp);
@@ -49,9 +44,7 @@ function settle(core: Core, imp: ImportRecord): void {
 }
 
 function requireImport(ctx: RouteContext): ImportRecord {
-  const id = ctx.params.importId ?? "";
-  const imp = rowOf(ctx.core.data.imports, id);
-  if (!imp || imp.spaceId !== ctx.auth.spaceId) throw notFound("Import");
+  const imp = pathRow(ctx, ctx.core.data.imports, "importId", "Import");
   settle(ctx.core, imp);
   return imp;
 }
@@ -62,8 +55,7 @@ function startImport(ctx: RouteContext): ApiResponse {
     if (!body.sshPublicKey) throw badRequest("sshPublicKey is required when sshKeyMode is replace (the default); send one, or sshKeyMode keep");
     if (!SSH_KEY_PATTERN.test(body.sshPublicKey.trim())) throw badRequest("sshPublicKey: not an OpenSSH public key (ssh-ed25519 AAAA…)");
   }
-  const region = body.region == null ? REGIONS[0] : findRegion(body.region);
-  if (!region) throw badRequest(`region: unknown region "${body.region}"; available: ${REGIONS.map((r) => r.slug).join(", ")}`);
+  const region = requireRegion(body.region);
   const chunkSizeBytes = chunkSizeFor(body.fileSizeBytes);
   const at = isoAt(ctx.now);
   const imp: ImportRecord = {
@@ -112,8 +104,7 @@ function completeImport(ctx: RouteContext): ApiResponse {
   if (imp.status === "expired") throw conflict("This upload has expired; start a new import");
   if (imp.status !== "uploading") throw conflict(`Import is ${imp.status}, not uploading`);
   checkParts(imp, body.parts);
-  const image = findImage(body.config.imageId);
-  if (!image) throw badRequest(`config.imageId: unknown image "${body.config.imageId}"; available: ${IMAGES.map((i) => i.id).join(", ")}`);
+  const image = requireImage(body.config.imageId, "config.imageId");
   if (body.config.ramMb % 1024 !== 0) throw badRequest("config.ramMb must be a whole number of GB (a multiple of 1024)");
   if (body.config.diskLimitGb < 10 || body.config.diskLimitGb % 5 !== 0) throw badRequest("config.diskLimitGb must be at least 10 and a multiple of 5");
   const cube = insertCube(ctx.core, {
@@ -160,10 +151,10 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
   for await (const chunk of req as AsyncIterable<Buffer>) {
     hash.update(chunk);
     size += chunk.length;
-    const rate = core.storageBytesPerSecond;
-    if (rate !== null) await sleep((chunk.length / rate) * 1000);
+    await core.pace(chunk.length);
   }
-  const expected = partSize(imp, partNumber);
+  // Every part but the last is chunkSizeBytes long; the last holds the rest.
+  const expected = partNumber < imp.partCount ? imp.chunkSizeBytes : imp.fileSizeBytes - imp.chunkSizeBytes * (imp.partCount - 1);
   if (size !== expected) return refuseStorage(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
   const etag = hash.digest("hex");
   // Still uploading? (a cancel may have come while the bytes arrived)
@@ -175,39 +166,28 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
 }
 
 export const importsResource: Resource = {
-  name: "imports",
   routes: [
-    {
-      method: "POST",
-      path: IMPORTS,
-      handler: startImport,
-      doc: {
-        summary: "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
-        tag: "Imports",
-        body: CreateImportRequest,
-        ok: [201, ref("ImportStarted")],
-        errors: [400],
-      },
-    },
-    { method: "GET", path: `${IMPORTS}/{importId}`, handler: getImport, doc: { summary: "Get the current state of an import", tag: "Imports", ok: [200, object({ import: ref("CubeImport") })], errors: [404] } },
-    {
-      method: "DELETE",
-      path: `${IMPORTS}/{importId}`,
-      handler: cancelImport,
-      doc: { summary: "Cancel an in-flight upload (only allowed in 'uploading' state)", tag: "Imports", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] },
-    },
-    {
-      method: "POST",
-      path: `${IMPORTS}/{importId}/complete`,
-      handler: completeImport,
-      doc: {
-        summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
-        tag: "Imports",
-        body: CompleteImportRequest,
-        ok: [200, ImportCompleted],
-        errors: [400, 404, 409],
-      },
-    },
+    route("POST", IMPORTS, startImport, {
+      summary: "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
+      tag: "Imports",
+      body: CreateImportRequest,
+      ok: [201, ref("ImportStarted")],
+      errors: [400],
+    }),
+    route("GET", IMPORT, getImport, { summary: "Get the current state of an import", tag: "Imports", ok: [200, object({ import: ref("CubeImport") })], errors: [404] }),
+    route("DELETE", IMPORT, cancelImport, {
+      summary: "Cancel an in-flight upload (only allowed in 'uploading' state)",
+      tag: "Imports",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [404, 409],
+    }),
+    route("POST", `${IMPORT}/complete`, completeImport, {
+      summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
+      tag: "Imports",
+      body: CompleteImportRequest,
+      ok: [200, ImportCompleted],
+      errors: [400, 404, 409],
+    }),
   ],
   storage: [{ method: "PUT", path: "/imports/{importId}/parts/{partNumber}", handle: receivePart }],
   schemas: { ImportStarted: ImportStarted, CubeImport: CubeImport },

@@ -11,14 +11,13 @@ import { enterState, scheduleState } from "./cubes.js";
 interface Transition {
   verb: string;
   from: CubeState;
-  /** The state it passes through at once, and where it settles after `delay`. */
   via: CubeState;
   to: CubeState;
   delay: number;
   summary: string;
 }
 
-/** One handler per transition: the cube must be `from`; it enters `via` now and `to` later. */
+/** One handler per transition: the cube must be `from`; it enters `via` now and settles in `to` after `delay`. */
 function transition(path: string, t: Transition, restart = false): Route {
   const handler = (ctx: RouteContext): ApiResponse => {
     const cube = requireLiveCube(ctx);
@@ -35,7 +34,6 @@ function transition(path: string, t: Transition, restart = false): Route {
 }
 
 export const powerResource: Resource = {
-  name: "power",
   routes: [
     transition("power-off", { verb: "power off", from: "running", via: "stopping", to: "stopped", delay: DELAYS.stopping, summary: "Power off a running Cube" }),
     transition("wake", { verb: "wake", from: "stopped", via: "booting", to: "running", delay: DELAYS.booting, summary: "Start a stopped Cube" }),

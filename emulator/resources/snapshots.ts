@@ -2,36 +2,23 @@
 import { CreateSnapshotRequest, RestoreRequest } from "../../schema/api.js";
 import { DELAYS } from "../core/clock.js";
 import type { RouteContext } from "../core/context.js";
-import type { Core } from "../core/core.js";
-import { badRequest, conflict, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, type Resource } from "../core/resource.js";
-import type { CubeRecord, SnapshotRecord } from "../core/state.js";
+import { defineJob, route, type Resource } from "../core/resource.js";
+import type { SnapshotRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { snapshotView } from "./views.js";
 
-function cubeSnapshots(core: Core, cube: CubeRecord): SnapshotRecord[] {
-  return core.index.snapshots.ofCube(cube.id);
-}
-
-function requireSnapshot(core: Core, cube: CubeRecord, id: string): SnapshotRecord {
-  const snapshot = core.index.snapshots.get(id);
-  if (!snapshot || snapshot.cubeId !== cube.id) throw notFound("Snapshot");
-  return snapshot;
-}
-
 export function listSnapshots(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  return json(200, { snapshots: cubeSnapshots(ctx.core, cube).map(snapshotView) });
+  return json(200, { snapshots: ctx.core.index.snapshots.ofCube(cube.id).map(snapshotView) });
 }
 
 export function createSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateSnapshotRequest, ctx.body ?? {});
   const cube = requireLiveCube(ctx);
-  if (cubeSnapshots(ctx.core, cube).some((s) => s.status === "pending")) {
-    throw conflict("A snapshot of this Cube is already in progress");
-  }
+  if (ctx.core.index.snapshots.ofCube(cube.id).some((s) => s.status === "pending")) throw conflict("A snapshot of this Cube is already in progress");
   const snapshot: SnapshotRecord = {
     id: newId("snap"),
     spaceId: cube.spaceId,
@@ -58,7 +45,7 @@ const snapshotCompleteJob = defineJob<{ snapshotId: string }>("snapshot-complete
 
 export function deleteSnapshot(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  const snapshot = requireSnapshot(ctx.core, cube, ctx.params.snapshotId ?? "");
+  const snapshot = ctx.core.index.snapshots.requireOf(cube.id, ctx.params.snapshotId, "Snapshot");
   ctx.core.index.snapshots.delete(snapshot);
   ctx.core.events.emit(cube.spaceId, "snapshot.deleted", { snapshot: snapshotView(snapshot) }, ctx.now);
   return json(200, SUCCESS);
@@ -74,33 +61,27 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
   return json(200, SUCCESS);
 }
 
+const SNAPSHOTS = `${CUBE_PATH}/snapshots`;
+
 export const snapshotsResource: Resource = {
-  name: "snapshots",
   routes: [
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/snapshots`,
-      handler: listSnapshots,
-      doc: { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/snapshots`,
-      handler: createSnapshot,
-      doc: { summary: "Create a snapshot", tag: "Snapshots", body: CreateSnapshotRequest, bodyOptional: true, ok: [201, object({ snapshot: ref("Snapshot") })], errors: [400, 404, 409] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/snapshots/{snapshotId}`,
-      handler: deleteSnapshot,
-      doc: { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/restore`,
-      handler: restoreSnapshot,
-      doc: { summary: "Restore a Cube from a snapshot", tag: "Snapshots", body: RestoreRequest, ok: [200, SUCCESS_SCHEMA], errors: [400, 404, 409] },
-    },
+    route("GET", SNAPSHOTS, listSnapshots, { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] }),
+    route("POST", SNAPSHOTS, createSnapshot, {
+      summary: "Create a snapshot",
+      tag: "Snapshots",
+      body: CreateSnapshotRequest,
+      bodyOptional: true,
+      ok: [201, object({ snapshot: ref("Snapshot") })],
+      errors: [400, 404, 409],
+    }),
+    route("DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot, { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("POST", `${CUBE_PATH}/restore`, restoreSnapshot, {
+      summary: "Restore a Cube from a snapshot",
+      tag: "Snapshots",
+      body: RestoreRequest,
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [400, 404, 409],
+    }),
   ],
   jobs: [snapshotCompleteJob],
 };

@@ -3,7 +3,7 @@ import { customerAuditLog } from "../core/audit.js";
 import type { RouteContext } from "../core/context.js";
 import { json, notFound, type ApiResponse } from "../core/http.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 
 function getSpace(ctx: RouteContext): ApiResponse {
   const space = ctx.core.data.spaces[ctx.auth.spaceId];
@@ -11,40 +11,26 @@ function getSpace(ctx: RouteContext): ApiResponse {
   return json(200, { ...space });
 }
 
-function auditLog(ctx: RouteContext): ApiResponse {
-  return json(200, { auditRows: customerAuditLog(ctx.core, ctx.auth.spaceId) });
-}
-
 export const spaceResource: Resource = {
-  name: "space",
   routes: [
-    {
-      method: "GET",
-      path: "/space",
-      handler: getSpace,
-      doc: { summary: "Resolve the space this API key is scoped to", tag: "Spaces", ok: [200, ref("Space")], errors: [401, 404] },
-    },
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/audit-log",
-      handler: auditLog,
-      doc: { summary: "Customer-visible audit rows of the space (emulator addition)", tag: "Spaces", ok: [200, listOf("auditRows", "AuditRow")] },
-    },
+    route("GET", "/space", getSpace, { summary: "Resolve the space this API key is scoped to", tag: "Spaces", ok: [200, ref("Space")], errors: [401, 404] }),
+    route("GET", "/spaces/{spaceId}/audit-log", (ctx) => json(200, { auditRows: customerAuditLog(ctx.core, ctx.auth.spaceId) }), {
+      summary: "Customer-visible audit rows of the space (emulator addition)",
+      tag: "Spaces",
+      ok: [200, listOf("auditRows", "AuditRow")],
+    }),
   ],
   schemas: {
-    AuditRow: object(
-      {
-        id: { type: "string" },
-        at: { type: "string", format: "date-time" },
-        spaceId: { type: "string" },
-        category: { type: "string" },
-        action: { type: "string" },
-        actorType: { type: "string", enum: ["user", "admin", "system"] },
-        actorId: { type: "string" },
-        targetId: { type: "string" },
-        details: { type: "object" },
-      },
-      ["id", "at", "spaceId", "category", "action", "actorType", "actorId", "targetId", "details"],
-    ),
+    AuditRow: object({
+      id: { type: "string" },
+      at: { type: "string", format: "date-time" },
+      spaceId: { type: "string" },
+      category: { type: "string" },
+      action: { type: "string" },
+      actorType: { type: "string", enum: ["user", "admin", "system"] },
+      actorId: { type: "string" },
+      targetId: { type: "string" },
+      details: { type: "object" },
+    }),
   },
 };

@@ -4,19 +4,13 @@ import { CreateTcpMappingRequest, SshPortRequest, SshPortResponse } from "../../
 import { DELAYS } from "../core/clock.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
-import { badRequest, conflict, HttpError, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, type Resource } from "../core/resource.js";
+import { defineJob, route, type Resource } from "../core/resource.js";
 import type { CubeRecord, TcpRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
-
-export { HOST_PORT_MAX, HOST_PORT_MIN } from "../core/servers.js";
-
-function cubeMappings(core: Core, cubeId: string): TcpRecord[] {
-  return core.index.tcp.ofCube(cubeId);
-}
 
 /** The host port comes from the pool of the cube's server: unique on that server. */
 function addMapping(core: Core, cube: CubeRecord, now: number, fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">): TcpRecord {
@@ -33,15 +27,13 @@ export function createSshMapping(core: Core, cube: CubeRecord, now: number): Tcp
 
 export function listTcpMappings(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  return json(200, { tcpMappings: cubeMappings(ctx.core, cube.id).map((m) => tcpView(ctx.core.index, m)) });
+  return json(200, { tcpMappings: ctx.core.index.tcp.ofCube(cube.id).map((m) => tcpView(ctx.core.index, m)) });
 }
 
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateTcpMappingRequest, ctx.body);
   const cube = requireLiveCube(ctx);
-  if (cubeMappings(ctx.core, cube.id).some((m) => m.cubePort === body.cubePort)) {
-    throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
-  }
+  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => m.cubePort === body.cubePort)) throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
   // whitelistIps is the deprecated alias; whitelistedIps wins when both are sent.
   const cidrs = body.whitelistedIps ?? body.whitelistIps ?? [];
   const mapping = addMapping(ctx.core, cube, ctx.now, {
@@ -58,11 +50,8 @@ export function createTcpMapping(ctx: RouteContext): ApiResponse {
 /** The SSH mapping is refused with 400: that request can never succeed, whatever the state. */
 export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
-  const mapping = ctx.core.index.tcp.get(ctx.params.mappingId ?? "");
-  if (!mapping || mapping.cubeId !== cube.id) throw notFound("TCP mapping");
-  if (mapping.isSsh) {
-    throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
-  }
+  const mapping = ctx.core.index.tcp.requireOf(cube.id, ctx.params.mappingId, "TCP mapping");
+  if (mapping.isSsh) throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
   const view = tcpView(ctx.core.index, mapping);
   ctx.core.index.tcp.delete(mapping);
   ctx.core.events.emit(cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
@@ -70,7 +59,7 @@ export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
 }
 
 function sshMapping(core: Core, cube: CubeRecord): TcpRecord {
-  const mapping = cubeMappings(core, cube.id).find((m) => m.isSsh);
+  const mapping = core.index.tcp.ofCube(cube.id).find((m) => m.isSsh);
   if (!mapping) throw new HttpError(500, "SSH mapping missing");
   return mapping;
 }
@@ -96,7 +85,7 @@ export function putSshPort(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   const ssh = sshMapping(ctx.core, cube);
   if (ssh.status === "pending") throw conflict("Another SSH-port change is in progress");
-  if (cubeMappings(ctx.core, cube.id).some((m) => !m.isSsh && m.cubePort === body.cubePort)) {
+  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => !m.isSsh && m.cubePort === body.cubePort)) {
     throw conflict(`Cube port ${body.cubePort} is used by another TCP mapping of this Cube`);
   }
   if (ssh.cubePort !== body.cubePort) {
@@ -116,34 +105,32 @@ const sshPortActiveJob = defineJob<{ mappingId: string }>("ssh-port-active", (co
   mapping.updatedAt = isoAt(job.at);
 });
 
+const MAPPINGS = `${CUBE_PATH}/tcp-mappings`;
+
 export const tcpResource: Resource = {
-  name: "tcp-mappings",
   routes: [
-    { method: "GET", path: `${CUBE_PATH}/ssh`, handler: getSsh, doc: { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] } },
-    {
-      method: "PUT",
-      path: `${CUBE_PATH}/ssh-port`,
-      handler: putSshPort,
-      doc: { summary: "Change the in-Cube SSH port (host port unchanged)", tag: "Cubes", body: SshPortRequest, ok: [200, SshPortResponse], errors: [400, 404, 409] },
-    },
-    {
-      method: "GET",
-      path: `${CUBE_PATH}/tcp-mappings`,
-      handler: listTcpMappings,
-      doc: { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] },
-    },
-    {
-      method: "POST",
-      path: `${CUBE_PATH}/tcp-mappings`,
-      handler: createTcpMapping,
-      doc: { summary: "Create a TCP mapping", tag: "TCP mappings", body: CreateTcpMappingRequest, ok: [201, object({ tcpMapping: ref("TcpMapping") })], errors: [400, 404, 409, 503] },
-    },
-    {
-      method: "DELETE",
-      path: `${CUBE_PATH}/tcp-mappings/{mappingId}`,
-      handler: deleteTcpMapping,
-      doc: { summary: "Delete a TCP mapping (not the SSH mapping)", tag: "TCP mappings", ok: [200, SUCCESS_SCHEMA], errors: [400, 404] },
-    },
+    route("GET", `${CUBE_PATH}/ssh`, getSsh, { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] }),
+    route("PUT", `${CUBE_PATH}/ssh-port`, putSshPort, {
+      summary: "Change the in-Cube SSH port (host port unchanged)",
+      tag: "Cubes",
+      body: SshPortRequest,
+      ok: [200, SshPortResponse],
+      errors: [400, 404, 409],
+    }),
+    route("GET", MAPPINGS, listTcpMappings, { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] }),
+    route("POST", MAPPINGS, createTcpMapping, {
+      summary: "Create a TCP mapping",
+      tag: "TCP mappings",
+      body: CreateTcpMappingRequest,
+      ok: [201, object({ tcpMapping: ref("TcpMapping") })],
+      errors: [400, 404, 409, 503],
+    }),
+    route("DELETE", `${MAPPINGS}/{mappingId}`, deleteTcpMapping, {
+      summary: "Delete a TCP mapping (not the SSH mapping)",
+      tag: "TCP mappings",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [400, 404],
+    }),
   ],
   jobs: [sshPortActiveJob],
 };

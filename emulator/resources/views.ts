@@ -7,11 +7,6 @@ import type { CubeRecord, DeliveryRecord, DomainRecord, SnapshotRecord, TcpRecor
 /** The shared host-gateway address through which mapped ports are reached (TEST-NET-3). */
 export const GATEWAY_IPV4 = "203.0.113.10";
 
-/** The physical host of an emulated server (emulator/core/servers.ts): node-1, node-2, … */
-export function serverDomain(cube: CubeRecord): string {
-  return `node-${cube.server}.emulator.local`;
-}
-
 export function cubeHostname(cube: CubeRecord): string | null {
   return cube.hasServer ? `${cube.id}.cubes.emulator.local` : null;
 }
@@ -33,7 +28,8 @@ export function cubeView(index: StateIndex, cube: CubeRecord, options: { serverD
     resources: { ...cube.resources },
     costPerHour: costPerHour(cube.resources),
     region: cube.region,
-    ...(options.serverDomain ? { serverDomain: cube.hasServer ? serverDomain(cube) : null } : {}),
+    // The physical host of the cube's emulated server (core/servers.ts): node-1, node-2, …
+    ...(options.serverDomain ? { serverDomain: cube.hasServer ? `node-${cube.server}.emulator.local` : null } : {}),
     terminationProtection: cube.terminationProtection,
     terminationProtectionChangedAt: cube.terminationProtectionChangedAt,
     terminationProtectionChangedBy: cube.terminationProtectionChangedBy,
@@ -110,6 +106,11 @@ export function webhookView(webhook: WebhookRecord, options: { description?: boo
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };
+}
+
+/** Newest first by createdAt; among equal times, the later-made (later in the table) first. */
+export function newestFirst<T extends { createdAt: string }>(rows: T[]): T[] {
+  return rows.reverse().sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }
 
 export function deliveryView(delivery: DeliveryRecord): WebhookDelivery {

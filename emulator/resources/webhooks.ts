@@ -1,21 +1,19 @@
 /** Webhook endpoints and their deliveries of the space's events. The secret is returned once, in the create response. */
 import { randomBytes } from "node:crypto";
 import { CreateWebhookRequest } from "../../schema/api.js";
-import type { RouteContext } from "../core/context.js";
-import { intQuery, json, notFound, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
+import { pathRow, type RouteContext } from "../core/context.js";
+import { intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { intQueryParam, listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import type { Resource } from "../core/resource.js";
+import { route, type Resource } from "../core/resource.js";
 import type { WebhookRecord } from "../core/state.js";
 import { deliverEvent, deliveryAttemptJob, resumePendingDeliveries } from "./deliveries.js";
-import { deliveryView, webhookView } from "./views.js";
+import { deliveryView, newestFirst, webhookView } from "./views.js";
 
 const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 function requireWebhook(ctx: RouteContext): WebhookRecord {
-  const webhook = ctx.core.data.webhooks[ctx.params.endpointId ?? ""];
-  if (!webhook || webhook.spaceId !== ctx.auth.spaceId) throw notFound("Webhook");
-  return webhook;
+  return pathRow(ctx, ctx.core.data.webhooks, "endpointId", "Webhook");
 }
 
 export function listWebhooks(ctx: RouteContext): ApiResponse {
@@ -58,54 +56,32 @@ export function listDeliveries(ctx: RouteContext): ApiResponse {
   const limit = intQuery(ctx.query, "limit", 50, 1, 100);
   const webhook = requireWebhook(ctx);
   const since = ctx.now - DELIVERY_RETENTION_MS;
-  const deliveries = Object.values(ctx.core.data.deliveries)
-    .filter((d) => d.webhookId === webhook.id && Date.parse(d.createdAt) >= since)
-    .reverse()
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
-    .slice(0, limit);
-  return json(200, { deliveries: deliveries.map(deliveryView) });
+  const deliveries = Object.values(ctx.core.data.deliveries).filter((d) => d.webhookId === webhook.id && Date.parse(d.createdAt) >= since);
+  return json(200, { deliveries: newestFirst(deliveries).slice(0, limit).map(deliveryView) });
 }
 
+const WEBHOOKS = "/spaces/{spaceId}/webhooks";
+const WEBHOOK = `${WEBHOOKS}/{endpointId}`;
+
 export const webhooksResource: Resource = {
-  name: "webhooks",
   routes: [
-    { method: "GET", path: "/spaces/{spaceId}/webhooks", handler: listWebhooks, doc: { summary: "List webhook endpoints", tag: "Webhooks", ok: [200, listOf("webhooks", "Webhook")] } },
-    {
-      method: "POST",
-      path: "/spaces/{spaceId}/webhooks",
-      handler: createWebhook,
-      doc: {
-        summary: "Create a webhook endpoint (signing secret returned once)",
-        tag: "Webhooks",
-        body: CreateWebhookRequest,
-        ok: [201, object({ webhook: { allOf: [ref("Webhook"), object({ secret: { type: "string" } })] } })],
-        errors: [400],
-      },
-    },
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/webhooks/{endpointId}",
-      handler: getWebhook,
-      doc: { summary: "Get a webhook (no secret)", tag: "Webhooks", ok: [200, object({ webhook: ref("Webhook") })], errors: [404] },
-    },
-    {
-      method: "DELETE",
-      path: "/spaces/{spaceId}/webhooks/{endpointId}",
-      handler: deleteWebhook,
-      doc: { summary: "Delete a webhook (cascades deliveries)", tag: "Webhooks", ok: [200, SUCCESS_SCHEMA], errors: [404] },
-    },
-    {
-      method: "GET",
-      path: "/spaces/{spaceId}/webhooks/{endpointId}/deliveries",
-      handler: listDeliveries,
-      doc: {
-        summary: "Webhook delivery history, newest first",
-        tag: "Webhooks",
-        ok: [200, listOf("deliveries", "WebhookDelivery")],
-        errors: [400, 404],
-        query: [intQueryParam("limit", 1, 100, "How many deliveries (default 50).")],
-      },
-    },
+    route("GET", WEBHOOKS, listWebhooks, { summary: "List webhook endpoints", tag: "Webhooks", ok: [200, listOf("webhooks", "Webhook")] }),
+    route("POST", WEBHOOKS, createWebhook, {
+      summary: "Create a webhook endpoint (signing secret returned once)",
+      tag: "Webhooks",
+      body: CreateWebhookRequest,
+      ok: [201, object({ webhook: { allOf: [ref("Webhook"), object({ secret: { type: "string" } })] } })],
+      errors: [400],
+    }),
+    route("GET", WEBHOOK, getWebhook, { summary: "Get a webhook (no secret)", tag: "Webhooks", ok: [200, object({ webhook: ref("Webhook") })], errors: [404] }),
+    route("DELETE", WEBHOOK, deleteWebhook, { summary: "Delete a webhook (cascades deliveries)", tag: "Webhooks", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("GET", `${WEBHOOK}/deliveries`, listDeliveries, {
+      summary: "Webhook delivery history, newest first",
+      tag: "Webhooks",
+      ok: [200, listOf("deliveries", "WebhookDelivery")],
+      errors: [400, 404],
+      query: [intQueryParam("limit", 1, 100, "How many deliveries (default 50).")],
+    }),
   ],
   jobs: [deliveryAttemptJob],
   start(core) {
