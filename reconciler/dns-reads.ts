@@ -5,6 +5,8 @@
  * A 429 on one is retried by the client (after its Retry-After, or a short backoff); a read
  * that still fails is reported as "could not be checked", never as drift.
  */
+import type { CubeApi } from "../client/api.js";
+import type { DnsRecordStatus } from "../schema/api.js";
 import type { RateLimit } from "./rate-limit.js";
 import { sleep } from "../system/time.js";
 
@@ -53,4 +55,14 @@ export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, re
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(pace.concurrency, items.length)) }, worker));
   return results;
+}
+
+/** One domain's record view; a read that fails is "could not be checked" (`error`), never thrown. */
+export async function readRecordView(client: CubeApi, cubeId: string, domainId: string): Promise<{ records: DnsRecordStatus[]; complete: boolean; error?: string }> {
+  try {
+    const view = await client.getDomainRecords(cubeId, domainId);
+    return { records: view.records, complete: view.summary.complete };
+  } catch (e) {
+    return { records: [], complete: false, error: e instanceof Error ? e.message : String(e) };
+  }
 }

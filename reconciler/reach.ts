@@ -6,7 +6,7 @@
 import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
 import { mapBounded } from "../engine/observe.js";
-import { readPaced, type DnsReadPace } from "./dns-reads.js";
+import { readPaced, readRecordView, type DnsReadPace } from "./dns-reads.js";
 import { escapeText as t } from "./render/escape.js";
 import { sshAnswerProblem, sshCommandLine } from "./ssh.js";
 
@@ -84,13 +84,9 @@ async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh:
 
 async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainReach> {
   const base = { hostname: domain.hostname, port: domain.port ?? null };
-  try {
-    const view = await client.getDomainRecords(cubeId, domain.id);
-    const records = view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk }));
-    return { ...base, complete: view.summary.complete, records };
-  } catch (e) {
-    return { ...base, complete: null, records: [], error: e instanceof Error ? e.message : String(e) };
-  }
+  const view = await readRecordView(client, cubeId, domain.id);
+  if (view.error !== undefined) return { ...base, complete: null, records: [], error: view.error };
+  return { ...base, complete: view.complete, records: view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk })) };
 }
 
 function tcpReach(m: TcpMapping): TcpReach {
@@ -141,9 +137,11 @@ function domainLines(domain: DomainReach): string[] {
 
 /** "CNAME www.example.com → dns.krova.cloud  [may be proxied]  missing" */
 export function recordLine(r: DomainRecord): string {
-  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  const advice = proxyAdvice(r);
   return `${t(r.type).padEnd(5)} ${t(r.host)} → ${t(r.value)}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
 }
+
+export const proxyAdvice = (r: Pick<DnsRecord, "mustBeGrey" | "proxyOk">): string => (r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "");
 
 const STATE_WORDS: Record<DnsRecordState, string> = { found: "found", missing: "not published yet", mismatch: "wrong value published", unknown: "could not check" };
 

@@ -10,7 +10,7 @@ import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
 import { outputWidth, useColor, writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
-import { readReach, renderReachText, type CubeReach } from "../reach.js";
+import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
@@ -301,7 +301,7 @@ function dnsLines(result: ApplyResult): string[] {
 }
 
 export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk">): string {
-  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  const advice = proxyAdvice(r);
   return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}`;
 }
 

@@ -12,12 +12,9 @@ import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
-import { findCube } from "./dns.js";
+import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
-
-export { findCube };
 
 /** `wide` (-o wide) adds the ssh user, server domain, hourly cost and creation time. */
 export async function runCubeList(ctx: Day2Context & { wide?: boolean }, io: CliIo): Promise<number> {

@@ -3,6 +3,7 @@
  * desired-state file, finding things by name or id, and printing text tables or JSON.
  */
 import type { CubeApi } from "../../client/api.js";
+import type { Cube } from "../../schema/api.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -47,6 +48,11 @@ export function pick<T extends { id: string; name: string }>(items: T[], ref: st
   const found = byName[0] ?? items.find((item) => item.id === ref);
   if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}`);
   return found;
+}
+
+/** A live cube by name or id (deleted ones left out). */
+export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
+  return pick((await client.listCubes()).filter((c) => c.state !== "deleted"), ref, "cube", "in this space");
 }
 
 /** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */

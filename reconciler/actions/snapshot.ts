@@ -6,9 +6,8 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes } from "../progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { confirmDay2, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
+import { confirmDay2, findCube, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 import { waitForState } from "./cube.js";
-import { findCube } from "./dns.js";
 
 export interface SnapshotContext extends Day2Context {
   cube: string;
