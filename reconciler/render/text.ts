@@ -8,19 +8,7 @@ import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
-import {
-  ACTION_WORDS,
-  blockedLine,
-  costLine,
-  driftedChanges,
-  hasChanges,
-  overBudgetMessage,
-  pacingLine,
-  summaryLine,
-  symbolOf,
-  unmanagedCubes,
-  visibleChanges,
-} from "./values.js";
+import { ACTION_WORDS, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
