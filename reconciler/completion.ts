@@ -1,7 +1,6 @@
 /**
- * Shell completion scripts (bash, zsh, fish) generated from the command tree: subcommands,
- * flags, and the values of flags that have a fixed set (`--format`). Pure: the tree comes in,
- * the script text goes out.
+ * Shell completion scripts (bash, zsh, fish) generated from the command tree: subcommands, flags, and the values of flags that have a fixed set
+ * (`--format`). Pure: the tree comes in, the script text goes out.
  */
 
 export interface CompletionFlag {

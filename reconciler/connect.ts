@@ -1,7 +1,4 @@
-/**
- * Connecting the CLI to an API: the real one (credentials from the environment) or the
- * embedded emulator started in this process (--emulator).
- */
+/** Connecting the CLI to an API: the real one (credentials from the environment) or the embedded emulator started in this process (--emulator). */
 import { statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { CubeApi } from "../client/api.js";
@@ -78,9 +75,8 @@ export function stateDir(cwd: string): string {
 }
 
 /**
- * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file
- * -f names (in it, for a directory), so a run from another folder finds the same state; the
- * working directory for standard input and for commands without a file.
+ * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file -f names (in it, for a directory), so a run from
+ * another folder finds the same state; the working directory for standard input and for commands without a file.
  */
 export function projectDir(files: readonly string[], cwd: string): string {
   const first = files.find((file) => file !== "-");

@@ -1,9 +1,8 @@
 /**
- * Deletions under way, remembered per space on this machine. The API deletes a cube
- * asynchronously and lists it meanwhile (state "stopping", like a cube powering off), so a plan
- * made before the delete finished would count it as present and say the space matches. apply
- * waits for its deletes to finish; when it could not (a timeout, Ctrl-C), the cubes it asked to
- * delete are recorded here and a later plan leaves them out until the API no longer lists them.
+ * Deletions under way, remembered per space on this machine. The API deletes a cube asynchronously and lists it meanwhile (state "stopping", like a
+ * cube powering off), so a plan made before the delete finished would count it as present and say the space matches. apply waits for its deletes to
+ * finish; when it could not (a timeout, Ctrl-C), the cubes it asked to delete are recorded here and a later plan leaves them out until the API no
+ * longer lists them.
  */
 import { join } from "node:path";
 import { fileKey } from "../system/dirs.js";
@@ -38,9 +37,8 @@ export class DeletionLog {
   }
 
   /**
-   * The observed state without the cubes whose deletion is under way, and their names. Entries
-   * of cubes the API no longer lists are dropped; nothing is written when none is (a plan's
-   * usual case: no deletion under way).
+   * The observed state without the cubes whose deletion is under way, and their names. Entries of cubes the API no longer lists are dropped; nothing
+   * is written when none is (a plan's usual case: no deletion under way).
    */
   async exclude(observed: ObservedState): Promise<{ observed: ObservedState; deleting: string[] }> {
     const entries = await this.file.update((all) => {

@@ -1,7 +1,4 @@
-/**
- * Errors of the CLI. Each carries a stable `code` and the exit code it maps to; `main` prints
- * the message as one line and never a stack trace.
- */
+/** Errors of the CLI. Each carries a stable `code` and the exit code it maps to; `main` prints the message as one line and never a stack trace. */
 export class CliError extends Error {
   constructor(
     readonly code: string,

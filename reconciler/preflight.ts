@@ -26,9 +26,8 @@ export function checkTargets(desired: DesiredState, targets: readonly string[], 
 const said = new WeakMap<CliIo, Set<string>>();
 
 /**
- * Warnings about limits only the API can judge (they never change the exit code): each said
- * once per run (watch re-reads the file every round), none of a kind the file ignores; on
- * stderr, or as an annotation (stdout) under --format github.
+ * Warnings about limits only the API can judge (they never change the exit code): each said once per run (watch re-reads the file every round), none
+ * of a kind the file ignores; on stderr, or as an annotation (stdout) under --format github.
  */
 export function reportWarnings(loaded: LoadedFiles, io: CliIo, format?: Format): void {
   const seen = said.get(io) ?? new Set<string>();

@@ -1,7 +1,6 @@
 /**
- * How to reach the cubes of a space, read live: the ssh command of each cube, each published TCP
- * port's host:port, and the DNS records each domain needs (with whether they are published).
- * Printed after apply and by `cubeform show`. Read-only.
+ * How to reach the cubes of a space, read live: the ssh command of each cube, each published TCP port's host:port, and the DNS records each domain
+ * needs (with whether they are published). Printed after apply and by `cubeform show`. Read-only.
  */
 import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";

@@ -1,8 +1,7 @@
 /**
- * A saved plan names the files it was made from (as `-f` named them, and the folder they were
- * named from). Apply loads them again and refuses the plan when what they declare now differs
- * from what the plan was made from: the plan would otherwise carry out the old file and then say
- * the space matches the file (Terraform refuses a saved plan whose inputs moved on the same way).
+ * A saved plan names the files it was made from (as `-f` named them, and the folder they were named from). Apply loads them again and refuses the
+ * plan when what they declare now differs from what the plan was made from: the plan would otherwise carry out the old file and then say the space
+ * matches the file (Terraform refuses a saved plan whose inputs moved on the same way).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../engine/types.js";

@@ -1,8 +1,7 @@
 /**
- * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it,
- * plus the normalized desired state apply needs. Secrets are references by name only, and so is
- * every value the file took from `${env:…}`: apply resolves them again, and refuses the plan as
- * stale when a salted digest says a value changed (desired/env.ts).
+ * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it, plus the normalized desired state apply needs. Secrets
+ * are references by name only, and so is every value the file took from `${env:…}`: apply resolves them again, and refuses the plan as stale when a
+ * salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
 import "../schema/zod-english.js";
@@ -22,10 +21,7 @@ export interface SavedPlan extends Plan {
   desired: DesiredState;
   /** The variables whose values the plan holds as references, with a salted digest of each value. */
   env?: SealedEnv;
-  /**
-   * sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused,
-   * since apply carries out exactly its steps.
-   */
+  /** sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused, since apply carries out exactly its steps. */
   contentDigest?: string;
 }
 

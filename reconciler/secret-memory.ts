@@ -1,8 +1,7 @@
 /**
- * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends
- * one a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later plan updates
- * the domain when the environment's value no longer matches. Without that memory (a fresh
- * checkout, a CI job without a cache) no rotation can be seen.
+ * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends one a salted scrypt digest of it is kept in
+ * .cubeform/secrets.json, and a later plan updates the domain when the environment's value no longer matches. Without that memory (a fresh checkout,
+ * a CI job without a cache) no rotation can be seen.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import { StateFile } from "./state-file.js";

@@ -1,7 +1,6 @@
 /**
- * `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space and what a
- * person does with one day to day. Cubes are named by name or id (two with one name: an
- * error naming their ids, never a guess).
+ * `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space and what a person does with one day to day.
+ * Cubes are named by name or id (two with one name: an error naming their ids, never a guess).
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -1,7 +1,4 @@
-/**
- * `cubeform drift`: read-only. What differs between the space and the file, plus the DNS
- * records of declared domains. Exit 0 in sync, 2 drift.
- */
+/** `cubeform drift`: read-only. What differs between the space and the file, plus the DNS records of declared domains. Exit 0 in sync, 2 drift. */
 import { cubeAddress, domainAddress, type DesiredState, type ObservedState } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../dns-reads.js";

@@ -1,7 +1,6 @@
 /**
- * `cubeform upload ARCHIVE.cube --name NAME`: brings a machine in as a new cube from a .cube
- * archive (the API's import: multipart upload, then the cube boots). Not to be confused with
- * `cubeform import`, which writes a YAML file describing the live space.
+ * `cubeform upload ARCHIVE.cube --name NAME`: brings a machine in as a new cube from a .cube archive (the API's import: multipart upload, then the
+ * cube boots). Not to be confused with `cubeform import`, which writes a YAML file describing the live space.
  */
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
@@ -90,10 +89,9 @@ const shownConfig = (c: Config): string => `${c.vcpus} vCPU / ${c.ramMb / 1024} 
 const FLAGS = { vcpus: "--vcpu", ramMb: "--ram-gb", diskLimitGb: "--disk-gb" } as const;
 
 /**
- * The new cube's size and image. The API reads none from an archive (the import's complete
- * takes them from the client), so the archive's are those of the backup it was downloaded
- * from: the backup of this space with its byte count. Flags win, and differing from the
- * archive's is a warning; without the backup, the size flags are required.
+ * The new cube's size and image. The API reads none from an archive (the import's complete takes them from the client), so the archive's are those of
+ * the backup it was downloaded from: the backup of this space with its byte count. Flags win, and differing from the archive's is a warning; without
+ * the backup, the size flags are required.
  */
 async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number, io: CliIo): Promise<Config> {
   const backups = await client.listBackups().catch((e: unknown) => (isCubeApiError(e) && (e.status === 403 || e.status === 404) ? [] : Promise.reject(e)));

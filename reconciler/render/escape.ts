@@ -1,8 +1,7 @@
 /**
- * Escaping for every place cubeform prints or writes text that came from the API or a file
- * (names, error bodies, DNS values, unknown keys): one function per target format. Values are
- * shown, never obeyed: no terminal escape sequence, workflow command, markdown or HTML markup,
- * shell word, zone-file record or code comment can be made by them.
+ * Escaping for every place cubeform prints or writes text that came from the API or a file (names, error bodies, DNS values, unknown keys): one
+ * function per target format. Values are shown, never obeyed: no terminal escape sequence, workflow command, markdown or HTML markup, shell word,
+ * zone-file record or code comment can be made by them.
  */
 import { createHash } from "node:crypto";
 
@@ -31,9 +30,8 @@ export function githubProperty(text: string): string {
 }
 
 /**
- * Log text between `::stop-commands::TOKEN` and `::TOKEN::`: the runner processes no workflow
- * command in it (`::error::`, `::add-mask::`, …), wherever a value lands in a line. The token is
- * a digest of the text: the same plan prints the same, and no value can hold its own digest.
+ * Log text between `::stop-commands::TOKEN` and `::TOKEN::`: the runner processes no workflow command in it (`::error::`, `::add-mask::`, …),
+ * wherever a value lands in a line. The token is a digest of the text: the same plan prints the same, and no value can hold its own digest.
  */
 export function githubInertLog(text: string, token = createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
   return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;

@@ -1,7 +1,6 @@
 /**
- * The default, human renderer. plan: unmanaged cubes, the changes (each field live → file), the
- * summary. drift: the drifted fields first, then what is missing, extra, unmanaged, blocked and
- * the DNS records not found yet.
+ * The default, human renderer. plan: unmanaged cubes, the changes (each field live → file), the summary. drift: the drifted fields first, then what
+ * is missing, extra, unmanaged, blocked and the DNS records not found yet.
  */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
