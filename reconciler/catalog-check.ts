@@ -1,7 +1,6 @@
 /**
- * What can be known before apply about the cubes a plan creates or replaces: whether their image and region exist (the public catalog, GET /images
- * and /regions: no key needed, read at most once per connection, and only when a plan sends an image or region). Limits that depend on the space
- * (vCPU/RAM/disk caps, port pools) only the API can judge: see limits.ts.
+ * Whether the image and region of the cubes a plan creates or replaces exist (GET /images and /regions: public, read at most once per connection,
+ * only when a plan sends one). Caps that depend on the space only the API can judge: see limits.ts.
  */
 import type { CubeApi } from "../client/api.js";
 import { isReplace, type Plan } from "../engine/types.js";

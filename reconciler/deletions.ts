@@ -1,8 +1,6 @@
 /**
- * Deletions under way, remembered per space on this machine. The API deletes a cube asynchronously and lists it meanwhile (state "stopping", like a
- * cube powering off), so a plan made before the delete finished would count it as present and say the space matches. apply waits for its deletes to
- * finish; when it could not (a timeout, Ctrl-C), the cubes it asked to delete are recorded here and a later plan leaves them out until the API no
- * longer lists them.
+ * Deletions under way, per space on this machine. The API lists a cube while it deletes it, so a plan made meanwhile would count it as present.
+ * When apply could not wait for a delete (a timeout, Ctrl-C), the cube is recorded here and later plans leave it out until the API no longer lists it.
  */
 import { join } from "node:path";
 import { fileKey } from "../system/dirs.js";

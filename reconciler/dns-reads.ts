@@ -1,8 +1,6 @@
 /**
- * Reading DNS record views (GET …/domains/{id}/records) for many domains at once. The service checks each record against live DNS on that endpoint
- * and rate-limits it, so the reads go out with bounded concurrency and at a pace the user can set (`--dns-concurrency`, `--dns-rate`). A 429 on one
- * is retried by the client (after its Retry-After, or a short backoff); a read that still fails is reported as "could not be checked", never as
- * drift.
+ * Reading DNS record views (GET …/domains/{id}/records) for many domains. The service checks live DNS there and rate-limits it, so reads go out with
+ * bounded concurrency at a pace the user sets (--dns-concurrency, --dns-rate); one that still fails is "could not be checked", never drift.
  */
 import type { CubeApi } from "../client/api.js";
 import type { DnsRecordStatus } from "../schema/api.js";

@@ -1,6 +1,6 @@
 /**
- * The idempotency journal of the CLI: a JSON file under .cubeform/. A create's key is written before the request goes out, so a run that dies
- * mid-request reuses the key next time and the API answers with the first result instead of creating a duplicate.
+ * The idempotency journal (.cubeform/journal.json): a create's key is written before the request goes out, so a run that dies mid-request reuses
+ * it and the API answers with the first result instead of creating a duplicate.
  */
 import { randomUUID } from "node:crypto";
 import type { IdempotencyJournal } from "../engine/types.js";

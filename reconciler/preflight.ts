@@ -1,7 +1,4 @@
-/**
- * Checks of the loaded files that need no API: every --target names a declared cube, and
- * warnings about limits only the API can judge. (No client code here: validate loads this.)
- */
+/** Checks of the loaded files that need no API: --target names, and warnings about limits only the API can judge (no client code: validate loads this). */
 import type { DesiredState } from "../engine/types.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";

@@ -6,6 +6,7 @@
  */
 import type { RateWait, RateWaitListener } from "../client/throttle.js";
 import type { RateLimit } from "./rate-limit.js";
+import { formatSeconds } from "./render/values.js";
 
 export interface RateWaitNotices extends RateWaitListener {
   /** What the run is doing now (e.g. "create-cube cube/web"): named as what waits. */
@@ -75,8 +76,4 @@ export function describeWait(wait: RateWait, doing: string | undefined, remainin
   if (wait.reason === "rate_limited") return `The API answered 429 (rate limited) to ${request}: waiting ${seconds} before sending it again${doing ? ` (${doing})` : ""}`;
   const limit = `${rateLimit.limit} ${rateLimit.limit === 1 ? "mutation" : "mutations"} per ${formatSeconds(rateLimit.windowMs / 1000)} s`;
   return `Rate limit (${limit}): waiting ${seconds} before ${doing ? `${doing} (${request})` : request}`;
-}
-
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
 }

@@ -1,7 +1,4 @@
-/**
- * How to reach the cubes of a space, read live: the ssh command of each cube, each published TCP port's host:port, and the DNS records each domain
- * needs (with whether they are published). Printed after apply and by `cubeform show`. Read-only.
- */
+/** How to reach the space's cubes, read live (ssh command, TCP host:port, DNS records and whether published): after apply and by `cubeform show`. */
 import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
 import { mapBounded } from "../engine/observe.js";
@@ -89,15 +86,7 @@ async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Pro
 }
 
 function tcpReach(m: TcpMapping): TcpReach {
-  return {
-    cubePort: m.cubePort,
-    label: m.label,
-    udp: m.udp,
-    address: m.host ? `${m.host}:${m.hostPort}` : null,
-    host: m.host,
-    hostPort: m.hostPort,
-    allow: m.allow,
-  };
+  return { cubePort: m.cubePort, label: m.label, udp: m.udp, address: m.host ? `${m.host}:${m.hostPort}` : null, host: m.host, hostPort: m.hostPort, allow: m.allow };
 }
 
 /** The ssh command of a cube whose answer passes the checks of ssh.ts; else why it is not shown. */

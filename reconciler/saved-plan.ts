@@ -1,7 +1,6 @@
 /**
- * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it, plus the normalized desired state apply needs. Secrets
- * are references by name only, and so is every value the file took from `${env:…}`: apply resolves them again, and refuses the plan as stale when a
- * salted digest says a value changed (desired/env.ts).
+ * The plan file of `plan --out` / `apply plan.json`: the engine's Plan plus the normalized desired state. Secrets and every `${env:…}` value are
+ * references by name: apply resolves them again, and refuses the plan as stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
 import "../schema/zod-english.js";
@@ -68,9 +67,8 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
  */
 const SAVED_PLAN: ReadLimit = { maxBytes: 500 * 1024 * 1024, what: "a saved plan" };
 
-/** `shown` is the path as the user wrote it, for messages. */
-export async function readSavedPlan(absPath: string, shown: string, env: Env): Promise<SavedPlan> {
-  const path = shown;
+/** `path` as the user wrote it, for messages. */
+export async function readSavedPlan(absPath: string, path: string, env: Env): Promise<SavedPlan> {
   let text: string;
   try {
     text = await readRegularTextAsync(absPath, SAVED_PLAN);

@@ -1,7 +1,6 @@
 /**
- * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends one a salted scrypt digest of it is kept in
- * .cubeform/secrets.json, and a later plan updates the domain when the environment's value no longer matches. Without that memory (a fresh checkout,
- * a CI job without a cache) no rotation can be seen.
+ * The API never returns a basic-auth password: after apply sends one, a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later
+ * plan updates the domain when the environment's value no longer matches (without that file no rotation can be seen).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import { StateFile } from "./state-file.js";
@@ -23,9 +22,7 @@ export interface SecretSlot {
 
 const slotKey = (slot: SecretSlot): string => `${slot.spaceId} ${slot.cubeName} ${slot.hostname}`;
 
-function digestOf(value: string, salt: Buffer): Buffer {
-  return scryptSync(value, salt, 32);
-}
+const digestOf = (value: string, salt: Buffer): Buffer => scryptSync(value, salt, 32);
 
 export class SecretMemory {
   private readonly file: StateFile<Entry>;

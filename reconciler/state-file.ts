@@ -1,7 +1,4 @@
-/**
- * A JSON state file of entries by key (the journal, the secret memory, the deletions under way), changed read-modify-write one change at a time. A
- * missing or unreadable file reads as empty; entries `keep` refuses (malformed, expired) are dropped as it is read.
- */
+/** A JSON file of entries by key, changed read-modify-write one change at a time; unreadable reads as empty, entries `keep` refuses are dropped. */
 import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
 
 export class StateFile<E> {

@@ -1,14 +1,11 @@
-/**
- * `cubeform apply [plan.json]`: without a saved plan, plan and ask (or --auto-approve); with
- * one, refuse it when the space changed since, then carry out exactly its steps.
- */
+/** `cubeform apply [plan.json]`: plan and ask (or --auto-approve); with a saved plan, refuse it if the space changed since, else carry out exactly its steps. */
 import { resolve } from "node:path";
 import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
-import { outputWidth, useColor, writeLine, type CliIo } from "../io.js";
+import { writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
@@ -64,11 +61,10 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
   if (checkable) await refuseChangedSources(sources, saved.desired, planFile, io.env);
   // .cubeform/ beside the files the plan was made from (where plan found the emulator's state).
   const files = sources?.files.map((file) => (file === STDIN ? file : resolve(sources.cwd, file))) ?? [];
-  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
-    if (saved.spaceId !== conn.spaceId) {
-      throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
-    }
-    const observed = await observeFor(conn, saved.options.targets, progressOut(ctx, io), { webhooks: saved.desired.webhooks !== undefined });
+  const out = progressOut(ctx, io);
+  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+    if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
+    const observed = await observeFor(conn, saved.options.targets, out, { webhooks: saved.desired.webhooks !== undefined });
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
@@ -76,9 +72,9 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
-    progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
+    out.write(renderPlan(saved, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(saved);
-    writeLine(progressOut(ctx, io), `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
+    writeLine(out, `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
     checkSecrets(secretNamesOf(saved), io);
     return execute(conn, saved, saved.desired, ctx, io);
   }));
@@ -90,16 +86,9 @@ function refuseOverBudget(plan: Plan): void {
 }
 
 function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
-  return confirm(
-    {
-      question: `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`,
-      what: "apply",
-      withoutTerminal:
-        "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
-    },
-    io,
-    out,
-  );
+  const question = `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`;
+  const withoutTerminal = "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)";
+  return confirm({ question, what: "apply", withoutTerminal }, io, out);
 }
 
 async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo): Promise<number> {

@@ -1,7 +1,4 @@
-/**
- * `cubeform backup list|show|download|share|shares|accept|decline|cancel`: backups of the
- * space and sharing them with other spaces (live-api-facts.md §4).
- */
+/** `cubeform backup list|show|download|share|shares|accept|decline|cancel`: the space's backups and sharing them (live-api-facts.md §4). */
 import { existsSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
 import type { DownloadResult } from "../../client/download.js";

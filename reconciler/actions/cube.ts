@@ -1,7 +1,4 @@
-/**
- * `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space and what a person does with one day to day.
- * Cubes are named by name or id (two with one name: an error naming their ids, never a guess).
- */
+/** `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space, by name or id (never a guess). */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { CubeApi } from "../../client/api.js";
@@ -84,10 +81,7 @@ const DONE: Record<PowerAction, string> = { restart: "restarting", "power-off": 
 /** States in which the action's outcome already holds (or is under way): repeating it is success. */
 const ALREADY: Record<PowerAction, readonly CubeState[]> = { restart: ["booting"], "power-off": ["stopped", "stopping"], wake: ["running", "booting"] };
 
-/**
- * The request an action sends for a cube in `state`, or undefined when its outcome already
- * holds. `restart` of a stopped cube starts it, as `systemctl restart` does.
- */
+/** The request an action sends for a cube in `state` (none when its outcome holds); `restart` starts a stopped cube, as systemctl does. */
 export function powerRequest(action: PowerAction, state: CubeState): PowerAction | undefined {
   if (ALREADY[action].includes(state)) return undefined;
   return action === "restart" && state === "stopped" ? "wake" : action;

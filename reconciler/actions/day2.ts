@@ -1,7 +1,4 @@
-/**
- * What the day-2 commands (cube, snapshot, backup, upload) share: a connection without a
- * desired-state file, finding things by name or id, and printing text tables or JSON.
- */
+/** What the day-2 commands share: a connection without a desired-state file, finding things by name or id, text tables or JSON. */
 import type { CubeApi } from "../../client/api.js";
 import type { Cube } from "../../schema/api.js";
 import type { Connection, RateLimit } from "../connect.js";

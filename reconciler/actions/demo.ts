@@ -1,7 +1,6 @@
 /**
- * `cubeform demo` (what `npm start` runs): apply examples/fleet.yaml to the embedded emulator, show the DNS records to publish, and show that a
- * second plan has no changes. Needs no account and no network; the emulator's state lives in a temporary directory, so every run starts from an empty
- * space.
+ * `cubeform demo` (`npm start`): apply examples/fleet.yaml to the embedded emulator, show the DNS records to publish and that a second plan has no
+ * changes. No account, no network; the emulator's state is in a temporary directory, so every run starts from an empty space.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

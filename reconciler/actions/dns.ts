@@ -1,6 +1,6 @@
 /**
- * `cubeform dns CUBE [DOMAIN]`: the DNS records each domain of a cube needs, with their live state and proxy advice; optionally waits until all are
- * found. `missing` (not published yet) and `unknown` (could not check) are states to show, never errors.
+ * `cubeform dns CUBE [DOMAIN]`: the DNS records a cube's domains need, their live state and proxy advice; --wait until all are found.
+ * `missing` (not published yet) and `unknown` (could not check) are states to show, never errors.
  */
 import type { CubeApi, Domain } from "../../client/api.js";
 import type { Cube, DnsRecordStatus } from "../../schema/api.js";

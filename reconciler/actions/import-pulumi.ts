@@ -1,8 +1,7 @@
 /**
- * `cubeform import --format pulumi`: a TypeScript Pulumi program that describes the live space and ADOPTS it: every resource names the live id it
- * takes over (`adoptId`). The first `pulumi up` takes them over without one API mutation (each is checked against the live values first); from then
- * on `pulumi up` shows no changes until the program changes. Pulumi's own `import` cannot do this for a dynamic provider (see README, "Adopting
- * existing resources").
+ * `cubeform import --format pulumi`: a TypeScript Pulumi program that ADOPTS the live space: every resource names the live id it takes over
+ * (`adoptId`): the first `pulumi up` checks each against the live values and sends no mutation; later ones show no changes (Pulumi's own `import`
+ * cannot do this for a dynamic provider).
  */
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";

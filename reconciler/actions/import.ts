@@ -1,6 +1,6 @@
 /**
- * `cubeform import`: write a desired-state file that describes the live space, so an existing fleet can be adopted. A plan against the written file
- * shows no changes. What the API cannot show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
+ * `cubeform import`: a desired-state file describing the live space (a plan against it shows no changes), to adopt an existing fleet. What the API
+ * cannot show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";

@@ -1,7 +1,4 @@
-/**
- * What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: a Pulumi program) write the same way: the variable the SSH key is read
- * from, the cubes in the order they are written, and the names two live cubes share (those entries pin the cube's id).
- */
+/** What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: Pulumi) write the same way. */
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";
 import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";

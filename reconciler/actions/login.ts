@@ -1,6 +1,6 @@
 /**
- * `cubeform login`: the API's device login (open a URL, confirm a code), then the new key is saved the way the service's own CLI keeps it
- * ($XDG_CONFIG_HOME/krova/config.json, 0600), so later commands (and `krova`) need no variable. The key is never printed.
+ * `cubeform login`: the API's device login, then the key is saved where the service's own CLI keeps it ($XDG_CONFIG_HOME/krova/config.json, 0600),
+ * so later commands (and `krova`) need no variable. The key is never printed.
  */
 import { DEFAULT_BASE_URL } from "../../client/config.js";
 import { createClient } from "../../client/cube-client.js";

@@ -1,7 +1,4 @@
-/**
- * `cubeform show`: how to reach the cubes of the space, read live (read-only): the ssh command, each TCP port's host:port and each domain's DNS
- * records. Every cube of the space, or with -f only the cubes the files declare; --target narrows either.
- */
+/** `cubeform show` (read-only): how to reach the space's cubes (ssh, TCP host:port, DNS records); with -f only those declared, --target narrows. */
 import type { Cube } from "../../schema/api.js";
 import type { DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";

@@ -1,7 +1,4 @@
-/**
- * `cubeform upload ARCHIVE.cube --name NAME`: brings a machine in as a new cube from a .cube archive (the API's import: multipart upload, then the
- * cube boots). Not to be confused with `cubeform import`, which writes a YAML file describing the live space.
- */
+/** `cubeform upload ARCHIVE.cube --name NAME`: a new cube from a .cube archive (the API's import: multipart upload; not `cubeform import`). */
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { SSH_PUBLIC_KEY_FILE } from "../../desired/limits.js";
@@ -120,15 +117,11 @@ async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number,
 }
 
 async function archiveSize(file: string, shown: string): Promise<number> {
-  let size: number;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new CliError("archive_not_file", `${shown} is not a file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError("archive_missing", `cannot read ${shown}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
-  }
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError("archive_missing", `cannot read ${shown}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+  });
+  if (!info.isFile()) throw new CliError("archive_not_file", `${shown} is not a file`);
+  const size = info.size;
   if (size < IMPORT_MIN_BYTES) throw new CliError("archive_too_small", `${shown} is ${size} bytes; a .cube archive is at least 1 MiB (${IMPORT_MIN_BYTES} bytes)`);
   return size;
 }

@@ -1,6 +1,6 @@
 /**
- * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else it reports the
- * drift. A stop request (the injected signal) lets the step under way finish, then ends the loop with exit 0.
+ * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else reports the drift.
+ * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection } from "../connect.js";

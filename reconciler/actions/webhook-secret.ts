@@ -1,7 +1,4 @@
-/**
- * The signing secret of a webhook endpoint, returned once at create: into the file the entry
- * names, readable by its owner only (0600), and nowhere else (not stdout, stderr, plans or logs).
- */
+/** A webhook endpoint's signing secret (returned once, at create) goes to the file the entry names (0600), and nowhere else. */
 import { writeFileAtomic } from "../../system/files.js";
 
 export async function writeWebhookSecret(secretPath: string, secret: string): Promise<void> {

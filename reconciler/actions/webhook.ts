@@ -1,7 +1,4 @@
-/**
- * `cubeform webhook list|deliveries`: the space's webhook endpoints and an endpoint's delivery log (status, attempts, the last answer), by url or id.
- * Secrets never appear: the API shows them only at create, and cubeform writes them only to the file the desired state names.
- */
+/** `cubeform webhook list|deliveries`: the space's webhook endpoints and one's delivery log, by url or id. Secrets never appear. */
 import type { CubeApi } from "../../client/api.js";
 import type { Webhook, WebhookDelivery } from "../../schema/api.js";
 import { CliError } from "../errors.js";

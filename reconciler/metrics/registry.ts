@@ -2,25 +2,21 @@
 export type MetricType = "counter" | "gauge";
 
 export class Metric {
-  private current = 0;
+  value = 0;
   constructor(
     readonly name: string,
     readonly help: string,
     readonly type: MetricType,
   ) {}
 
-  get value(): number {
-    return this.current;
-  }
-
   inc(by = 1): void {
     if (by < 0) throw new Error(`${this.name}: a counter never goes down`);
-    this.current += by;
+    this.value += by;
   }
 
   set(value: number): void {
     if (this.type === "counter") throw new Error(`${this.name}: set() is for gauges`);
-    this.current = value;
+    this.value = value;
   }
 }
 

@@ -2,7 +2,7 @@
 import type { Plan } from "../../engine/types.js";
 import type { Format } from "../commands/options.js";
 import { renderDriftGithub, renderPlanGithub } from "./github.js";
-import { driftJsonChunks, joinChunks, planJsonChunks, writeChunks } from "./json.js";
+import { driftJsonChunks, planJsonChunks, writeChunks } from "./json.js";
 import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
@@ -13,12 +13,12 @@ export { renderProblemsGithub } from "./github.js";
 export { JSON_FORMAT_VERSION, leanChange, type PlanJson } from "./json.js";
 
 export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): string {
-  if (format === "json") return joinChunks(planJsonChunks(plan));
+  if (format === "json") return [...planJsonChunks(plan)].join("");
   return { markdown: renderPlanMarkdown, github: renderPlanGithub, text: renderPlanText }[format](plan, ctx);
 }
 
 export function renderDrift(report: DriftReport, format: Format, ctx: RenderContext): string {
-  if (format === "json") return joinChunks(driftJsonChunks(report));
+  if (format === "json") return [...driftJsonChunks(report)].join("");
   return { markdown: renderDriftMarkdown, github: renderDriftGithub, text: renderDriftText }[format](report, ctx);
 }
 

@@ -114,7 +114,3 @@ export async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<s
     if (out.write(batch) === false) await new Promise<void>((resolve) => whenDrained(out, resolve));
   }
 }
-
-export function joinChunks(chunks: Iterable<string>): string {
-  return [...chunks].join("");
-}

@@ -91,9 +91,7 @@ export function overBudgetMessage(plan: Plan): string | undefined {
 
 const money = (n: number): string => n.toFixed(2);
 
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
-}
+export const formatSeconds = (s: number): string => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
 

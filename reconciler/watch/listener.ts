@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
+import { listenOn } from "../metrics/server.js";
 import { AcceptedSignatures } from "./replays.js";
 import { checkPush, forgeOf, type Forge } from "./push.js";
 import { verifySignature } from "./signature.js";
@@ -100,12 +101,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       answer(200, { received: true });
     })().catch(() => answer(400, { error: "bad_request" }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (e: NodeJS.ErrnoException) => {
-      const why = e.code === "EADDRINUSE" ? "the port is in use (by another process; choose another with --listen [HOST:]PORT)" : e.message;
-      reject(new CliError("listen_failed", `cannot listen for webhook deliveries on ${options.host}:${options.port}: ${why}`));
-    });
-    server.listen(options.port, options.host, () => resolve());
+  await listenOn(server, options, (e) => {
+    const why = e.code === "EADDRINUSE" ? "the port is in use (by another process; choose another with --listen [HOST:]PORT)" : e.message;
+    return new CliError("listen_failed", `cannot listen for webhook deliveries on ${options.host}:${options.port}: ${why}`);
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
