@@ -17,10 +17,7 @@ export interface CatalogSource {
 
 type FilePosition = Position & { file: string };
 
-interface Catalog {
-  images: Image[];
-  regions: Region[];
-}
+type Catalog = { images: Image[]; regions: Region[] };
 
 const catalogs = new WeakMap<CubeApi, Promise<Catalog>>();
 

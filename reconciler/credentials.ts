@@ -34,8 +34,7 @@ export const DEFAULT_CONTEXT = "default";
 const KROVA_CONFIG: ReadLimit = { maxBytes: 1024 * 1024, what: "the krova CLI config" };
 
 export function krovaConfigPath(env: Env): string {
-  const base = xdgHome(env, "config");
-  return join(base, "krova", "config.json");
+  return join(xdgHome(env, "config"), "krova", "config.json");
 }
 
 /** The file, or undefined when there is none. Refused when others can read it (it holds API keys). */

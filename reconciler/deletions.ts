@@ -10,10 +10,7 @@ import { StateFile } from "./state-file.js";
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */
 export const DELETION_MEMORY_MS = 60 * 60 * 1000;
 
-interface Entry {
-  name: string;
-  at: number;
-}
+type Entry = { name: string; at: number };
 
 const isFresh = (entry: unknown): entry is Entry => {
   const e = entry as Partial<Entry> | null;

@@ -6,10 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { IdempotencyJournal } from "../engine/types.js";
 import { StateFile } from "./state-file.js";
 
-interface JournalEntry {
-  key: string;
-  writtenAt: string;
-}
+type JournalEntry = { key: string; writtenAt: string };
 
 type EntryId = Parameters<IdempotencyJournal["keyFor"]>[0];
 
@@ -46,9 +43,7 @@ export class FileJournal implements IdempotencyJournal {
   }
 }
 
-function entryId(entry: EntryId): string {
-  return `${entry.spaceId} ${entry.address} ${entry.bodyDigest}`;
-}
+const entryId = (entry: EntryId): string => `${entry.spaceId} ${entry.address} ${entry.bodyDigest}`;
 
 function isEntry(value: unknown): value is JournalEntry {
   const v = value as Partial<JournalEntry> | null;

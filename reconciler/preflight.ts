@@ -10,10 +10,9 @@ import { didYouMean } from "../desired/suggest.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {
-  const declared = (name: string): boolean => desired.cubes.some((c) => c.name === name) || (desired.untargeted?.some((c) => c.name === name) ?? false);
+  const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
   for (const target of targets) {
-    if (declared(target)) continue;
-    const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
+    if (names.includes(target)) continue;
     const hint = didYouMean(target, names);
     const known = hint === "" && names.length > 0 && names.length <= 10 ? `; the cubes are: ${names.join(", ")}` : "";
     throw new CliError("unknown_target", `--target ${target}: no cube named "${target}" is declared in ${file}${hint}${known}`);

@@ -50,14 +50,8 @@ export interface DomainReach {
   error?: string;
 }
 
-export interface ReachOptions {
-  /** Cubes read at once (each: ssh, TCP mappings, domains). */
-  concurrency: number;
-  dnsPace: DnsReadPace;
-}
-
-/** Reads how to reach each cube; the answers in the cubes' order. */
-export async function readReach(client: CubeApi, cubes: readonly Cube[], options: ReachOptions): Promise<CubeReach[]> {
+/** Reads how to reach each cube, `concurrency` cubes at once (each: ssh, TCP mappings, domains); the answers in the cubes' order. */
+export async function readReach(client: CubeApi, cubes: readonly Cube[], options: { concurrency: number; dnsPace: DnsReadPace }): Promise<CubeReach[]> {
   const base = await mapBounded(cubes, options.concurrency, (cube) => readCube(client, cube));
   const domains = base.flatMap((entry) => entry.domains.map((domain) => ({ cube: entry.cube, domain })));
   const records = await readPaced(domains, options.dnsPace, ({ cube, domain }) => readRecords(client, cube.id, domain));

@@ -49,9 +49,7 @@ export function contentDigestOf(plan: object): string {
 }
 
 /** What to suggest for making a plan: never the user's YAML file (that would overwrite it). */
-function planPathToSuggest(shown: string): string {
-  return /\.json$/i.test(shown) ? shown : "plan.json";
-}
+const planPathToSuggest = (shown: string): string => (/\.json$/i.test(shown) ? shown : "plan.json");
 
 export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, sources: PlanSources, resolved: { names: string[]; env: Env }): Promise<void> {
   const env = sealEnv(resolved.names, resolved.env);

@@ -5,20 +5,11 @@
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import { StateFile } from "./state-file.js";
 
-interface Entry {
-  salt: string;
-  digest: string;
-  env: string;
-  appliedAt: string;
-}
+type Entry = { salt: string; digest: string; env: string; appliedAt: string };
 
 const isEntry = (entry: unknown): entry is Entry => typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
 
-export interface SecretSlot {
-  spaceId: string;
-  cubeName: string;
-  hostname: string;
-}
+export type SecretSlot = { spaceId: string; cubeName: string; hostname: string };
 
 const slotKey = (slot: SecretSlot): string => `${slot.spaceId} ${slot.cubeName} ${slot.hostname}`;
 

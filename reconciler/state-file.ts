@@ -33,9 +33,7 @@ export class StateFile<E> {
     } catch {
       return {};
     }
-    const entries: Record<string, E> = {};
-    if (typeof parsed !== "object" || parsed === null) return entries;
-    for (const [key, entry] of Object.entries(parsed)) if (this.keep(entry)) entries[key] = entry;
-    return entries;
+    const entries = typeof parsed === "object" && parsed !== null ? Object.entries(parsed) : [];
+    return Object.fromEntries(entries.filter(([, entry]) => this.keep(entry))) as Record<string, E>;
   }
 }

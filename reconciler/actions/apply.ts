@@ -29,9 +29,7 @@ export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
 }
 
 /** Where the human-readable progress goes: stderr when stdout carries JSON. */
-function progressOut(ctx: ApplyContext, io: CliIo): NodeJS.WritableStream {
-  return ctx.format === "json" ? io.stderr : io.stdout;
-}
+const progressOut = (ctx: ApplyContext, io: CliIo): NodeJS.WritableStream => (ctx.format === "json" ? io.stderr : io.stdout);
 
 export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);

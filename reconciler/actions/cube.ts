@@ -8,7 +8,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
+import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
@@ -68,12 +68,9 @@ function sshShown(ssh: CubeSshInfo, cubeName: string): string {
 
 export type PowerAction = "restart" | "power-off" | "wake";
 
-export interface PowerContext extends Day2Context, Confirmable {
+export interface PowerContext extends Day2Context, Confirmable, WaitFlags {
   cube: string;
   action: PowerAction;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 const SETTLES_IN: Record<PowerAction, CubeState> = { restart: "running", "power-off": "stopped", wake: "running" };
@@ -130,7 +127,7 @@ async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx:
 }
 
 /** Polls until the cube is in `state`; shows each state it passes through (on stderr). */
-export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: { timeoutMs: number; intervalMs: number }, io: CliIo): Promise<Cube> {
+export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: Omit<WaitFlags, "wait">, io: CliIo): Promise<Cube> {
   const deadline = Date.now() + ctx.timeoutMs;
   let last = "";
   for (;;) {
@@ -181,13 +178,11 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
 async function pinHostKeys(target: SshTarget, io: CliIo): Promise<string> {
   const file = join(userDir(io.env, "config"), "known_hosts");
   const hostPattern = knownHostsPattern(target);
-  let lines: string[] = [];
-  try {
-    lines = (await readRegularTextAsync(file, STATE_FILE)).split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
-  } catch (error) {
-    if (!(error instanceof FileReadError && error.refusal === "missing")) throw error;
-  }
-  lines.push(...knownHostsLines(target));
-  await writeFileAtomic(file, `${lines.join("\n")}\n`);
+  const text = await readRegularTextAsync(file, STATE_FILE).catch((error: unknown) => {
+    if (error instanceof FileReadError && error.refusal === "missing") return "";
+    throw error;
+  });
+  const lines = text.split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
+  await writeFileAtomic(file, `${[...lines, ...knownHostsLines(target)].join("\n")}\n`);
   return file;
 }

@@ -53,9 +53,10 @@ export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
 }
 
 /** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
-export interface Confirmable {
-  yes: boolean;
-}
+export type Confirmable = { yes: boolean };
+
+/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions). */
+export type WaitFlags = { wait: boolean; timeoutMs: number; intervalMs: number };
 
 /** Asks `question` before `doing` it, unless --yes; the question goes where `say` writes. */
 export function confirmDay2(ctx: Day2Context & Confirmable, io: CliIo, doing: string, question: string): Promise<void> {

@@ -20,12 +20,8 @@ import { computePlan, withConnection } from "./session.js";
 export const DEMO_FILE = "examples/fleet.yaml";
 const FLAGS = { targets: [], prune: false, allowReplace: false };
 
-export interface DemoContext {
-  /** The package's root (where examples/ is); found from this module's location when absent. */
-  packageRoot?: string;
-}
-
-export async function runDemo(ctx: DemoContext, io: CliIo): Promise<number> {
+/** `packageRoot`: where examples/ is; found from this module's location when absent. */
+export async function runDemo(ctx: { packageRoot?: string }, io: CliIo): Promise<number> {
   const root = ctx.packageRoot ?? packageRoot();
   const loaded = await loadDesiredState({ file: DEMO_FILE, cwd: root, env: io.env });
   const stateDir = mkdtempSync(join(tmpdir(), "cubeform-demo-"));

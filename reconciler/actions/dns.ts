@@ -14,17 +14,13 @@ import { formatDuration, sleep } from "../../system/time.js";
 import { escapeText as t, zoneName, zoneString } from "../render/escape.js";
 import { proxyAdvice as advice } from "../reach.js";
 import { withConnection } from "./session.js";
-import { findCube, table } from "./day2.js";
+import { findCube, table, type WaitFlags } from "./day2.js";
 
-export { DNS_FORMATS };
 export type DnsFormat = (typeof DNS_FORMATS)[number];
 
-export interface DnsContext {
+export interface DnsContext extends WaitFlags {
   cube: string;
   domain?: string;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
   format: DnsFormat;
   emulator: boolean;
   rateLimit: RateLimit;
@@ -42,10 +38,7 @@ export interface DomainDns {
   error?: string;
 }
 
-export interface CubeDns {
-  cube: { id: string; name: string };
-  domains: DomainDns[];
-}
+export type CubeDns = { cube: { id: string; name: string }; domains: DomainDns[] };
 
 export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
   return withConnection({ ...ctx, files: [], format: "text" }, io, async (conn) => {

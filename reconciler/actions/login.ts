@@ -28,14 +28,8 @@ export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
     },
   }).finally(() => network.dispatcher.close());
   const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId, env: io.env });
-  let spaceName: string | null = null;
-  try {
-    spaceName = (await client.getSpace()).name;
-  } catch {
-    // The name is a convenience; the key works without it.
-  } finally {
-    await client.close();
-  }
+  // The name is a convenience; the key works without it.
+  const spaceName = await client.getSpace().then((space) => space.name, () => null).finally(() => client.close());
   const path = saveContext(io.env, { name: ctx.context, apiKey: approved.apiKey, spaceId: approved.spaceId, spaceName, baseUrl: baseUrl || DEFAULT_BASE_URL });
   if (ctx.format === "json") printJson(io, { context: ctx.context, spaceId: approved.spaceId, spaceName, baseUrl, configFile: path });
   else writeLine(io.stdout, `Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`);

@@ -20,7 +20,7 @@ export interface ShowContext {
 }
 
 export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
-  const declared = ctx.files.length > 0 ? await declaredNames(ctx, io) : undefined;
+  const declared = ctx.files.length > 0 ? (await loadForSession({ ...ctx, format: "text" }, io)).desired.cubes.map((cube) => cube.name) : undefined;
   const { spaceId, reach } = await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
     const cubes = chosen(live, declared, ctx.targets);
@@ -38,11 +38,6 @@ export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
     if (missing.length > 0) writeLine(io.stderr, `Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`);
   }
   return 0;
-}
-
-async function declaredNames(ctx: ShowContext, io: CliIo): Promise<string[]> {
-  const loaded = await loadForSession({ ...ctx, format: "text" }, io);
-  return loaded.desired.cubes.map((cube) => cube.name);
 }
 
 /** The live cubes shown: declared ones (when a file is given), narrowed to the targets; sorted by name. */

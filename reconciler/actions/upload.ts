@@ -8,7 +8,7 @@ import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.j
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes, progressLine } from "../progress.js";
-import { printJson, say, withApi, type Day2Context } from "./day2.js";
+import { printJson, say, withApi, type Day2Context, type WaitFlags } from "./day2.js";
 import type { CubeApi } from "../../client/api.js";
 import { isCubeApiError } from "../../client/errors.js";
 import { escapeText } from "../render/escape.js";
@@ -16,7 +16,7 @@ import { waitForState } from "./cube.js";
 
 export const DEFAULT_IMAGE = "ubuntu-24.04";
 
-export interface UploadContext extends Day2Context {
+export interface UploadContext extends Day2Context, WaitFlags {
   archive: string;
   name: string;
   /** A public key file, or the key itself; else CUBE_SSH_PUBLIC_KEY. */
@@ -32,9 +32,6 @@ export interface UploadContext extends Day2Context {
   concurrency: number;
   /** On failure or Ctrl-C, leave the import in place instead of canceling it. */
   keep: boolean;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> {

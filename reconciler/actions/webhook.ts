@@ -39,17 +39,9 @@ export async function runWebhookDeliveries(ctx: DeliveriesContext, io: CliIo): P
     const found = await findWebhook(client, ctx.webhook);
     return { webhook: found, deliveries: await client.listWebhookDeliveries(found.id, ctx.limit) };
   });
-  if (ctx.format === "json") {
-    printJson(io, { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })) });
-    return 0;
-  }
-  if (deliveries.length === 0) {
-    say(io, ctx, `No deliveries to ${webhook.url} (${webhook.id}) in the last 30 days.`);
-    return 0;
-  }
-  io.stdout.write(table(
-    ["CREATED", "EVENT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "LAST ERROR", "ID"],
-    deliveries.map((d) => [d.createdAt, d.event, d.status, String(d.attempts), orDash(d.lastAttemptAt), orDash(lastError(d)), d.id]),
-  ));
+  const rows = deliveries.map((d) => [d.createdAt, d.event, d.status, String(d.attempts), orDash(d.lastAttemptAt), orDash(lastError(d)), d.id]);
+  if (ctx.format === "json") printJson(io, { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })) });
+  else if (deliveries.length === 0) say(io, ctx, `No deliveries to ${webhook.url} (${webhook.id}) in the last 30 days.`);
+  else io.stdout.write(table(["CREATED", "EVENT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "LAST ERROR", "ID"], rows));
   return 0;
 }

@@ -72,13 +72,6 @@ export class Registry {
 
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-function escapeHelp(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
-}
+const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 
-function formatValue(value: number): string {
-  if (Number.isNaN(value)) return "NaN";
-  if (value === Infinity) return "+Inf";
-  if (value === -Infinity) return "-Inf";
-  return String(value);
-}
+const formatValue = (value: number): string => (Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value));

@@ -7,9 +7,8 @@ import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
 
-export type { DriftReport, DomainDnsCheck, RenderContext, Position } from "./types.js";
+export type { DriftReport, DomainDnsCheck, RenderContext } from "./types.js";
 export { renderPlanMarkdown, renderDriftMarkdown } from "./markdown.js";
-export { renderProblemsGithub } from "./github.js";
 export { JSON_FORMAT_VERSION, leanChange, type PlanJson } from "./json.js";
 
 export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): string {

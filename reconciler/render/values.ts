@@ -1,5 +1,5 @@
 /** Small pure helpers shared by the renderers. */
-import { isReplace, type Action, type KnownCost, type Plan, type ResourceChange } from "../../engine/types.js";
+import type { Action, KnownCost, Plan, ResourceChange } from "../../engine/types.js";
 import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
@@ -94,5 +94,3 @@ const money = (n: number): string => n.toFixed(2);
 export const formatSeconds = (s: number): string => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
-
-export { isReplace };

@@ -4,7 +4,7 @@
  */
 import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
-import { writeWebhookSecret } from "../actions/webhook-secret.js";
+import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 
@@ -33,9 +33,10 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
     shouldStop: options.shouldStop,
     ...(io?.signal ? { signal: io.signal } : {}),
     recheckNameBeforeCreate: true,
+    // A webhook's signing secret, returned once at create, goes only to the file the entry names, readable by its owner.
     writeWebhookSecret: (path, secret) => {
       io?.secrets?.add(secret);
-      return writeWebhookSecret(path, secret);
+      return writeFileAtomic(path, `${secret}\n`, { mode: 0o600 });
     },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
