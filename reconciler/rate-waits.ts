@@ -1,8 +1,6 @@
 /**
- * Waits for the rate limit, shown as they happen (on stderr, so stdout keeps the result):
- *   - on a terminal, one line counting down, redrawn every second and erased when the wait ends;
- *   - otherwise one plain line per wait, so a CI log says why nothing happened for a minute.
- * Pacing waits shorter than a second go unmentioned; a 429 is always mentioned.
+ * Waits for the rate limit, shown on stderr as they happen: on a terminal one line counting down (erased when the wait ends), otherwise one line
+ * per wait, so a CI log says why nothing happened. Pacing waits under a second go unmentioned; a 429 always is.
  */
 import type { RateWait, RateWaitListener } from "../client/throttle.js";
 import type { RateLimit } from "./rate-limit.js";

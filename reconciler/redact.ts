@@ -1,7 +1,6 @@
 /**
- * The last line of defence for what the CLI prints: every secret the run knows (the API key, password-like variables, values the files' `${env:…}`
- * resolved to, webhook secrets) is replaced before text reaches the terminal, a log or /readyz, and no control character from a name or an error body
- * reaches the terminal (only cubeform's own colors and progress-line erasing).
+ * The last line of defence for what the CLI prints: every secret the run knows (API key, password-like variables, values `${env:…}` resolved to,
+ * webhook secrets) is replaced, and no control character from a name or an error body reaches the terminal (only cubeform's own sequences).
  */
 import { Writable } from "node:stream";
 import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";

@@ -1,7 +1,4 @@
-/**
- * Carrying out a plan through the engine for apply, watch and demo: secrets from the environment,
- * step lines on a stream, and a stop check between steps (the step under way always finishes).
- */
+/** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
 import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import { writeFileAtomic } from "../../system/files.js";

@@ -1,7 +1,6 @@
 /**
- * `watch --listen ADDR`: the service's webhook deliveries. A signed delivery about a cube, domain or TCP mapping starts a round at once. One seen
- * before, by its id (a retry) or by what its signature covers (a replay under a new id), is acknowledged (200, `duplicate: true`) and dropped. The
- * signature is checked against secrets in memory before anything else is read.
+ * `watch --listen ADDR`: a signed delivery about a cube, domain or TCP mapping starts a round at once. One seen before, by its id (a retry) or by
+ * what its signature covers (a replay), is acknowledged and dropped. The signature is checked against secrets in memory before anything else.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
