@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
+import type { StepWaits } from "../commands/options.js";
 import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -18,12 +19,10 @@ import { rememberLoadedSecrets } from "../redact.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
-export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
+export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
   /** A plan saved by `plan --out`. */
   planFile?: string;
   autoApprove: boolean;
-  waitTimeoutMs: number;
-  pollIntervalMs: number;
   /** text: everything on stdout. json: the result as JSON on stdout, progress on stderr. */
   format: "text" | "json";
 }

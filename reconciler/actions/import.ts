@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import { API_VERSION } from "../../schema/desired.js";
-import type { RateLimit } from "../connect.js";
+import type { Day2Context } from "./day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
@@ -17,15 +17,12 @@ import { writeFileAtomic } from "../../system/files.js";
 
 export type ImportFormat = "yaml" | "pulumi";
 
-export interface ImportContext {
+export interface ImportContext extends Omit<Day2Context, "format"> {
   /** undefined: stdout. */
   output?: string;
   /** yaml: a desired-state file; pulumi: a TypeScript Pulumi program that adopts the live resources. */
   format: ImportFormat;
   force: boolean;
-  emulator: boolean;
-  rateLimit: RateLimit;
-  cwd: string;
 }
 
 export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> {

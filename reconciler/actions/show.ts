@@ -4,18 +4,14 @@ import type { DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
-import type { RateLimit } from "../rate-limit.js";
+import type { Day2Context } from "./day2.js";
 import { didYouMean } from "../../desired/suggest.js";
 import { loadForSession, observeConcurrency, withConnection } from "./session.js";
 
-export interface ShowContext {
+export interface ShowContext extends Day2Context {
   /** Desired-state files; empty: every cube of the space. */
   files: string[];
   targets: string[];
-  cwd: string;
-  emulator: boolean;
-  rateLimit: RateLimit;
-  format: "text" | "json";
   dnsPace: DnsReadPace;
 }
 

@@ -203,7 +203,9 @@ export function addStepWaitOptions(command: Command): Command {
 
 export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "10m"), pollInterval: z._default(z.string(), "2s") });
 
-export function stepWaits(options: z.output<typeof StepWaitOptions>): { waitTimeoutMs: number; pollIntervalMs: number } {
+export type StepWaits = { waitTimeoutMs: number; pollIntervalMs: number };
+
+export function stepWaits(options: z.output<typeof StepWaitOptions>): StepWaits {
   return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
 }
 

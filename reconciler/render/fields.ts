@@ -1,13 +1,12 @@
 /**
- * The fields of one change, Terraform-style, for the text plan and drift: one field per line,
- * wrapped to the output's width, a string never cut (SSH keys).
+ * The fields of one change, Terraform-style, for the text plan and drift: one field per line, wrapped to the output's width, a string never cut.
  *
  *   + field: value            created (every field the create sends)
  *   - field: value            destroyed
  *   ~ field: old → new        changed in place (only what the update sends)
  *
- * A replacement shows every field of the new resource, the ones that differ as `~`. Nested
- * objects open one member per line; deeper values stay on one line when they fit.
+ * A replacement shows every field of the new resource, those that differ as `~`. Nested objects open one member per line; deeper values stay on one
+ * line when they fit.
  */
 import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
 import { isReplace, type FieldChange, type ResourceChange } from "../../engine/types.js";
