@@ -1,8 +1,6 @@
 /**
- * What can be known before apply about the cubes a plan creates or replaces: whether their
- * image and region exist (the public catalog, GET /images and /regions: no key needed, read at
- * most once per connection, and only when a plan sends an image or region). Limits that depend on the
- * space (vCPU/RAM/disk caps, port pools) only the API can judge: see limits.ts.
+ * Whether the image and region of the cubes a plan creates or replaces exist (GET /images and /regions: public, read at most once per connection,
+ * only when a plan sends one). Caps that depend on the space only the API can judge: see limits.ts.
  */
 import type { CubeApi } from "../client/api.js";
 import { isReplace, type Plan } from "../engine/types.js";
@@ -19,10 +17,7 @@ export interface CatalogSource {
 
 type FilePosition = Position & { file: string };
 
-interface Catalog {
-  images: Image[];
-  regions: Region[];
-}
+type Catalog = { images: Image[]; regions: Region[] };
 
 const catalogs = new WeakMap<CubeApi, Promise<Catalog>>();
 
@@ -37,9 +32,8 @@ function catalogOf(client: CubeApi): Promise<Catalog> {
 }
 
 /**
- * Throws a LoadError (file:line:col for each) when a cube the plan creates or replaces names an
- * image or region the API does not offer, blocked or not: a typo is a typo, not a replacement.
- * A value from `defaults:` is reported once, there.
+ * Throws a LoadError (file:line:col for each) when a cube the plan creates or replaces names an image or region the API does not offer, blocked or
+ * not: a typo is a typo, not a replacement. A value from `defaults:` is reported once, there.
  */
 export async function checkCatalog(client: CubeApi, plan: Plan, source: CatalogSource): Promise<void> {
   const asked = plan.changes.flatMap((c) => {

@@ -1,8 +1,4 @@
-/**
- * Shell completion scripts (bash, zsh, fish) generated from the command tree: subcommands,
- * flags, and the values of flags that have a fixed set (`--format`). Pure: the tree comes in,
- * the script text goes out.
- */
+/** Shell completion scripts (bash, zsh, fish) from the command tree: subcommands, flags and fixed flag values. Pure. */
 
 export interface CompletionFlag {
   long: string;

@@ -1,7 +1,4 @@
-/**
- * Connecting the CLI to an API: the real one (credentials from the environment) or the
- * embedded emulator started in this process (--emulator).
- */
+/** Connecting the CLI to an API: the real one (credentials from the environment) or the embedded emulator started in this process (--emulator). */
 import { statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { CubeApi } from "../client/api.js";
@@ -78,9 +75,8 @@ export function stateDir(cwd: string): string {
 }
 
 /**
- * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file
- * -f names (in it, for a directory), so a run from another folder finds the same state; the
- * working directory for standard input and for commands without a file.
+ * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file -f names (in it, for a directory), so a run from
+ * another folder finds the same state; the working directory for standard input and for commands without a file.
  */
 export function projectDir(files: readonly string[], cwd: string): string {
   const first = files.find((file) => file !== "-");
@@ -100,6 +96,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
+  const shared = { journal, secretMemory, rateWaits, parallelism, machineStateDir: machineDir, ...memo };
   if (!options.emulator) {
     const { config, keyFrom } = configFromEnv(io.env);
     // The API counts per client IP: every process of this machine paces in one window per API.
@@ -108,12 +105,11 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
-      const deletions = new DeletionLog(machineDir, lockScope, spaceId);
       const close = async () => {
         rateWaits.close();
         await client.close();
       };
-      return { client, spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, close, keyFrom, ...memo };
+      return { ...shared, client, spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, spaceId), close, keyFrom };
     } catch (e) {
       await client.close();
       throw sayWhereTheKeyIsFrom(e, keyFrom);
@@ -136,8 +132,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
       await emulator.close();
     };
     const lockScope = `emulator:${dir}`;
-    const deletions = new DeletionLog(machineDir, lockScope, emulator.spaceId);
-    return { client, spaceId: emulator.spaceId, journal, pacer, parallelism, lockScope, machineStateDir: machineDir, deletions, secretMemory, rateWaits, emulator, close, ...memo };
+    return { ...shared, client, spaceId: emulator.spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, emulator.spaceId), emulator, close };
   } catch (e) {
     await emulator.close();
     throw e;

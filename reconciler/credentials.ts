@@ -1,9 +1,6 @@
 /**
- * Credentials the way the service's own CLI (`krova`) keeps them (live-api-facts.md §10):
- * $XDG_CONFIG_HOME/krova/config.json (else ~/.config/krova/config.json), mode 0600 in a 0700
- * directory, {currentContext, contexts[{name, apiKey, spaceId, spaceName, baseUrl}]}; an older
- * single-key file reads as the context "default". KROVA_CONTEXT picks a context. Variables
- * (CUBE_* / KROVA_*) win over the file. `cubeform login` writes the same file.
+ * Credentials as the service's own CLI (`krova`) keeps them (live-api-facts.md §10): $XDG_CONFIG_HOME/krova/config.json, 0600 in a 0700 directory,
+ * {currentContext, contexts[]}; an older single-key file reads as the context "default". KROVA_CONTEXT picks one; CUBE_* / KROVA_* variables win.
  */
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -37,8 +34,7 @@ export const DEFAULT_CONTEXT = "default";
 const KROVA_CONFIG: ReadLimit = { maxBytes: 1024 * 1024, what: "the krova CLI config" };
 
 export function krovaConfigPath(env: Env): string {
-  const base = xdgHome(env, "config");
-  return join(base, "krova", "config.json");
+  return join(xdgHome(env, "config"), "krova", "config.json");
 }
 
 /** The file, or undefined when there is none. Refused when others can read it (it holds API keys). */

@@ -1,9 +1,6 @@
 /**
- * Deletions under way, remembered per space on this machine. The API deletes a cube
- * asynchronously and lists it meanwhile (state "stopping", like a cube powering off), so a plan
- * made before the delete finished would count it as present and say the space matches. apply
- * waits for its deletes to finish; when it could not (a timeout, Ctrl-C), the cubes it asked to
- * delete are recorded here and a later plan leaves them out until the API no longer lists them.
+ * Deletions under way, per space on this machine. The API lists a cube while it deletes it, so a plan made meanwhile would count it as present.
+ * When apply could not wait for a delete (a timeout, Ctrl-C), the cube is recorded here and later plans leave it out until the API no longer lists it.
  */
 import { join } from "node:path";
 import { fileKey } from "../system/dirs.js";
@@ -13,10 +10,7 @@ import { StateFile } from "./state-file.js";
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */
 export const DELETION_MEMORY_MS = 60 * 60 * 1000;
 
-interface Entry {
-  name: string;
-  at: number;
-}
+type Entry = { name: string; at: number };
 
 const isFresh = (entry: unknown): entry is Entry => {
   const e = entry as Partial<Entry> | null;
@@ -38,9 +32,8 @@ export class DeletionLog {
   }
 
   /**
-   * The observed state without the cubes whose deletion is under way, and their names. Entries
-   * of cubes the API no longer lists are dropped; nothing is written when none is (a plan's
-   * usual case: no deletion under way).
+   * The observed state without the cubes whose deletion is under way, and their names. Entries of cubes the API no longer lists are dropped; nothing
+   * is written when none is (a plan's usual case: no deletion under way).
    */
   async exclude(observed: ObservedState): Promise<{ observed: ObservedState; deleting: string[] }> {
     const entries = await this.file.update((all) => {

@@ -1,10 +1,9 @@
 /**
- * Reading DNS record views (GET …/domains/{id}/records) for many domains at once. The service
- * checks each record against live DNS on that endpoint and rate-limits it, so the reads go out
- * with bounded concurrency and at a pace the user can set (`--dns-concurrency`, `--dns-rate`).
- * A 429 on one is retried by the client (after its Retry-After, or a short backoff); a read
- * that still fails is reported as "could not be checked", never as drift.
+ * Reading DNS record views (GET …/domains/{id}/records) for many domains. The service checks live DNS there and rate-limits it, so reads go out with
+ * bounded concurrency at a pace the user sets (--dns-concurrency, --dns-rate); one that still fails is "could not be checked", never drift.
  */
+import type { CubeApi } from "../client/api.js";
+import type { DnsRecordStatus } from "../schema/api.js";
 import type { RateLimit } from "./rate-limit.js";
 import { sleep } from "../system/time.js";
 
@@ -53,4 +52,14 @@ export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, re
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(pace.concurrency, items.length)) }, worker));
   return results;
+}
+
+/** One domain's record view; a read that fails is "could not be checked" (`error`), never thrown. */
+export async function readRecordView(client: CubeApi, cubeId: string, domainId: string): Promise<{ records: DnsRecordStatus[]; complete: boolean; error?: string }> {
+  try {
+    const view = await client.getDomainRecords(cubeId, domainId);
+    return { records: view.records, complete: view.summary.complete };
+  } catch (e) {
+    return { records: [], complete: false, error: e instanceof Error ? e.message : String(e) };
+  }
 }

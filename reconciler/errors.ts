@@ -1,15 +1,12 @@
-/**
- * Errors of the CLI. Each carries a stable `code` and the exit code it maps to; `main` prints
- * the message as one line and never a stack trace.
- */
+/** Errors of the CLI. Each carries a stable `code` and the exit code it maps to; `main` prints the message as one line and never a stack trace. */
 export class CliError extends Error {
-  readonly code: string;
-  readonly exitCode: number;
-  constructor(code: string, message: string, exitCode = 1) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
     this.name = new.target.name;
-    this.code = code;
-    this.exitCode = exitCode;
   }
 }
 
@@ -25,10 +22,8 @@ export function hasCode(e: unknown): e is Error & { code: string; exitCode?: num
  * has changes). Whatever there was to say has been printed already.
  */
 export class ExitCode extends Error {
-  readonly exitCode: number;
-  constructor(exitCode: number) {
+  constructor(readonly exitCode: number) {
     super(`exit ${exitCode}`);
     this.name = "ExitCode";
-    this.exitCode = exitCode;
   }
 }

@@ -3,9 +3,8 @@ import type { DesiredCubeSpec } from "../engine/types.js";
 import type { LoadedFiles } from "../desired/sources.js";
 
 /**
- * The keys of a declared domain in the order the file writes them, for the text plan. Located
- * lazily (the first domain asked for parses the file for positions), so plans without domain
- * changes never pay for it.
+ * The keys of a declared domain in the order the file writes them, for the text plan. Located lazily (the first domain asked for parses the file for
+ * positions), so plans without domain changes never pay for it.
  */
 export function domainKeyOrder(loaded: Pick<LoadedFiles, "desired" | "locateCube">): (cubeName: string, hostname: string) => string[] | undefined {
   let byName: Map<string, DesiredCubeSpec> | undefined;

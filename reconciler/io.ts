@@ -47,13 +47,10 @@ export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
 
 /** Calls `then` once the stream drains, or can take no more (closed, failed: the bin's handlers decide what then). */
 export function whenDrained(stream: NodeJS.WritableStream, then: () => void): void {
+  const events = ["drain", "close", "error"];
   const done = (): void => {
-    stream.off("drain", done);
-    stream.off("close", done);
-    stream.off("error", done);
+    for (const event of events) stream.off(event, done);
     then();
   };
-  stream.on("drain", done);
-  stream.on("close", done);
-  stream.on("error", done);
+  for (const event of events) stream.on(event, done);
 }

@@ -1,16 +1,12 @@
 /**
- * The idempotency journal of the CLI: a JSON file under .cubeform/. A create's key is written
- * before the request goes out, so a run that dies mid-request reuses the key next time and the
- * API answers with the first result instead of creating a duplicate.
+ * The idempotency journal (.cubeform/journal.json): a create's key is written before the request goes out, so a run that dies mid-request reuses
+ * it and the API answers with the first result instead of creating a duplicate.
  */
 import { randomUUID } from "node:crypto";
 import type { IdempotencyJournal } from "../engine/types.js";
 import { StateFile } from "./state-file.js";
 
-interface JournalEntry {
-  key: string;
-  writtenAt: string;
-}
+type JournalEntry = { key: string; writtenAt: string };
 
 type EntryId = Parameters<IdempotencyJournal["keyFor"]>[0];
 
@@ -47,9 +43,7 @@ export class FileJournal implements IdempotencyJournal {
   }
 }
 
-function entryId(entry: EntryId): string {
-  return `${entry.spaceId} ${entry.address} ${entry.bodyDigest}`;
-}
+const entryId = (entry: EntryId): string => `${entry.spaceId} ${entry.address} ${entry.bodyDigest}`;
 
 function isEntry(value: unknown): value is JournalEntry {
   const v = value as Partial<JournalEntry> | null;

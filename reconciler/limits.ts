@@ -1,8 +1,4 @@
-/**
- * Limits only the API can judge (the shared rules are checked at load, schema/desired.ts; images
- * and regions at plan time, catalog-check.ts). A space's caps can be raised on request, so going
- * past a default cap is a warning, never an error.
- */
+/** Limits only the API can judge: a space's caps can be raised on request, so going past a default cap is a warning, never an error. */
 import type { DesiredState } from "../engine/types.js";
 import type { WarningKind } from "../schema/desired.js";
 

@@ -1,7 +1,4 @@
-/**
- * The CLI entry: builds the commander program, runs it, and maps every error to one line on
- * stderr and an exit code. Nothing below this file exits the process or writes to console.
- */
+/** The CLI entry: runs the commander program and maps every error to one line on stderr and an exit code (nothing below exits or writes to console). */
 import { Command, CommanderError, Help } from "commander";
 import { COMMANDS, type CommandEntry } from "./commands/index.js";
 import { ExitCode, formatProblem, hasCode, LoadError } from "./errors.js";
@@ -14,18 +11,10 @@ export type { CliIo } from "./io.js";
 
 export { VERSION };
 
-/**
- * Commands that end cleanly when io.signal is aborted (finish the request under way, flush,
- * exit 0). bin/cubeform.js turns SIGINT/SIGTERM into that signal for these only; every other
- * command keeps the default and ends at once.
- */
+/** Commands that end cleanly on io.signal (bin/cubeform.js turns SIGINT/SIGTERM into it for these only; others end at once). */
 export const GRACEFUL_STOP_COMMANDS: ReadonlySet<string> = new Set(COMMANDS.filter((c) => c.stopsGracefully).map((c) => c.name));
 
-/**
- * The program with the invoked command fully registered (its module loaded), and, when help may
- * list them (no known command invoked, or --help), every other command as a stub that only
- * names itself for --help and "did you mean". See commands/index.ts.
- */
+/** The invoked command fully registered; when help may list them, every other one as a stub naming itself (commands/index.ts). */
 export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
   const program = new Command("cubeform")
     .description("Keep a fleet of Cubes in the shape that a YAML file says.")
@@ -50,10 +39,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   return program;
 }
 
-/**
- * `-o FORMAT` as the short form of `--format FORMAT` on every command that prints, except
- * where `-o` already names the output file (import, backup download).
- */
+/** `-o` for `--format` on every command that prints, except where `-o` already names the output file (import, backup download). */
 function giveFormatShortFlag(command: Command): void {
   const format = command.options.find((o) => o.long === "--format");
   if (format && format.short === undefined && !command.options.some((o) => o.short === "-o")) {
@@ -82,8 +68,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
 
 function reportError(e: unknown, io: CliIo): number {
   // Commander already printed its own message (or the help).
-  if (e instanceof CommanderError) return e.exitCode;
-  if (e instanceof ExitCode) return e.exitCode;
+  if (e instanceof CommanderError || e instanceof ExitCode) return e.exitCode;
   if (e instanceof LoadError) {
     for (const problem of e.problems) writeLine(io.stderr, escapeText(formatProblem(problem)));
     writeLine(io.stderr, `Error: ${e.message}`);

@@ -1,7 +1,4 @@
-/**
- * Checks of the loaded files that need no API: every --target names a declared cube, and
- * warnings about limits only the API can judge. (No client code here: validate loads this.)
- */
+/** Checks of the loaded files that need no API: --target names, and warnings about limits only the API can judge (no client code: validate loads this). */
 import type { DesiredState } from "../engine/types.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
@@ -13,10 +10,9 @@ import { didYouMean } from "../desired/suggest.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {
-  const declared = (name: string): boolean => desired.cubes.some((c) => c.name === name) || (desired.untargeted?.some((c) => c.name === name) ?? false);
+  const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
   for (const target of targets) {
-    if (declared(target)) continue;
-    const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
+    if (names.includes(target)) continue;
     const hint = didYouMean(target, names);
     const known = hint === "" && names.length > 0 && names.length <= 10 ? `; the cubes are: ${names.join(", ")}` : "";
     throw new CliError("unknown_target", `--target ${target}: no cube named "${target}" is declared in ${file}${hint}${known}`);
@@ -26,9 +22,8 @@ export function checkTargets(desired: DesiredState, targets: readonly string[], 
 const said = new WeakMap<CliIo, Set<string>>();
 
 /**
- * Warnings about limits only the API can judge (they never change the exit code): each said
- * once per run (watch re-reads the file every round), none of a kind the file ignores; on
- * stderr, or as an annotation (stdout) under --format github.
+ * Warnings about limits only the API can judge (they never change the exit code): each said once per run (watch re-reads the file every round), none
+ * of a kind the file ignores; on stderr, or as an annotation (stdout) under --format github.
  */
 export function reportWarnings(loaded: LoadedFiles, io: CliIo, format?: Format): void {
   const seen = said.get(io) ?? new Set<string>();

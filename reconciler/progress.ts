@@ -1,7 +1,6 @@
 /**
- * Progress of long transfers and waits: on a terminal, one line redrawn in place (bytes, rate,
- * ETA); otherwise plain lines at most every 10 % or 5 s, so logs stay readable. Written to
- * stderr, so stdout keeps only the result (scripts can read --format json).
+ * Progress of long transfers on stderr: on a terminal one line redrawn in place (bytes, rate, ETA); otherwise plain lines at most every 10 % or 5 s,
+ * so logs stay readable.
  */
 import { isTty, writeLine, type CliIo } from "./io.js";
 

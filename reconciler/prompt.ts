@@ -1,8 +1,4 @@
-/**
- * Asking a person before a command changes or destroys something: a yes/no question on a
- * terminal, a refusal (naming the flag that skips it) when no terminal is there, and an
- * immediate end when the run is asked to stop (Ctrl-C, SIGTERM) at the prompt.
- */
+/** Asking before a command changes or destroys something: yes/no on a terminal, a refusal naming the flag without one, an end on Ctrl-C/SIGTERM. */
 import { createInterface } from "node:readline";
 import { CliError } from "./errors.js";
 import { isTty, type CliIo } from "./io.js";

@@ -3,6 +3,4 @@ import { parseRate, type Rate } from "../system/time.js";
 
 export type RateLimit = Rate;
 
-export function parseRateLimit(text: string, flag = "--rate-limit"): RateLimit {
-  return parseRate(text, flag);
-}
+export const parseRateLimit = (text: string, flag = "--rate-limit"): RateLimit => parseRate(text, flag);

@@ -1,11 +1,10 @@
 /**
- * Waits for the rate limit, shown as they happen (on stderr, so stdout keeps the result):
- *   - on a terminal, one line counting down, redrawn every second and erased when the wait ends;
- *   - otherwise one plain line per wait, so a CI log says why nothing happened for a minute.
- * Pacing waits shorter than a second go unmentioned; a 429 is always mentioned.
+ * Waits for the rate limit, shown on stderr as they happen: on a terminal one line counting down (erased when the wait ends), otherwise one line
+ * per wait, so a CI log says why nothing happened. Pacing waits under a second go unmentioned; a 429 always is.
  */
 import type { RateWait, RateWaitListener } from "../client/throttle.js";
 import type { RateLimit } from "./rate-limit.js";
+import { formatSeconds } from "./render/values.js";
 
 export interface RateWaitNotices extends RateWaitListener {
   /** What the run is doing now (e.g. "create-cube cube/web"): named as what waits. */
@@ -75,8 +74,4 @@ export function describeWait(wait: RateWait, doing: string | undefined, remainin
   if (wait.reason === "rate_limited") return `The API answered 429 (rate limited) to ${request}: waiting ${seconds} before sending it again${doing ? ` (${doing})` : ""}`;
   const limit = `${rateLimit.limit} ${rateLimit.limit === 1 ? "mutation" : "mutations"} per ${formatSeconds(rateLimit.windowMs / 1000)} s`;
   return `Rate limit (${limit}): waiting ${seconds} before ${doing ? `${doing} (${request})` : request}`;
-}
-
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
 }

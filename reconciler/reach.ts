@@ -1,12 +1,8 @@
-/**
- * How to reach the cubes of a space, read live: the ssh command of each cube, each published TCP
- * port's host:port, and the DNS records each domain needs (with whether they are published).
- * Printed after apply and by `cubeform show`. Read-only.
- */
+/** How to reach the space's cubes, read live (ssh command, TCP host:port, DNS records and whether published): after apply and by `cubeform show`. */
 import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
 import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
 import { mapBounded } from "../engine/observe.js";
-import { readPaced, type DnsReadPace } from "./dns-reads.js";
+import { readPaced, readRecordView, type DnsReadPace } from "./dns-reads.js";
 import { escapeText as t } from "./render/escape.js";
 import { sshAnswerProblem, sshCommandLine } from "./ssh.js";
 
@@ -54,14 +50,8 @@ export interface DomainReach {
   error?: string;
 }
 
-export interface ReachOptions {
-  /** Cubes read at once (each: ssh, TCP mappings, domains). */
-  concurrency: number;
-  dnsPace: DnsReadPace;
-}
-
-/** Reads how to reach each cube; the answers in the cubes' order. */
-export async function readReach(client: CubeApi, cubes: readonly Cube[], options: ReachOptions): Promise<CubeReach[]> {
+/** Reads how to reach each cube, `concurrency` cubes at once (each: ssh, TCP mappings, domains); the answers in the cubes' order. */
+export async function readReach(client: CubeApi, cubes: readonly Cube[], options: { concurrency: number; dnsPace: DnsReadPace }): Promise<CubeReach[]> {
   const base = await mapBounded(cubes, options.concurrency, (cube) => readCube(client, cube));
   const domains = base.flatMap((entry) => entry.domains.map((domain) => ({ cube: entry.cube, domain })));
   const records = await readPaced(domains, options.dnsPace, ({ cube, domain }) => readRecords(client, cube.id, domain));
@@ -84,25 +74,13 @@ async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh:
 
 async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainReach> {
   const base = { hostname: domain.hostname, port: domain.port ?? null };
-  try {
-    const view = await client.getDomainRecords(cubeId, domain.id);
-    const records = view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk }));
-    return { ...base, complete: view.summary.complete, records };
-  } catch (e) {
-    return { ...base, complete: null, records: [], error: e instanceof Error ? e.message : String(e) };
-  }
+  const view = await readRecordView(client, cubeId, domain.id);
+  if (view.error !== undefined) return { ...base, complete: null, records: [], error: view.error };
+  return { ...base, complete: view.complete, records: view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk })) };
 }
 
 function tcpReach(m: TcpMapping): TcpReach {
-  return {
-    cubePort: m.cubePort,
-    label: m.label,
-    udp: m.udp,
-    address: m.host ? `${m.host}:${m.hostPort}` : null,
-    host: m.host,
-    hostPort: m.hostPort,
-    allow: m.allow,
-  };
+  return { cubePort: m.cubePort, label: m.label, udp: m.udp, address: m.host ? `${m.host}:${m.hostPort}` : null, host: m.host, hostPort: m.hostPort, allow: m.allow };
 }
 
 /** The ssh command of a cube whose answer passes the checks of ssh.ts; else why it is not shown. */
@@ -141,9 +119,11 @@ function domainLines(domain: DomainReach): string[] {
 
 /** "CNAME www.example.com → dns.krova.cloud  [may be proxied]  missing" */
 export function recordLine(r: DomainRecord): string {
-  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  const advice = proxyAdvice(r);
   return `${t(r.type).padEnd(5)} ${t(r.host)} → ${t(r.value)}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
 }
+
+export const proxyAdvice = (r: Pick<DnsRecord, "mustBeGrey" | "proxyOk">): string => (r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "");
 
 const STATE_WORDS: Record<DnsRecordState, string> = { found: "found", missing: "not published yet", mismatch: "wrong value published", unknown: "could not check" };
 

@@ -1,8 +1,6 @@
 /**
- * The last line of defence for what the CLI prints: every secret the run knows (the API key,
- * password-like variables, values the files' `${env:…}` resolved to, webhook secrets) is replaced
- * before text reaches the terminal, a log or /readyz, and no control character from a name or
- * an error body reaches the terminal (only cubeform's own colors and progress-line erasing).
+ * The last line of defence for what the CLI prints: every secret the run knows (API key, password-like variables, values `${env:…}` resolved to,
+ * webhook secrets) is replaced, and no control character from a name or an error body reaches the terminal (only cubeform's own sequences).
  */
 import { Writable } from "node:stream";
 import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";
@@ -61,9 +59,8 @@ export function redactingIo(io: CliIo): CliIo {
 }
 
 /**
- * The values of the variables the files resolved (`envNames`: an image or a region from `${env:…}`
- * is shown as [REDACTED] too) and of those their passwords refer to are secrets of the run,
- * whatever the variables are named.
+ * The values of the variables the files resolved (`envNames`: an image or a region from `${env:…}` is shown as [REDACTED] too) and of those their
+ * passwords refer to are secrets of the run, whatever the variables are named.
  */
 export function rememberLoadedSecrets(io: CliIo, loaded: { envNames: readonly string[]; secretEnvNames: readonly string[] }): void {
   io.secrets?.add(...[...loaded.envNames, ...loaded.secretEnvNames].map((name) => io.env[name]));

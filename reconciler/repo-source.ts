@@ -1,7 +1,4 @@
-/**
- * The --repo flags taken out of a command's options. The git machinery (repo-loader.ts) is loaded
- * only when --repo is given: ~8 ms of a `cubeform validate` without it.
- */
+/** The --repo flags taken out of a command's options; the git machinery (repo-loader.ts) loads only with --repo (~8 ms of a validate). */
 import type { RepoLoader } from "../desired/repo-load.js";
 import { checkRepoFlags, type RepoOptions, type SessionOptions } from "./commands/options.js";
 import { cwdOf, type CliIo } from "./io.js";

@@ -1,8 +1,6 @@
 /**
- * A saved plan names the files it was made from (as `-f` named them, and the folder they were
- * named from). Apply loads them again and refuses the plan when what they declare now differs
- * from what the plan was made from: the plan would otherwise carry out the old file and then say
- * the space matches the file (Terraform refuses a saved plan whose inputs moved on the same way).
+ * Apply loads a saved plan's files again (as -f named them, from the folder they were named from) and refuses the plan when they now declare
+ * something else: it would carry out the old file and then say the space matches the file (Terraform refuses such a plan too).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../engine/types.js";

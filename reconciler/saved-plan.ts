@@ -1,8 +1,6 @@
 /**
- * The plan file of `plan --out` / `apply plan.json`: the Plan object as the engine made it,
- * plus the normalized desired state apply needs. Secrets are references by name only, and so is
- * every value the file took from `${env:…}`: apply resolves them again, and refuses the plan as
- * stale when a salted digest says a value changed (desired/env.ts).
+ * The plan file of `plan --out` / `apply plan.json`: the engine's Plan plus the normalized desired state. Secrets and every `${env:…}` value are
+ * references by name: apply resolves them again, and refuses the plan as stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
 import "../schema/zod-english.js";
@@ -22,10 +20,7 @@ export interface SavedPlan extends Plan {
   desired: DesiredState;
   /** The variables whose values the plan holds as references, with a salted digest of each value. */
   env?: SealedEnv;
-  /**
-   * sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused,
-   * since apply carries out exactly its steps.
-   */
+  /** sha256 of the rest of the file's content: a plan edited by hand (or damaged) is refused, since apply carries out exactly its steps. */
   contentDigest?: string;
 }
 
@@ -54,9 +49,7 @@ export function contentDigestOf(plan: object): string {
 }
 
 /** What to suggest for making a plan: never the user's YAML file (that would overwrite it). */
-function planPathToSuggest(shown: string): string {
-  return /\.json$/i.test(shown) ? shown : "plan.json";
-}
+const planPathToSuggest = (shown: string): string => (/\.json$/i.test(shown) ? shown : "plan.json");
 
 export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, sources: PlanSources, resolved: { names: string[]; env: Env }): Promise<void> {
   const env = sealEnv(resolved.names, resolved.env);
@@ -72,9 +65,8 @@ export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredS
  */
 const SAVED_PLAN: ReadLimit = { maxBytes: 500 * 1024 * 1024, what: "a saved plan" };
 
-/** `shown` is the path as the user wrote it, for messages. */
-export async function readSavedPlan(absPath: string, shown: string, env: Env): Promise<SavedPlan> {
-  const path = shown;
+/** `path` as the user wrote it, for messages. */
+export async function readSavedPlan(absPath: string, path: string, env: Env): Promise<SavedPlan> {
   let text: string;
   try {
     text = await readRegularTextAsync(absPath, SAVED_PLAN);

@@ -1,32 +1,19 @@
 /**
- * Memory of applied secrets. The API never returns a basic-auth password, so after apply sends
- * one a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later plan updates
- * the domain when the environment's value no longer matches. Without that memory (a fresh
- * checkout, a CI job without a cache) no rotation can be seen.
+ * The API never returns a basic-auth password: after apply sends one, a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later
+ * plan updates the domain when the environment's value no longer matches (without that file no rotation can be seen).
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import { StateFile } from "./state-file.js";
 
-interface Entry {
-  salt: string;
-  digest: string;
-  env: string;
-  appliedAt: string;
-}
+type Entry = { salt: string; digest: string; env: string; appliedAt: string };
 
 const isEntry = (entry: unknown): entry is Entry => typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
 
-export interface SecretSlot {
-  spaceId: string;
-  cubeName: string;
-  hostname: string;
-}
+export type SecretSlot = { spaceId: string; cubeName: string; hostname: string };
 
 const slotKey = (slot: SecretSlot): string => `${slot.spaceId} ${slot.cubeName} ${slot.hostname}`;
 
-function digestOf(value: string, salt: Buffer): Buffer {
-  return scryptSync(value, salt, 32);
-}
+const digestOf = (value: string, salt: Buffer): Buffer => scryptSync(value, salt, 32);
 
 export class SecretMemory {
   private readonly file: StateFile<Entry>;

@@ -1,9 +1,6 @@
 /**
- * One writer per space on this machine: `apply` (and `watch --apply`) hold a lock per space
- * while they plan and apply. Per machine, not per state directory: runs with different HOME or
- * XDG_STATE_HOME, two checkouts, two CI jobs on one runner serialize too. Across machines the
- * lock cannot help; the README says how to serialize there (a CI concurrency group).
- * The lock names its holder; a holder whose process is gone is taken over (system/lock.ts).
+ * One writer per space on this machine: apply and watch --apply hold a lock per space (per machine: other HOMEs, checkouts and CI jobs on one runner
+ * serialize too; across machines see the README). The lock names its holder; one whose process is gone is taken over (system/lock.ts).
  */
 import { join } from "node:path";
 import { fileKey, machineDir } from "../system/dirs.js";

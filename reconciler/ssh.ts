@@ -1,7 +1,6 @@
 /**
- * The ssh command line and known_hosts lines for a cube, from what the API says about it. The
- * API's user, host, port and host keys are checked against their grammars first: a user like
- * `-oProxyCommand=…` or a host with a line break never reaches ssh's argv or known_hosts.
+ * The ssh command line and known_hosts lines for a cube. The API's user, host, port and host keys are checked against their grammars first: a user
+ * like `-oProxyCommand=…` or a host with a line break never reaches ssh's argv or known_hosts.
  */
 import { isIP } from "node:net";
 import type { CubeSshInfo } from "../schema/api.js";

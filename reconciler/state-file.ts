@@ -1,8 +1,4 @@
-/**
- * A JSON state file of entries by key (the journal, the secret memory, the deletions under way),
- * changed read-modify-write one change at a time. A missing or unreadable file reads as empty;
- * entries `keep` refuses (malformed, expired) are dropped as it is read.
- */
+/** A JSON file of entries by key, changed read-modify-write one change at a time; unreadable reads as empty, entries `keep` refuses are dropped. */
 import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
 
 export class StateFile<E> {
@@ -37,9 +33,7 @@ export class StateFile<E> {
     } catch {
       return {};
     }
-    const entries: Record<string, E> = {};
-    if (typeof parsed !== "object" || parsed === null) return entries;
-    for (const [key, entry] of Object.entries(parsed)) if (this.keep(entry)) entries[key] = entry;
-    return entries;
+    const entries = typeof parsed === "object" && parsed !== null ? Object.entries(parsed) : [];
+    return Object.fromEntries(entries.filter(([, entry]) => this.keep(entry))) as Record<string, E>;
   }
 }

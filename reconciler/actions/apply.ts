@@ -1,41 +1,34 @@
-/**
- * `cubeform apply [plan.json]`: without a saved plan, plan and ask (or --auto-approve); with
- * one, refuse it when the space changed since, then carry out exactly its steps.
- */
+/** `cubeform apply [plan.json]`: plan and ask (or --auto-approve); with a saved plan, refuse it if the space changed since, else carry out exactly its steps. */
 import { resolve } from "node:path";
-import { apply, checkPlanIsCurrent, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type SecretRef } from "../../engine/index.js";
+import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
+import type { StepWaits } from "../commands/options.js";
 import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
-import { outputWidth, useColor, writeLine, type CliIo } from "../io.js";
+import { writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
-import { readReach, renderReachText, type CubeReach } from "../reach.js";
+import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { STDIN } from "../../desired/sources.js";
 import { renderContext } from "./plan.js";
-import { escapeText } from "../render/escape.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { writeWebhookSecret } from "./webhook-secret.js";
+import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
-export interface ApplyContext extends SessionContext, PlanFlags, LockFlags {
+export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
   /** A plan saved by `plan --out`. */
   planFile?: string;
   autoApprove: boolean;
-  waitTimeoutMs: number;
-  pollIntervalMs: number;
   /** text: everything on stdout. json: the result as JSON on stdout, progress on stderr. */
   format: "text" | "json";
 }
 
 /** Where the human-readable progress goes: stderr when stdout carries JSON. */
-function progressOut(ctx: ApplyContext, io: CliIo): NodeJS.WritableStream {
-  return ctx.format === "json" ? io.stderr : io.stdout;
-}
+const progressOut = (ctx: ApplyContext, io: CliIo): NodeJS.WritableStream => (ctx.format === "json" ? io.stderr : io.stdout);
 
 export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
@@ -52,7 +45,8 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
     if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
     writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
-    return execute(conn, plan, loaded.desired, secretsFor(loaded.secretEnvNames, io), ctx, io);
+    checkSecrets(loaded.secretEnvNames, io);
+    return execute(conn, plan, loaded.desired, ctx, io);
   }));
 }
 
@@ -64,11 +58,10 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
   if (checkable) await refuseChangedSources(sources, saved.desired, planFile, io.env);
   // .cubeform/ beside the files the plan was made from (where plan found the emulator's state).
   const files = sources?.files.map((file) => (file === STDIN ? file : resolve(sources.cwd, file))) ?? [];
-  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, progressOut(ctx, io), async () => {
-    if (saved.spaceId !== conn.spaceId) {
-      throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
-    }
-    const observed = await observeFor(conn, saved.options.targets, progressOut(ctx, io), { webhooks: saved.desired.webhooks !== undefined });
+  const out = progressOut(ctx, io);
+  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+    if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
+    const observed = await observeFor(conn, saved.options.targets, out, { webhooks: saved.desired.webhooks !== undefined });
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
@@ -76,10 +69,11 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
-    progressOut(ctx, io).write(renderPlan(saved, "text", { file: saved.file, cubePositions: {}, color: useColor(io), width: outputWidth(io.stdout) }));
+    out.write(renderPlan(saved, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(saved);
-    writeLine(progressOut(ctx, io), `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
-    return execute(conn, saved, saved.desired, secretsFor(secretNamesOf(saved), io), ctx, io);
+    writeLine(out, `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
+    checkSecrets(secretNamesOf(saved), io);
+    return execute(conn, saved, saved.desired, ctx, io);
   }));
 }
 
@@ -89,39 +83,14 @@ function refuseOverBudget(plan: Plan): void {
 }
 
 function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
-  return confirm(
-    {
-      question: `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`,
-      what: "apply",
-      withoutTerminal:
-        "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)",
-    },
-    io,
-    out,
-  );
+  const question = `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`;
+  const withoutTerminal = "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)";
+  return confirm({ question, what: "apply", withoutTerminal }, io, out);
 }
 
-async function execute(conn: Connection, plan: Plan, desired: DesiredState, secrets: (ref: SecretRef) => string | undefined, ctx: ApplyContext, io: CliIo): Promise<number> {
-  const result = await apply(plan, {
-    client: conn.client,
-    spaceId: conn.spaceId,
-    journal: conn.journal,
-    secrets,
-    cubeIds: new Map(),
-    logger: stepLogger(progressOut(ctx, io), conn),
-    waitTimeoutMs: ctx.waitTimeoutMs,
-    pollIntervalMs: ctx.pollIntervalMs,
-    desired,
-    shouldStop: () => io.signal?.aborted === true,
-    ...(io.signal ? { signal: io.signal } : {}),
-    recheckNameBeforeCreate: true,
-    writeWebhookSecret: (path, secret) => {
-      io.secrets?.add(secret);
-      return writeWebhookSecret(path, secret);
-    },
-    onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
-    onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
-  });
+async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo): Promise<number> {
+  const { waitTimeoutMs, pollIntervalMs } = ctx;
+  const result = await applyPlan(conn, plan, desired, { env: io.env, out: progressOut(ctx, io), shouldStop: () => io.signal?.aborted === true, waitTimeoutMs, pollIntervalMs, io });
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const reach = result.stopped ? {} : await reachAfterApply(conn, result);
   const report = { ...result, ...(others ? { untargeted: others } : {}), ...reach };
@@ -182,17 +151,6 @@ export function applyExitCode(result: ApplyResult): number {
   return result.converged && !failed && result.blocked.length === 0 ? 0 : 1;
 }
 
-function stepLogger(out: NodeJS.WritableStream, conn: Pick<Connection, "rateWaits">): EngineLogger {
-  return (event) => {
-    const what = [event.op, event.address].filter(Boolean).join(" ");
-    // A wait for the rate limit names the step it holds up.
-    if (event.type === "step-start") conn.rateWaits.activity(what);
-    if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
-    else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
-    else if (event.type === "wait") writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
-  };
-}
-
 /** Pure: the result for scripts. Steps carry what they did, never request bodies (no secrets, no userData). */
 export function renderApplyResultJson(result: ApplyReport): string {
   const report = {
@@ -225,8 +183,7 @@ export function renderApplyResult(result: ApplyReport): string {
   // Without the live reach (it could not be read), at least the records the attaches returned.
   if (result.reach === undefined) lines.push(...dnsLines(result));
   const failed = result.outcomes.filter((o) => o.status === "failed" && o.error?.code !== "stopped");
-  for (const o of failed) lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
-  for (const change of result.blocked) lines.push(blockedLine(change));
+  lines.push(...failed.map(failedLine), ...result.blocked.map(blockedLine));
   const done = result.outcomes.filter((o) => o.status === "done").length;
   const skipped = result.outcomes.filter((o) => o.status === "skipped").length;
   if (result.stopped) {
@@ -283,10 +240,6 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function blockedLine(change: ResourceChange): string {
-  return `Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`;
-}
-
 function dnsLines(result: ApplyResult): string[] {
   const attached = result.outcomes.filter((o) => o.records !== undefined && o.records.length > 0 && o.step.op === "attach-domain");
   if (attached.length === 0) return [];
@@ -301,24 +254,18 @@ function dnsLines(result: ApplyResult): string[] {
 }
 
 export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk">): string {
-  const advice = r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
+  const advice = proxyAdvice(r);
   return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}`;
 }
 
 /** Checks up front that every referenced secret is set; the engine reads them by reference. */
-function secretsFor(names: string[], io: CliIo): (ref: SecretRef) => string | undefined {
-  for (const name of names) {
-    if (io.env[name] === undefined) throw new CliError("secret_missing", `environment variable ${name} is not set (a domain's basicAuthPassword refers to it)`);
-  }
-  return (ref) => io.env[ref.env];
+function checkSecrets(names: string[], io: CliIo): void {
+  const missing = names.find((name) => io.env[name] === undefined);
+  if (missing !== undefined) throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
 }
 
 function secretNamesOf(plan: SavedPlan): string[] {
   const names = new Set<string>();
   for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];
-}
-
-export function mutationsSent(n: number): string {
-  return `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
 }

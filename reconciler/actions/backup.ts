@@ -1,10 +1,6 @@
-/**
- * `cubeform backup list|show|download|share|shares|accept|decline|cancel`: backups of the
- * space and sharing them with other spaces (live-api-facts.md §4).
- */
+/** `cubeform backup list|show|download|share|shares|accept|decline|cancel`: the space's backups and sharing them (live-api-facts.md §4). */
 import { existsSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
-import type { DownloadResult } from "../../client/download.js";
 import { newIdempotencyKey } from "../../client/keys.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Backup, BackupShare } from "../../schema/api.js";
@@ -79,7 +75,7 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
     });
     progress.done({ bytes: result.bytes, total: result.bytes });
     if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom, ...(result.startedOver ? { startedOver: result.startedOver } : {}) });
-    else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${downloadNote(result)}).`);
+    else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${result.resumedFrom > 0 ? `, resumed from ${result.resumedFrom}` : result.startedOver ? ", started over" : ""}).`);
     return 0;
   });
 }
@@ -89,11 +85,6 @@ function archiveNameOf(filename: string): string {
   const name = basename(filename.replaceAll("\\", "/"));
   if (name === "" || name === "." || name === "..") throw new CliError("bad_filename", `the API named the archive ${JSON.stringify(filename)}, which is no file name; pass --out FILE`);
   return name;
-}
-
-function downloadNote(result: DownloadResult): string {
-  if (result.resumedFrom > 0) return `, resumed from ${result.resumedFrom}`;
-  return result.startedOver ? ", started over" : "";
 }
 
 export async function runBackupShare(ctx: Day2Context & Confirmable & { backup: string; to: string }, io: CliIo): Promise<number> {

@@ -1,8 +1,4 @@
-/**
- * `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space and what a
- * person does with one day to day. Cubes are named by name or id (two with one name: an
- * error naming their ids, never a guess).
- */
+/** `cubeform cube list|show|restart|power-off|wake|protect|unprotect|ssh`: the live cubes of the space, by name or id (never a guess). */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { CubeApi } from "../../client/api.js";
@@ -12,12 +8,9 @@ import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
-import { findCube } from "./dns.js";
+import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
-
-export { findCube };
 
 /** `wide` (-o wide) adds the ssh user, server domain, hourly cost and creation time. */
 export async function runCubeList(ctx: Day2Context & { wide?: boolean }, io: CliIo): Promise<number> {
@@ -75,12 +68,9 @@ function sshShown(ssh: CubeSshInfo, cubeName: string): string {
 
 export type PowerAction = "restart" | "power-off" | "wake";
 
-export interface PowerContext extends Day2Context, Confirmable {
+export interface PowerContext extends Day2Context, Confirmable, WaitFlags {
   cube: string;
   action: PowerAction;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 const SETTLES_IN: Record<PowerAction, CubeState> = { restart: "running", "power-off": "stopped", wake: "running" };
@@ -88,10 +78,7 @@ const DONE: Record<PowerAction, string> = { restart: "restarting", "power-off": 
 /** States in which the action's outcome already holds (or is under way): repeating it is success. */
 const ALREADY: Record<PowerAction, readonly CubeState[]> = { restart: ["booting"], "power-off": ["stopped", "stopping"], wake: ["running", "booting"] };
 
-/**
- * The request an action sends for a cube in `state`, or undefined when its outcome already
- * holds. `restart` of a stopped cube starts it, as `systemctl restart` does.
- */
+/** The request an action sends for a cube in `state` (none when its outcome holds); `restart` starts a stopped cube, as systemctl does. */
 export function powerRequest(action: PowerAction, state: CubeState): PowerAction | undefined {
   if (ALREADY[action].includes(state)) return undefined;
   return action === "restart" && state === "stopped" ? "wake" : action;
@@ -140,7 +127,7 @@ async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx:
 }
 
 /** Polls until the cube is in `state`; shows each state it passes through (on stderr). */
-export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: { timeoutMs: number; intervalMs: number }, io: CliIo): Promise<Cube> {
+export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: Omit<WaitFlags, "wait">, io: CliIo): Promise<Cube> {
   const deadline = Date.now() + ctx.timeoutMs;
   let last = "";
   for (;;) {
@@ -191,13 +178,11 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
 async function pinHostKeys(target: SshTarget, io: CliIo): Promise<string> {
   const file = join(userDir(io.env, "config"), "known_hosts");
   const hostPattern = knownHostsPattern(target);
-  let lines: string[] = [];
-  try {
-    lines = (await readRegularTextAsync(file, STATE_FILE)).split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
-  } catch (error) {
-    if (!(error instanceof FileReadError && error.refusal === "missing")) throw error;
-  }
-  lines.push(...knownHostsLines(target));
-  await writeFileAtomic(file, `${lines.join("\n")}\n`);
+  const text = await readRegularTextAsync(file, STATE_FILE).catch((error: unknown) => {
+    if (error instanceof FileReadError && error.refusal === "missing") return "";
+    throw error;
+  });
+  const lines = text.split("\n").filter((line) => line !== "" && !line.startsWith(`${hostPattern} `));
+  await writeFileAtomic(file, `${[...lines, ...knownHostsLines(target)].join("\n")}\n`);
   return file;
 }

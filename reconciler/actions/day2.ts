@@ -1,8 +1,6 @@
-/**
- * What the day-2 commands (cube, snapshot, backup, upload) share: a connection without a
- * desired-state file, finding things by name or id, and printing text tables or JSON.
- */
+/** What the day-2 commands share: a connection without a desired-state file, finding things by name or id, text tables or JSON. */
 import type { CubeApi } from "../../client/api.js";
+import type { Cube } from "../../schema/api.js";
 import type { Connection, RateLimit } from "../connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -49,10 +47,16 @@ export function pick<T extends { id: string; name: string }>(items: T[], ref: st
   return found;
 }
 
-/** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
-export interface Confirmable {
-  yes: boolean;
+/** A live cube by name or id (deleted ones left out). */
+export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
+  return pick((await client.listCubes()).filter((c) => c.state !== "deleted"), ref, "cube", "in this space");
 }
+
+/** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
+export type Confirmable = { yes: boolean };
+
+/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions). */
+export type WaitFlags = { wait: boolean; timeoutMs: number; intervalMs: number };
 
 /** Asks `question` before `doing` it, unless --yes; the question goes where `say` writes. */
 export function confirmDay2(ctx: Day2Context & Confirmable, io: CliIo, doing: string, question: string): Promise<void> {

@@ -1,8 +1,6 @@
 /**
- * `cubeform demo` (what `npm start` runs): apply examples/fleet.yaml to the embedded emulator,
- * show the DNS records to publish, and show that a second plan has no changes. Needs no
- * account and no network; the emulator's state lives in a temporary directory, so every run
- * starts from an empty space.
+ * `cubeform demo` (`npm start`): apply examples/fleet.yaml to the embedded emulator, show the DNS records to publish and that a second plan has no
+ * changes. No account, no network; the emulator's state is in a temporary directory, so every run starts from an empty space.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,12 +20,8 @@ import { computePlan, withConnection } from "./session.js";
 export const DEMO_FILE = "examples/fleet.yaml";
 const FLAGS = { targets: [], prune: false, allowReplace: false };
 
-export interface DemoContext {
-  /** The package's root (where examples/ is); found from this module's location when absent. */
-  packageRoot?: string;
-}
-
-export async function runDemo(ctx: DemoContext, io: CliIo): Promise<number> {
+/** `packageRoot`: where examples/ is; found from this module's location when absent. */
+export async function runDemo(ctx: { packageRoot?: string }, io: CliIo): Promise<number> {
   const root = ctx.packageRoot ?? packageRoot();
   const loaded = await loadDesiredState({ file: DEMO_FILE, cwd: root, env: io.env });
   const stateDir = mkdtempSync(join(tmpdir(), "cubeform-demo-"));

@@ -1,29 +1,26 @@
 /**
- * `cubeform dns CUBE [DOMAIN]`: the DNS records each domain of a cube needs, with their live
- * state and proxy advice; optionally waits until all are found. `missing` (not published yet)
- * and `unknown` (could not check) are states to show, never errors.
+ * `cubeform dns CUBE [DOMAIN]`: the DNS records a cube's domains need, their live state and proxy advice; --wait until all are found.
+ * `missing` (not published yet) and `unknown` (could not check) are states to show, never errors.
  */
 import type { CubeApi, Domain } from "../../client/api.js";
 import type { Cube, DnsRecordStatus } from "../../schema/api.js";
 import type { RateLimit } from "../connect.js";
 import { DNS_FORMATS } from "../commands/options.js";
-import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
+import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { isIP } from "node:net";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { escapeText as t, zoneName, zoneString } from "../render/escape.js";
+import { proxyAdvice as advice } from "../reach.js";
 import { withConnection } from "./session.js";
+import { findCube, table, type WaitFlags } from "./day2.js";
 
-export { DNS_FORMATS };
 export type DnsFormat = (typeof DNS_FORMATS)[number];
 
-export interface DnsContext {
+export interface DnsContext extends WaitFlags {
   cube: string;
   domain?: string;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
   format: DnsFormat;
   emulator: boolean;
   rateLimit: RateLimit;
@@ -41,10 +38,7 @@ export interface DomainDns {
   error?: string;
 }
 
-export interface CubeDns {
-  cube: { id: string; name: string };
-  domains: DomainDns[];
-}
+export type CubeDns = { cube: { id: string; name: string }; domains: DomainDns[] };
 
 export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
   return withConnection({ ...ctx, files: [], format: "text" }, io, async (conn) => {
@@ -56,18 +50,6 @@ export async function runDns(ctx: DnsContext, io: CliIo): Promise<number> {
     if (ctx.wait && !isComplete(report)) throw new CliError("dns_incomplete", incompleteMessage(report, ctx));
     return 0;
   });
-}
-
-/** By name (two cubes with that name are an error, never a guess), else by id. */
-export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
-  const cubes = (await client.listCubes()).filter((c) => c.state !== "deleted");
-  const byName = cubes.filter((c) => c.name === ref);
-  if (byName.length > 1) {
-    throw new CliError("ambiguous_cube", `${byName.length} cubes are named "${ref}" (${byName.map((c) => c.id).join(", ")}); name one by its id`);
-  }
-  const found = byName[0] ?? cubes.find((c) => c.id === ref);
-  if (found === undefined) throw new CliError("cube_not_found", `no cube named (or with id) "${ref}" in this space`);
-  return found;
 }
 
 async function domainsOf(client: CubeApi, cube: Cube, hostname: string | undefined): Promise<Domain[]> {
@@ -87,13 +69,7 @@ export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[]
 }
 
 async function readDomainDns(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainDns> {
-  const base = { hostname: domain.hostname, domainId: domain.id };
-  try {
-    const view = await client.getDomainRecords(cubeId, domain.id);
-    return { ...base, records: view.records, complete: view.summary.complete };
-  } catch (e) {
-    return { ...base, records: [], complete: false, error: (e as Error).message };
-  }
+  return { hostname: domain.hostname, domainId: domain.id, ...(await readRecordView(client, cubeId, domain.id)) };
 }
 
 export const isComplete = (report: CubeDns): boolean => report.domains.every((d) => d.complete);
@@ -134,21 +110,14 @@ export function renderDns(report: CubeDns, format: DnsFormat): string {
 }
 
 export function proxyAdvice(record: Pick<DnsRecordStatus, "mustBeGrey" | "proxyOk">): string {
-  if (record.mustBeGrey) return "DNS only (grey cloud)";
-  return record.proxyOk ? "may be proxied" : "-";
+  return advice(record) || "-";
 }
 
+const STATE_TEXT = { found: "found", missing: "not published yet", unknown: "could not check" } as const;
+
 export function stateText(record: Pick<DnsRecordStatus, "state" | "observed">): string {
-  switch (record.state) {
-    case "found":
-      return "found";
-    case "missing":
-      return "not published yet";
-    case "unknown":
-      return "could not check";
-    case "mismatch":
-      return `wrong value${record.observed && record.observed.length > 0 ? ` (found ${record.observed.join(", ")})` : ""}`;
-  }
+  if (record.state !== "mismatch") return STATE_TEXT[record.state];
+  return `wrong value${record.observed && record.observed.length > 0 ? ` (found ${record.observed.join(", ")})` : ""}`;
 }
 
 function renderTable(report: CubeDns): string {
@@ -158,15 +127,10 @@ function renderTable(report: CubeDns): string {
     const found = domain.records.filter((r) => r.state === "found").length;
     const status = domain.error !== undefined ? `could not be checked: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
     lines.push(t(`${report.cube.name}  ${domain.hostname}  (${status})`));
-    const rows = [["TYPE", "HOST", "VALUE", "STATE", "PROXY"], ...domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)].map(t))];
-    lines.push(...alignColumns(rows).map((row) => `  ${row}`), "");
+    const rows = table(["TYPE", "HOST", "VALUE", "STATE", "PROXY"], domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)]));
+    lines.push(...rows.trimEnd().split("\n").map((row) => `  ${row}`), "");
   }
-  return `${lines.join("\n")}`;
-}
-
-function alignColumns(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length))) ?? [];
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd());
+  return lines.join("\n");
 }
 
 export const ZONE_TTL = 300;

@@ -1,10 +1,7 @@
-/**
- * `cubeform drift`: read-only. What differs between the space and the file, plus the DNS
- * records of declared domains. Exit 0 in sync, 2 drift.
- */
+/** `cubeform drift`: read-only. What differs between the space and the file, plus the DNS records of declared domains. Exit 0 in sync, 2 drift. */
 import { cubeAddress, domainAddress, type DesiredState, type ObservedState } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
-import { DEFAULT_DNS_PACE, readPaced, type DnsReadPace } from "../dns-reads.js";
+import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../dns-reads.js";
 import type { CliIo } from "../io.js";
 import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
@@ -49,12 +46,5 @@ async function checkDns(conn: Connection, desired: DesiredState, observed: Obser
       reads.push({ base: { address: domainAddress(cubeAddress(spec.name), domain.hostname), cubeName: spec.name, hostname: domain.hostname }, cubeId: live.cube.id, domainId: domain.id });
     }
   }
-  return readPaced(reads, pace, async ({ base, cubeId, domainId }): Promise<DomainDnsCheck> => {
-    try {
-      const view = await conn.client.getDomainRecords(cubeId, domainId);
-      return { ...base, records: view.records, complete: view.summary.complete };
-    } catch (e) {
-      return { ...base, records: [], complete: false, error: (e as Error).message };
-    }
-  });
+  return readPaced(reads, pace, async ({ base, cubeId, domainId }) => ({ ...base, ...(await readRecordView(conn.client, cubeId, domainId)) }));
 }

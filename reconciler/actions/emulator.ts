@@ -1,30 +1,12 @@
 /** `cubeform emulator`: serve the emulator until SIGINT/SIGTERM, then close it cleanly. */
 import { resolve } from "node:path";
-import { runEmulatorCommand } from "../../emulator/cli.js";
+import { runEmulatorCommand, type EmulatorCommandOptions } from "../../emulator/cli.js";
 import type { CliIo } from "../io.js";
 
-export interface EmulatorContext {
-  port: number;
-  apiKey?: string;
-  space?: string;
-  state?: string;
-  rateLimit?: string;
-  deliverAnywhere?: boolean;
-  cwd: string;
-}
+export type EmulatorContext = EmulatorCommandOptions & { cwd: string };
 
-export async function runEmulator(ctx: EmulatorContext, io: CliIo): Promise<number> {
-  const { stop } = await runEmulatorCommand(
-    {
-      port: ctx.port,
-      ...(ctx.apiKey !== undefined ? { apiKey: ctx.apiKey } : {}),
-      ...(ctx.space !== undefined ? { space: ctx.space } : {}),
-      ...(ctx.state !== undefined ? { state: resolve(ctx.cwd, ctx.state) } : {}),
-      ...(ctx.rateLimit !== undefined ? { rateLimit: ctx.rateLimit } : {}),
-      ...(ctx.deliverAnywhere === true ? { deliverAnywhere: true } : {}),
-    },
-    io,
-  );
+export async function runEmulator({ cwd, ...options }: EmulatorContext, io: CliIo): Promise<number> {
+  const { stop } = await runEmulatorCommand({ ...options, state: options.state === undefined ? undefined : resolve(cwd, options.state) }, io);
   await untilAborted(io.signal);
   // The emulator's own handler may have closed it already; closing twice is harmless here.
   await stop().catch(() => undefined);

@@ -1,18 +1,12 @@
 /**
- * `cubeform import --format pulumi`: a TypeScript Pulumi program that describes the live space and
- * ADOPTS it: every resource names the live id it takes over (`adoptId`). The first `pulumi up`
- * takes them over without one API mutation (each is checked against the live values first); from
- * then on `pulumi up` shows no changes until the program changes. Pulumi's own `import` cannot
- * do this for a dynamic provider (see README, "Adopting existing resources").
+ * `cubeform import --format pulumi`: a TypeScript Pulumi program that ADOPTS the live space: every resource names the live id it takes over
+ * (`adoptId`): the first `pulumi up` checks each against the live values and sends no mutation; later ones show no changes (Pulumi's own `import`
+ * cannot do this for a dynamic provider).
  */
-import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
+import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";
-import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
-import { DesiredDomain } from "../../schema/desired.js";
 import { codeComment as comment } from "../render/escape.js";
-import { cubesInOrder, duplicatedNames, SSH_KEY_VARIABLE, leftOutWebhooks } from "./imported.js";
-
-type Plain = Record<string, unknown>;
+import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, leftOutWebhooks, portFields, publishedPorts, SSH_KEY_VARIABLE, type Plain } from "./imported.js";
 
 /** Marks a value written as code, not as a literal. */
 class Code {
@@ -58,20 +52,12 @@ function cubeBlock(observed: ObservedCube, pinned: boolean, names: UniqueNames):
   const { cube } = observed;
   const resourceName = pinned ? `${cube.name}-${cube.id}` : cube.name;
   const variable = names.variable(cube.name);
-  const inputs: Plain = { adoptId: cube.id, name: cube.name, image: cube.image };
-  if (cube.region !== undefined) inputs.region = cube.region;
-  inputs.resources = { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb };
-  inputs.sshPublicKey = new Code("sshPublicKey");
-  inputs.terminationProtection = cube.terminationProtection;
-  const power = powerSide(cube.state);
-  if (power === "running" || power === "stopped") inputs.power = power;
-  const ssh = sshMapping(observed);
-  if (ssh !== undefined) inputs.sshPort = ssh.cubePort;
+  const inputs = cubeFields(observed, { adoptId: cube.id, name: cube.name }, { sshPublicKey: new Code("sshPublicKey") });
   const lines = [`const ${variable} = new Cube(${literal(resourceName)}, ${literal(inputs)});`];
-  if (power === "error") lines.unshift(`// State "error": power is left unmanaged.`);
+  if (powerSide(cube.state) === "error") lines.unshift(`// State "error": power is left unmanaged.`);
   const cubeRef = new Code(`${variable}.cubeId`);
-  for (const domain of [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname))) lines.push(domainStatement(domain, resourceName, cubeRef));
-  for (const mapping of observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort)) lines.push(mappingStatement(mapping, resourceName, cubeRef));
+  for (const domain of domainsInOrder(observed)) lines.push(domainStatement(domain, resourceName, cubeRef));
+  for (const mapping of publishedPorts(observed)) lines.push(mappingStatement(mapping, resourceName, cubeRef));
   return `\n// ${comment(cube.name)} (id ${comment(cube.id)})\n${lines.join("\n")}\n`;
 }
 
@@ -80,22 +66,13 @@ function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): s
   if (domain.port === null) {
     return `// ${comment(domain.hostname)} (id ${comment(`${domain.cubeId}/${domain.id}`)}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
   }
-  const inputs: Plain = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.hostname, port: domain.port };
-  for (const key of DOMAIN_DECLARED_SETTINGS) {
-    const value = domain[key];
-    // Empty values mean "not set"; values the file cannot spell stay unmanaged.
-    if (canonical(value) === null || !DesiredDomain.shape[key].safeParse(value).success) continue;
-    inputs[key] = value;
-  }
+  const inputs = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.hostname, port: domain.port, ...domainSettings(domain) };
   const note = domain.basicAuthUser ? `// The password cannot be read: add basicAuthPassword: config.requireSecret("...") to manage it.\n` : "";
   return `${note}new Domain(${literal(name)}, ${literal(inputs)});`;
 }
 
 function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Code): string {
-  const inputs: Plain = { adoptId: `${mapping.cubeId}/${mapping.id}`, cubeId: cubeRef, cubePort: mapping.cubePort };
-  if (mapping.label !== null) inputs.label = mapping.label;
-  inputs.udp = mapping.udp;
-  if (mapping.allow.length > 0) inputs.allow = mapping.allow;
+  const inputs = { adoptId: `${mapping.cubeId}/${mapping.id}`, cubeId: cubeRef, cubePort: mapping.cubePort, ...portFields(mapping) };
   return `new TcpMapping(${literal(`${cubeResource}-port-${mapping.cubePort}`)}, ${literal(inputs)});`;
 }
 

@@ -1,38 +1,29 @@
 /**
- * `cubeform import`: write a desired-state file that describes the live space, so an existing
- * fleet can be adopted. A plan against the written file shows no changes. What the API cannot
- * show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
+ * `cubeform import`: a desired-state file describing the live space (a plan against it shows no changes), to adopt an existing fleet. What the API
+ * cannot show (SSH keys, cloud-init, basic-auth passwords) is explained in comments.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
-import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
-import type { Domain, TcpMapping } from "../../client/api.js";
-import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
-import { API_VERSION, DesiredDomain } from "../../schema/desired.js";
-import type { RateLimit } from "../connect.js";
+import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
+import { API_VERSION } from "../../schema/desired.js";
+import type { Day2Context } from "./day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { cubesInOrder, duplicatedNames, leftOutWebhooks, SSH_KEY_VARIABLE } from "./imported.js";
+import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, leftOutWebhooks, portFields, publishedPorts, SSH_KEY_VARIABLE, type Plain } from "./imported.js";
 import { observeFor, withConnection } from "./session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
 export type ImportFormat = "yaml" | "pulumi";
 
-export interface ImportContext {
+export interface ImportContext extends Omit<Day2Context, "format"> {
   /** undefined: stdout. */
   output?: string;
   /** yaml: a desired-state file; pulumi: a TypeScript Pulumi program that adopts the live resources. */
   format: ImportFormat;
   force: boolean;
-  emulator: boolean;
-  rateLimit: RateLimit;
-  cwd: string;
 }
-
-/** Domain settings the file can declare, in the order they are written. */
-const DOMAIN_SETTINGS = DOMAIN_DECLARED_SETTINGS;
 
 export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> {
   const target = ctx.output === undefined ? undefined : isAbsolute(ctx.output) ? ctx.output : resolve(ctx.cwd, ctx.output);
@@ -63,8 +54,6 @@ function countLine(observed: ObservedState): string {
 }
 
 // ---------------------------------------------------------------- the document (pure)
-
-type Plain = Record<string, unknown>;
 
 export function importedYaml(observed: ObservedState, now: Date): string {
   const cubes = cubesInOrder(observed);
@@ -97,45 +86,14 @@ const DEFAULTS_COMMENT = [
 ].join("\n");
 
 function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
-  const { cube } = observed;
-  const entry: Plain = { name: cube.name };
-  if (pinId) entry.id = cube.id;
-  entry.image = cube.image;
-  if (cube.region !== undefined) entry.region = cube.region;
-  entry.resources = { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb };
-  entry.terminationProtection = cube.terminationProtection;
-  const power = powerSide(cube.state);
-  if (power === "running" || power === "stopped") entry.power = power;
-  const ssh = sshMapping(observed);
-  if (ssh !== undefined) entry.sshPort = ssh.cubePort;
-  const domains = [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
-  if (domains.length > 0) entry.domains = domains.map(domainEntry);
+  const domains = domainsInOrder(observed);
   const ports = publishedPorts(observed);
-  if (ports.length > 0) entry.ports = ports.map(portEntry);
-  return entry;
-}
-
-function domainEntry(domain: Domain): Plain {
-  const entry: Plain = { hostname: domain.hostname };
-  // The file requires a port; a live domain without one gets a comment (see decorateCube).
-  if (domain.port !== null) entry.port = domain.port;
-  for (const key of DOMAIN_SETTINGS) {
-    const value = domain[key];
-    // Empty values mean "not set"; values the file cannot spell stay unmanaged.
-    if (canonical(value) === null || !DesiredDomain.shape[key].safeParse(value).success) continue;
-    entry[key] = value;
-  }
-  return entry;
-}
-
-const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort);
-
-function portEntry(mapping: TcpMapping): Plain {
-  const entry: Plain = { cubePort: mapping.cubePort };
-  if (mapping.label !== null) entry.label = mapping.label;
-  entry.udp = mapping.udp;
-  if (mapping.allow.length > 0) entry.allow = mapping.allow;
-  return entry;
+  return {
+    ...cubeFields(observed, pinId ? { name: observed.cube.name, id: observed.cube.id } : { name: observed.cube.name }),
+    // The file requires a port; a live domain without one gets a comment (see decorateCube).
+    ...(domains.length > 0 ? { domains: domains.map((d) => ({ hostname: d.hostname, ...(d.port !== null ? { port: d.port } : {}), ...domainSettings(d) })) } : {}),
+    ...(ports.length > 0 ? { ports: ports.map((m) => ({ cubePort: m.cubePort, ...portFields(m) })) } : {}),
+  };
 }
 
 function decorateCube(doc: Document, observed: ObservedCube, index: number): void {
@@ -149,8 +107,7 @@ function decorateCube(doc: Document, observed: ObservedCube, index: number): voi
 }
 
 function decorateDomains(doc: Document, observed: ObservedCube, index: number): void {
-  const domains = [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
-  domains.forEach((domain, d) => {
+  domainsInOrder(observed).forEach((domain, d) => {
     const node = doc.getIn(["cubes", index, "domains", d], true);
     for (const key of ["ipAllowList", "ipDenyList"]) flowStyle(doc.getIn(["cubes", index, "domains", d, key], true));
     if (domain.port === null) commentKey(node, "hostname", " The API shows no port for this domain: add the port it routes to.");

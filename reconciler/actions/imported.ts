@@ -1,9 +1,10 @@
-/**
- * What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: a Pulumi program)
- * write the same way: the variable the SSH key is read from, the cubes in the order they are
- * written, and the names two live cubes share (those entries pin the cube's id).
- */
-import type { ObservedCube, ObservedState } from "../../engine/index.js";
+/** What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: Pulumi) write the same way. */
+import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
+import type { Domain, TcpMapping } from "../../client/api.js";
+import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";
+import { DesiredDomain } from "../../schema/desired.js";
+
+export type Plain = Record<string, unknown>;
 
 /** The variable the imported file reads the SSH key from (the API never returns keys). */
 export const SSH_KEY_VARIABLE = "CUBE_SSH_PUBLIC_KEY";
@@ -32,4 +33,35 @@ export function leftOutWebhooks(observed: ObservedState, escape: (text: string) 
     ` when an endpoint is created, so a file cannot take one over); declare them to replace them:`,
     ...webhooks.map((webhook) => `   ${escape(webhook.url)} (${webhook.events.map(escape).join(", ")})`),
   ];
+}
+
+/** A cube's declared fields in the order they are written: `head` first, `afterResources` after its resources. */
+export function cubeFields(observed: ObservedCube, head: Plain, afterResources: Plain = {}): Plain {
+  const { cube } = observed;
+  const power = powerSide(cube.state);
+  const ssh = sshMapping(observed);
+  return {
+    ...head,
+    image: cube.image,
+    ...(cube.region !== undefined ? { region: cube.region } : {}),
+    resources: { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb },
+    ...afterResources,
+    terminationProtection: cube.terminationProtection,
+    ...(power === "running" || power === "stopped" ? { power } : {}),
+    ...(ssh !== undefined ? { sshPort: ssh.cubePort } : {}),
+  };
+}
+
+/** The domain settings to write: empty values mean "not set"; values the file cannot spell stay unmanaged. */
+export function domainSettings(domain: Domain): Plain {
+  return Object.fromEntries(DOMAIN_DECLARED_SETTINGS.filter((key) => canonical(domain[key]) !== null && DesiredDomain.shape[key].safeParse(domain[key]).success).map((key) => [key, domain[key]]));
+}
+
+export const domainsInOrder = (observed: ObservedCube): Domain[] => [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
+
+export const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort);
+
+/** A published port's fields after its cubePort. */
+export function portFields(mapping: TcpMapping): Plain {
+  return { ...(mapping.label !== null ? { label: mapping.label } : {}), udp: mapping.udp, ...(mapping.allow.length > 0 ? { allow: mapping.allow } : {}) };
 }

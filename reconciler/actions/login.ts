@@ -1,7 +1,6 @@
 /**
- * `cubeform login`: the API's device login (open a URL, confirm a code), then the new key is
- * saved the way the service's own CLI keeps it ($XDG_CONFIG_HOME/krova/config.json, 0600), so
- * later commands (and `krova`) need no variable. The key is never printed.
+ * `cubeform login`: the API's device login, then the key is saved where the service's own CLI keeps it ($XDG_CONFIG_HOME/krova/config.json, 0600),
+ * so later commands (and `krova`) need no variable. The key is never printed.
  */
 import { DEFAULT_BASE_URL } from "../../client/config.js";
 import { createClient } from "../../client/cube-client.js";
@@ -29,14 +28,8 @@ export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
     },
   }).finally(() => network.dispatcher.close());
   const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId, env: io.env });
-  let spaceName: string | null = null;
-  try {
-    spaceName = (await client.getSpace()).name;
-  } catch {
-    // The name is a convenience; the key works without it.
-  } finally {
-    await client.close();
-  }
+  // The name is a convenience; the key works without it.
+  const spaceName = await client.getSpace().then((space) => space.name, () => null).finally(() => client.close());
   const path = saveContext(io.env, { name: ctx.context, apiKey: approved.apiKey, spaceId: approved.spaceId, spaceName, baseUrl: baseUrl || DEFAULT_BASE_URL });
   if (ctx.format === "json") printJson(io, { context: ctx.context, spaceId: approved.spaceId, spaceName, baseUrl, configFile: path });
   else writeLine(io.stdout, `Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`);

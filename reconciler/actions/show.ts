@@ -1,30 +1,22 @@
-/**
- * `cubeform show`: how to reach the cubes of the space, read live (read-only): the ssh command,
- * each TCP port's host:port and each domain's DNS records. Every cube of the space, or with -f
- * only the cubes the files declare; --target narrows either.
- */
+/** `cubeform show` (read-only): how to reach the space's cubes (ssh, TCP host:port, DNS records); with -f only those declared, --target narrows. */
 import type { Cube } from "../../schema/api.js";
 import type { DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
-import type { RateLimit } from "../rate-limit.js";
+import type { Day2Context } from "./day2.js";
 import { didYouMean } from "../../desired/suggest.js";
 import { loadForSession, observeConcurrency, withConnection } from "./session.js";
 
-export interface ShowContext {
+export interface ShowContext extends Day2Context {
   /** Desired-state files; empty: every cube of the space. */
   files: string[];
   targets: string[];
-  cwd: string;
-  emulator: boolean;
-  rateLimit: RateLimit;
-  format: "text" | "json";
   dnsPace: DnsReadPace;
 }
 
 export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
-  const declared = ctx.files.length > 0 ? await declaredNames(ctx, io) : undefined;
+  const declared = ctx.files.length > 0 ? (await loadForSession({ ...ctx, format: "text" }, io)).desired.cubes.map((cube) => cube.name) : undefined;
   const { spaceId, reach } = await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
     const cubes = chosen(live, declared, ctx.targets);
@@ -42,11 +34,6 @@ export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
     if (missing.length > 0) writeLine(io.stderr, `Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`);
   }
   return 0;
-}
-
-async function declaredNames(ctx: ShowContext, io: CliIo): Promise<string[]> {
-  const loaded = await loadForSession({ ...ctx, format: "text" }, io);
-  return loaded.desired.cubes.map((cube) => cube.name);
 }
 
 /** The live cubes shown: declared ones (when a file is given), narrowed to the targets; sorted by name. */

@@ -6,9 +6,8 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes } from "../progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { confirmDay2, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
+import { confirmDay2, findCube, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
 import { waitForState } from "./cube.js";
-import { findCube } from "./dns.js";
 
 export interface SnapshotContext extends Day2Context {
   cube: string;
@@ -26,11 +25,8 @@ export async function runSnapshotList(ctx: SnapshotContext, io: CliIo): Promise<
   return 0;
 }
 
-export interface TakeContext extends SnapshotContext {
+export interface TakeContext extends SnapshotContext, WaitFlags {
   name?: string;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<number> {
@@ -58,11 +54,8 @@ async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, 
   }
 }
 
-export interface RestoreContext extends SnapshotContext, Confirmable {
+export interface RestoreContext extends SnapshotContext, Confirmable, WaitFlags {
   snapshot: string;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 /** Rewrites the cube's disk from a snapshot (after asking); --wait until the cube is back in the state it was in. */

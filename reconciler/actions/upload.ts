@@ -1,8 +1,4 @@
-/**
- * `cubeform upload ARCHIVE.cube --name NAME`: brings a machine in as a new cube from a .cube
- * archive (the API's import: multipart upload, then the cube boots). Not to be confused with
- * `cubeform import`, which writes a YAML file describing the live space.
- */
+/** `cubeform upload ARCHIVE.cube --name NAME`: a new cube from a .cube archive (the API's import: multipart upload; not `cubeform import`). */
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { SSH_PUBLIC_KEY_FILE } from "../../desired/limits.js";
@@ -12,7 +8,7 @@ import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.j
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes, progressLine } from "../progress.js";
-import { printJson, say, withApi, type Day2Context } from "./day2.js";
+import { printJson, say, withApi, type Day2Context, type WaitFlags } from "./day2.js";
 import type { CubeApi } from "../../client/api.js";
 import { isCubeApiError } from "../../client/errors.js";
 import { escapeText } from "../render/escape.js";
@@ -20,7 +16,7 @@ import { waitForState } from "./cube.js";
 
 export const DEFAULT_IMAGE = "ubuntu-24.04";
 
-export interface UploadContext extends Day2Context {
+export interface UploadContext extends Day2Context, WaitFlags {
   archive: string;
   name: string;
   /** A public key file, or the key itself; else CUBE_SSH_PUBLIC_KEY. */
@@ -36,9 +32,6 @@ export interface UploadContext extends Day2Context {
   concurrency: number;
   /** On failure or Ctrl-C, leave the import in place instead of canceling it. */
   keep: boolean;
-  wait: boolean;
-  timeoutMs: number;
-  intervalMs: number;
 }
 
 export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> {
@@ -90,10 +83,9 @@ const shownConfig = (c: Config): string => `${c.vcpus} vCPU / ${c.ramMb / 1024} 
 const FLAGS = { vcpus: "--vcpu", ramMb: "--ram-gb", diskLimitGb: "--disk-gb" } as const;
 
 /**
- * The new cube's size and image. The API reads none from an archive (the import's complete
- * takes them from the client), so the archive's are those of the backup it was downloaded
- * from: the backup of this space with its byte count. Flags win, and differing from the
- * archive's is a warning; without the backup, the size flags are required.
+ * The new cube's size and image. The API reads none from an archive (the import's complete takes them from the client), so the archive's are those of
+ * the backup it was downloaded from: the backup of this space with its byte count. Flags win, and differing from the archive's is a warning; without
+ * the backup, the size flags are required.
  */
 async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number, io: CliIo): Promise<Config> {
   const backups = await client.listBackups().catch((e: unknown) => (isCubeApiError(e) && (e.status === 403 || e.status === 404) ? [] : Promise.reject(e)));
@@ -122,15 +114,11 @@ async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number,
 }
 
 async function archiveSize(file: string, shown: string): Promise<number> {
-  let size: number;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new CliError("archive_not_file", `${shown} is not a file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError("archive_missing", `cannot read ${shown}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
-  }
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError("archive_missing", `cannot read ${shown}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+  });
+  if (!info.isFile()) throw new CliError("archive_not_file", `${shown} is not a file`);
+  const size = info.size;
   if (size < IMPORT_MIN_BYTES) throw new CliError("archive_too_small", `${shown} is ${size} bytes; a .cube archive is at least 1 MiB (${IMPORT_MIN_BYTES} bytes)`);
   return size;
 }

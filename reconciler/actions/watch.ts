@@ -1,10 +1,10 @@
 /**
- * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with
- * --apply it carries the plan out, else it reports the drift. A stop request (the injected
- * signal) lets the step under way finish, then ends the loop with exit 0.
+ * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else reports the drift.
+ * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
+import type { StepWaits } from "../commands/options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";
@@ -29,15 +29,13 @@ import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMe
 import { reportWarnings } from "../preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
 
-export interface WatchContext extends PlanFlags, Omit<SessionContext, "format"> {
+export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">, StepWaits {
   apply: boolean;
   intervalMs: number;
   once: boolean;
   /** undefined: no HTTP endpoints. */
   metricsPort?: number;
   metricsHost: string;
-  waitTimeoutMs: number;
-  pollIntervalMs: number;
   /** Stops the loop (SIGTERM/SIGINT in the CLI). */
   signal: AbortSignal;
   /** `--listen`: where to receive the service's webhook deliveries; a relevant event starts a round at once. */

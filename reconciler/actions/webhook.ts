@@ -1,8 +1,4 @@
-/**
- * `cubeform webhook list|deliveries`: the space's webhook endpoints and an endpoint's delivery
- * log (status, attempts, the last answer), by url or id. Secrets never appear: the API shows
- * them only at create, and cubeform writes them only to the file the desired state names.
- */
+/** `cubeform webhook list|deliveries`: the space's webhook endpoints and one's delivery log, by url or id. Secrets never appear. */
 import type { CubeApi } from "../../client/api.js";
 import type { Webhook, WebhookDelivery } from "../../schema/api.js";
 import { CliError } from "../errors.js";
@@ -43,17 +39,9 @@ export async function runWebhookDeliveries(ctx: DeliveriesContext, io: CliIo): P
     const found = await findWebhook(client, ctx.webhook);
     return { webhook: found, deliveries: await client.listWebhookDeliveries(found.id, ctx.limit) };
   });
-  if (ctx.format === "json") {
-    printJson(io, { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })) });
-    return 0;
-  }
-  if (deliveries.length === 0) {
-    say(io, ctx, `No deliveries to ${webhook.url} (${webhook.id}) in the last 30 days.`);
-    return 0;
-  }
-  io.stdout.write(table(
-    ["CREATED", "EVENT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "LAST ERROR", "ID"],
-    deliveries.map((d) => [d.createdAt, d.event, d.status, String(d.attempts), orDash(d.lastAttemptAt), orDash(lastError(d)), d.id]),
-  ));
+  const rows = deliveries.map((d) => [d.createdAt, d.event, d.status, String(d.attempts), orDash(d.lastAttemptAt), orDash(lastError(d)), d.id]);
+  if (ctx.format === "json") printJson(io, { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })) });
+  else if (deliveries.length === 0) say(io, ctx, `No deliveries to ${webhook.url} (${webhook.id}) in the last 30 days.`);
+  else io.stdout.write(table(["CREATED", "EVENT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "LAST ERROR", "ID"], rows));
   return 0;
 }

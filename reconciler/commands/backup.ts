@@ -46,7 +46,7 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
   ).action(async (ref: string, raw: unknown) => {
     const { runBackupDownload } = await import("../actions/backup.js");
     const { out, force } = parseOptions(DownloadOptions, raw);
-    exitWith(await runBackupDownload({ ...context(raw, io), backup: ref, force, ...(out !== undefined ? { out } : {}) }, io));
+    exitWith(await runBackupDownload({ ...context(raw, io), backup: ref, force, out }, io));
   });
 
   addYesOption(addDay2Options(

@@ -77,7 +77,7 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
   ).action(async (ref: string, command: string[], raw: unknown) => {
     const { runCubeSsh } = await import("../actions/cube.js");
     const { exec, identity } = parseOptions(SshOptions, raw);
-    exitWith(await runCubeSsh({ ...context(raw, io), cube: ref, exec, command, ...(identity !== undefined ? { identity } : {}) }, io));
+    exitWith(await runCubeSsh({ ...context(raw, io), cube: ref, exec, command, identity }, io));
   });
   shareExamples(cube);
 }

@@ -34,15 +34,7 @@ Exit codes: 0 when the records are complete or when not waiting; 1 when --wait t
     .action(async (cube: string, domain: string | undefined, raw: unknown) => {
       const { runDns } = await import("../actions/dns.js");
       const { rateLimit, dnsConcurrency, dnsRate, ...options } = parseOptions(DnsOptions, raw);
-      const context = {
-        ...options,
-        cube,
-        ...(domain !== undefined ? { domain } : {}),
-        ...waitOptionsOf(raw),
-        rateLimit: parseRateLimit(rateLimit),
-        dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }),
-        cwd: cwdOf(io),
-      };
-      exitWith(await runDns(context, io));
+      const pace = { rateLimit: parseRateLimit(rateLimit), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) };
+      exitWith(await runDns({ ...options, ...pace, cube, domain, ...waitOptionsOf(raw), cwd: cwdOf(io) }, io));
     });
 }

@@ -31,7 +31,6 @@ Examples:
     )
     .action(async (raw: unknown) => {
       const { runEmulator } = await import("../actions/emulator.js");
-      const options = parseOptions(EmulatorOptions, raw);
-      exitWith(await runEmulator({ ...options, cwd: cwdOf(io) }, io));
+      exitWith(await runEmulator({ ...parseOptions(EmulatorOptions, raw), cwd: cwdOf(io) }, io));
     });
 }

@@ -33,7 +33,7 @@ Not the same as \`cubeform upload ARCHIVE.cube\`, which creates a NEW cube from 
     )
     .action(async (raw: unknown) => {
       const { runImport } = await import("../actions/import.js");
-      const { rateLimit, output, ...options } = parseOptions(ImportOptions, raw);
-      exitWith(await runImport({ ...options, ...(output !== undefined ? { output } : {}), rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
+      const { rateLimit, ...options } = parseOptions(ImportOptions, raw);
+      exitWith(await runImport({ ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) }, io));
     });
 }

@@ -1,11 +1,7 @@
 /**
- * Every command of the CLI, one entry each, in the order --help lists them. A run loads ONLY the
- * module of the command it invokes (`--version` and `--help` load none).
- *
- * To add a command, write reconciler/commands/NAME.ts exporting `register(program, io)` (the
- * command with the summary below, its options and help), importing its action lazily inside
- * `.action(...)` and nothing heavy at the top (client/, engine/, emulator/, actions/); then add
- * its entry here. test/reconciler/commands.lazy.test.ts checks every entry against its module.
+ * Every command of the CLI, in the order --help lists them. A run loads ONLY the module of the command it invokes (`--version`, `--help`: none).
+ * A command's module exports `register(program, io)` and imports its action lazily in `.action(...)`, nothing heavy at the top (client/, engine/,
+ * emulator/, actions/); test/reconciler/commands.lazy.test.ts checks every entry against its module.
  */
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";

@@ -30,7 +30,6 @@ KROVA_API_KEY are not set; KROVA_CONTEXT picks a context. The key is never print
     )
     .action(async (raw: unknown) => {
       const { runLogin } = await import("../actions/login.js");
-      const { baseUrl, ...options } = parseOptions(LoginOptions, raw);
-      exitWith(await runLogin({ ...options, ...(baseUrl !== undefined ? { baseUrl } : {}) }, io));
+      exitWith(await runLogin(parseOptions(LoginOptions, raw), io));
     });
 }

@@ -1,8 +1,6 @@
 /**
- * Flags shared by the commands, and the zod schemas that turn commander's raw options into
- * typed values (with one clear error per bad flag). Written with zod/mini, like the file's
- * schema (schema/zod-english.ts): `cubeform validate` loads no zod classic; the commands mix
- * these shapes into their own zod schemas.
+ * Flags shared by the commands, and the zod schemas that turn commander's raw options into typed
+ * values (one clear error per bad flag). zod/mini, so that `cubeform validate` loads no zod classic.
  */
 import { Option, type Command } from "commander";
 import "../../schema/zod-english.js";
@@ -88,11 +86,11 @@ export function parseOptions<T extends z.core.$ZodType>(schema: T, raw: unknown)
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   // The path is the option's name, then (for a repeatable one) which of its values.
-  const flag = (issue?.path ?? []).map((p) => (typeof p === "number" ? `(value ${p + 1})` : `--${String(p).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(" ");
+  const flag = (issue?.path ?? []).map((p) => (typeof p === "number" ? `(value ${p + 1})` : flagName(String(p)))).join(" ");
   throw new CliError("invalid_option", `invalid option ${flag}: ${issue?.message ?? "invalid value"}`);
 }
 
-/** Runs an action and ends the command with its exit code. */
+/** Ends the command with an action's exit code. */
 export function exitWith(code: number): void {
   if (code !== 0) throw new ExitCode(code);
 }
@@ -130,10 +128,7 @@ export function waitOptionsOf(raw: unknown): { wait: boolean; timeoutMs: number;
   return { wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") };
 }
 
-/**
- * `--repo URL [--ref REF] [--path PATH]`: the desired state from a git repository instead of -f,
- * for validate, plan, drift, apply and watch; and its credentials.
- */
+/** `--repo URL [--ref REF] [--path PATH]` and its credentials: the desired state from a git repository instead of -f. */
 export function addRepoOptions(command: Command): Command {
   return command
     .option("--repo <url>", "read the desired state from a git repository (https://, ssh://, user@host:path, file:// or a local path) instead of -f")
@@ -187,14 +182,13 @@ export function checkRepoFlags(options: RepoOptions & { file?: readonly string[]
   if (options.repo !== undefined && filesGiven) throw new CliError("invalid_option", "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)");
   if (options.repo !== undefined) return;
   const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts", "allowedSigners"] as const).find((name) => options[name] !== undefined);
-  if (orphan !== undefined) throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --repo`);
+  if (orphan !== undefined) throw new CliError("invalid_option", `${flagName(orphan)} needs --repo`);
 }
 
-/**
- * A time flag in ms: a duration ("500ms", "30s", "10m", "1h"), or a bare number in `bareUnit`,
- * the unit the flag took before it took durations (kept so existing scripts still work).
- * `zero` allows 0, for "do not wait".
- */
+/** "secretsDir" → "--secrets-dir". */
+const flagName = (option: string): string => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** A time flag in ms: a duration, or a bare number in `bareUnit` (the flag's unit before durations: scripts keep working); `zero` allows 0. */
 export function durationFlag(text: string, flag: string, bareUnit: "ms" | "s", options: { zero?: boolean } = {}): number {
   if (options.zero === true && /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(text)) return 0;
   return parseDuration(text, flag, bareUnit);
@@ -209,7 +203,9 @@ export function addStepWaitOptions(command: Command): Command {
 
 export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "10m"), pollInterval: z._default(z.string(), "2s") });
 
-export function stepWaits(options: z.output<typeof StepWaitOptions>): { waitTimeoutMs: number; pollIntervalMs: number } {
+export type StepWaits = { waitTimeoutMs: number; pollIntervalMs: number };
+
+export function stepWaits(options: z.output<typeof StepWaitOptions>): StepWaits {
   return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
 }
 
@@ -220,10 +216,7 @@ export function addYesOption(command: Command): Command {
 
 export const YesOption = z.object({ yes: z._default(z.boolean(), false) });
 
-/**
- * Gives each subcommand of a group the lines of the group's examples that run it, so that
- * `cubeform GROUP SUB --help` ends with examples too (`cubeform GROUP --help` shows them all).
- */
+/** Gives each subcommand of a group the group's example lines that run it, for `cubeform GROUP SUB --help`. */
 export function shareExamples(group: Command): Command {
   const lines = helpTextAfter(group).split("\n").filter((line) => line.startsWith("  $ "));
   for (const sub of group.commands) {

@@ -37,18 +37,7 @@ Exit codes: 0 shown, 1 error.`,
     .action(async (raw: unknown) => {
       const { runShow } = await import("../actions/show.js");
       const { rateLimit, dnsConcurrency, dnsRate, target, file, ...options } = parseOptions(ShowOptions, raw);
-      exitWith(
-        await runShow(
-          {
-            ...options,
-            files: file,
-            targets: target,
-            rateLimit: parseRateLimit(rateLimit),
-            dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }),
-            cwd: cwdOf(io),
-          },
-          io,
-        ),
-      );
+      const pace = { rateLimit: parseRateLimit(rateLimit), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) };
+      exitWith(await runShow({ ...options, ...pace, files: file, targets: target, cwd: cwdOf(io) }, io));
     });
 }

@@ -33,7 +33,7 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
   ).action(async (cube: string, raw: unknown) => {
     const { runSnapshotTake } = await import("../actions/snapshot.js");
     const { name } = parseOptions(TakeOptions, raw);
-    exitWith(await runSnapshotTake({ ...context(raw, io), cube, ...waitOptionsOf(raw), ...(name !== undefined ? { name } : {}) }, io));
+    exitWith(await runSnapshotTake({ ...context(raw, io), cube, ...waitOptionsOf(raw), name }, io));
   });
 
   addDay2Options(snapshot.command("list").description("the snapshots of a cube").argument("<cube>", "name or id")).action(async (cube: string, raw: unknown) => {

@@ -55,21 +55,7 @@ left behind, unless --keep. Exit codes: 0 uploaded (and running with --wait), 1 
     )
     .action(async (archive: string, raw: unknown) => {
       const { runUpload } = await import("../actions/upload.js");
-      const { rateLimit, sshKey, region, vcpu, ramGb, diskGb, image, ...options } = parseOptions(UploadOptions, raw);
-      exitWith(
-        await runUpload(
-          {
-            ...options,
-            archive,
-            ...(sshKey !== undefined ? { sshKey } : {}),
-            ...(region !== undefined ? { region } : {}),
-            ...Object.fromEntries(Object.entries({ vcpu, ramGb, diskGb, image }).filter(([, value]) => value !== undefined)),
-            rateLimit: parseRateLimit(rateLimit),
-            ...waitOptionsOf(raw),
-            cwd: cwdOf(io),
-          },
-          io,
-        ),
-      );
+      const { rateLimit, ...options } = parseOptions(UploadOptions, raw);
+      exitWith(await runUpload({ ...options, archive, rateLimit: parseRateLimit(rateLimit), ...waitOptionsOf(raw), cwd: cwdOf(io) }, io));
     });
 }

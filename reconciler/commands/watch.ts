@@ -62,14 +62,13 @@ push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-S
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, metricsPort, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...(await sessionContext(parsed, raw, io)),
         intervalMs: parseDuration(interval, "--interval"),
-        ...(metricsPort !== undefined ? { metricsPort } : {}),
-        ...(listen !== undefined ? { listen: parseListenAddress(listen) } : {}),
-        ...(pushSecretFile !== undefined ? { pushSecretFile: resolve(cwdOf(io), pushSecretFile) } : {}),
+        listen: listen === undefined ? undefined : parseListenAddress(listen),
+        pushSecretFile: pushSecretFile === undefined ? undefined : resolve(cwdOf(io), pushSecretFile),
         ...stepWaits({ waitTimeout, pollInterval }),
         cwd: cwdOf(io),
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.

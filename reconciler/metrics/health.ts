@@ -1,9 +1,6 @@
 /**
- * What the watch loop's probes answer:
- * - /livez: the loop runs (it has not ended, and no round has been under way for too long);
- * - /readyz (and /healthz): the last round reached the API and finished without error, and it
- *   finished within a few intervals. An outage after good rounds turns it to 503 at the first
- *   failed round; a loop that stopped making rounds turns it to 503 after a few intervals.
+ * What the watch loop's probes answer. /livez: the loop runs (not ended, no round under way for too long). /readyz (= /healthz): the last round
+ * reached the API and finished without error within a few intervals (503 at the first failed round, or when rounds stop).
  */
 import type { Health } from "./server.js";
 

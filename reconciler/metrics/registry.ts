@@ -2,25 +2,21 @@
 export type MetricType = "counter" | "gauge";
 
 export class Metric {
-  private current = 0;
+  value = 0;
   constructor(
     readonly name: string,
     readonly help: string,
     readonly type: MetricType,
   ) {}
 
-  get value(): number {
-    return this.current;
-  }
-
   inc(by = 1): void {
     if (by < 0) throw new Error(`${this.name}: a counter never goes down`);
-    this.current += by;
+    this.value += by;
   }
 
   set(value: number): void {
     if (this.type === "counter") throw new Error(`${this.name}: set() is for gauges`);
-    this.current = value;
+    this.value = value;
   }
 }
 
@@ -76,13 +72,6 @@ export class Registry {
 
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-function escapeHelp(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
-}
+const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 
-function formatValue(value: number): string {
-  if (Number.isNaN(value)) return "NaN";
-  if (value === Infinity) return "+Inf";
-  if (value === -Infinity) return "-Inf";
-  return String(value);
-}
+const formatValue = (value: number): string => (Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value));

@@ -1,7 +1,4 @@
-/**
- * The watch loop's HTTP endpoints: /livez (the loop runs), /readyz (the last round reached the
- * API recently), /healthz (= /readyz) for probes, and /metrics for Prometheus.
- */
+/** The watch loop's HTTP endpoints: /livez, /readyz (= /healthz) for probes, and /metrics for Prometheus. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
@@ -40,7 +37,8 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
     if (path === "/livez") return probe(res, options.live?.() ?? { ok: true, reason: "" });
     send(res, 404, "text/plain; charset=utf-8", "not found: try /metrics, /livez, /readyz or /healthz\n");
   });
-  await listen(server, options);
+  const why = (e: NodeJS.ErrnoException): string => (e.code === "EADDRINUSE" ? "the port is in use" : e.message);
+  await listenOn(server, options, (e) => new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${why(e)}`));
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
@@ -63,11 +61,10 @@ function send(res: import("node:http").ServerResponse, status: number, contentTy
   res.end(body);
 }
 
-function listen(server: Server, options: MetricsServerOptions): Promise<void> {
+/** Listens on host:port; a failure (a port in use) rejects with what `refusal` makes of it. */
+export function listenOn(server: Server, at: { host: string; port: number }, refusal: (e: NodeJS.ErrnoException) => Error): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once("error", (e: NodeJS.ErrnoException) => {
-      reject(new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${e.code === "EADDRINUSE" ? "the port is in use" : e.message}`));
-    });
-    server.listen(options.port, options.host, () => resolve());
+    server.once("error", (e: NodeJS.ErrnoException) => reject(refusal(e)));
+    server.listen(at.port, at.host, () => resolve());
   });
 }

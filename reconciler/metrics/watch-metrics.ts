@@ -1,21 +1,9 @@
 /** The metrics `cubeform watch` exposes. */
-import { Registry, type InfoMetric, type Metric } from "./registry.js";
+import { Registry } from "./registry.js";
 
-export interface WatchMetrics {
-  registry: Registry;
-  rounds: Metric;
-  roundErrors: Metric;
-  driftedResources: Metric;
-  mutations: Metric;
-  lastSuccess: Metric;
-  blockedChanges: Metric;
-  /** --repo: the commit the last round fetched, the last one applied (or found in sync), and whether the source fails. */
-  sourceRevision: InfoMetric;
-  appliedRevision: InfoMetric;
-  sourceFailing: Metric;
-}
+export type WatchMetrics = ReturnType<typeof watchMetrics>;
 
-export function watchMetrics(): WatchMetrics {
+export function watchMetrics() {
   const registry = new Registry();
   return {
     registry,

@@ -1,11 +1,5 @@
 /** ANSI colors, or none (not a terminal, NO_COLOR). */
-export interface Palette {
-  green(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
-  bold(s: string): string;
-  dim(s: string): string;
-}
+export type Palette = Record<"green" | "yellow" | "red" | "bold" | "dim", (s: string) => string>;
 
 const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
 

@@ -1,8 +1,6 @@
 /**
- * Escaping for every place cubeform prints or writes text that came from the API or a file
- * (names, error bodies, DNS values, unknown keys): one function per target format. Values are
- * shown, never obeyed: no terminal escape sequence, workflow command, markdown or HTML markup,
- * shell word, zone-file record or code comment can be made by them.
+ * Escaping of every text from the API or a file that cubeform prints or writes, one function per target format: values are shown, never obeyed
+ * (no terminal escape, workflow command, markup, shell word, zone-file record or code comment can be made by them).
  */
 import { crypto } from "../../system/builtins.js";
 
@@ -10,10 +8,7 @@ import { crypto } from "../../system/builtins.js";
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function visible(char: string): string {
-  const code = char.charCodeAt(0);
-  return NAMED[char] ?? `\\u${code.toString(16).padStart(4, "0")}`;
-}
+const visible = (char: string): string => NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /** Text for a terminal or a log: every control character shown as a JSON-style escape (`\u001b`, `\n`), so a value stays on its line and sends nothing to the terminal. */
 export function escapeText(text: string): string {
@@ -31,9 +26,8 @@ export function githubProperty(text: string): string {
 }
 
 /**
- * Log text between `::stop-commands::TOKEN` and `::TOKEN::`: the runner processes no workflow
- * command in it (`::error::`, `::add-mask::`, …), wherever a value lands in a line. The token is
- * a digest of the text: the same plan prints the same, and no value can hold its own digest.
+ * Log text between `::stop-commands::TOKEN` and `::TOKEN::`: the runner processes no workflow command in it (`::error::`, `::add-mask::`, …),
+ * wherever a value lands in a line. The token is a digest of the text: the same plan prints the same, and no value can hold its own digest.
  */
 export function githubInertLog(text: string, token = crypto().createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
   return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;

@@ -1,13 +1,12 @@
 /**
- * The fields of one change, Terraform-style, for the text plan and drift: one field per line,
- * wrapped to the output's width, a string never cut (SSH keys).
+ * The fields of one change, Terraform-style, for the text plan and drift: one field per line, wrapped to the output's width, a string never cut.
  *
  *   + field: value            created (every field the create sends)
  *   - field: value            destroyed
  *   ~ field: old → new        changed in place (only what the update sends)
  *
- * A replacement shows every field of the new resource, the ones that differ as `~`. Nested
- * objects open one member per line; deeper values stay on one line when they fit.
+ * A replacement shows every field of the new resource, those that differ as `~`. Nested objects open one member per line; deeper values stay on one
+ * line when they fit.
  */
 import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
 import { isReplace, type FieldChange, type ResourceChange } from "../../engine/types.js";
@@ -41,7 +40,7 @@ export function changeFieldLines(change: ResourceChange, layout: FieldLayout): s
 /** `~ path: old → new` for each field change (drift and updates). */
 export function fieldChangeLines(changes: FieldChange[], layout: FieldLayout): string[] {
   const fit = { ...layout, width: Math.max(MIN_WIDTH, layout.width) };
-  return orderedChanges(changes, fit.keyOrder).flatMap((f) => changedField(f.path, f.before, f.after, f.forcesReplace, fit.indent, fit.width));
+  return byFileOrder(changes, (f) => f.path.slice(f.path.lastIndexOf(".") + 1), fit.keyOrder).flatMap((f) => changedField(f.path, f.before, f.after, f.forcesReplace, fit.indent, fit.width));
 }
 
 /** One value on one line: JSON for data, markers as they are. */
@@ -85,17 +84,13 @@ function replaceLines(change: ResourceChange, layout: FieldLayout): string[] {
       lines.push(...render(key, value, layout.indent, key));
       continue;
     }
-    lines.push(`${layout.indent}${byPathUnder(byPath, key) ? "~" : " "} ${t(key)}:`);
+    lines.push(`${layout.indent}${[...byPath.keys()].some((path) => path.startsWith(`${key}.`)) ? "~" : " "} ${t(key)}:`);
     for (const [member, v] of memberEntries(value, layout.keyOrder)) lines.push(...render(`${key}.${member}`, v, layout.indent + STEP, member));
     shown.add(key);
   }
   // Changes that have no field in the new view (a domain moving to a cube made by this apply).
   for (const f of change.changes) if (!shown.has(f.path)) lines.push(...changedField(f.path, f.before, f.after, f.forcesReplace, layout.indent, layout.width));
   return lines;
-}
-
-function byPathUnder(byPath: Map<string, FieldChange>, key: string): boolean {
-  return [...byPath.keys()].some((path) => path.startsWith(`${key}.`));
 }
 
 /** `~ label: old → new` on one line when it fits; else old and new as their own blocks. */
@@ -165,10 +160,6 @@ function viewEntries(view: Record<string, unknown>, keyOrder: string[] | undefin
 function memberEntries(group: Record<string, unknown>, keyOrder: string[] | undefined): [string, unknown][] {
   const entries = Object.entries(group).filter(([key, value]) => key !== "id" && !isEmpty(value));
   return byFileOrder(entries, ([key]) => key, keyOrder);
-}
-
-function orderedChanges(changes: FieldChange[], keyOrder: string[] | undefined): FieldChange[] {
-  return byFileOrder(changes, (f) => f.path.slice(f.path.lastIndexOf(".") + 1), keyOrder);
 }
 
 /** Items whose key is in keyOrder first, in that order; the others after them, as they were. */

@@ -1,7 +1,6 @@
 /**
- * GitHub Actions output: workflow-command annotations (warnings for drift, errors for blocked
- * actions) pointing at the cube's line in the YAML, followed by the text rendering for the log,
- * in which the runner obeys no workflow command (names and values come from the API and the file).
+ * GitHub Actions output: annotations (warnings for drift, errors for blocked actions) at the cube's line in the YAML, then the text rendering for
+ * the log, in which the runner obeys no workflow command.
  */
 import type { KnownCost, Plan, ResourceChange } from "../../engine/types.js";
 import type { FileProblem } from "../errors.js";

@@ -2,40 +2,23 @@
 import type { Plan } from "../../engine/types.js";
 import type { Format } from "../commands/options.js";
 import { renderDriftGithub, renderPlanGithub } from "./github.js";
-import { driftJsonChunks, joinChunks, planJsonChunks, writeChunks } from "./json.js";
+import { driftJsonChunks, planJsonChunks, writeChunks } from "./json.js";
 import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
 
-export type { DriftReport, DomainDnsCheck, RenderContext, Position } from "./types.js";
+export type { DriftReport, DomainDnsCheck, RenderContext } from "./types.js";
 export { renderPlanMarkdown, renderDriftMarkdown } from "./markdown.js";
-export { renderProblemsGithub } from "./github.js";
 export { JSON_FORMAT_VERSION, leanChange, type PlanJson } from "./json.js";
 
 export function renderPlan(plan: Plan, format: Format, ctx: RenderContext): string {
-  switch (format) {
-    case "json":
-      return joinChunks(planJsonChunks(plan));
-    case "markdown":
-      return renderPlanMarkdown(plan, ctx);
-    case "github":
-      return renderPlanGithub(plan, ctx);
-    case "text":
-      return renderPlanText(plan, ctx);
-  }
+  if (format === "json") return [...planJsonChunks(plan)].join("");
+  return { markdown: renderPlanMarkdown, github: renderPlanGithub, text: renderPlanText }[format](plan, ctx);
 }
 
 export function renderDrift(report: DriftReport, format: Format, ctx: RenderContext): string {
-  switch (format) {
-    case "json":
-      return joinChunks(driftJsonChunks(report));
-    case "markdown":
-      return renderDriftMarkdown(report, ctx);
-    case "github":
-      return renderDriftGithub(report, ctx);
-    case "text":
-      return renderDriftText(report, ctx);
-  }
+  if (format === "json") return [...driftJsonChunks(report)].join("");
+  return { markdown: renderDriftMarkdown, github: renderDriftGithub, text: renderDriftText }[format](report, ctx);
 }
 
 /** renderPlan onto a stream; JSON goes out change by change, as fast as the stream takes it. */

@@ -1,7 +1,6 @@
 /**
- * `--format json` of plan and drift, formatVersion 3: every address in `changes`, a plain noop
- * without `before`/`after`; no `priorState` (only `plan --out` needs it); bodies named as the file
- * names fields (version 2 used the API's names). Written in chunks as fast as the reader takes them.
+ * `--format json` of plan and drift, formatVersion 3: every address in `changes`, a plain noop without `before`/`after`; no `priorState`
+ * (only `plan --out` needs it); bodies named as the file names fields. Written in chunks as fast as the reader takes them.
  */
 import { withoutNoopBodies } from "../../engine/change.js";
 import type { Plan, ResourceChange } from "../../engine/types.js";
@@ -30,9 +29,8 @@ export function driftJsonChunks(report: DriftReport): Generator<string> {
 }
 
 /**
- * The text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects
- * and arrays down to `depth` levels are opened member by member, deeper values are
- * stringified whole. For plain data (no toJSON, no functions).
+ * The text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects and arrays down to `depth` levels are opened member by
+ * member, deeper values are stringified whole. For plain data (no toJSON, no functions).
  */
 export function* prettyJsonChunks(value: unknown, depth = 2): Generator<string> {
   yield* pretty(value, "", depth);
@@ -70,9 +68,8 @@ function* pretty(value: unknown, indent: string, depth: number): Generator<strin
 const GROUP_TEXT = 64 * 1024;
 
 /**
- * A non-empty array, stringified in groups of about GROUP_TEXT (one call per item costs ~4× one
- * for all). Each group is wrapped in single-key objects so its items come out at `inner`'s
- * indentation, and its brackets are found by their lines' indentation (strings hold no raw line break).
+ * A non-empty array, stringified in groups of about GROUP_TEXT (one call per item costs ~4× one for all). Each group is wrapped in single-key objects
+ * so its items come out at `inner`'s indentation, and its brackets are found by their lines' indentation (strings hold no raw line break).
  */
 function* itemsInGroups(items: readonly unknown[], inner: string): Generator<string> {
   const outer = inner.slice(2);
@@ -109,16 +106,11 @@ export function* batches(chunks: Iterable<string>, size = 64 * 1024): Generator<
 }
 
 /**
- * Writes the chunks in batches, waiting for the stream to drain when it asks to: standard
- * output to a pipe is asynchronous, and a plan written without waiting sits whole in its
- * buffer (~50 MB for 30,000 cubes) until the reader catches up.
+ * Writes the chunks in batches, waiting for the stream to drain when it asks to: standard output to a pipe is asynchronous, and a plan written
+ * without waiting sits whole in its buffer (~50 MB for 30,000 cubes) until the reader catches up.
  */
 export async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): Promise<void> {
   for (const batch of batches(chunks)) {
     if (out.write(batch) === false) await new Promise<void>((resolve) => whenDrained(out, resolve));
   }
-}
-
-export function joinChunks(chunks: Iterable<string>): string {
-  return [...chunks].join("");
 }

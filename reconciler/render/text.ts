@@ -1,26 +1,10 @@
-/**
- * The default, human renderer. plan: unmanaged cubes, the changes (each field live → file), the
- * summary. drift: the drifted fields first, then what is missing, extra, unmanaged, blocked and
- * the DNS records not found yet.
- */
+/** The default, human renderer of plan (unmanaged cubes, changes live → file, summary) and drift (drifted, missing, extra, unmanaged, blocked, DNS). */
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
-import {
-  ACTION_WORDS,
-  blockedLine,
-  costLine,
-  driftedChanges,
-  hasChanges,
-  overBudgetMessage,
-  pacingLine,
-  summaryLine,
-  symbolOf,
-  unmanagedCubes,
-  visibleChanges,
-} from "./values.js";
+import { ACTION_WORDS, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
@@ -117,9 +101,7 @@ function wrapped(ctx: RenderContext, ...lines: (string | undefined)[]): string {
 function colorSymbol(change: ResourceChange, c: Palette): string {
   const symbol = symbolOf(change);
   if (change.blocked) return c.red(symbol);
-  if (change.action === "create") return c.green(symbol);
-  if (change.action === "update") return c.yellow(symbol);
-  return c.red(symbol);
+  return change.action === "create" ? c.green(symbol) : change.action === "update" ? c.yellow(symbol) : c.red(symbol);
 }
 
 /** How a change's fields are laid out: under its address, to the output's width, a domain's settings in file order. */

@@ -1,5 +1,5 @@
 /** Small pure helpers shared by the renderers. */
-import { isReplace, type Action, type KnownCost, type Plan, type ResourceChange } from "../../engine/types.js";
+import type { Action, KnownCost, Plan, ResourceChange } from "../../engine/types.js";
 import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
@@ -91,10 +91,6 @@ export function overBudgetMessage(plan: Plan): string | undefined {
 
 const money = (n: number): string => n.toFixed(2);
 
-function formatSeconds(s: number): string {
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
-}
+export const formatSeconds = (s: number): string => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
-
-export { isReplace };

@@ -1,11 +1,8 @@
-/**
- * Carrying out a plan through the engine for watch and demo: secrets from the environment,
- * step lines on a stream, and a stop check between steps (the step under way always finishes).
- */
-import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type SecretRef } from "../../engine/index.js";
+/** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
+import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
-import { writeWebhookSecret } from "../actions/webhook-secret.js";
-import { writeLine } from "../io.js";
+import { writeFileAtomic } from "../../system/files.js";
+import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 
 export interface ApplyPlanOptions {
@@ -14,43 +11,55 @@ export interface ApplyPlanOptions {
   shouldStop: () => boolean;
   waitTimeoutMs: number;
   pollIntervalMs: number;
+  /** `cubeform apply`'s io: its signal goes to the engine, a webhook secret written joins its secrets, and waits are shown. */
+  io?: CliIo;
 }
 
 export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, options: ApplyPlanOptions): Promise<ApplyResult> {
+  const { io } = options;
   return apply(plan, {
     client: conn.client,
     spaceId: conn.spaceId,
     journal: conn.journal,
-    secrets: (ref: SecretRef) => options.env[ref.env],
+    secrets: (ref) => options.env[ref.env],
     cubeIds: new Map(),
-    logger: stepLogger(options.out),
+    logger: stepLogger(options.out, io === undefined ? undefined : conn),
     waitTimeoutMs: options.waitTimeoutMs,
     pollIntervalMs: options.pollIntervalMs,
     desired,
     shouldStop: options.shouldStop,
+    ...(io?.signal ? { signal: io.signal } : {}),
     recheckNameBeforeCreate: true,
-    writeWebhookSecret,
+    // A webhook's signing secret, returned once at create, goes only to the file the entry names, readable by its owner.
+    writeWebhookSecret: (path, secret) => {
+      io?.secrets?.add(secret);
+      return writeFileAtomic(path, `${secret}\n`, { mode: 0o600 });
+    },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
 }
 
-function stepLogger(out: NodeJS.WritableStream): EngineLogger {
+/** With `waits` (apply), each step is named to the rate-wait notices and its waits are shown. */
+function stepLogger(out: NodeJS.WritableStream, waits: Pick<Connection, "rateWaits"> | undefined): EngineLogger {
   return (event) => {
     const what = [event.op, event.address].filter(Boolean).join(" ");
+    if (event.type === "step-start") waits?.rateWaits.activity(what);
     if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
     else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
+    else if (event.type === "wait" && waits !== undefined) writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
   };
 }
 
+export const failedLine = (o: StepOutcome): string => `Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`;
+export const blockedLine = (change: ResourceChange): string => `Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`;
+export const mutationsSent = (n: number): string => `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
+
 /** One line per failed step and blocked change, then a count; empty lines are never written. */
 export function applySummaryLines(result: ApplyResult): string[] {
-  const lines: string[] = [];
-  for (const o of result.outcomes) if (o.status === "failed") lines.push(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
-  for (const change of result.blocked) lines.push(`Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`);
+  const failed = result.outcomes.filter((o) => o.status === "failed").map(failedLine);
   const done = result.outcomes.filter((o) => o.status === "done").length;
-  lines.push(`Applied ${done} of ${result.outcomes.length} steps; ${result.mutationsSent} API ${result.mutationsSent === 1 ? "mutation" : "mutations"} sent.`);
-  return lines;
+  return [...failed, ...result.blocked.map(blockedLine), `Applied ${done} of ${result.outcomes.length} steps; ${mutationsSent(result.mutationsSent)}.`];
 }
 
 /** A failed step's error, for callers that turn a failed apply into one error. */

@@ -1,7 +1,4 @@
-/**
- * Exponential backoff with jitter for failed rounds: initial, 2×, 4×… up to a cap, each delay
- * drawn from [d/2, d] so that many watchers failing together do not retry in step. Success resets it.
- */
+/** Exponential backoff for failed rounds up to a cap, each delay drawn from [d/2, d] so that watchers failing together do not retry in step. */
 export interface BackoffOptions {
   initialMs: number;
   maxMs: number;

@@ -1,12 +1,11 @@
 /**
- * `watch --listen ADDR`: the service's webhook deliveries. A signed delivery about a cube, domain
- * or TCP mapping starts a round at once. One seen before, by its id (a retry) or by what its
- * signature covers (a replay under a new id), is acknowledged (200, `duplicate: true`) and
- * dropped. The signature is checked against secrets in memory before anything else is read.
+ * `watch --listen ADDR`: a signed delivery about a cube, domain or TCP mapping starts a round at once. One seen before, by its id (a retry) or by
+ * what its signature covers (a replay), is acknowledged and dropped. The signature is checked against secrets in memory before anything else.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
+import { listenOn } from "../metrics/server.js";
 import { AcceptedSignatures } from "./replays.js";
 import { checkPush, forgeOf, type Forge } from "./push.js";
 import { verifySignature } from "./signature.js";
@@ -101,12 +100,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       answer(200, { received: true });
     })().catch(() => answer(400, { error: "bad_request" }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (e: NodeJS.ErrnoException) => {
-      const why = e.code === "EADDRINUSE" ? "the port is in use (by another process; choose another with --listen [HOST:]PORT)" : e.message;
-      reject(new CliError("listen_failed", `cannot listen for webhook deliveries on ${options.host}:${options.port}: ${why}`));
-    });
-    server.listen(options.port, options.host, () => resolve());
+  await listenOn(server, options, (e) => {
+    const why = e.code === "EADDRINUSE" ? "the port is in use (by another process; choose another with --listen [HOST:]PORT)" : e.message;
+    return new CliError("listen_failed", `cannot listen for webhook deliveries on ${options.host}:${options.port}: ${why}`);
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

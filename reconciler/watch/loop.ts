@@ -1,7 +1,6 @@
 /**
- * The level-based reconcile loop: every round reads desired and live state afresh, so a missed
- * event or a crashed round costs nothing but time. A thrown error retries with backoff; a
- * TerminalError (retrying cannot fix it: a bad file, a 4xx) waits for the regular interval.
+ * The level-based reconcile loop: every round reads desired and live state afresh, so a missed event or a crashed round costs only time. A thrown
+ * error retries with backoff; a TerminalError (a bad file, a 4xx: retrying cannot fix it) waits for the regular interval.
  */
 import type { Backoff } from "./backoff.js";
 import { sleep } from "../../system/time.js";

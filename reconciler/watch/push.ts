@@ -1,8 +1,6 @@
 /**
- * Push events from a forge (`watch --repo … --listen`): GitHub (X-Hub-Signature-256), Gitea
- * (X-Gitea-Signature, or GitHub's header) and GitLab (X-Gitlab-Token), checked against the
- * secret of --push-secret-file in constant time. A push to the watched ref starts a round; a
- * push elsewhere, or another event, is acknowledged and starts nothing.
+ * Push events from a forge (`watch --repo … --listen`): GitHub, Gitea and GitLab, checked against --push-secret-file in constant time. A push to
+ * the watched ref starts a round; any other push or event is acknowledged and starts nothing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";

@@ -1,8 +1,6 @@
 /**
- * Signed deliveries already accepted, by what the signature covers (the timestamp and the raw
- * body): a captured delivery sent again, under any X-Krova-Delivery id, is recognised. An entry
- * is needed only while its timestamp is within the tolerance window (later, the signature check
- * refuses the delivery anyway), so memory is bounded by what arrives in that window, capped.
+ * Signed deliveries already accepted, by what the signature covers (timestamp and raw body), so a captured delivery sent again under any id is
+ * recognised. Entries are kept only within the tolerance window (the signature check refuses older ones anyway), capped.
  */
 import { createHash } from "node:crypto";
 import { TOLERANCE_SECONDS } from "./signature.js";

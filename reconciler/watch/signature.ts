@@ -1,7 +1,6 @@
 /**
- * Verifying the service's webhook signature: `X-Krova-Signature: t=<unix seconds>,v1=<hex>`,
- * v1 = HMAC-SHA256(secret, `${t}.${raw body}`). Fields in any order, unknown ones ignored, t a
- * canonical integer, 300 s tolerance either way, compared in constant time.
+ * The service's webhook signature: `X-Krova-Signature: t=<unix seconds>,v1=<hex>`, v1 = HMAC-SHA256(secret, `${t}.${raw body}`); fields in any
+ * order, unknown ones ignored, t a canonical integer, 300 s tolerance either way, compared in constant time.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 

@@ -1,7 +1,4 @@
-/**
- * Ends the loop's wait between rounds early: `watch --listen` fires it when an event arrives.
- * An event that arrives during a round is kept, so the next wait ends at once.
- */
+/** Ends the wait between rounds early (`watch --listen`, on an event); an event during a round makes the next wait end at once. */
 export class Wake {
   private pending = false;
   private waiter: (() => void) | undefined;

@@ -1,8 +1,6 @@
 /**
- * The signing secrets `watch --listen` checks deliveries against: read from the secretFiles of
- * the file's webhook endpoints when the file has been loaded (at start and after each round,
- * whose apply may have replaced an endpoint and written a new secret), never per delivery, so
- * an unsigned POST costs a signature check and nothing more.
+ * The signing secrets `watch --listen` checks deliveries against: read from the file's webhook secretFiles at start and after each round (its apply
+ * may have written a new one), never per delivery, so an unsigned POST costs a signature check and nothing more.
  */
 import { readRegularTextAsync } from "../../system/files.js";
 
