@@ -107,10 +107,12 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   } as EnvHttpProxyAgent.Options);
 }
 
+/** curl and git take a bare host:port as an http proxy. */
+const withScheme = (value: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+
 function checkedProxy(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  // curl and git take a bare host:port as an http proxy.
-  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  const url = withScheme(value);
   try {
     new URL(url);
   } catch {
@@ -144,7 +146,7 @@ function bypassed(target: URL, noProxy: string): boolean {
 /** A URL as it may be shown: without user name and password. */
 export function shownUrl(value: string): string {
   try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    const url = new URL(withScheme(value));
     url.username = "";
     url.password = "";
     return url.origin === "null" ? url.href : url.origin;

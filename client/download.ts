@@ -5,14 +5,11 @@
  * starts. A dropped connection is resumed within the run (with a fresh URL when the old one was
  * refused); the file gets its final name only with the expected byte count.
  */
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { environmentNetwork, type Network } from "./dispatcher.js";
+import type { Network } from "./dispatcher.js";
 import type { BackupDownload } from "../schema/index.js";
-import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
-import { storageFailure } from "./network-failure.js";
-import { storageErrorText } from "./storage-answer.js";
+import { byteCounter, storageErrorText, storageRequest } from "./storage.js";
 import {
   checkFolderOf,
   completePart,
@@ -148,15 +145,11 @@ async function fetchInto(url: string, transfer: Transfer, offset: number): Promi
   return "written";
 }
 
-async function get(url: string, transfer: Transfer, offset: number) {
-  checkBaseUrl(new URL(url).origin);
+function get(url: string, transfer: Transfer, offset: number) {
   const { options, record } = transfer;
-  const network = options.network ?? environmentNetwork();
   const validator = record?.etag ?? record?.lastModified ?? undefined;
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(validator !== undefined ? { "if-range": validator } : {}) } : {};
-  return network.request(url, { method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
-    throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url, network);
-  });
+  return storageRequest(url, "GET", options, () => ({ method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }));
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -206,14 +199,7 @@ async function placeAt(transfer: Transfer, start: number, answer: { etag: string
 
 async function writeBody(transfer: Transfer, body: NodeJS.ReadableStream, start: number): Promise<void> {
   const { options, total, resumedFrom } = transfer;
-  let bytes = start;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      options.onProgress?.({ bytes, total, resumedFrom });
-      done(null, chunk);
-    },
-  });
+  const counter = byteCounter(start, (bytes) => options.onProgress?.({ bytes, total, resumedFrom }));
   await pipeline(body, counter, await openPartForAppend(transfer.file));
 }
 

@@ -5,7 +5,7 @@
 import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError } from "./errors.js";
 import { redactorFor, type Redactor } from "../system/redact.js";
-import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
+import { DEFAULT_RATE_LIMIT, MutationPacer, tell } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry, type RetryOptions } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { sleep as systemSleep } from "../system/time.js";
@@ -186,13 +186,7 @@ function eventBase(type: ClientLogEventType, req: ApiRequest): ClientLogEvent {
   return { type, method: req.method, path: req.path, attempt: req.progress.retries + 1 };
 }
 
+/** A failing logger must not fail the request it reports on. */
 function safeLogger(logger: ((event: ClientLogEvent) => void) | undefined): (event: ClientLogEvent) => void {
-  if (!logger) return () => {};
-  return (event) => {
-    try {
-      logger(event);
-    } catch {
-      // A failing logger must not fail the request it reports on.
-    }
-  };
+  return logger ? (event) => tell(() => logger(event)) : () => {};
 }

@@ -39,17 +39,34 @@ export interface WindowStore {
   recent(cutoff: number): number[];
 }
 
+/** A grant of a store: recorded `at` (re-dated when its request completed). */
+export interface Grant {
+  id: string;
+  at: number;
+}
+
+/** take() of a store holding `grants`: the grants it keeps, and the answer. */
+export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: { id: string } | { times: number[] } } {
+  const live = grants.filter((g) => g.at > cutoff);
+  if (live.length >= limit) return { grants: live, result: { times: timesAfter(live, cutoff) } };
+  const id = newId();
+  return { grants: [...live, { id, at: now }], result: { id } };
+}
+
+/** The times of the grants after `cutoff`, oldest first. */
+export function timesAfter(grants: readonly Grant[], cutoff: number): number[] {
+  return grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+}
+
 /** The default store: one process's memory. */
 export class MemoryWindowStore implements WindowStore {
-  private grants: { id: string; at: number }[] = [];
+  private grants: Grant[] = [];
   private nextId = 0;
 
   take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
-    this.grants = this.grants.filter((g) => g.at > cutoff);
-    if (this.grants.length >= limit) return { times: this.grants.map((g) => g.at).sort((a, b) => a - b) };
-    const id = String(++this.nextId);
-    this.grants.push({ id, at: now });
-    return { id };
+    const { grants, result } = takeFrom(this.grants, now, cutoff, limit, () => String(++this.nextId));
+    this.grants = grants;
+    return result;
   }
 
   redate(id: string, at: number): void {
@@ -58,7 +75,7 @@ export class MemoryWindowStore implements WindowStore {
   }
 
   recent(cutoff: number): number[] {
-    return this.grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+    return timesAfter(this.grants, cutoff);
   }
 }
 
@@ -84,10 +101,10 @@ export function defaultMarginMs(windowMs: number): number {
   return Math.max(50, Math.ceil(windowMs * 0.02));
 }
 
-/** A listener that throws must not stall the pump. */
-function tellWaiter(waiter: Waiter | undefined, waitMs: number): void {
+/** Calls a listener (a report only): one that throws must not fail the request or stall the pump. */
+export function tell(report: () => void): void {
   try {
-    waiter?.onWait?.(waitMs);
+    report();
   } catch {
     // reporting only
   }
@@ -237,7 +254,8 @@ export class MutationPacer {
         // Another process may take the slot first: then this loop sleeps again.
         const freesAt = taken.times[taken.times.length - this.limit]! + this.span();
         const waitMs = Math.max(1, freesAt - now);
-        tellWaiter(this.queue[0], waitMs);
+        const first = this.queue[0];
+        tell(() => first?.onWait?.(waitMs));
         await this.sleepUnlessWoken(waitMs);
       }
     } catch (e) {

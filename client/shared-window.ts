@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
 import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
-import type { WindowStore } from "./pacer.js";
+import { takeFrom, timesAfter, type Grant, type WindowStore } from "./pacer.js";
 
 export function machineStateDir(env: Env): string {
   return userDir(env, "state");
@@ -20,21 +20,11 @@ export function pacingFileFor(stateDir: string, baseUrl: string): string {
   return join(stateDir, "pacing", `${fileKey(new URL(baseUrl).origin)}.json`);
 }
 
-interface Grant {
-  id: string;
-  at: number;
-}
-
 export class FileWindowStore implements WindowStore {
   constructor(readonly path: string) {}
 
   take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
-    return this.update<{ id: string } | { times: number[] }>((grants) => {
-      const live = grants.filter((g) => g.at > cutoff);
-      if (live.length >= limit) return { grants: live, result: { times: live.map((g) => g.at).sort((a, b) => a - b) } };
-      const id = randomUUID();
-      return { grants: [...live, { id, at: now }], result: { id } };
-    });
+    return this.update((grants) => takeFrom(grants, now, cutoff, limit, randomUUID));
   }
 
   redate(id: string, at: number): void {
@@ -42,10 +32,7 @@ export class FileWindowStore implements WindowStore {
   }
 
   recent(cutoff: number): number[] {
-    return this.read()
-      .filter((g) => g.at > cutoff)
-      .map((g) => g.at)
-      .sort((a, b) => a - b);
+    return timesAfter(this.read(), cutoff);
   }
 
   private update<T>(change: (grants: Grant[]) => { grants: Grant[]; result: T }): T {

@@ -7,7 +7,7 @@
  * `signal` is aborted nothing new is sent (StoppedError); a request in flight completes.
  */
 import { RateLimitedError, StoppedError } from "./errors.js";
-import type { MutationPacer } from "./pacer.js";
+import { tell, type MutationPacer } from "./pacer.js";
 import { isMutating, type ApiRequest, type ApiResponse, type Send } from "./transport.js";
 
 /** Cap of a read's wait after a 429 (its Retry-After included). */
@@ -48,15 +48,6 @@ export function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt:
 
 export function stoppedBeforeSending(req: ApiRequest): StoppedError {
   return new StoppedError(`not sent: the run was stopped before ${req.method} ${req.path}`, { method: req.method, path: req.path });
-}
-
-/** A listener that throws must not fail the request it reports on. */
-function tell(report: () => void): void {
-  try {
-    report();
-  } catch {
-    // reporting only
-  }
 }
 
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
