@@ -1,6 +1,4 @@
-/**
- * Client configuration: reading credentials from the environment and checking the base URL.
- */
+/** Client configuration: credentials from the environment, and the base URL's check. */
 import { ConfigError, InsecureUrlError } from "./errors.js";
 
 export const DEFAULT_BASE_URL = "https://krova.cloud/api/v1";
@@ -21,10 +19,7 @@ function firstSet(env: Env, names: string[]): string | undefined {
   return undefined;
 }
 
-/**
- * CUBE_API_KEY / CUBE_SPACE_ID / CUBE_API_URL, falling back to the official Krova CLI's
- * KROVA_API_KEY / KROVA_SPACE_ID / KROVA_BASE_URL.
- */
+/** CUBE_API_KEY / CUBE_SPACE_ID / CUBE_API_URL, else the official Krova CLI's KROVA_API_KEY / KROVA_SPACE_ID / KROVA_BASE_URL. */
 export function clientConfigFromEnv(env: Env): ClientConfig {
   const apiKey = firstSet(env, ["CUBE_API_KEY", "KROVA_API_KEY"]);
   if (apiKey === undefined) {

@@ -1,7 +1,4 @@
-/**
- * The CLI device login of the API (RFC 8628): start, show the user code, poll until the user
- * approves; the API key it returns is handed to the caller once (never logged).
- */
+/** The API's CLI device login (RFC 8628): start, show the user code, poll until approved; the API key is handed to the caller, never logged. */
 import { z } from "zod";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";

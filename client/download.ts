@@ -1,9 +1,8 @@
 /**
- * Streaming, resumable archive downloads from presigned URLs, straight to `FILE.part`. A `.part`
- * is resumed (Range, with If-Range so a changed object comes whole, never spliced) only when its
- * record (download-part.ts) names this very object; a 206 is written where its Content-Range
- * starts. A dropped connection is resumed within the run (with a fresh URL when the old one was
- * refused); the file gets its final name only with the expected byte count.
+ * Streaming, resumable archive downloads from presigned URLs to `FILE.part`, resumed (Range, with If-Range so a changed object
+ * comes whole, never spliced) only when its record (download-part.ts) names this object; a 206 is written where its
+ * Content-Range starts. A dropped connection is resumed within the run (with a fresh URL when the old one was refused); the
+ * file gets its final name only with the expected byte count.
  */
 import { pipeline } from "node:stream/promises";
 import type { Network } from "./dispatcher.js";
@@ -154,10 +153,7 @@ function get(url: string, transfer: Transfer, offset: number) {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/**
- * Where the answer's bytes go in FILE.part: cuts the file there and records what it holds.
- * Undefined when the answer cannot be placed (its body is dropped and the next request starts over).
- */
+/** Where the answer's bytes go in FILE.part (cut there, its record written); undefined when they cannot be placed (the next request starts over). */
 async function placeAnswer(transfer: Transfer, status: number, headers: Headers, offset: number): Promise<number | undefined> {
   const answer = { etag: header(headers, "etag"), lastModified: header(headers, "last-modified") };
   if (status === 200) {

@@ -1,8 +1,6 @@
 /**
- * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method`
- * and `path` (API-relative, no query). They never hold request headers, and server text goes
- * through the client's redactor first: the API key cannot leak through `String(e)`,
- * `JSON.stringify(e)` or `util.inspect(e)`.
+ * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method` and `path` (API-relative, no
+ * query). No request headers, and server text is redacted first: the API key cannot leak through String, JSON or inspect.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
 import { cutShort, type Redactor } from "../system/redact.js";

@@ -57,10 +57,7 @@ export interface HttpOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
-/**
- * Connections per origin (hence requests in flight) of a client, by default: where the round
- * trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`); loopback gains nothing.
- */
+/** Connections per origin (requests in flight): where the round trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`). */
 export const DEFAULT_CONNECTIONS = 64;
 
 export type CallRequest = Omit<ApiRequest, "progress">;

@@ -1,9 +1,7 @@
 /**
- * What a failed connection means for a person, and whether resending can help: socket and TLS
- * error codes become one phrase naming the cause and what to do. Not retried: a refused TLS
- * certificate (it is refused again), a handshake that is not TLS (plain http on the port), a
- * request that cannot be put on the wire. ENOTFOUND is retried once: a resolver that lost its
- * network for a moment answers the same. Anything else follows the retry policy's limit.
+ * A failed connection said for a person (the cause and what to do), and whether resending can help. Never resent: a refused
+ * certificate, a handshake that is not TLS, a request that cannot be put on the wire. ENOTFOUND is resent once (a resolver that
+ * lost its network for a moment says the same). Anything else follows the retry policy.
  */
 import type { Network, Proxy } from "./dispatcher.js";
 import { NetworkError, StorageUnreachable } from "./errors.js";

@@ -1,13 +1,9 @@
 /**
- * Client-side pacing of mutating requests to the API's limit (10 per 60 s per client IP).
- *
- * A sliding-window log, not a token bucket (a bucket with burst `limit` can send limit+1
- * requests inside one window and earn a 429): a slot is granted only when fewer than `limit`
- * grants happened in the last `windowMs + marginMs`. The server counts a request when it
- * receives it, after its slot was granted, so a slot is re-dated to when its request completed
- * (`ticket.done()`); the margin (2 % of the window, at least 50 ms) covers callers that do not
- * report and clock granularity. Waiters are served FIFO; a retry of an admitted request asks
- * with `priority` and goes first (it still takes a slot: the server counts it).
+ * Client-side pacing of mutations to the API's limit (10 per 60 s per client IP). A sliding-window log, not a token bucket
+ * (one with burst `limit` can send limit+1 in a window and earn a 429): a slot is granted only when fewer than `limit` grants
+ * happened in the last `windowMs + marginMs`. The server counts a request when it receives it, so a slot is re-dated to when
+ * its request completed (`ticket.done()`); the margin (2 %, at least 50 ms) covers callers that do not report, and clock
+ * granularity. Waiters are served FIFO; a retry asks with `priority` and goes first (it still takes a slot: the server counts it).
  */
 import { StoppedError } from "./errors.js";
 import { sleep } from "../system/time.js";
@@ -19,17 +15,11 @@ export interface PacerOptions {
   marginMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Where grants are recorded. Default: this process's memory. A shared store (e.g. the file of
-   * `shared-window.ts`) paces every process of a machine together, as the API counts per IP.
-   */
+  /** Where grants are recorded (default: memory); a shared store (shared-window.ts) paces a machine's processes together, as the API counts per IP. */
   store?: WindowStore;
 }
 
-/**
- * The grants of one window, possibly shared between processes. Every method is atomic with
- * respect to the other users of the store.
- */
+/** The grants of one window, possibly shared between processes: each method is atomic for the store's other users. */
 export interface WindowStore {
   /** Drop grants at or before `cutoff`; if fewer than `limit` remain, record one at `now` and return its id, else the remaining times. */
   take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] };
@@ -132,9 +122,8 @@ export class MutationPacer {
   }
 
   /**
-   * Resolves when one mutation may be sent. `priority` lets a retry jump the queue. When
-   * `signal` is aborted first, rejects with StoppedError and the slot is never taken.
-   * `onWait` hears how long the pacer sleeps while this request is first in line.
+   * Resolves when one mutation may be sent; `priority` jumps the queue. A `signal` aborted first rejects with StoppedError (no
+   * slot is taken). `onWait` hears how long the pacer sleeps while this request is first in line.
    */
   acquire(options: { priority?: boolean; signal?: AbortSignal; onWait?: (waitMs: number) => void } = {}): Promise<PacerTicket> {
     return new Promise<PacerTicket>((resolve, reject) => {
@@ -172,11 +161,7 @@ export class MutationPacer {
     return this.estimateDurationMs(1);
   }
 
-  /**
-   * How long until `mutations` more requests (queued behind the current waiters) have all
-   * been granted, from now. For plans: "12 mutations take about 66 s at 10 per 60 s". With a
-   * shared store this counts the other processes' recent grants too.
-   */
+  /** How long until `mutations` more (behind the current waiters) are all granted, other processes' grants included: "12 mutations take about 66 s". */
   estimateDurationMs(mutations: number): number {
     if (mutations <= 0) return 0;
     const now = this.now();
@@ -192,9 +177,8 @@ export class MutationPacer {
   }
 
   /**
-   * After a 429 that named no Retry-After: how long the window says one more slot needs. When
-   * the window is full, until its oldest grant expires; else one slot's share of the window
-   * (window / limit). Doubled per consecutive 429 of one request, capped at one window.
+   * After a 429 without Retry-After: until the oldest grant expires when the window is full, else one slot's share of it
+   * (window / limit); doubled per consecutive 429 of one request, capped at one window.
    */
   rateLimitedWaitMs(attempt: number): number {
     const now = this.now();

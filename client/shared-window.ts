@@ -1,8 +1,7 @@
 /**
- * The pacing window shared by the processes of one machine (the API counts mutations per
- * client IP): a JSON file of grant times per API origin, read and written under a lock file.
- * The critical section is a read and a rename (well under a millisecond), so it is synchronous:
- * the pacer stays simple and the lock is held across no await.
+ * The pacing window shared by a machine's processes (the API counts mutations per IP): a JSON file of grants per API origin,
+ * under a lock file. Its critical section, a read and a rename, takes well under a millisecond: synchronous, it holds the lock
+ * across no await.
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";

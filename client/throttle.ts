@@ -1,10 +1,8 @@
 /**
- * Pacing of mutating requests, and the 429 status. Every mutation takes a pacer slot first (a
- * resend takes it with priority, but takes one: the server counts it). A 429 was not performed,
- * so any method is resent, if `onRateLimit` agrees, after Retry-After, else after the pacer's
- * estimate plus up to 25 % jitter (processes told 429 together do not resend together); a read
- * waits at most READ_RATE_LIMIT_MAX_WAIT_MS, so one 429 does not stall a whole report. Once
- * `signal` is aborted nothing new is sent (StoppedError); a request in flight completes.
+ * Pacing of mutations, and 429s. Every mutation takes a pacer slot first (a resend too, with priority: the server counts it).
+ * A 429 was not performed, so any method is resent, if `onRateLimit` agrees, after Retry-After, else after the pacer's
+ * estimate plus up to 25 % jitter (processes told 429 together do not resend together); a read waits at most
+ * READ_RATE_LIMIT_MAX_WAIT_MS, so one 429 does not stall a report. Once `signal` aborts nothing new is sent (StoppedError).
  */
 import { RateLimitedError, StoppedError } from "./errors.js";
 import { tell, type MutationPacer } from "./pacer.js";

@@ -1,7 +1,6 @@
 /**
- * Multipart archive uploads to presigned part URLs: parts read from the file as streams (never
- * the whole archive in memory), sent with bounded concurrency, a failed part retried on its
- * own; the caller completes the import only when every part succeeded (else it throws).
+ * Multipart archive uploads to presigned part URLs: each part streamed from the file (never the whole archive in memory), a few
+ * at once, a failed one retried on its own; it throws unless every part succeeded (the caller then completes the import).
  */
 import { createReadStream } from "node:fs";
 import { sleep } from "../system/time.js";

@@ -29,9 +29,13 @@ const FORMAT = 2;
 /** What a load answers besides its file name and locator: what the cache keeps. */
 export interface KeptLoad {
   desired: DesiredState;
+  /** Environment variables that hold secrets (basic-auth passwords), by name. */
   secretEnvNames: string[];
+  /** Variables whose values the file's `${env:…}` references were replaced by: a file cubeform writes keeps the references (env.ts). */
   envNames: string[];
+  /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
   cubePositions: Record<string, Position>;
+  /** The name of every cube the file declares, in the file's order (targeted or not). */
   cubeNames: string[];
 }
 

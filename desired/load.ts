@@ -28,19 +28,10 @@ export type IssuePath = readonly (string | number | symbol)[];
 
 export type { Position };
 
-export interface LoadedFile {
+export interface LoadedFile extends KeptLoad {
   /** The path as the user gave it (used in messages and annotations). */
   file: string;
   absPath: string;
-  desired: DesiredState;
-  /** Environment variables that hold secrets (basic-auth passwords), by name. */
-  secretEnvNames: string[];
-  /** Variables whose values the file's `${env:…}` references were replaced by: a file cubeform writes keeps the references (env.ts). */
-  envNames: string[];
-  /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
-  cubePositions: Record<string, Position>;
-  /** The name of every cube the file declares, in the file's order (targeted or not). */
-  cubeNames: string[];
   /**
    * Where a path of the document is (["cubes", 2, "image"]), or its nearest ancestor that is
    * written in the file. Parses the file with positions on first use: only problems need it.
@@ -123,7 +114,7 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, source) };
   const reads: ReferencedReads = new Map();
   try {
-    const light = lightOrUndefined(source, options, absPath, reads);
+    const light = undefinedOn(RangeError, () => loadLight(source, options, absPath, reads));
     if (light !== undefined) options.diskCache?.store(key, source, { env: options.env, reads }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
@@ -146,11 +137,12 @@ function readSource(absPath: string, file: string): string {
 
 const keptPart = ({ desired, secretEnvNames, envNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, envNames, cubePositions, cubeNames });
 
-function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+/** What `run` returns, or undefined when it throws an `Expected` error (any other is thrown on). */
+function undefinedOn<T>(Expected: new (...args: never[]) => Error, run: () => T): T | undefined {
   try {
-    return loadLight(source, options, absPath, reads);
+    return run();
   } catch (e) {
-    if (e instanceof RangeError) return undefined;
+    if (e instanceof Expected) return undefined;
     throw e;
   }
 }
@@ -199,7 +191,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
     }
   });
   const document = { ...result.data, cubes: specs };
-  const desired = normalizeOrUndefined(document, fileAccess(dirname(absPath), reads, options));
+  const desired = undefinedOn(DesiredStateError, () => normalize(document, fileAccess(dirname(absPath), reads, options)));
   if (desired === undefined) return undefined;
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
@@ -241,15 +233,6 @@ function fileAccess(baseDir: string, reads: ReferencedReads, options: Pick<LoadO
   const { root, secretsDir } = options;
   if (root === undefined) return { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) };
   return { readTextFile: (path, field) => readReferencedFile(confinedPath(root, baseDir, path), field, reads), resolvePath: (path) => secretPathUnder(secretsDir, path) };
-}
-
-function normalizeOrUndefined(document: DesiredStateDocument, access: NormalizeOptions): DesiredState | undefined {
-  try {
-    return normalize(document, access);
-  } catch (e) {
-    if (e instanceof DesiredStateError) return undefined;
-    throw e;
-  }
 }
 
 /** Where the first cube of each name starts. */

@@ -10,29 +10,17 @@ import { formatBytes } from "../system/files.js";
 import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
 import { FLEET_FILE } from "./limits.js";
 import { Defaults } from "../schema/desired.js";
-import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
-import type { DiskLoadCache } from "./load-cache.js";
+import { loadDesiredState, type IssuePath, type LoadedFile, type LoadOptions, type Position } from "./load.js";
 
 export const STDIN = "-";
 
 type Stdin = NodeJS.ReadableStream & { isTTY?: boolean };
 const STDIN_NAME = "<stdin>";
 
-/** The files the user named, as they are shown in messages. */
-export interface LoadFilesOptions {
+/** Each file is loaded with these options (LoadOptions): the names the user gave, and standard input for `-`. */
+export interface LoadFilesOptions extends Omit<LoadOptions, "file" | "source"> {
   files: readonly string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
   stdin?: Stdin;
-  /** A plan's --target names: the cubes they leave out are read for their identity only (see LoadOptions.targets). */
-  targets?: readonly string[];
-  /** watch: files unchanged since the last round are not read again, and the same LoadedFiles is answered. */
-  cache?: LoadCache;
-  /** A large file unchanged since an earlier run is not parsed again (load-cache.ts). */
-  diskCache?: DiskLoadCache;
-  /** From a repository: the checkout's real path and the operator's secrets directory (LoadOptions.root). */
-  root?: string;
-  secretsDir?: string;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -50,10 +38,9 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const problems: FileProblem[] = [];
   for (const name of names) {
     try {
-      const file = name === STDIN ? STDIN_NAME : name;
-      const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      const { cwd, env, targets, cache, diskCache, root, secretsDir } = options;
-      loaded.push(await loadDesiredState({ file, source, cwd, env, targets, cache, diskCache, root, secretsDir }));
+      const { files: _files, stdin, ...common } = options;
+      const source = name === STDIN ? await readStdin(stdin) : undefined;
+      loaded.push(await loadDesiredState({ ...common, file: name === STDIN ? STDIN_NAME : name, source }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
       if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
