@@ -19,10 +19,13 @@ export interface PacerOptions {
   store?: WindowStore;
 }
 
+/** A slot granted (its id), or the times of the grants that fill the window. */
+export type Taken = { id: string } | { times: number[] };
+
 /** The grants of one window, possibly shared between processes: each method is atomic for the store's other users. */
 export interface WindowStore {
   /** Drop grants at or before `cutoff`; if fewer than `limit` remain, record one at `now` and return its id, else the remaining times. */
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] };
+  take(now: number, cutoff: number, limit: number): Taken;
   /** Re-date a grant (its request completed at `at`). */
   redate(id: string, at: number): void;
   /** Times of the grants after `cutoff`, oldest first. */
@@ -36,7 +39,7 @@ export interface Grant {
 }
 
 /** take() of a store holding `grants`: the grants it keeps, and the answer. */
-export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: { id: string } | { times: number[] } } {
+export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: Taken } {
   const live = grants.filter((g) => g.at > cutoff);
   if (live.length >= limit) return { grants: live, result: { times: timesAfter(live, cutoff) } };
   const id = newId();
@@ -53,7 +56,7 @@ export class MemoryWindowStore implements WindowStore {
   private grants: Grant[] = [];
   private nextId = 0;
 
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
+  take(now: number, cutoff: number, limit: number): Taken {
     const { grants, result } = takeFrom(this.grants, now, cutoff, limit, () => String(++this.nextId));
     this.grants = grants;
     return result;

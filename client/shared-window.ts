@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
 import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
-import { takeFrom, timesAfter, type Grant, type WindowStore } from "./pacer.js";
+import { takeFrom, timesAfter, type Grant, type Taken, type WindowStore } from "./pacer.js";
 
 export function machineStateDir(env: Env): string {
   return userDir(env, "state");
@@ -22,7 +22,7 @@ export function pacingFileFor(stateDir: string, baseUrl: string): string {
 export class FileWindowStore implements WindowStore {
   constructor(readonly path: string) {}
 
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
+  take(now: number, cutoff: number, limit: number): Taken {
     return this.update((grants) => takeFrom(grants, now, cutoff, limit, randomUUID));
   }
 

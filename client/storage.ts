@@ -5,11 +5,13 @@ import { checkBaseUrl } from "./config.js";
 import { environmentNetwork, type Network } from "./dispatcher.js";
 import { storageFailure } from "./network-failure.js";
 
+type StorageOptions = { network?: Network | undefined; signal?: AbortSignal | undefined };
+
 /**
  * One request to a storage URL (https, or http to loopback) through `options.network` (default: the
  * process's proxies from process.env); no answer is a StorageUnreachable naming `what`, unless `signal` stopped it.
  */
-export function storageRequest(url: string, what: string, options: { network?: Network | undefined; signal?: AbortSignal | undefined }, request: () => Omit<Dispatcher.RequestOptions, "origin" | "path">) {
+export function storageRequest(url: string, what: string, options: StorageOptions, request: () => Omit<Dispatcher.RequestOptions, "origin" | "path">) {
   checkBaseUrl(new URL(url).origin);
   const network = options.network ?? environmentNetwork();
   return network.request(url, request()).catch((error: unknown) => {

@@ -1,9 +1,7 @@
 /**
- * A checkout is hostile input (Argo CD's CVE-2022-24348, CVE-2022-24730, CVE-2023-40026: a
- * manifest naming `../` or a symlink out of the repository read other tenants' files). From a
- * repository, a path the fleet names is resolved against the checkout's real path after
- * symlinks, and what lands outside it, or is not a regular file, is refused. A webhook's
- * secretFile is written under the operator's --secrets-dir, never in the checkout.
+ * A checkout is hostile input (Argo CD's CVE-2022-24348, CVE-2022-24730, CVE-2023-40026: a manifest naming `../` or a symlink
+ * out of the repository read other tenants' files). A path the fleet names is resolved against the checkout's real path after
+ * symlinks; what lands outside it, or is not a regular file, is refused. A webhook's secretFile goes under --secrets-dir.
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -42,11 +40,7 @@ export function confineSource(root: string, absPath: string, shown: string): voi
   if (!isInside(root, real)) throw new SourceError("file_unreadable", `${shown} is a symlink that leads outside the repository checkout, and is refused`);
 }
 
-/**
- * Where a webhook's signing secret goes when the fleet comes from a repository: under the
- * operator's directory, by a relative path that stays inside it (after the symlinks of the
- * directories that exist already).
- */
+/** Where a webhook's secret goes for a fleet from a repository: under the operator's directory, by a relative path that stays inside it (after symlinks). */
 export function secretPathUnder(secretsDir: string | undefined, named: string): string {
   if (secretsDir === undefined) throw new Error(`a fleet from a repository writes webhook secrets only under a directory the operator names: pass --secrets-dir DIR`);
   if (isAbsolute(named)) throw new Error(`an absolute secretFile is refused in a fleet from a repository: name a path relative to --secrets-dir`);

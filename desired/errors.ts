@@ -61,9 +61,8 @@ export interface Position {
 }
 
 /**
- * Characters a terminal shows as nothing or as something else: controls (a form feed, a NUL),
- * format characters (a zero-width space, a bidi override), separators other than the space,
- * and the code points Unicode says to ignore (a Hangul filler).
+ * What a terminal shows as nothing or as something else: controls (a form feed, a NUL), format characters (a zero-width space,
+ * a bidi override), separators other than the space, and the code points Unicode says to ignore (a Hangul filler).
  */
 const INVISIBLE = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
 const SHORT_ESCAPES: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r" };

@@ -1,11 +1,8 @@
 /**
- * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize.
- * Every problem is reported at its file:line:col, all at once, before anything connects to the API.
- *
- * Two ways through: the light one (yaml-split.ts: cube by cube, no positions) for a file that
- * loads cleanly, and the positioned one (the whole document with a LineCounter, several times
- * the memory) when the light one finds any problem or cannot cut the file. A clean file never
- * loads the yaml library.
+ * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize; every problem is reported at its
+ * file:line:col, all at once, before anything connects to the API. The light way (yaml-split.ts: cube by cube, no positions)
+ * loads a clean file without the yaml library; the positioned one (the whole document with a LineCounter, several times the
+ * memory) runs when the light one finds any problem or cannot cut the file.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Document, Node } from "yaml";
@@ -32,10 +29,7 @@ export interface LoadedFile extends KeptLoad {
   /** The path as the user gave it (used in messages and annotations). */
   file: string;
   absPath: string;
-  /**
-   * Where a path of the document is (["cubes", 2, "image"]), or its nearest ancestor that is
-   * written in the file. Parses the file with positions on first use: only problems need it.
-   */
+  /** Where a path (["cubes", 2, "image"]), or its nearest written ancestor, is; parses the file with positions on first use (only problems need it). */
   locate(path: IssuePath): Position;
 }
 
@@ -46,9 +40,8 @@ export interface LoadOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   /**
-   * The --target names of a plan. The cubes they leave out are read for their identity only
-   * (duplicates are still found) and kept in desired.untargeted; any problem found sends the
-   * whole file to the positioned load, which reports every problem as without targets.
+   * A plan's --target names: the cubes they leave out are read for their identity only (duplicates are still found) and kept in
+   * desired.untargeted; any problem sends the whole file to the positioned load, which reports every problem as without targets.
    */
   targets?: readonly string[];
   /** Kept between the rounds of a watch: an unchanged file is not read again (LoadCache). */
@@ -65,9 +58,8 @@ export interface LoadOptions {
 type ReferencedReads = Map<string, string>;
 
 /**
- * What a watch keeps between rounds: the loaded file, answered again while its text and the
- * text of every file it refers to are unchanged (compared in full, not by time stamp) and the
- * environment and targets are the same. A file with problems is never kept.
+ * What a watch keeps between rounds: a loaded file, answered again while its text and those of the files it refers to are
+ * unchanged (compared in full, not by time stamp) and the environment and targets are the same. A file with problems is never kept.
  */
 export class LoadCache {
   private readonly entries = new Map<string, { source: string; env: LoadOptions["env"]; targets: string; reads: ReferencedReads; loaded: LoadedFile }>();
@@ -148,9 +140,8 @@ function undefinedOn<T>(Expected: new (...args: never[]) => Error, run: () => T)
 }
 
 /**
- * zod compiles a fast parser for an object schema the first time it parses one (new Function:
- * some ms in every run). For the first cubes of a file, and the document's head, parsing without
- * it is quicker; past them the compiled one pays. Same checks either way.
+ * zod compiles a fast parser for an object schema on its first parse (new Function: some ms in every run). For a file's first
+ * cubes, and its head, parsing without it is quicker; past them the compiled one pays. Same checks either way.
  */
 const UNCOMPILED_PARSES = 64;
 const UNCOMPILED = { jitless: true } as const;
@@ -206,9 +197,8 @@ interface LightCube {
 }
 
 /**
- * The identity of a cube no target names, without validating the rest; undefined when the cube
- * must be validated in full: it is targeted, or its identity is not plain strings (what is
- * wrong there, or an ${env:…} in it, is for the full checks to resolve and report).
+ * The identity of a cube no target names, the rest unvalidated; undefined when the cube must be validated in full: it is
+ * targeted, or its identity is not plain strings (what is wrong there, or an ${env:…} in it, is for the full checks).
  */
 function untargetedStub(cube: unknown, targets: ReadonlySet<string>): LightCube | undefined {
   if (typeof cube !== "object" || cube === null || Array.isArray(cube)) return undefined;
@@ -246,9 +236,8 @@ function positionsByName(document: DesiredStateDocument, starts: (Position | und
 }
 
 /**
- * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
- * Adds the names of the variables resolved to `used`, of the passwords' to `secretNames`; false
- * when there is any problem.
+ * `${env:NAME}` resolution on the parsed value, by ParsedFile.resolveEnvReferences's rules: the variables resolved go to
+ * `used`, the passwords' to `secretNames`; false when there is any problem.
  */
 function resolveEnvInValue(root: unknown, env: Env, secretNames: Set<string>, used: Set<string>): boolean {
   let ok = true;
@@ -287,8 +276,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
   const result = DesiredStateDocument.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) parsed.addZodIssue(issue);
-    // normalize() will not run on an invalid document: report its duplicates now, so every
-    // problem shows at once.
+    // normalize() will not run on an invalid document: report its duplicates now, so every problem shows at once.
     for (const issue of duplicateIssues(identityFieldsOf(raw))) parsed.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
     throw new LoadError(options.file, parsed.problems);
   }
@@ -407,9 +395,8 @@ class ParsedFile {
   }
 
   /**
-   * Replaces `${env:NAME}` in every string value. basicAuthPassword is the exception: it must
-   * be exactly one reference, stays unresolved (the engine makes it a SecretRef) and its
-   * variable must be set. Returns the names of those secret variables.
+   * Replaces `${env:NAME}` in every string value but basicAuthPassword, which must be exactly one reference to a set variable
+   * and stays unresolved (the engine makes it a SecretRef). Returns the names of those secret variables.
    */
   resolveEnvReferences(env: Env, used: Set<string>): string[] {
     const secretNames = new Set<string>();

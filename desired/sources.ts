@@ -1,7 +1,6 @@
 /**
- * What `-f` names: one file, several (`-f a.yaml -f b.yaml`), a directory of `.yaml`/`.yml`
- * files, or `-` for standard input. Each file is loaded on its own (its own defaults, paths
- * relative to it) and the fleets are merged; a cube declared in two files is an error.
+ * What `-f` names: one file, several, a directory of `.yaml`/`.yml` files, or `-` for standard input. Each file is loaded on
+ * its own (its own defaults, paths relative to it) and the fleets are merged; a cube declared in two files is an error.
  */
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
@@ -107,10 +106,7 @@ function directoryEntries(file: string, cwd: string): string[] | undefined {
   return yamlFiles.map((entry) => join(file, entry));
 }
 
-/**
- * A YAML-named entry that is not a subdirectory: a link (even a broken or looping one) or a
- * device is listed so that its read reports it, rather than being skipped in silence.
- */
+/** A YAML-named entry that is not a subdirectory: a link (even a broken or looping one) or a device is listed, so that its read reports it. */
 function isYamlEntry(entry: Dirent): boolean {
   return /\.ya?ml$/i.test(entry.name) && !entry.isDirectory();
 }

@@ -1,11 +1,8 @@
 /**
- * Files cubeform writes: created beside the target and renamed over it, so a reader never sees
- * half a file and a planted symlink is replaced, never followed. New files are 0600 and new
- * directories 0700 whatever the umask; a file that exists keeps the mode its owner gave it.
- * (write-file-atomic resolves symlinks and writes to their target, which is the hole to close.)
- *
- * Files cubeform reads: only a regular file, only up to a bound that fits what it is
- * (readRegularFile). A device, a pipe or a file larger than the bound is refused unread.
+ * Files cubeform writes: created beside the target and renamed over it, so a reader never sees half a file and a planted
+ * symlink is replaced, never followed (write-file-atomic writes through it). New files are 0600 and new directories 0700
+ * whatever the umask; an existing file keeps its mode. Files cubeform reads: only a regular file, up to a bound that fits
+ * what it is; a device, a pipe or a larger file is refused unread.
  */
 import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
@@ -101,11 +98,7 @@ async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
 }
 
-/**
- * cubeform's own JSON state (the idempotency journal, secret digests, recent deletions, the
- * pacing window): entries of ~150 bytes, so 64 MB is ~400,000 of them; anything larger was not
- * written by cubeform.
- */
+/** cubeform's own JSON state (idempotency journal, secret digests, recent deletions, pacing): ~150-byte entries, so 64 MB is ~400,000. */
 export const STATE_FILE: ReadLimit = { maxBytes: 64 * 1024 * 1024, what: "a cubeform state file" };
 
 /** What a file is for, and the most of it cubeform reads. */
@@ -131,9 +124,8 @@ export class FileReadError extends Error {
 }
 
 /**
- * Non-blocking, so opening a named pipe returns at once (the fstat then refuses it) instead of
- * waiting for a writer; no controlling terminal from a tty device. A symlink is followed: the
- * fstat of what was opened decides, so a swap between a check and the read cannot slip through.
+ * Non-blocking, so opening a named pipe returns at once (the fstat refuses it) instead of waiting for a writer; no controlling
+ * terminal from a tty. A symlink is followed: the fstat of what was opened decides, so no swap slips between a check and the read.
  */
 const OPEN_FOR_READ = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
@@ -185,10 +177,7 @@ function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
   return stats.size;
 }
 
-/**
- * Where the bytes go: sized from fstat, grown (doubling) while the file turns out longer, and
- * never past maxBytes + 1: one byte more than the bound is how a file that grew is caught.
- */
+/** Where the bytes go: sized from fstat, doubled while the file turns out longer, never past maxBytes + 1 (how a file that grew is caught). */
 class BoundedSink {
   buffer: Buffer;
   length = 0;

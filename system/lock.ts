@@ -1,9 +1,8 @@
 /**
- * Lock files of this machine: the space lock (held for a whole apply) and the pacing window's
- * (held for a read and a rename). One algorithm: the lock file is written beside and linked
- * into place (never seen empty, never replaced), names its holder, and is taken over when that
- * holder's process is gone. proper-lockfile judges staleness by mtime instead: a killed run's
- * lock would block the next run for seconds, and a busy event loop would lose a held lock.
+ * Lock files: the space lock (held for an apply) and the pacing window's (for a read and a rename). The lock file is written
+ * beside and linked into place (never seen empty, never replaced), names its holder, and is taken over when that process is
+ * gone. proper-lockfile judges staleness by mtime: a killed run's lock would block the next for seconds, and a busy event loop
+ * would lose a held lock.
  */
 import { randomUUID } from "node:crypto";
 import { linkSync, renameSync, unlinkSync } from "node:fs";
@@ -132,9 +131,8 @@ export function isStale(owner: LockOwner, maxHoldMs?: number): boolean {
 }
 
 /**
- * Moves the stale file aside (atomic: of two runs that both found it stale, one moves it). If
- * what was moved is not the stale lock (a third run took the lock meanwhile), it is linked
- * back, which never overwrites.
+ * Moves the stale file aside (atomic: of two runs that found it stale, one moves it); if what was moved is not the stale lock
+ * (a third run took it meanwhile), it is linked back, which never overwrites.
  */
 function takeOverStale(path: string, stale: LockOwner): void {
   const aside = `${path}.${process.pid}.${randomUUID()}.stale`;
