@@ -166,6 +166,7 @@ export class CubeClient implements CubeApi {
         failed = true;
         reject(error);
       };
+      // A page that fails, or whose cubes' listener throws, fails the walk.
       const onPage = (page: number, result: CubePage): void => {
         inFlight--;
         if (failed) return;
@@ -186,16 +187,10 @@ export class CubeClient implements CubeApi {
         while (!ended && inFlight < LIST_PAGES_IN_FLIGHT && next <= total) {
           const page = next++;
           inFlight++;
-          this.listCubesPage(page, limit).then((result) => {
-            try {
-              onPage(page, result);
-            } catch (error) {
-              fail(error);
-            }
-          }, (error: unknown) => {
+          this.listCubesPage(page, limit).then((result) => onPage(page, result), (error: unknown) => {
             inFlight--;
-            if (!failed) fail(error);
-          });
+            fail(error);
+          }).catch(fail);
         }
         if (inFlight === 0 && !failed) resolve();
       };

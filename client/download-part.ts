@@ -17,12 +17,7 @@ export function partRecordFileOf(file: string): string {
   return `${file}.part.json`;
 }
 
-const PartRecord = z.object({
-  objectId: z.nullable(z.string()),
-  etag: z.nullable(z.string()),
-  lastModified: z.nullable(z.string()),
-  total: z.nullable(z.number()),
-});
+const PartRecord = z.object({ objectId: z.nullable(z.string()), etag: z.nullable(z.string()), lastModified: z.nullable(z.string()), total: z.nullable(z.number()) });
 export type PartRecord = z.infer<typeof PartRecord>;
 
 /** A record is a few hundred bytes; anything larger is not one of ours. */

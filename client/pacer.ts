@@ -218,13 +218,6 @@ export class MutationPacer {
     return this.windowMs + this.marginMs;
   }
 
-  private grant(id: string, now: number, waiter: Waiter): PacerTicket {
-    return {
-      waitedMs: now - waiter.queuedAt,
-      done: () => this.store.redate(id, this.now()),
-    };
-  }
-
   /** One loop at a time grants slots in queue order, sleeping until the oldest grant expires. */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -235,7 +228,7 @@ export class MutationPacer {
         const taken = this.store.take(now, now - this.span(), this.limit);
         if ("id" in taken) {
           const waiter = this.queue.shift()!;
-          waiter.resolve(this.grant(taken.id, now, waiter));
+          waiter.resolve({ waitedMs: now - waiter.queuedAt, done: () => this.store.redate(taken.id, this.now()) });
           continue;
         }
         // Another process may take the slot first: then this loop sleeps again.

@@ -62,11 +62,7 @@ const Header = z.object({
 type Header = z.infer<typeof Header>;
 
 export class DiskLoadCache {
-  constructor(
-    private readonly dir: string,
-    private readonly build: string,
-    private readonly trace: (line: string) => void = () => {},
-  ) {}
+  constructor(private readonly dir: string, private readonly build: string, private readonly trace: (line: string) => void = () => {}) {}
 
   /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
   static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {

@@ -69,10 +69,7 @@ export class LoadCache {
   lookup(absPath: string, source: string, options: LoadOptions): LoadedFile | undefined {
     const entry = this.entries.get(absPath);
     if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options)) return undefined;
-    for (const [path, text] of entry.reads) {
-      if (readOrUndefined(path) !== text) return undefined;
-    }
-    return entry.loaded;
+    return [...entry.reads].every(([path, text]) => readOrUndefined(path) === text) ? entry.loaded : undefined;
   }
 
   store(absPath: string, source: string, options: LoadOptions, reads: ReferencedReads, loaded: LoadedFile): void {
@@ -309,10 +306,7 @@ class ParsedFile {
   readonly doc: Document.Parsed;
   private readonly lines = new (yaml().LineCounter)();
 
-  constructor(
-    private readonly file: string,
-    source: string,
-  ) {
+  constructor(private readonly file: string, source: string) {
     this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
@@ -448,10 +442,9 @@ class ParsedFile {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));
       for (const issue of e.issues) {
-        const offset = this.nodeAt(issue.path)?.range?.[0] ?? 0;
-        const pos = this.lines.linePos(offset);
+        const pos = this.positionOf(issue.path);
         // The loader's own message about the same spot (e.g. a literal password) is the clearer one.
-        if (!alreadyReported.has(`${pos.line}:${pos.col}`)) this.addAt(offset, `${formatPath(issue.path)}${issue.message}`);
+        if (!alreadyReported.has(`${pos.line}:${pos.col}`)) this.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
       }
       return { prune: false, cubes: [] };
     }

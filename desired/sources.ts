@@ -2,7 +2,7 @@
  * What `-f` names: one file, several, a directory of `.yaml`/`.yml` files, or `-` for standard input. Each file is loaded on
  * its own (its own defaults, paths relative to it) and the fleets are merged; a cube declared in two files is an error.
  */
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { formatBytes } from "../system/files.js";
@@ -91,24 +91,18 @@ function expand(files: readonly string[], cwd: string): { names: string[]; liste
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
 function directoryEntries(file: string, cwd: string): string[] | undefined {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
-  let isDirectory = false;
   try {
-    isDirectory = statSync(abs).isDirectory();
+    if (!statSync(abs).isDirectory()) return undefined;
   } catch {
     return undefined; // the loader reports a missing file
   }
-  if (!isDirectory) return undefined;
+  // Not a subdirectory: a link (even a broken or looping one) or a device is listed, so that its read reports it.
   const yamlFiles = readdirSync(abs, { withFileTypes: true })
-    .filter(isYamlEntry)
+    .filter((entry) => /\.ya?ml$/i.test(entry.name) && !entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
   if (yamlFiles.length === 0) throw new SourceError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
   return yamlFiles.map((entry) => join(file, entry));
-}
-
-/** A YAML-named entry that is not a subdirectory: a link (even a broken or looping one) or a device is listed, so that its read reports it. */
-function isYamlEntry(entry: Dirent): boolean {
-  return /\.ya?ml$/i.test(entry.name) && !entry.isDirectory();
 }
 
 async function readStdin(stdin: Stdin | undefined): Promise<string> {

@@ -13,12 +13,7 @@ const Timestamp = z.string();
 export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
 export type CubeState = z.infer<typeof CubeState>;
 
-export const Pagination = z.object({
-  page: int(),
-  limit: int(),
-  total: int(),
-  totalPages: int(),
-});
+export const Pagination = z.object({ page: int(), limit: int(), total: int(), totalPages: int() });
 export type Pagination = z.infer<typeof Pagination>;
 
 export const CubeResources = z.object({

@@ -113,11 +113,7 @@ export type ReadRefusal = "missing" | "dangling_symlink" | "symlink_loop" | "not
 /** A file not read: `reason` says why without the path ("not a regular file (a character device)"). */
 export class FileReadError extends Error {
   readonly code = "file_unreadable";
-  constructor(
-    readonly path: string,
-    readonly refusal: ReadRefusal,
-    readonly reason: string,
-  ) {
+  constructor(readonly path: string, readonly refusal: ReadRefusal, readonly reason: string) {
     super(`cannot read ${path}: ${reason}`);
     this.name = new.target.name;
   }
@@ -181,11 +177,7 @@ function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
 class BoundedSink {
   buffer: Buffer;
   length = 0;
-  constructor(
-    private readonly path: string,
-    private readonly limit: ReadLimit,
-    size: number,
-  ) {
+  constructor(private readonly path: string, private readonly limit: ReadLimit, size: number) {
     // /proc files say 0 and have text: start with a page.
     this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 4096), limit.maxBytes) + 1);
   }
