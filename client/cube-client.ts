@@ -215,8 +215,7 @@ export class CubeClient implements CubeApi {
   }
 
   async setTerminationProtection(cubeId: string, value: boolean): Promise<Api.Cube> {
-    const path = await this.cubePath(cubeId);
-    return this.request("OneCube", { method: "PATCH", path, body: { terminationProtection: value } });
+    return this.request("OneCube", { method: "PATCH", path: await this.cubePath(cubeId), body: { terminationProtection: value } });
   }
 
   async deleteCube(cubeId: string): Promise<void> {
@@ -264,8 +263,7 @@ export class CubeClient implements CubeApi {
   }
 
   async getDomainRecords(cubeId: string, domainId: string): Promise<Api.DomainRecordsView> {
-    const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`);
-    return this.request("DomainRecordsView", { method: "GET", path });
+    return this.request("DomainRecordsView", { method: "GET", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`) });
   }
 
   // ------------------------------------------------------------ TCP mappings
@@ -286,8 +284,7 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ snapshots
 
   async listSnapshots(cubeId: string): Promise<Api.Snapshot[]> {
-    const path = await this.cubePath(cubeId, "/snapshots");
-    return (await this.request("ListSnapshots", { method: "GET", path })).items;
+    return (await this.request("ListSnapshots", { method: "GET", path: await this.cubePath(cubeId, "/snapshots") })).items;
   }
 
   async createSnapshot(cubeId: string, body: z.infer<typeof Api.CreateSnapshotRequest>, options: CreateOptions): Promise<Api.Snapshot> {

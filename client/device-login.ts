@@ -13,7 +13,6 @@ export interface DeviceLoginOptions {
   onCode: (started: DeviceLoginStarted) => void;
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
-  userAgent?: string;
   /** Default: the process's proxies from process.env (client/dispatcher.ts). */
   network?: Network;
 }

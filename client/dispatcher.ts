@@ -42,7 +42,6 @@ export interface DispatcherOptions {
   connections: number;
   /** No answer's head, or no body bytes, for this long: the request fails (UND_ERR_*_TIMEOUT). */
   timeoutMs?: number;
-  keepAliveMs?: number;
 }
 
 /** A CA bundle is a few hundred KB at most; anything larger is not one. */
@@ -84,7 +83,7 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   const httpProxy = proxySetting(env, "http:")?.value;
   const httpsProxy = proxySetting(env, "https:")?.value;
   const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
-  const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000, ...timeouts };
+  const pool = { connections: options.connections, keepAliveTimeout: 10_000, ...timeouts };
   // Every pool gets the limit, the forwarding proxy's too (undici's own factory makes that one without it).
   const factory = (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool });
   // No proxy set: the agent EnvHttpProxyAgent would route every request to, without its URL parse and NO_PROXY match per request.

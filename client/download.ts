@@ -89,7 +89,7 @@ export async function downloadArchive(link: () => Promise<BackupDownload>, file:
       if (options.signal?.aborted) throw new TransferError(`download stopped; ${await keptText(file)}`);
       failures++;
       const limit = error instanceof StorageUnreachable && error.retryLimit !== undefined ? error.retryLimit : (options.maxResumes ?? 3);
-      if (failures > limit) throw await asTransferError(error, file);
+      if (failures > limit) throw new TransferError(`download failed: ${error instanceof Error ? error.message : String(error)}; ${await keptText(file)}`);
       if (error instanceof RefusedUrl) target = await link();
     }
   }
@@ -230,9 +230,4 @@ async function keptText(file: string): Promise<string> {
   if (kept > 0) return `${kept} bytes kept in ${partFileOf(file)}, the next run resumes from there`;
   await discardPart(file).catch(() => {});
   return "nothing was kept";
-}
-
-async function asTransferError(error: unknown, file: string): Promise<TransferError> {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new TransferError(`download failed: ${reason}; ${await keptText(file)}`);
 }

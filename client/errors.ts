@@ -6,26 +6,9 @@ import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "
 import { cutShort, type Redactor } from "../system/redact.js";
 
 export type CubeApiErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "termination_protected"
-  | "proxy_protocol_port_mismatch"
-  | "unprocessable"
-  | "rate_limited"
-  | "server_error"
-  | "http_error"
-  | "network_error"
-  | "timeout"
-  | "invalid_response"
-  | "invalid_argument"
-  | "config"
-  | "insecure_url"
-  | "redirect_refused"
-  | "stopped"
-  | "transfer_failed";
+  | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "termination_protected" | "proxy_protocol_port_mismatch"
+  | "unprocessable" | "rate_limited" | "server_error" | "http_error" | "network_error" | "timeout" | "invalid_response" | "invalid_argument"
+  | "config" | "insecure_url" | "redirect_refused" | "stopped" | "transfer_failed";
 
 export interface ErrorContext {
   method?: string;

@@ -34,13 +34,12 @@ export interface ThrottleOptions {
   onPaced?: (req: ApiRequest, waitMs: number) => void;
   /** Aborted: send nothing new. */
   signal?: AbortSignal;
-  random?: () => number;
   waits?: RateWaitListener;
 }
 
-export function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer, random: () => number): number {
+function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer): number {
   const told = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : undefined;
-  const base = told ?? Math.round(pacer.rateLimitedWaitMs(attempt) * (1 + 0.25 * random()));
+  const base = told ?? Math.round(pacer.rateLimitedWaitMs(attempt) * (1 + 0.25 * Math.random()));
   return isMutating(req.method) ? base : Math.min(base, READ_RATE_LIMIT_MAX_WAIT_MS);
 }
 
@@ -49,8 +48,6 @@ export function stoppedBeforeSending(req: ApiRequest): StoppedError {
 }
 
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
-  if (typeof options.onRateLimit !== "function") throw new TypeError("withThrottle needs an onRateLimit callback");
-  const random = options.random ?? Math.random;
   async function paced(req: ApiRequest): Promise<ApiResponse> {
     if (options.signal?.aborted) throw stoppedBeforeSending(req);
     if (!isMutating(req.method)) return next(req);
@@ -80,7 +77,7 @@ export function withThrottle(next: Send, options: ThrottleOptions): Send {
         return await paced(req);
       } catch (err) {
         if (!(err instanceof RateLimitedError)) throw err;
-        const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer, random);
+        const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer);
         if (!options.onRateLimit(waitMs, req, rateLimited)) throw err;
         tell(() => options.waits?.started({ reason: "rate_limited", method: req.method, path: req.path, waitMs }));
         try {

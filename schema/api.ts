@@ -83,17 +83,8 @@ export type DomainSettings = z.infer<typeof DomainSettings>;
  * goes with the write-only password; confirmMixedProxyProtocol is a request flag).
  */
 export const DOMAIN_PROXY_SETTINGS = [
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "proxyProtocol",
+  "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
+  "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "proxyProtocol",
 ] as const satisfies readonly (keyof DomainSettings)[];
 /** Every domain setting a desired state or a Pulumi Domain declares (the password aside). */
 export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const satisfies readonly (keyof DomainSettings)[];

@@ -55,11 +55,15 @@ export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>,
     }
     (options.overwrite === false ? linkSync : renameSync)(temp, path);
   } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Renamed into place, or never created.
-    }
+    unlinkQuietly(temp); // renamed into place, or never created
+  }
+}
+
+export function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
   }
 }
 

@@ -5,9 +5,9 @@
  * would lose a held lock.
  */
 import { randomUUID } from "node:crypto";
-import { linkSync, renameSync, unlinkSync } from "node:fs";
+import { linkSync, renameSync } from "node:fs";
 import { hostname } from "node:os";
-import { readRegularText, writeFileAtomicSync, type ReadLimit } from "./files.js";
+import { readRegularText, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
 
 export interface LockOwner {
@@ -152,12 +152,4 @@ function takeOverStale(path: string, stale: LockOwner): void {
 
 function releaseIfOurs(path: string, token: string): void {
   if (readOwner(path)?.token === token) unlinkQuietly(path);
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }
