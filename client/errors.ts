@@ -161,12 +161,9 @@ const MAX_SERVER_TEXT = 500;
 function serverMessage(body: unknown): string | undefined {
   const plain = ErrorBody.safeParse(body);
   if (plain.success) return plain.data.error;
-  if (typeof body === "object" && body !== null && "error" in body) {
-    const inner = (body as { error: unknown }).error;
-    if (typeof inner === "object" && inner !== null && typeof (inner as { message?: unknown }).message === "string") {
-      return (inner as { message: string }).message;
-    }
-  }
+  // {error: {message}}, e.g. the typed 409s.
+  const inner = typeof body === "object" && body !== null ? (body as { error?: { message?: unknown } | null }).error : undefined;
+  if (typeof inner === "object" && inner !== null && typeof inner.message === "string") return inner.message;
   if (typeof body === "string" && body.length > 0) return body;
   return undefined;
 }

@@ -5,6 +5,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { tryOr } from "../system/files.js";
 import { SourceError } from "./errors.js";
 
 /** Whether `path` is `dir` or below it (both absolute, already real). */
@@ -44,19 +45,12 @@ export function confineSource(root: string, absPath: string, shown: string): voi
 export function secretPathUnder(secretsDir: string | undefined, named: string): string {
   if (secretsDir === undefined) throw new Error(`a fleet from a repository writes webhook secrets only under a directory the operator names: pass --secrets-dir DIR`);
   if (isAbsolute(named)) throw new Error(`an absolute secretFile is refused in a fleet from a repository: name a path relative to --secrets-dir`);
-  const base = realOrSelf(secretsDir);
+  const base = tryOr(() => realpathSync(secretsDir), secretsDir);
   const wanted = resolve(base, named);
   if (!isInside(base, wanted) || wanted === base) throw new Error(`the secretFile leaves --secrets-dir and is refused`);
-  if (!isInside(base, realOrSelf(nearestExisting(wanted)))) throw new Error(`the secretFile leads outside --secrets-dir through a symlink, and is refused`);
+  const existing = nearestExisting(wanted);
+  if (!isInside(base, tryOr(() => realpathSync(existing), existing))) throw new Error(`the secretFile leads outside --secrets-dir through a symlink, and is refused`);
   return wanted;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 function nearestExisting(path: string): string {

@@ -11,7 +11,7 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields, type NormalizeOptions } from "../engine/normalize.js";
-import { FileReadError, readRegularText } from "../system/files.js";
+import { FileReadError, readRegularText, tryOr } from "../system/files.js";
 import { confinedPath, confineSource, secretPathUnder } from "./confine.js";
 import { LoadError, quoted, SourceError, UnreadableFileError, visible, type FileProblem, type Position } from "./errors.js";
 import { ANY_REFERENCED_FILE, FLEET_FILE, REFERENCED_FILES } from "./limits.js";
@@ -69,7 +69,7 @@ export class LoadCache {
   lookup(absPath: string, source: string, options: LoadOptions): LoadedFile | undefined {
     const entry = this.entries.get(absPath);
     if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options)) return undefined;
-    return [...entry.reads].every(([path, text]) => readOrUndefined(path) === text) ? entry.loaded : undefined;
+    return [...entry.reads].every(([path, text]) => tryOr(() => readRegularText(path, ANY_REFERENCED_FILE), undefined) === text) ? entry.loaded : undefined;
   }
 
   store(absPath: string, source: string, options: LoadOptions, reads: ReferencedReads, loaded: LoadedFile): void {
@@ -78,14 +78,6 @@ export class LoadCache {
 }
 
 const targetsKey = (options: LoadOptions): string => (options.targets ?? []).join("\0");
-
-function readOrUndefined(absPath: string): string | undefined {
-  try {
-    return readRegularText(absPath, ANY_REFERENCED_FILE);
-  } catch {
-    return undefined;
-  }
-}
 
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
   return loadDesiredStateSync(options);

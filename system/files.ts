@@ -42,7 +42,7 @@ export async function writeFileAtomic(path: string, data: FileData, options: Wri
 }
 
 export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>, options: WriteOptions = {}): void {
-  const mode = options.mode ?? modeOf(lstatOrUndefined(path));
+  const mode = options.mode ?? modeOf(tryOr(() => lstatSync(path), undefined));
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const temp = tempPathBeside(path);
   try {
@@ -82,11 +82,12 @@ function modeOf(stats: { isFile(): boolean; mode: number } | undefined): number 
   return stats?.isFile() ? stats.mode & 0o7777 : PRIVATE_FILE;
 }
 
-function lstatOrUndefined(path: string) {
+/** What `run` returns, or `fallback` when it throws. */
+export function tryOr<T, F>(run: () => T, fallback: F): T | F {
   try {
-    return lstatSync(path);
+    return run();
   } catch {
-    return undefined;
+    return fallback;
   }
 }
 
@@ -211,19 +212,11 @@ function openRefusal(path: string, error: unknown): FileReadError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ELOOP") return new FileReadError(path, "symlink_loop", "a symlink that loops (too many levels of symbolic links)");
   if (code === "ENOENT" || code === "ENOTDIR") {
-    const target = linkTarget(path);
+    const target = tryOr(() => readlinkSync(path), undefined);
     return target === undefined ? new FileReadError(path, "missing", "no such file") : new FileReadError(path, "dangling_symlink", `a symlink to ${target}, which does not exist`);
   }
   if (code === "EACCES") return new FileReadError(path, "unreadable", "permission denied");
   return new FileReadError(path, "unreadable", (error as Error).message);
-}
-
-function linkTarget(path: string): string | undefined {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function kindOf(stats: Stats): string {
