@@ -1,5 +1,6 @@
 /** The API's CLI device login (RFC 8628): start, show the user code, poll until approved; the API key is handed to the caller, never logged. */
 import { z } from "zod";
+import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
@@ -54,12 +55,7 @@ async function send(network: Network, base: string, path: string, body: unknown)
   } catch (error) {
     throw networkError(error as { code?: unknown; message?: unknown }, "POST", path, new URL(base), network.proxyFor(new URL(base)));
   }
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = text;
-  }
+  const parsed: unknown = tryOr(() => (text ? JSON.parse(text) : undefined), text);
   const retryAfter = res.headers["retry-after"];
   return { status: res.statusCode, body: parsed, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined };
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
-import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/files.js";
+import { readRegularText, STATE_FILE, tryOr, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
 import { takeFrom, timesAfter, type Grant, type Taken, type WindowStore } from "./pacer.js";
 
@@ -43,12 +43,7 @@ export class FileWindowStore implements WindowStore {
   }
 
   private read(): Grant[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readRegularText(this.path, STATE_FILE));
-    } catch {
-      return [];
-    }
+    const parsed: unknown = tryOr(() => JSON.parse(readRegularText(this.path, STATE_FILE)), undefined);
     const grants = (parsed as { grants?: unknown } | null)?.grants;
     if (!Array.isArray(grants)) return [];
     return grants.filter((g): g is Grant => typeof g?.id === "string" && typeof g?.at === "number");

@@ -32,13 +32,8 @@ export function confinedPath(root: string, baseDir: string, named: string): stri
 
 /** The YAML file itself (a --path, or an entry of its directory) must be inside the checkout too. */
 export function confineSource(root: string, absPath: string, shown: string): void {
-  let real: string;
-  try {
-    real = realpathSync(absPath);
-  } catch {
-    return; // the loader reports a missing file
-  }
-  if (!isInside(root, real)) throw new SourceError("file_unreadable", `${shown} is a symlink that leads outside the repository checkout, and is refused`);
+  const real = tryOr(() => realpathSync(absPath), undefined); // a missing file is the loader's to report
+  if (real !== undefined && !isInside(root, real)) throw new SourceError("file_unreadable", `${shown} is a symlink that leads outside the repository checkout, and is refused`);
 }
 
 /** Where a webhook's secret goes for a fleet from a repository: under the operator's directory, by a relative path that stays inside it (after symlinks). */

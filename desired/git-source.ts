@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { userDir } from "../system/dirs.js";
+import { tryOr } from "../system/files.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
 import { GitSourceError, SourceError } from "./errors.js";
 
@@ -211,7 +212,7 @@ export function gitEnv(base: Record<string, string | undefined>, url: string, cr
   if (credentials?.token !== undefined) {
     const basic = Buffer.from(`${credentials.username ?? "x-access-token"}:${credentials.token}`).toString("base64");
     // Scoped to the repository's origin: a header git would send elsewhere leaks the token.
-    config.push([`http.${originOf(url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
+    config.push([`http.${tryOr(() => new URL(url).origin, url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
   }
   addConfig(env, config);
   if (credentials?.sshKeyFile !== undefined || credentials?.knownHostsFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials);
@@ -239,14 +240,6 @@ function sshCommand(credentials: GitCredentials): string {
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 /**

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
-import { formatBytes } from "../system/files.js";
+import { formatBytes, tryOr } from "../system/files.js";
 import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
 import { FLEET_FILE } from "./limits.js";
 import { Defaults } from "../schema/desired.js";
@@ -91,11 +91,7 @@ function expand(files: readonly string[], cwd: string): { names: string[]; liste
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
 function directoryEntries(file: string, cwd: string): string[] | undefined {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
-  try {
-    if (!statSync(abs).isDirectory()) return undefined;
-  } catch {
-    return undefined; // the loader reports a missing file
-  }
+  if (!tryOr(() => statSync(abs).isDirectory(), false)) return undefined; // a missing file is the loader's to report
   // Not a subdirectory: a link (even a broken or looping one) or a device is listed, so that its read reports it.
   const yamlFiles = readdirSync(abs, { withFileTypes: true })
     .filter((entry) => /\.ya?ml$/i.test(entry.name) && !entry.isDirectory())

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { linkSync, renameSync } from "node:fs";
 import { hostname } from "node:os";
-import { readRegularText, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
+import { readRegularText, tryOr, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
 
 export interface LockOwner {
@@ -109,13 +109,9 @@ function createLockFile(path: string, owner: LockOwner): boolean {
 const LOCK_OWNER: ReadLimit = { maxBytes: 64 * 1024, what: "a lock file" };
 
 export function readOwner(path: string): LockOwner | undefined {
-  try {
-    const parsed = JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner>;
-    if (typeof parsed.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string") return parsed as LockOwner;
-  } catch {
-    // Gone meanwhile: the next round tries again.
-  }
-  return undefined;
+  // Gone meanwhile: the next round tries again.
+  const parsed = tryOr(() => JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner> | null, undefined);
+  return typeof parsed?.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string" ? (parsed as LockOwner) : undefined;
 }
 
 /** Its process is gone (same host), or it has held longer than any holder may. Another host's lock is never stale. */
