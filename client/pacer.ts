@@ -6,6 +6,7 @@
  * granularity. Waiters are served FIFO; a retry asks with `priority` and goes first (it still takes a slot: the server counts it).
  */
 import { StoppedError } from "./errors.js";
+import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 
 export interface PacerOptions {
@@ -96,11 +97,7 @@ export function defaultMarginMs(windowMs: number): number {
 
 /** Calls a listener (a report only): one that throws must not fail the request or stall the pump. */
 export function tell(report: () => void): void {
-  try {
-    report();
-  } catch {
-    // reporting only
-  }
+  tryOr(report, undefined);
 }
 
 export class MutationPacer {

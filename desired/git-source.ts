@@ -174,7 +174,7 @@ function runGit(argv: string[], env: Record<string, string>, timeoutMs: number):
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-8192)));
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      if (child.pid !== undefined) tryOr(() => process.kill(-child.pid!, "SIGKILL"), undefined); // unless already gone
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -186,15 +186,6 @@ function runGit(argv: string[], env: Record<string, string>, timeoutMs: number):
       else resolvePromise({ ok: false, timedOut, stderr: lastLines(stderr) || `exit ${code}` });
     });
   });
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
 }
 
 /** The argv of one git command on the clone: never a credential (they travel in gitEnv). */

@@ -59,12 +59,9 @@ export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>,
   }
 }
 
+/** Removes a file that may be gone already. */
 export function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
+  tryOr(() => unlinkSync(path), undefined);
 }
 
 /** For appending to a file that may exist (a download's FILE.part): refuses a symlink (ELOOP); new files are 0600. */
