@@ -1,8 +1,4 @@
-/**
- * The contract of the embedded Cube API client: one typed method per operation the emulator
- * serves, in the desired-state file's names (vocabulary.ts). Engine, reconciler and provider
- * code depend on this interface only.
- */
+/** The embedded Cube API client's contract, in the desired-state file's names (vocabulary.ts): engine, reconciler and provider use this only. */
 import type * as Api from "../schema/index.js";
 import type { z } from "zod";
 import type { DownloadOptions, DownloadResult } from "./download.js";
@@ -50,11 +46,7 @@ export interface CubeApi {
   listImages(): Promise<Api.Image[]>;
   getPricing(): Promise<Api.Pricing>;
 
-  /**
-   * Every cube of the space, walking every page. `onCubes` (optional to honour) hears each
-   * page's newly seen cubes, in page order, as soon as they are known: a caller can start
-   * reading them before the walk ends.
-   */
+  /** Every cube of the space. `onCubes` (optional to honour) hears each page's newly seen cubes, in page order, before the walk ends. */
   listCubes(options?: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void }): Promise<Api.Cube[]>;
   listCubesPage(page: number, limit?: number): Promise<CubePage>;
   getCube(cubeId: string): Promise<Api.Cube>;
@@ -102,11 +94,7 @@ export interface CubeApi {
   /** Only while uploading (else ConflictError). */
   cancelImport(importId: string): Promise<void>;
   completeImport(importId: string, body: Api.CompleteImportRequest): Promise<Api.ImportCompleted>;
-  /**
-   * Uploads `file` as a new cube: start, every part (bounded concurrency, a failed part retried
-   * on its own), complete. An import whose parts did not all succeed is never completed; it is
-   * canceled unless `keep`.
-   */
+  /** Uploads `file` as a new cube: start, every part, complete; an import whose parts did not all succeed is canceled (unless `keep`), never completed. */
   importArchive(file: string, body: Omit<Api.CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<Api.ImportCompleted>;
 
   listWebhooks(): Promise<Api.Webhook[]>;

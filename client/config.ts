@@ -1,6 +1,4 @@
-/**
- * Client configuration: reading credentials from the environment and checking the base URL.
- */
+/** Client configuration: credentials from the environment, and the base URL's check. */
 import { ConfigError, InsecureUrlError } from "./errors.js";
 
 export const DEFAULT_BASE_URL = "https://krova.cloud/api/v1";
@@ -21,15 +19,10 @@ function firstSet(env: Env, names: string[]): string | undefined {
   return undefined;
 }
 
-/**
- * CUBE_API_KEY / CUBE_SPACE_ID / CUBE_API_URL, falling back to the official Krova CLI's
- * KROVA_API_KEY / KROVA_SPACE_ID / KROVA_BASE_URL.
- */
+/** CUBE_API_KEY / CUBE_SPACE_ID / CUBE_API_URL, else the official Krova CLI's KROVA_API_KEY / KROVA_SPACE_ID / KROVA_BASE_URL. */
 export function clientConfigFromEnv(env: Env): ClientConfig {
   const apiKey = firstSet(env, ["CUBE_API_KEY", "KROVA_API_KEY"]);
-  if (apiKey === undefined) {
-    throw new ConfigError("No API key: set CUBE_API_KEY (or KROVA_API_KEY, as the official Krova CLI uses)");
-  }
+  if (apiKey === undefined) throw new ConfigError("No API key: set CUBE_API_KEY (or KROVA_API_KEY, as the official Krova CLI uses)");
   const baseUrl = firstSet(env, ["CUBE_API_URL", "KROVA_BASE_URL"]) ?? DEFAULT_BASE_URL;
   const spaceId = firstSet(env, ["CUBE_SPACE_ID", "KROVA_SPACE_ID"]);
   return spaceId === undefined ? { baseUrl, apiKey } : { baseUrl, apiKey, spaceId };
@@ -53,10 +46,7 @@ export function checkBaseUrl(baseUrl: string): URL {
   }
   if (url.username || url.password) throw new ConfigError("The API base URL must not contain credentials");
   if (url.search || url.hash) throw new ConfigError("The API base URL must not contain a query or fragment");
-  if (url.protocol === "https:") return url;
-  if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url;
-  if (url.protocol === "http:") {
-    throw new InsecureUrlError(`Refusing plain http to ${url.host}: use https (http is allowed only to loopback hosts)`);
-  }
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return url;
+  if (url.protocol === "http:") throw new InsecureUrlError(`Refusing plain http to ${url.host}: use https (http is allowed only to loopback hosts)`);
   throw new ConfigError(`Unsupported API base URL scheme ${url.protocol} (use https)`);
 }

@@ -1,8 +1,6 @@
 /**
- * The typed Cube API client: one method per operation of the CubeApi contract. Every response
- * is validated with the zod schemas (response-schemas.ts, loaded when first needed) or the
- * quick check that gives the same output; both the spec's bare shapes and the reference's
- * envelopes are accepted.
+ * The typed Cube API client (CubeApi). Every response is validated with the zod schemas (response-schemas.ts, loaded when first
+ * needed) or the quick check that gives the same output; the spec's bare shapes and the reference's envelopes are both accepted.
  */
 import type { z } from "zod";
 import { stat } from "node:fs/promises";
@@ -60,12 +58,9 @@ export class CubeClient implements CubeApi {
     return this.http.close();
   }
 
-  // ------------------------------------------------------------ plumbing
-
   /**
-   * `quick`: the same check as the schema named for plainly valid bodies, undefined otherwise
-   * (fast-check.ts). `translate`: the validated answer in cubeform's names (vocabulary.ts); a
-   * watch's memo keeps the result, so an unchanged answer is handed out as the same objects.
+   * `quick`: the schema's check for plainly valid bodies, else undefined (fast-check.ts). `translate`: the answer in cubeform's
+   * names (vocabulary.ts); a watch's memo keeps the result, so an unchanged answer is handed out as the same objects.
    */
   private async request<K extends SchemaName, T = Output<K>>(schema: K, req: CallRequest, quick?: (body: unknown) => Output<K> | undefined, translate = (output: Output<K>) => output as T): Promise<T> {
     const res = await this.http.call(req);
@@ -129,10 +124,8 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ cubes
 
   /**
-   * Every cube of the space: page 1 says how many pages there are, the rest are read with
-   * LIST_PAGES_IN_FLIGHT in flight (the same reads as one after another, in a fraction of the
-   * time: 100 pages at 10,000 cubes). A page is sent as soon as one is answered, so the server
-   * always has the next ones; cubes are handed out in page order.
+   * Page 1 says how many pages there are; the rest are read LIST_PAGES_IN_FLIGHT at a time (100 pages at 10,000 cubes, in a
+   * fraction of the time of one after another), the next sent as soon as one is answered. Cubes are handed out in page order.
    */
   async listCubes(options: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void } = {}): Promise<Api.Cube[]> {
     const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -156,9 +149,8 @@ export class CubeClient implements CubeApi {
   }
 
   /**
-   * Pages 2… with at most LIST_PAGES_IN_FLIGHT in flight. The highest page answered so far says
-   * how many pages there are (the space may grow or shrink meanwhile); an empty page, or one
-   * without pagination, ends the walk. Answers are taken in page order.
+   * Pages 2…; the highest page answered so far says how many there are (the space may grow or shrink meanwhile), and an empty
+   * page, or one without pagination, ends the walk.
    */
   private readLaterPages(totalPages: number, limit: number, take: (cubes: Api.Cube[]) => void): Promise<void> {
     let total = totalPages;
@@ -174,6 +166,7 @@ export class CubeClient implements CubeApi {
         failed = true;
         reject(error);
       };
+      // A page that fails, or whose cubes' listener throws, fails the walk.
       const onPage = (page: number, result: CubePage): void => {
         inFlight--;
         if (failed) return;
@@ -194,16 +187,10 @@ export class CubeClient implements CubeApi {
         while (!ended && inFlight < LIST_PAGES_IN_FLIGHT && next <= total) {
           const page = next++;
           inFlight++;
-          this.listCubesPage(page, limit).then((result) => {
-            try {
-              onPage(page, result);
-            } catch (error) {
-              fail(error);
-            }
-          }, (error: unknown) => {
+          this.listCubesPage(page, limit).then((result) => onPage(page, result), (error: unknown) => {
             inFlight--;
-            if (!failed) fail(error);
-          });
+            fail(error);
+          }).catch(fail);
         }
         if (inFlight === 0 && !failed) resolve();
       };
@@ -228,8 +215,7 @@ export class CubeClient implements CubeApi {
   }
 
   async setTerminationProtection(cubeId: string, value: boolean): Promise<Api.Cube> {
-    const path = await this.cubePath(cubeId);
-    return this.request("OneCube", { method: "PATCH", path, body: { terminationProtection: value } });
+    return this.request("OneCube", { method: "PATCH", path: await this.cubePath(cubeId), body: { terminationProtection: value } });
   }
 
   async deleteCube(cubeId: string): Promise<void> {
@@ -277,8 +263,7 @@ export class CubeClient implements CubeApi {
   }
 
   async getDomainRecords(cubeId: string, domainId: string): Promise<Api.DomainRecordsView> {
-    const path = await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`);
-    return this.request("DomainRecordsView", { method: "GET", path });
+    return this.request("DomainRecordsView", { method: "GET", path: await this.cubePath(cubeId, `/domains/${seg(domainId)}/records`) });
   }
 
   // ------------------------------------------------------------ TCP mappings
@@ -299,8 +284,7 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ snapshots
 
   async listSnapshots(cubeId: string): Promise<Api.Snapshot[]> {
-    const path = await this.cubePath(cubeId, "/snapshots");
-    return (await this.request("ListSnapshots", { method: "GET", path })).items;
+    return (await this.request("ListSnapshots", { method: "GET", path: await this.cubePath(cubeId, "/snapshots") })).items;
   }
 
   async createSnapshot(cubeId: string, body: z.infer<typeof Api.CreateSnapshotRequest>, options: CreateOptions): Promise<Api.Snapshot> {

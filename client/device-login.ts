@@ -1,8 +1,6 @@
-/**
- * The CLI device login of the API (RFC 8628): start, show the user code, poll until the user
- * approves; the API key it returns is handed to the caller once (never logged).
- */
+/** The API's CLI device login (RFC 8628): start, show the user code, poll until approved; the API key is handed to the caller, never logged. */
 import { z } from "zod";
+import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
 import { checkBaseUrl } from "./config.js";
@@ -16,7 +14,6 @@ export interface DeviceLoginOptions {
   onCode: (started: DeviceLoginStarted) => void;
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
-  userAgent?: string;
   /** Default: the process's proxies from process.env (client/dispatcher.ts). */
   network?: Network;
 }
@@ -58,12 +55,7 @@ async function send(network: Network, base: string, path: string, body: unknown)
   } catch (error) {
     throw networkError(error as { code?: unknown; message?: unknown }, "POST", path, new URL(base), network.proxyFor(new URL(base)));
   }
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = text;
-  }
+  const parsed: unknown = tryOr(() => (text ? JSON.parse(text) : undefined), text);
   const retryAfter = res.headers["retry-after"];
   return { status: res.statusCode, body: parsed, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined };
 }

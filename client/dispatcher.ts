@@ -1,19 +1,14 @@
 /**
- * The one HTTP dispatcher of a client: undici's EnvHttpProxyAgent (its plain Agent when no proxy
- * is set), so every request (reads, mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY
- * and NO_PROXY in either case, with ALL_PROXY as the fallback for both, as curl and git read
- * them. An http:// target is forwarded by the proxy (absolute URI); an https:// target goes
- * through a CONNECT tunnel.
- *
- * Certificates: Node's bundled roots plus NODE_EXTRA_CA_CERTS, as always; CUBE_CA_FILE adds
- * the PEM certificates of a private CA (e.g. a TLS-inspecting corporate proxy) to them.
+ * The one HTTP dispatcher of a client: undici's EnvHttpProxyAgent (its plain Agent when no proxy is set), so every request
+ * (reads, mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY, NO_PROXY and ALL_PROXY (either case) as curl and git
+ * do: an http:// target is forwarded by the proxy, an https:// one goes through a CONNECT tunnel. CUBE_CA_FILE adds a private
+ * CA's PEM certificates (e.g. a TLS-inspecting proxy's) to Node's roots and NODE_EXTRA_CA_CERTS.
  */
 import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
-// From their own modules (types: undici-modules.d.ts): undici's index also loads its fetch,
-// WebSocket and cookie modules, and the cookies one reads globalThis.Headers, which makes Node
-// load its own copy of undici, ~55 ms of every command that sends a request. These paths are
-// undici's files, not its API: package.json takes its patch releases only.
+// From their own modules (types: undici-modules.d.ts): undici's index also loads its cookie module, which makes Node load its
+// own copy of undici (~55 ms of every command that sends a request). These are undici's files, not its API: package.json
+// takes its patch releases only.
 import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
 import Pool from "undici/lib/dispatcher/pool.js";
 import Agent from "undici/lib/dispatcher/agent.js";
@@ -47,7 +42,6 @@ export interface DispatcherOptions {
   connections: number;
   /** No answer's head, or no body bytes, for this long: the request fails (UND_ERR_*_TIMEOUT). */
   timeoutMs?: number;
-  keepAliveMs?: number;
 }
 
 /** A CA bundle is a few hundred KB at most; anything larger is not one. */
@@ -89,9 +83,8 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   const httpProxy = proxySetting(env, "http:")?.value;
   const httpsProxy = proxySetting(env, "https:")?.value;
   const timeouts = options.timeoutMs === undefined ? {} : { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
-  const pool = { connections: options.connections, keepAliveTimeout: options.keepAliveMs ?? 10_000, ...timeouts };
-  // Every pool gets the limit, the one of connections to a forwarding proxy too (undici's own
-  // makes that one without it).
+  const pool = { connections: options.connections, keepAliveTimeout: 10_000, ...timeouts };
+  // Every pool gets the limit, the forwarding proxy's too (undici's own factory makes that one without it).
   const factory = (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool });
   // No proxy set: the agent EnvHttpProxyAgent would route every request to, without its URL parse and NO_PROXY match per request.
   if (httpProxy === undefined && httpsProxy === undefined) return new Agent({ ...pool, factory, ...(tls ? { connect: tls } : {}) });
@@ -107,10 +100,12 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   } as EnvHttpProxyAgent.Options);
 }
 
+/** curl and git take a bare host:port as an http proxy. */
+const withScheme = (value: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+
 function checkedProxy(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  // curl and git take a bare host:port as an http proxy.
-  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  const url = withScheme(value);
   try {
     new URL(url);
   } catch {
@@ -144,7 +139,7 @@ function bypassed(target: URL, noProxy: string): boolean {
 /** A URL as it may be shown: without user name and password. */
 export function shownUrl(value: string): string {
   try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    const url = new URL(withScheme(value));
     url.username = "";
     url.password = "";
     return url.origin === "null" ? url.href : url.origin;

@@ -1,8 +1,6 @@
 /**
- * What a download keeps between runs: `FILE.part` (the bytes so far) and `FILE.part.json` beside
- * it, which says what those bytes are (the backup's id, the storage's ETag / Last-Modified and
- * the archive's size). A `.part` is resumed only for the object its record names; a `.part`
- * without a record (or with a record of another object) is never appended to.
+ * What a download keeps between runs: `FILE.part` (the bytes so far) and its record `FILE.part.json` (the backup's id, the
+ * storage's ETag / Last-Modified, the archive's size). A `.part` is appended to only for the object its record names.
  */
 import type { WriteStream } from "node:fs";
 import { rename, rm, stat, truncate } from "node:fs/promises";
@@ -19,12 +17,7 @@ export function partRecordFileOf(file: string): string {
   return `${file}.part.json`;
 }
 
-const PartRecord = z.object({
-  objectId: z.nullable(z.string()),
-  etag: z.nullable(z.string()),
-  lastModified: z.nullable(z.string()),
-  total: z.nullable(z.number()),
-});
+const PartRecord = z.object({ objectId: z.nullable(z.string()), etag: z.nullable(z.string()), lastModified: z.nullable(z.string()), total: z.nullable(z.number()) });
 export type PartRecord = z.infer<typeof PartRecord>;
 
 /** A record is a few hundred bytes; anything larger is not one of ours. */

@@ -1,18 +1,14 @@
 /**
- * Streaming, resumable archive downloads from presigned URLs, straight to `FILE.part`. A `.part`
- * is resumed (Range, with If-Range so a changed object comes whole, never spliced) only when its
- * record (download-part.ts) names this very object; a 206 is written where its Content-Range
- * starts. A dropped connection is resumed within the run (with a fresh URL when the old one was
- * refused); the file gets its final name only with the expected byte count.
+ * Streaming, resumable archive downloads from presigned URLs to `FILE.part`, resumed (Range, with If-Range so a changed object
+ * comes whole, never spliced) only when its record (download-part.ts) names this object; a 206 is written where its
+ * Content-Range starts. A dropped connection is resumed within the run (with a fresh URL when the old one was refused); the
+ * file gets its final name only with the expected byte count.
  */
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { environmentNetwork, type Network } from "./dispatcher.js";
+import type { Network } from "./dispatcher.js";
 import type { BackupDownload } from "../schema/index.js";
-import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
-import { storageFailure } from "./network-failure.js";
-import { storageErrorText } from "./storage-answer.js";
+import { byteCounter, storageErrorText, storageRequest } from "./storage.js";
 import {
   checkFolderOf,
   completePart,
@@ -93,7 +89,7 @@ export async function downloadArchive(link: () => Promise<BackupDownload>, file:
       if (options.signal?.aborted) throw new TransferError(`download stopped; ${await keptText(file)}`);
       failures++;
       const limit = error instanceof StorageUnreachable && error.retryLimit !== undefined ? error.retryLimit : (options.maxResumes ?? 3);
-      if (failures > limit) throw await asTransferError(error, file);
+      if (failures > limit) throw new TransferError(`download failed: ${error instanceof Error ? error.message : String(error)}; ${await keptText(file)}`);
       if (error instanceof RefusedUrl) target = await link();
     }
   }
@@ -148,23 +144,16 @@ async function fetchInto(url: string, transfer: Transfer, offset: number): Promi
   return "written";
 }
 
-async function get(url: string, transfer: Transfer, offset: number) {
-  checkBaseUrl(new URL(url).origin);
+function get(url: string, transfer: Transfer, offset: number) {
   const { options, record } = transfer;
-  const network = options.network ?? environmentNetwork();
   const validator = record?.etag ?? record?.lastModified ?? undefined;
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(validator !== undefined ? { "if-range": validator } : {}) } : {};
-  return network.request(url, { method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
-    throw options.signal?.aborted ? error : storageFailure(error as { code?: unknown }, "GET", url, network);
-  });
+  return storageRequest(url, "GET", options, () => ({ method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }));
 }
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/**
- * Where the answer's bytes go in FILE.part: cuts the file there and records what it holds.
- * Undefined when the answer cannot be placed (its body is dropped and the next request starts over).
- */
+/** Where the answer's bytes go in FILE.part (cut there, its record written); undefined when they cannot be placed (the next request starts over). */
 async function placeAnswer(transfer: Transfer, status: number, headers: Headers, offset: number): Promise<number | undefined> {
   const answer = { etag: header(headers, "etag"), lastModified: header(headers, "last-modified") };
   if (status === 200) {
@@ -206,14 +195,7 @@ async function placeAt(transfer: Transfer, start: number, answer: { etag: string
 
 async function writeBody(transfer: Transfer, body: NodeJS.ReadableStream, start: number): Promise<void> {
   const { options, total, resumedFrom } = transfer;
-  let bytes = start;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      options.onProgress?.({ bytes, total, resumedFrom });
-      done(null, chunk);
-    },
-  });
+  const counter = byteCounter(start, (bytes) => options.onProgress?.({ bytes, total, resumedFrom }));
   await pipeline(body, counter, await openPartForAppend(transfer.file));
 }
 
@@ -248,9 +230,4 @@ async function keptText(file: string): Promise<string> {
   if (kept > 0) return `${kept} bytes kept in ${partFileOf(file)}, the next run resumes from there`;
   await discardPart(file).catch(() => {});
   return "nothing was kept";
-}
-
-async function asTransferError(error: unknown, file: string): Promise<TransferError> {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new TransferError(`download failed: ${reason}; ${await keptText(file)}`);
 }

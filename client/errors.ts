@@ -1,33 +1,14 @@
 /**
- * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method`
- * and `path` (API-relative, no query). They never hold request headers, and server text goes
- * through the client's redactor first: the API key cannot leak through `String(e)`,
- * `JSON.stringify(e)` or `util.inspect(e)`.
+ * Typed errors of the Cube API client: a stable `code`, and for HTTP errors `status`, `method` and `path` (API-relative, no
+ * query). No request headers, and server text is redacted first: the API key cannot leak through String, JSON or inspect.
  */
 import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "../schema/error-bodies.js";
 import { cutShort, type Redactor } from "../system/redact.js";
 
 export type CubeApiErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "termination_protected"
-  | "proxy_protocol_port_mismatch"
-  | "unprocessable"
-  | "rate_limited"
-  | "server_error"
-  | "http_error"
-  | "network_error"
-  | "timeout"
-  | "invalid_response"
-  | "invalid_argument"
-  | "config"
-  | "insecure_url"
-  | "redirect_refused"
-  | "stopped"
-  | "transfer_failed";
+  | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "termination_protected" | "proxy_protocol_port_mismatch"
+  | "unprocessable" | "rate_limited" | "server_error" | "http_error" | "network_error" | "timeout" | "invalid_response" | "invalid_argument"
+  | "config" | "insecure_url" | "redirect_refused" | "stopped" | "transfer_failed";
 
 export interface ErrorContext {
   method?: string;
@@ -42,6 +23,8 @@ export class CubeApiError extends Error {
   readonly path: string | undefined;
   /** How many times the request was retried before this error was final. */
   retries = 0;
+  /** The fields a subclass adds to toJSON(), after the common ones. */
+  static readonly jsonFields: readonly string[] = [];
 
   constructor(code: CubeApiErrorCode, message: string, context: ErrorContext = {}) {
     super(message);
@@ -53,7 +36,9 @@ export class CubeApiError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, status: this.status, method: this.method, path: this.path, message: this.message, retries: this.retries };
+    const json: Record<string, unknown> = { name: this.name, code: this.code, status: this.status, method: this.method, path: this.path, message: this.message, retries: this.retries };
+    for (const field of (this.constructor as typeof CubeApiError).jsonFields) json[field] = this[field as keyof this];
+    return json;
   }
 }
 
@@ -98,40 +83,26 @@ export interface ProtectedCubeInfo {
 }
 
 export class TerminationProtectedError extends CubeApiError {
-  readonly cube: ProtectedCubeInfo;
+  static override readonly jsonFields = ["cubeId", "cube"];
   readonly cubeId: string;
-  constructor(message: string, context: ErrorContext, cube: ProtectedCubeInfo) {
+  constructor(message: string, context: ErrorContext, readonly cube: ProtectedCubeInfo) {
     super("termination_protected", message, context);
-    this.cube = cube;
     this.cubeId = cube.id;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), cubeId: this.cubeId, cube: this.cube };
   }
 }
 
 export class ProxyProtocolMismatchError extends CubeApiError {
-  readonly port: number;
-  readonly domains: string[];
-  constructor(message: string, context: ErrorContext, port: number, domains: string[]) {
+  static override readonly jsonFields = ["port", "domains"];
+  constructor(message: string, context: ErrorContext, readonly port: number, readonly domains: string[]) {
     super("proxy_protocol_port_mismatch", message, context);
-    this.port = port;
-    this.domains = domains;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), port: this.port, domains: this.domains };
   }
 }
 
 export class RateLimitedError extends CubeApiError {
-  /** From Retry-After; undefined when the header was absent or unreadable. */
-  readonly retryAfterSeconds: number | undefined;
-  constructor(message: string, context: ErrorContext, retryAfterSeconds: number | undefined) {
+  static override readonly jsonFields = ["retryAfterSeconds"];
+  /** retryAfterSeconds: from Retry-After; undefined when the header was absent or unreadable. */
+  constructor(message: string, context: ErrorContext, readonly retryAfterSeconds: number | undefined) {
     super("rate_limited", message, context);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
   }
 }
 
@@ -146,6 +117,7 @@ export interface NetworkContext {
 }
 
 export class NetworkError extends CubeApiError {
+  static override readonly jsonFields = ["origin", "reason"];
   readonly origin: string | undefined;
   readonly reason: string | undefined;
   readonly retryLimit: number | undefined;
@@ -155,31 +127,22 @@ export class NetworkError extends CubeApiError {
     this.reason = context.reason;
     this.retryLimit = context.retryLimit;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), origin: this.origin, reason: this.reason };
-  }
 }
+
 export class TimeoutError extends CubeApiError {
+  static override readonly jsonFields = ["origin"];
   readonly origin: string | undefined;
   constructor(message: string, context: ErrorContext & { origin?: string }) {
     super("timeout", message, context);
     this.origin = context.origin;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), origin: this.origin };
-  }
 }
+
 export class RedirectRefusedError extends CubeApiError {
-  /** Origin of the Location header only (its path and query are not kept). */
-  readonly locationOrigin: string | undefined;
-  constructor(message: string, context: ErrorContext, locationOrigin: string | undefined) {
+  static override readonly jsonFields = ["locationOrigin"];
+  /** locationOrigin: the origin of the Location header only (its path and query are not kept). */
+  constructor(message: string, context: ErrorContext, readonly locationOrigin: string | undefined) {
     super("redirect_refused", message, context);
-    this.locationOrigin = locationOrigin;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), locationOrigin: this.locationOrigin };
   }
 }
 
@@ -198,12 +161,9 @@ const MAX_SERVER_TEXT = 500;
 function serverMessage(body: unknown): string | undefined {
   const plain = ErrorBody.safeParse(body);
   if (plain.success) return plain.data.error;
-  if (typeof body === "object" && body !== null && "error" in body) {
-    const inner = (body as { error: unknown }).error;
-    if (typeof inner === "object" && inner !== null && typeof (inner as { message?: unknown }).message === "string") {
-      return (inner as { message: string }).message;
-    }
-  }
+  // {error: {message}}, e.g. the typed 409s.
+  const inner = typeof body === "object" && body !== null ? (body as { error?: { message?: unknown } | null }).error : undefined;
+  if (typeof inner === "object" && inner !== null && typeof inner.message === "string") return inner.message;
   if (typeof body === "string" && body.length > 0) return body;
   return undefined;
 }
@@ -240,27 +200,21 @@ function conflictError(res: ErrorResponse, message: string, context: ErrorContex
   return new ConflictError(message, context);
 }
 
+const BY_STATUS: Record<number, new (message: string, context: ErrorContext) => CubeApiError> = {
+  400: BadRequestError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  422: UnprocessableError,
+};
+
 export function errorFromResponse(res: ErrorResponse, redact: Redactor): CubeApiError {
   const message = describe(res, redact);
   const context: ErrorContext = { method: res.method, path: res.path, status: res.status };
-  switch (res.status) {
-    case 400:
-      return new BadRequestError(message, context);
-    case 401:
-      return new UnauthorizedError(message, context);
-    case 403:
-      return new ForbiddenError(message, context);
-    case 404:
-      return new NotFoundError(message, context);
-    case 409:
-      return conflictError(res, message, context);
-    case 422:
-      return new UnprocessableError(message, context);
-    case 429:
-      return new RateLimitedError(message, context, res.retryAfterSeconds);
-  }
-  if (res.status >= 500) return new ServerError(message, context);
-  return new HttpError(message, context);
+  if (res.status === 409) return conflictError(res, message, context);
+  if (res.status === 429) return new RateLimitedError(message, context, res.retryAfterSeconds);
+  const Known = BY_STATUS[res.status] ?? (res.status >= 500 ? ServerError : HttpError);
+  return new Known(message, context);
 }
 
 /** A transfer that got no answer from the storage: names its origin and the cause (see network-failure.ts). */

@@ -1,13 +1,9 @@
 /**
- * A quicker check for the answers every plan reads: the cube list's pages, each cube's domains
- * and TCP mappings by the thousand (zod costs ~4× their JSON.parse), and the prices, regions and
- * images (so that a plan builds no zod classic schema at all). For an answer whose every
- * field is plainly valid it builds exactly zod's output; for anything else it answers undefined
- * and zod's verdict stands. Its checks are read from the zod schemas (schema/listed.ts, zod/mini:
- * a plan loads no zod classic); test/client/fast-check.test.ts compares the two.
- *
- * An object that already has exactly the schema's keys and values is answered as it is (keys in
- * the answer's order), not copied: ten thousand cubes are then not made, nor collected, twice.
+ * A quicker check for the answers every plan reads: cube pages, domains and TCP mappings by the thousand (zod costs ~4× their
+ * JSON.parse), and prices, regions and images (so a plan builds no zod classic schema). An answer whose every field is plainly
+ * valid gets exactly zod's output; anything else gets undefined and zod's verdict. The checks are read from the zod/mini
+ * schemas of schema/listed.ts; test/client/fast-check.test.ts compares the two. An object that already has exactly the
+ * schema's keys and values is answered as it is, not copied: ten thousand cubes are not made, nor collected, twice.
  */
 import type * as z from "zod/mini";
 import { Cube, Domain, Image, Pagination, Pricing, Region, TcpMapping } from "../schema/listed.js";
@@ -51,8 +47,7 @@ function objectOf(value: unknown, fields: Fields): Json | typeof NO {
   if (!isRecord(value)) return NO;
   let present = 0;
   let unchanged = true;
-  // Indexed, not for…of with destructuring: this runs for every field of every cube, mostly
-  // before V8 optimizes it, where array iterators cost half again as much.
+  // Indexed, not for…of: this runs for every field of every cube, mostly before V8 optimizes it, where iterators cost half again.
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
     const key = field[0];
@@ -71,9 +66,8 @@ function objectOf(value: unknown, fields: Fields): Json | typeof NO {
 }
 
 /**
- * The value's enumerable keys, its own (a JSON answer's keys, an own "__proto__" included) and
- * any it inherits: only a value with exactly the schema's own keys and no others counts as
- * many as objectOf found present (an inherited one, were a library to add one, costs a copy).
+ * The value's enumerable keys, own (an own "__proto__" included) and inherited: only a value with exactly the schema's own
+ * keys counts as many as objectOf found present (an inherited one, were a library to add one, costs a copy).
  */
 function keyCount(value: Json): number {
   let count = 0;
@@ -89,10 +83,8 @@ function copyOf(value: Json, fields: Fields): Json {
 }
 
 /**
- * The check of a zod schema, read from its definition: strings, finite numbers, safe integers,
- * booleans, enums, nullables, arrays and (stripping) objects of these. Anything else (a check
- * such as a length limit, a record, a default, a strict object) is never passed the quick way:
- * zod reads that answer.
+ * A zod schema's check, read from its definition: strings, finite numbers, safe integers, booleans, enums, nullables, arrays
+ * and (stripping) objects of these. Anything else (a length limit, a record, a default, a strict object) is left to zod.
  */
 function checkOf(schema: z.core.$ZodType): Check {
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
@@ -137,11 +129,7 @@ function fieldsOf(shape: Record<string, z.core.$ZodType>): Fields {
   });
 }
 
-/**
- * A list answer in the reference's envelope (`{<key>: […], pagination?}`) as listEnveloped's
- * first branch gives it, or undefined (a bare array, or anything unusual, is zod's). The checks
- * are read from the schemas on the first answer.
- */
+/** A list in the reference's envelope (`{<key>: […], pagination?}`) as listEnveloped gives it, or undefined (a bare array, or anything unusual, is zod's). */
 export function listOf<T>(key: string, schema: z.core.$ZodType): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
   let item: Check | undefined;
   let pagination: Fields | undefined;
@@ -160,10 +148,7 @@ export function listOf<T>(key: string, schema: z.core.$ZodType): (body: unknown)
   };
 }
 
-/**
- * One object, in the reference's envelope (`{<key>: {…}}`) or bare, as enveloped() gives it; or
- * undefined (a bare object with the envelope's key, or anything unusual, is zod's).
- */
+/** One object, in the reference's envelope (`{<key>: {…}}`) or bare, as enveloped() gives it, or undefined (anything unusual is zod's). */
 export function envelopedOf<T>(key: string, schema: z.core.$ZodType): (body: unknown) => T | undefined {
   let check: Check | undefined;
   return (body) => {

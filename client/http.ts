@@ -5,7 +5,7 @@
 import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError } from "./errors.js";
 import { redactorFor, type Redactor } from "../system/redact.js";
-import { DEFAULT_RATE_LIMIT, MutationPacer } from "./pacer.js";
+import { DEFAULT_RATE_LIMIT, MutationPacer, tell } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry, type RetryOptions } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { sleep as systemSleep } from "../system/time.js";
@@ -57,10 +57,7 @@ export interface HttpOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
-/**
- * Connections per origin (hence requests in flight) of a client, by default: where the round
- * trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`); loopback gains nothing.
- */
+/** Connections per origin (requests in flight): where the round trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`). */
 export const DEFAULT_CONNECTIONS = 64;
 
 export type CallRequest = Omit<ApiRequest, "progress">;
@@ -186,13 +183,7 @@ function eventBase(type: ClientLogEventType, req: ApiRequest): ClientLogEvent {
   return { type, method: req.method, path: req.path, attempt: req.progress.retries + 1 };
 }
 
+/** A failing logger must not fail the request it reports on. */
 function safeLogger(logger: ((event: ClientLogEvent) => void) | undefined): (event: ClientLogEvent) => void {
-  if (!logger) return () => {};
-  return (event) => {
-    try {
-      logger(event);
-    } catch {
-      // A failing logger must not fail the request it reports on.
-    }
-  };
+  return logger ? (event) => tell(() => logger(event)) : () => {};
 }

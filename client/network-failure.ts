@@ -1,9 +1,7 @@
 /**
- * What a failed connection means for a person, and whether resending can help: socket and TLS
- * error codes become one phrase naming the cause and what to do. Not retried: a refused TLS
- * certificate (it is refused again), a handshake that is not TLS (plain http on the port), a
- * request that cannot be put on the wire. ENOTFOUND is retried once: a resolver that lost its
- * network for a moment answers the same. Anything else follows the retry policy's limit.
+ * A failed connection said for a person (the cause and what to do), and whether resending can help. Never resent: a refused
+ * certificate, a handshake that is not TLS, a request that cannot be put on the wire. ENOTFOUND is resent once (a resolver that
+ * lost its network for a moment says the same). Anything else follows the retry policy.
  */
 import type { Network, Proxy } from "./dispatcher.js";
 import { NetworkError, StorageUnreachable } from "./errors.js";
@@ -18,16 +16,8 @@ export interface NetworkCause {
 }
 
 const UNTRUSTED = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "CERT_UNTRUSTED",
-  "CERT_SIGNATURE_FAILURE",
-  "CERT_REJECTED",
-  "CERT_REVOKED",
-  "INVALID_CA",
+  "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_UNTRUSTED", "CERT_SIGNATURE_FAILURE", "CERT_REJECTED", "CERT_REVOKED", "INVALID_CA",
 ]);
 
 const PLAIN: Record<string, string> = {
@@ -70,20 +60,22 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
   return { code, text: PLAIN[code] ?? `network error (${code})` };
 }
 
-/**
- * The NetworkError of a request that got no answer: names the API's origin and the cause, or
- * the proxy when the request went through one (never attaches the raw error).
- */
-export function networkError(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, path: string, base: URL, proxy?: Proxy): NetworkError {
+type Failure = { code?: unknown; message?: unknown; name?: unknown };
+
+/** Why `target` could not be reached: what the proxy did when the request went through one, else the socket's or TLS layer's cause. */
+function causeOf(failure: Failure, target: URL, proxy: Proxy | undefined): NetworkCause {
   const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
   const message = typeof failure.message === "string" ? failure.message : undefined;
-  const context = { method, path, origin: base.origin };
-  if (proxy !== undefined) {
-    const cause = proxyCause(code, message, proxy);
-    return new NetworkError(`Cube API ${method} ${path}: the proxy ${proxy.shown} (from ${proxy.variable}) ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
-  }
-  const cause = describeNetworkCause(code, message, base.hostname.replace(/^\[|\]$/g, ""));
-  return new NetworkError(`Cube API ${method} ${path} at ${base.origin} failed: ${cause.text}`, { ...context, reason: cause.code, retryLimit: cause.retryLimit });
+  if (proxy === undefined) return describeNetworkCause(code, message, target.hostname.replace(/^\[|\]$/g, ""));
+  const cause = proxyCause(code, message, proxy);
+  return { ...cause, text: `the proxy ${proxy.shown} (from ${proxy.variable}) ${cause.text}` };
+}
+
+/** The NetworkError of a request that got no answer: names the API's origin, or the proxy, and the cause (never the raw error). */
+export function networkError(failure: Failure, method: string, path: string, base: URL, proxy?: Proxy): NetworkError {
+  const cause = causeOf(failure, base, proxy);
+  const where = proxy === undefined ? `Cube API ${method} ${path} at ${base.origin} failed:` : `Cube API ${method} ${path}:`;
+  return new NetworkError(`${where} ${cause.text}`, { method, path, origin: base.origin, reason: cause.code, retryLimit: cause.retryLimit });
 }
 
 /** What went wrong at the proxy: a refused tunnel names the proxy's status; anything else is the connection to it. */
@@ -98,15 +90,9 @@ function proxyCause(code: string, message: string | undefined, proxy: Proxy): Ne
 }
 
 /** A download or part upload to a (presigned) storage URL that got no answer. */
-export function storageFailure(failure: { code?: unknown; message?: unknown; name?: unknown }, method: string, url: string, network: Pick<Network, "proxyFor">): StorageUnreachable {
+export function storageFailure(failure: Failure, method: string, url: string, network: Pick<Network, "proxyFor">): StorageUnreachable {
   const target = new URL(url);
-  const code = typeof failure.code === "string" ? failure.code : typeof failure.name === "string" ? failure.name : "unknown";
-  const message = typeof failure.message === "string" ? failure.message : undefined;
   const proxy = network.proxyFor(target);
-  if (proxy !== undefined) {
-    const cause = proxyCause(code, message, proxy);
-    return new StorageUnreachable(`${method} to the storage at ${target.origin}: the proxy ${proxy.shown} (from ${proxy.variable}) ${cause.text}`, target.origin, cause.retryLimit);
-  }
-  const cause = describeNetworkCause(code, message, target.hostname.replace(/^\[|\]$/g, ""));
-  return new StorageUnreachable(`${method} to the storage at ${target.origin} failed: ${cause.text}`, target.origin, cause.retryLimit);
+  const cause = causeOf(failure, target, proxy);
+  return new StorageUnreachable(`${method} to the storage at ${target.origin}${proxy === undefined ? " failed" : ""}: ${cause.text}`, target.origin, cause.retryLimit);
 }

@@ -1,15 +1,12 @@
 /**
- * Client-side pacing of mutating requests to the API's limit (10 per 60 s per client IP).
- *
- * A sliding-window log, not a token bucket (a bucket with burst `limit` can send limit+1
- * requests inside one window and earn a 429): a slot is granted only when fewer than `limit`
- * grants happened in the last `windowMs + marginMs`. The server counts a request when it
- * receives it, after its slot was granted, so a slot is re-dated to when its request completed
- * (`ticket.done()`); the margin (2 % of the window, at least 50 ms) covers callers that do not
- * report and clock granularity. Waiters are served FIFO; a retry of an admitted request asks
- * with `priority` and goes first (it still takes a slot: the server counts it).
+ * Client-side pacing of mutations to the API's limit (10 per 60 s per client IP). A sliding-window log, not a token bucket
+ * (one with burst `limit` can send limit+1 in a window and earn a 429): a slot is granted only when fewer than `limit` grants
+ * happened in the last `windowMs + marginMs`. The server counts a request when it receives it, so a slot is re-dated to when
+ * its request completed (`ticket.done()`); the margin (2 %, at least 50 ms) covers callers that do not report, and clock
+ * granularity. Waiters are served FIFO; a retry asks with `priority` and goes first (it still takes a slot: the server counts it).
  */
 import { StoppedError } from "./errors.js";
+import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 
 export interface PacerOptions {
@@ -19,37 +16,51 @@ export interface PacerOptions {
   marginMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Where grants are recorded. Default: this process's memory. A shared store (e.g. the file of
-   * `shared-window.ts`) paces every process of a machine together, as the API counts per IP.
-   */
+  /** Where grants are recorded (default: memory); a shared store (shared-window.ts) paces a machine's processes together, as the API counts per IP. */
   store?: WindowStore;
 }
 
-/**
- * The grants of one window, possibly shared between processes. Every method is atomic with
- * respect to the other users of the store.
- */
+/** A slot granted (its id), or the times of the grants that fill the window. */
+export type Taken = { id: string } | { times: number[] };
+
+/** The grants of one window, possibly shared between processes: each method is atomic for the store's other users. */
 export interface WindowStore {
   /** Drop grants at or before `cutoff`; if fewer than `limit` remain, record one at `now` and return its id, else the remaining times. */
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] };
+  take(now: number, cutoff: number, limit: number): Taken;
   /** Re-date a grant (its request completed at `at`). */
   redate(id: string, at: number): void;
   /** Times of the grants after `cutoff`, oldest first. */
   recent(cutoff: number): number[];
 }
 
+/** A grant of a store: recorded `at` (re-dated when its request completed). */
+export interface Grant {
+  id: string;
+  at: number;
+}
+
+/** take() of a store holding `grants`: the grants it keeps, and the answer. */
+export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: Taken } {
+  const live = grants.filter((g) => g.at > cutoff);
+  if (live.length >= limit) return { grants: live, result: { times: timesAfter(live, cutoff) } };
+  const id = newId();
+  return { grants: [...live, { id, at: now }], result: { id } };
+}
+
+/** The times of the grants after `cutoff`, oldest first. */
+export function timesAfter(grants: readonly Grant[], cutoff: number): number[] {
+  return grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+}
+
 /** The default store: one process's memory. */
 export class MemoryWindowStore implements WindowStore {
-  private grants: { id: string; at: number }[] = [];
+  private grants: Grant[] = [];
   private nextId = 0;
 
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
-    this.grants = this.grants.filter((g) => g.at > cutoff);
-    if (this.grants.length >= limit) return { times: this.grants.map((g) => g.at).sort((a, b) => a - b) };
-    const id = String(++this.nextId);
-    this.grants.push({ id, at: now });
-    return { id };
+  take(now: number, cutoff: number, limit: number): Taken {
+    const { grants, result } = takeFrom(this.grants, now, cutoff, limit, () => String(++this.nextId));
+    this.grants = grants;
+    return result;
   }
 
   redate(id: string, at: number): void {
@@ -58,7 +69,7 @@ export class MemoryWindowStore implements WindowStore {
   }
 
   recent(cutoff: number): number[] {
-    return this.grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+    return timesAfter(this.grants, cutoff);
   }
 }
 
@@ -84,13 +95,9 @@ export function defaultMarginMs(windowMs: number): number {
   return Math.max(50, Math.ceil(windowMs * 0.02));
 }
 
-/** A listener that throws must not stall the pump. */
-function tellWaiter(waiter: Waiter | undefined, waitMs: number): void {
-  try {
-    waiter?.onWait?.(waitMs);
-  } catch {
-    // reporting only
-  }
+/** Calls a listener (a report only): one that throws must not fail the request or stall the pump. */
+export function tell(report: () => void): void {
+  tryOr(report, undefined);
 }
 
 export class MutationPacer {
@@ -115,9 +122,8 @@ export class MutationPacer {
   }
 
   /**
-   * Resolves when one mutation may be sent. `priority` lets a retry jump the queue. When
-   * `signal` is aborted first, rejects with StoppedError and the slot is never taken.
-   * `onWait` hears how long the pacer sleeps while this request is first in line.
+   * Resolves when one mutation may be sent; `priority` jumps the queue. A `signal` aborted first rejects with StoppedError (no
+   * slot is taken). `onWait` hears how long the pacer sleeps while this request is first in line.
    */
   acquire(options: { priority?: boolean; signal?: AbortSignal; onWait?: (waitMs: number) => void } = {}): Promise<PacerTicket> {
     return new Promise<PacerTicket>((resolve, reject) => {
@@ -155,11 +161,7 @@ export class MutationPacer {
     return this.estimateDurationMs(1);
   }
 
-  /**
-   * How long until `mutations` more requests (queued behind the current waiters) have all
-   * been granted, from now. For plans: "12 mutations take about 66 s at 10 per 60 s". With a
-   * shared store this counts the other processes' recent grants too.
-   */
+  /** How long until `mutations` more (behind the current waiters) are all granted, other processes' grants included: "12 mutations take about 66 s". */
   estimateDurationMs(mutations: number): number {
     if (mutations <= 0) return 0;
     const now = this.now();
@@ -175,9 +177,8 @@ export class MutationPacer {
   }
 
   /**
-   * After a 429 that named no Retry-After: how long the window says one more slot needs. When
-   * the window is full, until its oldest grant expires; else one slot's share of the window
-   * (window / limit). Doubled per consecutive 429 of one request, capped at one window.
+   * After a 429 without Retry-After: until the oldest grant expires when the window is full, else one slot's share of it
+   * (window / limit); doubled per consecutive 429 of one request, capped at one window.
    */
   rateLimitedWaitMs(attempt: number): number {
     const now = this.now();
@@ -214,13 +215,6 @@ export class MutationPacer {
     return this.windowMs + this.marginMs;
   }
 
-  private grant(id: string, now: number, waiter: Waiter): PacerTicket {
-    return {
-      waitedMs: now - waiter.queuedAt,
-      done: () => this.store.redate(id, this.now()),
-    };
-  }
-
   /** One loop at a time grants slots in queue order, sleeping until the oldest grant expires. */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -231,13 +225,14 @@ export class MutationPacer {
         const taken = this.store.take(now, now - this.span(), this.limit);
         if ("id" in taken) {
           const waiter = this.queue.shift()!;
-          waiter.resolve(this.grant(taken.id, now, waiter));
+          waiter.resolve({ waitedMs: now - waiter.queuedAt, done: () => this.store.redate(taken.id, this.now()) });
           continue;
         }
         // Another process may take the slot first: then this loop sleeps again.
         const freesAt = taken.times[taken.times.length - this.limit]! + this.span();
         const waitMs = Math.max(1, freesAt - now);
-        tellWaiter(this.queue[0], waitMs);
+        const first = this.queue[0];
+        tell(() => first?.onWait?.(waitMs));
         await this.sleepUnlessWoken(waitMs);
       }
     } catch (e) {

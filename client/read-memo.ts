@@ -1,9 +1,7 @@
 /**
- * What a long-running reader (watch) keeps of its last answers: a GET answered with exactly the
- * text of its last answer hands out the last result again (the same objects), not parsed nor
- * validated again; every read is still sent (a watch round re-reads 2,010 answers at 1,000
- * cubes, nearly all unchanged). An answer not read again in the next round is forgotten, so the
- * memo holds about one round of answers.
+ * What a watch keeps of its last answers: a GET answered with exactly its last text hands out the last result again (the same
+ * objects), neither parsed nor validated (a round re-reads 2,010 answers at 1,000 cubes, nearly all unchanged). An answer not
+ * read in the next round is forgotten.
  */
 export interface Remembered {
   text: string;

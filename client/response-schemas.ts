@@ -1,8 +1,6 @@
 /**
- * The client's response schemas, by name (client/cube-client.ts request()). This module (with
- * zod classic and every schema of the API) is loaded the first time an answer needs zod: one
- * the quick check (fast-check.ts) leaves to zod, or an operation without a quick check. A plan
- * whose answers the quick check takes never builds them (~13 ms of its start-up).
+ * The client's response schemas, by name (cube-client.ts request()), loaded (with zod classic) when an answer first needs zod:
+ * a plan whose answers the quick check (fast-check.ts) takes never builds them (~13 ms of its start-up).
  */
 import { z } from "zod";
 import * as Api from "../schema/index.js";
@@ -15,8 +13,7 @@ export const AttachDomainResult = z.union([Api.AttachDomainResponse, z.pipe(Api.
 /** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
 export const Ignored = z.unknown();
 
-// Built once: zod compiles a schema on its first parse, so a schema made per request costs a
-// compilation per request.
+// Built once: zod compiles a schema on its first parse, so one made per request costs a compilation per request.
 export const OneCube = enveloped("cube", Api.Cube);
 export const OneDomain = enveloped("domain", Api.Domain);
 export const OnePricing = enveloped("pricing", Api.Pricing);

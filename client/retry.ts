@@ -1,8 +1,7 @@
 /**
- * The retry wrapper: 5xx answers and network failures (429 belongs to the throttle). A read is
- * always retried; a mutation only with an Idempotency-Key (without one, a lost answer leaves
- * unknown whether the server performed it). Backoff is full jitter, random(0, min(maxDelayMs,
- * baseDelayMs * 2^n)); a network failure that resending cannot pass (network-failure.ts) is not resent.
+ * Retries of 5xx answers and network failures (429s are the throttle's). A read is always retried, a mutation only with an
+ * Idempotency-Key (else a lost answer leaves unknown whether it was performed). Backoff is full jitter, random(0,
+ * min(maxDelayMs, baseDelayMs * 2^n)); a network failure that resending cannot pass (network-failure.ts) is not resent.
  */
 import { CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
 import { isMutating, type ApiRequest, type Send } from "./transport.js";

@@ -1,15 +1,14 @@
 /**
- * The pacing window shared by the processes of one machine (the API counts mutations per
- * client IP): a JSON file of grant times per API origin, read and written under a lock file.
- * The critical section is a read and a rename (well under a millisecond), so it is synchronous:
- * the pacer stays simple and the lock is held across no await.
+ * The pacing window shared by a machine's processes (the API counts mutations per IP): a JSON file of grants per API origin,
+ * under a lock file. Its critical section, a read and a rename, takes well under a millisecond: synchronous, it holds the lock
+ * across no await.
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
-import { readRegularText, STATE_FILE, writeFileAtomicSync } from "../system/files.js";
+import { readRegularText, STATE_FILE, tryOr, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
-import type { WindowStore } from "./pacer.js";
+import { takeFrom, timesAfter, type Grant, type Taken, type WindowStore } from "./pacer.js";
 
 export function machineStateDir(env: Env): string {
   return userDir(env, "state");
@@ -20,21 +19,11 @@ export function pacingFileFor(stateDir: string, baseUrl: string): string {
   return join(stateDir, "pacing", `${fileKey(new URL(baseUrl).origin)}.json`);
 }
 
-interface Grant {
-  id: string;
-  at: number;
-}
-
 export class FileWindowStore implements WindowStore {
   constructor(readonly path: string) {}
 
-  take(now: number, cutoff: number, limit: number): { id: string } | { times: number[] } {
-    return this.update<{ id: string } | { times: number[] }>((grants) => {
-      const live = grants.filter((g) => g.at > cutoff);
-      if (live.length >= limit) return { grants: live, result: { times: live.map((g) => g.at).sort((a, b) => a - b) } };
-      const id = randomUUID();
-      return { grants: [...live, { id, at: now }], result: { id } };
-    });
+  take(now: number, cutoff: number, limit: number): Taken {
+    return this.update((grants) => takeFrom(grants, now, cutoff, limit, randomUUID));
   }
 
   redate(id: string, at: number): void {
@@ -42,10 +31,7 @@ export class FileWindowStore implements WindowStore {
   }
 
   recent(cutoff: number): number[] {
-    return this.read()
-      .filter((g) => g.at > cutoff)
-      .map((g) => g.at)
-      .sort((a, b) => a - b);
+    return timesAfter(this.read(), cutoff);
   }
 
   private update<T>(change: (grants: Grant[]) => { grants: Grant[]; result: T }): T {
@@ -57,12 +43,7 @@ export class FileWindowStore implements WindowStore {
   }
 
   private read(): Grant[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readRegularText(this.path, STATE_FILE));
-    } catch {
-      return [];
-    }
+    const parsed: unknown = tryOr(() => JSON.parse(readRegularText(this.path, STATE_FILE)), undefined);
     const grants = (parsed as { grants?: unknown } | null)?.grants;
     if (!Array.isArray(grants)) return [];
     return grants.filter((g): g is Grant => typeof g?.id === "string" && typeof g?.at === "number");

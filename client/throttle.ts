@@ -1,13 +1,11 @@
 /**
- * Pacing of mutating requests, and the 429 status. Every mutation takes a pacer slot first (a
- * resend takes it with priority, but takes one: the server counts it). A 429 was not performed,
- * so any method is resent, if `onRateLimit` agrees, after Retry-After, else after the pacer's
- * estimate plus up to 25 % jitter (processes told 429 together do not resend together); a read
- * waits at most READ_RATE_LIMIT_MAX_WAIT_MS, so one 429 does not stall a whole report. Once
- * `signal` is aborted nothing new is sent (StoppedError); a request in flight completes.
+ * Pacing of mutations, and 429s. Every mutation takes a pacer slot first (a resend too, with priority: the server counts it).
+ * A 429 was not performed, so any method is resent, if `onRateLimit` agrees, after Retry-After, else after the pacer's
+ * estimate plus up to 25 % jitter (processes told 429 together do not resend together); a read waits at most
+ * READ_RATE_LIMIT_MAX_WAIT_MS, so one 429 does not stall a report. Once `signal` aborts nothing new is sent (StoppedError).
  */
 import { RateLimitedError, StoppedError } from "./errors.js";
-import type { MutationPacer } from "./pacer.js";
+import { tell, type MutationPacer } from "./pacer.js";
 import { isMutating, type ApiRequest, type ApiResponse, type Send } from "./transport.js";
 
 /** Cap of a read's wait after a 429 (its Retry-After included). */
@@ -36,13 +34,12 @@ export interface ThrottleOptions {
   onPaced?: (req: ApiRequest, waitMs: number) => void;
   /** Aborted: send nothing new. */
   signal?: AbortSignal;
-  random?: () => number;
   waits?: RateWaitListener;
 }
 
-export function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer, random: () => number): number {
+function rateLimitWaitMs(err: RateLimitedError, req: ApiRequest, attempt: number, pacer: MutationPacer): number {
   const told = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : undefined;
-  const base = told ?? Math.round(pacer.rateLimitedWaitMs(attempt) * (1 + 0.25 * random()));
+  const base = told ?? Math.round(pacer.rateLimitedWaitMs(attempt) * (1 + 0.25 * Math.random()));
   return isMutating(req.method) ? base : Math.min(base, READ_RATE_LIMIT_MAX_WAIT_MS);
 }
 
@@ -50,18 +47,7 @@ export function stoppedBeforeSending(req: ApiRequest): StoppedError {
   return new StoppedError(`not sent: the run was stopped before ${req.method} ${req.path}`, { method: req.method, path: req.path });
 }
 
-/** A listener that throws must not fail the request it reports on. */
-function tell(report: () => void): void {
-  try {
-    report();
-  } catch {
-    // reporting only
-  }
-}
-
 export function withThrottle(next: Send, options: ThrottleOptions): Send {
-  if (typeof options.onRateLimit !== "function") throw new TypeError("withThrottle needs an onRateLimit callback");
-  const random = options.random ?? Math.random;
   async function paced(req: ApiRequest): Promise<ApiResponse> {
     if (options.signal?.aborted) throw stoppedBeforeSending(req);
     if (!isMutating(req.method)) return next(req);
@@ -91,7 +77,7 @@ export function withThrottle(next: Send, options: ThrottleOptions): Send {
         return await paced(req);
       } catch (err) {
         if (!(err instanceof RateLimitedError)) throw err;
-        const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer, random);
+        const waitMs = rateLimitWaitMs(err, req, rateLimited, options.pacer);
         if (!options.onRateLimit(waitMs, req, rateLimited)) throw err;
         tell(() => options.waits?.started({ reason: "rate_limited", method: req.method, path: req.path, waitMs }));
         try {

@@ -1,7 +1,6 @@
 /**
- * The transport: one HTTP exchange through the client's undici dispatcher, no retries, no
- * pacing. A non-2xx answer becomes a typed error; a 3xx is never followed (redirect_refused),
- * so the X-API-KEY header cannot be carried to another origin.
+ * One HTTP exchange through the client's dispatcher (no retries, no pacing). A non-2xx answer becomes a typed error; a 3xx is
+ * never followed (redirect_refused), so the X-API-KEY header cannot be carried to another origin.
  */
 import type { Dispatcher } from "undici";
 import type { Proxy } from "./dispatcher.js";
@@ -121,10 +120,7 @@ interface Exchange {
   text: string;
 }
 
-/**
- * One exchange through undici's dispatch, the body gathered as it comes: no stream per answer,
- * which in a plan's 20,000 short reads is a quarter of the client's CPU (bench/RESULTS.md).
- */
+/** One exchange through undici's dispatch, the body gathered as it comes: a stream per answer is a quarter of a plan's client CPU (bench/RESULTS.md). */
 function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     let status = 0;
@@ -149,8 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
   const basePath = options.baseUrl.pathname.replace(/\/+$/, "");
   const { dispatcher, memo } = options;
 
-  // The dispatcher's headersTimeout and bodyTimeout bound each exchange (client/dispatcher.ts):
-  // no timer or AbortController per request (20,000 of each in a large plan).
+  // The dispatcher's headersTimeout and bodyTimeout bound each exchange: no timer or AbortController per request (20,000 in a large plan).
   const send: Send = async (req) => {
     const path = basePath + req.path + queryString(req);
     let answer: Exchange;

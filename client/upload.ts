@@ -1,17 +1,13 @@
 /**
- * Multipart archive uploads to presigned part URLs: parts read from the file as streams (never
- * the whole archive in memory), sent with bounded concurrency, a failed part retried on its
- * own; the caller completes the import only when every part succeeded (else it throws).
+ * Multipart archive uploads to presigned part URLs: each part streamed from the file (never the whole archive in memory), a few
+ * at once, a failed one retried on its own; it throws unless every part succeeded (the caller then completes the import).
  */
 import { createReadStream } from "node:fs";
-import { Transform } from "node:stream";
 import { sleep } from "../system/time.js";
-import { environmentNetwork, type Network } from "./dispatcher.js";
+import type { Network } from "./dispatcher.js";
 import type { ImportStarted } from "../schema/index.js";
-import { checkBaseUrl } from "./config.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
-import { storageFailure } from "./network-failure.js";
-import { storageErrorText } from "./storage-answer.js";
+import { byteCounter, storageErrorText, storageRequest } from "./storage.js";
 import type { TransferProgress } from "./download.js";
 
 export interface UploadOptions {
@@ -103,27 +99,12 @@ async function sendWithRetries(job: PartJob): Promise<string> {
 }
 
 async function sendPart({ file, part, start, end, signal, options, onBytes }: PartJob): Promise<string> {
-  checkBaseUrl(new URL(part.url).origin);
-  const network = options.network ?? environmentNetwork();
-  let bytes = 0;
-  // Counted as undici pulls them (a 'data' listener would let bytes flow before it reads).
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      onBytes(bytes);
-      done(null, chunk);
-    },
-  });
-  const source = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
-  source.on("error", (error) => counter.destroy(error));
-  const body = source.pipe(counter);
-  const response = await network.request(part.url, {
-    method: "PUT",
-    body,
-    headers: { "content-length": String(end - start + 1), "content-type": "application/octet-stream" },
-    signal,
-  }).catch((error: unknown) => {
-    throw signal.aborted ? error : storageFailure(error as { code?: unknown }, `PUT of part ${part.partNumber}`, part.url, network);
+  const response = await storageRequest(part.url, `PUT of part ${part.partNumber}`, { network: options.network, signal }, () => {
+    const counter = byteCounter(0, onBytes);
+    const source = createReadStream(file, { start, end, highWaterMark: 256 * 1024 });
+    source.on("error", (error) => counter.destroy(error));
+    const headers = { "content-length": String(end - start + 1), "content-type": "application/octet-stream" };
+    return { method: "PUT", body: source.pipe(counter), headers, signal };
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) {

@@ -1,8 +1,6 @@
 /**
- * The API's names → cubeform's (the desired-state file's), translated here once: a domain's
- * `domain` is its `hostname`; a TCP mapping's `udpEnabled` is `udp` and its `whitelistedIps`
- * (`{id, cidr}`) are `allow` (the CIDRs). The client hands out answers and takes request bodies
- * in the file's names; engine, provider and CLI never see the API's.
+ * The API's names → the desired-state file's, translated here only: a domain's `domain` is `hostname`; a TCP mapping's
+ * `udpEnabled` is `udp` and its `whitelistedIps` (`{id, cidr}`) are `allow` (the CIDRs). Engine, provider and CLI never see the API's.
  */
 import type * as Api from "../schema/api.js";
 
@@ -27,10 +25,9 @@ export function tcpMappingOf(mapping: Api.TcpMapping): TcpMapping {
 }
 
 /**
- * A checked answer's keys (schema keys only) but the named ones. Made by a constructor: V8
- * keeps an object literal that gains more than a dozen keys one by one in dictionary mode (the
- * 20,000 domains of a 10,000-cube plan: ~28 MB), and `{ domain, ...rest }` gave each copy a
- * hidden class of its own (~30 MB); a constructor's objects have room for their keys and share one.
+ * A checked answer's keys but the named ones. Made by a constructor: V8 keeps a literal that gains over a dozen keys one by one
+ * in dictionary mode (20,000 domains at 10,000 cubes: ~28 MB), and `{ domain, ...rest }` gave each copy a hidden class of its
+ * own (~30 MB); a constructor's objects have room for their keys and share one.
  */
 class Answer {
   constructor(value: object, ...left: string[]) {

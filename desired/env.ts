@@ -1,7 +1,6 @@
 /**
- * `${env:NAME}` references: the loader's one resolver, and how a file cubeform writes (the load
- * cache, a saved plan) keeps the reference instead of the value, with a salted digest of the
- * value so that a later run can tell whether the variable still holds it.
+ * `${env:NAME}` references: the loader's one resolver, and how a file cubeform writes (the load cache, a saved plan) keeps the
+ * reference instead of the value, with a salted digest so that a later run can tell whether the variable still holds it.
  */
 import { crypto } from "../system/builtins.js";
 
@@ -11,9 +10,8 @@ const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
- * Every reference replaced by its variable's value; an unset variable is told to `unset` and its
- * reference stays. The variables told to `used` (the load's `envNames`) hold secrets of the run:
- * their values are redacted from all it prints (reconciler/redact.ts).
+ * Every reference replaced by its variable's value; an unset one is told to `unset` and stays. The variables told to `used`
+ * (the load's `envNames`) hold secrets of the run: their values are redacted from all it prints (reconciler/redact.ts).
  */
 export function resolveEnvRefs(text: string, env: Env, unset: (name: string, ref: string) => void, used?: (name: string) => void): string {
   if (!text.includes("${")) return text;
@@ -25,10 +23,7 @@ export function resolveEnvRefs(text: string, env: Env, unset: (name: string, ref
   });
 }
 
-/**
- * A basic-auth password: exactly one reference, left unresolved (the engine makes it a
- * SecretRef; its value is read only when it is sent). The variable's name, or the problem.
- */
+/** A basic-auth password: exactly one reference, left unresolved (the engine makes it a SecretRef, read only when sent). Its name, or the problem. */
 export function passwordRef(text: string, env: Env): { name: string } | { problem: string } {
   const name = EXACT_ENV_REF.exec(text)?.[1];
   if (name === undefined) return { problem: "basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}" };
@@ -59,9 +54,8 @@ export function changedEnv(sealed: SealedEnv, env: Env): string[] {
 }
 
 /**
- * A copy of `value` for writing: in every string (keys too), each variable's value becomes its reference
- * again and every "$" is doubled, so withValues reads it back exactly. Identity when no
- * variable was resolved (withValues is then identity too).
+ * A copy of `value` for writing: in every string (keys too), each variable's value becomes its reference again and every "$"
+ * is doubled, so withValues reads it back exactly. Identity when no variable was resolved (withValues is then identity too).
  */
 export function withReferences<T>(value: T, sealed: SealedEnv, env: Env): T {
   const values = Object.keys(sealed.digests)

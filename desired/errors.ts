@@ -16,10 +16,7 @@ export function formatProblem(p: FileProblem): string {
 /** What -f names cannot be read (no such file, a directory without YAML files, stdin twice). */
 export class SourceError extends Error {
   readonly exitCode = 1;
-  constructor(
-    readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit",
-    message: string,
-  ) {
+  constructor(readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit", message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -27,11 +24,7 @@ export class SourceError extends Error {
 
 /** A desired-state file that -f names (or a directory holds) and that is not read: missing, not a regular file, too large. */
 export class UnreadableFileError extends SourceError {
-  constructor(
-    readonly file: string,
-    readonly reason: string,
-    hint?: string,
-  ) {
+  constructor(readonly file: string, readonly reason: string, hint?: string) {
     super("file_unreadable", `cannot read ${file}: ${reason}${hint === undefined ? "" : ` (${hint})`}`);
   }
 }
@@ -61,9 +54,8 @@ export interface Position {
 }
 
 /**
- * Characters a terminal shows as nothing or as something else: controls (a form feed, a NUL),
- * format characters (a zero-width space, a bidi override), separators other than the space,
- * and the code points Unicode says to ignore (a Hangul filler).
+ * What a terminal shows as nothing or as something else: controls (a form feed, a NUL), format characters (a zero-width space,
+ * a bidi override), separators other than the space, and the code points Unicode says to ignore (a Hangul filler).
  */
 const INVISIBLE = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
 const SHORT_ESCAPES: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r" };

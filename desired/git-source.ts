@@ -1,14 +1,11 @@
 /**
- * A git repository as the desired-state source: the system `git`, spawned with an argv array
- * (never a shell), fetches one ref shallowly into the user's cache and checks out its commit.
- * Later rounds ask `git ls-remote` first and fetch only when the ref moved. The clone is shared
- * by every cubeform of the user (two terminals, a watch): it changes only under a lock.
+ * A git repository as the desired-state source: the system `git`, spawned with an argv array (never a shell), fetches one ref
+ * shallowly into the user's cache and checks out its commit; later rounds ask `git ls-remote` and fetch only when the ref moved.
+ * The clone is shared by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * The system git, not a library: it is what the remote's auth, proxies, ssh and protocol
- * versions are configured for on the machine (Argo CD does the same). Credentials never reach
- * argv or the clone's .git/config: an https token travels as an `http.<origin>/.extraHeader`
- * in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
- * GIT_SSH_COMMAND (host keys checked).
+ * The system git, not a library: the machine's auth, proxies, ssh and protocol versions are set up for it (as Argo CD does).
+ * Credentials never reach argv or the clone's .git/config: an https token travels as an `http.<origin>/.extraHeader` in the
+ * git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through GIT_SSH_COMMAND (host keys checked).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -16,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { userDir } from "../system/dirs.js";
+import { tryOr } from "../system/files.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
 import { GitSourceError, SourceError } from "./errors.js";
 
@@ -82,11 +80,9 @@ export class GitSource {
   }
 
   /**
-   * The ref's commit, checked out. A steady round is one `git ls-remote` (under half a fetch's
-   * CPU; nothing read from the clone). When the ref moved, the clone is locked until release():
-   * fetched, checked out (always: another process may have checked out another ref) and kept
-   * small. The first sync fetches without asking (a one-shot command syncs once); the second
-   * records the answer to compare with.
+   * The ref's commit, checked out. A steady round is one `git ls-remote` (under half a fetch's CPU). When the ref moved, the clone
+   * is locked until release(): fetched, checked out (always: another process may have checked out another ref) and kept small.
+   * The first sync fetches without asking (a one-shot command syncs once); the second records the answer to compare with.
    */
   async sync(): Promise<Checkout> {
     const known = this.lastCommit !== undefined && existsSync(join(this.dir, ".git")) ? await this.remoteHeads() : undefined;
@@ -135,9 +131,8 @@ export class GitSource {
   }
 
   /**
-   * Each shallow fetch of a moved ref adds its objects and keeps the old ones (the reflog holds
-   * them): once the objects outgrow twice the checkout (plus 256 KiB, so a small repository is
-   * not packed every round), they are collected down to the checked-out commit.
+   * Each shallow fetch of a moved ref adds objects and the reflog keeps the old ones: once they outgrow twice the checkout (plus
+   * 256 KiB, so a small repository is not packed every round), they are collected down to the checked-out commit.
    */
   private async compact(): Promise<void> {
     const [files, objects] = cloneBytes(this.dir);
@@ -168,10 +163,7 @@ function cloneBytes(dir: string): [number, number] {
 
 type GitResult = { ok: true; stdout: string } | { ok: false; timedOut: boolean; stderr: string };
 
-/**
- * One git command. It runs in its own process group, so a timeout kills its helpers too
- * (git-remote-https, ssh): killing git alone would leave them holding the connection.
- */
+/** One git command, in its own process group: a timeout kills its helpers too (git-remote-https, ssh), which would hold the connection. */
 function runGit(argv: string[], env: Record<string, string>, timeoutMs: number): Promise<GitResult> {
   return new Promise((resolvePromise) => {
     const child = spawn("git", argv, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -182,7 +174,7 @@ function runGit(argv: string[], env: Record<string, string>, timeoutMs: number):
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-8192)));
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      if (child.pid !== undefined) tryOr(() => process.kill(-child.pid!, "SIGKILL"), undefined); // unless already gone
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -196,24 +188,12 @@ function runGit(argv: string[], env: Record<string, string>, timeoutMs: number):
   });
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
 /** The argv of one git command on the clone: never a credential (they travel in gitEnv). */
 export function gitArgv(dir: string, args: readonly string[]): string[] {
   return ["-C", dir, ...args];
 }
 
-/**
- * The environment of a git process: the caller's, without git's repository variables, with no
- * prompts, and with the credentials (never in argv, never in the clone's config).
- */
+/** A git process's environment: the caller's without git's repository variables, no prompts, and the credentials (never in argv or the clone's config). */
 export function gitEnv(base: Record<string, string | undefined>, url: string, credentials: GitCredentials | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && !REPOSITORY_VARIABLES.test(name)) env[name] = value;
@@ -223,7 +203,7 @@ export function gitEnv(base: Record<string, string | undefined>, url: string, cr
   if (credentials?.token !== undefined) {
     const basic = Buffer.from(`${credentials.username ?? "x-access-token"}:${credentials.token}`).toString("base64");
     // Scoped to the repository's origin: a header git would send elsewhere leaks the token.
-    config.push([`http.${originOf(url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
+    config.push([`http.${tryOr(() => new URL(url).origin, url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
   }
   addConfig(env, config);
   if (credentials?.sshKeyFile !== undefined || credentials?.knownHostsFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials);
@@ -253,18 +233,9 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
 /**
- * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a
- * credential inside the URL (it would reach argv and the clone's config), plain http except to
- * loopback, other transports (ext:: runs commands), and anything that starts like an option.
+ * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a credential in the URL (it would
+ * reach argv and the clone's config), plain http except to loopback, other transports (ext:: runs commands), a leading "-".
  */
 export function normalizeUrl(url: string, cwd: string): string {
   if (url === "" || url.startsWith("-")) throw new GitSourceError(`--repo ${JSON.stringify(url)} is not a repository URL`);

@@ -1,7 +1,4 @@
-/**
- * How much of each file the loader reads (system/files.ts readRegularFile): past its bound a
- * file is refused unread, so a link to /dev/zero or a runaway file costs nothing.
- */
+/** How much of each file the loader reads (system/files.ts): past its bound a file is refused unread, so a link to /dev/zero costs nothing. */
 import { USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { ReadLimit } from "../system/files.js";
 
@@ -9,9 +6,8 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 /**
- * A desired-state file: the bench's 30,000-cube fleets are ~10 MB, so 64 MB is ~190,000 cubes of
- * that density, and still a bounded cost (the positioned load of a bad file holds a few times it).
- * Standard input (`-f -`) is held to the same bound.
+ * A desired-state file (standard input too): the bench's 30,000-cube fleets are ~10 MB, so 64 MB is ~190,000 cubes, and still a
+ * bounded cost (the positioned load of a bad file holds a few times it).
  */
 export const FLEET_FILE: ReadLimit = { maxBytes: 64 * MB, what: "a desired-state file" };
 

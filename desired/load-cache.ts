@@ -1,15 +1,12 @@
 /**
- * A large file's load, kept on disk between runs: parsing and checking a 10,000-cube file is
- * most of a plan's own time, and plans repeat on the same file (plan then apply, drift checks).
- * An entry is used only when all it came from is unchanged: the file's text, the files it
- * refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the
- * --target names, the path and the build of cubeform. It holds no value of the environment
- * (references and a salted digest, env.ts); an entry that fails its checks is a miss.
+ * A large file's load, kept on disk between runs: parsing and checking a 10,000-cube file is most of a plan's own time, and
+ * plans repeat on the same file (plan then apply, drift checks). An entry is used only when all it came from is unchanged: the
+ * file's text, the files it refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the --target
+ * names, the path and cubeform's build. It holds no value of the environment (references and a salted digest, env.ts).
  *
- * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and
- * --target list, readable by the user alone; entries unused for 30 days are removed. A cache
- * that fails is only a slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1
- * traces it on stderr.
+ * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and --target list, readable by the
+ * user alone; entries unused for 30 days are removed. A cache that fails is only a slower run. CUBEFORM_LOAD_CACHE=off turns
+ * it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";
@@ -29,9 +26,13 @@ const FORMAT = 2;
 /** What a load answers besides its file name and locator: what the cache keeps. */
 export interface KeptLoad {
   desired: DesiredState;
+  /** Environment variables that hold secrets (basic-auth passwords), by name. */
   secretEnvNames: string[];
+  /** Variables whose values the file's `${env:…}` references were replaced by: a file cubeform writes keeps the references (env.ts). */
   envNames: string[];
+  /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
   cubePositions: Record<string, Position>;
+  /** The name of every cube the file declares, in the file's order (targeted or not). */
   cubeNames: string[];
 }
 
@@ -61,11 +62,7 @@ const Header = z.object({
 type Header = z.infer<typeof Header>;
 
 export class DiskLoadCache {
-  constructor(
-    private readonly dir: string,
-    private readonly build: string,
-    private readonly trace: (line: string) => void = () => {},
-  ) {}
+  constructor(private readonly dir: string, private readonly build: string, private readonly trace: (line: string) => void = () => {}) {}
 
   /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
   static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {
@@ -101,10 +98,7 @@ export class DiskLoadCache {
     return withValues(kept, header.data.env, env);
   }
 
-  /**
-   * Keeps the load for the next run, written a few hundred cubes at a time: never the whole
-   * text at once (~18 MB at 30,000 cubes, and as much again to write it).
-   */
+  /** Keeps the load for the next run, a few hundred cubes at a time: never the whole text at once (~18 MB at 30,000 cubes, and as much again to write). */
   store(key: LoadKey, source: string, inputs: LoadInputs, loaded: KeptLoad): void {
     if (source.length < MIN_CACHED_BYTES) return;
     const env = sealEnv(loaded.envNames, inputs.env);
@@ -163,10 +157,7 @@ function* keptJsonChunks(kept: KeptLoad): Generator<string> {
   yield "]}}";
 }
 
-/**
- * The body's outline checked; its digest in the header vouches for the rest (this build wrote
- * it). A zod parse of every cube cost ~45 ms of a 10,000-cube plan, a third of the cache's time.
- */
+/** The body's outline checked; its digest in the header vouches for the rest. A zod parse of every cube cost ~45 ms of a 10,000-cube plan. */
 function keptOf(value: unknown): KeptLoad | undefined {
   const kept = value as Record<keyof KeptLoad, unknown> | undefined;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,11 +1,8 @@
 /**
- * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize.
- * Every problem is reported at its file:line:col, all at once, before anything connects to the API.
- *
- * Two ways through: the light one (yaml-split.ts: cube by cube, no positions) for a file that
- * loads cleanly, and the positioned one (the whole document with a LineCounter, several times
- * the memory) when the light one finds any problem or cannot cut the file. A clean file never
- * loads the yaml library.
+ * Loading the desired-state file: YAML → `${env:NAME}` resolution → zod → engine.normalize; every problem is reported at its
+ * file:line:col, all at once, before anything connects to the API. The light way (yaml-split.ts: cube by cube, no positions)
+ * loads a clean file without the yaml library; the positioned one (the whole document with a LineCounter, several times the
+ * memory) runs when the light one finds any problem or cannot cut the file.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Document, Node } from "yaml";
@@ -14,7 +11,7 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields, type NormalizeOptions } from "../engine/normalize.js";
-import { FileReadError, readRegularText } from "../system/files.js";
+import { FileReadError, readRegularText, tryOr } from "../system/files.js";
 import { confinedPath, confineSource, secretPathUnder } from "./confine.js";
 import { LoadError, quoted, SourceError, UnreadableFileError, visible, type FileProblem, type Position } from "./errors.js";
 import { ANY_REFERENCED_FILE, FLEET_FILE, REFERENCED_FILES } from "./limits.js";
@@ -28,23 +25,11 @@ export type IssuePath = readonly (string | number | symbol)[];
 
 export type { Position };
 
-export interface LoadedFile {
+export interface LoadedFile extends KeptLoad {
   /** The path as the user gave it (used in messages and annotations). */
   file: string;
   absPath: string;
-  desired: DesiredState;
-  /** Environment variables that hold secrets (basic-auth passwords), by name. */
-  secretEnvNames: string[];
-  /** Variables whose values the file's `${env:…}` references were replaced by: a file cubeform writes keeps the references (env.ts). */
-  envNames: string[];
-  /** Where each declared cube starts in the file, by name (with targets: the targeted cubes). */
-  cubePositions: Record<string, Position>;
-  /** The name of every cube the file declares, in the file's order (targeted or not). */
-  cubeNames: string[];
-  /**
-   * Where a path of the document is (["cubes", 2, "image"]), or its nearest ancestor that is
-   * written in the file. Parses the file with positions on first use: only problems need it.
-   */
+  /** Where a path (["cubes", 2, "image"]), or its nearest written ancestor, is; parses the file with positions on first use (only problems need it). */
   locate(path: IssuePath): Position;
 }
 
@@ -55,9 +40,8 @@ export interface LoadOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   /**
-   * The --target names of a plan. The cubes they leave out are read for their identity only
-   * (duplicates are still found) and kept in desired.untargeted; any problem found sends the
-   * whole file to the positioned load, which reports every problem as without targets.
+   * A plan's --target names: the cubes they leave out are read for their identity only (duplicates are still found) and kept in
+   * desired.untargeted; any problem sends the whole file to the positioned load, which reports every problem as without targets.
    */
   targets?: readonly string[];
   /** Kept between the rounds of a watch: an unchanged file is not read again (LoadCache). */
@@ -74,9 +58,8 @@ export interface LoadOptions {
 type ReferencedReads = Map<string, string>;
 
 /**
- * What a watch keeps between rounds: the loaded file, answered again while its text and the
- * text of every file it refers to are unchanged (compared in full, not by time stamp) and the
- * environment and targets are the same. A file with problems is never kept.
+ * What a watch keeps between rounds: a loaded file, answered again while its text and those of the files it refers to are
+ * unchanged (compared in full, not by time stamp) and the environment and targets are the same. A file with problems is never kept.
  */
 export class LoadCache {
   private readonly entries = new Map<string, { source: string; env: LoadOptions["env"]; targets: string; reads: ReferencedReads; loaded: LoadedFile }>();
@@ -86,10 +69,7 @@ export class LoadCache {
   lookup(absPath: string, source: string, options: LoadOptions): LoadedFile | undefined {
     const entry = this.entries.get(absPath);
     if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options)) return undefined;
-    for (const [path, text] of entry.reads) {
-      if (readOrUndefined(path) !== text) return undefined;
-    }
-    return entry.loaded;
+    return [...entry.reads].every(([path, text]) => tryOr(() => readRegularText(path, ANY_REFERENCED_FILE), undefined) === text) ? entry.loaded : undefined;
   }
 
   store(absPath: string, source: string, options: LoadOptions, reads: ReferencedReads, loaded: LoadedFile): void {
@@ -98,14 +78,6 @@ export class LoadCache {
 }
 
 const targetsKey = (options: LoadOptions): string => (options.targets ?? []).join("\0");
-
-function readOrUndefined(absPath: string): string | undefined {
-  try {
-    return readRegularText(absPath, ANY_REFERENCED_FILE);
-  } catch {
-    return undefined;
-  }
-}
 
 export async function loadDesiredState(options: LoadOptions): Promise<LoadedFile> {
   return loadDesiredStateSync(options);
@@ -123,7 +95,7 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
   if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, source) };
   const reads: ReferencedReads = new Map();
   try {
-    const light = lightOrUndefined(source, options, absPath, reads);
+    const light = undefinedOn(RangeError, () => loadLight(source, options, absPath, reads));
     if (light !== undefined) options.diskCache?.store(key, source, { env: options.env, reads }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
@@ -146,19 +118,19 @@ function readSource(absPath: string, file: string): string {
 
 const keptPart = ({ desired, secretEnvNames, envNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, envNames, cubePositions, cubeNames });
 
-function lightOrUndefined(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile | undefined {
+/** What `run` returns, or undefined when it throws an `Expected` error (any other is thrown on). */
+function undefinedOn<T>(Expected: new (...args: never[]) => Error, run: () => T): T | undefined {
   try {
-    return loadLight(source, options, absPath, reads);
+    return run();
   } catch (e) {
-    if (e instanceof RangeError) return undefined;
+    if (e instanceof Expected) return undefined;
     throw e;
   }
 }
 
 /**
- * zod compiles a fast parser for an object schema the first time it parses one (new Function:
- * some ms in every run). For the first cubes of a file, and the document's head, parsing without
- * it is quicker; past them the compiled one pays. Same checks either way.
+ * zod compiles a fast parser for an object schema on its first parse (new Function: some ms in every run). For a file's first
+ * cubes, and its head, parsing without it is quicker; past them the compiled one pays. Same checks either way.
  */
 const UNCOMPILED_PARSES = 64;
 const UNCOMPILED = { jitless: true } as const;
@@ -199,7 +171,7 @@ function loadLight(source: string, options: LoadOptions, absPath: string, reads:
     }
   });
   const document = { ...result.data, cubes: specs };
-  const desired = normalizeOrUndefined(document, fileAccess(dirname(absPath), reads, options));
+  const desired = undefinedOn(DesiredStateError, () => normalize(document, fileAccess(dirname(absPath), reads, options)));
   if (desired === undefined) return undefined;
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
@@ -214,9 +186,8 @@ interface LightCube {
 }
 
 /**
- * The identity of a cube no target names, without validating the rest; undefined when the cube
- * must be validated in full: it is targeted, or its identity is not plain strings (what is
- * wrong there, or an ${env:…} in it, is for the full checks to resolve and report).
+ * The identity of a cube no target names, the rest unvalidated; undefined when the cube must be validated in full: it is
+ * targeted, or its identity is not plain strings (what is wrong there, or an ${env:…} in it, is for the full checks).
  */
 function untargetedStub(cube: unknown, targets: ReadonlySet<string>): LightCube | undefined {
   if (typeof cube !== "object" || cube === null || Array.isArray(cube)) return undefined;
@@ -243,15 +214,6 @@ function fileAccess(baseDir: string, reads: ReferencedReads, options: Pick<LoadO
   return { readTextFile: (path, field) => readReferencedFile(confinedPath(root, baseDir, path), field, reads), resolvePath: (path) => secretPathUnder(secretsDir, path) };
 }
 
-function normalizeOrUndefined(document: DesiredStateDocument, access: NormalizeOptions): DesiredState | undefined {
-  try {
-    return normalize(document, access);
-  } catch (e) {
-    if (e instanceof DesiredStateError) return undefined;
-    throw e;
-  }
-}
-
 /** Where the first cube of each name starts. */
 function positionsByName(document: DesiredStateDocument, starts: (Position | undefined)[]): Record<string, Position> {
   const positions: Record<string, Position> = {};
@@ -263,9 +225,8 @@ function positionsByName(document: DesiredStateDocument, starts: (Position | und
 }
 
 /**
- * `${env:NAME}` resolution on the parsed value, with the rules of ParsedFile.resolveEnvReferences.
- * Adds the names of the variables resolved to `used`, of the passwords' to `secretNames`; false
- * when there is any problem.
+ * `${env:NAME}` resolution on the parsed value, by ParsedFile.resolveEnvReferences's rules: the variables resolved go to
+ * `used`, the passwords' to `secretNames`; false when there is any problem.
  */
 function resolveEnvInValue(root: unknown, env: Env, secretNames: Set<string>, used: Set<string>): boolean {
   let ok = true;
@@ -304,8 +265,7 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
   const result = DesiredStateDocument.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) parsed.addZodIssue(issue);
-    // normalize() will not run on an invalid document: report its duplicates now, so every
-    // problem shows at once.
+    // normalize() will not run on an invalid document: report its duplicates now, so every problem shows at once.
     for (const issue of duplicateIssues(identityFieldsOf(raw))) parsed.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
     throw new LoadError(options.file, parsed.problems);
   }
@@ -338,10 +298,7 @@ class ParsedFile {
   readonly doc: Document.Parsed;
   private readonly lines = new (yaml().LineCounter)();
 
-  constructor(
-    private readonly file: string,
-    source: string,
-  ) {
+  constructor(private readonly file: string, source: string) {
     this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
@@ -424,9 +381,8 @@ class ParsedFile {
   }
 
   /**
-   * Replaces `${env:NAME}` in every string value. basicAuthPassword is the exception: it must
-   * be exactly one reference, stays unresolved (the engine makes it a SecretRef) and its
-   * variable must be set. Returns the names of those secret variables.
+   * Replaces `${env:NAME}` in every string value but basicAuthPassword, which must be exactly one reference to a set variable
+   * and stays unresolved (the engine makes it a SecretRef). Returns the names of those secret variables.
    */
   resolveEnvReferences(env: Env, used: Set<string>): string[] {
     const secretNames = new Set<string>();
@@ -478,10 +434,9 @@ class ParsedFile {
       if (!(e instanceof DesiredStateError)) throw e;
       const alreadyReported = new Set(this.problems.map((p) => `${p.line}:${p.col}`));
       for (const issue of e.issues) {
-        const offset = this.nodeAt(issue.path)?.range?.[0] ?? 0;
-        const pos = this.lines.linePos(offset);
+        const pos = this.positionOf(issue.path);
         // The loader's own message about the same spot (e.g. a literal password) is the clearer one.
-        if (!alreadyReported.has(`${pos.line}:${pos.col}`)) this.addAt(offset, `${formatPath(issue.path)}${issue.message}`);
+        if (!alreadyReported.has(`${pos.line}:${pos.col}`)) this.addAtPath(issue.path, `${formatPath(issue.path)}${issue.message}`);
       }
       return { prune: false, cubes: [] };
     }

@@ -1,7 +1,6 @@
 /**
- * Loading the desired state at a commit: sync the repository, check that the path is there
- * (an absent path is an error, never an empty fleet that would prune), then the usual loader,
- * confined to the checkout. A commit already loaded is answered again without reading a file.
+ * The desired state at a commit: sync the repository, check that the path is there (an absent one is an error, never an empty
+ * fleet that would prune), then the usual loader, confined to the checkout. A commit already loaded is answered again.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
@@ -40,7 +39,7 @@ export class RepoLoader {
   async load(): Promise<RepoLoaded> {
     const checkout = await this.options.source.sync();
     try {
-      if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => asError(e)) };
+      if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) };
     } finally {
       await checkout.release();
     }
@@ -65,8 +64,4 @@ export class RepoLoader {
 
 function checkPath(path: string): void {
   if (path === "" || isAbsolute(path) || !isInside("/checkout", join("/checkout", path))) throw new SourceError("invalid_option", `--path ${JSON.stringify(path)}: name a file or directory inside the repository, relative to its root`);
-}
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }

@@ -1,38 +1,25 @@
 /**
- * What `-f` names: one file, several (`-f a.yaml -f b.yaml`), a directory of `.yaml`/`.yml`
- * files, or `-` for standard input. Each file is loaded on its own (its own defaults, paths
- * relative to it) and the fleets are merged; a cube declared in two files is an error.
+ * What `-f` names: one file, several, a directory of `.yaml`/`.yml` files, or `-` for standard input. Each file is loaded on
+ * its own (its own defaults, paths relative to it) and the fleets are merged; a cube declared in two files is an error.
  */
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DeclaredCube, DesiredState } from "../engine/types.js";
-import { formatBytes } from "../system/files.js";
+import { formatBytes, tryOr } from "../system/files.js";
 import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
 import { FLEET_FILE } from "./limits.js";
 import { Defaults } from "../schema/desired.js";
-import { loadDesiredState, type IssuePath, type LoadCache, type LoadedFile, type Position } from "./load.js";
-import type { DiskLoadCache } from "./load-cache.js";
+import { loadDesiredState, type IssuePath, type LoadedFile, type LoadOptions, type Position } from "./load.js";
 
 export const STDIN = "-";
 
 type Stdin = NodeJS.ReadableStream & { isTTY?: boolean };
 const STDIN_NAME = "<stdin>";
 
-/** The files the user named, as they are shown in messages. */
-export interface LoadFilesOptions {
+/** Each file is loaded with these options (LoadOptions): the names the user gave, and standard input for `-`. */
+export interface LoadFilesOptions extends Omit<LoadOptions, "file" | "source"> {
   files: readonly string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
   stdin?: Stdin;
-  /** A plan's --target names: the cubes they leave out are read for their identity only (see LoadOptions.targets). */
-  targets?: readonly string[];
-  /** watch: files unchanged since the last round are not read again, and the same LoadedFiles is answered. */
-  cache?: LoadCache;
-  /** A large file unchanged since an earlier run is not parsed again (load-cache.ts). */
-  diskCache?: DiskLoadCache;
-  /** From a repository: the checkout's real path and the operator's secrets directory (LoadOptions.root). */
-  root?: string;
-  secretsDir?: string;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -50,10 +37,9 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const problems: FileProblem[] = [];
   for (const name of names) {
     try {
-      const file = name === STDIN ? STDIN_NAME : name;
-      const source = name === STDIN ? await readStdin(options.stdin) : undefined;
-      const { cwd, env, targets, cache, diskCache, root, secretsDir } = options;
-      loaded.push(await loadDesiredState({ file, source, cwd, env, targets, cache, diskCache, root, secretsDir }));
+      const { files: _files, stdin, ...common } = options;
+      const source = name === STDIN ? await readStdin(stdin) : undefined;
+      loaded.push(await loadDesiredState({ ...common, file: name === STDIN ? STDIN_NAME : name, source }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
       if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
@@ -105,27 +91,14 @@ function expand(files: readonly string[], cwd: string): { names: string[]; liste
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
 function directoryEntries(file: string, cwd: string): string[] | undefined {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(abs).isDirectory();
-  } catch {
-    return undefined; // the loader reports a missing file
-  }
-  if (!isDirectory) return undefined;
+  if (!tryOr(() => statSync(abs).isDirectory(), false)) return undefined; // a missing file is the loader's to report
+  // Not a subdirectory: a link (even a broken or looping one) or a device is listed, so that its read reports it.
   const yamlFiles = readdirSync(abs, { withFileTypes: true })
-    .filter(isYamlEntry)
+    .filter((entry) => /\.ya?ml$/i.test(entry.name) && !entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
   if (yamlFiles.length === 0) throw new SourceError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
   return yamlFiles.map((entry) => join(file, entry));
-}
-
-/**
- * A YAML-named entry that is not a subdirectory: a link (even a broken or looping one) or a
- * device is listed so that its read reports it, rather than being skipped in silence.
- */
-function isYamlEntry(entry: Dirent): boolean {
-  return /\.ya?ml$/i.test(entry.name) && !entry.isDirectory();
 }
 
 async function readStdin(stdin: Stdin | undefined): Promise<string> {

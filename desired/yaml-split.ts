@@ -1,16 +1,12 @@
 /**
- * The light way to read a large desired-state file: the `cubes:` block sequence is cut into one
- * small YAML text per cube, each parsed on its own and dropped once converted. The yaml library
- * builds the CST of a whole document first (170 MB live for a 3.5 MB file of 10,000 cubes);
- * per cube, only one cube's CST is alive at a time.
+ * The light way to read a large desired-state file: the `cubes:` block sequence is cut into one small YAML text per cube, each
+ * parsed on its own and dropped once converted. The yaml library builds a whole document's CST first (170 MB live for a 3.5 MB
+ * file of 10,000 cubes); per cube, one cube's CST is alive at a time. Only a plainly shaped file is cut (one top-level `cubes:`
+ * line, no anchors, aliases, directives or document markers); anything else, or a parse error in a piece, answers undefined and
+ * the caller parses the whole file, where errors get their positions.
  *
- * Only a plainly shaped file is cut (one top-level `cubes:` line, no anchors, aliases,
- * directives or document markers); anything else, or a parse error in a piece, answers
- * undefined and the caller parses the whole file, where errors get their positions.
- *
- * js-yaml reads each piece with YAML 1.2's core schema as the yaml library resolves it (a piece
- * it rejects goes to the yaml library, whose verdict counts): it measured ≥ 5× faster on
- * bench/fleet.ts's 10,000 cubes (0.97–1.1 s, 140 MB RSS against 4.9–6.0 s, 370 MB).
+ * js-yaml reads each piece with YAML 1.2's core schema as the yaml library resolves it (a piece it rejects goes to the yaml
+ * library, whose verdict counts): ≥ 5× faster on bench/fleet.ts's 10,000 cubes (0.97–1.1 s, 140 MB RSS against 4.9–6.0 s, 370 MB).
  */
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
@@ -36,10 +32,7 @@ interface Piece {
 export interface SplitOptions<T> {
   /** Turns each cube's JavaScript value into what is kept (undefined: give up), so the raw values of all cubes are never alive at once. */
   convert?: (cube: unknown) => T | undefined;
-  /**
-   * Answers a cube from what scanIdentity read in its text, without parsing it (undefined:
-   * parse and convert it as usual).
-   */
+  /** Answers a cube from what scanIdentity read in its text, without parsing it (undefined: parse and convert it as usual). */
   identify?: (identity: ScannedIdentity) => T | undefined;
 }
 
@@ -51,10 +44,7 @@ const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
 
 let yamlModule: typeof Yaml | undefined;
-/**
- * The yaml library, loaded on first use (a good part of a short command's start-up), and
- * synchronously: the Pulumi Fleet component loads files in a constructor.
- */
+/** The yaml library, loaded on first use (a good part of a short command's start-up), synchronously (the Pulumi Fleet component loads in a constructor). */
 export function yamlLibrary(): typeof Yaml {
   yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
   return yamlModule;
@@ -135,9 +125,8 @@ function splitItems(lines: string[], cubesAt: number): { items: Piece[]; end: nu
 type LineShape = { blank: true } | { blank: false; lead: number; itemIndent: number | undefined };
 
 /**
- * Blank or comment; else its leading white space and, when it starts a sequence item ("- "),
- * the item's indentation. Plain lines (spaces, then content) are read without a regex: a
- * large file has hundreds of thousands.
+ * Blank or comment; else its leading white space and, when it starts a sequence item ("- "), the item's indentation. Plain lines
+ * (spaces, then content) are read without a regex: a large file has hundreds of thousands.
  */
 function lineShape(text: string): LineShape {
   let lead = 0;
@@ -153,10 +142,7 @@ function lineShape(text: string): LineShape {
   return { blank: false, lead, itemIndent: item ? lead : undefined };
 }
 
-/**
- * The yaml library's YAML 1.2 core schema (yaml/dist/schema/core) for js-yaml: js-yaml's own
- * CORE_SCHEMA also reads 0b…, signed hex and octal, and fewer floats (-.5 stays a string).
- */
+/** The yaml library's YAML 1.2 core schema for js-yaml: js-yaml's CORE_SCHEMA also reads 0b…, signed hex and octal, and fewer floats (-.5 stays a string). */
 const CORE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [
     scalarType("null", /^(?:~|[Nn]ull|NULL)?$/, () => null),
@@ -206,10 +192,7 @@ function parseItem(piece: Piece): { value: unknown; start: Position } | undefine
   return parseItemPositioned(piece, text);
 }
 
-/**
- * Where the item's node starts, as the yaml library places it: after the "- " on the item's
- * line, or on the next line with content when that line has none. Undefined for anything else.
- */
+/** Where the item's node starts, as the yaml library places it: after the item's "- ", or on the next line with content when that has none. */
 function itemStart(piece: Piece): Position | undefined {
   const lines = piece.lines;
   const first = /^( *-[ \t]*)(.?)/.exec(lines[0] ?? "");
@@ -253,9 +236,8 @@ export interface ScannedIdentity {
 }
 
 /**
- * A line of the plainest YAML: indentation, an optional "- ", then `key:` with an optional
- * value, or (after a "- ") a value alone; an end-of-line comment after a space. The value is
- * checked by plainValue.
+ * A line of the plainest YAML: indentation, an optional "- ", then `key:` with an optional value, or (after a "- ") a value
+ * alone; an end-of-line comment after a space. The value is checked by plainValue.
  */
 const PLAIN_LINE = /^( *)(- +)?(?:([A-Za-z_][A-Za-z0-9_]*):(?: +(\S[^\t]*?))?|(\S[^\t]*?))(?: +#.*)? *\r?$/;
 /** A plain scalar that starts with no indicator and holds no quote, bracket, brace, backslash, ": " or " #". */
@@ -313,9 +295,8 @@ function lineForm(text: string): LineForm {
 }
 
 /**
- * Line forms by the line's text, for one file's scan: most lines of a large file repeat from cube
- * to cube ("    image: ubuntu-24.04"); each distinct text is matched once. Lines with an identity
- * key (name, id, hostname) are nearly all distinct and are not kept.
+ * Line forms by text, for one file's scan: most lines of a large file repeat from cube to cube ("    image: ubuntu-24.04"), so
+ * each distinct text is matched once. Lines with an identity key (name, id, hostname) are nearly all distinct: not kept.
  */
 export type LineForms = Map<string, LineForm>;
 
@@ -330,12 +311,9 @@ function cachedLineForm(text: string, forms: LineForms | undefined): LineForm {
 }
 
 /**
- * The identity of a cube (one piece of the `cubes:` sequence) read from its lines without
- * parsing them, when every line is of the plainest YAML (PLAIN_LINE; blank and comment lines
- * aside) and indentation alone gives a consistent structure (no duplicate keys, no value
- * continued on a deeper line): `name` and `id` of the item's mapping, each `hostname` of an
- * item of its `domains`. undefined for anything else: the caller parses the piece.
- * `forms`: kept across the pieces of one file (LineForms).
+ * A cube's identity (`name`, `id`, each `hostname` of its `domains`) read from its piece's lines without parsing them, when every
+ * line is of the plainest YAML (PLAIN_LINE; blank and comment lines aside) and indentation alone gives a consistent structure
+ * (no duplicate keys, no value continued on a deeper line); else undefined and the caller parses the piece. `forms`: LineForms.
  */
 export function scanIdentity(lines: readonly string[], forms?: LineForms): ScannedIdentity | undefined {
   const stack: Frame[] = [];
@@ -375,9 +353,8 @@ export function scanIdentity(lines: readonly string[], forms?: LineForms): Scann
 }
 
 /**
- * Puts a line (not the first) in the structure: closes the frames it is left of, opens the
- * frame a `key:` with no value starts. Afterwards the top frame is the mapping the line's key
- * belongs to (no dash) or the sequence its "- " is an item of. undefined: not consistent.
+ * Puts a line (not the first) in the structure: closes the frames it is left of, opens the one a `key:` with no value starts.
+ * Then the top frame is the mapping the line's key belongs to, or the sequence its "- " is an item of. undefined: not consistent.
  */
 function placeLine(stack: Frame[], opened: { frame: Frame; key: string } | undefined, indent: number, dash: boolean): Frame | undefined {
   if (opened !== undefined && (indent > opened.frame.col || (dash && indent === opened.frame.col))) {

@@ -1,13 +1,10 @@
 /**
- * IPv4 and IPv6 addresses and CIDR blocks, as the allow/deny lists of ports and domains take
- * them. The regex in api.ts only gives editors a pattern; this is the real check (octets up
- * to 255, prefix lengths up to 32 or 128, IPv6 by Node's own rule).
+ * IPv4 and IPv6 addresses and CIDR blocks, as the allow/deny lists take them: the real check (octets up to 255, prefixes up to
+ * 32 or 128, IPv6 by Node's rule) behind the pattern common.ts gives editors.
  */
 
-// node:net's isIPv4/isIPv6 are these two expressions (lib/internal/net.js): the same answers
-// without loading node:net (~1.5 ms of `cubeform validate` when its output goes to files; a
-// pipe or a terminal loads node:net for process.stdout anyway). test/schema/address.test.ts
-// compares them with node:net's.
+// node:net's isIPv4/isIPv6 (lib/internal/net.js), without loading node:net: ~1.5 ms of `cubeform validate` when its output goes
+// to files. test/schema/address.test.ts compares them with node:net's.
 const V4_SEG = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])";
 const V4 = `(?:${V4_SEG}\\.){3}${V4_SEG}`;
 const V6_SEG = "(?:[0-9a-fA-F]{1,4})";

@@ -1,29 +1,19 @@
 /**
- * zod schemas of the Cube Hosting API: the source of truth for every API type in cubeform.
- *
- * Shapes follow the live service's OpenAPI document (shared/reference/krova-openapi.json) and
- * keep every rule the user's spec states. Response schemas are tolerant (fields the spec does
- * not name are optional) so the client accepts both the spec's and the reference's bodies;
- * request schemas are strict, because the emulator validates with them and answers 400.
+ * zod schemas of the Cube Hosting API, the source of every API type in cubeform: the live service's OpenAPI document
+ * (shared/reference/krova-openapi.json) with every rule the user's spec states. Response schemas are tolerant (fields the
+ * spec does not name are optional), so both the spec's and the reference's bodies pass; request schemas are strict, because
+ * the emulator validates with them and answers 400.
  */
 import { z } from "zod";
 import { Cidr, CubeName, domainSettingFields, Hostname, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, webhookFields } from "./common.js";
 import { Domain, Pagination } from "./listed.js";
 
-// The schemas the desired-state file shares with the API live in common.ts (so that loading
-// the file's schema does not build every API schema); they are part of this module's exports.
-// They are zod/mini schemas: here they are wrapped with z.optional(X), not X.optional().
+// The schemas the desired-state file shares with the API (common.ts, so loading the file's schema builds no API schema), and
+// the answers every plan reads (listed.ts, read by the client's quick check): zod/mini, so z.optional(X) here, not X.optional().
 export { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
-// So are the answers every plan reads (listed.ts: the client's quick check reads their shapes).
 export { Cube, CubeResources, CubeState, Domain, Image, Pagination, Pricing, PricingTier, Region, TcpMapping } from "./listed.js";
 
-// ---------------------------------------------------------------- shared scalars
-
 export const Timestamp = z.string();
-
-// ---------------------------------------------------------------- public lookups
-
-
 
 export const Space = z.object({ id: z.string(), name: z.string(), tier: z.string(), createdAt: Timestamp });
 export type Space = z.infer<typeof Space>;
@@ -89,22 +79,12 @@ export const DomainSettings = z.strictObject({
 });
 export type DomainSettings = z.infer<typeof DomainSettings>;
 /**
- * The proxy settings a domain reports back as they were set, so a desired state can declare
- * them and drift shows on them. (basicAuthUser reports back too but goes with the write-only
- * password; confirmMixedProxyProtocol is a request flag.)
+ * The proxy settings a domain reports back as set, so a desired state can declare them and drift shows on them (basicAuthUser
+ * goes with the write-only password; confirmMixedProxyProtocol is a request flag).
  */
 export const DOMAIN_PROXY_SETTINGS = [
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "proxyProtocol",
+  "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
+  "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "proxyProtocol",
 ] as const satisfies readonly (keyof DomainSettings)[];
 /** Every domain setting a desired state or a Pulumi Domain declares (the password aside). */
 export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const satisfies readonly (keyof DomainSettings)[];
@@ -357,9 +337,8 @@ export const DevicePollRequest = z.strictObject({ deviceCode: z.string().min(1) 
 export const DeviceLoginApproved = z.object({ apiKey: z.string(), spaceId: z.string() });
 export type DeviceLoginApproved = z.infer<typeof DeviceLoginApproved>;
 
-// ---------------------------------------------------------------- errors
+// ---------------------------------------------------------------- errors (zod/mini, their own module: the client reads them without the rest)
 
-// The error bodies are zod/mini schemas of their own module (the client reads them without the rest).
 export { ErrorBody, ProxyProtocolMismatchBody, TerminationProtectedBody } from "./error-bodies.js";
 
 // ---------------------------------------------------------------- envelopes

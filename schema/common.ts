@@ -1,7 +1,6 @@
 /**
- * The zod schemas the desired-state file (desired.ts) shares with the API (api.ts, which
- * exports them too). Their own module so that `cubeform validate` builds these and the file's
- * schema only, not every schema of the API. Written with zod/mini (see zod-english.ts).
+ * The zod/mini schemas (see zod-english.ts) the desired-state file (desired.ts) shares with the API (api.ts exports them too):
+ * their own module, so that `cubeform validate` builds these and the file's schema, not every schema of the API.
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
@@ -49,10 +48,7 @@ export const OriginScheme = z.enum(["http", "https"]);
 
 export const ProxyProtocol = z.enum(["v1", "v2"]);
 
-/**
- * A domain's proxy settings, each optional, as the API takes them (api.ts DomainSettings) and the
- * file declares them (desired.ts DesiredDomain); Basic Auth is set apart in each.
- */
+/** A domain's proxy settings, each optional, as the API takes them (api.ts DomainSettings) and the file declares them (desired.ts DesiredDomain). */
 export const domainSettingFields = {
   securityHeadersMode: z.optional(SecurityHeadersMode),
   responseHeaderTimeoutSecs: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(3600))),

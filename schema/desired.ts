@@ -1,8 +1,4 @@
-/**
- * The desired-state document (cubeform.yaml). The JSON Schema for editors is generated from
- * this file into schema/cubeform.schema.json (see schema/generate.ts). Written with zod/mini (see
- * zod-english.ts).
- */
+/** The desired-state document (cubeform.yaml), in zod/mini (see zod-english.ts); schema/generate.ts makes the editors' JSON Schema of it. */
 import "./zod-english.js";
 import * as z from "zod/mini";
 import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
@@ -89,10 +85,7 @@ export const DesiredCubeInput = z.strictObject({
 });
 export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
 
-/**
- * A webhook endpoint of the space. Identity: the url. The API cannot change an endpoint: any
- * difference replaces it, which mints a new signing secret.
- */
+/** A webhook endpoint of the space, by url. The API cannot change one: any difference replaces it, with a new signing secret. */
 export const DesiredWebhook = z.strictObject({
   ...webhookFields,
   /** Where the signing secret is written (mode 0600) when the endpoint is created; relative to this file. */

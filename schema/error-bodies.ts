@@ -1,7 +1,4 @@
-/**
- * The API's error bodies that the client reads (client/errors.ts). Written with zod/mini, in a
- * module of their own: reading an error needs no API schema built (api.ts exports them too).
- */
+/** The API's error bodies the client reads (client/errors.ts): zod/mini, their own module, so reading an error builds no API schema. */
 import "./zod-english.js";
 import * as z from "zod/mini";
 

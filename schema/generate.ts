@@ -1,7 +1,6 @@
 /**
- * Generates schema/cubeform.schema.json (the JSON Schema editors use for cubeform.yaml) from
- * the zod DesiredStateDocument. Run: npx tsx schema/generate.ts
- * test/reconciler/schema.generated.test.ts fails when the committed file is out of date.
+ * Generates schema/cubeform.schema.json (editors' JSON Schema for cubeform.yaml) from the zod DesiredStateDocument: npx tsx
+ * schema/generate.ts (test/reconciler/schema.generated.test.ts fails when the committed file is out of date).
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,9 +1,7 @@
 /**
- * The API answers every plan reads: cubes, their domains and TCP mappings (by the thousand), the
- * list pages' pagination, the prices, and the regions and images new cubes are checked against. api.ts exports them with the rest of the API's schemas; they are
- * written with zod/mini (see zod-english.ts) in a module of their own because the client's quick
- * check (client/fast-check.ts) takes its field tables from these shapes, and a plan must not
- * load zod classic for that.
+ * The API answers every plan reads: cubes, their domains and TCP mappings (by the thousand), pagination, prices, regions and
+ * images (api.ts exports them too). zod/mini (see zod-english.ts), in a module of their own: the client's quick check
+ * (client/fast-check.ts) takes its field tables from these shapes, and a plan must not load zod classic for that.
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
@@ -15,12 +13,7 @@ const Timestamp = z.string();
 export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
 export type CubeState = z.infer<typeof CubeState>;
 
-export const Pagination = z.object({
-  page: int(),
-  limit: int(),
-  total: int(),
-  totalPages: int(),
-});
+export const Pagination = z.object({ page: int(), limit: int(), total: int(), totalPages: int() });
 export type Pagination = z.infer<typeof Pagination>;
 
 export const CubeResources = z.object({

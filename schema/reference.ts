@@ -1,9 +1,7 @@
 /**
- * The live service's published OpenAPI document (krova-openapi.json, a verbatim copy of
- * shared/reference/krova-openapi.json: test/schema/reference-copy.test.ts) as a JSON Schema
- * 2020-12 validator reads it. The document says 3.1.0 but marks optional-null fields with 3.0's
- * `nullable: true`, which 2020-12 ignores; here each becomes a type array. The emulator serves
- * its components (emulator/openapi.ts); the tests validate answers and requests against it.
+ * The live service's OpenAPI document (krova-openapi.json, a verbatim copy of shared/reference/krova-openapi.json) as a JSON
+ * Schema 2020-12 validator reads it: it says 3.1.0 but marks optional-null fields with 3.0's `nullable: true`, which 2020-12
+ * ignores, so each becomes a type array. The emulator serves its components; tests validate answers and requests against it.
  */
 import published from "./krova-openapi.json" with { type: "json" };
 

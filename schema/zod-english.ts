@@ -1,14 +1,10 @@
 /**
- * What zod classic sets up when it builds its first schema and zod/mini never does: English
- * messages (without them every issue reads "Invalid input") and the memoizer (how a parse
- * handles data that refers to itself, as YAML aliases can). For the schemas written with
- * zod/mini (common.ts, desired.ts, the CLI's option schemas), so they parse and word issues
- * exactly as zod classic does. Each module that builds zod/mini schemas imports this first.
+ * What zod classic sets up with its first schema and zod/mini never does: English messages (else every issue reads "Invalid
+ * input") and the memoizer (for data that refers to itself, as YAML aliases can). Each module that builds zod/mini schemas
+ * imports this first, so they parse and word issues exactly as zod classic does.
  *
- * Why zod/mini there: `cubeform validate` then loads zod's core and none of zod classic (its
- * methods on every schema, its namespace of ~400 exports), and builds its schemas in about half
- * the time. The checks are zod's core checks either way, so messages, issue paths and the JSON
- * Schema are the same.
+ * Why zod/mini: `cubeform validate` then loads zod's core and none of zod classic (methods on every schema, ~400 exports), and
+ * builds its schemas in about half the time; the checks are zod's core checks either way (same messages, paths, JSON Schema).
  */
 import { config, memoizer } from "zod/mini";
 import en from "zod/v4/locales/en.js";

@@ -1,8 +1,4 @@
-/**
- * Node's modules that most commands never use, loaded on first use: node:crypto, and
- * node:fs/promises with the readline and stream modules it loads, are ~5 ms of every
- * `cubeform validate` that hashes nothing and writes nothing.
- */
+/** Loaded on first use: node:crypto, and node:fs/promises with the modules it loads, are ~5 ms of a `cubeform validate` that needs neither. */
 import { createRequire } from "node:module";
 
 const load = createRequire(import.meta.url);

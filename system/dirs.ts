@@ -1,8 +1,6 @@
 /**
- * Where cubeform keeps things on this machine: the user's XDG directories (read from the
- * environment the command was given, so a test or a wrapper can point them elsewhere), and one
- * directory per user and machine for what every run on the machine must share (locks).
- * env-paths reads process.env only and uses other places on macOS, so it is not used.
+ * Where cubeform keeps things: the user's XDG directories, read from the command's environment (a test or a wrapper can point
+ * them elsewhere; env-paths reads process.env only, and uses other places on macOS), and a per-user machine directory (locks).
  */
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
@@ -33,9 +31,8 @@ export function userDir(env: Env, kind: UserDirKind): string {
 }
 
 /**
- * One directory per user of this machine, whatever HOME or XDG_* say: runs with different
- * state directories still meet here. Refused unless it is a real directory of this user that
- * no one else can write (another user could create it first in the shared temp directory).
+ * One directory per user of this machine, whatever HOME or XDG_* say, so all runs meet there. Refused unless it is a real
+ * directory of this user that no one else can write (another user could create it first in the shared temp directory).
  */
 export function machineDir(): string {
   const uid = process.getuid?.();

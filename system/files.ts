@@ -1,11 +1,8 @@
 /**
- * Files cubeform writes: created beside the target and renamed over it, so a reader never sees
- * half a file and a planted symlink is replaced, never followed. New files are 0600 and new
- * directories 0700 whatever the umask; a file that exists keeps the mode its owner gave it.
- * (write-file-atomic resolves symlinks and writes to their target, which is the hole to close.)
- *
- * Files cubeform reads: only a regular file, only up to a bound that fits what it is
- * (readRegularFile). A device, a pipe or a file larger than the bound is refused unread.
+ * Files cubeform writes: created beside the target and renamed over it, so a reader never sees half a file and a planted
+ * symlink is replaced, never followed (write-file-atomic writes through it). New files are 0600 and new directories 0700
+ * whatever the umask; an existing file keeps its mode. Files cubeform reads: only a regular file, up to a bound that fits
+ * what it is; a device, a pipe or a larger file is refused unread.
  */
 import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
@@ -45,7 +42,7 @@ export async function writeFileAtomic(path: string, data: FileData, options: Wri
 }
 
 export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>, options: WriteOptions = {}): void {
-  const mode = options.mode ?? modeOf(lstatOrUndefined(path));
+  const mode = options.mode ?? modeOf(tryOr(() => lstatSync(path), undefined));
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const temp = tempPathBeside(path);
   try {
@@ -58,12 +55,13 @@ export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>,
     }
     (options.overwrite === false ? linkSync : renameSync)(temp, path);
   } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Renamed into place, or never created.
-    }
+    unlinkQuietly(temp); // renamed into place, or never created
   }
+}
+
+/** Removes a file that may be gone already. */
+export function unlinkQuietly(path: string): void {
+  tryOr(() => unlinkSync(path), undefined);
 }
 
 /** For appending to a file that may exist (a download's FILE.part): refuses a symlink (ELOOP); new files are 0600. */
@@ -81,11 +79,12 @@ function modeOf(stats: { isFile(): boolean; mode: number } | undefined): number 
   return stats?.isFile() ? stats.mode & 0o7777 : PRIVATE_FILE;
 }
 
-function lstatOrUndefined(path: string) {
+/** What `run` returns, or `fallback` when it throws. */
+export function tryOr<T, F>(run: () => T, fallback: F): T | F {
   try {
-    return lstatSync(path);
+    return run();
   } catch {
-    return undefined;
+    return fallback;
   }
 }
 
@@ -101,11 +100,7 @@ async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
 }
 
-/**
- * cubeform's own JSON state (the idempotency journal, secret digests, recent deletions, the
- * pacing window): entries of ~150 bytes, so 64 MB is ~400,000 of them; anything larger was not
- * written by cubeform.
- */
+/** cubeform's own JSON state (idempotency journal, secret digests, recent deletions, pacing): ~150-byte entries, so 64 MB is ~400,000. */
 export const STATE_FILE: ReadLimit = { maxBytes: 64 * 1024 * 1024, what: "a cubeform state file" };
 
 /** What a file is for, and the most of it cubeform reads. */
@@ -120,20 +115,15 @@ export type ReadRefusal = "missing" | "dangling_symlink" | "symlink_loop" | "not
 /** A file not read: `reason` says why without the path ("not a regular file (a character device)"). */
 export class FileReadError extends Error {
   readonly code = "file_unreadable";
-  constructor(
-    readonly path: string,
-    readonly refusal: ReadRefusal,
-    readonly reason: string,
-  ) {
+  constructor(readonly path: string, readonly refusal: ReadRefusal, readonly reason: string) {
     super(`cannot read ${path}: ${reason}`);
     this.name = new.target.name;
   }
 }
 
 /**
- * Non-blocking, so opening a named pipe returns at once (the fstat then refuses it) instead of
- * waiting for a writer; no controlling terminal from a tty device. A symlink is followed: the
- * fstat of what was opened decides, so a swap between a check and the read cannot slip through.
+ * Non-blocking, so opening a named pipe returns at once (the fstat refuses it) instead of waiting for a writer; no controlling
+ * terminal from a tty. A symlink is followed: the fstat of what was opened decides, so no swap slips between a check and the read.
  */
 const OPEN_FOR_READ = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
@@ -185,18 +175,11 @@ function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
   return stats.size;
 }
 
-/**
- * Where the bytes go: sized from fstat, grown (doubling) while the file turns out longer, and
- * never past maxBytes + 1: one byte more than the bound is how a file that grew is caught.
- */
+/** Where the bytes go: sized from fstat, doubled while the file turns out longer, never past maxBytes + 1 (how a file that grew is caught). */
 class BoundedSink {
   buffer: Buffer;
   length = 0;
-  constructor(
-    private readonly path: string,
-    private readonly limit: ReadLimit,
-    size: number,
-  ) {
+  constructor(private readonly path: string, private readonly limit: ReadLimit, size: number) {
     // /proc files say 0 and have text: start with a page.
     this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 4096), limit.maxBytes) + 1);
   }
@@ -226,19 +209,11 @@ function openRefusal(path: string, error: unknown): FileReadError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ELOOP") return new FileReadError(path, "symlink_loop", "a symlink that loops (too many levels of symbolic links)");
   if (code === "ENOENT" || code === "ENOTDIR") {
-    const target = linkTarget(path);
+    const target = tryOr(() => readlinkSync(path), undefined);
     return target === undefined ? new FileReadError(path, "missing", "no such file") : new FileReadError(path, "dangling_symlink", `a symlink to ${target}, which does not exist`);
   }
   if (code === "EACCES") return new FileReadError(path, "unreadable", "permission denied");
   return new FileReadError(path, "unreadable", (error as Error).message);
-}
-
-function linkTarget(path: string): string | undefined {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function kindOf(stats: Stats): string {

@@ -1,14 +1,13 @@
 /**
- * Lock files of this machine: the space lock (held for a whole apply) and the pacing window's
- * (held for a read and a rename). One algorithm: the lock file is written beside and linked
- * into place (never seen empty, never replaced), names its holder, and is taken over when that
- * holder's process is gone. proper-lockfile judges staleness by mtime instead: a killed run's
- * lock would block the next run for seconds, and a busy event loop would lose a held lock.
+ * Lock files: the space lock (held for an apply) and the pacing window's (for a read and a rename). The lock file is written
+ * beside and linked into place (never seen empty, never replaced), names its holder, and is taken over when that process is
+ * gone. proper-lockfile judges staleness by mtime: a killed run's lock would block the next for seconds, and a busy event loop
+ * would lose a held lock.
  */
 import { randomUUID } from "node:crypto";
-import { linkSync, renameSync, unlinkSync } from "node:fs";
+import { linkSync, renameSync } from "node:fs";
 import { hostname } from "node:os";
-import { readRegularText, writeFileAtomicSync, type ReadLimit } from "./files.js";
+import { readRegularText, tryOr, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
 
 export interface LockOwner {
@@ -110,13 +109,9 @@ function createLockFile(path: string, owner: LockOwner): boolean {
 const LOCK_OWNER: ReadLimit = { maxBytes: 64 * 1024, what: "a lock file" };
 
 export function readOwner(path: string): LockOwner | undefined {
-  try {
-    const parsed = JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner>;
-    if (typeof parsed.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string") return parsed as LockOwner;
-  } catch {
-    // Gone meanwhile: the next round tries again.
-  }
-  return undefined;
+  // Gone meanwhile: the next round tries again.
+  const parsed = tryOr(() => JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner> | null, undefined);
+  return typeof parsed?.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string" ? (parsed as LockOwner) : undefined;
 }
 
 /** Its process is gone (same host), or it has held longer than any holder may. Another host's lock is never stale. */
@@ -132,9 +127,8 @@ export function isStale(owner: LockOwner, maxHoldMs?: number): boolean {
 }
 
 /**
- * Moves the stale file aside (atomic: of two runs that both found it stale, one moves it). If
- * what was moved is not the stale lock (a third run took the lock meanwhile), it is linked
- * back, which never overwrites.
+ * Moves the stale file aside (atomic: of two runs that found it stale, one moves it); if what was moved is not the stale lock
+ * (a third run took it meanwhile), it is linked back, which never overwrites.
  */
 function takeOverStale(path: string, stale: LockOwner): void {
   const aside = `${path}.${process.pid}.${randomUUID()}.stale`;
@@ -154,12 +148,4 @@ function takeOverStale(path: string, stale: LockOwner): void {
 
 function releaseIfOurs(path: string, token: string): void {
   if (readOwner(path)?.token === token) unlinkQuietly(path);
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }
