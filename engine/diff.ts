@@ -10,7 +10,7 @@
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
-import { liveCubeView, managed, planCube } from "./cube-rules.js";
+import { deleteCubeSteps, liveCubeView, managed, planCube } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
 import { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
@@ -184,18 +184,17 @@ function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): 
   let counts: Map<string, number> | undefined;
   const countOf = (name: string): number => {
     if (counts === undefined && ++asked > COUNTED_ONE_BY_ONE) counts = countNames(specs, unmanaged);
-    if (counts !== undefined) return counts.get(name) ?? 0;
-    let count = 0;
-    for (const spec of specs) if (spec.name === name) count++;
-    for (const cube of unmanaged) if (cube.cube.name === name) count++;
-    return count;
+    return (counts ?? countNames(specs, unmanaged, name)).get(name) ?? 0;
   };
   return (name, id) => cubeAddress(name, id, countOf(name) > 1);
 }
 
-function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): Map<string, number> {
+/** How many declared and unmanaged cubes bear each name (`only`: that name alone). */
+function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[], only?: string): Map<string, number> {
   const counts = new Map<string, number>();
-  const add = (name: string): void => void counts.set(name, (counts.get(name) ?? 0) + 1);
+  const add = (name: string): void => {
+    if (only === undefined || name === only) counts.set(name, (counts.get(name) ?? 0) + 1);
+  };
   for (const spec of specs) add(spec.name);
   for (const cube of unmanaged) add(cube.cube.name);
   return counts;
@@ -253,8 +252,5 @@ function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, 
     return;
   }
   out.changes.push(change);
-  // Deletes are asynchronous: the apply waits until the API no longer lists the cube, so a
-  // plan right after it does not see it.
-  const cube = { cubeName: live.cube.name, cubeId: live.cube.id };
-  out.steps.push({ step: { op: "delete-cube", address, cube }, group }, { step: { op: "wait-deleted", address, cube }, group });
+  out.steps.push(...deleteCubeSteps(address, { cubeName: live.cube.name, cubeId: live.cube.id }).map((step) => ({ step, group })));
 }
