@@ -16,8 +16,9 @@ export interface DesiredStateIssue {
   message: string;
 }
 
-export function formatIssuePath(path: (string | number)[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+/** ["cubes", 2, "image"] → "cubes[2].image". */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
 }
 
 /** The document is valid YAML and matches the schema, but does not describe a usable fleet. */

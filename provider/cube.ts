@@ -3,18 +3,20 @@
  * Diff rules live in the engine (planCubeResource); HTTP lives in the client and executors.
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
+import { cubeAddress, planCubeResource, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
+import { errorCode, ignoreNotFound, isNotFound } from "../engine/context.js";
+import { deleteCubeSteps } from "../engine/cube-rules.js";
 import type { CubeApi } from "../client/index.js";
 import type { TcpMapping } from "../client/api.js";
 import type { Cube } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
-import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
+import { protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
 import { createdId, hasPendingCreate, runOrThrow } from "./steps.js";
-import { toDiffResult } from "./translate.js";
+import { goneError, requireInPlace, toDiffResult } from "./translate.js";
 import type { CubeInputs, CubeOutputs, Power } from "./types.js";
-import { declared, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
+import { declaredOnly, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
 // ------------------------------------------------------------------ inputs → engine
 
@@ -28,17 +30,8 @@ export function cubeSpec(props: Props): DesiredCubeSpec {
     // Pulumi shows replacements in its own preview: no extra opt-in as in the CLI.
     lifecycle: { allowReplace: true, ignoreChanges: [] },
   };
-  const region = declared(inputs.region);
-  const userData = declared(inputs.userData);
-  const protection = declared(inputs.terminationProtection);
-  const power = declared(inputs.power);
-  const sshPort = declared(inputs.sshPort);
-  if (region !== undefined) spec.region = region;
-  if (userData !== undefined) spec.userData = userData;
-  if (protection !== undefined) spec.terminationProtection = protection;
-  if (power !== undefined) spec.power = power;
-  if (sshPort !== undefined) spec.sshPort = sshPort;
-  return spec;
+  const { region, userData, terminationProtection, power, sshPort } = inputs;
+  return Object.assign(spec, declaredOnly({ region, userData, terminationProtection, power, sshPort }));
 }
 
 /**
@@ -139,18 +132,13 @@ function inputsFromOutputs(outs: CubeOutputs): Props {
 }
 
 export async function readLiveCube(client: CubeApi, id: string): Promise<ObservedCube | undefined> {
-  try {
-    const [cube, tcpMappings] = await Promise.all([client.getCube(id), client.listTcpMappings(id)]);
-    return { cube, domains: [], tcpMappings };
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const read = await ignoreNotFound(Promise.all([client.getCube(id), client.listTcpMappings(id)]));
+  return read && { cube: read[0], domains: [], tcpMappings: read[1] };
 }
 
 async function requireLiveCube(id: string, name: string): Promise<ObservedCube> {
   const live = await readLiveCube(apiClient(), id);
-  if (!live) throw new Error(`Cube "${name}" (id ${id}) no longer exists; run pulumi refresh to forget it.`);
+  if (!live) throw goneError(`Cube "${name}" (id ${id})`);
   return live;
 }
 
@@ -251,26 +239,17 @@ export async function updateCube(id: string, olds: Props, news: Props): Promise<
   const spec = cubeSpec(news);
   const live = await requireLiveCube(id, spec.name);
   const plan = planCubeResource({ olds: previousSpec(outs, spec), news: spec, live, allowReplace: true });
-  if (isReplace(plan.change.action)) {
-    const paths = replacePaths(plan.change).join(", ");
-    throw new Error(`Cube "${spec.name}" (id ${id}) changed outside Pulumi (${paths}); run pulumi refresh, then pulumi up.`);
-  }
+  requireInPlace(`Cube "${spec.name}" (id ${id})`, plan.change);
   await runOrThrow(plan.steps, { cubeIds: new Map([[spec.name, id]]) });
   const after = await requireLiveCube(id, spec.name);
   return { outs: cubeOutputs(after, echoOf(spec)) };
-}
-
-function deleteSteps(id: string, name: string): Step[] {
-  const address = cubeAddress(name);
-  const cube = { cubeName: name, cubeId: id };
-  return [{ op: "delete-cube", address, cube }, { op: "wait-deleted", address, cube }];
 }
 
 /** The API refuses a protected cube (409) atomically: nothing else is touched. A 404 means already gone. */
 export async function deleteCube(id: string, props: Props): Promise<void> {
   const name = str(props.name) ?? id;
   try {
-    await runOrThrow(deleteSteps(id, name), { cubeIds: new Map([[name, id]]) });
+    await runOrThrow(deleteCubeSteps(cubeAddress(name), { cubeName: name, cubeId: id }), { cubeIds: new Map([[name, id]]) });
   } catch (error) {
     if (isNotFound(error)) return;
     if (errorCode(error) === "termination_protected") throw new Error(protectedCubeMessage(name, id));

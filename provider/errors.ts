@@ -1,5 +1,4 @@
 /** Errors the provider hands to Pulumi. Messages never contain the API key (the client redacts it). */
-import { isCubeApiError } from "../client/index.js";
 import type { StepOutcome } from "../engine/index.js";
 import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
 
@@ -8,14 +7,10 @@ import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
  * `properties` into ErrorResourceInitFailed, so Pulumi records the resource instead of losing it.
  */
 export class ResourceInitFailed extends Error {
-  readonly id: string;
-  readonly properties: Record<string, unknown>;
   readonly reasons: string[];
-  constructor(message: string, id: string, properties: Record<string, unknown>) {
+  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
     super(message);
     this.name = "ResourceInitFailed";
-    this.id = id;
-    this.properties = properties;
     this.reasons = [message];
   }
 }
@@ -31,14 +26,6 @@ export class StepFailure extends Error {
     this.outcome = outcome;
   }
 }
-
-export function errorCode(error: unknown): string | undefined {
-  if (error instanceof StepFailure) return error.code;
-  if (isCubeApiError(error)) return error.code;
-  return undefined;
-}
-
-export const isNotFound = (error: unknown): boolean => errorCode(error) === "not_found";
 
 export function protectedCubeMessage(name: string, id: string, detail = ""): string {
   return `Cube "${name}" (id ${id}) has terminationProtection on; set terminationProtection: false on the resource and run pulumi up before deleting or replacing it.${detail}`;

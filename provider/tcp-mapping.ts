@@ -52,7 +52,7 @@ async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
 }
 
 function findMapping(id: string) {
-  return findChild(apiClient(), id, (cubeId) => apiClient().listTcpMappings(cubeId));
+  return findChild(id, (cubeId) => apiClient().listTcpMappings(cubeId));
 }
 
 // ------------------------------------------------------------------ provider methods
