@@ -19,9 +19,8 @@ export interface ExecContext {
   pollIntervalMs?: number;
   signal?: AbortSignal;
   /**
-   * Re-read the space just before each cube create and refuse it when a cube of that name
-   * appeared since the plan (another writer). Off for the provider, whose create-before-delete
-   * replacements make a second cube of one name on purpose.
+   * Re-read the space just before each cube create and refuse it when a cube of that name appeared since the plan (another writer). Off for the provider, whose
+   * create-before-delete replacements make a second cube of one name on purpose.
    */
   recheckNameBeforeCreate?: boolean;
   /**

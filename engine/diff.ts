@@ -160,9 +160,8 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
 }
 
 /**
- * The matching made when the cubes were listed, with the observed cubes in place of the stubs,
- * when the observed state has exactly the listed cubes in the same order (what matching reads
- * of them, ids and names, is then the same).
+ * The matching made when the cubes were listed, with the observed cubes in place of the stubs, when the observed state has exactly the listed cubes in the same
+ * order (what matching reads of them, ids and names, is then the same).
  */
 function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): (CubeMatching & { addressOf: Addressing }) | undefined {
   if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;

@@ -1,6 +1,5 @@
 /**
- * Which live cube each declared cube is. A cube is its name in the space; an `id` pins one.
- * Several candidates are an ambiguity, reported and never guessed.
+ * Which live cube each declared cube is. A cube is its name in the space; an `id` pins one. Several candidates are an ambiguity, reported and never guessed.
  */
 import type { DeclaredCube, ObservedCube } from "./types.js";
 
@@ -17,10 +16,8 @@ export interface CubeMatching {
 }
 
 /**
- * Linear in declared + live cubes. Only the first `planned` specs get a match (a --target plan:
- * the targeted cubes come first); the others only claim their live cubes, so that those are
- * not unmanaged. Live cubes are indexed by id only when a spec pins one, and by name only for
- * the planned specs' names.
+ * Linear in declared + live cubes. Only the first `planned` specs get a match (a --target plan: the targeted cubes come first); the others only claim their
+ * live cubes, so that those are not unmanaged. Live cubes are indexed by id only when a spec pins one, and by name only for the planned specs' names.
  */
 export function matchCubes(specs: readonly DeclaredCube[], live: readonly ObservedCube[], planned = specs.length): CubeMatching {
   const claimed = new Set<string>();

@@ -1,9 +1,7 @@
 /**
- * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can
- * move; (3) cube deletions (a replacement waits for its old cube to be gone, names stay
- * unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches,
- * ports; (6) power, protect; (7) wait for cubes to run; (8) webhook endpoints last, so the
- * events of the changes above do not reach an endpoint that is about to be replaced.
+ * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can move; (3) cube deletions (a replacement waits for its old cube to be
+ * gone, names stay unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches, ports; (6) power, protect; (7) wait for cubes to run;
+ * (8) webhook endpoints last, so the events of the changes above do not reach an endpoint that is about to be replaced.
  */
 import type { Step, StepOp } from "./types.js";
 

@@ -1,7 +1,4 @@
-/**
- * Per-resource planning for the Pulumi provider: the same rules as the fleet diff, for one
- * Cube, Domain or TcpMapping resource at a time.
- */
+/** Per-resource planning for the Pulumi provider: the same rules as the fleet diff, for one Cube, Domain or TcpMapping resource at a time. */
 import type { Domain, TcpMapping } from "../client/api.js";
 import { cubeAddress } from "./address.js";
 import type { ResourcePlan } from "./change.js";

@@ -130,9 +130,8 @@ export interface ResourceChange {
   id: string | null;
   action: Action;
   /**
-   * Display only (secrets never appear): the live view and the desired view. Absent on a plain
-   * noop (not blocked, not unmanaged) of a plan built without them (PlanKeep.noopBodies: a plan
-   * that is only printed); always present in a saved plan.
+   * Display only (secrets never appear): the live view and the desired view. Absent on a plain noop (not blocked, not unmanaged) of a plan built without them
+   * (PlanKeep.noopBodies: a plan that is only printed); always present in a saved plan.
    */
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
@@ -261,9 +260,8 @@ export interface SourceRevision {
 }
 
 /**
- * The part of an observed state that a plan depends on (no timestamps, no transient states).
- * A --target plan depends on the cubes it plans, and on which other cubes exist (a name it
- * matches by): those are projected as their identity only.
+ * The part of an observed state that a plan depends on (no timestamps, no transient states). A --target plan depends on the cubes it plans, and on which other
+ * cubes exist (a name it matches by): those are projected as their identity only.
  */
 export interface StateProjection {
   spaceId: string;

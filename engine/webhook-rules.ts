@@ -1,7 +1,6 @@
 /**
- * Diff rules of the space's webhook endpoints (identity: the url). The API has no PATCH: any difference (events, a declared
- * description, disabled in the dashboard) replaces the endpoint, deleting first, with a new signing secret. Endpoints the
- * file does not declare are reported, and deleted only when pruning.
+ * Diff rules of the space's webhook endpoints (identity: the url). The API has no PATCH: any difference (events, a declared description, disabled in the
+ * dashboard) replaces the endpoint, deleting first, with a new signing secret. Endpoints the file does not declare are reported, and deleted only when pruning.
  */
 import type { CreateWebhookRequest, Webhook } from "../schema/api.js";
 import { webhookAddress } from "./address.js";

@@ -1,7 +1,6 @@
 /**
- * Input names of earlier releases (before the provider took the desired-state file's names),
- * still accepted so existing programs and stacks keep working. Shared by the resource classes
- * (which warn) and check() (which renames); diff reads old state under either name.
+ * Input names of earlier releases (before the provider took the desired-state file's names), still accepted so existing programs and stacks keep working.
+ * Shared by the resource classes (which warn) and check() (which renames); diff reads old state under either name.
  */
 export const DEPRECATED_INPUT_NAMES = {
   Domain: { domain: "hostname" },

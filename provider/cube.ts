@@ -34,10 +34,7 @@ export function cubeSpec(props: Props): DesiredCubeSpec {
   return Object.assign(spec, declaredOnly({ region, userData, terminationProtection, power, sshPort }));
 }
 
-/**
- * The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData
- * matter to the engine (the API never shows them).
- */
+/** The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData matter to the engine (the API never shows them). */
 function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): DesiredCubeSpec {
   // After an import the echoes are unknown (no sshPublicKey): count them as unchanged.
   if (typeof outs.sshPublicKey !== "string") return news;
@@ -161,9 +158,8 @@ export async function diffCube(id: string, olds: Props, news: Props): Promise<Di
 }
 
 /**
- * After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed).
- * The plugin stores these properties as they are: they must carry `__provider`, or a later
- * delete of the resource could not load the provider.
+ * After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed). The plugin stores these properties as they are: they must
+ * carry `__provider`, or a later delete of the resource could not load the provider.
  */
 async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown, provider: unknown): Promise<Error> {
   const live = await readLiveCube(apiClient(), id).catch(() => undefined);
@@ -186,9 +182,8 @@ async function adoptCube(id: string, spec: DesiredCubeSpec): Promise<CreateResul
 }
 
 /**
- * The idempotency journal lives in this plugin's memory only: a create whose answer was lost in an
- * earlier `pulumi up` left a cube this run knows nothing of, and a second create would duplicate
- * it. So a create that this plugin has not already sent first looks for a live cube of its name.
+ * The idempotency journal lives in this plugin's memory only: a create whose answer was lost in an earlier `pulumi up` left a cube this run knows nothing of,
+ * and a second create would duplicate it. So a create that this plugin has not already sent first looks for a live cube of its name.
  */
 async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void> {
   const create = steps.find((step): step is Extract<Step, { op: "create-cube" }> => step.op === "create-cube");

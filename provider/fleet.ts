@@ -1,8 +1,7 @@
 /**
- * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi component, loaded as `cubeform`
- * loads it; each cube, domain, port and webhook is a child named for it, so a fleet moves between `cubeform apply` and
- * `pulumi up` unchanged. Pulumi has its own `prune` (it deletes what the program no longer declares) and
- * `lifecycle.allowReplace` (`pulumi preview`); a pinned cube `id` becomes the Cube's adoptId.
+ * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi component, loaded as `cubeform` loads it; each cube, domain, port
+ * and webhook is a child named for it, so a fleet moves between `cubeform apply` and `pulumi up` unchanged. Pulumi has its own `prune` (it deletes what the
+ * program no longer declares) and `lifecycle.allowReplace` (`pulumi preview`); a pinned cube `id` becomes the Cube's adoptId.
  */
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
