@@ -37,9 +37,7 @@ export interface ExecContext {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export function nowOf(ctx: ExecContext): number {
-  return ctx.now ? ctx.now() : Date.now();
-}
+export const nowOf = (ctx: ExecContext): number => (ctx.now ? ctx.now() : Date.now());
 
 export function sleepFor(ctx: ExecContext, ms: number): Promise<void> {
   if (ctx.sleep) return ctx.sleep(ms, ctx.signal);

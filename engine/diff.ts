@@ -154,7 +154,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestEntry });
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
     },
   };
 }

@@ -1,10 +1,7 @@
 /** Typed engine errors: each has a stable `code` the CLI maps to a message and an exit code. */
 
 export class EngineError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  constructor(readonly code: string, message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -38,11 +35,7 @@ export class StalePlanError extends EngineError {
 }
 
 export class WaitTimeoutError extends EngineError {
-  constructor(
-    message: string,
-    readonly cubeId: string,
-    readonly state: string,
-  ) {
+  constructor(message: string, readonly cubeId: string, readonly state: string) {
     super("wait_timeout", message);
   }
 }

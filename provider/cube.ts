@@ -39,13 +39,11 @@ function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): Desire
   // After an import the echoes are unknown (no sshPublicKey): count them as unchanged.
   if (typeof outs.sshPublicKey !== "string") return news;
   const olds: DesiredCubeSpec = { ...news, sshPublicKey: outs.sshPublicKey };
-  delete olds.userData;
   const oldDigest = outs.userDataDigest ?? null;
   // The engine compares texts; a digest mismatch is shown as a text that cannot equal the new one.
-  if (sameUserData(oldDigest, news.userData)) {
-    if (news.userData !== undefined) olds.userData = news.userData;
-  } else if (oldDigest !== null) {
-    olds.userData = `digest:${oldDigest}`;
+  if (!sameUserData(oldDigest, news.userData)) {
+    delete olds.userData;
+    if (oldDigest !== null) olds.userData = `digest:${oldDigest}`;
   }
   return olds;
 }

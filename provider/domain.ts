@@ -93,7 +93,7 @@ async function liveDomain(cubeId: string, domainId: string): Promise<Domain | un
 
 function plan(request: DomainRequest, live: Domain | undefined, passwordChanged: boolean): ResourcePlan {
   const { cubeId } = request.inputs;
-  return planDomainResource({ cubeId, cubeName: cubeId, news: request.spec, passwordChanged, ...(live ? { live } : {}) });
+  return planDomainResource({ cubeId, cubeName: cubeId, news: request.spec, passwordChanged, live });
 }
 
 const passwordDigest = (req: DomainRequest): string | null => saltedDigestOrNull(declared(req.inputs.basicAuthPassword));

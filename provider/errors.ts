@@ -18,12 +18,10 @@ export class ResourceInitFailed extends Error {
 /** An engine step of the resource failed: its outcome, and the API's error code when it gave one. */
 export class StepFailure extends Error {
   readonly code: string;
-  readonly outcome: StepOutcome;
-  constructor(outcome: StepOutcome) {
+  constructor(readonly outcome: StepOutcome) {
     super(outcome.error?.message ?? `${outcome.step.op} failed`);
     this.name = "StepFailure";
     this.code = outcome.error?.code ?? "unknown";
-    this.outcome = outcome;
   }
 }
 

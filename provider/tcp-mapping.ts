@@ -30,7 +30,7 @@ function inputsOf(props: Props): TcpMappingInputs {
 }
 
 function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
-  return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), ...(live ? { live } : {}) });
+  return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), live });
 }
 
 /** The old outputs as the live view: diff needs no HTTP. State of older releases has the deprecated names (aliases.ts). */
