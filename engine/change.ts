@@ -20,10 +20,7 @@ export function resourceChange(base: ChangeBase, action: Action, before: View | 
   return { address: base.address, kind: base.kind, cubeName: base.cubeName, id: base.id, action, before, after, changes };
 }
 
-/**
- * A change without its views when it changes nothing and is neither blocked nor unmanaged (the two views are equal and no output shows them; `plan --format
- * json` prints such a change without `before` and `after`). Other changes are answered as they are.
- */
+/** A plain noop (not blocked, not unmanaged) without its two equal views, which no output shows; other changes as they are. */
 export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
   const { before: _before, after: _after, ...rest } = change;

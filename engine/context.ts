@@ -18,15 +18,9 @@ export interface ExecContext {
   /** Poll interval of waits (default 1 000 ms). */
   pollIntervalMs?: number;
   signal?: AbortSignal;
-  /**
-   * Re-read the space just before each cube create and refuse it when a cube of that name appeared since the plan (another writer). Off for the provider, whose
-   * create-before-delete replacements make a second cube of one name on purpose.
-   */
+  /** Refuse a cube create when a cube of its name appeared since the plan; off for the provider (create-before-delete makes namesakes). */
   recheckNameBeforeCreate?: boolean;
-  /**
-   * Stores the signing secret of an endpoint just created (the API shows it only once): the CLI
-   * writes the file at `secretPath` with mode 0600. Without it, create-webhook steps fail.
-   */
+  /** Stores a new endpoint's signing secret (shown once; the CLI: a 0600 file at `secretPath`). Without it, create-webhook fails. */
   writeWebhookSecret?: (secretPath: string, secret: string) => Promise<void>;
   /** A domain's basic-auth password (the value of `env`) was accepted by the API. */
   onSecretApplied?: (slot: { cubeName: string; hostname: string }, env: string, value: string) => Promise<void>;

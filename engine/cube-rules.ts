@@ -1,7 +1,4 @@
-/**
- * Diff rules of one cube: which fields differ, whether that is a replacement, what blocks it,
- * and the steps. Shared by the fleet diff and the Pulumi Cube resource.
- */
+/** Diff rules of one cube (differing fields, replacement, what blocks it, steps), shared by the fleet diff and the Pulumi Cube resource. */
 import type { TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest } from "../schema/api.js";
 import { fieldChange, type ResourcePlan, type View, viewFields } from "./change.js";

@@ -1,12 +1,8 @@
 /**
- * diff: desired state + observed state → a complete, ordered Plan. Pure: no I/O, no clock.
- * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
- * provider uses too.
- *
- * diffAsRead: the same plan, with each declared cube planned (and its part of the digest made)
- * as soon as its reads are in, while the API still answers the others: a large plan's diff
- * then costs little after the last read. finish() keeps an early result only when the whole observed state matches that
- * cube to the same live cube at the same address.
+ * diff: desired + observed state → a complete, ordered Plan; pure (no I/O, no clock), from the per-resource rules the provider uses too.
+ * diffAsRead: the same plan, each declared cube planned (and digested) once its reads are in, while the API answers the others, so a
+ * large plan's diff costs little after the last read; finish() keeps an early result only when the cube matches the same live cube at
+ * the same address.
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
@@ -159,10 +155,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   };
 }
 
-/**
- * The matching made when the cubes were listed, with the observed cubes in place of the stubs, when the observed state has exactly the listed cubes in the same
- * order (what matching reads of them, ids and names, is then the same).
- */
+/** The listing's matching with the observed cubes for the stubs, when those are the listed cubes in order (same ids and names). */
 function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): (CubeMatching & { addressOf: Addressing }) | undefined {
   if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;
   const observedOf = (stub: ObservedCube): ObservedCube => live[(stub as ListedCube).at] as ObservedCube;

@@ -1,6 +1,4 @@
-/**
- * Which live cube each declared cube is. A cube is its name in the space; an `id` pins one. Several candidates are an ambiguity, reported and never guessed.
- */
+/** Which live cube each declared cube is: its name in the space, or the one its `id` pins. Several candidates are reported, never guessed. */
 import type { DeclaredCube, ObservedCube } from "./types.js";
 
 export type CubeMatch =

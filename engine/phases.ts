@@ -5,10 +5,7 @@
  */
 import type { Step, StepOp } from "./types.js";
 
-/**
- * Each op's phase and its rank among the ops of one cube within that phase. set-protection is
- * in phase 1 when it turns protection off and in phase 6 when it turns it on (stepPhase).
- */
+/** Each op's phase and its rank among one cube's ops in that phase; set-protection turning protection on is in phase 6 (stepPhase). */
 const ORDER: Record<StepOp, { phase: number; rank: number }> = {
   "set-protection": { phase: 1, rank: 1 },
   "detach-domain": { phase: 2, rank: 0 },

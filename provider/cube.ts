@@ -1,7 +1,4 @@
-/**
- * The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube.
- * Diff rules live in the engine (planCubeResource); HTTP lives in the client and executors.
- */
+/** The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube (diffed by planCubeResource). */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { cubeAddress, planCubeResource, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
 import { errorCode, ignoreNotFound, isNotFound } from "../engine/context.js";

@@ -1,7 +1,4 @@
-/**
- * The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain.
- * The password never reaches outputs: only its salted digest (as userData's), to see that it changed.
- */
+/** The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain. Outputs hold only the password's salted digest. */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { planDomain, planDomainResource, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
 import type { Domain } from "../client/api.js";
@@ -106,10 +103,7 @@ export async function diffDomain(_id: string, olds: Props, news: Props): Promise
   return toDiffResult(plan(req, liveFromOutputs(outs), passwordChanged(req.inputs, outs)).change);
 }
 
-/**
- * Takes over the live domain when it matches the inputs; reads only, so a mismatch changes nothing.
- * The password cannot be read back: it is not compared, and its digest is recorded as declared.
- */
+/** Takes over the live domain when it matches the inputs (reads only); the password, unreadable, is not compared but recorded as declared. */
 async function adoptDomain(id: string, req: DomainRequest): Promise<CreateResult> {
   const what = `domain ${req.inputs.hostname} (id ${id})`;
   const found = await findDomain(underCube(id, req.inputs.cubeId));

@@ -2,10 +2,7 @@
 import type { StepOutcome } from "../engine/index.js";
 import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
 
-/**
- * The resource exists but did not reach the desired state: the plugin packs `id` and
- * `properties` into ErrorResourceInitFailed, so Pulumi records the resource instead of losing it.
- */
+/** The resource exists but is not as desired: the plugin packs `id` and `properties` into ErrorResourceInitFailed, so Pulumi keeps it. */
 export class ResourceInitFailed extends Error {
   readonly reasons: string[];
   constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
