@@ -12,7 +12,7 @@ import { protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
 import { createdId, hasPendingCreate, runOrThrow } from "./steps.js";
 import { goneError, requireInPlace, toDiffResult } from "./translate.js";
-import type { CubeInputs, CubeOutputs, Power } from "./types.js";
+import type { CubeInputs, CubeOutputs } from "./types.js";
 import { declaredOnly, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
 // ------------------------------------------------------------------ inputs → engine
@@ -77,11 +77,8 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
 
 // ------------------------------------------------------------------ live → outputs
 
-interface Echo {
-  sshPublicKey: string | null;
-  userDataDigest: string | null;
-  power: Power | null;
-}
+/** What outputs echo of the inputs. */
+type Echo = Pick<CubeOutputs, "sshPublicKey" | "userDataDigest" | "power">;
 
 function echoOf(spec: DesiredCubeSpec): Echo {
   return { sshPublicKey: spec.sshPublicKey, userDataDigest: saltedDigestOrNull(spec.userData), power: spec.power ?? null };
@@ -115,12 +112,8 @@ function cubeOutputs(live: ObservedCube, echo: Echo): CubeOutputs {
 
 /** Read inputs back from the live cube (refresh and import). */
 function inputsFromOutputs(outs: CubeOutputs): Props {
-  const inputs: Props = { name: outs.name, image: outs.image, resources: outs.resources, terminationProtection: outs.terminationProtection };
-  if (outs.region !== null) inputs.region = outs.region;
-  if (outs.sshPublicKey !== null) inputs.sshPublicKey = outs.sshPublicKey;
-  if (outs.sshPort !== null) inputs.sshPort = outs.sshPort;
-  if (outs.power !== null) inputs.power = outs.power;
-  return inputs;
+  const { name, image, resources, terminationProtection, region, sshPublicKey, sshPort, power } = outs;
+  return { name, image, resources, terminationProtection, ...declaredOnly({ region, sshPublicKey, sshPort, power }) };
 }
 
 export async function readLiveCube(client: CubeApi, id: string): Promise<ObservedCube | undefined> {

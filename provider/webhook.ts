@@ -10,14 +10,11 @@ import type { Webhook } from "../schema/api.js";
 import { userInputs } from "./check.js";
 import { apiClient } from "./settings.js";
 import type { WebhookInputs, WebhookOutputs } from "./types.js";
-import { declared, str, type Props } from "./values.js";
+import { declaredOnly, str, type Props } from "./values.js";
 
 function spec(props: Props): DesiredWebhookSpec {
   const inputs = userInputs(props) as unknown as WebhookInputs;
-  const result: DesiredWebhookSpec = { url: inputs.url, events: [...inputs.events], secretFile: "", secretPath: "" };
-  const description = declared(inputs.description);
-  if (description !== undefined) result.description = description;
-  return result;
+  return { url: inputs.url, events: [...inputs.events], secretFile: "", secretPath: "", ...declaredOnly({ description: inputs.description }) };
 }
 
 function liveFromOutputs(id: string, outs: Partial<WebhookOutputs>): Webhook {
@@ -47,9 +44,7 @@ export async function readWebhook(id: string, props: Props | undefined): Promise
   const live = await ignoreNotFound(apiClient().getWebhook(id));
   if (!live) return {};
   const outs = outputsOf(live, str(props?.secret) ?? null);
-  const inputs: Props = { url: outs.url, events: outs.events };
-  if (outs.description !== null) inputs.description = outs.description;
-  return { id, props: outs, inputs };
+  return { id, props: outs, inputs: { url: outs.url, events: outs.events, ...declaredOnly({ description: outs.description }) } };
 }
 
 /** Never called for a real change (every change replaces). */
