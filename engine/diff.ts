@@ -46,9 +46,7 @@ export interface DiffAsRead {
 }
 
 /** A listed cube before its reads: `at` is its place in the list. */
-interface ListedCube extends ObservedCube {
-  at: number;
-}
+type ListedCube = ObservedCube & { at: number };
 
 /** The matching of the listed cubes (stubs), kept for finish() when the observed state has the same cubes. */
 interface ListedMatching {
@@ -64,12 +62,8 @@ type Addressing = (name: string, id: string | undefined) => string;
 /** A listed cube's domains and mappings before they are read (never added to). */
 const NONE: never[] = [];
 
-interface EarlyCube {
-  live: ObservedCube;
-  address: string;
-  changes: ResourceChange[];
-  steps: GroupedStep[];
-}
+/** A cube planned as soon as its reads were in. */
+type EarlyCube = Pick<Collector, "changes" | "steps"> & { live: ObservedCube; address: string };
 
 export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>, context: DiffContext = {}): DiffAsRead {
   const resolved = resolvePlanOptions(options, desired);

@@ -41,12 +41,9 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   for (const issue of duplicateIssues(inputs)) issues.add(issue.path, issue.message);
   const webhooks = doc.webhooks === undefined ? undefined : normalizeWebhooks(doc.webhooks, options, issues);
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
-  const state: DesiredState = { prune: doc.prune ?? false, cubes };
-  if (doc.space !== undefined) state.spaceId = doc.space;
-  if (webhooks !== undefined) state.webhooks = webhooks;
-  if (doc.warnings?.ignore.length) state.ignoreWarnings = doc.warnings.ignore;
-  if (doc.budget !== undefined) state.budget = { monthly: doc.budget.monthly };
-  return state;
+  const ignoreWarnings = doc.warnings?.ignore.length ? doc.warnings.ignore : undefined;
+  const budget = doc.budget && { monthly: doc.budget.monthly };
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, webhooks, ignoreWarnings, budget }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
@@ -59,9 +56,7 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
     const secretPath = resolveSecretPath(input.secretFile, options, issues, [...path, "secretFile"]);
     const firstFile = seenBefore(seenFiles, secretPath, index);
     if (firstFile !== undefined) issues.add([...path, "secretFile"], `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`);
-    const spec: DesiredWebhookSpec = { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath };
-    if (input.description !== undefined) spec.description = input.description;
-    return spec;
+    return { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath, ...definedOnly({ description: input.description }) };
   });
 }
 

@@ -9,10 +9,7 @@ export const DEPRECATED_INPUT_NAMES = {
 
 export type AliasedKind = keyof typeof DEPRECATED_INPUT_NAMES;
 
-export interface Renamed {
-  from: string;
-  to: string;
-}
+export type Renamed = { from: string; to: string };
 
 /** The old names among `props` (whose new name is not also given). */
 export function deprecatedNamesIn(kind: AliasedKind, props: Record<string, unknown>): Renamed[] {

@@ -11,15 +11,8 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Where Pulumi keeps the serialized provider among a dynamic resource's properties. */
 export const PROVIDER_KEY = "__provider";
 
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
-
-export interface CheckOutcome {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-}
+export type CheckFailure = { property: string; reason: string };
+export type CheckOutcome = { inputs: Record<string, unknown>; failures: CheckFailure[] };
 
 const CubeId = z.string().min(1, "cubeId must not be empty");
 const AdoptId = z.string().min(1, "adoptId must not be empty").optional();

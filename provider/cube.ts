@@ -145,10 +145,7 @@ export async function diffCube(id: string, olds: Props, news: Props): Promise<Di
   return result;
 }
 
-/**
- * After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed). The plugin stores these properties as they are: they must
- * carry `__provider`, or a later delete of the resource could not load the provider.
- */
+/** A cube created but not ready is still recorded (ErrorResourceInitFailed), its properties as they are: with `__provider`, or no later delete could load it. */
 async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown, provider: unknown): Promise<Error> {
   const live = await readLiveCube(apiClient(), id).catch(() => undefined);
   const state = live?.cube.state ?? "unknown";
@@ -170,8 +167,8 @@ async function adoptCube(id: string, spec: DesiredCubeSpec): Promise<CreateResul
 }
 
 /**
- * The idempotency journal lives in this plugin's memory only: a create whose answer was lost in an earlier `pulumi up` left a cube this run knows nothing of,
- * and a second create would duplicate it. So a create that this plugin has not already sent first looks for a live cube of its name.
+ * The journal lives in this plugin's memory only: a create whose answer an earlier `pulumi up` lost left a cube this run does not know, and a second create
+ * would duplicate it. So a create this plugin has not sent already first looks for a live cube of its name.
  */
 async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void> {
   const create = steps.find((step): step is Extract<Step, { op: "create-cube" }> => step.op === "create-cube");

@@ -29,13 +29,9 @@ function domainSpec(inputs: DomainInputs): DesiredDomainSpec {
   return spec;
 }
 
-interface DomainRequest {
-  inputs: DomainInputs;
-  spec: DesiredDomainSpec;
-  run: RunOptions;
-}
+type DomainRequest = ReturnType<typeof request>;
 
-function request(props: Props): DomainRequest {
+function request(props: Props): { inputs: DomainInputs; spec: DesiredDomainSpec; run: RunOptions } {
   const inputs = userInputs(props) as unknown as DomainInputs;
   return { inputs, spec: domainSpec(inputs), run: { secrets: { [PASSWORD_REF]: declared(inputs.basicAuthPassword) } } };
 }

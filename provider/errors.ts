@@ -30,9 +30,8 @@ export function protectedCubeMessage(name: string, id: string, detail = ""): str
 const SECRET_PROPS = ["basicAuthPassword", "secret", "userData"];
 
 /**
- * Runs `body`; an error it throws reaches Pulumi with every secret of the resource (its basic-auth password, its webhook secret, its userData) replaced by
- * value, whatever the API put in its message. So are the values of this plugin's environment found in them: a Fleet resolved the `${env:…}` of userData in the
- * program, under the same environment, and an API that echoes a long userData cuts it short of the whole text.
+ * Runs `body`; an error it throws reaches Pulumi with the resource's secrets (password, webhook secret, userData) redacted by value, whatever the API wrote,
+ * and so are the environment's values found in them (a Fleet resolved userData's `${env:…}` in the program; an API echoing a long userData cuts it short).
  */
 export async function withSecretsRedacted<T>(props: (Record<string, unknown> | undefined)[], body: () => Promise<T>): Promise<T> {
   try {

@@ -57,11 +57,6 @@ export function currentSettings(): ProviderSettings {
   return settings;
 }
 
-function sharedPacer(): MutationPacer {
-  pacer ??= new MutationPacer(settings.rateLimit ?? DEFAULT_RATE_LIMIT);
-  return pacer;
-}
-
 /** Config wins field by field; the environment fills the rest (and must at least give the key). */
 function resolveClientConfig(): { baseUrl: string; apiKey: string; spaceId?: string } {
   const env: Env = { ...process.env };
@@ -81,7 +76,8 @@ export function apiClient(): CubeApi {
   const signature = JSON.stringify([config.baseUrl, config.apiKey, config.spaceId ?? null]);
   if (cached?.signature !== signature) {
     void cached?.client.close();
-    cached = { signature, client: createClient({ ...config, pacer: sharedPacer() }) };
+    pacer ??= new MutationPacer(settings.rateLimit ?? DEFAULT_RATE_LIMIT);
+    cached = { signature, client: createClient({ ...config, pacer }) };
   }
   return cached.client;
 }
