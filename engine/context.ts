@@ -43,9 +43,7 @@ export function errorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-export function isNotFound(e: unknown): boolean {
-  return errorCode(e) === "not_found";
-}
+export const isNotFound = (e: unknown): boolean => errorCode(e) === "not_found";
 
 /** The answer, or undefined on a 404: what was asked for is gone (a DELETE of it has the effect asked for). */
 export async function ignoreNotFound<T>(request: Promise<T>): Promise<T | undefined> {

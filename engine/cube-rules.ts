@@ -89,12 +89,8 @@ function replacedFieldChanges(spec: DesiredCubeSpec, live: ObservedCube, olds?: 
   }
   const region = managed(spec, "region");
   if (region !== undefined && cube.region !== undefined && cube.region !== region) changes.push(fieldChange("region", cube.region, region, true));
-  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey) {
-    changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
-  }
-  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? "")) {
-    changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
-  }
+  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey) changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
+  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? "")) changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
   return changes;
 }
 
@@ -138,9 +134,7 @@ function inPlaceSteps(address: string, cube: CubeRef, changes: FieldChange[]): S
     if (change.path === "sshPort") steps.push({ op: "set-ssh-port", address, cube, cubePort: change.after as number });
     // A cube in state "error" is reported, but no power step can fix it.
     if (change.path === "power" && change.before === "running" && change.after === "stopped") steps.push({ op: "power-off", address, cube });
-    if (change.path === "power" && change.before === "stopped" && change.after === "running") {
-      steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
-    }
+    if (change.path === "power" && change.before === "stopped" && change.after === "running") steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
   }
   return steps;
 }

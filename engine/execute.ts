@@ -58,10 +58,8 @@ async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext):
   const existing = (await ctx.client.listCubes()).find((cube) => cube.name === step.body.name && cube.state !== "deleted");
   if (existing === undefined) return;
   if (ctx.journal?.pending && (await ctx.journal.pending({ spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(step.body) }))) return;
-  throw new StepError(
-    "cube_appeared",
-    `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it); not creating a second one: run plan again`,
-  );
+  const what = `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it)`;
+  throw new StepError("cube_appeared", `${what}; not creating a second one: run plan again`);
 }
 
 /** "cube/web/domain/app.example.com" → "app.example.com". */

@@ -161,9 +161,7 @@ function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefine
   const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
   const control = controlCharacter(key);
   if (control !== undefined) issues.add(where, `the key holds a control character (${control}): a public key is one line of printable text, and the API would store it as sent`);
-  else if (!SSH_KEY_PATTERN.test(key)) {
-    issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
-  }
+  else if (!SSH_KEY_PATTERN.test(key)) issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
 }
 
 /** "U+0000 at character 43" for the first control character (a NUL, an escape) in `text`. */
@@ -215,9 +213,7 @@ function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issue
   return ports.map((port, index) => {
     const first = seenBefore(seen, port.cubePort, index);
     if (first !== undefined) issues.add([...path, index, "cubePort"], `duplicate cubePort ${port.cubePort} (also ports[${first}])`);
-    if (port.cubePort === sshPort) {
-      issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
-    }
+    if (port.cubePort === sshPort) issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
     const spec: DesiredPortSpec = { cubePort: port.cubePort, udp: port.udp ?? true, allow: (port.allow ?? []).map(ownString) };
     if (port.label !== undefined) spec.label = ownString(port.label);
     return spec;

@@ -180,10 +180,9 @@ async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void>
 function namesakeMessage(name: string, namesakes: Cube[]): string {
   const ids = namesakes.map((cube) => `${cube.id} (${cube.state})`).join(", ");
   const advice = namesakes.length === 1 ? `set adoptId: "${namesakes[0]!.id}" on this resource and run pulumi up again` : "set adoptId to the id of the one to keep, and delete the others";
-  return (
-    `Cube "${name}" was not created: the space already has a live cube of that name that this stack has no record of: ${ids}. ` +
-    `It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it. To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`
-  );
+  const why = `the space already has a live cube of that name that this stack has no record of: ${ids}`;
+  const whose = "It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it.";
+  return `Cube "${name}" was not created: ${why}. ${whose} To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`;
 }
 
 export async function createCube(props: Props): Promise<CreateResult> {
