@@ -13,10 +13,7 @@ export interface RunOptions {
   shouldStop?: () => boolean;
 }
 
-export interface RunResult {
-  outcomes: StepOutcome[];
-  mutationsSent: number;
-}
+export type RunResult = { outcomes: StepOutcome[]; mutationsSent: number };
 
 export type ApplyOptions = ExecContext & RunOptions & { desired: DesiredState };
 

@@ -8,10 +8,7 @@ import { fieldChange, viewFields, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
 import type { DesiredWebhookSpec, FieldChange, ProjectedWebhook, ResourceChange, Step } from "./types.js";
 
-export interface WebhookPlan {
-  changes: ResourceChange[];
-  steps: Step[];
-}
+export type WebhookPlan = { changes: ResourceChange[]; steps: Step[] };
 
 /** Webhooks belong to the space, not to a cube: their changes carry no cube name. */
 const NO_CUBE = "";
