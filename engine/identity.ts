@@ -46,9 +46,7 @@ function pinnedCubes(specs: readonly DeclaredCube[], live: readonly ObservedCube
   const pinned: (ObservedCube | undefined)[] = [];
   if (!specs.some((spec) => spec.id !== undefined)) return pinned;
   const byId = new Map(live.map((cube) => [cube.cube.id, cube]));
-  specs.forEach((spec, index) => {
-    if (spec.id !== undefined) pinned[index] = byId.get(spec.id);
-  });
+  for (const [index, spec] of specs.entries()) if (spec.id !== undefined) pinned[index] = byId.get(spec.id);
   return pinned;
 }
 

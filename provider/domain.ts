@@ -20,10 +20,8 @@ type Settings = DesiredDomainSpec["settings"];
 
 function domainSpec(inputs: DomainInputs): DesiredDomainSpec {
   const settings: Record<string, unknown> = {};
-  for (const key of DOMAIN_SETTING_NAMES) {
-    // null is a declared value here: it clears the setting.
-    if (inputs[key] !== undefined) settings[key] = inputs[key];
-  }
+  // null is a declared value here: it clears the setting.
+  for (const key of DOMAIN_SETTING_NAMES) if (inputs[key] !== undefined) settings[key] = inputs[key];
   const spec: DesiredDomainSpec = { hostname: inputs.hostname, port: inputs.port, settings: settings as Settings };
   if (declared(inputs.basicAuthPassword) !== undefined) spec.basicAuthPassword = { env: PASSWORD_REF };
   return spec;
@@ -48,9 +46,7 @@ function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
     id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", hostname: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
     status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
   };
-  for (const key of DOMAIN_SETTING_NAMES) {
-    if (outs[key] !== undefined) live[key] = outs[key];
-  }
+  for (const key of DOMAIN_SETTING_NAMES) if (outs[key] !== undefined) live[key] = outs[key];
   return live as Domain;
 }
 
@@ -131,9 +127,7 @@ export async function readDomain(id: string, props: Props | undefined): Promise<
 
 function inputsFromOutputs(outs: DomainOutputs): Props {
   const inputs: Props = { cubeId: outs.cubeId, hostname: outs.hostname, port: outs.port };
-  for (const key of DOMAIN_SETTING_NAMES) {
-    if (outs[key] !== null) inputs[key] = outs[key];
-  }
+  for (const key of DOMAIN_SETTING_NAMES) if (outs[key] !== null) inputs[key] = outs[key];
   return inputs;
 }
 
