@@ -65,14 +65,10 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
     terminationProtectionChangedBy: outs.terminationProtectionChangedBy ?? null,
   };
   if (typeof outs.region === "string") cube.region = outs.region;
-  const tcpMappings: TcpMapping[] = [];
-  if (typeof outs.sshPort === "number") {
-    tcpMappings.push({
-      id: "ssh", cubeId: id, cubePort: outs.sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null,
-      label: "SSH", status: "active", isSsh: true, udp: false, allow: [],
-    });
-  }
-  return { cube, domains: [], tcpMappings };
+  const sshPort = outs.sshPort;
+  if (typeof sshPort !== "number") return { cube, domains: [], tcpMappings: [] };
+  const ssh: TcpMapping = { id: "ssh", cubeId: id, cubePort: sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null, label: "SSH", status: "active", isSsh: true, udp: false, allow: [] };
+  return { cube, domains: [], tcpMappings: [ssh] };
 }
 
 // ------------------------------------------------------------------ live → outputs
