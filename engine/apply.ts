@@ -1,7 +1,4 @@
-/**
- * apply: carry out a plan's steps in order, then observe again and diff with the same options
- * to say whether the space converged.
- */
+/** apply: carry out a plan's steps in order, then observe again and diff with the same options to say whether the space converged. */
 import type { ExecContext } from "./context.js";
 import { diff } from "./diff.js";
 import { executeStep } from "./execute.js";
@@ -16,10 +13,7 @@ export interface RunOptions {
   shouldStop?: () => boolean;
 }
 
-export interface RunResult {
-  outcomes: StepOutcome[];
-  mutationsSent: number;
-}
+export type RunResult = { outcomes: StepOutcome[]; mutationsSent: number };
 
 export type ApplyOptions = ExecContext & RunOptions & { desired: DesiredState };
 

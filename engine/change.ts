@@ -13,19 +13,14 @@ export interface ResourcePlan {
 }
 
 /**
- * A domain's or port's ResourceChange, always one literal with its keys in this order. Not
- * `{ ...base, action, … }`: past a few thousand calls V8 gives each object spread there a
- * hidden class of its own (~300 bytes of shape per change; 50,000 changes at 10,000 cubes).
+ * A domain's or port's ResourceChange, always one literal with its keys in this order. Not `{ ...base, action, … }`: past a few thousand calls V8 gives each
+ * object spread there a hidden class of its own (~300 bytes of shape per change; 50,000 changes at 10,000 cubes).
  */
 export function resourceChange(base: ChangeBase, action: Action, before: View | null, after: View | null, changes: FieldChange[]): ResourceChange {
   return { address: base.address, kind: base.kind, cubeName: base.cubeName, id: base.id, action, before, after, changes };
 }
 
-/**
- * A change without its views when it changes nothing and is neither blocked nor unmanaged (the
- * two views are equal and no output shows them; `plan --format json` prints such a change
- * without `before` and `after`). Other changes are answered as they are.
- */
+/** A plain noop (not blocked, not unmanaged) without its two equal views, which no output shows; other changes as they are. */
 export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
   const { before: _before, after: _after, ...rest } = change;

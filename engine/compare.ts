@@ -43,19 +43,9 @@ export function sortedOrNull(list: readonly string[] | null | undefined): string
 /** Which side of the power switch a live state is on. */
 export type PowerSide = "running" | "stopped" | "error" | "deleted";
 
-export function powerSide(state: CubeState): PowerSide {
-  switch (state) {
-    case "pending":
-    case "booting":
-    case "running":
-    case "resizing":
-      return "running";
-    case "stopped":
-    case "stopping":
-      return "stopped";
-    case "error":
-      return "error";
-    case "deleted":
-      return "deleted";
-  }
-}
+const POWER_SIDES: Record<CubeState, PowerSide> = {
+  pending: "running", booting: "running", running: "running", resizing: "running",
+  stopped: "stopped", stopping: "stopped", error: "error", deleted: "deleted",
+};
+
+export const powerSide = (state: CubeState): PowerSide => POWER_SIDES[state];

@@ -18,16 +18,9 @@ export interface ExecContext {
   /** Poll interval of waits (default 1 000 ms). */
   pollIntervalMs?: number;
   signal?: AbortSignal;
-  /**
-   * Re-read the space just before each cube create and refuse it when a cube of that name
-   * appeared since the plan (another writer). Off for the provider, whose create-before-delete
-   * replacements make a second cube of one name on purpose.
-   */
+  /** Refuse a cube create when a cube of its name appeared since the plan; off for the provider (create-before-delete makes namesakes). */
   recheckNameBeforeCreate?: boolean;
-  /**
-   * Stores the signing secret of an endpoint just created (the API shows it only once): the CLI
-   * writes the file at `secretPath` with mode 0600. Without it, create-webhook steps fail.
-   */
+  /** Stores a new endpoint's signing secret (shown once; the CLI: a 0600 file at `secretPath`). Without it, create-webhook fails. */
   writeWebhookSecret?: (secretPath: string, secret: string) => Promise<void>;
   /** A domain's basic-auth password (the value of `env`) was accepted by the API. */
   onSecretApplied?: (slot: { cubeName: string; hostname: string }, env: string, value: string) => Promise<void>;
@@ -38,9 +31,7 @@ export interface ExecContext {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export function nowOf(ctx: ExecContext): number {
-  return ctx.now ? ctx.now() : Date.now();
-}
+export const nowOf = (ctx: ExecContext): number => (ctx.now ? ctx.now() : Date.now());
 
 export function sleepFor(ctx: ExecContext, ms: number): Promise<void> {
   if (ctx.sleep) return ctx.sleep(ms, ctx.signal);
@@ -52,9 +43,7 @@ export function errorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-export function isNotFound(e: unknown): boolean {
-  return errorCode(e) === "not_found";
-}
+export const isNotFound = (e: unknown): boolean => errorCode(e) === "not_found";
 
 /** The answer, or undefined on a 404: what was asked for is gone (a DELETE of it has the effect asked for). */
 export async function ignoreNotFound<T>(request: Promise<T>): Promise<T | undefined> {

@@ -1,7 +1,4 @@
-/**
- * Diff rules of one cube: which fields differ, whether that is a replacement, what blocks it,
- * and the steps. Shared by the fleet diff and the Pulumi Cube resource.
- */
+/** Diff rules of one cube (differing fields, replacement, what blocks it, steps), shared by the fleet diff and the Pulumi Cube resource. */
 import type { TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest } from "../schema/api.js";
 import { fieldChange, type ResourcePlan, type View, viewFields } from "./change.js";
@@ -92,12 +89,8 @@ function replacedFieldChanges(spec: DesiredCubeSpec, live: ObservedCube, olds?: 
   }
   const region = managed(spec, "region");
   if (region !== undefined && cube.region !== undefined && cube.region !== region) changes.push(fieldChange("region", cube.region, region, true));
-  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey) {
-    changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
-  }
-  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? "")) {
-    changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
-  }
+  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey) changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
+  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? "")) changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
   return changes;
 }
 
@@ -141,15 +134,9 @@ function inPlaceSteps(address: string, cube: CubeRef, changes: FieldChange[]): S
     if (change.path === "sshPort") steps.push({ op: "set-ssh-port", address, cube, cubePort: change.after as number });
     // A cube in state "error" is reported, but no power step can fix it.
     if (change.path === "power" && change.before === "running" && change.after === "stopped") steps.push({ op: "power-off", address, cube });
-    if (change.path === "power" && change.before === "stopped" && change.after === "running") {
-      steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
-    }
+    if (change.path === "power" && change.before === "stopped" && change.after === "running") steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
   }
   return steps;
-}
-
-export function protectedReason(name: string, verb: "deleting" | "replacing", extra = ""): string {
-  return `cube "${name}" has terminationProtection on; set terminationProtection: false in the file (or unprotect it) before ${verb} it${extra}`;
 }
 
 function replacementBlock(spec: DesiredCubeSpec, live: ObservedCube, replaceChanges: FieldChange[], allowReplace: boolean): Blocked | undefined {
@@ -158,13 +145,21 @@ function replacementBlock(spec: DesiredCubeSpec, live: ObservedCube, replaceChan
   const allowHint = "set lifecycle.allowReplace: true on the cube or pass --allow-replace";
   if (live.cube.terminationProtection && managed(spec, "terminationProtection") !== false) {
     const extra = replaceAllowed ? "" : `, and ${allowHint}`;
-    return { code: "termination_protected", reason: protectedReason(spec.name, "replacing", extra) + ` (${paths} cannot change in place)` };
+    const reason = `cube "${spec.name}" has terminationProtection on; set terminationProtection: false in the file (or unprotect it) before replacing it${extra}`;
+    return { code: "termination_protected", reason: `${reason} (${paths} cannot change in place)` };
   }
   if (!replaceAllowed) {
     return { code: "replace_not_allowed", reason: `replacing cube "${spec.name}" destroys its disk (${paths} cannot change in place); ${allowHint} to allow it` };
   }
   return undefined;
 }
+
+/** Delete a live cube, then wait until the API no longer lists it (deletes are asynchronous). */
+export function deleteCubeSteps(address: string, cube: CubeRef & { cubeId: string }): Step[] {
+  return [{ op: "delete-cube", address, cube }, { op: "wait-deleted", address, cube }];
+}
+
+const ordered = (steps: Step[]): Step[] => orderSteps(steps.map((step) => ({ step, group: 0 })));
 
 export function planCube(input: CubePlanInput): CubePlan {
   const { spec, live, address } = input;
@@ -174,25 +169,19 @@ export function planCube(input: CubePlanInput): CubePlan {
     const change: ResourceChange = { address, kind: "cube", cubeName: spec.name, id: null, action: "create", before: null, after, changes: viewFields(after, "created") };
     return { change, steps: createSteps(address, spec), deletesLive: false, target: newRef };
   }
-  const liveRef: CubeRef = { cubeName: spec.name, cubeId: live.cube.id };
+  const liveRef = { cubeName: spec.name, cubeId: live.cube.id };
   const changes = cubeFieldChanges(spec, live, input.olds);
   const before = liveCubeView(live);
-  const base = { address, kind: "cube" as const, cubeName: spec.name, id: live.cube.id, before, changes };
   const replaceChanges = changes.filter((change) => change.forcesReplace);
-  if (replaceChanges.length === 0) {
-    const action = changes.length > 0 ? "update" : "noop";
-    const after = action === "noop" ? before : desiredCubeView(spec, live);
-    // One literal in the spread's key order (see resourceChange: a spread here gives each change its own hidden class).
-    const change: ResourceChange = { address, kind: "cube", cubeName: spec.name, id: live.cube.id, before, changes, action, after };
-    return { change, steps: orderSteps(inPlaceSteps(address, liveRef, changes).map((step) => ({ step, group: 0 }))), deletesLive: false, target: liveRef };
-  }
-  const change: ResourceChange = { ...base, action: "delete-then-create", after: desiredCubeView(spec, live, true) };
+  const replaced = replaceChanges.length > 0;
+  const action = replaced ? "delete-then-create" : changes.length > 0 ? "update" : "noop";
+  const after = action === "noop" ? before : desiredCubeView(spec, live, replaced);
+  // One literal, keys in this order (see resourceChange: a spread here gives each change its own hidden class).
+  const change: ResourceChange = { address, kind: "cube", cubeName: spec.name, id: live.cube.id, before, changes, action, after };
+  if (!replaced) return { change, steps: ordered(inPlaceSteps(address, liveRef, changes)), deletesLive: false, target: liveRef };
   const blocked = replacementBlock(spec, live, replaceChanges, input.allowReplace);
   if (blocked) return { change: { ...change, blocked }, steps: [], deletesLive: false, target: liveRef };
-  const liveCubeId = live.cube.id;
-  const steps: Step[] = [];
-  if (live.cube.terminationProtection) steps.push({ op: "set-protection", address, cube: liveRef, value: false });
-  steps.push({ op: "delete-cube", address, cube: { ...liveRef, cubeId: liveCubeId } }, { op: "wait-deleted", address, cube: { ...liveRef, cubeId: liveCubeId } });
-  steps.push(...createSteps(address, spec));
-  return { change, steps: orderSteps(steps.map((step) => ({ step, group: 0 }))), deletesLive: true, target: newRef };
+  const steps: Step[] = live.cube.terminationProtection ? [{ op: "set-protection", address, cube: liveRef, value: false }] : [];
+  steps.push(...deleteCubeSteps(address, liveRef), ...createSteps(address, spec));
+  return { change, steps: ordered(steps), deletesLive: true, target: newRef };
 }

@@ -1,16 +1,12 @@
 /**
- * diff: desired state + observed state → a complete, ordered Plan. Pure: no I/O, no clock.
- * Built from the per-resource rules (cube-rules, domain-rules, port-rules) the Pulumi
- * provider uses too.
- *
- * diffAsRead: the same plan, with each declared cube planned (and its part of the digest made)
- * as soon as its reads are in, while the API still answers the others: a large plan's diff
- * then costs little after the last read. finish() keeps an early result only when the whole observed state matches that
- * cube to the same live cube at the same address.
+ * diff: desired + observed state → a complete, ordered Plan; pure (no I/O, no clock), from the per-resource rules the provider uses too.
+ * diffAsRead: the same plan, each declared cube planned (and digested) once its reads are in, while the API answers the others, so a
+ * large plan's diff costs little after the last read; finish() keeps an early result only when the cube matches the same live cube at
+ * the same address.
  */
 import { cubeAddress } from "./address.js";
 import { viewFields, withoutNoopBodies } from "./change.js";
-import { liveCubeView, managed, planCube } from "./cube-rules.js";
+import { deleteCubeSteps, liveCubeView, managed, planCube } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
 import { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
@@ -50,9 +46,7 @@ export interface DiffAsRead {
 }
 
 /** A listed cube before its reads: `at` is its place in the list. */
-interface ListedCube extends ObservedCube {
-  at: number;
-}
+type ListedCube = ObservedCube & { at: number };
 
 /** The matching of the listed cubes (stubs), kept for finish() when the observed state has the same cubes. */
 interface ListedMatching {
@@ -68,12 +62,8 @@ type Addressing = (name: string, id: string | undefined) => string;
 /** A listed cube's domains and mappings before they are read (never added to). */
 const NONE: never[] = [];
 
-interface EarlyCube {
-  live: ObservedCube;
-  address: string;
-  changes: ResourceChange[];
-  steps: GroupedStep[];
-}
+/** A cube planned as soon as its reads were in. */
+type EarlyCube = Pick<Collector, "changes" | "steps"> & { live: ObservedCube; address: string };
 
 export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>, context: DiffContext = {}): DiffAsRead {
   const resolved = resolvePlanOptions(options, desired);
@@ -154,16 +144,12 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), ...(context.keep ? { keep: context.keep } : {}), digestEntry });
+      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
     },
   };
 }
 
-/**
- * The matching made when the cubes were listed, with the observed cubes in place of the stubs,
- * when the observed state has exactly the listed cubes in the same order (what matching reads
- * of them, ids and names, is then the same).
- */
+/** The listing's matching with the observed cubes for the stubs, when those are the listed cubes in order (same ids and names). */
 function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): (CubeMatching & { addressOf: Addressing }) | undefined {
   if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;
   const observedOf = (stub: ObservedCube): ObservedCube => live[(stub as ListedCube).at] as ObservedCube;
@@ -184,18 +170,17 @@ function addressing(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): 
   let counts: Map<string, number> | undefined;
   const countOf = (name: string): number => {
     if (counts === undefined && ++asked > COUNTED_ONE_BY_ONE) counts = countNames(specs, unmanaged);
-    if (counts !== undefined) return counts.get(name) ?? 0;
-    let count = 0;
-    for (const spec of specs) if (spec.name === name) count++;
-    for (const cube of unmanaged) if (cube.cube.name === name) count++;
-    return count;
+    return (counts ?? countNames(specs, unmanaged, name)).get(name) ?? 0;
   };
   return (name, id) => cubeAddress(name, id, countOf(name) > 1);
 }
 
-function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[]): Map<string, number> {
+/** How many declared and unmanaged cubes bear each name (`only`: that name alone). */
+function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[], only?: string): Map<string, number> {
   const counts = new Map<string, number>();
-  const add = (name: string): void => void counts.set(name, (counts.get(name) ?? 0) + 1);
+  const add = (name: string): void => {
+    if (only === undefined || name === only) counts.set(name, (counts.get(name) ?? 0) + 1);
+  };
   for (const spec of specs) add(spec.name);
   for (const cube of unmanaged) add(cube.cube.name);
   return counts;
@@ -253,8 +238,5 @@ function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, 
     return;
   }
   out.changes.push(change);
-  // Deletes are asynchronous: the apply waits until the API no longer lists the cube, so a
-  // plan right after it does not see it.
-  const cube = { cubeName: live.cube.name, cubeId: live.cube.id };
-  out.steps.push({ step: { op: "delete-cube", address, cube }, group }, { step: { op: "wait-deleted", address, cube }, group });
+  out.steps.push(...deleteCubeSteps(address, { cubeName: live.cube.name, cubeId: live.cube.id }).map((step) => ({ step, group })));
 }

@@ -1,7 +1,4 @@
-/**
- * Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet
- * diff and the Pulumi Domain resource.
- */
+/** Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet diff and the Pulumi Domain resource. */
 import type { Domain } from "../client/api.js";
 import { domainAddress } from "./address.js";
 import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";

@@ -1,10 +1,7 @@
 /** Typed engine errors: each has a stable `code` the CLI maps to a message and an exit code. */
 
 export class EngineError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  constructor(readonly code: string, message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -16,8 +13,9 @@ export interface DesiredStateIssue {
   message: string;
 }
 
-export function formatIssuePath(path: (string | number)[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+/** ["cubes", 2, "image"] → "cubes[2].image". */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
 }
 
 /** The document is valid YAML and matches the schema, but does not describe a usable fleet. */
@@ -37,11 +35,7 @@ export class StalePlanError extends EngineError {
 }
 
 export class WaitTimeoutError extends EngineError {
-  constructor(
-    message: string,
-    readonly cubeId: string,
-    readonly state: string,
-  ) {
+  constructor(message: string, readonly cubeId: string, readonly state: string) {
     super("wait_timeout", message);
   }
 }

@@ -1,8 +1,4 @@
-/**
- * The executors: one function per step op, all through the CubeApi. Creates carry an
- * Idempotency-Key written to the journal before the request, so a lost response never
- * duplicates a resource when the step is run again.
- */
+/** The executors, one per step op. A create's Idempotency-Key is journalled before the request: a lost answer never duplicates a resource on a rerun. */
 import { randomUUID } from "node:crypto";
 import { errorCode, ignoreNotFound, type ExecContext } from "./context.js";
 import { StepError } from "./errors.js";
@@ -57,19 +53,13 @@ function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
 
 const RUNNING_SIDE_TRANSIENT = new Set(["pending", "booting", "resizing"]);
 
-/**
- * Another writer may have created the cube since the plan was made: creating it again would
- * make two cubes of one name. A key this step's earlier run left pending means the cube may be
- * that run's own create: then the create is sent with that key and the API answers with it.
- */
+/** A cube of this name made since the plan (another writer) is refused, unless this step's earlier run left its key pending: it may be that create. */
 async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext): Promise<void> {
   const existing = (await ctx.client.listCubes()).find((cube) => cube.name === step.body.name && cube.state !== "deleted");
   if (existing === undefined) return;
   if (ctx.journal?.pending && (await ctx.journal.pending({ spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(step.body) }))) return;
-  throw new StepError(
-    "cube_appeared",
-    `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it); not creating a second one: run plan again`,
-  );
+  const what = `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it)`;
+  throw new StepError("cube_appeared", `${what}; not creating a second one: run plan again`);
 }
 
 /** "cube/web/domain/app.example.com" → "app.example.com". */
@@ -132,8 +122,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
     if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: hostnameOf(step.address) }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
   },
   "detach-domain": async (step, ctx) => {
-    const cubeId = cubeIdOf(step, ctx);
-    await ignoreNotFound(ctx.client.detachDomain(cubeId, step.domainId));
+    await ignoreNotFound(ctx.client.detachDomain(cubeIdOf(step, ctx), step.domainId));
   },
   "create-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
@@ -141,8 +130,7 @@ const executors: { [O in StepOp]: Executor<O> } = {
     return { createdId: mapping.id };
   },
   "delete-port": async (step, ctx) => {
-    const cubeId = cubeIdOf(step, ctx);
-    await ignoreNotFound(ctx.client.deleteTcpMapping(cubeId, step.mappingId));
+    await ignoreNotFound(ctx.client.deleteTcpMapping(cubeIdOf(step, ctx), step.mappingId));
   },
   "create-webhook": async (step, ctx) => {
     const write = ctx.writeWebhookSecret;

@@ -1,7 +1,4 @@
-/**
- * Which live cube each declared cube is. A cube is its name in the space; an `id` pins one.
- * Several candidates are an ambiguity, reported and never guessed.
- */
+/** Which live cube each declared cube is: its name in the space, or the one its `id` pins. Several candidates are reported, never guessed. */
 import type { DeclaredCube, ObservedCube } from "./types.js";
 
 export type CubeMatch =
@@ -17,10 +14,8 @@ export interface CubeMatching {
 }
 
 /**
- * Linear in declared + live cubes. Only the first `planned` specs get a match (a --target plan:
- * the targeted cubes come first); the others only claim their live cubes, so that those are
- * not unmanaged. Live cubes are indexed by id only when a spec pins one, and by name only for
- * the planned specs' names.
+ * Linear in declared + live cubes. Only the first `planned` specs get a match (a --target plan: the targeted cubes come first); the others only claim their
+ * live cubes, so that those are not unmanaged. Live cubes are indexed by id only when a spec pins one, and by name only for the planned specs' names.
  */
 export function matchCubes(specs: readonly DeclaredCube[], live: readonly ObservedCube[], planned = specs.length): CubeMatching {
   const claimed = new Set<string>();
@@ -51,9 +46,7 @@ function pinnedCubes(specs: readonly DeclaredCube[], live: readonly ObservedCube
   const pinned: (ObservedCube | undefined)[] = [];
   if (!specs.some((spec) => spec.id !== undefined)) return pinned;
   const byId = new Map(live.map((cube) => [cube.cube.id, cube]));
-  specs.forEach((spec, index) => {
-    if (spec.id !== undefined) pinned[index] = byId.get(spec.id);
-  });
+  for (const [index, spec] of specs.entries()) if (spec.id !== undefined) pinned[index] = byId.get(spec.id);
   return pinned;
 }
 

@@ -13,11 +13,8 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
   return {
     async keyFor(entry) {
       const id = entryKey(entry);
-      const existing = keys.get(id);
-      if (existing !== undefined) return existing;
-      const key = `cf-${randomUUID()}`;
-      keys.set(id, key);
-      return key;
+      if (!keys.has(id)) keys.set(id, `cf-${randomUUID()}`);
+      return keys.get(id) as string;
     },
     async settle(entry) {
       keys.delete(entryKey(entry));

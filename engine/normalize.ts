@@ -1,18 +1,11 @@
-/**
- * normalize: the validated YAML document → DesiredState. Merges defaults, reads key and
- * cloud-init files, turns `${env:NAME}` into SecretRefs and checks what the schema cannot
- * (required-after-merge fields, duplicates). Reports every issue at once.
- */
+/** The validated document → DesiredState: merges defaults, reads files, makes SecretRefs, checks what the schema cannot; every issue at once. */
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
 
 export interface NormalizeOptions {
-  /**
-   * Reads a file the document names; the caller resolves it relative to the YAML file and bounds
-   * the read by what the file is for (`field`). Throws an Error whose message says why not.
-   */
+  /** Reads a file the document names, resolved against the YAML file and bounded by what it is for (`field`); throws saying why not. */
   readTextFile(path: string, field: "sshPublicKeyFile" | "userDataFile"): string;
   /** Where a file the document names (a webhook's secretFile) is, for writing; default: as written. */
   resolvePath?(path: string): string;
@@ -48,12 +41,9 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   for (const issue of duplicateIssues(inputs)) issues.add(issue.path, issue.message);
   const webhooks = doc.webhooks === undefined ? undefined : normalizeWebhooks(doc.webhooks, options, issues);
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
-  const state: DesiredState = { prune: doc.prune ?? false, cubes };
-  if (doc.space !== undefined) state.spaceId = doc.space;
-  if (webhooks !== undefined) state.webhooks = webhooks;
-  if (doc.warnings?.ignore.length) state.ignoreWarnings = doc.warnings.ignore;
-  if (doc.budget !== undefined) state.budget = { monthly: doc.budget.monthly };
-  return state;
+  const ignoreWarnings = doc.warnings?.ignore.length ? doc.warnings.ignore : undefined;
+  const budget = doc.budget && { monthly: doc.budget.monthly };
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, webhooks, ignoreWarnings, budget }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
@@ -61,16 +51,12 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
   const seenFiles = new Map<string, number>();
   return inputs.map((input, index) => {
     const path = ["webhooks", index];
-    const firstUrl = seenUrls.get(input.url);
+    const firstUrl = seenBefore(seenUrls, input.url, index);
     if (firstUrl !== undefined) issues.add([...path, "url"], `${input.url} is already declared by webhooks[${firstUrl}]; one endpoint per url`);
-    else seenUrls.set(input.url, index);
     const secretPath = resolveSecretPath(input.secretFile, options, issues, [...path, "secretFile"]);
-    const firstFile = seenFiles.get(secretPath);
+    const firstFile = seenBefore(seenFiles, secretPath, index);
     if (firstFile !== undefined) issues.add([...path, "secretFile"], `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`);
-    else seenFiles.set(secretPath, index);
-    const spec: DesiredWebhookSpec = { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath };
-    if (input.description !== undefined) spec.description = input.description;
-    return spec;
+    return { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath, ...definedOnly({ description: input.description }) };
   });
 }
 
@@ -175,9 +161,7 @@ function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefine
   const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
   const control = controlCharacter(key);
   if (control !== undefined) issues.add(where, `the key holds a control character (${control}): a public key is one line of printable text, and the API would store it as sent`);
-  else if (!SSH_KEY_PATTERN.test(key)) {
-    issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
-  }
+  else if (!SSH_KEY_PATTERN.test(key)) issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
 }
 
 /** "U+0000 at character 43" for the first control character (a NUL, an escape) in `text`. */
@@ -207,11 +191,9 @@ function normalizeDomains(domains: DesiredDomain[], path: Path, issues: IssueLis
 }
 
 /**
- * The same text as a string of its own. A parser's value is often a V8 "sliced string": a view
- * that keeps the whole text it was cut from alive (each hostname held its cube's YAML, ~3.5 MB
- * at 10,000 cubes). Joining a character flattens the text into a new string of that length;
- * the slice then points into that copy only. (Internalizing it as a property key does the
- * same at ~10× the cost.)
+ * The same text as a string of its own. A parser's value is often a V8 "sliced string", which keeps the whole text it was
+ * cut from alive (each hostname held its cube's YAML, ~3.5 MB at 10,000 cubes). Joining a character flattens it into a new
+ * string; the slice then points into that copy only. (Internalizing it as a property key does the same at ~10× the cost.)
  */
 function ownString(text: string): string {
   return ` ${text}`.slice(1);
@@ -229,12 +211,9 @@ function definedOnly<T extends object>(value: T): T {
 function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issues: IssueList): DesiredPortSpec[] {
   const seen = new Map<number, number>();
   return ports.map((port, index) => {
-    const first = seen.get(port.cubePort);
+    const first = seenBefore(seen, port.cubePort, index);
     if (first !== undefined) issues.add([...path, index, "cubePort"], `duplicate cubePort ${port.cubePort} (also ports[${first}])`);
-    else seen.set(port.cubePort, index);
-    if (port.cubePort === sshPort) {
-      issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
-    }
+    if (port.cubePort === sshPort) issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
     const spec: DesiredPortSpec = { cubePort: port.cubePort, udp: port.udp ?? true, allow: (port.allow ?? []).map(ownString) };
     if (port.label !== undefined) spec.label = ownString(port.label);
     return spec;
@@ -270,10 +249,8 @@ function checkDuplicateCubes(cubes: readonly IdentityFields[], issues: IssueList
   }
   const byId = new Map<string, number>();
   cubes.forEach((cube, index) => {
-    if (cube.id === undefined) return;
-    const first = byId.get(cube.id);
+    const first = cube.id === undefined ? undefined : seenBefore(byId, cube.id, index);
     if (first !== undefined) issues.add(["cubes", index, "id"], `duplicate cube id "${cube.id}" (also cubes[${first}])`);
-    else byId.set(cube.id, index);
   });
 }
 
@@ -281,11 +258,17 @@ function checkDuplicateHostnames(cubes: readonly IdentityFields[], issues: Issue
   const seen = new Map<string, string>();
   cubes.forEach((cube, cubeIndex) => {
     (cube.domains ?? []).forEach((domain, domainIndex) => {
-      const here = `cubes[${cubeIndex}].domains[${domainIndex}]`;
-      const first = seen.get(domain.hostname);
+      const first = seenBefore(seen, domain.hostname, `cubes[${cubeIndex}].domains[${domainIndex}]`);
       if (first !== undefined) {
         issues.add(["cubes", cubeIndex, "domains", domainIndex, "hostname"], `duplicate hostname ${domain.hostname} (also ${first}); a hostname can be attached to one cube only`);
-      } else seen.set(domain.hostname, here);
+      }
     });
   });
+}
+
+/** Where `key` was seen first, or undefined when it is new (and now seen at `at`). */
+function seenBefore<K, V>(seen: Map<K, V>, key: K, at: V): V | undefined {
+  const first = seen.get(key);
+  if (first === undefined) seen.set(key, at);
+  return first;
 }

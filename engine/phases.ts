@@ -1,16 +1,11 @@
 /**
- * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can
- * move; (3) cube deletions (a replacement waits for its old cube to be gone, names stay
- * unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches,
- * ports; (6) power, protect; (7) wait for cubes to run; (8) webhook endpoints last, so the
- * events of the changes above do not reach an endpoint that is about to be replaced.
+ * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can move; (3) cube deletions (a replacement waits for its old cube to be
+ * gone, names stay unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches, ports; (6) power, protect; (7) wait for cubes to run;
+ * (8) webhook endpoints last, so the events of the changes above do not reach an endpoint that is about to be replaced.
  */
 import type { Step, StepOp } from "./types.js";
 
-/**
- * Each op's phase and its rank among the ops of one cube within that phase. set-protection is
- * in phase 1 when it turns protection off and in phase 6 when it turns it on (stepPhase).
- */
+/** Each op's phase and its rank among one cube's ops in that phase; set-protection turning protection on is in phase 6 (stepPhase). */
 const ORDER: Record<StepOp, { phase: number; rank: number }> = {
   "set-protection": { phase: 1, rank: 1 },
   "detach-domain": { phase: 2, rank: 0 },

@@ -42,10 +42,7 @@ export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: P
   return summary;
 }
 
-/**
- * What a plan keeps beyond what it prints. A plan that is only printed (not saved) needs neither:
- * no output shows a plain noop's views or the prior state (the digest is printed).
- */
+/** What a plan keeps beyond what it prints: a plan only printed needs neither (no output shows a noop's views or the prior state). */
 export interface PlanKeep {
   /** The views (`before`, `after`) of a change that changes nothing, unless blocked or unmanaged; default true. */
   noopBodies?: boolean;

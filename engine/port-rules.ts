@@ -1,7 +1,4 @@
-/**
- * Diff rules of one published TCP port (identity: cubePort within its cube). The API cannot
- * change a mapping in place: any difference is a replacement. The SSH mapping is not a port.
- */
+/** Diff rules of one published TCP port (identity: cubePort in its cube; the SSH mapping is none): the API cannot change one, any difference replaces it. */
 import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
 import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";

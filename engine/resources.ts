@@ -1,7 +1,4 @@
-/**
- * Per-resource planning for the Pulumi provider: the same rules as the fleet diff, for one
- * Cube, Domain or TcpMapping resource at a time.
- */
+/** Per-resource planning for the Pulumi provider: the same rules as the fleet diff, for one Cube, Domain or TcpMapping resource at a time. */
 import type { Domain, TcpMapping } from "../client/api.js";
 import { cubeAddress } from "./address.js";
 import type { ResourcePlan } from "./change.js";
@@ -24,15 +21,9 @@ export interface CubeResourceInput {
 /** Domains and ports are separate Pulumi resources: the Cube resource never manages them. */
 export function planCubeResource(input: CubeResourceInput): ResourcePlan {
   const news = withoutSubResources(input.news);
-  const olds = input.olds ? withoutSubResources(input.olds) : undefined;
-  const plan = planCube({
-    address: cubeAddress(news.name),
-    spec: news,
-    ...(input.live ? { live: input.live } : {}),
-    ...(olds ? { olds } : {}),
-    allowReplace: input.allowReplace ?? news.lifecycle.allowReplace,
-  });
-  return { change: plan.change, steps: plan.steps };
+  const olds = input.olds && withoutSubResources(input.olds);
+  const { change, steps } = planCube({ address: cubeAddress(news.name), spec: news, live: input.live, olds, allowReplace: input.allowReplace ?? news.lifecycle.allowReplace });
+  return { change, steps };
 }
 
 function withoutSubResources(spec: DesiredCubeSpec): DesiredCubeSpec {
@@ -56,7 +47,7 @@ export type DomainResourceInput = SubResourceInput<DesiredDomainSpec, Domain> & 
 export type PortResourceInput = SubResourceInput<DesiredPortSpec, TcpMapping>;
 
 function ruleInput<Spec, Live>(input: SubResourceInput<Spec, Live>) {
-  return { cubeAddress: cubeAddress(input.cubeName), cube: { cubeName: input.cubeName, cubeId: input.cubeId }, spec: input.news, ...(input.live ? { live: input.live } : {}) };
+  return { cubeAddress: cubeAddress(input.cubeName), cube: { cubeName: input.cubeName, cubeId: input.cubeId }, spec: input.news, live: input.live };
 }
 
 /** A hostname, port or cube change replaces the domain (detach, then attach: hostnames are unique). */

@@ -1,8 +1,6 @@
 /**
- * The engine's data model. CONTRACT: reconciler/ and provider/ code against these types.
- *
- * Flow: DesiredState (normalized file or Pulumi inputs) + ObservedState (read through the
- * client) → diff → Plan (complete list of ResourceChange, ordered Steps) → apply (executors).
+ * The engine's data model. CONTRACT: reconciler/ and provider/ code against these types. Flow: DesiredState (normalized file
+ * or Pulumi inputs) + ObservedState (read through the client) → diff → Plan (ResourceChanges, ordered Steps) → apply.
  */
 import type { AttachDomainRequest, CreateTcpMappingRequest, Domain, TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest, CreateWebhookRequest, Cube, DnsRecord, PatchDomainRequest, Webhook } from "../schema/index.js";
@@ -66,10 +64,7 @@ export interface DesiredState {
   spaceId?: string;
   prune: boolean;
   cubes: DesiredCubeSpec[];
-  /**
-   * Cubes the file declares that a --target leaves out, loaded by identity only (their
-   * specs are not validated): they still claim their live cubes, so those are not unmanaged.
-   */
+  /** Cubes a --target leaves out, by identity only (not validated): they still claim their live cubes, which are not unmanaged. */
   untargeted?: DeclaredCube[];
   /** undefined: webhooks are not managed (not observed, reported or pruned). */
   webhooks?: DesiredWebhookSpec[];
@@ -129,11 +124,7 @@ export interface ResourceChange {
   /** Live id when the resource exists. */
   id: string | null;
   action: Action;
-  /**
-   * Display only (secrets never appear): the live view and the desired view. Absent on a plain
-   * noop (not blocked, not unmanaged) of a plan built without them (PlanKeep.noopBodies: a plan
-   * that is only printed); always present in a saved plan.
-   */
+  /** Display only (no secrets): the live and desired views. Absent on a plain noop of a plan built without them (PlanKeep.noopBodies); always saved. */
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
   changes: FieldChange[];
@@ -260,11 +251,7 @@ export interface SourceRevision {
   path: string;
 }
 
-/**
- * The part of an observed state that a plan depends on (no timestamps, no transient states).
- * A --target plan depends on the cubes it plans, and on which other cubes exist (a name it
- * matches by): those are projected as their identity only.
- */
+/** What a plan depends on of an observed state (no timestamps, no transient states); a --target plan's other cubes by identity only. */
 export interface StateProjection {
   spaceId: string;
   cubes: (ProjectedCube | CubeIdentity)[];

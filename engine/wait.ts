@@ -28,11 +28,8 @@ export async function waitForCube(ctx: ExecContext, spec: WaitSpec): Promise<Cub
     const remaining = deadline - nowOf(ctx);
     if (remaining <= 0) {
       const state = cube?.state ?? "gone";
-      throw new WaitTimeoutError(
-        `cube "${spec.cubeName}" (${spec.cubeId}) is still ${state} after ${formatDuration(timeoutMs)} of waiting for it to be ${spec.target} (deadline ${new Date(deadline).toISOString()})`,
-        spec.cubeId,
-        state,
-      );
+      const waited = `after ${formatDuration(timeoutMs)} of waiting for it to be ${spec.target} (deadline ${new Date(deadline).toISOString()})`;
+      throw new WaitTimeoutError(`cube "${spec.cubeName}" (${spec.cubeId}) is still ${state} ${waited}`, spec.cubeId, state);
     }
     ctx.logger?.({ type: "wait", message: `cube "${spec.cubeName}" is ${cube?.state ?? "gone"}, waiting for ${spec.target}` });
     await sleepFor(ctx, Math.min(pollMs, remaining));

@@ -1,8 +1,6 @@
 /**
- * Diff rules of the space's webhook endpoints (identity: the url). The API has no PATCH for an
- * endpoint: any difference (events, a declared description, an endpoint disabled in the
- * dashboard) is a replacement, deleting first, and the new endpoint has a new signing secret.
- * Endpoints the file does not declare are reported, and deleted only when pruning.
+ * Diff rules of the space's webhook endpoints (identity: the url). The API has no PATCH: any difference (events, a declared description, disabled in the
+ * dashboard) replaces the endpoint, deleting first, with a new signing secret. Endpoints the file does not declare are reported, and deleted only when pruning.
  */
 import type { CreateWebhookRequest, Webhook } from "../schema/api.js";
 import { webhookAddress } from "./address.js";
@@ -10,10 +8,7 @@ import { fieldChange, viewFields, type View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
 import type { DesiredWebhookSpec, FieldChange, ProjectedWebhook, ResourceChange, Step } from "./types.js";
 
-export interface WebhookPlan {
-  changes: ResourceChange[];
-  steps: Step[];
-}
+export type WebhookPlan = { changes: ResourceChange[]; steps: Step[] };
 
 /** Webhooks belong to the space, not to a cube: their changes carry no cube name. */
 const NO_CUBE = "";
@@ -35,10 +30,14 @@ export function webhookFieldChanges(spec: DesiredWebhookSpec, live: Webhook): Fi
   return changes;
 }
 
-function createStep(spec: DesiredWebhookSpec): Step {
+export function createWebhookBody(spec: DesiredWebhookSpec): CreateWebhookRequest {
   const body: CreateWebhookRequest = { url: spec.url, events: [...spec.events] as CreateWebhookRequest["events"] };
   if (spec.description !== undefined) body.description = spec.description;
-  return { op: "create-webhook", address: webhookAddress(spec.url), body, secretFile: spec.secretFile, secretPath: spec.secretPath };
+  return body;
+}
+
+function createStep(spec: DesiredWebhookSpec): Step {
+  return { op: "create-webhook", address: webhookAddress(spec.url), body: createWebhookBody(spec), secretFile: spec.secretFile, secretPath: spec.secretPath };
 }
 
 const deleteStep = (live: Webhook): Step => ({ op: "delete-webhook", address: webhookAddress(live.url), webhookId: live.id });
@@ -67,18 +66,16 @@ function planUndeclared(live: Webhook, prune: boolean): WebhookPlan {
 export function planWebhooks(specs: DesiredWebhookSpec[], live: Webhook[], prune: boolean): WebhookPlan {
   const out: WebhookPlan = { changes: [], steps: [] };
   const claimed = new Set<string>();
+  const add = (planned: WebhookPlan): void => {
+    out.changes.push(...planned.changes);
+    out.steps.push(...planned.steps);
+  };
   for (const spec of specs) {
     // The oldest endpoint of the url is the declared one.
     const match = live.filter((w) => w.url === spec.url).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))[0];
     if (match) claimed.add(match.id);
-    const planned = planWebhook(spec, match);
-    out.changes.push(...planned.changes);
-    out.steps.push(...planned.steps);
+    add(planWebhook(spec, match));
   }
-  for (const extra of live.filter((w) => !claimed.has(w.id))) {
-    const planned = planUndeclared(extra, prune);
-    out.changes.push(...planned.changes);
-    out.steps.push(...planned.steps);
-  }
+  for (const extra of live.filter((w) => !claimed.has(w.id))) add(planUndeclared(extra, prune));
   return out;
 }

@@ -1,10 +1,8 @@
 /**
- * Adoption: taking over a live cube, domain or TCP mapping. (A dynamic provider cannot serve
- * Pulumi's `import`: the plugin gets the id only, no `__provider` to load, pulumi/pulumi#16175.)
- * A resource declares `adoptId`; its first create plans the live resource against the inputs
- * with the engine's rules and takes it over only when that plan is a no-op, else fails naming
- * every differing field, having changed nothing. check() drops `adoptId` once the resource is
- * in state, so a later replacement creates a new resource instead of re-adopting the old one.
+ * Adoption: taking over a live cube, domain or TCP mapping (a dynamic provider cannot serve Pulumi's `import`: the plugin
+ * gets the id only, no `__provider` to load, pulumi/pulumi#16175). The first create of a resource declaring `adoptId` plans
+ * the live resource against the inputs and takes it over only when that plan is a no-op, else fails naming every differing
+ * field, having changed nothing. check() drops `adoptId` once in state, so a later replacement creates a new resource.
  */
 import type { FieldChange, ResourceChange } from "../engine/index.js";
 import { PROVIDER_KEY } from "./check.js";
@@ -27,15 +25,13 @@ export function withoutSpentAdoptId(olds: Props, inputs: Props): Props {
 }
 
 export class AdoptionMismatch extends Error {
-  readonly differences: FieldChange[];
-  constructor(what: string, differences: FieldChange[]) {
+  constructor(what: string, readonly differences: FieldChange[]) {
     const lines = differences.map((change) => `  ${change.path}: live ${show(change.before)}, declared ${show(change.after)}`);
     super(
       `Cannot adopt ${what}: the live resource differs from the declared inputs, and nothing was changed.\n${lines.join("\n")}\n` +
         `Declare the live values (\`cubeform import --format pulumi\` writes them), change them after adoption, or remove adoptId to create a new one.`,
     );
     this.name = "AdoptionMismatch";
-    this.differences = differences;
   }
 }
 

@@ -1,7 +1,6 @@
 /**
- * Input names of earlier releases (before the provider took the desired-state file's names),
- * still accepted so existing programs and stacks keep working. Shared by the resource classes
- * (which warn) and check() (which renames); diff reads old state under either name.
+ * Input names of earlier releases (before the provider took the desired-state file's names), still accepted so existing programs and stacks keep working.
+ * Shared by the resource classes (which warn) and check() (which renames); diff reads old state under either name.
  */
 export const DEPRECATED_INPUT_NAMES = {
   Domain: { domain: "hostname" },
@@ -10,10 +9,7 @@ export const DEPRECATED_INPUT_NAMES = {
 
 export type AliasedKind = keyof typeof DEPRECATED_INPUT_NAMES;
 
-export interface Renamed {
-  from: string;
-  to: string;
-}
+export type Renamed = { from: string; to: string };
 
 /** The old names among `props` (whose new name is not also given). */
 export function deprecatedNamesIn(kind: AliasedKind, props: Record<string, unknown>): Renamed[] {

@@ -1,11 +1,8 @@
-/**
- * check(): validate Pulumi inputs with the API's zod schemas and report EVERY problem as a
- * per-property failure. Never throws on bad input. Values still unknown at preview time are
- * not judged.
- */
+/** check(): Pulumi inputs against the API's zod schemas, EVERY problem a per-property failure; never throws; unknown values are not judged. */
 import { z } from "zod";
 import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, DomainSettings, Hostname } from "../schema/api.js";
 import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
+import { formatIssuePath } from "../engine/errors.js";
 import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
 /** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */
@@ -14,15 +11,8 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Where Pulumi keeps the serialized provider among a dynamic resource's properties. */
 export const PROVIDER_KEY = "__provider";
 
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
-
-export interface CheckOutcome {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-}
+export type CheckFailure = { property: string; reason: string };
+export type CheckOutcome = { inputs: Record<string, unknown>; failures: CheckFailure[] };
 
 const CubeId = z.string().min(1, "cubeId must not be empty");
 const AdoptId = z.string().min(1, "adoptId must not be empty").optional();
@@ -84,29 +74,19 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 /** True when the issue's value, or any value on its way from the root, is not known yet. */
 function isAboutUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
-  for (let depth = 0; depth <= path.length; depth++) {
-    if (valueAt(root, path.slice(0, depth)) === UNKNOWN) return true;
-  }
-  return false;
-}
-
-function propertyName(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
+  return path.some((_, depth) => valueAt(root, path.slice(0, depth)) === UNKNOWN) || valueAt(root, path) === UNKNOWN;
 }
 
 function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({ property: propertyName([...issue.path, key]), reason: `unknown property ${JSON.stringify(key)}` }));
+    return issue.keys.map((key) => ({ property: formatIssuePath([...issue.path, key]), reason: `unknown property ${JSON.stringify(key)}` }));
   }
-  const property = propertyName(issue.path);
+  const property = formatIssuePath(issue.path);
   const missing = issue.code === "invalid_type" && valueAt(inputs, issue.path) === undefined;
   return [{ property, reason: missing ? `${property} is required` : issue.message }];
 }
 
-/**
- * `dropNulls`: a null top-level input means "not set" (resources whose fields are never nullable).
- * `aliases`: the resource kind whose deprecated input names are moved to the current ones.
- */
+/** `dropNulls`: a null top-level input is "not set" (no field is nullable); `aliases`: the kind whose deprecated input names are renamed. */
 export function checkInputs(schema: z.ZodType, news: Record<string, unknown>, options: { dropNulls: boolean; aliases?: AliasedKind }): CheckOutcome {
   const given = options.aliases ? withCurrentNames(options.aliases, userInputs(news)) : userInputs(news);
   const inputs = options.dropNulls ? withoutNulls(given) : given;

@@ -1,20 +1,19 @@
-/**
- * The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube.
- * Diff rules live in the engine (planCubeResource); HTTP lives in the client and executors.
- */
+/** The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube (diffed by planCubeResource). */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { cubeAddress, isReplace, planCubeResource, replacePaths, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
+import { cubeAddress, planCubeResource, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
+import { errorCode, ignoreNotFound, isNotFound } from "../engine/context.js";
+import { deleteCubeSteps } from "../engine/cube-rules.js";
 import type { CubeApi } from "../client/index.js";
 import type { TcpMapping } from "../client/api.js";
 import type { Cube } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";
-import { errorCode, isNotFound, protectedCubeMessage, ResourceInitFailed } from "./errors.js";
+import { protectedCubeMessage, ResourceInitFailed } from "./errors.js";
 import { apiClient } from "./settings.js";
 import { createdId, hasPendingCreate, runOrThrow } from "./steps.js";
-import { toDiffResult } from "./translate.js";
-import type { CubeInputs, CubeOutputs, Power } from "./types.js";
-import { declared, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
+import { goneError, requireInPlace, toDiffResult } from "./translate.js";
+import type { CubeInputs, CubeOutputs } from "./types.js";
+import { declaredOnly, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
 // ------------------------------------------------------------------ inputs → engine
 
@@ -28,34 +27,20 @@ export function cubeSpec(props: Props): DesiredCubeSpec {
     // Pulumi shows replacements in its own preview: no extra opt-in as in the CLI.
     lifecycle: { allowReplace: true, ignoreChanges: [] },
   };
-  const region = declared(inputs.region);
-  const userData = declared(inputs.userData);
-  const protection = declared(inputs.terminationProtection);
-  const power = declared(inputs.power);
-  const sshPort = declared(inputs.sshPort);
-  if (region !== undefined) spec.region = region;
-  if (userData !== undefined) spec.userData = userData;
-  if (protection !== undefined) spec.terminationProtection = protection;
-  if (power !== undefined) spec.power = power;
-  if (sshPort !== undefined) spec.sshPort = sshPort;
-  return spec;
+  const { region, userData, terminationProtection, power, sshPort } = inputs;
+  return Object.assign(spec, declaredOnly({ region, userData, terminationProtection, power, sshPort }));
 }
 
-/**
- * The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData
- * matter to the engine (the API never shows them).
- */
+/** The inputs of the last apply, as far as outputs keep them: only sshPublicKey and userData matter to the engine (the API never shows them). */
 function previousSpec(outs: Partial<CubeOutputs>, news: DesiredCubeSpec): DesiredCubeSpec {
   // After an import the echoes are unknown (no sshPublicKey): count them as unchanged.
   if (typeof outs.sshPublicKey !== "string") return news;
   const olds: DesiredCubeSpec = { ...news, sshPublicKey: outs.sshPublicKey };
-  delete olds.userData;
   const oldDigest = outs.userDataDigest ?? null;
   // The engine compares texts; a digest mismatch is shown as a text that cannot equal the new one.
-  if (sameUserData(oldDigest, news.userData)) {
-    if (news.userData !== undefined) olds.userData = news.userData;
-  } else if (oldDigest !== null) {
-    olds.userData = `digest:${oldDigest}`;
+  if (!sameUserData(oldDigest, news.userData)) {
+    delete olds.userData;
+    if (oldDigest !== null) olds.userData = `digest:${oldDigest}`;
   }
   return olds;
 }
@@ -80,23 +65,16 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
     terminationProtectionChangedBy: outs.terminationProtectionChangedBy ?? null,
   };
   if (typeof outs.region === "string") cube.region = outs.region;
-  const tcpMappings: TcpMapping[] = [];
-  if (typeof outs.sshPort === "number") {
-    tcpMappings.push({
-      id: "ssh", cubeId: id, cubePort: outs.sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null,
-      label: "SSH", status: "active", isSsh: true, udp: false, allow: [],
-    });
-  }
-  return { cube, domains: [], tcpMappings };
+  const sshPort = outs.sshPort;
+  if (typeof sshPort !== "number") return { cube, domains: [], tcpMappings: [] };
+  const ssh: TcpMapping = { id: "ssh", cubeId: id, cubePort: sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null, label: "SSH", status: "active", isSsh: true, udp: false, allow: [] };
+  return { cube, domains: [], tcpMappings: [ssh] };
 }
 
 // ------------------------------------------------------------------ live → outputs
 
-interface Echo {
-  sshPublicKey: string | null;
-  userDataDigest: string | null;
-  power: Power | null;
-}
+/** What outputs echo of the inputs. */
+type Echo = Pick<CubeOutputs, "sshPublicKey" | "userDataDigest" | "power">;
 
 function echoOf(spec: DesiredCubeSpec): Echo {
   return { sshPublicKey: spec.sshPublicKey, userDataDigest: saltedDigestOrNull(spec.userData), power: spec.power ?? null };
@@ -130,27 +108,18 @@ function cubeOutputs(live: ObservedCube, echo: Echo): CubeOutputs {
 
 /** Read inputs back from the live cube (refresh and import). */
 function inputsFromOutputs(outs: CubeOutputs): Props {
-  const inputs: Props = { name: outs.name, image: outs.image, resources: outs.resources, terminationProtection: outs.terminationProtection };
-  if (outs.region !== null) inputs.region = outs.region;
-  if (outs.sshPublicKey !== null) inputs.sshPublicKey = outs.sshPublicKey;
-  if (outs.sshPort !== null) inputs.sshPort = outs.sshPort;
-  if (outs.power !== null) inputs.power = outs.power;
-  return inputs;
+  const { name, image, resources, terminationProtection, region, sshPublicKey, sshPort, power } = outs;
+  return { name, image, resources, terminationProtection, ...declaredOnly({ region, sshPublicKey, sshPort, power }) };
 }
 
 export async function readLiveCube(client: CubeApi, id: string): Promise<ObservedCube | undefined> {
-  try {
-    const [cube, tcpMappings] = await Promise.all([client.getCube(id), client.listTcpMappings(id)]);
-    return { cube, domains: [], tcpMappings };
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const read = await ignoreNotFound(Promise.all([client.getCube(id), client.listTcpMappings(id)]));
+  return read && { cube: read[0], domains: [], tcpMappings: read[1] };
 }
 
 async function requireLiveCube(id: string, name: string): Promise<ObservedCube> {
   const live = await readLiveCube(apiClient(), id);
-  if (!live) throw new Error(`Cube "${name}" (id ${id}) no longer exists; run pulumi refresh to forget it.`);
+  if (!live) throw goneError(`Cube "${name}" (id ${id})`);
   return live;
 }
 
@@ -172,11 +141,7 @@ export async function diffCube(id: string, olds: Props, news: Props): Promise<Di
   return result;
 }
 
-/**
- * After the cube exists, a failed step still records it in Pulumi's state (ErrorResourceInitFailed).
- * The plugin stores these properties as they are: they must carry `__provider`, or a later
- * delete of the resource could not load the provider.
- */
+/** A cube created but not ready is still recorded (ErrorResourceInitFailed), its properties as they are: with `__provider`, or no later delete could load it. */
 async function initFailure(id: string, spec: DesiredCubeSpec, error: unknown, provider: unknown): Promise<Error> {
   const live = await readLiveCube(apiClient(), id).catch(() => undefined);
   const state = live?.cube.state ?? "unknown";
@@ -198,9 +163,8 @@ async function adoptCube(id: string, spec: DesiredCubeSpec): Promise<CreateResul
 }
 
 /**
- * The idempotency journal lives in this plugin's memory only: a create whose answer was lost in an
- * earlier `pulumi up` left a cube this run knows nothing of, and a second create would duplicate
- * it. So a create that this plugin has not already sent first looks for a live cube of its name.
+ * The journal lives in this plugin's memory only: a create whose answer an earlier `pulumi up` lost left a cube this run does not know, and a second create
+ * would duplicate it. So a create this plugin has not sent already first looks for a live cube of its name.
  */
 async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void> {
   const create = steps.find((step): step is Extract<Step, { op: "create-cube" }> => step.op === "create-cube");
@@ -212,10 +176,9 @@ async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void>
 function namesakeMessage(name: string, namesakes: Cube[]): string {
   const ids = namesakes.map((cube) => `${cube.id} (${cube.state})`).join(", ");
   const advice = namesakes.length === 1 ? `set adoptId: "${namesakes[0]!.id}" on this resource and run pulumi up again` : "set adoptId to the id of the one to keep, and delete the others";
-  return (
-    `Cube "${name}" was not created: the space already has a live cube of that name that this stack has no record of: ${ids}. ` +
-    `It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it. To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`
-  );
+  const why = `the space already has a live cube of that name that this stack has no record of: ${ids}`;
+  const whose = "It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it.";
+  return `Cube "${name}" was not created: ${why}. ${whose} To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`;
 }
 
 export async function createCube(props: Props): Promise<CreateResult> {
@@ -251,26 +214,17 @@ export async function updateCube(id: string, olds: Props, news: Props): Promise<
   const spec = cubeSpec(news);
   const live = await requireLiveCube(id, spec.name);
   const plan = planCubeResource({ olds: previousSpec(outs, spec), news: spec, live, allowReplace: true });
-  if (isReplace(plan.change.action)) {
-    const paths = replacePaths(plan.change).join(", ");
-    throw new Error(`Cube "${spec.name}" (id ${id}) changed outside Pulumi (${paths}); run pulumi refresh, then pulumi up.`);
-  }
+  requireInPlace(`Cube "${spec.name}" (id ${id})`, plan.change);
   await runOrThrow(plan.steps, { cubeIds: new Map([[spec.name, id]]) });
   const after = await requireLiveCube(id, spec.name);
   return { outs: cubeOutputs(after, echoOf(spec)) };
-}
-
-function deleteSteps(id: string, name: string): Step[] {
-  const address = cubeAddress(name);
-  const cube = { cubeName: name, cubeId: id };
-  return [{ op: "delete-cube", address, cube }, { op: "wait-deleted", address, cube }];
 }
 
 /** The API refuses a protected cube (409) atomically: nothing else is touched. A 404 means already gone. */
 export async function deleteCube(id: string, props: Props): Promise<void> {
   const name = str(props.name) ?? id;
   try {
-    await runOrThrow(deleteSteps(id, name), { cubeIds: new Map([[name, id]]) });
+    await runOrThrow(deleteCubeSteps(cubeAddress(name), { cubeName: name, cubeId: id }), { cubeIds: new Map([[name, id]]) });
   } catch (error) {
     if (isNotFound(error)) return;
     if (errorCode(error) === "termination_protected") throw new Error(protectedCubeMessage(name, id));

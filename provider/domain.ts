@@ -1,9 +1,6 @@
-/**
- * The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain.
- * The password never reaches outputs: only its salted digest (as userData's), to see that it changed.
- */
+/** The Domain resource: Pulumi inputs/outputs ↔ the engine's DesiredDomainSpec / Domain. Outputs hold only the password's salted digest. */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { isReplace, planDomain, planDomainResource, replacePaths, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
+import { planDomain, planDomainResource, type DesiredDomainSpec, type ResourcePlan } from "../engine/index.js";
 import type { Domain } from "../client/api.js";
 import type { DnsRecord } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
@@ -12,7 +9,7 @@ import { userInputs } from "./check.js";
 import { childId, findChild, parseChildId, underCube } from "./ids.js";
 import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow, type RunOptions } from "./steps.js";
-import { toDiffResult } from "./translate.js";
+import { goneError, requireInPlace, toDiffResult } from "./translate.js";
 import { DOMAIN_SETTING_NAMES, type DomainInputs, type DomainOutputs, type DomainRecordOutput } from "./types.js";
 import { declared, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
@@ -23,22 +20,16 @@ type Settings = DesiredDomainSpec["settings"];
 
 function domainSpec(inputs: DomainInputs): DesiredDomainSpec {
   const settings: Record<string, unknown> = {};
-  for (const key of DOMAIN_SETTING_NAMES) {
-    // null is a declared value here: it clears the setting.
-    if (inputs[key] !== undefined) settings[key] = inputs[key];
-  }
+  // null is a declared value here: it clears the setting.
+  for (const key of DOMAIN_SETTING_NAMES) if (inputs[key] !== undefined) settings[key] = inputs[key];
   const spec: DesiredDomainSpec = { hostname: inputs.hostname, port: inputs.port, settings: settings as Settings };
   if (declared(inputs.basicAuthPassword) !== undefined) spec.basicAuthPassword = { env: PASSWORD_REF };
   return spec;
 }
 
-interface DomainRequest {
-  inputs: DomainInputs;
-  spec: DesiredDomainSpec;
-  run: RunOptions;
-}
+type DomainRequest = ReturnType<typeof request>;
 
-function request(props: Props): DomainRequest {
+function request(props: Props): { inputs: DomainInputs; spec: DesiredDomainSpec; run: RunOptions } {
   const inputs = userInputs(props) as unknown as DomainInputs;
   return { inputs, spec: domainSpec(inputs), run: { secrets: { [PASSWORD_REF]: declared(inputs.basicAuthPassword) } } };
 }
@@ -55,9 +46,7 @@ function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
     id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", hostname: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
     status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
   };
-  for (const key of DOMAIN_SETTING_NAMES) {
-    if (outs[key] !== undefined) live[key] = outs[key];
-  }
+  for (const key of DOMAIN_SETTING_NAMES) if (outs[key] !== undefined) live[key] = outs[key];
   return live as Domain;
 }
 
@@ -65,7 +54,9 @@ function recordOutputs(records: Pick<DnsRecord, "type" | "host" | "value" | "mus
   return records.map((record) => ({ type: record.type, host: record.host, value: record.value, mustBeGrey: record.mustBeGrey, proxyOk: record.proxyOk, purpose: record.purpose }));
 }
 
-function domainOutputs(live: Domain, records: DomainRecordOutput[], passwordDigest: string | null): DomainOutputs {
+/** The outputs of a live domain; its DNS records are read unless the attach just returned them. */
+async function domainOutputs(live: Domain, passwordDigest: string | null, attached: DnsRecord[] = []): Promise<DomainOutputs> {
+  const records = recordOutputs(attached.length > 0 ? attached : (await apiClient().getDomainRecords(live.cubeId, live.id)).records);
   const settings = Object.fromEntries(DOMAIN_SETTING_NAMES.map((key) => [key, live[key] ?? null])) as Pick<DomainOutputs, (typeof DOMAIN_SETTING_NAMES)[number]>;
   return {
     ...settings,
@@ -81,69 +72,62 @@ function domainOutputs(live: Domain, records: DomainRecordOutput[], passwordDige
   };
 }
 
+function findDomain(id: string) {
+  return findChild(id, (cubeId) => apiClient().listDomains(cubeId));
+}
+
 async function liveDomain(cubeId: string, domainId: string): Promise<Domain | undefined> {
-  return (await findChild(apiClient(), childId(cubeId, domainId), (id) => apiClient().listDomains(id)))?.item;
+  return (await findDomain(childId(cubeId, domainId)))?.item;
 }
 
-async function currentRecords(live: Domain): Promise<DomainRecordOutput[]> {
-  return recordOutputs((await apiClient().getDomainRecords(live.cubeId, live.id)).records);
-}
-
-function plan(request: DomainRequest, live: Domain | undefined, outs: Partial<DomainOutputs>): ResourcePlan {
+function plan(request: DomainRequest, live: Domain | undefined, passwordChanged: boolean): ResourcePlan {
   const { cubeId } = request.inputs;
-  return planDomainResource({
-    cubeId, cubeName: cubeId, news: request.spec, passwordChanged: passwordChanged(request.inputs, outs), ...(live ? { live } : {}),
-  });
+  return planDomainResource({ cubeId, cubeName: cubeId, news: request.spec, passwordChanged, live });
 }
+
+const passwordDigest = (req: DomainRequest): string | null => saltedDigestOrNull(declared(req.inputs.basicAuthPassword));
 
 // ------------------------------------------------------------------ provider methods
 
 export async function diffDomain(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   const outs = olds as Partial<DomainOutputs>;
-  return toDiffResult(plan(request(news), liveFromOutputs(outs), outs).change);
+  const req = request(news);
+  return toDiffResult(plan(req, liveFromOutputs(outs), passwordChanged(req.inputs, outs)).change);
 }
 
-/**
- * Takes over the live domain when it matches the inputs; reads only, so a mismatch changes nothing.
- * The password cannot be read back: it is not compared, and its digest is recorded as declared.
- */
+/** Takes over the live domain when it matches the inputs (reads only); the password, unreadable, is not compared but recorded as declared. */
 async function adoptDomain(id: string, req: DomainRequest): Promise<CreateResult> {
   const what = `domain ${req.inputs.hostname} (id ${id})`;
-  const found = await findChild(apiClient(), underCube(id, req.inputs.cubeId), (cubeId) => apiClient().listDomains(cubeId));
+  const found = await findDomain(underCube(id, req.inputs.cubeId));
   if (!found) throw adoptionNotFound(`domain ${req.inputs.hostname}`, id);
-  const planned = planDomainResource({ cubeId: req.inputs.cubeId, cubeName: req.inputs.cubeId, news: req.spec, live: found.item, passwordChanged: false });
-  requireNoop(what, planned.change);
-  const outs = domainOutputs(found.item, await currentRecords(found.item), saltedDigestOrNull(declared(req.inputs.basicAuthPassword)));
-  return { id: childId(found.cubeId, found.childId), outs };
+  requireNoop(what, plan(req, found.item, false).change);
+  return { id: childId(found.cubeId, found.childId), outs: await domainOutputs(found.item, passwordDigest(req)) };
 }
 
 export async function createDomain(props: Props): Promise<CreateResult> {
   const req = request(props);
   const adoptId = adoptIdOf(req.inputs as unknown as Props);
   if (adoptId) return adoptDomain(adoptId, req);
-  const outcomes = await runOrThrow(plan(req, undefined, {}).steps, req.run);
+  const outcomes = await runOrThrow(plan(req, undefined, false).steps, req.run);
   const domainId = createdId(outcomes, "attach-domain");
   if (!domainId) throw new Error(`Attaching domain ${req.inputs.hostname} returned no id`);
   const live = await liveDomain(req.inputs.cubeId, domainId);
   if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${domainId}) vanished right after it was attached`);
-  const attached = outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records ?? [];
-  const records = attached.length > 0 ? recordOutputs(attached) : await currentRecords(live);
-  return { id: childId(live.cubeId, live.id), outs: domainOutputs(live, records, saltedDigestOrNull(declared(req.inputs.basicAuthPassword))) };
+  const attached = outcomes.find((outcome) => outcome.step.op === "attach-domain")?.records;
+  return { id: childId(live.cubeId, live.id), outs: await domainOutputs(live, passwordDigest(req), attached) };
 }
 
 /** `id` is "<cubeId>/<domainId>" (a bare domain id is looked up across the space's cubes). */
 export async function readDomain(id: string, props: Props | undefined): Promise<ReadResult> {
-  const found = await findChild(apiClient(), id, (cubeId) => apiClient().listDomains(cubeId));
+  const found = await findDomain(id);
   if (!found) return {};
-  const outs = domainOutputs(found.item, await currentRecords(found.item), str(props?.basicAuthPasswordDigest) ?? null);
+  const outs = await domainOutputs(found.item, str(props?.basicAuthPasswordDigest) ?? null);
   return { id: childId(found.cubeId, found.childId), props: outs, inputs: inputsFromOutputs(outs) };
 }
 
 function inputsFromOutputs(outs: DomainOutputs): Props {
   const inputs: Props = { cubeId: outs.cubeId, hostname: outs.hostname, port: outs.port };
-  for (const key of DOMAIN_SETTING_NAMES) {
-    if (outs[key] !== null) inputs[key] = outs[key];
-  }
+  for (const key of DOMAIN_SETTING_NAMES) if (outs[key] !== null) inputs[key] = outs[key];
   return inputs;
 }
 
@@ -152,14 +136,12 @@ export async function updateDomain(id: string, olds: Props, news: Props): Promis
   const req = request(news);
   const { cubeId, childId: domainId } = parseChildId(id);
   const live = await liveDomain(cubeId ?? req.inputs.cubeId, domainId);
-  if (!live) throw new Error(`Domain ${req.inputs.hostname} (id ${id}) no longer exists; run pulumi refresh to forget it.`);
-  const planned = plan(req, live, olds as Partial<DomainOutputs>);
-  if (isReplace(planned.change.action)) {
-    throw new Error(`Domain ${req.inputs.hostname} (id ${id}) changed outside Pulumi (${replacePaths(planned.change).join(", ")}); run pulumi refresh, then pulumi up.`);
-  }
+  if (!live) throw goneError(`Domain ${req.inputs.hostname} (id ${id})`);
+  const planned = plan(req, live, passwordChanged(req.inputs, olds as Partial<DomainOutputs>));
+  requireInPlace(`Domain ${req.inputs.hostname} (id ${id})`, planned.change);
   await runOrThrow(planned.steps, req.run);
   const after = (await liveDomain(live.cubeId, live.id)) ?? live;
-  return { outs: domainOutputs(after, await currentRecords(after), saltedDigestOrNull(declared(req.inputs.basicAuthPassword))) };
+  return { outs: await domainOutputs(after, passwordDigest(req)) };
 }
 
 /** A 404 (domain or cube gone) is success. */

@@ -1,21 +1,13 @@
 /** Errors the provider hands to Pulumi. Messages never contain the API key (the client redacts it). */
-import { isCubeApiError } from "../client/index.js";
 import type { StepOutcome } from "../engine/index.js";
 import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
 
-/**
- * The resource exists but did not reach the desired state: the plugin packs `id` and
- * `properties` into ErrorResourceInitFailed, so Pulumi records the resource instead of losing it.
- */
+/** The resource exists but is not as desired: the plugin packs `id` and `properties` into ErrorResourceInitFailed, so Pulumi keeps it. */
 export class ResourceInitFailed extends Error {
-  readonly id: string;
-  readonly properties: Record<string, unknown>;
   readonly reasons: string[];
-  constructor(message: string, id: string, properties: Record<string, unknown>) {
+  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
     super(message);
     this.name = "ResourceInitFailed";
-    this.id = id;
-    this.properties = properties;
     this.reasons = [message];
   }
 }
@@ -23,22 +15,12 @@ export class ResourceInitFailed extends Error {
 /** An engine step of the resource failed: its outcome, and the API's error code when it gave one. */
 export class StepFailure extends Error {
   readonly code: string;
-  readonly outcome: StepOutcome;
-  constructor(outcome: StepOutcome) {
+  constructor(readonly outcome: StepOutcome) {
     super(outcome.error?.message ?? `${outcome.step.op} failed`);
     this.name = "StepFailure";
     this.code = outcome.error?.code ?? "unknown";
-    this.outcome = outcome;
   }
 }
-
-export function errorCode(error: unknown): string | undefined {
-  if (error instanceof StepFailure) return error.code;
-  if (isCubeApiError(error)) return error.code;
-  return undefined;
-}
-
-export const isNotFound = (error: unknown): boolean => errorCode(error) === "not_found";
 
 export function protectedCubeMessage(name: string, id: string, detail = ""): string {
   return `Cube "${name}" (id ${id}) has terminationProtection on; set terminationProtection: false on the resource and run pulumi up before deleting or replacing it.${detail}`;
@@ -48,11 +30,8 @@ export function protectedCubeMessage(name: string, id: string, detail = ""): str
 const SECRET_PROPS = ["basicAuthPassword", "secret", "userData"];
 
 /**
- * Runs `body`; an error it throws reaches Pulumi with every secret of the resource (its basic-auth
- * password, its webhook secret, its userData) replaced by value, whatever the API put in its
- * message. So are the values of this plugin's environment found in them: a Fleet resolved the
- * `${env:…}` of userData in the program, under the same environment, and an API that echoes a long
- * userData cuts it short of the whole text.
+ * Runs `body`; an error it throws reaches Pulumi with the resource's secrets (password, webhook secret, userData) redacted by value, whatever the API wrote,
+ * and so are the environment's values found in them (a Fleet resolved userData's `${env:…}` in the program; an API echoing a long userData cuts it short).
  */
 export async function withSecretsRedacted<T>(props: (Record<string, unknown> | undefined)[], body: () => Promise<T>): Promise<T> {
   try {

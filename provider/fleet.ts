@@ -1,10 +1,7 @@
 /**
- * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi
- * component, loaded exactly as `cubeform` loads it. Each cube, domain, port and webhook becomes
- * a child named for it, so a fleet moves between `cubeform apply` and `pulumi up` unchanged.
- * Pulumi has its own ways for `prune` (it deletes what the program no longer declares) and
- * `lifecycle.allowReplace` (`pulumi preview` shows replacements); a pinned cube `id` becomes
- * the Cube's adoptId (taken over unchanged on the first up).
+ * `new Fleet("prod", { file: "cubeform.yaml" })`: the CLI's desired-state file as a Pulumi component, loaded as `cubeform` loads it; each cube, domain, port
+ * and webhook is a child named for it, so a fleet moves between `cubeform apply` and `pulumi up` unchanged. Pulumi has its own `prune` (it deletes what the
+ * program no longer declares) and `lifecycle.allowReplace` (`pulumi preview`); a pinned cube `id` becomes the Cube's adoptId.
  */
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
@@ -12,6 +9,7 @@ import { PRIVATE_FILE, writeFileAtomicSync } from "../system/files.js";
 import { formatProblem, LoadError } from "../desired/errors.js";
 import { loadDesiredStateSync, type LoadedFile } from "../desired/load.js";
 import { Cube, Domain, TcpMapping, Webhook } from "./resources.js";
+import { declaredOnly } from "./values.js";
 
 export interface FleetArgs {
   /** The desired-state file (cubeform.yaml), relative to the program's directory. */
@@ -53,16 +51,8 @@ export class Fleet extends pulumi.ComponentResource {
     const cube = new Cube(
       `${fleet}-${spec.name}`,
       {
-        name: spec.name,
-        image: spec.image,
-        resources: spec.resources,
-        sshPublicKey: spec.sshPublicKey,
-        ...(spec.region !== undefined ? { region: spec.region } : {}),
-        ...(spec.userData !== undefined ? { userData: spec.userData } : {}),
-        ...(spec.terminationProtection !== undefined ? { terminationProtection: spec.terminationProtection } : {}),
-        ...(spec.power !== undefined ? { power: spec.power } : {}),
-        ...(spec.sshPort !== undefined ? { sshPort: spec.sshPort } : {}),
-        ...(spec.id !== undefined ? { adoptId: spec.id } : {}),
+        name: spec.name, image: spec.image, resources: spec.resources, sshPublicKey: spec.sshPublicKey,
+        ...declaredOnly({ region: spec.region, userData: spec.userData, terminationProtection: spec.terminationProtection, power: spec.power, sshPort: spec.sshPort, adoptId: spec.id }),
       },
       { parent: this, ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}) },
     );
@@ -86,14 +76,14 @@ export class Fleet extends pulumi.ComponentResource {
   private addPort(fleet: string, cubeName: string, cube: Cube, spec: DesiredPortSpec): void {
     this.tcpMappings[`${cubeName}/${spec.cubePort}`] = new TcpMapping(
       `${fleet}-${cubeName}-port-${spec.cubePort}`,
-      { cubeId: cube.cubeId, cubePort: spec.cubePort, udp: spec.udp, allow: spec.allow, ...(spec.label !== undefined ? { label: spec.label } : {}) },
+      { cubeId: cube.cubeId, cubePort: spec.cubePort, udp: spec.udp, allow: spec.allow, ...declaredOnly({ label: spec.label }) },
       { parent: this },
     );
   }
 
   /** As with the CLI, the signing secret goes to the entry's secretFile (0600), and stays secret in state. */
   private addWebhook(fleet: string, spec: DesiredWebhookSpec): void {
-    const webhook = new Webhook(`${fleet}-webhook-${spec.url}`, { url: spec.url, events: spec.events, ...(spec.description !== undefined ? { description: spec.description } : {}) }, { parent: this });
+    const webhook = new Webhook(`${fleet}-webhook-${spec.url}`, { url: spec.url, events: spec.events, ...declaredOnly({ description: spec.description }) }, { parent: this });
     this.webhooks[spec.url] = webhook;
     webhook.secret.apply((secret) => {
       if (typeof secret !== "string" || secret === "" || pulumi.runtime.isDryRun()) return;

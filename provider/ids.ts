@@ -1,15 +1,9 @@
 /**
- * Pulumi ids of the cube's sub-resources are "<cubeId>/<childId>": the API addresses domains and
- * TCP mappings under their cube, so the id alone is enough for read, delete and import. A bare
- * child id (import) is looked up across every cube of the space.
+ * Pulumi ids of the cube's sub-resources are "<cubeId>/<childId>": the API addresses domains and TCP mappings under their
+ * cube, so the id alone is enough for read, delete and import. A bare child id (import) is looked up across the space.
  */
-import type { CubeApi } from "../client/index.js";
-import { isNotFound } from "./errors.js";
-
-export interface ChildRef {
-  cubeId: string;
-  childId: string;
-}
+import { ignoreNotFound } from "../engine/context.js";
+import { apiClient } from "./settings.js";
 
 export const childId = (cubeId: string, id: string): string => `${cubeId}/${id}`;
 
@@ -24,22 +18,12 @@ export function underCube(id: string, cubeId: string): string {
   return parseChildId(id).cubeId === undefined ? childId(cubeId, id) : id;
 }
 
-/** The children of one cube; undefined when the cube is gone. */
-export async function listUnder<T>(cubeId: string, list: (cubeId: string) => Promise<T[]>): Promise<T[] | undefined> {
-  try {
-    return await list(cubeId);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
-
 /** Finds a child by its Pulumi id; undefined when it (or its cube) no longer exists. */
-export async function findChild<T extends { id: string }>(client: CubeApi, id: string, list: (cubeId: string) => Promise<T[]>): Promise<(ChildRef & { item: T }) | undefined> {
+export async function findChild<T extends { id: string }>(id: string, list: (cubeId: string) => Promise<T[]>): Promise<{ cubeId: string; childId: string; item: T } | undefined> {
   const ref = parseChildId(id);
-  const cubeIds = ref.cubeId !== undefined ? [ref.cubeId] : (await client.listCubes()).map((cube) => cube.id);
+  const cubeIds = ref.cubeId !== undefined ? [ref.cubeId] : (await apiClient().listCubes()).map((cube) => cube.id);
   for (const cubeId of cubeIds) {
-    const item = (await listUnder(cubeId, list))?.find((child) => child.id === ref.childId);
+    const item = (await ignoreNotFound(list(cubeId)))?.find((child) => child.id === ref.childId);
     if (item) return { cubeId, childId: ref.childId, item };
   }
   return undefined;

@@ -1,9 +1,7 @@
 /**
- * `cubeform/provider-runtime`: what the serialized providers of `cubeform/provider` call.
- *
- * CONTRACT: every exported name below is called BY NAME from `__provider` texts already stored
- * in users' Pulumi state. Never rename or remove one; add new names instead. A name whose
- * implementation takes the provider's arguments as they come is a re-export of it.
+ * `cubeform/provider-runtime`: what the serialized providers of `cubeform/provider` call. CONTRACT: every exported name is
+ * called BY NAME from `__provider` texts already in users' Pulumi state: never rename or remove one; add new names instead.
+ * A name whose implementation takes the provider's arguments as they come is a re-export of it.
  */
 import type { ConfigureRequest, CheckResult, CreateResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { withoutSpentAdoptId } from "./adopt.js";

@@ -1,8 +1,6 @@
 /**
- * Module state of the provider runtime, one per plugin process: the stack config from
- * `configure()` over the environment (read at call time), and ONE client, hence ONE
- * MutationPacer, for every resource call: Pulumi runs resources in parallel, and they all
- * spend the API's one per-IP budget.
+ * Module state of the provider runtime, one per plugin process: the stack config from `configure()` over the environment
+ * (read at call time), and ONE client, hence ONE MutationPacer: Pulumi runs resources in parallel on one per-IP budget.
  */
 import { clientConfigFromEnv, createClient, DEFAULT_RATE_LIMIT, MutationPacer, type CubeApi } from "../client/index.js";
 import { parseDuration, parseRate, type Rate } from "../system/time.js";
@@ -33,12 +31,10 @@ let pacer: MutationPacer | undefined;
 export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
   const get = (key: string) => config.get(`cubeform:${key}`)?.trim() || undefined;
   const next: ProviderSettings = { waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
-  const apiKey = get("apiKey");
-  const apiUrl = get("apiUrl");
-  const spaceId = get("spaceId");
-  if (apiKey) next.apiKey = apiKey;
-  if (apiUrl) next.apiUrl = apiUrl;
-  if (spaceId) next.spaceId = spaceId;
+  for (const key of ["apiKey", "apiUrl", "spaceId"] as const) {
+    const value = get(key);
+    if (value) next[key] = value;
+  }
   const rate = get("rateLimit");
   const envRate = env.CUBE_RATE_LIMIT?.trim();
   if (rate) next.rateLimit = parseRate(rate, "cubeform:rateLimit");
@@ -61,11 +57,6 @@ export function currentSettings(): ProviderSettings {
   return settings;
 }
 
-function sharedPacer(): MutationPacer {
-  pacer ??= new MutationPacer(settings.rateLimit ?? DEFAULT_RATE_LIMIT);
-  return pacer;
-}
-
 /** Config wins field by field; the environment fills the rest (and must at least give the key). */
 function resolveClientConfig(): { baseUrl: string; apiKey: string; spaceId?: string } {
   const env: Env = { ...process.env };
@@ -85,8 +76,8 @@ export function apiClient(): CubeApi {
   const signature = JSON.stringify([config.baseUrl, config.apiKey, config.spaceId ?? null]);
   if (cached?.signature !== signature) {
     void cached?.client.close();
-    const options = { ...config, pacer: sharedPacer() };
-    cached = { signature, client: createClient(options) };
+    pacer ??= new MutationPacer(settings.rateLimit ?? DEFAULT_RATE_LIMIT);
+    cached = { signature, client: createClient({ ...config, pacer }) };
   }
   return cached.client;
 }

@@ -1,11 +1,8 @@
-/**
- * Carrying out engine steps for one Pulumi resource: the engine's executors do the HTTP (pacing,
- * retries, idempotency keys); this module supplies the shared context and turns a failed step
- * into an error Pulumi can show.
- */
+/** Engine steps for one Pulumi resource: the executors do the HTTP; this supplies the shared context and makes a failed step an error. */
 import { bodyDigest, cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
-import { isNotFound, StepFailure } from "./errors.js";
+import { ignoreNotFound } from "../engine/context.js";
+import { StepFailure } from "./errors.js";
 import { parseChildId } from "./ids.js";
 import { apiClient, currentSettings } from "./settings.js";
 
@@ -49,9 +46,8 @@ export function createdId(outcomes: StepOutcome[], op: Step["op"]): string | und
 }
 
 /**
- * Deletes a domain or TCP mapping (id "<cubeId>/<childId>", or a bare child id with the cube
- * from the old outputs) through the engine's plan for a live resource no longer declared.
- * A 404 (the resource or its cube gone) is success.
+ * Deletes a domain or TCP mapping (id "<cubeId>/<childId>", or a bare child id with the cube from the old outputs) through
+ * the engine's plan for a live resource no longer declared. A 404 (the resource or its cube gone) is success.
  */
 export async function deleteChildResource<L extends { cubeId: string; id: string }>(
   id: string,
@@ -61,9 +57,5 @@ export async function deleteChildResource<L extends { cubeId: string; id: string
   const ref = parseChildId(id);
   const target = { ...live, cubeId: ref.cubeId ?? live.cubeId, id: ref.childId };
   const planned = planDelete({ cubeAddress: cubeAddress(target.cubeId), cube: { cubeName: target.cubeId, cubeId: target.cubeId }, live: target });
-  try {
-    await runOrThrow(planned.steps);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await ignoreNotFound(runOrThrow(planned.steps));
 }

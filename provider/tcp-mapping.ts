@@ -13,16 +13,13 @@ import { apiClient } from "./settings.js";
 import { createdId, deleteChildResource, runOrThrow } from "./steps.js";
 import { toDiffResult } from "./translate.js";
 import type { TcpMappingInputs, TcpMappingOutputs } from "./types.js";
-import { declared, type Props } from "./values.js";
+import { declared, declaredOnly, type Props } from "./values.js";
 
 /** The API's default when UDP is not declared. */
 const DEFAULT_UDP = true;
 
 function portSpec(inputs: TcpMappingInputs): DesiredPortSpec {
-  const spec: DesiredPortSpec = { cubePort: inputs.cubePort, udp: declared(inputs.udp) ?? DEFAULT_UDP, allow: [...(declared(inputs.allow) ?? [])] };
-  const label = declared(inputs.label);
-  if (label !== undefined) spec.label = label;
-  return spec;
+  return { cubePort: inputs.cubePort, udp: declared(inputs.udp) ?? DEFAULT_UDP, allow: [...(declared(inputs.allow) ?? [])], ...declaredOnly({ label: inputs.label }) };
 }
 
 function inputsOf(props: Props): TcpMappingInputs {
@@ -30,7 +27,7 @@ function inputsOf(props: Props): TcpMappingInputs {
 }
 
 function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
-  return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), ...(live ? { live } : {}) });
+  return planPortResource({ cubeId: inputs.cubeId, cubeName: inputs.cubeId, news: portSpec(inputs), live });
 }
 
 /** The old outputs as the live view: diff needs no HTTP. State of older releases has the deprecated names (aliases.ts). */
@@ -52,7 +49,7 @@ async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
 }
 
 function findMapping(id: string) {
-  return findChild(apiClient(), id, (cubeId) => apiClient().listTcpMappings(cubeId));
+  return findChild(id, (cubeId) => apiClient().listTcpMappings(cubeId));
 }
 
 // ------------------------------------------------------------------ provider methods
@@ -87,8 +84,7 @@ export async function readTcpMapping(id: string): Promise<ReadResult> {
   const found = await findMapping(id);
   if (!found || found.item.isSsh) return {};
   const outs = await outputsFor(found.item);
-  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udp: outs.udp, allow: outs.allow };
-  if (outs.label !== null) inputs.label = outs.label;
+  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udp: outs.udp, allow: outs.allow, ...declaredOnly({ label: outs.label }) };
   return { id: childId(found.cubeId, found.childId), props: outs, inputs };
 }
 

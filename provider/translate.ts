@@ -1,6 +1,6 @@
 /** The engine's per-resource plan → Pulumi's DiffResult (style.md, "Provider adapter" 1–2). */
 import type { DiffResult } from "@pulumi/pulumi/dynamic/index.js";
-import { replacePaths, type ResourceChange } from "../engine/index.js";
+import { isReplace, replacePaths, type ResourceChange } from "../engine/index.js";
 
 /**
  * `extraReplaces`: identity changes the engine has no field for (a renamed cube is another
@@ -14,3 +14,10 @@ export function toDiffResult(change: ResourceChange, extraReplaces: string[] = [
   if (change.action === "noop") return { changes: false };
   return { changes: true };
 }
+
+/** update() only changes in place: a replacement it is asked for means the resource changed outside Pulumi. */
+export function requireInPlace(what: string, change: ResourceChange): void {
+  if (isReplace(change.action)) throw new Error(`${what} changed outside Pulumi (${replacePaths(change).join(", ")}); run pulumi refresh, then pulumi up.`);
+}
+
+export const goneError = (what: string): Error => new Error(`${what} no longer exists; run pulumi refresh to forget it.`);

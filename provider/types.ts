@@ -1,9 +1,6 @@
 /**
- * Plain shapes of the provider's inputs and outputs, shared by the resource classes
- * (provider/index.ts) and the runtime (provider/runtime.ts). Types only: no runtime code.
- *
- * Outputs are what Pulumi keeps in state: JSON-like values only (null, never undefined).
- * Names are the desired-state file's (`hostname`, `udp`, `allow`): one vocabulary for both doors.
+ * The provider's inputs and outputs, shared by the resource classes and the runtime. Outputs are what Pulumi keeps in state:
+ * JSON-like values only (null, never undefined). Names are the desired-state file's (`hostname`, `udp`, `allow`).
  */
 import { DOMAIN_DECLARED_SETTINGS, type DnsRecord, type DomainSettings } from "../schema/api.js";
 
