@@ -62,8 +62,8 @@ function loadBundle(mainFile, env, stderr) {
     const cacheFile = cacheDir && join(cacheDir, `${name.replace(/[\\/]/g, "_")}.v8`);
     const cached = cacheFile ? readCache(cacheFile) : undefined;
     const cachedData = cached === "damaged" ? undefined : cached;
-    // The wrapper stays on the chunk's first line: stack traces keep the file's line numbers.
-    const script = new Script(`(function (exports, require, module, __filename, __dirname, __importMetaUrl) {${source}\n})`, { filename: file, cachedData });
+    // The chunk is its module function, wrapper included (build/cli-bundle.mjs CHUNK_WRAPPER).
+    const script = new Script(source, { filename: file, cachedData });
     const state = !cacheFile ? "off" : cached === "damaged" ? "damaged" : !cachedData ? "none" : script.cachedDataRejected ? "rejected" : "used";
     trace(`load ${name} (code cache: ${state})`);
     if (cacheFile && state !== "used") uncached.push({ script, cacheFile });
