@@ -2,7 +2,7 @@
  * `${env:NAME}` references: the loader's one resolver, and how a file cubeform writes (the load cache, a saved plan) keeps the
  * reference instead of the value, with a salted digest so that a later run can tell whether the variable still holds it.
  */
-import { crypto } from "../system/builtins.js";
+import { nodeCrypto } from "../system/builtins.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -37,10 +37,10 @@ export interface SealedEnv {
   digests: Record<string, string>;
 }
 
-const digestOf = (salt: string, value: string): string => crypto().createHmac("sha256", salt).update(value).digest("hex");
+const digestOf = (salt: string, value: string): string => nodeCrypto().createHmac("sha256", salt).update(value).digest("hex");
 
 export function sealEnv(names: Iterable<string>, env: Env): SealedEnv {
-  const salt = crypto().randomBytes(16).toString("hex");
+  const salt = nodeCrypto().randomBytes(16).toString("hex");
   const digests: Record<string, string> = {};
   for (const name of names) digests[name] = digestOf(salt, env[name] ?? "");
   return { salt, digests };

@@ -3,5 +3,5 @@ import { createRequire } from "node:module";
 
 const load = createRequire(import.meta.url);
 
-export const crypto = (): typeof import("node:crypto") => load("node:crypto") as typeof import("node:crypto");
+export const nodeCrypto = (): typeof import("node:crypto") => load("node:crypto") as typeof import("node:crypto");
 export const fsPromises = (): typeof import("node:fs/promises") => load("node:fs/promises") as typeof import("node:fs/promises");

@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { crypto, fsPromises } from "./builtins.js";
+import { fsPromises, nodeCrypto } from "./builtins.js";
 import { basename, dirname, join } from "node:path";
 
 export const PRIVATE_FILE = 0o600;
@@ -89,7 +89,7 @@ export function tryOr<T, F>(run: () => T, fallback: F): T | F {
 }
 
 function tempPathBeside(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${crypto().randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}.tmp`);
 }
 
 async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {

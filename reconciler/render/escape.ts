@@ -2,7 +2,7 @@
  * Escaping of every text from the API or a file that cubeform prints or writes, one function per target format: values are shown, never obeyed
  * (no terminal escape, workflow command, markup, shell word, zone-file record or code comment can be made by them).
  */
-import { crypto } from "../../system/builtins.js";
+import { nodeCrypto } from "../../system/builtins.js";
 
 /** C0 and C1 controls, DEL, line and paragraph separators, and the bidi overrides (they reorder what is shown). */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -29,7 +29,7 @@ export function githubProperty(text: string): string {
  * Log text between `::stop-commands::TOKEN` and `::TOKEN::`: the runner processes no workflow command in it (`::error::`, `::add-mask::`, …),
  * wherever a value lands in a line. The token is a digest of the text: the same plan prints the same, and no value can hold its own digest.
  */
-export function githubInertLog(text: string, token = crypto().createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
+export function githubInertLog(text: string, token = nodeCrypto().createHash("sha256").update(text).digest("hex").slice(0, 32)): string {
   return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;
 }
 
