@@ -19,7 +19,8 @@ const STDIN_NAME = "<stdin>";
 /** Each file is loaded with these options (LoadOptions): the names the user gave, and standard input for `-`. */
 export interface LoadFilesOptions extends Omit<LoadOptions, "file" | "source"> {
   files: readonly string[];
-  stdin?: Stdin;
+  /** Standard input, opened only for `-` (opening it costs a few ms of every command). */
+  openStdin?: () => Stdin | undefined;
 }
 
 /** A position that may be in any of the loaded files. */
@@ -37,8 +38,8 @@ export async function loadDesiredFiles(options: LoadFilesOptions): Promise<Loade
   const problems: FileProblem[] = [];
   for (const name of names) {
     try {
-      const { files: _files, stdin, ...common } = options;
-      const source = name === STDIN ? await readStdin(stdin) : undefined;
+      const { files: _files, openStdin, ...common } = options;
+      const source = name === STDIN ? await readStdin(openStdin?.()) : undefined;
       loaded.push(await loadDesiredState({ ...common, file: name === STDIN ? STDIN_NAME : name, source }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.

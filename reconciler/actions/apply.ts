@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
-import type { StepWaits } from "../commands/options.js";
+import type { StepWaits } from "../commands/connect-options.js";
 import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
 import { writeLine, type CliIo } from "../io.js";

@@ -23,9 +23,7 @@ export function loadSource(ctx: Omit<ValidateContext, "format">, io: CliIo, opti
     files: ctx.files,
     cwd: ctx.cwd,
     env: io.env,
-    get stdin() {
-      return io.stdin;
-    },
+    openStdin: () => io.stdin,
     ...options,
   });
 }

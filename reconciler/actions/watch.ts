@@ -4,7 +4,7 @@
  */
 import type { ApplyResult, Plan } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
-import type { StepWaits } from "../commands/options.js";
+import type { StepWaits } from "../commands/connect-options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { LoadCache } from "../../desired/load.js";

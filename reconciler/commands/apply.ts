@@ -1,7 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions, PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./options.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions } from "./options.js";
+import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 

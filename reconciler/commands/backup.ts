@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, addYesOption, day2Context as context, exitWith, parseOptions, shareExamples, YesOption } from "./options.js";
+import { addDay2Options, addYesOption, exitWith, parseOptions, shareExamples } from "./options.js";
+import { day2Context as context, YesOption } from "./connect-options.js";
 
 const DownloadOptions = z.object({ out: z.string().min(1).optional(), force: z.boolean().default(false) });
 

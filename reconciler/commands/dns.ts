@@ -1,7 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addDnsReadOptions, addWaitOptions, ConnectOptions, DNS_FORMATS, dnsPaceOf, DnsReadOptions, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
+import { addConnectOptions, addDnsReadOptions, addWaitOptions, DNS_FORMATS, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
+import { ConnectOptions, dnsPaceOf, DnsReadOptions } from "./connect-options.js";
 
 const DnsOptions = z.object({
   ...ConnectOptions.shape,

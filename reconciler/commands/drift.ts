@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDnsReadOptions, addFormatOption, addSessionOptions, dnsPaceOf, DnsReadOptions, exitWith, FormatOption, parseOptions, SessionOptions } from "./options.js";
+import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
+import { dnsPaceOf, DnsReadOptions, SessionOptions } from "./connect-options.js";
 
 const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape });
 

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, ConnectOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { addConnectOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { ConnectOptions } from "./connect-options.js";
 
 const ImportOptions = z.object({
   ...ConnectOptions.shape,

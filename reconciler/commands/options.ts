@@ -6,8 +6,7 @@ import { Option, type Command } from "commander";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { CliError, ExitCode } from "../errors.js";
-import { cwdOf, type CliIo } from "../io.js";
-import { parseRateLimit, type RateLimit } from "../rate-limit.js";
+import { parseRateLimit } from "../rate-limit.js";
 import { parseDuration } from "../../system/time.js";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -48,15 +47,6 @@ export function addDnsReadOptions(command: Command): Command {
     .option("--dns-rate <N/SECONDS>", "DNS record checks started per window (the service rate-limits them)", "10/1");
 }
 
-export const DnsReadOptions = z.object({
-  dnsConcurrency: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 4),
-  dnsRate: z._default(z.string(), "10/1"),
-});
-
-export function dnsPaceOf(options: z.output<typeof DnsReadOptions>): { concurrency: number; rate: RateLimit } {
-  return { concurrency: options.dnsConcurrency, rate: parseRateLimit(options.dnsRate, "--dns-rate") };
-}
-
 export const FileOptions = z.object({
   file: z.pipe(
     z._default(z.array(z.string().check(z.minLength(1))), []),
@@ -67,15 +57,7 @@ export const FileOptions = z.object({
 /** client/http.ts DEFAULT_CONNECTIONS (not imported: this module loads for every command, the client only for those that connect). */
 export const DEFAULT_PARALLELISM = 64;
 
-export const ConnectOptions = z.object({
-  emulator: z._default(z.boolean(), false),
-  rateLimit: z._default(z.string(), "10/60"),
-  parallelism: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(512))),
-});
-
 export const FormatOption = z.object({ format: z._default(z.enum(FORMATS), "text") });
-
-export const TargetOption = z.object({ target: z._default(z.array(z.string().check(z.minLength(1))), []) });
 
 /**
  * Parses commander's options with a schema; a bad value is a one-line error naming the flag.
@@ -105,14 +87,6 @@ export const DAY2_FORMATS = ["text", "json"] as const;
 
 export function addDay2Options(command: Command): Command {
   return addConnectOptions(command).addOption(new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"));
-}
-
-export const Day2Options = z.object({ ...ConnectOptions.shape, format: z._default(z.enum(DAY2_FORMATS), "text") });
-
-/** A day-2 subcommand's parsed connection flags and format (its own flags pass through untouched). */
-export function day2Context(raw: unknown, io: CliIo) {
-  const { rateLimit, ...options } = parseOptions(z.looseObject(Day2Options.shape), raw);
-  return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
 }
 
 /** `--wait` with how long (`--timeout`) and how often (`--interval`) it checks. */
@@ -151,8 +125,6 @@ export function addPlanFlagOptions(command: Command): Command {
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false);
 }
 
-export const PlanFlagOptions = z.object({ prune: z._default(z.boolean(), false), allowReplace: z._default(z.boolean(), false) });
-
 export const RepoOptions = z.object({
   repo: z.optional(z.string().check(z.minLength(1))),
   ref: z.optional(z.string().check(z.minLength(1))),
@@ -172,9 +144,6 @@ export type RepoOptions = z.infer<typeof RepoOptions>;
 export function addSessionOptions(command: Command): Command {
   return addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))));
 }
-
-export const SessionOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...TargetOption.shape, ...RepoOptions.shape });
-export type SessionOptions = z.output<typeof SessionOptions>;
 
 /** -f and --repo name two different sources; the --repo-only flags without --repo are a mistake. */
 export function checkRepoFlags(options: RepoOptions & { file?: readonly string[] }, rawFiles: unknown): void {
@@ -201,20 +170,10 @@ export function addStepWaitOptions(command: Command): Command {
     .option("--poll-interval <duration>", "how often to poll while waiting (e.g. 500ms, 2s; a bare number: milliseconds)", "2s");
 }
 
-export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "10m"), pollInterval: z._default(z.string(), "2s") });
-
-export type StepWaits = { waitTimeoutMs: number; pollIntervalMs: number };
-
-export function stepWaits(options: z.output<typeof StepWaitOptions>): StepWaits {
-  return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
-}
-
 /** For commands that destroy or replace data: they ask on a terminal, and refuse without one unless --yes. */
 export function addYesOption(command: Command): Command {
   return command.option("-y, --yes", "do not ask for confirmation (required when stdin is not a terminal)", false);
 }
-
-export const YesOption = z.object({ yes: z._default(z.boolean(), false) });
 
 /** Gives each subcommand of a group the group's example lines that run it, for `cubeform GROUP SUB --help`. */
 export function shareExamples(group: Command): Command {

@@ -1,7 +1,8 @@
 import { Option, type Command } from "commander";
 import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
-import { addFormatOption, addPlanFlagOptions, addSessionOptions, exitWith, FormatOption, parseOptions, PlanFlagOptions, SessionOptions } from "./options.js";
+import { addFormatOption, addPlanFlagOptions, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
+import { PlanFlagOptions, SessionOptions } from "./connect-options.js";
 
 const PlanOptions = z.object({
   ...SessionOptions.shape,

@@ -1,7 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, ConnectOptions, DAY2_FORMATS, dnsPaceOf, DnsReadOptions, exitWith, parseOptions, parseRateLimit, TargetOption } from "./options.js";
+import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, DAY2_FORMATS, exitWith, parseOptions, parseRateLimit } from "./options.js";
+import { ConnectOptions, dnsPaceOf, DnsReadOptions, TargetOption } from "./connect-options.js";
 
 const ShowOptions = z.object({
   ...ConnectOptions.shape,

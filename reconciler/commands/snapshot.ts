@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, addWaitOptions, addYesOption, day2Context as context, exitWith, parseOptions, shareExamples, waitOptionsOf, YesOption } from "./options.js";
+import { addDay2Options, addWaitOptions, addYesOption, exitWith, parseOptions, shareExamples, waitOptionsOf } from "./options.js";
+import { day2Context as context, YesOption } from "./connect-options.js";
 
 const TakeOptions = z.object({ name: z.string().min(1).max(128).optional() });
 

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, addWaitOptions, Day2Options, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
+import { addDay2Options, addWaitOptions, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
+import { Day2Options } from "./connect-options.js";
 
 const UploadOptions = z.object({
   ...Day2Options.shape,

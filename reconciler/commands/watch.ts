@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions, PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./options.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
+import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 
 const WatchOptions = z.object({
   ...SessionOptions.shape,

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, day2Context as context, exitWith, parseOptions, shareExamples } from "./options.js";
+import { addDay2Options, exitWith, parseOptions, shareExamples } from "./options.js";
+import { day2Context as context } from "./connect-options.js";
 
 const DeliveriesOptions = z.object({ limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50) });
 
