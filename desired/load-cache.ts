@@ -14,7 +14,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
 import { userDir } from "../system/dirs.js";
-import { PRIVATE_FILE, readRegularText, writeFileAtomicSync } from "../system/files.js";
+import { PRIVATE_FILE, readRegularFile, readRegularText, writeFileAtomicSync } from "../system/files.js";
 import { ANY_REFERENCED_FILE, LOAD_CACHE_ENTRY } from "./limits.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 import type { Position } from "./errors.js";
@@ -71,35 +71,40 @@ export class DiskLoadCache {
     return new DiskLoadCache(join(userDir(env, "cache"), "load-cache"), build, trace);
   }
 
-  lookup(key: LoadKey, source: string, env: Env): KeptLoad | undefined {
+  /** `source`: the file's bytes (or the text of standard input): an entry is kept by their digest. */
+  lookup(key: LoadKey, source: Source, env: Env): KeptLoad | undefined {
     if (source.length < MIN_CACHED_BYTES) return undefined;
     const path = this.entryPath(key);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readRegularText(path, LOAD_CACHE_ENTRY);
+      bytes = readRegularFile(path, LOAD_CACHE_ENTRY);
     } catch {
       this.trace(`none for ${key.file}`);
       return undefined;
     }
-    const split = text.indexOf("\n");
-    const header = Header.safeParse(parseJson(text.slice(0, split)));
-    const body = text.slice(split + 1);
-    const kept = header.success && header.data.body === sha256(body) ? keptOf(parseJson(body)) : undefined;
-    if (!header.success || kept === undefined) {
-      this.trace(`not used for ${key.file}: damaged`);
-      return undefined; // the full load writes it again
-    }
+    // Digests of bytes, not of text: the file's 3.5 MB at 10,000 cubes, and the entry's body, are neither decoded nor encoded again to be hashed.
+    const split = bytes.indexOf(0x0a);
+    const header = split < 0 ? undefined : Header.safeParse(parseJson(bytes.toString("utf8", 0, split)));
+    if (!header?.success) return this.damaged(key);
     const changed = header.data.source !== sha256(source) ? "file" : !sameEnv(header.data, env) ? "environment" : !sameFiles(header.data.files) ? "referenced files" : undefined;
     if (changed !== undefined) {
       this.trace(`not used for ${key.file}: the ${changed} changed`);
       return undefined;
     }
+    const body = bytes.subarray(split + 1);
+    const kept = header.data.body === sha256(body) ? keptOf(parseJson(body.toString("utf8"))) : undefined;
+    if (kept === undefined) return this.damaged(key);
     this.trace(`used for ${key.file} (${path})`);
     return withValues(kept, header.data.env, env);
   }
 
+  private damaged(key: LoadKey): undefined {
+    this.trace(`not used for ${key.file}: damaged`);
+    return undefined; // the full load writes it again
+  }
+
   /** Keeps the load for the next run, a few hundred cubes at a time: never the whole text at once (~18 MB at 30,000 cubes, and as much again to write). */
-  store(key: LoadKey, source: string, inputs: LoadInputs, loaded: KeptLoad): void {
+  store(key: LoadKey, source: Source, inputs: LoadInputs, loaded: KeptLoad): void {
     if (source.length < MIN_CACHED_BYTES) return;
     const env = sealEnv(loaded.envNames, inputs.env);
     const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
@@ -173,7 +178,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+const sha256 = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
+
+/** A desired-state file as read (bytes), or standard input's text. */
+type Source = string | Buffer;
 
 function sameEnv(header: Header, env: Env): boolean {
   return changedEnv(header.env as SealedEnv, env).length === 0 && header.set.every((name) => env[name] !== undefined);

@@ -46,7 +46,10 @@ export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCu
   return [...fleet.values()];
 }
 
-export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget): KnownCost {
+/**
+ * `listed`: the cubes `cubes[]` names (a --target plan: the targeted ones, as its changes); the totals count every cube.
+ */
+export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget, listed?: ReadonlySet<string>): KnownCost {
   const hoursPerMonth = Number(/(\d+(?:\.\d+)?)\s*(?:h|hours)\s*(?:per|a|\/)\s*month/i.exec(pricing.note)?.[1] ?? HOURS_PER_MONTH);
   // Anything else is counted in full: the higher figure, so a budget is never under-counted.
   const stoppedBills = /\bruntime\b|disk[^.;]*\b(exists|stopped)\b/i.test(pricing.note) ? "disk" : "all";
@@ -60,12 +63,13 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
   const total = (fleet: FleetCube[], side: "before" | "after" | "both"): number => {
     let sum = 0;
     for (const cube of fleet) {
-      const entry = byName.get(cube.name) ?? { before: null, after: null };
       const cost = monthly(cube);
+      sum += cost;
+      if (listed !== undefined && !listed.has(cube.name)) continue;
+      const entry = byName.get(cube.name) ?? { before: null, after: null };
       if (side !== "after") entry.before = (entry.before ?? 0) + cost;
       if (side !== "before") entry.after = (entry.after ?? 0) + cost;
       byName.set(cube.name, entry);
-      sum += cost;
     }
     return sum;
   };

@@ -226,7 +226,7 @@ export interface KnownCost {
   before: number;
   after: number;
   delta: number;
-  /** Every cube of the space before or after the change, by name. */
+  /** Every cube of the space before or after the change, by name; in a --target plan, the targeted cubes (the totals still count every cube). */
   cubes: CubeCost[];
   /** over: the change adds cost and the fleet ends above the budget; top: the cubes that add the most, by name. */
   budget?: Budget & { over: boolean; top?: string[] };

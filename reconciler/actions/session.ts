@@ -231,7 +231,8 @@ const warnedUnknownCost = new WeakSet<CubeApi>();
 function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
   if ("p" in read) {
     const before = fleetBefore(observed);
-    return planCost(read.p, before, fleetAfter(before, plan.steps), budget);
+    const targets = plan.options.targets ?? [];
+    return planCost(read.p, before, fleetAfter(before, plan.steps), budget, targets.length > 0 ? new Set(targets) : undefined);
   }
   const unknown = `GET /pricing failed: ${read.error instanceof Error ? read.error.message : String(read.error)}`;
   if (notice !== undefined && !warnedUnknownCost.has(client)) {

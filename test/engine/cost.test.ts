@@ -65,3 +65,15 @@ test("item 14: a change that adds cost above the budget is over it, naming the 3
   expect(lower.after).toBeGreaterThan(5);
   expect(lower.budget).toEqual({ monthly: 5, over: false });
 });
+
+test("a --target plan names only its targeted cubes in cubes[]; its totals, tiers and budget still count every cube", () => {
+  const before = [cube("web", 1, 1, 10), cube("db", 2, 4, 20), cube("old", 8, 16, 40)];
+  const after = [before[0]!, { ...before[1]!, stopped: true }, before[2]!, cube("new", 20, 64, 100, false, null)];
+  const whole = planCost(PRICING, before, after, { monthly: 50 });
+  const targeted = planCost(PRICING, before, after, { monthly: 50 }, new Set(["new", "db"]));
+  expect(targeted.cubes).toEqual(whole.cubes.filter((c) => c.name === "new" || c.name === "db"));
+  const { cubes: _w, ...wholeRest } = whole;
+  const { cubes: _t, ...targetedRest } = targeted;
+  expect(targetedRest).toEqual(wholeRest);
+  expect(targeted.budget).toEqual({ monthly: 50, over: true, top: ["new"] });
+});
