@@ -6,13 +6,37 @@ import type { RepoOptions } from "./commands/options.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { parseDuration } from "../system/time.js";
-import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
+import { checkRegularFile, FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 
 /** A token file is a line, not a document. */
 const TOKEN_FILE: ReadLimit = { maxBytes: 16 * 1024, what: "a token file (one token)" };
 
+/**
+ * The files git is given, checked when the command starts: git reads a missing allowed-signers file as "not signed", and ssh a
+ * missing key or known_hosts file as a refused host, rounds later.
+ */
+const GIT_FLAG_FILES = [
+  ["allowedSigners", "--allowed-signers", { maxBytes: 1024 * 1024, what: "an allowed-signers file" }],
+  ["sshKey", "--ssh-key", { maxBytes: 64 * 1024, what: "an SSH private key" }],
+  ["sshKnownHosts", "--ssh-known-hosts", { maxBytes: 16 * 1024 * 1024, what: "a known_hosts file" }],
+] as const satisfies readonly (readonly [keyof RepoOptions, string, ReadLimit])[];
+
+function checkGitFlagFiles(options: RepoOptions, cwd: string): void {
+  for (const [key, flag, limit] of GIT_FLAG_FILES) {
+    const given = options[key];
+    if (given === undefined) continue;
+    try {
+      checkRegularFile(resolve(cwd, given), limit);
+    } catch (e) {
+      if (e instanceof FileReadError) throw new CliError("invalid_option", `${flag} ${given}: ${e.reason}`);
+      throw e;
+    }
+  }
+}
+
 export function repoLoaderOf(options: RepoOptions, cwd: string, io: CliIo): RepoLoader | undefined {
   if (options.repo === undefined) return undefined;
+  checkGitFlagFiles(options, cwd);
   const source = new GitSource({
     url: options.repo,
     ...(options.ref !== undefined ? { ref: options.ref } : {}),

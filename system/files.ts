@@ -144,6 +144,21 @@ export function readRegularFile(path: string, limit: ReadLimit): Buffer {
   }
 }
 
+/** Whether readRegularFile would read the file, without reading it (a private key stays where it is); else a FileReadError. */
+export function checkRegularFile(path: string, limit: ReadLimit): void {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FOR_READ);
+  } catch (error) {
+    throw openRefusal(path, error);
+  }
+  try {
+    regularSize(path, fstatSync(fd), limit);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readRegularText(path: string, limit: ReadLimit): string {
   return readRegularFile(path, limit).toString("utf8");
 }
