@@ -129,23 +129,20 @@ const OPEN_FOR_READ = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NO
 
 /** The file's bytes, when it is a regular file of at most limit.maxBytes; else a FileReadError. */
 export function readRegularFile(path: string, limit: ReadLimit): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FOR_READ);
-  } catch (error) {
-    throw openRefusal(path, error);
-  }
-  try {
-    const sink = new BoundedSink(path, limit, regularSize(path, fstatSync(fd), limit));
+  return withRegularFile(path, limit, (fd, size) => {
+    const sink = new BoundedSink(path, limit, size);
     while (sink.filled(readSync(fd, sink.buffer, sink.length, sink.room(), null)));
     return sink.bytes();
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** Whether readRegularFile would read the file, without reading it (a private key stays where it is); else a FileReadError. */
 export function checkRegularFile(path: string, limit: ReadLimit): void {
+  withRegularFile(path, limit, () => undefined);
+}
+
+/** `use` of the file opened for reading, once fstat says it is a regular file of at most limit.maxBytes (its size given). */
+function withRegularFile<T>(path: string, limit: ReadLimit, use: (fd: number, size: number) => T): T {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FOR_READ);
@@ -153,7 +150,7 @@ export function checkRegularFile(path: string, limit: ReadLimit): void {
     throw openRefusal(path, error);
   }
   try {
-    regularSize(path, fstatSync(fd), limit);
+    return use(fd, regularSize(path, fstatSync(fd), limit));
   } finally {
     closeSync(fd);
   }
