@@ -26,6 +26,7 @@
  * (CUBEFORM_DEBUG=1) still name every function.
  */
 import { createHash } from "node:crypto";
+import http2 from "node:http2";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,6 +73,27 @@ const childProcessWhenUsed = {
   },
 };
 
+/**
+ * undici's client-h2 requires node:http2 at its start, for HTTP/2, which the CLI never asks for (allowH2 is off); node:http2 loads
+ * node:tls with it, ~5 ms of every command that connects. Here client-h2 gets the constants it reads when loaded (HTTP/2's header
+ * names and error codes, taken from this Node's node:http2 at build time) and node:http2 the first time it connects.
+ */
+const http2WhenUsed = {
+  name: "http2-when-used",
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: args.importer, namespace: "http2-when-used" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "http2-when-used" }, (args) => ({ contents: http2StandIn(readFileSync(args.path, "utf8")), loader: "js" }));
+  },
+};
+
+/** The stand-in module: the constants client-h2 destructures (`constants: { … } = http2`), and connect() from node:http2 itself. */
+export function http2StandIn(clientH2) {
+  const names = /constants:\s*\{([^}]*)\}\s*\}\s*=\s*http2\b/.exec(clientH2)?.[1].split(",").map((name) => name.trim()).filter(Boolean);
+  if (!names?.length || names.some((name) => http2.constants[name] === undefined)) throw new Error("undici's client-h2 no longer reads node:http2's constants as http2-when-used expects");
+  const constants = Object.fromEntries(names.map((name) => [name, http2.constants[name]]));
+  return `let loaded; module.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (loaded ??= require("node:http2")).connect(...args) };`;
+}
+
 /** Writes the bundle into outDir (emptied first); returns esbuild's metafile. */
 export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   rmSync(outDir, { recursive: true, force: true });
@@ -87,7 +109,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     chunkNames: "chunks/[name]-[hash]",
     outExtension: { ".js": ".cjs" },
     // Dependencies are bundled, undici too: in the bundle it is read from the code cache like the rest (~70 ms of a `cube list`).
-    plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed],
+    plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed, http2WhenUsed],
     metafile: true,
     write: false,
     logLevel: "warning",

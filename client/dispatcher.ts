@@ -4,7 +4,6 @@
  * do: an http:// target is forwarded by the proxy, an https:// one goes through a CONNECT tunnel. CUBE_CA_FILE adds a private
  * CA's PEM certificates (e.g. a TLS-inspecting proxy's) to Node's roots and NODE_EXTRA_CA_CERTS.
  */
-import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
 // From their own modules (types: undici-modules.d.ts): undici's index also loads its cookie module, which makes Node load its
 // own copy of undici (~55 ms of every command that sends a request). These are undici's files, not its API: package.json
@@ -14,6 +13,7 @@ import Pool from "undici/lib/dispatcher/pool.js";
 import Agent from "undici/lib/dispatcher/agent.js";
 import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
 import api from "undici/lib/api/index.js";
+import { nodeTls } from "../system/builtins.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
 
@@ -155,7 +155,7 @@ function caOptions(env: Env): { ca: string[] } | undefined {
   if (!text.includes("-----BEGIN CERTIFICATE-----")) throw new ConfigError(`CUBE_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
   // Setting `ca` replaces Node's store: keep its roots and NODE_EXTRA_CA_CERTS beside the file.
   const extra = env.NODE_EXTRA_CA_CERTS?.trim();
-  return { ca: [...rootCertificates, ...(extra ? [readCaFile("NODE_EXTRA_CA_CERTS", extra)] : []), text] };
+  return { ca: [...nodeTls().rootCertificates, ...(extra ? [readCaFile("NODE_EXTRA_CA_CERTS", extra)] : []), text] };
 }
 
 function readCaFile(variable: string, file: string): string {

@@ -3,6 +3,7 @@
  * `--help` load no command at all, and every entry of the list matches its module.
  */
 import { execFile, spawnSync } from "node:child_process";
+import http2 from "node:http2";
 import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,8 @@ import { GRACEFUL_STOP_COMMANDS } from "../../reconciler/main.js";
 import { FLEET_YAML } from "./support/fixtures.js";
 import { startEmulator } from "../../emulator/index.js";
 import { runCli, tempProject } from "./support/cli.js";
+// @ts-expect-error: a build script, plain JavaScript without types
+import { http2StandIn } from "../../build/cli-bundle.mjs";
 
 const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
 const BUNDLE = fileURLToPath(new URL("../../dist/cli", import.meta.url));
@@ -97,6 +100,35 @@ test("`cubeform plan` checks the answers it reads (pages, domains, TCP mappings,
   } finally {
     await emulator.close();
   }
+});
+
+test("`cubeform plan` against an http:// API loads neither node:http2 nor node:tls (~5 ms of every command that connects: build/cli-bundle.mjs)", async () => {
+  const emulator = await startEmulator({ clockSpeed: 200, rateLimit: { limit: 1000, windowMs: 60_000 } });
+  try {
+    const env = { ...testCacheHome(), CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId };
+    const run = await promisify(execFile)(process.execPath, ["-r", LOG_BUILTINS, BIN, "plan", "-f", FLEET_YAML], { encoding: "utf8", env }).catch((e: { code?: number; stderr: string }) => {
+      if (e.code === 2) return e;
+      throw new Error(`plan failed: ${e.stderr}`);
+    });
+    const builtins = run.stderr.split("\n").flatMap((line) => /^BUILTIN (.*)$/.exec(line)?.[1] ?? []);
+    expect(builtins).toContain("http");
+    expect(builtins.filter((name) => /^(http2|tls|_tls_wrap)$/.test(name))).toEqual([]);
+  } finally {
+    await emulator.close();
+  }
+});
+
+test("undici's client-h2 gets node:http2's own constants from the stand-in, and node:http2 itself when it connects", () => {
+  const clientH2 = readFileSync(fileURLToPath(new URL("../../node_modules/undici/lib/dispatcher/client-h2.js", import.meta.url)), "utf8");
+  const module = { exports: {} as { constants: Record<string, unknown>; connect: (...args: unknown[]) => unknown } };
+  const required: string[] = [];
+  new Function("module", "require", http2StandIn(clientH2))(module, (name: string) => (required.push(name), { connect: () => "connected" }));
+  expect(Object.keys(module.exports.constants)).toContain("HTTP2_HEADER_AUTHORITY");
+  for (const [name, value] of Object.entries(module.exports.constants)) expect(value, name).toBe((http2.constants as Record<string, unknown>)[name]);
+  expect(required).toEqual([]);
+  expect(module.exports.connect("https://example.test")).toBe("connected");
+  expect(required).toEqual(["node:http2"]);
+  expect(() => http2StandIn(clientH2.replace(/\} = http2\b/, "} = http2Module"))).toThrow(/no longer reads node:http2's constants/);
 });
 
 test("`cubeform validate` loads none of Node's crypto and fs/promises (with readline): ~5 ms of its start-up (system/builtins.ts)", () => {
