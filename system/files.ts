@@ -183,7 +183,7 @@ export async function readRegularTextAsync(path: string, limit: ReadLimit): Prom
 /** The size fstat gives a regular file within the bound; anything else is refused before a byte is read. */
 function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
   if (!stats.isFile()) throw new FileReadError(path, "not_regular", `not a regular file (${kindOf(stats)})`);
-  if (stats.size > limit.maxBytes) throw new FileReadError(path, "too_large", `it is ${formatBytes(stats.size)}, over the ${formatBytes(limit.maxBytes)} limit for ${limit.what}`);
+  if (stats.size > limit.maxBytes) throw new FileReadError(path, "too_large", `it is ${overLimit(stats.size, limit.maxBytes)} for ${limit.what}`);
   return stats.size;
 }
 
@@ -238,6 +238,12 @@ function kindOf(stats: Stats): string {
 }
 
 /** "16 KB", "20.5 KB", "64 MB" (binary units, as the API states its 16 KB). */
+/** "20 KB, over the 16 KB limit"; in bytes when both read the same rounded ("16385 bytes, over the 16384-byte limit"). */
+function overLimit(size: number, max: number): string {
+  const [given, limit] = [formatBytes(size), formatBytes(max)];
+  return given === limit ? `${size} bytes, over the ${max}-byte limit` : `${given}, over the ${limit} limit`;
+}
+
 export function formatBytes(bytes: number): string {
   const units = ["bytes", "KB", "MB", "GB", "TB"];
   let value = bytes;

@@ -47,6 +47,8 @@ describe.each([
     const error = await refused(join(dir, "over"));
     expect(error.refusal).toBe("too_large");
     expect(error.message).toBe(`cannot read ${join(dir, "over")}: it is 20 KB, over the 16 KB limit for an SSH public key`);
+    writeFileSync(join(dir, "one-over"), "x".repeat(16 * 1024 + 1));
+    expect((await refused(join(dir, "one-over"))).reason).toBe("it is 16385 bytes, over the 16384-byte limit for an SSH public key");
   });
 
   test("a 4 GB sparse file is refused from its size, unread", async () => {
