@@ -43,6 +43,7 @@ export class DeletionLog {
       for (const id of gone) delete all[id];
       return gone.length > 0;
     });
+    if (Object.keys(entries).length === 0) return { observed, deleting: [] };
     const deleting = observed.cubes.filter((c) => entries[c.cube.id] !== undefined);
     if (deleting.length === 0) return { observed, deleting: [] };
     return { observed: { ...observed, cubes: observed.cubes.filter((c) => entries[c.cube.id] === undefined) }, deleting: deleting.map((c) => c.cube.name) };

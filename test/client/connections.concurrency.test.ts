@@ -28,3 +28,13 @@ describe("connection reuse", () => {
     expect(connections.size).toBe(DEFAULT_CONNECTIONS);
   });
 });
+
+describe("connection reuse, one request after another", () => {
+  test("a read sent when the last one is answered goes over the same connection (undici frees it an event-loop turn later)", async () => {
+    const h = await harness(async () => ({ body: { cube: sampleCube("c1") } }));
+    for (let i = 0; i < 10; i++) await h.client.getCube("c1");
+    const connections = new Set(h.server.received.map((r) => r.remotePort));
+    expect(h.server.received).toHaveLength(10);
+    expect(connections.size).toBe(1);
+  });
+});
