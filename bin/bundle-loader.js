@@ -37,9 +37,10 @@ const HEADER_BYTES = 8;
 
 /**
  * Loads mainFile (dist/cli/main.cjs) and the chunks it requires; answers its exports and
- * saveCodeCache(), to call once the command is done.
+ * saveCodeCache(), to call once the command is done. `v8Flags`: the V8 flags the caller set
+ * before loading (V8 rejects a cache made under other flags: each set keeps its own).
  */
-function loadBundle(mainFile, env, stderr) {
+function loadBundle(mainFile, env, stderr, v8Flags = "") {
   const root = dirname(mainFile);
   const rootUrl = pathToFileURL(root).href;
   const trace = env.CUBEFORM_DEBUG_LOAD ? (line) => stderr.write(`cubeform: ${line}\n`) : () => {};
@@ -47,7 +48,7 @@ function loadBundle(mainFile, env, stderr) {
   // same string as UTF-8 would, faster (~0.5 ms of `cubeform validate`).
   const mainSource = readFileSync(mainFile, "latin1");
   const bundleId = /^\/\/ cubeform-bundle (\w+)/.exec(mainSource)?.[1];
-  const cacheDir = codeCacheDir(bundleId, env);
+  const cacheDir = codeCacheDir(bundleId, env, v8Flags);
   const modules = new Map();
   /** The scripts compiled without usable cached data: what saveCodeCache writes. */
   const uncached = [];
@@ -100,10 +101,11 @@ function loadBundle(mainFile, env, stderr) {
 }
 
 /** Where this bundle's cache lives; undefined when it is turned off or the bundle has no id. */
-function codeCacheDir(bundleId, env) {
+function codeCacheDir(bundleId, env, v8Flags) {
   if (!bundleId || /^(off|0|false|no)$/i.test(env.CUBEFORM_CODE_CACHE ?? "")) return undefined;
   const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || require("node:os").homedir(), ".cache");
-  return join(base, "cubeform", "code-cache", `${bundleId}-node${process.versions.node}-${process.arch}`);
+  const flags = v8Flags.replace(/[^\w]+/g, "-");
+  return join(base, "cubeform", "code-cache", `${bundleId}-node${process.versions.node}-${process.arch}${flags}`);
 }
 
 /** Another version's (or Node's) cache that no run has written to for 30 days goes. */

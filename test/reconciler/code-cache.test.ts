@@ -4,7 +4,7 @@
  * nothing the user sees.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,11 @@ interface Run {
 
 /** One run of `cubeform validate -f FILE` with its cache in cacheHome. */
 function validate(cacheHome: string, file = FLEET_YAML, env: Record<string, string> = {}): Run {
-  const run = spawnSync(process.execPath, [BIN, "validate", "-f", file], { encoding: "utf8", env: { XDG_CACHE_HOME: cacheHome, CUBEFORM_DEBUG_LOAD: "1", ...env } });
+  return cli(cacheHome, ["validate", "-f", file], env);
+}
+
+function cli(cacheHome: string, args: string[], env: Record<string, string> = {}): Run {
+  const run = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { XDG_CACHE_HOME: cacheHome, CUBEFORM_DEBUG_LOAD: "1", ...env } });
   const lines = run.stderr.split("\n");
   const cache = Object.fromEntries(lines.flatMap((line) => [/^cubeform: load (\S+) \(code cache: (\w+)\)$/.exec(line)?.slice(1, 3) ?? []]).filter((m) => m.length === 2));
   return {
@@ -132,4 +136,23 @@ test("writing a cache removes the caches of other versions that no run has writt
   expect(readdirSync(root)).toContain("fedcba9876543210fedc-node20.0.0-x64");
   expect(readdirSync(root)).not.toContain("0123456789abcdef0123-node18.0.0-x64");
   expect(readdirSync(root)).toHaveLength(2);
+});
+
+test("a command that reaches the API runs under other V8 flags (bin/cubeform.js) and keeps a cache of its own: alternating it with validate, every run uses its cache", () => {
+  const home = join(temp, "alternating");
+  const project = join(temp, "alternating-project");
+  mkdirSync(project);
+  copyFileSync(FLEET_YAML, join(project, "cubeform.yaml"));
+  const plan = () => cli(home, ["plan", "--emulator", "-f", join(project, "cubeform.yaml")]);
+  validate(home);
+  const firstPlan = plan();
+  expect(firstPlan.status).toBe(2);
+  const again = [validate(home), plan(), validate(home), plan()];
+  for (const run of again) {
+    expect(Object.keys(run.cache).length).toBeGreaterThan(3);
+    expect(new Set(Object.values(run.cache))).toEqual(new Set(["used"]));
+    expect(run.written).toBe(false);
+  }
+  expect(again[1]).toMatchObject({ status: 2, stderr: firstPlan.stderr });
+  expect(readdirSync(join(home, "cubeform", "code-cache")).map((name) => name.replace(/^\w+-/, "")).sort()).toEqual([`node${process.versions.node}-${process.arch}`, `node${process.versions.node}-${process.arch}-liftoff-only`]);
 });
