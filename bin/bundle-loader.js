@@ -5,16 +5,12 @@
 // first run of every zod check compiles, is most of its start-up.
 //
 // Why a loader of its own rather than the plain bundle: the start-up bound (`cubeform validate`
-// of 10 cubes ≤ 2× `node -e 0`) is met only with this cache. Node 20 has no
-// module.enableCompileCache (added in 22.1), and on Node 22 it measured slower than this loader,
-// which also caches the functions a run compiles lazily. Issue 19, medians of 5 alternating runs
-// (`node bench/startup-ab.mjs --runs 5 LABEL=BIN… -- validate -f FLEET_10`; a busy 2-core
-// machine, so read the CPU column), process CPU of validate / `node -e 0`:
-//   Node 20.20: this loader, cache warm 85–94 ms / 36–38 ms (2.3–2.5×); the same chunks by
-//     require() 115–130 ms (3.2–3.6×); esbuild's ESM output imported as it is 127 ms (3.5×).
-//   Node 22.23: this loader 94 ms (2.6×); require() 130 ms (3.6×); with enableCompileCache,
-//     by require() 115 ms (3.2×), ESM 117 ms (3.2×).
-// On an idle machine the loader's figure is 1.7× wall (bench/RESULTS.md), without its cache 2.1×.
+// of 10 cubes ≤ 2× `node -e 0`) needs this cache. Node 20 has no module.enableCompileCache (22.1),
+// and on Node 22 it measured slower than this loader, which also caches the functions a run
+// compiles lazily. Issue 19, process CPU of validate / `node -e 0`, medians of 5 alternating runs
+// (`node bench/startup-ab.mjs --runs 5 LABEL=BIN… -- validate -f FLEET_10`): Node 20.20, this
+// loader 2.3–2.5×, require() 3.2–3.6×, esbuild's ESM 3.5×; Node 22.23, this loader 2.6×,
+// require() 3.6×, with enableCompileCache 3.2× (require() and ESM alike).
 //
 // The cache lives in $XDG_CACHE_HOME/cubeform/code-cache (else ~/.cache/cubeform/code-cache),
 // one directory per bundle (its content hash, on main.cjs's first line), Node version and CPU

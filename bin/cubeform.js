@@ -6,13 +6,11 @@
 const { join } = require("node:path");
 const { loadBundle } = require("./bundle-loader.js");
 
-// A command that reaches the API parses every answer with undici's llhttp, in WebAssembly. V8
-// compiles its hot functions again with TurboFan, on a second thread: ~110 ms of CPU in every
-// run, which a run of a few thousand requests never earns back (on 2 cores, Node 20, medians of
-// 7 alternating runs: a --target plan of 10,000 cubes 13 % less time, a 1,000-cube plan 8 %, a
-// full 10,000-cube plan the same). --liftoff-only keeps the code V8 compiles first. Not for
-// watch, whose rounds parse the same answers for hours, nor where nothing is parsed. Set before anything is
-// compiled: V8's code cache depends on its flags (the loader keeps one cache per set).
+// Commands that reach the API parse answers with undici's llhttp (WebAssembly), which V8 compiles
+// again with TurboFan on a second thread: ~110 ms of CPU a run that a few thousand answers never
+// earn back (a 10,000-cube --target plan 13 % faster without it, 1,000 cubes 8 %). Not for watch
+// (hours of parsing) nor where nothing is parsed. Set before anything is compiled: V8's code
+// cache depends on its flags (the loader keeps one cache per set).
 const command = process.argv[2] ?? "";
 const KEEPS_V8_DEFAULTS = new Set(["", "validate", "version", "completion", "emulator", "watch", "help", "--version", "-V", "--help", "-h"]);
 const v8Flags = KEEPS_V8_DEFAULTS.has(command) ? "" : "--liftoff-only";

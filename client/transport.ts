@@ -7,6 +7,7 @@ import type { Proxy } from "./dispatcher.js";
 import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError } from "./errors.js";
 import { networkError } from "./network-failure.js";
 import { cutShort, type Redactor } from "../system/redact.js";
+import { tryOr } from "../system/files.js";
 import type { ReadMemo } from "./read-memo.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -92,12 +93,7 @@ function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 function originOf(location: string | undefined, base: URL): string | undefined {
-  if (location === undefined) return undefined;
-  try {
-    return new URL(location, base).origin;
-  } catch {
-    return undefined;
-  }
+  return location === undefined ? undefined : tryOr(() => new URL(location, base).origin, undefined);
 }
 
 /** A failure before an answer: a timeout, or a NetworkError naming the API's origin and the cause. */
@@ -136,8 +132,7 @@ function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): 
       onResponseData: (_controller, chunk) => chunks.push(chunk),
       onResponseEnd: () => {
         const answer = { status, headers, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8") };
-        // undici frees the connection one event-loop turn after the answer (setImmediate, client-h1.js): answered after that,
-        // the request this answer leads to reuses it rather than opening another (a --target plan's pages opened 17, not 9).
+        // undici frees the connection an event-loop turn after the answer (client-h1.js): the request it leads to then reuses it.
         queueMicrotask(() => setImmediate(resolve, answer));
       },
       onResponseError: (_controller, error) => reject(error),

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
 import { userDir } from "../system/dirs.js";
-import { PRIVATE_FILE, readRegularText, writeFileAtomicSync } from "../system/files.js";
+import { PRIVATE_FILE, readRegularText, tryOr, writeFileAtomicSync } from "../system/files.js";
 import { ANY_REFERENCED_FILE, LOAD_CACHE_ENTRY } from "./limits.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 import type { Position } from "./errors.js";
@@ -170,13 +170,7 @@ function keptOf(value: unknown): KeptLoad | undefined {
   return outlined && [kept.secretEnvNames, kept.envNames, kept.cubeNames].every(Array.isArray) ? (kept as unknown as KeptLoad) : undefined;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+const parseJson = (text: string): unknown => tryOr(() => JSON.parse(text) as unknown, undefined);
 
 const sha256 = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
 
@@ -192,11 +186,5 @@ function fileHashes(reads: ReadonlyMap<string, string>): Record<string, string> 
 }
 
 function sameFiles(kept: Record<string, string>): boolean {
-  return Object.entries(kept).every(([path, hash]) => {
-    try {
-      return sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash;
-    } catch {
-      return false;
-    }
-  });
+  return Object.entries(kept).every(([path, hash]) => tryOr(() => sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash, false));
 }
