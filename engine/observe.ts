@@ -60,7 +60,7 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   await Promise.all(subReading);
   const present: ObservedCube[] = [];
   for (const cube of cubes) {
-    if (listedOnly(cube)) present.push({ cube, domains: [], tcpMappings: [] });
+    if (listedOnly(cube)) present.push({ cube, domains: NONE, tcpMappings: NONE });
     else {
       const observed = observedById.get(cube.id);
       if (observed !== undefined) present.push(observed);
@@ -71,6 +71,9 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   options.logger?.({ type: "observe", message: `${present.length} cubes, ${reads} reads` });
   return { spaceId, cubes: present, ...(webhooks ? { webhooks } : {}), reads, observedAt: (options.now?.() ?? new Date()).toISOString() };
 }
+
+/** What a cube no target names is observed with: one empty list for thousands of them (nothing adds to an observed list). */
+const NONE: never[] = [];
 
 /** undefined: the cube went away while being read (a delete in progress). */
 async function readSubResources(client: CubeApi, cube: Cube): Promise<ObservedCube | undefined> {
