@@ -5,7 +5,7 @@
  * indexes in step); records are otherwise changed in place.
  */
 import { notFound } from "./http.js";
-import { Queue } from "./queue.js";
+import { Queue } from "../../system/queue.js";
 import { ServerPools } from "./servers.js";
 import type { CubeRecord, DomainRecord, IdempotencyRecord, SnapshotRecord, StateData, TcpRecord } from "./state.js";
 

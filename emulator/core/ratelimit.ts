@@ -1,6 +1,6 @@
 /** Sliding-window limit on mutating requests per client IP, in real time: clients pace themselves by the wall clock. */
 import type { RateLimitSetting } from "../types.js";
-import { Queue } from "./queue.js";
+import { Queue } from "../../system/queue.js";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; message: string };
 

@@ -88,3 +88,23 @@ test("after stop(), the limiter starts none of the tasks still queued (a failed 
   for (const task of queued) await expect(task).rejects.toThrow("stopped");
   expect(started).toEqual([1]);
 });
+
+test("the limiter starts 30,000 queued tasks in the order given, never more than its limit at once, and empties and refills its queue", async () => {
+  const limit = limiter(8);
+  const started: number[] = [];
+  let running = 0;
+  let most = 0;
+  const task = (n: number) => async (): Promise<number> => {
+    started.push(n);
+    most = Math.max(most, ++running);
+    await Promise.resolve();
+    running--;
+    return n;
+  };
+  const first = await Promise.all(Array.from({ length: 30_000 }, (_, n) => limit(task(n))));
+  const again = await Promise.all([limit(task(-1)), limit(task(-2))]);
+  expect(first).toEqual(Array.from({ length: 30_000 }, (_, n) => n));
+  expect(again).toEqual([-1, -2]);
+  expect(started.slice(0, 30_000)).toEqual(first);
+  expect(most).toBe(8);
+});

@@ -17,6 +17,7 @@ export class Queue<T> {
   }
 
   shift(): void {
+    if (this.size === 0) return;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
