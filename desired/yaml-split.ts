@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import type * as Yaml from "yaml";
 import type { Position } from "./errors.js";
+import { tryOr } from "../system/files.js";
 
 export interface SplitResult<T> {
   /** The document as JavaScript without its cubes (`cubes: null`). */
@@ -164,11 +165,7 @@ function scalarType(name: string, pattern: RegExp, construct: (text: string) => 
 
 /** js-yaml's reading of a text, or undefined when it rejects it. */
 function fastLoad(text: string): { value: unknown } | undefined {
-  try {
-    return { value: jsyaml.load(text, { schema: CORE_SCHEMA }) };
-  } catch {
-    return undefined;
-  }
+  return tryOr(() => ({ value: jsyaml.load(text, { schema: CORE_SCHEMA }) }), undefined);
 }
 
 function parseHead(text: string): Record<string, unknown> | undefined {

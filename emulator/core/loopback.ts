@@ -5,6 +5,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { tryOr } from "../../system/files.js";
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
@@ -24,11 +25,7 @@ export function isLocalhostName(name: string): boolean {
 
 /** The host a URL names, an IPv6 address without its brackets; undefined when it is not a URL. */
 function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
-  } catch {
-    return undefined;
-  }
+  return tryOr(() => new URL(url).hostname.replace(/^\[(.*)\]$/, "$1"), undefined);
 }
 
 /** A Host header (host[:port]) that names this machine without asking DNS; an absent one is an in-process request. */

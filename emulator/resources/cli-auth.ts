@@ -9,6 +9,7 @@ import { addKey } from "../core/auth.js";
 import type { Core } from "../core/core.js";
 import { HttpError, json, mediaType, notFound, parseWith, type ApiRequest, type ApiResponse } from "../core/http.js";
 import { isLoopbackHostHeader } from "../core/loopback.js";
+import { tryOr } from "../../system/files.js";
 import { randomHex, sha256Hex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
 import { publicRoute, type PublicContext, type Resource } from "../core/resource.js";
@@ -121,12 +122,7 @@ function sameOrigin(req: ApiRequest): boolean {
   const site = req.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return false;
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return isLoopbackHostHeader(new URL(origin).host);
-  } catch {
-    return false;
-  }
+  return origin === undefined || tryOr(() => isLoopbackHostHeader(new URL(origin).host), false);
 }
 
 const PAGE_HEADERS = {

@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { tryOr } from "../../system/files.js";
 
 export type Forge = "github" | "gitlab" | "gitea";
 
@@ -53,12 +54,8 @@ interface PushPayload {
 }
 
 function parse(body: Buffer): PushPayload | undefined {
-  try {
-    const value: unknown = JSON.parse(body.toString("utf8"));
-    return typeof value === "object" && value !== null ? (value as PushPayload) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value: unknown = tryOr(() => JSON.parse(body.toString("utf8")) as unknown, undefined);
+  return typeof value === "object" && value !== null ? (value as PushPayload) : undefined;
 }
 
 function defaultBranchOf(payload: PushPayload | undefined): string | undefined {
