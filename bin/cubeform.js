@@ -8,9 +8,9 @@ const { loadBundle } = require("./bundle-loader.js");
 
 // Commands that reach the API parse answers with undici's llhttp (WebAssembly), which V8 compiles
 // again with TurboFan on a second thread: ~110 ms of CPU a run that a few thousand answers never
-// earn back (a 10,000-cube --target plan 13 % faster without it, 1,000 cubes 8 %). Not for watch
-// (hours of parsing) nor where nothing is parsed. Set before anything is compiled: V8's code
-// cache depends on its flags (the loader keeps one cache per set).
+// earn back (a 10,000-cube --target plan 13 % faster without it, 1,000 cubes 8 %). Not for watch,
+// which runs for hours (its rounds cost the same either way) nor where nothing is parsed. Set before
+// anything is compiled: V8's code cache depends on its flags (the loader keeps one cache per set).
 const command = process.argv[2] ?? "";
 const KEEPS_V8_DEFAULTS = new Set(["", "validate", "version", "completion", "emulator", "watch", "help", "--version", "-V", "--help", "-h"]);
 const v8Flags = KEEPS_V8_DEFAULTS.has(command) ? "" : "--liftoff-only";
