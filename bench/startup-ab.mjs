@@ -11,6 +11,9 @@
 // cache; one run of each fills it before timing). CPU is the process's own (the preload's
 // process.resourceUsage at exit); --no-preload times the bare `node BIN` (no CPU figure), as a
 // user runs it: the preload starts Node's ES module loader in every process, `node -e 0` included.
+// The caller's CUBE_* variables are passed on, so two builds' plans can be timed against one
+// emulator, e.g. `CUBE_API_URL=… CUBE_API_KEY=… CUBE_SPACE_ID=… node bench/startup-ab.mjs --runs 15
+// before=… after=… -- plan -f FLEET --target c04321 --format json` (exit 2, changes, counts as a run).
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +36,8 @@ if (builds.length === 0) throw new Error("usage: node bench/startup-ab.mjs [--ru
 async function run(nodeArgs, label) {
   const usageFile = join(WORK, `ab-usage-${process.pid}.json`);
   rmSync(usageFile, { force: true });
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", XDG_CACHE_HOME: join(WORK, "cache-ab", label), BENCH_USAGE_FILE: usageFile };
+  const cube = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("CUBE_")));
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...cube, XDG_CACHE_HOME: join(WORK, "cache-ab", label), BENCH_USAGE_FILE: usageFile };
   const started = performance.now();
   const child = spawn(process.execPath, [...(PRELOADED ? ["--import", PRELOAD] : []), ...nodeArgs], { cwd: WORK, env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
@@ -41,7 +45,7 @@ async function run(nodeArgs, label) {
   child.stderr.on("data", (d) => (stderr += d));
   const code = await new Promise((resolve) => child.once("close", resolve));
   const wallMs = performance.now() - started;
-  if (code !== 0) throw new Error(`${label}: exit ${code}: ${stderr}`);
+  if (code !== 0 && code !== 2) throw new Error(`${label}: exit ${code}: ${stderr}`);
   const usage = PRELOADED ? JSON.parse(readFileSync(usageFile, "utf8")) : undefined;
   return { wallMs, cpuMs: usage ? usage.userMs + usage.systemMs : NaN };
 }
