@@ -4,9 +4,9 @@
  * file's text, the files it refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the --target
  * names, the path and cubeform's build. It holds no value of the environment (references and a salted digest, env.ts).
  *
- * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and --target list, readable by the
- * user alone; entries unused for 30 days are removed. A cache that fails is only a slower run. CUBEFORM_LOAD_CACHE=off turns
- * it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
+ * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and --target list (another build of
+ * cubeform replaces it), readable by the user alone; entries unused for 30 days are removed. A cache that fails is only a
+ * slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";
@@ -21,7 +21,7 @@ import type { Position } from "./errors.js";
 
 export const MIN_CACHED_BYTES = 64 * 1024;
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What a load answers besides its file name and locator: what the cache keeps. */
 export interface KeptLoad {
@@ -52,6 +52,8 @@ export interface LoadInputs {
 
 const Header = z.object({
   format: z.literal(FORMAT),
+  /** The build of cubeform that made it: what it kept may differ for another. */
+  build: z.string(),
   source: z.string(),
   body: z.string(),
   env: z.object({ salt: z.string(), digests: z.record(z.string(), z.string()) }),
@@ -85,8 +87,7 @@ export class DiskLoadCache {
     const split = text.indexOf("\n");
     const header = split < 0 ? undefined : Header.safeParse(parseJson(text.slice(0, split)));
     if (!header?.success) return this.damaged(key);
-    // The file's digest is of its bytes: 3.5 MB at 10,000 cubes neither decoded nor encoded again to be hashed.
-    const changed = header.data.source !== sha256(source) ? "file" : !sameEnv(header.data, env) ? "environment" : !sameFiles(header.data.files) ? "referenced files" : undefined;
+    const changed = this.changeSince(header.data, source, env);
     if (changed !== undefined) {
       this.trace(`not used for ${key.file}: the ${changed} changed`);
       return undefined;
@@ -96,6 +97,14 @@ export class DiskLoadCache {
     if (kept === undefined) return this.damaged(key);
     this.trace(`used for ${key.file} (${path})`);
     return withValues(kept, header.data.env, env);
+  }
+
+  /** What differs from when the entry was made, if anything. */
+  private changeSince(header: Header, source: Source, env: Env): string | undefined {
+    if (header.build !== this.build) return "build of cubeform";
+    // The file's digest is of its bytes: 3.5 MB at 10,000 cubes neither decoded nor encoded again to be hashed.
+    if (header.source !== sha256(source)) return "file";
+    return !sameEnv(header, env) ? "environment" : !sameFiles(header.files) ? "referenced files" : undefined;
   }
 
   private damaged(key: LoadKey): undefined {
@@ -110,7 +119,7 @@ export class DiskLoadCache {
     const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
     const bodyHash = createHash("sha256");
     for (const chunk of chunks) bodyHash.update(chunk);
-    const header: Header = { format: FORMAT, source: sha256(source), body: bodyHash.digest("hex"), env, set: loaded.secretEnvNames, files: fileHashes(inputs.reads) };
+    const header: Header = { format: FORMAT, build: this.build, source: sha256(source), body: bodyHash.digest("hex"), env, set: loaded.secretEnvNames, files: fileHashes(inputs.reads) };
     const path = this.entryPath(key);
     if (this.write(path, [`${JSON.stringify(header)}\n`, ...chunks])) {
       this.trace(`kept ${key.file} for the next run (${path})`);
@@ -130,7 +139,7 @@ export class DiskLoadCache {
   }
 
   private entryPath(key: LoadKey): string {
-    const id = sha256([this.build, key.file, key.absPath, ...(key.targets ?? [])].join("\0")).slice(0, 32);
+    const id = sha256([key.file, key.absPath, ...(key.targets ?? [])].join("\0")).slice(0, 32);
     return join(this.dir, `${id}.json`);
   }
 

@@ -215,3 +215,26 @@ test("an entry whose body matches its digest but not the outline of a load is a 
   expect(run.cache).toContain("not used for fleet.yaml: damaged");
   expect(run.status).toBe(2);
 });
+
+test("another build of cubeform replaces the file's entry rather than adding its own, and does not use the old one", () => {
+  const dir = space("builds");
+  const file = join(dir, "fleet.yaml");
+  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
+  const { desired, secretEnvNames, envNames, cubePositions, cubeNames } = loadDesiredStateSync({ file, cwd: dir, env });
+  const kept = { desired, secretEnvNames, envNames, cubePositions, cubeNames };
+  const key = { file: "fleet.yaml", absPath: file };
+  const source = readFileSync(file);
+  const cacheDir = join(dir, "cache", "cubeform", "load-cache");
+  const traces: string[] = [];
+  const cacheOf = (build: string) => new DiskLoadCache(cacheDir, build, (line) => traces.push(`${build}: ${line}`));
+  const inputs = { env, reads: new Map([[join(dir, "keys", "id.pub"), `${KEY}\n`]]) };
+
+  cacheOf("build-1").store(key, source, inputs, kept);
+  expect(cacheOf("build-1").lookup(key, source, env)?.cubeNames).toEqual(cubeNames);
+  expect(cacheOf("build-2").lookup(key, source, env)).toBeUndefined();
+  expect(traces).toContain("build-2: not used for fleet.yaml: the build of cubeform changed");
+  cacheOf("build-2").store(key, source, inputs, kept);
+  expect(readdirSync(cacheDir)).toHaveLength(1);
+  expect(cacheOf("build-2").lookup(key, source, env)?.cubeNames).toEqual(cubeNames);
+  expect(cacheOf("build-1").lookup(key, source, env)).toBeUndefined();
+});
