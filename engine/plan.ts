@@ -48,6 +48,8 @@ export interface PlanKeep {
   noopBodies?: boolean;
   /** `priorState`, the projection behind `priorStateDigest` (a saved plan's stale-plan message); default true. */
   priorState?: boolean;
+  /** `priorStateDigest` (~7 % of a large plan's CPU): only JSON shows it; default true. */
+  digest?: boolean;
 }
 
 export interface PlanParts {
@@ -71,7 +73,7 @@ export function buildPlan(input: PlanParts): Plan {
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry, options.targets) : digestOf(priorState),
+    ...(input.keep?.digest === false ? {} : { priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry, options.targets) : digestOf(priorState) }),
     ...(priorState === undefined ? {} : { priorState }),
     options,
   };

@@ -189,8 +189,8 @@ export interface Plan {
   /** Ordered mutations; blocked changes contribute none. */
   steps: Step[];
   summary: PlanSummary;
-  /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. */
-  priorStateDigest: string;
+  /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. Absent when kept out (PlanKeep). */
+  priorStateDigest?: string;
   /** The projection the digest was computed from, so a stale plan can say what changed. */
   priorState?: StateProjection;
   options: PlanOptions;

@@ -20,8 +20,8 @@ export interface PlanContext extends SessionContext, PlanFlags {
   failOn?: "changes" | "blocked";
 }
 
-/** A plan that is printed and not saved. */
-const PRINTED_ONLY: PlanKeep = { noopBodies: false, priorState: false };
+/** A plan that is printed and not saved (plan, drift): only JSON shows its digest. */
+export const printedOnly = (format: PlanContext["format"]): PlanKeep => ({ noopBodies: false, priorState: false, digest: format === "json" });
 
 export const EXIT_IN_SYNC = 0;
 export const EXIT_CHANGES = 2;
@@ -31,7 +31,7 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io, { targetedLoad: ctx.out === undefined });
   // Only a saved plan needs the prior state (for the stale-plan message) and the views of the
   // changes that change nothing: no output shows them (a large plan's memory peaks on them).
-  const flags = ctx.out === undefined ? { ...ctx, keep: PRINTED_ONLY } : ctx;
+  const flags = ctx.out === undefined ? { ...ctx, keep: printedOnly(ctx.format) } : ctx;
   const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, flags, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));

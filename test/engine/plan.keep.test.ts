@@ -58,4 +58,14 @@ describe("plan: what a plan keeps", () => {
       expect(renderPlan(lean, format, ctx), format).toBe(renderPlan(full, format, ctx));
     }
   });
+
+  test("a plan printed as text, markdown or GitHub annotations has no digest to make (none shows it), and prints exactly the same", () => {
+    const full = planWith({});
+    const printed = planWith({ keep: { noopBodies: false, priorState: false, digest: false } });
+    expect(printed).not.toHaveProperty("priorStateDigest");
+    expect(printed.steps).toEqual(full.steps);
+    for (const format of ["text", "markdown", "github"] as const) {
+      expect(renderPlan(printed, format, ctx), format).toBe(renderPlan(full, format, ctx));
+    }
+  });
 });
