@@ -73,7 +73,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
-  // A plan that keeps its prior state hashes that instead (buildPlan); one printed as text needs no digest.
+  // A plan that keeps its prior state hashes that instead (buildPlan); one printed other than as JSON needs no digest.
   const digestEntries = context.keep?.priorState === false && context.keep.digest !== false ? new Map<string, { live: ObservedCube; entry: string }>() : undefined;
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
