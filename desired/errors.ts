@@ -22,6 +22,13 @@ export class SourceError extends Error {
   }
 }
 
+/** A commit refused by the allowed signers: the source names it (nothing of it was checked out). */
+export class UntrustedCommitError extends SourceError {
+  constructor(readonly commit: string, message: string) {
+    super("untrusted_commit", message);
+  }
+}
+
 /** A desired-state file that -f names (or a directory holds) and that is not read: missing, not a regular file, too large. */
 export class UnreadableFileError extends SourceError {
   constructor(readonly file: string, readonly reason: string, hint?: string) {

@@ -3,19 +3,22 @@
  * shallowly into the user's cache and checks out its commit; later rounds ask `git ls-remote` and fetch only when the ref moved.
  * The clone is shared by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * The system git, not a library: the machine's auth, proxies, ssh and protocol versions are set up for it (as Argo CD does).
- * Credentials never reach argv or the clone's .git/config: an https token travels as an `http.<origin>/.extraHeader` in the
- * git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through GIT_SSH_COMMAND (host keys checked).
+ * The system git, not a library: the machine's ssh, proxies and CA certificates are set up for it (as Argo CD does). But git
+ * runs with a configuration of cubeform's own: no system or global config, a private HOME, none of the operator's GIT_*
+ * variables (traces, hooks, filters, credential helpers, submodule recursion and gpg keyrings cannot reach it), and the
+ * transports allowed named explicitly. Credentials never reach argv or the clone's .git/config: an https token travels as an
+ * `http.<origin>/.extraHeader` in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
+ * GIT_SSH_COMMAND (host keys checked). A commit is verified (when allowed signers are given) before its files are written.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { userDir } from "../system/dirs.js";
 import { tryOr } from "../system/files.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
-import { GitSourceError, SourceError } from "./errors.js";
+import { GitSourceError, UntrustedCommitError } from "./errors.js";
 
 export interface GitCredentials {
   /** An https token (from an environment variable or a file: the caller reads it). */
@@ -32,7 +35,7 @@ export interface GitSourceOptions {
   /** A branch, tag or commit; undefined: the remote's default branch (its HEAD). */
   ref?: string;
   cwd: string;
-  /** The environment git runs in (PATH, HOME, proxies); git's own repository variables are dropped. */
+  /** The operator's environment: git is given only PATH, proxies, CA certificates and the ssh agent of it (see gitEnv). */
   env: Record<string, string | undefined>;
   /** Read before each git command: a token file that a Secret mount rotates is picked up. */
   credentials?: () => GitCredentials;
@@ -56,8 +59,34 @@ export interface Checkout {
   release(): Promise<void>;
 }
 
-/** Git's variables that would point it at another repository than the clone. */
-const REPOSITORY_VARIABLES = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|CONFIG|CONFIG_PARAMETERS)$/;
+/**
+ * The operator's variables git is given: how to reach the server (proxies, CA certificates, the ssh agent) and where programs
+ * are. Everything else (HOME, GNUPGHOME, XDG_*, GIT_TRACE*, GIT_CONFIG_*, GIT_SSH*, GIT_ASKPASS, GIT_EXEC_PATH, ...) stays out.
+ */
+const PASSED_VARIABLES = /^(PATH|TMPDIR|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|GIT_SSL_CAINFO|GIT_SSL_CAPATH|SYSTEMROOT|(https?|all|no)_proxy|(HTTPS?|ALL|NO)_PROXY)$/;
+
+/**
+ * The configuration every git command runs with (no system or global file is read): only the transports cubeform accepts,
+ * no hooks, no credential helpers, no submodules, no background maintenance, no redirects (a redirect can carry the token away).
+ */
+const OWN_CONFIG: readonly [string, string][] = [
+  ["protocol.allow", "never"],
+  ...["https", "http", "ssh", "file"].map((name): [string, string] => [`protocol.${name}.allow`, "always"]),
+  ["core.hooksPath", "/dev/null"],
+  ["core.fsmonitor", "false"],
+  ["credential.helper", ""],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["http.followRedirects", "false"],
+];
+
+/** The signature programs git would run for OpenPGP and X.509 (the operator's keyring): a program that always fails. */
+const NO_GPG: readonly string[] = ["-c", "gpg.program=false", "-c", "gpg.openpgp.program=false", "-c", "gpg.x509.program=false"];
+
+/** The lock files a git process leaves in .git when it is killed (e.g. at --git-timeout in the middle of a fetch). */
+const GIT_LOCK_FILES = /^(shallow|index|HEAD|FETCH_HEAD|ORIG_HEAD|config|packed-refs)\.lock$/;
 
 export class GitSource {
   readonly url: string;
@@ -66,12 +95,18 @@ export class GitSource {
   private lastCommit: string | undefined;
   /** `git ls-remote` of the ref before the last fetch: the same answer means the same commit. */
   private lastHeads: string | undefined;
+  /** The ls-remote answer whose commit was refused, and why: the same answer is refused again without fetching. */
+  private refused: { heads: string; error: UntrustedCommitError } | undefined;
+  /** The HOME git runs with: an empty directory of cubeform's, not the operator's. */
+  private readonly home: string;
 
   constructor(private readonly options: GitSourceOptions) {
     this.url = normalizeUrl(options.url, options.cwd);
     this.ref = options.ref;
     if (options.ref !== undefined) checkRef(options.ref);
-    this.dir = join(options.cacheDir ?? join(userDir(options.env, "cache"), "git"), createHash("sha256").update(this.url).digest("hex").slice(0, 24));
+    const clones = options.cacheDir ?? join(userDir(options.env, "cache"), "git");
+    this.dir = join(clones, createHash("sha256").update(this.url).digest("hex").slice(0, 24));
+    this.home = `${clones}-home`;
   }
 
   /** The ref as shown to people: the one asked for, else the remote's default branch. */
@@ -85,35 +120,49 @@ export class GitSource {
    * The first sync fetches without asking (a one-shot command syncs once); the second records the answer to compare with.
    */
   async sync(): Promise<Checkout> {
-    const known = this.lastCommit !== undefined && existsSync(join(this.dir, ".git")) ? await this.remoteHeads() : undefined;
+    const known = (this.lastCommit !== undefined || this.refused !== undefined) && existsSync(join(this.dir, ".git")) ? await this.remoteHeads() : undefined;
+    if (known !== undefined && known === this.refused?.heads) throw this.refused.error;
     if (known !== undefined && known === this.lastHeads) return { commit: this.lastCommit as string, dir: realpathSync(this.dir), unchanged: true, release: async () => {} };
     const lock = await this.lock();
     try {
-      if (!existsSync(join(this.dir, ".git"))) await this.git(["init", "--quiet"], "init");
+      if (!existsSync(join(this.dir, ".git"))) await this.git(["init", "--quiet", "--template="], "init");
+      else removeStaleLocks(this.dir);
       // git's own automatic gc would detach into the background, outside the lock: compact() does it.
       await this.git(["fetch", "--quiet", "--no-auto-maintenance", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
       const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
+      // Before checkout: no file of a refused commit is written.
+      await this.verify(commit);
       await this.git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach", commit], "checkout");
       await this.git(["clean", "--quiet", "-ffdx"], "clean");
       await this.compact();
       const unchanged = commit === this.lastCommit;
-      [this.lastCommit, this.lastHeads] = [commit, known];
+      [this.lastCommit, this.lastHeads, this.refused] = [commit, known, undefined];
       return { commit, dir: realpathSync(this.dir), unchanged, release: lock.release };
     } catch (e) {
       await lock.release();
+      if (e instanceof UntrustedCommitError && known !== undefined) this.refused = { heads: known, error: e };
       throw e;
     }
   }
 
-  /** Refuses a commit without an SSH signature by a key of the allowed-signers file (when one is given); call it before release(). */
-  async verify(commit: string): Promise<void> {
+  /**
+   * Refuses a commit without an SSH signature by a key of the allowed-signers file (when one is given). git verify-commit
+   * would check an OpenPGP or X.509 signature against the operator's keyring instead: only the SSH format is accepted, and
+   * the gpg programs are replaced by one that fails.
+   */
+  private async verify(commit: string): Promise<void> {
     const file = this.options.allowedSignersFile;
     if (file === undefined) return;
+    const refuse = (why: string): UntrustedCommitError =>
+      new UntrustedCommitError(commit, `commit ${commit.slice(0, 12)} is refused by --allowed-signers ${file}: ${why}; nothing is applied until a commit signed by an allowed key`);
+    const format = signatureFormat(await this.git(["cat-file", "commit", commit], "cat-file"));
+    if (format === undefined) throw refuse("it is not signed");
+    if (format !== "ssh") throw refuse(`it is signed with ${format}, and only an SSH signature by a key in that file is accepted`);
     // -c, not the clone's config: the clone is shared, and its config is never written.
-    const result = await runGit(gitArgv(this.dir, ["-c", "gpg.format=ssh", "-c", `gpg.ssh.allowedSignersFile=${file}`, "verify-commit", "--", commit]), gitEnv(this.options.env, this.url, undefined), this.options.timeoutMs);
+    const args = [...NO_GPG, "-c", "gpg.format=ssh", "-c", `gpg.ssh.allowedSignersFile=${file}`, "verify-commit", "--", commit];
+    const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, undefined, this.home), this.options.timeoutMs);
     if (result.ok) return;
-    const why = result.timedOut ? "verify-commit timed out" : /^exit \d+$/.test(result.stderr) ? "it is not signed" : `it is not signed by a key in that file (${result.stderr})`;
-    throw new SourceError("untrusted_commit", `commit ${commit.slice(0, 12)} is refused by --allowed-signers ${file}: ${why}; nothing is applied until a commit signed by an allowed key`);
+    throw refuse(result.timedOut ? "verify-commit timed out" : /^exit \d+$/.test(result.stderr) ? "it is not signed" : `it is not signed by a key in that file (${result.stderr})`);
   }
 
   private async remoteHeads(): Promise<string> {
@@ -122,6 +171,7 @@ export class GitSource {
 
   private async lock(): Promise<{ release(): Promise<void> }> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.home, { recursive: true, mode: 0o700 });
     try {
       return await acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about: { command: `git fetch of ${this.url}` } });
     } catch (e) {
@@ -142,11 +192,48 @@ export class GitSource {
 
   private async git(args: string[], step: string): Promise<string> {
     const credentials = this.options.credentials?.();
-    const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, credentials), this.options.timeoutMs);
+    const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, credentials, this.home), this.options.timeoutMs);
     if (result.ok) return result.stdout;
     const why = result.timedOut ? `timed out after ${Math.round(this.options.timeoutMs / 1000)} s (--git-timeout)` : result.stderr;
     throw new GitSourceError(`git ${step} of ${this.url} (${this.refLabel}) failed: ${redact(why, credentials)}`);
   }
+}
+
+/** The format of a raw commit object's signature (its gpgsig header, as git reads it), or undefined when it has none. */
+export function signatureFormat(rawCommit: string): "ssh" | "OpenPGP" | "X.509" | "an unknown format" | undefined {
+  const headers = rawCommit.slice(0, (rawCommit.indexOf("\n\n") + 1 || rawCommit.length + 1) - 1).split("\n");
+  const at = headers.findIndex((line) => /^gpgsig(-sha256)? /.test(line));
+  if (at < 0) return undefined;
+  const first = headers[at]!.slice(headers[at]!.indexOf(" ") + 1);
+  if (first === "-----BEGIN SSH SIGNATURE-----") return "ssh";
+  if (first === "-----BEGIN PGP SIGNATURE-----") return "OpenPGP";
+  if (first === "-----BEGIN SIGNED MESSAGE-----") return "X.509";
+  return "an unknown format";
+}
+
+/**
+ * A git killed in the middle of a fetch (at --git-timeout, or with its cubeform) leaves lock files, and every later git on
+ * the clone fails on them. Called under the clone's lock, so no other cubeform's git is running on it; a git left running
+ * by a killed cubeform is looked for (its working directory is the clone) before they are removed.
+ */
+function removeStaleLocks(dir: string): void {
+  const gitDir = join(dir, ".git");
+  const locks = tryOr(() => readdirSync(gitDir), [] as string[]).filter((name) => GIT_LOCK_FILES.test(name)).map((name) => join(gitDir, name));
+  const refLocks = tryOr(() => readdirSync(join(gitDir, "refs"), { recursive: true, encoding: "utf8" }), [] as string[]).filter((name) => name.endsWith(".lock"));
+  locks.push(...refLocks.map((name) => join(gitDir, "refs", name)));
+  if (locks.length === 0 || gitRunningIn(dir)) return;
+  for (const lock of locks) tryOr(() => unlinkSync(lock), undefined); // already gone
+}
+
+/** Whether a process of this user runs in `dir` (read from /proc; where there is none, a lock is never taken away). */
+function gitRunningIn(dir: string): boolean {
+  const pids = tryOr(() => readdirSync("/proc").filter((name) => /^\d+$/.test(name)), undefined);
+  if (pids === undefined) return true;
+  const real = tryOr(() => realpathSync(dir), dir);
+  return pids.some((pid) => {
+    const cwd = tryOr(() => readlinkSync(`/proc/${pid}/cwd`), undefined);
+    return cwd !== undefined && (cwd === real || cwd.startsWith(`${real}/`));
+  });
 }
 
 /** [bytes of the checked-out files, bytes of .git/objects]. */
@@ -193,26 +280,29 @@ export function gitArgv(dir: string, args: readonly string[]): string[] {
   return ["-C", dir, ...args];
 }
 
-/** A git process's environment: the caller's without git's repository variables, no prompts, and the credentials (never in argv or the clone's config). */
-export function gitEnv(base: Record<string, string | undefined>, url: string, credentials: GitCredentials | undefined): Record<string, string> {
+/**
+ * A git process's environment: of the operator's, only PATH, proxies, CA certificates and the ssh agent (PASSED_VARIABLES);
+ * no system or global config, `home` as HOME, no prompts, cubeform's own configuration and the credentials (never in argv or
+ * the clone's config).
+ */
+export function gitEnv(base: Record<string, string | undefined>, url: string, credentials: GitCredentials | undefined, home: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined && !REPOSITORY_VARIABLES.test(name)) env[name] = value;
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.LC_ALL = "C";
-  const config: [string, string][] = [["http.followRedirects", "false"]];
+  for (const [name, value] of Object.entries(base)) if (value !== undefined && PASSED_VARIABLES.test(name)) env[name] = value;
+  Object.assign(env, { HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", LC_ALL: "C" });
+  const config: [string, string][] = [...OWN_CONFIG];
   if (credentials?.token !== undefined) {
     const basic = Buffer.from(`${credentials.username ?? "x-access-token"}:${credentials.token}`).toString("base64");
     // Scoped to the repository's origin: a header git would send elsewhere leaks the token.
     config.push([`http.${tryOr(() => new URL(url).origin, url)}/.extraHeader`, `Authorization: Basic ${basic}`]);
   }
   addConfig(env, config);
-  if (credentials?.sshKeyFile !== undefined || credentials?.knownHostsFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials);
+  env.GIT_SSH_COMMAND = sshCommand(credentials ?? {});
   return env;
 }
 
-/** Appends to GIT_CONFIG_COUNT/KEY_n/VALUE_n, keeping what the caller's environment set. */
+/** Sets GIT_CONFIG_COUNT/KEY_n/VALUE_n. */
 function addConfig(env: Record<string, string>, entries: readonly [string, string][]): void {
-  let count = Number(env.GIT_CONFIG_COUNT ?? "0") || 0;
+  let count = 0;
   for (const [key, value] of entries) {
     env[`GIT_CONFIG_KEY_${count}`] = key;
     env[`GIT_CONFIG_VALUE_${count}`] = value;
@@ -221,7 +311,7 @@ function addConfig(env: Record<string, string>, entries: readonly [string, strin
   env.GIT_CONFIG_COUNT = String(count);
 }
 
-/** GIT_SSH_COMMAND is run by a shell: every path is single-quoted. */
+/** GIT_SSH_COMMAND is run by a shell: every path is single-quoted. Always batch mode (no prompt) and host keys checked. */
 function sshCommand(credentials: GitCredentials): string {
   const parts = ["ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"];
   if (credentials.sshKeyFile !== undefined) parts.push("-o", "IdentitiesOnly=yes", "-i", shellQuote(credentials.sshKeyFile));
@@ -233,19 +323,36 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A forge's token (GitHub, GitLab, Slack, AWS key ids) anywhere in a URL; a user name that is one is a credential too. */
+const TOKEN_PREFIX = /(gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glrt-|xox[abpr]-|AKIA)[A-Za-z0-9_-]{8,}/;
+/** A user name that is a secret rather than a name: a token's prefix, or 32+ characters mixing letters and digits. */
+const looksLikeToken = (user: string): boolean => TOKEN_PREFIX.test(user) || (/^[A-Za-z0-9_+/=.-]{32,}$/.test(user) && /\d/.test(user) && /[A-Za-z]/.test(user));
+
+const NO_CREDENTIALS = `--repo: put no credentials in the URL, in any form (user:password@, a token as the user, a query string): they would show in the process list, the clone's config and messages; use --git-token-env or --git-token-file`;
+
 /**
- * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a credential in the URL (it would
- * reach argv and the clone's config), plain http except to loopback, other transports (ext:: runs commands), a leading "-".
+ * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a credential in the URL in any form
+ * (it would reach argv and the clone's config; the message never repeats the URL then), a query string or fragment, plain
+ * http except to loopback, other transports (ext:: runs commands), a leading "-".
  */
 export function normalizeUrl(url: string, cwd: string): string {
+  if (TOKEN_PREFIX.test(url) || TOKEN_PREFIX.test(tryOr(() => decodeURIComponent(url), url))) throw new GitSourceError(NO_CREDENTIALS);
   if (url === "" || url.startsWith("-")) throw new GitSourceError(`--repo ${JSON.stringify(url)} is not a repository URL`);
   if (/^[a-z][a-z0-9+.-]*::/i.test(url)) throw new GitSourceError(`--repo ${url}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined) return /^[^/]+@[^/:]+:/.test(url) ? url : pathToFileURL(isAbsolute(url) ? url : resolve(cwd, url)).href;
-  const parsed = new URL(url);
-  if (parsed.password !== "" || ((scheme === "https" || scheme === "http") && parsed.username !== "")) {
-    throw new GitSourceError(`--repo: put no credentials in the URL (they would show in the process list and the clone's config); use --git-token-env or --git-token-file`);
+  if (scheme === undefined) {
+    const scpUser = /^([^/]+)@[^/:@]+:/.exec(url)?.[1];
+    if (scpUser === undefined) return pathToFileURL(isAbsolute(url) ? url : resolve(cwd, url)).href;
+    if (/[:@]/.test(scpUser) || looksLikeToken(scpUser)) throw new GitSourceError(NO_CREDENTIALS);
+    return url;
   }
+  const parsed = tryOr(() => new URL(url), undefined);
+  if (parsed === undefined) throw new GitSourceError(`--repo: the ${scheme}:// URL given is not a valid URL`);
+  const user = tryOr(() => decodeURIComponent(parsed.username), parsed.username);
+  if (parsed.password !== "" || ((scheme === "https" || scheme === "http") && user !== "") || looksLikeToken(user) || parsed.search !== "" || url.includes("?")) {
+    throw new GitSourceError(NO_CREDENTIALS);
+  }
+  if (parsed.hash !== "" || url.includes("#")) throw new GitSourceError(`--repo: a repository URL has no "#" fragment`);
   if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) throw new GitSourceError(`--repo ${url}: plain http is refused except to loopback; use https`);
   if (!["https", "http", "ssh", "file"].includes(scheme)) throw new GitSourceError(`--repo ${url}: only https://, ssh://, file:// URLs and local paths are accepted`);
   return url;

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SourceRevision } from "../engine/types.js";
 import { isInside } from "./confine.js";
-import { LoadError, SourceError } from "./errors.js";
+import { LoadError, SourceError, UntrustedCommitError } from "./errors.js";
 import type { GitSource } from "./git-source.js";
 import { loadDesiredFiles, type LoadedFiles } from "./sources.js";
 
@@ -37,7 +37,10 @@ export class RepoLoader {
   }
 
   async load(): Promise<RepoLoaded> {
-    const checkout = await this.options.source.sync();
+    const checkout = await this.options.source.sync().catch((e: unknown) => {
+      if (e instanceof UntrustedCommitError) this.last = { commit: e.commit, result: e };
+      throw e;
+    });
     try {
       if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) };
     } finally {
@@ -49,7 +52,6 @@ export class RepoLoader {
 
   private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
     const { path, secretsDir, env, source } = this.options;
-    await source.verify(commit);
     if (!existsSync(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
     try {
       const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, secretsDir });

@@ -79,7 +79,7 @@ test("a deleted branch or an absent path is an error naming what is missing, nev
 
 test("an https token reaches git in its environment only, scoped to the repository's origin: never argv, never the clone's config, never an error", async () => {
   const token = "ghp_SECRETtoken1234567890";
-  const env = gitEnv({ PATH: "/bin", GIT_DIR: "/elsewhere" }, "https://git.example.com/acme/fleet.git", { token, username: "x-access-token" });
+  const env = gitEnv({ PATH: "/bin", GIT_DIR: "/elsewhere" }, "https://git.example.com/acme/fleet.git", { token, username: "x-access-token" }, "/cache/home");
   const argv = gitArgv("/cache/x", ["fetch", "--depth", "1", "--", "https://git.example.com/acme/fleet.git", "main"]);
   expect(argv.join(" ")).not.toContain(token);
   expect(env.GIT_DIR).toBeUndefined();
@@ -104,7 +104,7 @@ test("an https token reaches git in its environment only, scoped to the reposito
 });
 
 test("an ssh key and known-hosts file go to ssh through GIT_SSH_COMMAND, with host keys checked", () => {
-  const env = gitEnv({}, "ssh://git@example.com/fleet.git", { sshKeyFile: "/keys/deploy key", knownHostsFile: "/keys/known_hosts" });
+  const env = gitEnv({}, "ssh://git@example.com/fleet.git", { sshKeyFile: "/keys/deploy key", knownHostsFile: "/keys/known_hosts" }, "/cache/home");
   expect(env.GIT_SSH_COMMAND).toBe("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes -i '/keys/deploy key' -o 'UserKnownHostsFile=/keys/known_hosts'");
 });
 
