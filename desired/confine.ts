@@ -36,6 +36,22 @@ export function confineSource(root: string, absPath: string, shown: string): voi
   if (real !== undefined && !isInside(root, real)) throw new SourceError("file_unreadable", `${shown} is a symlink that leads outside the repository checkout, and is refused`);
 }
 
+/**
+ * The first part of `path` (relative to the checkout `root`, already real) that is a symlink leading out of it, as named inside
+ * the repository ("fleet" of "fleet/prod.yaml"); undefined when none does. Nothing past it is looked at: neither the name of
+ * the place it leads to, nor what that place holds.
+ */
+export function symlinkOut(root: string, path: string): string | undefined {
+  const parts = path.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    const real = tryOr(() => realpathSync(resolve(root, prefix)), undefined);
+    if (real === undefined) return undefined; // missing: the caller says so
+    if (!isInside(root, real)) return prefix;
+  }
+  return undefined;
+}
+
 /** Where a webhook's secret goes for a fleet from a repository: under the operator's directory, by a relative path that stays inside it (after symlinks). */
 export function secretPathUnder(secretsDir: string | undefined, named: string): string {
   if (secretsDir === undefined) throw new Error(`a fleet from a repository writes webhook secrets only under a directory the operator names: pass --secrets-dir DIR`);

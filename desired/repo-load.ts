@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SourceRevision } from "../engine/types.js";
-import { isInside } from "./confine.js";
+import { isInside, symlinkOut } from "./confine.js";
 import { LoadError, SourceError, UntrustedCommitError } from "./errors.js";
 import type { GitSource } from "./git-source.js";
 import { loadDesiredFiles, type LoadedFiles } from "./sources.js";
@@ -52,6 +52,8 @@ export class RepoLoader {
 
   private async loadAt(dir: string, commit: string): Promise<RepoLoaded> {
     const { path, secretsDir, env, source } = this.options;
+    const out = symlinkOut(dir, path);
+    if (out !== undefined) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)}: ${out === path ? out : `${out} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
     if (!existsSync(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
     try {
       const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, secretsDir });

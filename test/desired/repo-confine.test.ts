@@ -3,7 +3,7 @@
  * CVE-2022-24348 / CVE-2022-24730 / CVE-2023-40026): absolute paths, ".." escapes and symlinks
  * out of the checkout are located errors, and a webhook's secretFile lands under --secrets-dir.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
@@ -97,4 +97,29 @@ test("--path must name a place inside the repository", () => {
   const repo = testRepo();
   expect(() => loader(repo, { path: "/etc" })).toThrow(/--path "\/etc": name a file or directory inside the repository/);
   expect(() => loader(repo, { path: "../x" })).toThrow(/--path/);
+});
+
+test("issue 32 item 8: a --path through a directory symlink out of the checkout is refused naming only the path inside: not where it leads, nor what is there", async () => {
+  const outside = mkdtempSync(join(tmpdir(), "cubeform-outside-"));
+  mkdirSync(join(outside, "sub"));
+  writeFileSync(join(outside, "prod-db-password.yaml"), "TOP-SECRET-OUTSIDE\n");
+  writeFileSync(join(outside, "sub", "cubeform.yaml"), "TOP-SECRET-OUTSIDE\n");
+  const repo = testRepo();
+  repo.symlink("fleet", outside);
+  const commit = repo.commit({ "cubeform.yaml": `${HEAD}sshPublicKey: x\ncubes: []\n` });
+  const cases: [path: string, named: string][] = [
+    ["fleet", "fleet"],
+    ["fleet/sub", "fleet"],
+    ["fleet/sub/cubeform.yaml", "fleet"],
+    // A file that is not there is refused the same way: the message tells nothing of what the place outside holds.
+    ["fleet/missing.yaml", "fleet"],
+  ];
+  for (const [path, named] of cases) {
+    const error = await loader(repo, { path }).load().catch((e: unknown) => e);
+    expect(error, path).toBeInstanceOf(SourceError);
+    const message = (error as Error).message;
+    expect(message).toBe(`commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
+    expect(message).not.toContain(outside);
+    expect(message).not.toContain("prod-db-password");
+  }
 });
