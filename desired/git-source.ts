@@ -362,10 +362,16 @@ function checkRef(ref: string): void {
   if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw new GitSourceError(`--ref ${JSON.stringify(ref)} is not a branch, tag or commit name`);
 }
 
-/** git's last words, without its blank lines and the advice it prints after any transport failure. */
+/**
+ * git's last words, in the order git said them, without its blank lines and the advice it prints after any transport failure;
+ * its first "fatal:" or "error:" line (what failed) is kept when the explanation that follows is longer than the last lines.
+ */
 function lastLines(stderr: string): string {
   const advice = /^(fatal: Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)?$/;
-  return stderr.split("\n").map((line) => line.trim()).filter((line) => !advice.test(line)).slice(-3).join("; ");
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => !advice.test(line));
+  const tail = Math.max(0, lines.length - 3);
+  const cause = lines.findIndex((line) => /^(fatal|error):/.test(line));
+  return (cause >= 0 && cause < tail ? [lines[cause] as string, ...lines.slice(Math.max(tail, cause + 1))] : lines.slice(tail)).join("; ");
 }
 
 function redact(text: string, credentials: GitCredentials | undefined): string {
