@@ -1,4 +1,5 @@
 /** Problems of loading desired state: each with a stable `code` and the exit code the CLI maps it to. */
+import type { SourceRevision } from "../engine/types.js";
 
 /** A problem in a desired-state file, at a position a person can jump to. */
 export interface FileProblem {
@@ -49,6 +50,13 @@ export class LoadError extends Error {
     // In file order, so a reader can walk down each file (problems of unknown position first).
     const files = [...new Set(problems.map((p) => p.file))];
     this.problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
+  }
+}
+
+/** The problems of a fleet at a commit of a repository (--repo): which commit failed, for a script reading JSON. */
+export class RepoLoadError extends LoadError {
+  constructor(file: string, problems: FileProblem[], readonly source: SourceRevision) {
+    super(file, problems);
   }
 }
 

@@ -311,7 +311,7 @@ class ParsedFile {
         if (!this.problems.some((p) => p.message === TOO_DEEP)) this.addAt(deepOffset(source) ?? error.pos[0], TOO_DEEP);
         continue;
       }
-      this.addAt(error.pos[0], message);
+      this.addAt(unclosedQuoteStart(this.doc, error) ?? error.pos[0], message);
     }
     for (const warning of this.doc.warnings) {
       // An unknown tag (!vault, !secret) would silently become a plain string.
@@ -507,6 +507,19 @@ function yamlErrorMessage(code: string, message: string): string {
   }
   if (code === "RESOURCE_EXHAUSTION" || /call stack/i.test(first)) return TOO_DEEP;
   return first;
+}
+
+/** Where the quote opens of a "Missing closing quote" error (the parser reports the end of the file, where it gave up). */
+function unclosedQuoteStart(doc: Document.Parsed, error: { code: string; message: string; pos: [number, number] }): number | undefined {
+  if (error.code !== "MISSING_CHAR" || !/closing ["']quote/.test(error.message)) return undefined;
+  let start: number | undefined;
+  yaml().visit(doc, {
+    Scalar(_key, node) {
+      const [from, , to] = node.range ?? [];
+      if ((node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") && from !== undefined && to !== undefined && from <= error.pos[0] && error.pos[0] <= to) start = from;
+    },
+  });
+  return start;
 }
 
 /** Where block indentation or flow brackets first nest deeper than any desired-state file needs. */

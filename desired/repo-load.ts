@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SourceRevision } from "../engine/types.js";
 import { isInside, symlinkOut } from "./confine.js";
-import { LoadError, SourceError, UntrustedCommitError } from "./errors.js";
+import { LoadError, RepoLoadError, SourceError, UntrustedCommitError } from "./errors.js";
 import type { GitSource } from "./git-source.js";
 import { loadDesiredFiles, type LoadedFiles } from "./sources.js";
 
@@ -55,11 +55,12 @@ export class RepoLoader {
     const out = symlinkOut(dir, path);
     if (out !== undefined) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)}: ${out === path ? out : `${out} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
     if (!existsSync(join(dir, path))) throw new SourceError("file_unreadable", `commit ${shortCommit(commit)} has no ${path} (--path): nothing is applied and nothing pruned until a commit has it`);
+    const revision: SourceRevision = { repo: source.url, ref: source.ref ?? "HEAD", revision: commit, path };
     try {
       const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, secretsDir });
-      return { ...loaded, revision: { repo: source.url, ref: source.ref ?? "HEAD", revision: commit, path } };
+      return { ...loaded, revision };
     } catch (e) {
-      if (e instanceof LoadError) throw new LoadError(`${path} at commit ${shortCommit(commit)}`, e.problems);
+      if (e instanceof LoadError) throw new RepoLoadError(`${path} at commit ${shortCommit(commit)}`, e.problems, revision);
       if (e instanceof SourceError) throw new SourceError(e.code, `commit ${shortCommit(commit)}: ${e.message}`);
       throw e;
     }

@@ -1,5 +1,6 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
+import { RepoLoadError } from "../../desired/errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { loadDesiredFiles, type LoadedFiles, type LoadFilesOptions } from "../../desired/sources.js";
 import { renderProblemsGithub } from "../render/github.js";
@@ -46,5 +47,6 @@ export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<numb
 /** Machine formats get the problems on stdout too; stderr always gets them (from main). */
 export function reportProblems(e: LoadError, format: Format, io: CliIo): void {
   if (format === "github") io.stdout.write(renderProblemsGithub(e.problems));
-  if (format === "json") writeLine(io.stdout, JSON.stringify({ valid: false, problems: e.problems }));
+  // From a repository: the commit that failed, as a loaded plan names the commit it is of.
+  if (format === "json") writeLine(io.stdout, JSON.stringify({ valid: false, problems: e.problems, ...(e instanceof RepoLoadError ? { source: e.source } : {}) }));
 }
