@@ -35,6 +35,8 @@ export interface ConnectOptions {
   cwd: string;
   /** The folder of the fleet file (projectDir): .cubeform/ is there; cwd when absent. */
   dir?: string;
+  /** --state-dir: the state directory itself, instead of .cubeform/ in `dir` (relative to cwd). */
+  stateDir?: string;
   /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
   repeatedReads?: boolean;
   parallelism?: number;
@@ -74,6 +76,15 @@ export function stateDir(cwd: string): string {
   return join(cwd, ".cubeform");
 }
 
+/** The variable that names the state directory when --state-dir does not (a controller's volume). */
+export const STATE_DIR_VARIABLE = "CUBEFORM_STATE_DIR";
+
+/** --state-dir, else $CUBEFORM_STATE_DIR, else .cubeform/ in the project directory (cwd when none). */
+export function resolveStateDir(options: Pick<ConnectOptions, "stateDir" | "dir" | "cwd">, env: CliIo["env"]): string {
+  const named = options.stateDir ?? (env[STATE_DIR_VARIABLE]?.trim() || undefined);
+  return named !== undefined ? resolve(options.cwd, named) : stateDir(options.dir ?? options.cwd);
+}
+
 /**
  * Where .cubeform/ (journal, secret digests, the --emulator's state) is: beside the first file -f names (in it, for a directory), so a run from
  * another folder finds the same state; the working directory for standard input and for commands without a file.
@@ -87,7 +98,7 @@ export function projectDir(files: readonly string[], cwd: string): string {
 
 export async function connect(options: ConnectOptions, io: CliIo): Promise<Connection> {
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const dir = stateDir(options.dir ?? options.cwd);
+  const dir = resolveStateDir(options, io.env);
   const journal = new FileJournal(join(dir, "journal.json"));
   const secretMemory = new SecretMemory(join(dir, "secrets.json"));
   const machineDir = machineStateDir(io.env);
@@ -117,7 +128,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   }
   const statePath = join(dir, "emulator-state.json");
   // Said when it is not where the user stands: a run from another folder sees which emulator it uses.
-  if (dirname(dir) !== resolve(options.cwd)) writeLine(io.stderr, `emulator: state in ${relative(options.cwd, statePath)} (beside the file)`);
+  if (dirname(dir) !== resolve(options.cwd)) writeLine(io.stderr, `emulator: state in ${relative(options.cwd, statePath)}${dir === stateDir(options.dir ?? options.cwd) ? " (beside the file)" : ""}`);
   // Loaded only here: a run against the real API never pays for the emulator's modules.
   const { startEmulator } = await import("../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });

@@ -31,6 +31,8 @@ export interface SessionContext {
   parallelism?: number | undefined;
   /** --repo: the desired state at the ref's commit instead of `files`. */
   repo?: RepoLoader;
+  /** --state-dir: where the journal and secret digests are (connect.ts resolveStateDir). */
+  stateDir?: string | undefined;
 }
 
 export interface PlanFlags {
@@ -76,6 +78,7 @@ export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSigna
       rateLimit: ctx.rateLimit,
       cwd: ctx.cwd,
       ...(ctx.repo === undefined ? { dir: projectDir(ctx.files, ctx.cwd) } : {}),
+      ...(ctx.stateDir === undefined ? {} : { stateDir: ctx.stateDir }),
       stopSendsOnSignal: ctx.stopSendsOnSignal === true,
       repeatedReads: ctx.repeatedReads === true,
       ...(ctx.parallelism === undefined ? {} : { parallelism: ctx.parallelism }),

@@ -12,6 +12,7 @@ import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/rep
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
+import { WatchStatusRecorder } from "../metrics/status.js";
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
@@ -46,9 +47,6 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   pushSecretFile?: string;
 }
 
-/** How far failed rounds back off at most. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
-
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
 const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable", "untrusted_commit"]);
 
@@ -56,10 +54,12 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
   const metrics = watchMetrics();
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
-  const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, metrics, health, io);
+  const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
+  const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
-      const watcher = new Watcher(ctx, io, conn, metrics, health);
+      status.connected(conn.spaceId);
+      const watcher = new Watcher(ctx, io, conn, { metrics, health, status });
       const wake = new Wake();
       const secrets = new WebhookSecrets();
       const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, await watcher.loadSecrets(secrets), io);
@@ -70,7 +70,8 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
         wait: (ms, signal) => wake.wait(ms, signal),
         reconcile: () => watcher.round(listener === undefined ? undefined : secrets),
         intervalMs: ctx.intervalMs,
-        backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: Math.max(MAX_BACKOFF_MS, ctx.intervalMs) }),
+        // A failed round is retried sooner than the interval, never later: the loop is back within one interval of the outage's end.
+        backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: ctx.intervalMs }),
         signal: ctx.signal,
         once: ctx.once,
         onFailure: (error, info) => watcher.reportFailure(error, info.retryInMs),
@@ -114,6 +115,12 @@ function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo)
   };
 }
 
+function sourceOf(ctx: WatchContext): ConstructorParameters<typeof WatchStatusRecorder>[0] {
+  if (ctx.repo === undefined) return { kind: "files", repo: null, ref: null, path: null, files: ctx.files };
+  const { source, path } = ctx.repo.options;
+  return { kind: "git", repo: source.url, ref: source.ref ?? "HEAD", path, files: [] };
+}
+
 function describeSource(ctx: WatchContext): string {
   if (ctx.repo === undefined) return ctx.files.join(", ");
   return `${ctx.repo.options.source.url} (${ctx.repo.options.source.refLabel}, ${ctx.repo.options.path})`;
@@ -124,9 +131,24 @@ function stuckAfterMs(ctx: WatchContext): number {
   return Math.max(3 * ctx.intervalMs, 2 * ctx.waitTimeoutMs + 10 * 60_000);
 }
 
-async function startServer(ctx: WatchContext, metrics: WatchMetrics, health: WatchHealth, io: CliIo): Promise<MetricsServer> {
-  const server = await serveMetrics({ host: ctx.metricsHost, port: ctx.metricsPort ?? 0, registry: metrics.registry, health: () => redactedHealth(health.ready(), io), live: () => health.live() });
-  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz)`);
+/** What a round reports to: the Prometheus metrics, the probes and /status. */
+interface Reporting {
+  metrics: WatchMetrics;
+  health: WatchHealth;
+  status: WatchStatusRecorder;
+}
+
+async function startServer(ctx: WatchContext, { metrics, health, status }: Reporting, io: CliIo): Promise<MetricsServer> {
+  const redact = (text: string): string => io.secrets?.redact(text) ?? text;
+  const server = await serveMetrics({
+    host: ctx.metricsHost,
+    port: ctx.metricsPort ?? 0,
+    registry: metrics.registry,
+    health: () => redactedHealth(health.ready(), io),
+    live: () => health.live(),
+    status: () => status.snapshot({ ready: health.ready().ok, live: health.live().ok }, redact),
+  });
+  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz; state: ${server.url}/status)`);
   return server;
 }
 
@@ -137,14 +159,18 @@ class Watcher {
   private roundNumber = 0;
   private lastReported = "";
 
+  private readonly metrics: WatchMetrics;
+  private readonly health: WatchHealth;
+  private readonly status: WatchStatusRecorder;
+
   constructor(
     private readonly ctx: WatchContext,
     private readonly io: CliIo,
     private readonly conn: Connection,
-    private readonly metrics: WatchMetrics,
-    private readonly health: WatchHealth,
+    reporting: Reporting,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
+    ({ metrics: this.metrics, health: this.health, status: this.status } = reporting);
   }
 
   private succeeded = false;
@@ -155,9 +181,13 @@ class Watcher {
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
 
-  /** --repo: the last commit that loaded. */
-  private lastGood: RepoLoaded | undefined;
+  /** The last desired state that loaded (--repo: the last good commit): what rounds enforce while the source fails. */
+  private lastGood: LoadedFiles | undefined;
   private roundRevision: string | undefined;
+  /** The source error of this round when nothing good was there to enforce instead: the round ends there. */
+  private sourceFailure: unknown;
+  /** The last source failure written to the log, so an unchanged one is one line per round. */
+  private lastSourceMessage = "";
 
   /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
@@ -179,20 +209,33 @@ class Watcher {
   private async reconcileRound(): Promise<Result> {
     this.roundNumber++;
     this.roundRevision = undefined;
+    this.sourceFailure = undefined;
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
+    this.status.roundStarted(this.roundNumber);
     try {
       const result = await this.reconcile();
       this.health.roundSucceeded();
+      this.status.roundEnded("succeeded");
       this.succeeded = true;
       this.metrics.lastSuccess.set(this.health.lastSuccessSeconds());
-      if (this.roundRevision !== undefined && this.ctx.apply) this.metrics.appliedRevision.set({ revision: this.roundRevision });
+      if (this.roundRevision !== undefined && this.ctx.apply) {
+        this.metrics.appliedRevision.set({ revision: this.roundRevision });
+        this.status.applied(this.roundRevision);
+      }
       return result;
     } catch (error) {
       // A stop request cut the round short: the client sent nothing new; not a failure.
       if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
       this.metrics.roundErrors.inc();
-      this.health.roundFailed(error instanceof LoadError && error.problems[0] ? `${messageOf(error)}: ${formatProblem(error.problems[0])}` : messageOf(error));
+      if (error === this.sourceFailure) {
+        // The source failed with nothing good loaded to enforce: not the API's doing, so readiness stands (/status says why).
+        this.health.roundEndedAtSource();
+        this.status.roundEnded("source-failed");
+      } else {
+        this.health.roundFailed(describeFailure(error));
+        this.status.roundEnded("failed", describeFailure(error));
+      }
       throw classify(error);
     } finally {
       this.metrics.rounds.inc();
@@ -222,7 +265,7 @@ class Watcher {
   }
 
   private async planAndApply(): Promise<Result> {
-    const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+    const loaded = await this.loadSource();
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
     reportWarnings(loaded, this.io);
@@ -244,22 +287,56 @@ class Watcher {
     return this.afterApply(result);
   }
 
-  /** Fetch and load the ref's commit; a commit that does not load leaves the last good one applied. */
+  /**
+   * The desired state this round enforces: the source as it is now or, when it cannot be fetched or does not load, the last one that loaded
+   * (as Flux keeps applying its last artifact): a broken commit or a git outage never stops the repair of out-of-band changes.
+   */
+  private async loadSource(): Promise<LoadedFiles> {
+    try {
+      const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+      this.lastGood = loaded;
+      this.metrics.sourceFailing.set(0);
+      this.status.sourceLoaded(this.roundRevision);
+      this.lastSourceMessage = "";
+      return loaded;
+    } catch (error) {
+      if (this.ctx.signal.aborted) throw error;
+      this.metrics.sourceFailing.set(1);
+      this.status.sourceFailed(describeFailure(error));
+      if (this.lastGood === undefined) {
+        this.sourceFailure = error;
+        throw error;
+      }
+      this.reportSourceFailure(error, this.lastGood);
+      this.roundRevision = revisionOf(this.lastGood);
+      return this.lastGood;
+    } finally {
+      this.status.enforcing(this.roundRevision);
+    }
+  }
+
+  /** Fetch and load the ref's commit. */
   private async loadRepo(repo: RepoLoader): Promise<RepoLoaded> {
     try {
       const loaded = await repo.load();
       this.roundRevision = loaded.revision.revision;
-      this.lastGood = loaded;
-      this.metrics.sourceFailing.set(0);
       return loaded;
-    } catch (error) {
-      this.metrics.sourceFailing.set(1);
-      throw error;
     } finally {
       const commit = repo.lastCommit;
+      this.status.fetched(commit);
       if (commit !== undefined) this.metrics.sourceRevision.set({ revision: commit });
-      this.health.setDetail(revisionDetail(commit, this.lastGood?.revision.revision));
+      this.health.setDetail(revisionDetail(commit, this.roundRevision ?? (this.lastGood === undefined ? undefined : revisionOf(this.lastGood))));
     }
+  }
+
+  /** One line a round while the source fails, with a file's problems when the failure is new. */
+  private reportSourceFailure(error: unknown, lastGood: LoadedFiles): void {
+    const message = messageOf(error);
+    if (message !== this.lastSourceMessage && error instanceof LoadError) for (const problem of error.problems) writeLine(this.io.stderr, formatProblem(problem));
+    const revision = revisionOf(lastGood);
+    const enforced = revision !== undefined ? `the last good commit ${shortCommit(revision)}` : "the files as they last loaded";
+    writeLine(this.io.stderr, `${this.prefix()}: the source failed: ${message}${message === this.lastSourceMessage ? " (unchanged)" : ""}; reconciling ${enforced}`);
+    this.lastSourceMessage = message;
   }
 
   private afterApply(result: ApplyResult): Result {
@@ -277,6 +354,7 @@ class Watcher {
   private record(plan: Plan): void {
     this.metrics.driftedResources.set(visibleChanges(plan).length);
     this.metrics.blockedChanges.set(plan.summary.blocked);
+    this.status.planned(visibleChanges(plan).length, plan.summary.blocked);
   }
 
   /** The whole plan when it differs from the last one reported, else one line. */
@@ -300,6 +378,16 @@ class Watcher {
 
 function revisionDetail(fetched: string | undefined, lastGood: string | undefined): string {
   return `revision ${fetched ?? "none fetched yet"}${lastGood !== undefined && lastGood !== fetched ? ` (last good revision ${lastGood} stays applied)` : ""}`;
+}
+
+/** The commit a load of --repo was made at; undefined for files. */
+function revisionOf(loaded: LoadedFiles): string | undefined {
+  return (loaded as Partial<RepoLoaded>).revision?.revision;
+}
+
+/** A round's failure in one line; a file that does not load with its first FILE:LINE:COL. */
+function describeFailure(error: unknown): string {
+  return error instanceof LoadError && error.problems[0] ? `${messageOf(error)}: ${formatProblem(error.problems[0])}` : messageOf(error);
 }
 
 function classify(error: unknown): unknown {

@@ -21,6 +21,7 @@ export const ConnectOptions = z.object({
   emulator: z._default(z.boolean(), false),
   rateLimit: z._default(z.string(), "10/60"),
   parallelism: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(512))),
+  stateDir: z.optional(z.string().check(z.minLength(1))),
 });
 
 export const TargetOption = z.object({ target: z._default(z.array(z.string().check(z.minLength(1))), []) });

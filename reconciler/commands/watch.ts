@@ -41,24 +41,30 @@ Examples:
       --git-token-file /run/secrets/git-token --secrets-dir /var/lib/cubeform/secrets \
       --listen 0.0.0.0:4666 --push-secret-file /run/secrets/push-secret --metrics-port 9464
 
-Each round re-reads the file (a bad file fails that round only), observes the space and plans.
-Failed rounds are retried with exponential backoff (with jitter, capped at 5m); a bad file or
-a refused request waits for the next interval. SIGTERM/SIGINT finish the step under way and
-exit 0. A key the API refuses (401/403) before any round succeeded ends watch with exit 1.
+Each round re-reads the file, observes the space and plans. A file that does not load (or, with
+--repo, a commit that does not, or a fetch that fails) is reported, and the round enforces the
+last one that loaded, so out-of-band changes are still repaired. Failed rounds are retried with
+exponential backoff (with jitter, capped at the interval; a round an event woke does not lengthen
+it); a bad file or a refused request waits for the next interval. SIGTERM/SIGINT finish the step
+under way and exit 0. A key the API refuses (401/403) before any round succeeded ends watch with
+exit 1.
 
-Probes (with --metrics-port): /livez is 200 while the loop runs; /readyz is 200 when the last
-round reached the API and finished without error within the last 3 intervals (at least 30 s),
-503 otherwise (with the reason); /healthz is the same as /readyz.
+Probes (with --metrics-port): /livez is 200 while the loop runs; /readyz is 200 while rounds
+finish (within the last 3 intervals, at least 30 s) and the last one that reached the API did not
+fail there, 503 otherwise (with the reason); a failing source never makes it 503. /healthz is the
+same as /readyz. /status is the loop's state as JSON: the source (revisions fetched, last good,
+applied; its error), the space (converged, changes pending) and the last round.
 With --listen, declare a webhooks entry in the file whose url reaches this address (the service
 needs a public https url) and whose secretFile holds the signing secret: deliveries are checked
 (X-Krova-Signature, 300 s tolerance), duplicates dropped, and unsigned ones refused with 401.
 
 With --repo, each round fetches the ref (shallow, into ~/.cache/cubeform/git), loads its commit
-and plans; a commit that does not load is never applied (the last good one stays, /readyz says
-503 and names the commit and FILE:LINE:COL). The revision is on each round's line, in /metrics
-(cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing)
-and in the /readyz body. With --listen and --push-secret-file, the same address takes the forge's
-push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea X-Gitea-Signature).`,
+and plans; a commit that does not load is never applied (the last good one is still enforced;
+/status names the commit and FILE:LINE:COL). The revision is on each round's line, in /metrics
+(cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing),
+in /status and in the /readyz body. With --listen and --push-secret-file, the same address takes
+the forge's push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea
+X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");

@@ -1,6 +1,7 @@
 /**
- * What the watch loop's probes answer. /livez: the loop runs (not ended, no round under way for too long). /readyz (= /healthz): the last round
- * reached the API and finished without error within a few intervals (503 at the first failed round, or when rounds stop).
+ * What the watch loop's probes answer. /livez: the loop runs (not ended, no round under way for too long). /readyz (= /healthz): the process
+ * serves: rounds finish within a few intervals and the last one that reached the API did not fail there (503 at the first such failure, or
+ * when rounds stop). A failing source never makes it 503: a pod out of its Service could not receive the push that fixes it (/status says).
  */
 import type { Health } from "./server.js";
 
@@ -12,6 +13,7 @@ export const MIN_READY_WINDOW_MS = 30_000;
 export class WatchHealth {
   private lastSuccessAt: number | undefined;
   private lastFailure: string | undefined = undefined;
+  private lastSourceOnlyAt: number | undefined;
   private roundStartedAt: number | undefined;
   private ended = false;
   private detail: string | undefined;
@@ -38,6 +40,12 @@ export class WatchHealth {
     this.roundStartedAt = undefined;
   }
 
+  /** The round failed at its source before reaching the API (nothing good loaded yet): it finished, and says nothing of the API. */
+  roundEndedAtSource(): void {
+    this.lastSourceOnlyAt = this.now();
+    this.roundStartedAt = undefined;
+  }
+
   /** A line the readiness body adds (a git source's revision). */
   setDetail(detail: string): void {
     this.detail = detail;
@@ -60,11 +68,13 @@ export class WatchHealth {
   }
 
   private readiness(): Health {
+    if (this.ended) return { ok: false, reason: "the watch loop has ended" };
     if (this.lastFailure !== undefined) return { ok: false, reason: `the last round failed: ${this.lastFailure}` };
-    if (this.lastSuccessAt === undefined) return { ok: false, reason: "no round has finished yet" };
-    const age = this.now() - this.lastSuccessAt;
+    const lastFinished = Math.max(this.lastSuccessAt ?? -Infinity, this.lastSourceOnlyAt ?? -Infinity);
+    if (lastFinished === -Infinity) return { ok: false, reason: "no round has finished yet" };
+    const age = this.now() - lastFinished;
     const window = Math.max(MIN_READY_WINDOW_MS, READY_INTERVALS * this.intervalMs);
-    if (age > window) return { ok: false, reason: `the last successful round finished ${Math.round(age / 1000)} s ago (more than ${Math.round(window / 1000)} s)` };
+    if (age > window) return { ok: false, reason: `the last round finished ${Math.round(age / 1000)} s ago (more than ${Math.round(window / 1000)} s)` };
     return { ok: true, reason: "" };
   }
 

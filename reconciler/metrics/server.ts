@@ -1,4 +1,4 @@
-/** The watch loop's HTTP endpoints: /livez, /readyz (= /healthz) for probes, and /metrics for Prometheus. */
+/** The watch loop's HTTP endpoints: /livez, /readyz (= /healthz) for probes, /metrics for Prometheus, /status (JSON, status.ts) for people and scripts. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
@@ -20,6 +20,8 @@ export interface MetricsServerOptions {
   health(): Health;
   /** Liveness: /livez (always ok when absent). */
   live?(): Health;
+  /** The body of /status (404 when absent). */
+  status?(): object;
 }
 
 export interface MetricsServer {
@@ -35,7 +37,8 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
     if (path === "/metrics") return send(res, 200, PROMETHEUS_CONTENT_TYPE, options.registry.render());
     if (path === "/healthz" || path === "/readyz") return probe(res, options.health());
     if (path === "/livez") return probe(res, options.live?.() ?? { ok: true, reason: "" });
-    send(res, 404, "text/plain; charset=utf-8", "not found: try /metrics, /livez, /readyz or /healthz\n");
+    if (path === "/status" && options.status) return send(res, 200, "application/json; charset=utf-8", `${JSON.stringify(options.status(), null, 2)}\n`);
+    send(res, 404, "text/plain; charset=utf-8", `not found: try /metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`);
   });
   const why = (e: NodeJS.ErrnoException): string => (e.code === "EADDRINUSE" ? "the port is in use" : e.message);
   await listenOn(server, options, (e) => new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${why(e)}`));

@@ -14,7 +14,7 @@ export function watchMetrics() {
     lastSuccess: registry.gauge("cubeform_last_success_timestamp_seconds", "Unix time of the last round that finished without error (0: none yet)."),
     sourceRevision: registry.info("cubeform_source_revision_info", "The commit of the git source that the last round fetched (--repo)."),
     appliedRevision: registry.info("cubeform_source_applied_revision_info", "The last commit of the git source that was applied or found in sync (--repo)."),
-    sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load the git source (the last good revision stays applied), else 0."),
+    sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load its source (a commit, the files; the last good load is still enforced), else 0."),
     blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
   };
 }

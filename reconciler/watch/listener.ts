@@ -1,12 +1,13 @@
 /**
  * `watch --listen ADDR`: a signed delivery about a cube, domain or TCP mapping starts a round at once. One seen before, by its id (a retry) or by
- * what its signature covers (a replay), is acknowledged and dropped. The signature is checked against secrets in memory before anything else.
+ * what its signature covers (a replay), is acknowledged and dropped; so is a forge push seen before, by its delivery id or its body. The
+ * signature is checked against secrets in memory before anything else.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
 import { listenOn } from "../metrics/server.js";
-import { AcceptedSignatures } from "./replays.js";
+import { AcceptedPushes, AcceptedSignatures } from "./replays.js";
 import { checkPush, forgeOf, type Forge } from "./push.js";
 import { verifySignature } from "./signature.js";
 
@@ -69,6 +70,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const accepted = new AcceptedSignatures();
+  const pushes = new AcceptedPushes();
   const seen = new Set<string>();
   const remember = (id: string): boolean => {
     if (seen.has(id)) return false;
@@ -85,7 +87,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const body = await readBody(req);
       if (body === undefined) return answer(413, { error: "payload_too_large" });
       const forge = options.push === undefined ? undefined : forgeOf(req.headers);
-      if (forge !== undefined && options.push !== undefined) return answerPush(forge, options.push, req.headers, body, answer, options.onRefused);
+      if (forge !== undefined && options.push !== undefined) {
+        const fresh = (deliveryId: string): boolean => pushes.accept(deliveryId, body, options.now?.() ?? Date.now());
+        return answerPush(forge, options.push, req.headers, body, fresh, answer, options.onRefused);
+      }
       const now = Math.floor((options.now?.() ?? Date.now()) / 1000);
       const verdict = verifySignature(req.headers["x-krova-signature"] as string | undefined, body, options.secrets(), now);
       if (!verdict.ok) {
@@ -112,11 +117,29 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   };
 }
 
-async function answerPush(forge: Forge, push: PushOptions, headers: IncomingHttpHeaders, body: Buffer, answer: (status: number, body: object) => void, onRefused: (reason: string) => void): Promise<void> {
+/** The header a forge names a delivery by (a retry keeps it). */
+const DELIVERY_HEADERS: Record<Forge, string> = { github: "x-github-delivery", gitea: "x-gitea-delivery", gitlab: "x-gitlab-event-uuid" };
+
+async function answerPush(
+  forge: Forge,
+  push: PushOptions,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  fresh: (deliveryId: string) => boolean,
+  answer: (status: number, body: object) => void,
+  onRefused: (reason: string) => void,
+): Promise<void> {
   const verdict = checkPush(forge, headers, body, await push.secret(), push.ref);
   if (verdict.kind === "refused") {
     onRefused(`refused a delivery: ${verdict.reason}`);
     return answer(401, { error: "invalid_signature" });
+  }
+  const deliveryId = String(headers[DELIVERY_HEADERS[forge]] ?? "");
+  if (verdict.kind === "sync" && !fresh(deliveryId)) {
+    // The id header is not signed: named only when it looks like one.
+    const named = /^[\w-]{1,100}$/.test(deliveryId) ? ` (delivery ${deliveryId})` : "";
+    onRefused(`dropped a ${forge} push seen before${named}: a retry or a replay starts no round`);
+    return answer(200, { received: true, duplicate: true });
   }
   if (verdict.kind === "sync") push.onPush(verdict.forge, verdict.ref);
   answer(200, { received: true, ...(verdict.kind === "ignored" ? { ignored: verdict.reason } : {}) });

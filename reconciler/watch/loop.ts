@@ -34,13 +34,16 @@ export interface LoopOptions {
   onFailure(error: unknown, info: FailureInfo): void;
   /** An error that ends the loop instead (e.g. a rejected key at start): runLoop throws what this returns. */
   fatal?(error: unknown): Error | undefined;
-  /** The wait between rounds (default: a plain sleep); `watch --listen` ends it early on an event. */
-  wait?(ms: number, signal: AbortSignal): Promise<void>;
+  /** The wait between rounds (default: a plain sleep); `watch --listen` ends it early on an event, and then resolves true. */
+  wait?(ms: number, signal: AbortSignal): Promise<boolean | void>;
 }
 
 /** Runs rounds until the signal aborts (or once); resolves with whether the last round failed. */
 export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: boolean }> {
   let lastRoundFailed = false;
+  // A round an event woke was not scheduled by the backoff: its failure does not lengthen the next wait (a burst of pushes during an
+  // outage would otherwise push the retry past the outage's end).
+  let woken = false;
   while (!options.signal.aborted) {
     let delayMs: number;
     try {
@@ -53,11 +56,11 @@ export async function runLoop(options: LoopOptions): Promise<{ lastRoundFailed: 
       if (fatal !== undefined) throw fatal;
       lastRoundFailed = true;
       const terminal = error instanceof TerminalError;
-      delayMs = terminal ? options.intervalMs : options.backoff.next();
+      delayMs = terminal ? options.intervalMs : options.backoff.next({ count: !woken });
       options.onFailure(error, { terminal, retryInMs: delayMs });
     }
     if (options.once) break;
-    await (options.wait ? options.wait(delayMs, options.signal) : sleep(delayMs, options.signal));
+    woken = (await (options.wait ? options.wait(delayMs, options.signal) : sleep(delayMs, options.signal))) === true;
   }
   return { lastRoundFailed };
 }

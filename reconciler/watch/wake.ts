@@ -8,19 +8,21 @@ export class Wake {
     this.waiter?.();
   }
 
-  /** Resolves after `ms`, when fired, or when the signal aborts, whichever comes first. */
-  wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Resolves after `ms`, when fired, or when the signal aborts, whichever comes first: true when fired (an event woke the loop). */
+  wait(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
     if (this.pending || signal?.aborted) {
+      const fired = this.pending;
       this.pending = false;
-      return Promise.resolve();
+      return Promise.resolve(fired);
     }
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
         this.waiter = undefined;
+        const fired = this.pending;
         this.pending = false;
-        resolve();
+        resolve(fired);
       };
       const timer = setTimeout(done, ms);
       this.waiter = done;

@@ -224,7 +224,9 @@ test.each([
     const text = await answer.text();
     return answer.status === 503 && text.includes("rejected body") ? text : undefined;
   }, { timeoutMs: 20_000, message: "/readyz naming the rejected body" });
-  for (const text of [body, watch.stdout() + watch.stderr()]) {
+  const status = await (await fetch(`${base}/status`)).text();
+  expect(status).toContain("rejected body");
+  for (const text of [body, status, watch.stdout() + watch.stderr()]) {
     expect(text).toContain("[REDACTED]");
     for (const secret of ["correct-horse", "join-7f3a"]) expect(text).not.toContain(secret);
   }

@@ -53,3 +53,26 @@ test("the loop backs off on errors, waits the interval after a terminal error, r
   ]);
   expect(result.lastRoundFailed).toBe(false);
 });
+
+test("issue 31 item 8: a failed round that an event woke keeps the backoff where it was; the next scheduled failure doubles it", async () => {
+  const controller = new AbortController();
+  const failures: FailureInfo[] = [];
+  let rounds = 0;
+  // Rounds 3 and 4 are woken by events (the wait before them resolves true), the others by the timer.
+  const wokenWaits = [false, true, true, false, false];
+  let waits = 0;
+  await runLoop({
+    reconcile: async () => {
+      if (++rounds === 6) controller.abort();
+      else throw new Error("git is down");
+      return {};
+    },
+    intervalMs: 1000,
+    backoff: new Backoff({ initialMs: 10, maxMs: 1000, random: () => 0.999999 }),
+    signal: controller.signal,
+    once: false,
+    wait: async () => wokenWaits[waits++] === true,
+    onFailure: (_error, info) => failures.push(info),
+  });
+  expect(failures.map((f) => f.retryInMs)).toEqual([10, 20, 20, 20, 40]);
+});

@@ -1,11 +1,12 @@
 /**
  * `watch --apply --repo` (issue 21), the built bin against the emulator, with a bare repository
  * made here and read through file://. Commit a fleet → applied, revision reported; push events
- * (GitHub-signed) start rounds; a broken commit is never applied and readiness says so; a fix
+ * (GitHub-signed) start rounds; a broken commit is never applied and /status says so (readiness
+ * stays: issue 31 item 3); a fix
  * applies; a force-push to an older commit applies that state; a deleted path prunes nothing.
  * The push → applied timings are printed.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
@@ -19,8 +20,9 @@ const PUSH_SECRET = "push-secret-for-tests";
 
 const pruned = (...names: string[]): string => plainFleet(...names).replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nprune: true\n");
 
+/** A push event as a forge sends one: each push's body is its own (its commits), so none is taken for a replay of another. */
 function githubPush(port: number, ref: string, secret = PUSH_SECRET): Promise<Response> {
-  const body = JSON.stringify({ ref, repository: { default_branch: "main" } });
+  const body = JSON.stringify({ ref, after: randomUUID(), repository: { default_branch: "main" } });
   const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
   return fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature }, body });
 }
@@ -75,22 +77,22 @@ test("watch --repo applies each good commit, reports its revision, never applies
   expect(watch.stderr().slice(before.length)).not.toContain("starting a round");
   expect(watch.stderr()).toContain("refused a delivery: a github push with a missing or wrong signature");
 
-  // 3. A broken commit: not applied, the last good stays, readiness and metrics say so.
+  // 3. A broken commit: not applied, the last good stays, /status and metrics say so; the pod stays ready (in its Service).
   const c3 = repo.commit({ "cubeform.yaml": pruned("web", "db", "cache").replace("vcpu: 1", "vcpu: lots") });
   expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
-  const [status, body] = await waitFor(async () => {
-    const answer = await get(`${base}/readyz`);
-    return answer[0] === 503 ? answer : undefined;
-  }, { timeoutMs: 30_000, message: "not ready on the broken commit" });
-  expect(status).toBe(503);
-  expect(body).toContain(`cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`);
-  expect(body).toMatch(/cubeform\.yaml:\d+:\d+: defaults\.resources\.vcpu/);
-  expect(body).toContain(`revision ${c3} (last good revision ${c2} stays applied)`);
+  const source = await waitFor(async () => {
+    const answer = JSON.parse((await get(`${base}/status`))[1]) as { source: { failing: boolean; error: string | null; fetchedRevision: string | null; lastGoodRevision: string | null } };
+    return answer.source.failing ? answer.source : undefined;
+  }, { timeoutMs: 30_000, message: "the broken commit in /status" });
+  expect(source.error).toContain(`cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`);
+  expect(source.error).toMatch(/cubeform\.yaml:\d+:\d+: defaults\.resources\.vcpu/);
+  expect(source).toMatchObject({ fetchedRevision: c3, lastGoodRevision: c2 });
+  expect(await get(`${base}/readyz`)).toEqual([200, `ok\nrevision ${c3} (last good revision ${c2} stays applied)\n`]);
   metrics = (await get(`${base}/metrics`))[1];
   expect(metrics).toContain(`cubeform_source_revision_info{revision="${c3}"} 1`);
   expect(metrics).toContain(`cubeform_source_applied_revision_info{revision="${c2}"} 1`);
   expect(metrics).toMatch(/^cubeform_source_failing 1$/m);
-  expect(watch.stderr()).toMatch(new RegExp(`round \\d+ \\(commit ${c3.slice(0, 12)}\\) failed: cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`));
+  expect(watch.stderr()).toMatch(new RegExp(`round \\d+ \\(commit ${c3.slice(0, 12)}\\): the source failed: cubeform.yaml at commit ${c3.slice(0, 12)} is not valid`));
   expect(await names()).toEqual(["db", "web"]);
 
   // 4. A fix applies.
@@ -99,8 +101,8 @@ test("watch --repo applies each good commit, reports its revision, never applies
   expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
   await waitFor(async () => (await names()).includes("cache"), { timeoutMs: 30_000, intervalMs: 20, message: "cache created after the fix" });
   const fixToApplied = performance.now() - started;
-  await waitFor(async () => (await get(`${base}/readyz`))[0] === 200, { timeoutMs: 30_000, message: "ready again" });
-  expect((await get(`${base}/metrics`))[1]).toContain(`cubeform_source_applied_revision_info{revision="${c4}"} 1`);
+  await waitFor(async () => (await get(`${base}/metrics`))[1].includes(`cubeform_source_applied_revision_info{revision="${c4}"} 1`), { timeoutMs: 30_000, message: "c4 applied" });
+  expect((await get(`${base}/metrics`))[1]).toMatch(/^cubeform_source_failing 0$/m);
 
   // 5. A force-push back to c2: that state is applied (prune: true in it removes cache).
   repo.git("push", "--quiet", "--force", "origin", `${c2}:refs/heads/main`);
@@ -113,9 +115,9 @@ test("watch --repo applies each good commit, reports its revision, never applies
   const c6 = repo.commit({ "cubeform.yaml": null, "README.md": "moved\n" });
   expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
   const missing = await waitFor(async () => {
-    const answer = await get(`${base}/readyz`);
-    return answer[0] === 503 && answer[1].includes(c6.slice(0, 12)) ? answer[1] : undefined;
-  }, { timeoutMs: 30_000, message: "not ready on the commit without the path" });
+    const answer = await get(`${base}/status`);
+    return answer[1].includes(`commit ${c6.slice(0, 12)} has no`) ? answer[1] : undefined;
+  }, { timeoutMs: 30_000, message: "the commit without the path in /status" });
   expect(missing).toContain(`commit ${c6.slice(0, 12)} has no cubeform.yaml (--path): nothing is applied and nothing pruned`);
   expect(await names()).toEqual(["db", "web"]);
 

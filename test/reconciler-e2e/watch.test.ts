@@ -64,19 +64,21 @@ test("watch --apply converges, repairs an out-of-band delete, serves metrics and
   await stopped(watch);
 });
 
-test("watch without --apply only reports; a bad file fails its round (503) and the loop recovers when it is fixed", async () => {
+test("watch without --apply only reports; a bad file fails its round (/status says why, /readyz stays 200: issue 31 item 3) and the loop recovers when it is fixed", async () => {
   const p = await project({ "cubeform.yaml": "apiVersion: cubeform/v1\ncubes: [\n" });
   const watch = p.start(WATCH);
   const base = await metricsUrl(watch);
   await waitFor(async () => ((await scrape(base)).cubeform_round_errors_total ?? 0) >= 1, { timeoutMs: 10_000, message: "a failed round" });
-  const [status, body] = await health(base);
-  expect(status).toBe(503);
-  expect(body).toContain("cubeform.yaml is not valid");
+  expect(await health(base)).toEqual([200, "ok\n"]);
+  const status = (await (await fetch(`${base}/status`)).json()) as { source: { kind: string; files: string[]; failing: boolean; error: string }; lastRound: { outcome: string } };
+  expect(status.source).toMatchObject({ kind: "files", files: ["cubeform.yaml"], failing: true });
+  expect(status.source.error).toContain("cubeform.yaml is not valid");
+  expect(status.lastRound.outcome).toMatch(/source-failed|running/);
   expect(watch.stderr()).toMatch(/cubeform\.yaml:\d+:\d+: /);
   expect(watch.process.exitCode).toBeNull();
 
   writeFileSync(join(p.cwd, "cubeform.yaml"), FLEET);
-  await waitFor(async () => (await health(base))[0] === 200, { timeoutMs: 10_000, message: "a round to succeed after the fix" });
+  await waitFor(async () => ((await scrape(base)).cubeform_source_failing ?? 1) === 0, { timeoutMs: 10_000, message: "a round to succeed after the fix" });
   await waitFor(() => watch.stdout().includes("changes pending; run with --apply to make them"), { timeoutMs: 10_000, message: "drift reported" });
   expect((await scrape(base)).cubeform_drifted_resources).toBe(6);
   expect(p.mutations()).toBe(0);
