@@ -73,7 +73,7 @@ function printSecondPlan(plan: Plan, loaded: LoadedFile, io: CliIo): number {
   }
   writeLine(io.stdout, "No changes. Your fleet matches the file.");
   writeLine(io.stdout, "");
-  writeLine(io.stdout, `Next: copy ${DEMO_FILE} to cubeform.yaml, edit it, and run \`npx cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`);
+  writeLine(io.stdout, `Next: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`);
   return 0;
 }
 

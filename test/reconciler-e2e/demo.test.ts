@@ -11,7 +11,7 @@ test("demo applies the example fleet to the embedded emulator, prints the DNS re
   expect(run.stdout).toMatch(/CNAME\s+www\.demo\.example\.com\s+dns\.krova\.cloud\s+not published yet\s+may be proxied/);
   expect(run.stdout).toContain("No changes. Your fleet matches the file.");
   // What a new user types next works from the clone (cubeform is on no PATH there: npx finds it).
-  expect(run.stdout).toContain("run `npx cubeform plan --emulator`");
+  expect(run.stdout).toContain("run `npx --no-install cubeform plan --emulator`");
   expect(run.stderr).toBe("");
 });
 
