@@ -87,7 +87,7 @@ test("issue 21 item 3: the source revision is in the text, markdown and github p
   const ctx = { file: "fleet", cubePositions: {}, color: false };
   const plan = { ...planOf([change({})]), source };
   expect(renderPlan(plan, "text", ctx)).toContain("Source: file:///srv/a|b_*c*.git main at commit 0123456789abcdef0123456789abcdef01234567 (fleet\\n::error::x)\n");
-  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*\\.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n\\:\\:error\\:\\:x</code>)\n");
+  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n::error::x</code>)\n");
   const github = renderPlan(plan, "github", ctx);
   expect(github).toContain("(fleet\\n::error::x)");
   expect(github).not.toMatch(/^::error::x/m);
