@@ -3,6 +3,9 @@
  * (reads, mutations, transfers, login) honours HTTP_PROXY, HTTPS_PROXY, NO_PROXY and ALL_PROXY (either case) as curl and git
  * do: an http:// target is forwarded by the proxy, an https:// one goes through a CONNECT tunnel. CUBE_CA_FILE adds a private
  * CA's PEM certificates (e.g. a TLS-inspecting proxy's) to Node's roots and NODE_EXTRA_CA_CERTS.
+ * A loopback target (localhost, 127.0.0.0/8, ::1) always goes direct, as Go's ProxyFromEnvironment (Terraform's) does: a proxy
+ * elsewhere cannot reach this machine's loopback. CUBEFORM_PROXY_LOOPBACK=1 sends it through the proxy too (a local debugging
+ * proxy).
  */
 import type { Dispatcher } from "undici";
 // From their own modules (types: undici-modules.d.ts): undici's index also loads its cookie module, which makes Node load its
@@ -12,6 +15,7 @@ import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
 import Pool from "undici/lib/dispatcher/pool.js";
 import Agent from "undici/lib/dispatcher/agent.js";
 import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
+import { isIP } from "node:net";
 import api from "undici/lib/api/index.js";
 import { nodeTls } from "../system/builtins.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
@@ -87,8 +91,9 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
   // Every pool gets the limit, the forwarding proxy's too (undici's own factory makes that one without it).
   const factory = (origin: string | URL, opts: object) => new Pool(origin, { ...opts, ...pool });
   // No proxy set: the agent EnvHttpProxyAgent would route every request to, without its URL parse and NO_PROXY match per request.
-  if (httpProxy === undefined && httpsProxy === undefined) return new Agent({ ...pool, factory, ...(tls ? { connect: tls } : {}) });
-  return new EnvHttpProxyAgent({
+  const direct = () => new Agent({ ...pool, factory, ...(tls ? { connect: tls } : {}) });
+  if (httpProxy === undefined && httpsProxy === undefined) return direct();
+  const proxied = new EnvHttpProxyAgent({
     ...pool,
     factory,
     // Plain http targets are forwarded, not tunnelled: what every forward proxy accepts.
@@ -98,6 +103,53 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
     noProxy: setting(env, "NO_PROXY")?.value ?? "",
     ...(tls ? { connect: tls, requestTls: tls, proxyTls: tls } : {}),
   } as EnvHttpProxyAgent.Options);
+  return proxiesLoopback(env) ? proxied : new LoopbackDirect(direct(), proxied);
+}
+
+const proxiesLoopback = (env: Env): boolean => env.CUBEFORM_PROXY_LOOPBACK?.trim() === "1";
+
+/** localhost (and *.localhost), 127.0.0.0/8, ::1 and IPv4-mapped 127.x: this machine, never a proxy's business. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1" || /^::ffff:(7f[0-9a-f]{2}:|127\.)/.test(host);
+  return false;
+}
+
+/** Sends requests to a loopback origin direct, every other through the proxy agent. */
+class LoopbackDirect extends DispatcherBase {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly proxied: Dispatcher,
+  ) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
+    return (origin !== undefined && isLoopbackHost(origin.hostname) ? this.direct : this.proxied).dispatch(options, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const closed = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
+    if (callback === undefined) return closed;
+    void closed.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === "function" ? null : (first ?? null);
+    const callback = typeof first === "function" ? first : second;
+    const destroyed = Promise.all([this.direct.destroy(error), this.proxied.destroy(error)]).then(() => undefined);
+    if (callback === undefined) return destroyed;
+    void destroyed.then(callback, callback);
+  }
 }
 
 /** curl and git take a bare host:port as an http proxy. */
@@ -118,6 +170,7 @@ function checkedProxy(value: string | undefined): string | undefined {
 export function proxyFor(target: URL, env: Env): Proxy | undefined {
   const found = proxySetting(env, target.protocol === "https:" ? "https:" : "http:");
   if (found === undefined || bypassed(target, setting(env, "NO_PROXY")?.value ?? "")) return undefined;
+  if (isLoopbackHost(target.hostname) && !proxiesLoopback(env)) return undefined;
   return { shown: shownUrl(found.value), variable: found.variable };
 }
 

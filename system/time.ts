@@ -29,11 +29,11 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 type Unit = keyof typeof UNIT_MS;
 const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/;
 
-/** "500ms", "5s", "10m", "1h" (decimals allowed) in ms; a bare number is in `bareUnit`, if given. */
-export function parseDuration(text: string, source: string, bareUnit?: Unit): number {
+/** "500ms", "5s", "10m", "1h" (decimals allowed) in ms; a bare number is in `bareUnit`: seconds unless the setting took another unit before. */
+export function parseDuration(text: string, source: string, bareUnit: Unit = "s"): number {
   const ms = durationMs(text, bareUnit);
   if (ms === undefined || !(ms > 0)) {
-    const bare = bareUnit ? ` or a number of ${bareUnit === "s" ? "seconds" : bareUnit}` : "";
+    const bare = ` or a number of ${bareUnit === "s" ? "seconds" : bareUnit}`;
     throw new InvalidValueError(`invalid option ${source}: expected a duration such as 500ms, 5s, 10m or 1h${bare} (got ${JSON.stringify(text)})`);
   }
   return ms;

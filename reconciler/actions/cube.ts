@@ -85,14 +85,16 @@ export function powerRequest(action: PowerAction, state: CubeState): PowerAction
 }
 
 export async function runCubePower(ctx: PowerContext, io: CliIo): Promise<number> {
+  let changed = false;
   const cube = await withApi(ctx, io, async (client) => {
     const found = await client.getCube((await findCube(client, ctx.cube)).id);
     const request = powerRequest(ctx.action, found.state);
+    changed = request !== undefined;
     if (request === undefined) say(io, ctx, `Cube "${found.name}" is already ${found.state}.`);
     else await sendPower(client, found, request, ctx, io).catch((e: unknown) => settledMeanwhile(client, found, ctx, io, e));
     return ctx.wait ? waitForState(client, found, SETTLES_IN[ctx.action], ctx, io) : client.getCube(found.id);
   });
-  if (ctx.format === "json") printJson(io, cube);
+  if (ctx.format === "json") printJson(io, { ...cube, changed });
   else if (ctx.wait) say(io, ctx, `Cube "${cube.name}" is ${cube.state}.`);
   return 0;
 }
@@ -104,7 +106,7 @@ export async function runCubeProtect(ctx: Day2Context & { cube: string; value: b
     const changed = found.terminationProtection !== ctx.value;
     return { cube: changed ? await client.setTerminationProtection(found.id, ctx.value) : found, changed };
   });
-  if (ctx.format === "json") printJson(io, cube);
+  if (ctx.format === "json") printJson(io, { ...cube, changed });
   else say(io, ctx, `Cube "${cube.name}": termination protection is ${changed ? "now" : "already"} ${ctx.value ? "on" : "off"}.`);
   return 0;
 }

@@ -7,6 +7,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { confirm } from "../prompt.js";
 import { withConnection } from "./session.js";
 import { escapeText } from "../render/escape.js";
+import { didYouMean } from "../../desired/suggest.js";
 
 export interface Day2Context {
   emulator: boolean;
@@ -43,7 +44,7 @@ export function pick<T extends { id: string; name: string }>(items: T[], ref: st
     throw new CliError(`ambiguous_${kind}`, `${byName.length} ${kind}s are named "${ref}" (${byName.map((i) => i.id).join(", ")}); name one by its id`);
   }
   const found = byName[0] ?? items.find((item) => item.id === ref);
-  if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}`);
+  if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}${didYouMean(ref, items.map((item) => item.name))}`);
   return found;
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Plan } from "../../engine/index.js";
 import { DEFAULT_RATE_LIMIT, type Connection } from "../connect.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredState, type LoadedFile } from "../../desired/load.js";
+import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines } from "../watch/apply-plan.js";
@@ -23,7 +23,7 @@ const FLAGS = { targets: [], prune: false, allowReplace: false };
 /** `packageRoot`: where examples/ is; found from this module's location when absent. */
 export async function runDemo(ctx: { packageRoot?: string }, io: CliIo): Promise<number> {
   const root = ctx.packageRoot ?? packageRoot();
-  const loaded = await loadDesiredState({ file: DEMO_FILE, cwd: root, env: io.env });
+  const loaded = await loadDesiredFiles({ files: [DEMO_FILE], cwd: root, env: io.env });
   const stateDir = mkdtempSync(join(tmpdir(), "cubeform-demo-"));
   try {
     const session = { files: [], cwd: stateDir, emulator: true, rateLimit: DEFAULT_RATE_LIMIT, format: "text" as const };
@@ -33,11 +33,12 @@ export async function runDemo(ctx: { packageRoot?: string }, io: CliIo): Promise
   }
 }
 
-async function demo(conn: Connection, loaded: LoadedFile, io: CliIo): Promise<number> {
+async function demo(conn: Connection, loaded: LoadedFiles, io: CliIo): Promise<number> {
   const out = io.stdout;
   writeLine(out, `cubeform demo: ${DEMO_FILE} against the embedded emulator (no account, no network, nothing kept).`);
   heading(out, `1. Plan: what apply would change in the empty space`);
-  const { plan } = await computePlan(conn, loaded.desired, FLAGS, DEFAULT_RATE_LIMIT);
+  // With the file as its source: the catalog is checked and the plan priced, as `plan` does (the cost line under the summary).
+  const { plan } = await computePlan(conn, loaded.desired, FLAGS, DEFAULT_RATE_LIMIT, io.stderr, loaded);
   out.write(renderPlan(plan, "text", renderContext(loaded, io)));
 
   heading(out, "2. Apply (auto-approved)");
@@ -48,11 +49,11 @@ async function demo(conn: Connection, loaded: LoadedFile, io: CliIo): Promise<nu
   await printDns(conn, loaded, io);
 
   heading(out, "4. Plan again: the space should now match the file");
-  const second = (await computePlan(conn, loaded.desired, FLAGS, DEFAULT_RATE_LIMIT)).plan;
+  const second = (await computePlan(conn, loaded.desired, FLAGS, DEFAULT_RATE_LIMIT, io.stderr, loaded)).plan;
   return printSecondPlan(second, loaded, io);
 }
 
-async function printDns(conn: Connection, loaded: LoadedFile, io: CliIo): Promise<void> {
+async function printDns(conn: Connection, loaded: LoadedFiles, io: CliIo): Promise<void> {
   const cubes = await conn.client.listCubes();
   for (const spec of loaded.desired.cubes) {
     const cube = cubes.find((c) => c.name === spec.name);
@@ -65,7 +66,7 @@ async function printDns(conn: Connection, loaded: LoadedFile, io: CliIo): Promis
   writeLine(io.stdout, `  cubeform dns web --wait`);
 }
 
-function printSecondPlan(plan: Plan, loaded: LoadedFile, io: CliIo): number {
+function printSecondPlan(plan: Plan, loaded: LoadedFiles, io: CliIo): number {
   if (hasChanges(plan)) {
     io.stdout.write(renderPlan(plan, "text", renderContext(loaded, io)));
     writeLine(io.stdout, "The demo did not converge: the plan above still has changes.");
@@ -73,7 +74,7 @@ function printSecondPlan(plan: Plan, loaded: LoadedFile, io: CliIo): number {
   }
   writeLine(io.stdout, "No changes. Your fleet matches the file.");
   writeLine(io.stdout, "");
-  writeLine(io.stdout, `Next: copy ${DEMO_FILE} to cubeform.yaml, edit it, and run \`npx cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`);
+  writeLine(io.stdout, `Next: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`);
   return 0;
 }
 

@@ -71,20 +71,30 @@ export async function runSnapshotRestore(ctx: RestoreContext, io: CliIo): Promis
     const settled = cube.state === "stopped" ? "stopped" : "running";
     return { cube, snapshot, after: ctx.wait ? await waitForState(client, cube, settled, ctx, io) : undefined };
   });
-  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: after ? "restored" : "restoring", ...(after ? { state: after.state } : {}) });
+  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: after ? "restored" : "restoring", changed: true, ...(after ? { state: after.state } : {}) });
   else if (after) say(io, ctx, `Cube "${cube.name}" is ${after.state} again, restored from snapshot "${snapshot.name}".`);
   return 0;
 }
 
-export async function runSnapshotDelete(ctx: SnapshotContext & Confirmable & { snapshot: string }, io: CliIo): Promise<number> {
-  const { cube, snapshot } = await withApi(ctx, io, async (client) => {
+export async function runSnapshotDelete(ctx: SnapshotContext & Confirmable & { snapshot: string; ignoreNotFound?: boolean }, io: CliIo): Promise<number> {
+  const found = await withApi(ctx, io, async (client) => {
     const cube = await findCube(client, ctx.cube);
     const snapshot = await findSnapshot(client, cube, ctx.snapshot);
     await confirmDay2(ctx, io, `delete snapshot "${snapshot.name}" of cube "${cube.name}"`, `Delete snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}"? It cannot be undone.`);
     await client.deleteSnapshot(cube.id, snapshot.id);
     return { cube, snapshot };
+  }).catch((error: unknown) => {
+    // kubectl's --ignore-not-found: the state asked for (no such snapshot) already holds.
+    if (ctx.ignoreNotFound === true && error instanceof CliError && error.code.endsWith("_not_found")) return undefined;
+    throw error;
   });
-  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: "deleted" });
+  if (found === undefined) {
+    if (ctx.format === "json") printJson(io, { cube: ctx.cube, snapshot: ctx.snapshot, result: "not-found", changed: false });
+    else say(io, ctx, `No snapshot "${ctx.snapshot}" of cube "${ctx.cube}": nothing to delete.`);
+    return 0;
+  }
+  const { cube, snapshot } = found;
+  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: "deleted", changed: true });
   else say(io, ctx, `Deleted snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}".`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
@@ -16,7 +16,8 @@ export function register(program: Command, io: CliIo): void {
   addConnectOptions(command)
     .option("-o, --output <file>", "write the YAML here instead of stdout")
     .option("--force", "overwrite --output when it exists", false)
-    .option("--format <format>", "yaml (a desired-state file) or pulumi (a TypeScript Pulumi program that adopts the live resources)", "yaml")
+    // Offered to shell completion; checked by the schema above.
+    .addOption(Object.assign(new Option("--format <format>", "yaml (a desired-state file) or pulumi (a TypeScript Pulumi program that adopts the live resources)").default("yaml"), { argChoices: ["yaml", "pulumi"] }))
     .addHelpText(
       "after",
       `

@@ -94,8 +94,8 @@ export function addDay2Options(command: Command): Command {
 export function addWaitOptions(command: Command, waitsFor: string, defaults: { timeout: string; interval: string }): Command {
   return command
     .option("--wait", waitsFor, false)
-    .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m)", defaults.timeout)
-    .option("--interval <duration>", "how often --wait checks", defaults.interval);
+    .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m; a bare number: seconds)", defaults.timeout)
+    .option("--interval <duration>", "how often --wait checks (e.g. 2s; a bare number: seconds)", defaults.interval);
 }
 
 export function waitOptionsOf(raw: unknown): { wait: boolean; timeoutMs: number; intervalMs: number } {
@@ -116,7 +116,7 @@ export function addRepoOptions(command: Command): Command {
     .option("--ssh-key <file>", "with an ssh --repo: the private key file")
     .option("--ssh-known-hosts <file>", "with an ssh --repo: the known_hosts file (host keys are always checked)")
     .option("--allowed-signers <file>", "with --repo: apply only commits with an SSH signature by a key in this file (git's gpg.ssh.allowedSignersFile format)")
-    .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m)", "60s");
+    .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m; a bare number: seconds)", "60s");
 }
 
 /** --prune and --allow-replace (plan, apply, watch). */

@@ -4,6 +4,8 @@ import type { CliIo } from "../io.js";
 import { addDay2Options, addWaitOptions, addYesOption, exitWith, parseOptions, shareExamples, waitOptionsOf } from "./options.js";
 import { day2Context as context, YesOption } from "./connect-options.js";
 
+const IgnoreNotFound = z.object({ ignoreNotFound: z._default(z.boolean(), false) });
+
 const TakeOptions = z.object({ name: z.string().min(1).max(128).optional() });
 
 export function register(program: Command, io: CliIo): void {
@@ -57,13 +59,14 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref, yes, ...waitOptionsOf(raw) }, io));
   });
 
-  addYesOption(addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube (asks first)").argument("<cube>", "name or id").argument("<snapshot>", "name or id"))).action(
-    async (cube: string, ref: string, raw: unknown) => {
+  addYesOption(addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube (asks first)").argument("<cube>", "name or id").argument("<snapshot>", "name or id")))
+    .option("--ignore-not-found", "a snapshot (or cube) that does not exist is success: nothing to delete, exit 0", false)
+    .action(async (cube: string, ref: string, raw: unknown) => {
       const { runSnapshotDelete } = await import("../actions/snapshot.js");
       const { yes } = parseOptions(YesOption, raw);
-      exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref, yes }, io));
-    },
-  );
+      const { ignoreNotFound } = parseOptions(IgnoreNotFound, raw);
+      exitWith(await runSnapshotDelete({ ...context(raw, io), cube, snapshot: ref, yes, ignoreNotFound }, io));
+    });
   shareExamples(snapshot);
 }
 

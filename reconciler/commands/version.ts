@@ -1,17 +1,30 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import { z } from "zod";
 import { writeLine, type CliIo } from "../io.js";
 import { VERSION } from "../version.js";
+import { parseOptions } from "./options.js";
+
+const VersionOptions = z.object({ format: z.enum(["text", "json", "yaml"]) });
 
 export function register(program: Command, io: CliIo): void {
   program
     .command("version")
     .description("print cubeform's version (the same as --version)")
+    .addOption(new Option("--format <format>", "output format (json, yaml: for scripts)").choices(["text", "json", "yaml"]).default("text"))
     .addHelpText(
       "after",
       `
 Examples:
   $ cubeform version
+  $ cubeform version -o json
   $ cubeform --version`,
     )
-    .action(() => writeLine(io.stdout, VERSION));
+    .action(async (raw: unknown) => {
+      const { format } = parseOptions(VersionOptions, raw);
+      const about = { version: VERSION, node: process.versions.node };
+      if (format === "text") return writeLine(io.stdout, VERSION);
+      if (format === "json") return writeLine(io.stdout, JSON.stringify(about, null, 2));
+      const { stringify } = await import("yaml");
+      io.stdout.write(stringify(about));
+    });
 }

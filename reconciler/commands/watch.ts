@@ -23,7 +23,7 @@ export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
   addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command)))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
-    .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h)", "60s")
+    .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
     .option("--metrics-port <port>", "serve /metrics (Prometheus) and /healthz on this port (0: any free port)")
     .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")

@@ -35,11 +35,17 @@ export function githubInertLog(text: string, token = nodeCrypto().createHash("sh
 
 const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Markdown (GitHub-flavoured) text: HTML escaped, every markdown punctuation backslash-escaped, one line. */
+/**
+ * Markdown (GitHub-flavoured) text: HTML escaped, one line, and backslashes only where a character could start markup, so that
+ * the raw text stays readable (`34.16`, `EUR/month (fleet`): emphasis, code, links and images (`[` `]`), tables, strikethrough,
+ * autolinks (`http:/`, `www.`, `@`), and at the start a heading, a list or a rule (`<` and `>` are entities).
+ */
 export function escapeMarkdown(text: string): string {
   // Entities last: their "#" must not be escaped in turn (`&\#39;` shows as text).
   return escapeText(text)
-    .replace(/[\\`*_{}[\]()#+\-.!|~^:@]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_[\]|~@]|:(?=\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)
+    .replace(/^(\s*)([#+\-=])/, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])/, "$1\\$2")
     .replace(/[&<>"']/g, (c) => HTML[c] as string);
 }
 

@@ -3,7 +3,8 @@
  * (only `plan --out` needs it); bodies named as the file names fields. Written in chunks as fast as the reader takes them.
  */
 import { withoutNoopBodies } from "../../engine/change.js";
-import type { Plan, ResourceChange } from "../../engine/types.js";
+import { isOverBudget } from "../../engine/cost.js";
+import type { Plan, PlanSummary, ResourceChange } from "../../engine/types.js";
 import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";
 
@@ -16,7 +17,14 @@ export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoo
 
 function leanPlan(plan: Plan): PlanJson {
   const { formatVersion: _version, priorState: _prior, ...rest } = plan;
-  return { formatVersion: JSON_FORMAT_VERSION, ...rest, changes: plan.changes.map(leanChange) };
+  return { formatVersion: JSON_FORMAT_VERSION, ...rest, summary: summaryWithBudget(plan), changes: plan.changes.map(leanChange) };
+}
+
+/** Over the budget, apply makes none of the changes: `summary.blocked` counts them with the changes blocked one by one. */
+function summaryWithBudget(plan: Plan): PlanSummary {
+  if (!isOverBudget(plan.cost)) return plan.summary;
+  const refused = plan.changes.filter((c) => c.action !== "noop" && c.blocked === undefined).length;
+  return { ...plan.summary, blocked: plan.summary.blocked + refused };
 }
 
 export function planJsonChunks(plan: Plan): Generator<string> {

@@ -1,6 +1,6 @@
 /** Markdown for PR comments and GitHub step summaries: one table per resource kind. Every name and value is escaped (escape.ts). */
 import { shortCommit } from "../../desired/repo-load.js";
-import type { Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
+import type { FieldChange, Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
 import { inlineValue } from "./fields.js";
@@ -51,9 +51,16 @@ function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {
 
 function details(change: ResourceChange): string {
   // Every field in full: a PR comment is where a reviewer reads what will be sent.
-  const fields = change.changes.map((f) => `${f.path}: ${inlineValue(f.before)} → ${inlineValue(f.after)}${f.forcesReplace ? " (forces replacement)" : ""}`);
+  const fields = change.changes.map((f) => `${f.path}: ${fieldValues(change, f)}${f.forcesReplace ? " (forces replacement)" : ""}`);
   if (change.blocked) fields.unshift(`blocked: ${change.blocked.reason}`);
   return fields.join("; ");
+}
+
+/** A create shows what is sent, a delete what goes; only a change in place or a replacement has a before and an after. */
+function fieldValues(change: ResourceChange, field: FieldChange): string {
+  if (change.action === "create") return inlineValue(field.after);
+  if (change.action === "delete") return inlineValue(field.before);
+  return `${inlineValue(field.before)} → ${inlineValue(field.after)}`;
 }
 
 const cell = escapeMarkdown;

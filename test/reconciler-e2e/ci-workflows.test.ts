@@ -1,6 +1,6 @@
 /**
  * examples/ci/*.yml: valid workflows whose logic holds. Each `run:` script is run with bash as
- * the runner runs it (-eo pipefail), `npx cubeform` being the built bin, against an emulator:
+ * the runner runs it (-eo pipefail), `npx --no-install cubeform` being the built bin, against an emulator:
  * a pull request's plan with changes passes (and is posted), blocked changes and errors fail,
  * the nightly drift check fails on drift only.
  */
@@ -15,6 +15,7 @@ import { testCacheHome } from "../support/cache-home.js";
 
 interface Step {
   name?: string;
+  with?: Record<string, string>;
   id?: string;
   if?: string;
   run?: string;
@@ -28,7 +29,7 @@ interface Job {
   steps: Step[];
 }
 interface Workflow {
-  on: Record<string, unknown>;
+  on: Record<string, { branches?: string[]; paths?: string[] } | null>;
   permissions?: Record<string, string>;
   concurrency?: { group: string; "cancel-in-progress": unknown };
   jobs: Record<string, Job>;
@@ -56,7 +57,7 @@ function step(job: Job, name: string): Step {
 function shims(): { path: string; ghLog: string } {
   const dir = tempDir();
   const ghLog = join(dir, "gh.log");
-  writeFileSync(join(dir, "npx"), `#!/bin/sh\n[ "$1" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(join(dir, "npx"), `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   writeFileSync(
     join(dir, "gh"),
     `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in *--edit-last*) [ -f "${ghLog}.commented" ] || exit 1 ;; esac\ntouch "${ghLog}.commented"\n`,
@@ -218,5 +219,38 @@ describe("examples/ci/drift.yml", () => {
     expect(drifted.code).toBe(2);
     expect(drifted.stdout).toContain("::error::The live space has drifted from cubeform.yaml");
     expect(drifted.summary).not.toBe("");
+  });
+});
+
+describe("examples/ci/apply.yml (issue 31 item 19)", () => {
+  const job = apply.jobs.apply as Job;
+  const index = (predicate: (s: Step) => boolean) => job.steps.findIndex(predicate);
+
+  test("runs on every push to main, not only when cubeform.yaml changes (key files, cloud-init and -f files count too)", () => {
+    expect(apply.on.push?.branches).toEqual(["main"]);
+    expect(apply.on.push?.paths).toBeUndefined();
+    expect((apply.on.push as Record<string, unknown>)["paths-ignore"]).toBeUndefined();
+  });
+
+  test("keeps .cubeform/ between runs: restored from the branch's cache before the apply, saved after it even when it failed", () => {
+    const applyAt = index((s) => s.name === "Apply");
+    const restoreAt = index((s) => (s.uses ?? "").startsWith("actions/cache/restore@"));
+    const saveAt = index((s) => (s.uses ?? "").startsWith("actions/cache/save@"));
+    expect(restoreAt).toBeGreaterThan(-1);
+    expect(restoreAt).toBeLessThan(applyAt);
+    expect(saveAt).toBeGreaterThan(applyAt);
+    const restore = job.steps[restoreAt] as Step;
+    const save = job.steps[saveAt] as Step;
+    expect(save.if).toBe("always()");
+    for (const s of [restore, save]) expect(s.with?.path).toBe(".cubeform");
+    // Keyed by branch (and space); a new entry per run, the newest of the branch restored.
+    expect(save.with?.key).toBe(restore.with?.key);
+    expect(restore.with?.key).toContain("${{ github.ref_name }}");
+    expect(restore.with?.key).toContain("${{ github.run_id }}");
+    const prefix = (restore.with?.["restore-keys"] ?? "").trim();
+    expect(prefix).toContain("${{ github.ref_name }}");
+    expect((restore.with?.key ?? "").startsWith(prefix)).toBe(true);
+    // The apply reads .cubeform/ beside the file it names, in the checkout's root: where the cache puts it.
+    expect(step(job, "Apply").run).toMatch(/ -f cubeform\.yaml$/);
   });
 });

@@ -94,7 +94,7 @@ describe("cubeform snapshot", () => {
     const [snapshot] = await p.api.listSnapshots(web.id);
     const restore = await p.run(["snapshot", "restore", "web", "before-upgrade", "--yes", "--format", "json", ...RATE]);
     expect(restore.code, describeRun(restore)).toBe(0);
-    expect(JSON.parse(restore.stdout)).toEqual({ cubeId: web.id, snapshotId: snapshot!.id, result: "restoring" });
+    expect(JSON.parse(restore.stdout)).toEqual({ cubeId: web.id, snapshotId: snapshot!.id, result: "restoring", changed: true });
     expect(p.emu.admin.requests().some((r) => r.method === "POST" && r.path.endsWith(`/cubes/${web.id}/restore`) && r.status === 200)).toBe(true);
     const del = await p.run(["snapshot", "delete", "web", snapshot!.id, "--yes", ...RATE]);
     expect(del.stdout).toContain(`Deleted snapshot "before-upgrade" (${snapshot!.id}) of cube "web".`);

@@ -104,6 +104,10 @@ describe("completion", () => {
     expect(bashOffers(run.stdout, ["cubeform", "snapshot", "restore", "web", "--w"])).toEqual(["--wait"]);
     expect(bashOffers(run.stdout, ["cubeform", "plan", "--format", ""])).toEqual(["github", "json", "markdown", "text"]);
     expect(bashOffers(run.stdout, ["cubeform", "cube", "list", "-o", "w"])).toEqual(["wide"]);
+    // Issue 31 item 20: dns's and import's formats too (their values are checked by the command, not by commander).
+    expect(bashOffers(run.stdout, ["cubeform", "dns", "web", "--format", ""])).toEqual(["json", "text", "zone"]);
+    expect(bashOffers(run.stdout, ["cubeform", "import", "--format", ""])).toEqual(["pulumi", "yaml"]);
+    expect(bashOffers(run.stdout, ["cubeform", "version", "-o", ""])).toEqual(["json", "text", "yaml"]);
   });
 
   test("zsh and fish scripts cover the same tree; an unknown shell is one line", async () => {

@@ -26,6 +26,17 @@ test("markdown: a quote is an entity that still reads as the quote (its # is not
   expect(escapeMarkdown(`it's "web" & <db>`)).toBe("it&#39;s &quot;web&quot; &amp; &lt;db&gt;");
 });
 
+test("issue 31 item 20: markdown escapes only what could start markup: prices, dates and paths read as written", () => {
+  expect(escapeMarkdown("Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)")).toBe("Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)");
+  expect(escapeMarkdown("ubuntu-24.04 in eu-nuremberg, 2026-11-28T10:00:00Z")).toBe("ubuntu-24.04 in eu-nuremberg, 2026-11-28T10:00:00Z");
+  // What could still start markup stays text: line starts, autolinks, emphasis, links, tables.
+  expect(escapeMarkdown("# title")).toBe("\\# title");
+  expect(escapeMarkdown("- item")).toBe("\\- item");
+  expect(escapeMarkdown("1. item")).toBe("1\\. item");
+  expect(escapeMarkdown("see https://x.example, www.x.example, a@x.example")).toBe("see https\\://x.example, www\\.x.example, a\\@x.example");
+  expect(escapeMarkdown("[a](b) *c* _d_ ~e~ f|g")).toBe("\\[a\\](b) \\*c\\* \\_d\\_ \\~e\\~ f\\|g");
+});
+
 test("shell: a printed command quotes what a shell would read as more than a word", () => {
   expect(shellCommand(["ssh", "-p", "22", "--", "u@h; touch /tmp/pwned"])).toBe("ssh -p 22 -- 'u@h; touch /tmp/pwned'");
 });

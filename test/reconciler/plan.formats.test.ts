@@ -75,6 +75,10 @@ test("--format markdown prints a table per kind", async ({ fx }) => {
   expect(r.stdout).toContain("#### Domains");
   expect(r.stdout).toContain("#### TCP ports");
   expect(r.stdout).toContain("**Plan: 7 to add, 0 to change, 0 to destroy.**");
+  // Issue 31 item 20: a create lists what it sends (no "null →"), values unescaped where nothing could become markup.
+  const web = r.stdout.split("\n").find((line) => line.includes("<code>cube/web</code>")) ?? "";
+  expect(web).toContain('name: &quot;web&quot;; image: &quot;ubuntu-24.04&quot;');
+  expect(r.stdout).not.toContain("null →");
 });
 
 test("--format github annotates the cubes' lines and writes the step summary", async ({ fx }) => {

@@ -87,8 +87,20 @@ test("issue 21 item 3: the source revision is in the text, markdown and github p
   const ctx = { file: "fleet", cubePositions: {}, color: false };
   const plan = { ...planOf([change({})]), source };
   expect(renderPlan(plan, "text", ctx)).toContain("Source: file:///srv/a|b_*c*.git main at commit 0123456789abcdef0123456789abcdef01234567 (fleet\\n::error::x)\n");
-  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*\\.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n\\:\\:error\\:\\:x</code>)\n");
+  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n::error::x</code>)\n");
   const github = renderPlan(plan, "github", ctx);
   expect(github).toContain("(fleet\\n::error::x)");
   expect(github).not.toMatch(/^::error::x/m);
+});
+
+test("issue 31 item 20: over the budget, JSON summary.blocked counts the changes the budget blocks (apply makes none of them)", () => {
+  const ctx = { file: "f.yaml", cubePositions: {}, color: false };
+  const big = change({ address: "cube/big", cubeName: "big", id: null, action: "create", before: null, after: view });
+  const cost = { currency: "EUR", hoursPerMonth: 730, stoppedBills: "disk" as const, note: "", before: 9.49, after: 52.85, delta: 43.36, tiers: [], cubes: [] };
+  const within = { ...planOf([...changes, big]), cost: { ...cost, budget: { monthly: 250, over: false } } };
+  const over = { ...planOf([...changes, big]), cost: { ...cost, budget: { monthly: 40, over: true, top: ["big"] } } };
+  const summaryOf = (plan: Plan) => (JSON.parse(renderPlan(plan, "json", ctx)) as { summary: Plan["summary"] }).summary;
+  expect(summaryOf(within).blocked).toBe(0);
+  // cube/db's update and cube/big's create; cube/dup was blocked on its own already (planOf's summary says 0: the counting adds 2).
+  expect(summaryOf(over).blocked).toBe(2);
 });

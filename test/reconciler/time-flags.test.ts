@@ -26,6 +26,16 @@ describe("time flags", () => {
     expect(fx.mutations()).toBe(0);
   });
 
+  test("issue 31 item 20: watch --interval and --wait's --timeout/--interval take a bare number of seconds too, like --wait-timeout", async ({ fx }) => {
+    const watch = await fx.cli(["watch", "--once", ...FAST, "--interval", "30"]);
+    expect(watch.stderr).not.toMatch(/invalid option/);
+    expect(watch.exitCode).toBe(0);
+    const restart = await fx.cli(["cube", "restart", "no-such-cube", ...FAST, "--wait", "--timeout", "30", "--interval", "1"]);
+    expect(restart.stderr).not.toMatch(/invalid option/);
+    const bad = await fx.cli(["watch", "--once", ...FAST, "--interval", "soon"]);
+    expect(bad.stderr).toBe(`Error: invalid option --interval: expected a duration such as 500ms, 5s, 10m or 1h or a number of seconds (got "soon")\n`);
+  });
+
   test("help says what a bare number means", async ({ fx }) => {
     const help = (await fx.cli(["apply", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toContain("--wait-timeout <duration> how long to wait for a cube to reach a state (e.g. 90s, 10m; a bare number: seconds)");
