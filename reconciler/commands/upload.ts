@@ -47,7 +47,7 @@ made from: the API reads none from an archive, so they are taken from the backup
 that has the archive's byte count (as \`backup download\` saved it). Flags that differ from it are a
 warning; an archive of no known backup needs the three size flags.
 
-Not the same as \`cubeform import -o FILE\`, which writes a YAML file describing the cubes
+Not the same as \`cubeform import -O FILE\`, which writes a YAML file describing the cubes
 already in the space (to manage them with plan/apply). \`upload\` creates a NEW cube from an archive.
 
 Parts are sent with bounded concurrency and a failed part is retried on its own; the import is
