@@ -10,7 +10,7 @@ import type { ClientStats, CreateOptions, CubeApi, CubePage, ImportArchiveOption
 import { uploadParts } from "./upload.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
 import type { DownloadOptions, DownloadResult } from "./download.js";
-import { checkIdempotencyKey } from "./keys.js";
+import { checkIdempotencyKey, newIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
 import { cubePageOf, domainsOf, imagesOf, pricingOf, regionsOf, tcpMappingsOf } from "./fast-check.js";
@@ -223,15 +223,20 @@ export class CubeClient implements CubeApi {
   }
 
   async powerOff(cubeId: string): Promise<void> {
-    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/power-off") });
+    await this.power(cubeId, "/power-off");
   }
 
   async wake(cubeId: string): Promise<void> {
-    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/wake") });
+    await this.power(cubeId, "/wake");
   }
 
   async restart(cubeId: string): Promise<void> {
-    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restart") });
+    await this.power(cubeId, "/restart");
+  }
+
+  /** A power request carries a key minted for this call: a 5xx or a lost answer is resent (retry.ts), and the API performs it once. */
+  private async power(cubeId: string, suffix: string): Promise<void> {
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, suffix), idempotencyKey: newIdempotencyKey() });
   }
 
   async getSsh(cubeId: string): Promise<Api.CubeSshInfo> {

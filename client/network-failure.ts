@@ -57,6 +57,10 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
   }
   if (code === "INVALID_TARGET") return { code, text: "the request path cannot be sent as it is (INVALID_TARGET)", retryLimit: 0 };
   if (code.startsWith("HPE_") || code === "UNEXPECTED_DATA") return { code, text: `the server's answer is not HTTP (${code})` };
+  // undici's word for a "100 Continue" nobody asked for (cubeform sends no Expect header): it cannot read the answer after it.
+  if (code === "UND_ERR_SOCKET" && detail === "bad response") {
+    return { code, text: `the server's answer began with a "100 Continue" that was not asked for (cubeform sends no Expect: 100-continue), which the HTTP client cannot read past (${code})` };
+  }
   return { code, text: PLAIN[code] ?? `network error (${code})` };
 }
 

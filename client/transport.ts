@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import type { Proxy } from "./dispatcher.js";
-import { errorFromResponse, InvalidResponseError, RedirectRefusedError, TimeoutError } from "./errors.js";
+import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedError, TimeoutError } from "./errors.js";
 import { networkError } from "./network-failure.js";
 import { cutShort, type Redactor } from "../system/redact.js";
 import { tryOr } from "../system/files.js";
@@ -105,6 +105,26 @@ function transportFailure(failure: { code?: unknown; message?: unknown }, req: A
   return networkError(failure, req.method, req.path, base, options.proxy);
 }
 
+function where(req: ApiRequest, options: TransportOptions): string {
+  return `Cube API ${req.method} ${req.path}: the answer from ${options.baseUrl.host}${options.proxy ? ` (through the proxy ${options.proxy.shown})` : ""}`;
+}
+
+/** Resent like any failed connection (retry.ts): a GET always, a mutation only with its Idempotency-Key. */
+function cutShortError(cut: CutShort, req: ApiRequest, options: TransportOptions): NetworkError {
+  const of = cut.expected === undefined ? "" : ` of ${cut.expected}`;
+  const message = `${where(req, options)} (HTTP ${cut.status}) was cut short: the connection closed after ${cut.received}${of} bytes`;
+  return new NetworkError(message, { method: req.method, path: req.path, status: cut.status, origin: options.baseUrl.origin, reason: "cut_short" });
+}
+
+/** cubeform sends no Accept-Encoding: an encoded body is something between (a proxy) or a server that ignores it, and is not read. */
+function refuseEncoded(encoding: string | undefined, req: ApiRequest, options: TransportOptions, status: number): void {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding === undefined || coding === "" || coding === "identity") return;
+  throw new InvalidResponseError(`${where(req, options)} was ${visibleText(coding)}-encoded, which cubeform does not ask for (it sends no Accept-Encoding); is a proxy compressing it?`, { method: req.method, path: req.path, status });
+}
+
+const visibleText = (text: string): string => cutShort(text.replace(/[^\x21-\x7e]/g, "?"), 40);
+
 export interface Transport {
   send: Send;
   close(): Promise<void>;
@@ -116,26 +136,43 @@ interface Exchange {
   text: string;
 }
 
+/** The connection ended after the final answer's head, before all of its body (the bytes its Content-Length promised). */
+class CutShort extends Error {
+  constructor(readonly status: number, readonly received: number, readonly expected: number | undefined) {
+    super("answer cut short");
+  }
+}
+
 /** One exchange through undici's dispatch, the body gathered as it comes: a stream per answer is a quarter of a plan's client CPU (bench/RESULTS.md). */
 function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let headers: Exchange["headers"] = {};
     const chunks: Buffer[] = [];
+    let received = 0;
     dispatcher.dispatch(request, {
       // undici takes a handler for its current interface by this method.
       onRequestStart: () => {},
       onResponseStart(_controller, statusCode, responseHeaders) {
+        // A 1xx (102 Processing, 103 Early Hints) is a preamble: the final answer follows on the same request.
+        if (statusCode < 200) return;
         status = statusCode;
         headers = responseHeaders;
       },
-      onResponseData: (_controller, chunk) => chunks.push(chunk),
+      onResponseData: (_controller, chunk) => {
+        received += chunk.length;
+        chunks.push(chunk);
+      },
       onResponseEnd: () => {
         const answer = { status, headers, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8") };
         // undici frees the connection an event-loop turn after the answer (client-h1.js): the request it leads to then reuses it.
         queueMicrotask(() => setImmediate(resolve, answer));
       },
-      onResponseError: (_controller, error) => reject(error),
+      onResponseError: (_controller, error) => {
+        if (status === 0 || (error as { code?: unknown }).code === "UND_ERR_BODY_TIMEOUT") return reject(error);
+        const length = Number(headerValue(headers, "content-length"));
+        reject(new CutShort(status, received, Number.isSafeInteger(length) ? length : undefined));
+      },
     });
   });
 }
@@ -152,10 +189,12 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       answer = await exchange(dispatcher, { origin, path, method: req.method, headers: buildHeaders(options, req), body: req.body === undefined ? null : JSON.stringify(req.body) });
     } catch (err) {
+      if (err instanceof CutShort) throw cutShortError(err, req, options);
       throw transportFailure(err as { code?: unknown; message?: unknown }, req, options);
     }
     const { status, headers, text } = answer;
     const header = (name: string) => headerValue(headers, name);
+    refuseEncoded(header("content-encoding"), req, options, status);
     if (memo === undefined || req.method !== "GET" || status < 200 || status >= 300) return interpret(options, req, status, header, text);
     const same = memo.same(path, text);
     if (same !== undefined) return { status, body: same.body, replayed: header("idempotency-replayed") === "true" };
@@ -165,6 +204,11 @@ export function createTransport(options: TransportOptions): Transport {
   };
 
   return { send, close: () => dispatcher.close() };
+}
+
+function contentTypeOf(header: (name: string) => string | undefined): string {
+  const type = header("content-type");
+  return type === undefined ? "no Content-Type" : `Content-Type ${visibleText(type)}`;
 }
 
 function interpret(
@@ -185,7 +229,7 @@ function interpret(
   }
   const parsed = parseBody(text);
   if (status >= 200 && status < 300) {
-    if (!parsed.ok) throw new InvalidResponseError(`Cube API ${req.method} ${req.path}: response body is not JSON`, context);
+    if (!parsed.ok) throw new InvalidResponseError(`${where(req, options)} (HTTP ${status}, ${Buffer.byteLength(text)} bytes, ${contentTypeOf(header)}) is not JSON`, context);
     return { status, body: parsed.value, replayed: header("idempotency-replayed") === "true" };
   }
   const body = parsed.ok ? parsed.value : cutShort(text, 200);

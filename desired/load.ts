@@ -17,7 +17,7 @@ import { LoadError, quoted, SourceError, UnreadableFileError, visible, type File
 import { ANY_REFERENCED_FILE, FLEET_FILE, REFERENCED_FILES } from "./limits.js";
 
 import { didYouMean } from "./suggest.js";
-import { isUnknownLocalTag, parseSplit, yamlLibrary as yaml } from "./yaml-split.js";
+import { isUnknownLocalTag, isUnresolvedTag, parseSplit, TAG_OPTIONS, yamlLibrary as yaml } from "./yaml-split.js";
 import { type DiskLoadCache, type KeptLoad } from "./load-cache.js";
 import { passwordRef, resolveEnvRefs, type Env } from "./env.js";
 
@@ -303,7 +303,7 @@ class ParsedFile {
   private readonly lines = new (yaml().LineCounter)();
 
   constructor(private readonly file: string, source: string) {
-    this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, ...TAG_OPTIONS });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
       if (message === TOO_DEEP) {
@@ -316,7 +316,10 @@ class ParsedFile {
     for (const warning of this.doc.warnings) {
       // An unknown tag (!vault, !secret) would silently become a plain string.
       if (isUnknownLocalTag(warning)) this.addAt(warning.pos[0], `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`);
+      else if (isUnresolvedTag(warning)) this.addAt(warning.pos[0], unreadTagMessage(warning.message));
     }
+    const nul = source.indexOf("\0");
+    if (nul >= 0) this.addAt(nul, NUL_MESSAGE);
     if (this.problems.length === 0) this.checkStructure();
   }
 
@@ -492,6 +495,14 @@ function longEnumMessage(got: unknown, allowed: string[]): string {
   const shown = typeof got === "string" ? `"${got}"` : "this value";
   const hint = typeof got === "string" ? didYouMean(got, allowed) : "";
   return `${shown} is not one of the ${allowed.length} allowed values${hint || ` (${allowed.slice(0, 3).join(", ")}, …)`}`;
+}
+
+const NUL_MESSAGE = 'a NUL byte: YAML allows none anywhere in a file, comments included (a NUL inside a value is written "\\0" in a double-quoted string); is this a binary or UTF-16 file?';
+
+/** "Unresolved tag: tag:yaml.org,2002:omap" → what to write instead. */
+function unreadTagMessage(message: string): string {
+  const tag = (message.split("\n")[0] ?? "").replace(/^Unresolved tag: /, "").replace(/^tag:yaml\.org,2002:/, "!!");
+  return `the tag ${visible(tag)} is not one cubeform reads (YAML 1.2's core types only: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq); write a plain mapping, list or value`;
 }
 
 /** yaml's own default: an alias may expand to at most this many nodes. */

@@ -42,7 +42,26 @@ const UNSUPPORTED = /^(?:---|\.\.\.|%)|(?:^|[\s[{,])[&*][^\s\]},]/m;
 const CUBES_KEY = /^cubes:[ \t]*(?:#.*)?\r?$/;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
-const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
+/** YAML 1.2's float, as an explicit `!!float` reads it: `!!float 22` is 22 (the yaml library's own float tags need a dot or an exponent). */
+const EXPLICIT_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const explicitFloatTag: Yaml.ScalarTag = {
+  tag: "tag:yaml.org,2002:float",
+  identify: () => false,
+  resolve: (text, onError) => {
+    if (EXPLICIT_FLOAT.test(text)) return parseFloat(text);
+    if (/^[-+]?\.(?:inf|Inf|INF)$/.test(text)) return text.startsWith("-") ? -Infinity : Infinity;
+    if (/^\.(?:nan|NaN|NAN)$/.test(text)) return NaN;
+    onError(`!!float ${JSON.stringify(text)} is not a number`);
+    return text;
+  },
+};
+/**
+ * The yaml library's tags as cubeform reads them, for every parse (here and in load.ts): YAML 1.2's core types only. The
+ * YAML 1.1 ones it would also resolve (!!omap, !!set, !!pairs, !!binary, !!timestamp) stay unresolved: a Map where a mapping
+ * belongs passed as an empty object.
+ */
+export const TAG_OPTIONS = { resolveKnownTags: false, customTags: [explicitFloatTag] };
+const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, ...TAG_OPTIONS } as const;
 
 let yamlModule: typeof Yaml | undefined;
 /** The yaml library, loaded on first use (a good part of a short command's start-up), synchronously (the Pulumi Fleet component loads in a constructor). */
@@ -53,7 +72,8 @@ export function yamlLibrary(): typeof Yaml {
 
 export function parseSplit<T = unknown>(source: string, options: SplitOptions<T> = {}): SplitResult<T> | undefined {
   const convert = options.convert ?? ((cube: unknown) => cube as T);
-  if (UNSUPPORTED.test(source)) return undefined;
+  // js-yaml refuses a NUL byte anywhere, the yaml library not in a comment: the positioned load says where it is.
+  if (UNSUPPORTED.test(source) || source.includes("\0")) return undefined;
   const lines = source.split("\n");
   const cubesAt = singleCubesLine(lines);
   if (cubesAt === undefined) return undefined;
@@ -178,7 +198,7 @@ function parseHead(text: string): Record<string, unknown> | undefined {
 
 function parseDocumentToJs(text: string): unknown {
   const doc = yamlLibrary().parseDocument(text, PARSE_OPTIONS);
-  return doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) ? undefined : (doc.toJS() as unknown);
+  return doc.errors.length > 0 || doc.warnings.some(isUnresolvedTag) ? undefined : (doc.toJS() as unknown);
 }
 
 function parseItem(piece: Piece): { value: unknown; start: Position } | undefined {
@@ -212,7 +232,7 @@ function plainStart(char: string): boolean {
 function parseItemPositioned(piece: Piece, text: string): { value: unknown; start: Position } | undefined {
   const lines = new (yamlLibrary().LineCounter)();
   const doc = yamlLibrary().parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
-  if (doc.errors.length > 0 || doc.warnings.some(isUnknownLocalTag) || !yamlLibrary().isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  if (doc.errors.length > 0 || doc.warnings.some(isUnresolvedTag) || !yamlLibrary().isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];
@@ -223,6 +243,11 @@ function parseItemPositioned(piece: Piece, text: string): { value: unknown; star
 /** A tag of the user's own (`!vault`, `!secret`): yaml would read it as a plain string; the positioned load reports it. */
 export function isUnknownLocalTag(warning: { code: string; message: string }): boolean {
   return warning.code === "TAG_RESOLVE_FAILED" && warning.message.startsWith("Unresolved tag: !");
+}
+
+/** Any tag cubeform does not read (a local one, or a YAML 1.1 type such as !!omap): the positioned load reports it. */
+export function isUnresolvedTag(warning: { code: string }): boolean {
+  return warning.code === "TAG_RESOLVE_FAILED";
 }
 
 /** What identifies a cube: its name, its id, and the hostnames of its domains. */

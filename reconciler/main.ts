@@ -39,7 +39,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   return program;
 }
 
-/** `-o` for `--format` on every command that prints, except where `-o` already names the output file (import, backup download). */
+/** `-o` for `--format` on every command that prints (a file to write is `-O`: `import --output`, `backup download --out`). */
 function giveFormatShortFlag(command: Command): void {
   const format = command.options.find((o) => o.long === "--format");
   if (format && format.short === undefined && !command.options.some((o) => o.short === "-o")) {

@@ -88,10 +88,7 @@ export async function runCubePower(ctx: PowerContext, io: CliIo): Promise<number
   let changed = false;
   const cube = await withApi(ctx, io, async (client) => {
     const found = await client.getCube((await findCube(client, ctx.cube)).id);
-    const request = powerRequest(ctx.action, found.state);
-    changed = request !== undefined;
-    if (request === undefined) say(io, ctx, `Cube "${found.name}" is already ${found.state}.`);
-    else await sendPower(client, found, request, ctx, io).catch((e: unknown) => settledMeanwhile(client, found, ctx, io, e));
+    changed = await powerOnce(client, found, ctx, io).catch((e: unknown) => settledMeanwhile(client, found, ctx, io, e));
     return ctx.wait ? waitForState(client, found, SETTLES_IN[ctx.action], ctx, io) : client.getCube(found.id);
   });
   if (ctx.format === "json") printJson(io, { ...cube, changed });
@@ -111,12 +108,49 @@ export async function runCubeProtect(ctx: Day2Context & { cube: string; value: b
   return 0;
 }
 
-/** A 409 because the cube reached the state between our read and the request is success too. */
-async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo, error: unknown): Promise<void> {
+/** Sends the request the cube's state calls for, once a transition under way (stopping, booting) has ended. */
+/** Sends the power request the cube's state needs, if any; says whether one was sent. */
+async function powerOnce(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo): Promise<boolean> {
+  const settled = await afterTransition(client, cube, ctx, io);
+  const request = powerRequest(ctx.action, settled.state);
+  if (request === undefined) say(io, ctx, `Cube "${settled.name}" is already ${settled.state}.`);
+  else await sendPower(client, settled, request, ctx, io);
+  return request !== undefined;
+}
+
+/** The state a cube in transition settles in: the API refuses (409) most power requests until it has. */
+const SETTLES_FROM: Partial<Record<CubeState, CubeState>> = { stopping: "stopped", booting: "running", pending: "running" };
+const DOING: Record<PowerAction, string> = { restart: "restarting it", "power-off": "powering it off", wake: "waking it" };
+const REQUEST_NAMED: Record<PowerAction, string> = { restart: "a restart", "power-off": "a power-off", wake: "a wake" };
+/** A transition lasts seconds: it is polled more often than a --wait. */
+const TRANSITION_POLL_MS = 500;
+
+/** The cube once its transition has ended (within --timeout), when the action needs a request; else the cube as it is. */
+async function afterTransition(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo): Promise<Cube> {
+  const target = SETTLES_FROM[cube.state];
+  if (target === undefined || powerRequest(ctx.action, cube.state) === undefined) return cube;
+  say(io, ctx, `Cube "${cube.name}" is ${cube.state}: waiting for it to be ${target} before ${DOING[ctx.action]}.`);
+  const waits = { timeoutMs: ctx.timeoutMs, intervalMs: Math.min(ctx.intervalMs, TRANSITION_POLL_MS) };
+  return waitForState(client, cube, target, waits, io).catch((error: unknown) => {
+    if (!(error instanceof CliError) || error.code !== "wait_timeout") throw error;
+    const hint = `the API accepts ${REQUEST_NAMED[ctx.action]} only once it is ${target}: run the command again later, or give it a longer --timeout`;
+    throw new CliError("wait_timeout", `${error.message}; ${hint}`);
+  });
+}
+
+/**
+ * A 409 because the cube changed state between our read and the request: success when the outcome now holds; after a
+ * transition that began meanwhile, the request is sent once more.
+ */
+async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo, error: unknown): Promise<boolean> {
   if ((error as { status?: unknown }).status !== 409) throw error;
   const now = await client.getCube(cube.id);
-  if (powerRequest(ctx.action, now.state) !== undefined) throw error;
-  say(io, ctx, `Cube "${now.name}" is already ${now.state}.`);
+  if (powerRequest(ctx.action, now.state) === undefined) {
+    say(io, ctx, `Cube "${now.name}" is already ${now.state}.`);
+    return false;
+  }
+  if (SETTLES_FROM[now.state] === undefined) throw error;
+  return powerOnce(client, now, ctx, io);
 }
 
 async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx: PowerContext, io: CliIo): Promise<void> {

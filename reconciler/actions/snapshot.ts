@@ -32,6 +32,7 @@ export interface TakeContext extends SnapshotContext, WaitFlags {
 export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<number> {
   const snapshot = await withApi(ctx, io, async (client) => {
     const cube = await findCube(client, ctx.cube);
+    if (ctx.name !== undefined) await refuseTakenName(client, cube, ctx.name);
     const taken = await client.createSnapshot(cube.id, ctx.name === undefined ? {} : { name: ctx.name }, { idempotencyKey: newIdempotencyKey() });
     say(io, ctx, `Taking snapshot "${taken.name}" (${taken.id}) of cube "${cube.name}".`);
     return ctx.wait ? waitForComplete(client, cube, taken, ctx, io) : taken;
@@ -39,6 +40,16 @@ export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<numb
   if (ctx.format === "json") printJson(io, snapshot);
   else if (ctx.wait) say(io, ctx, `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`);
   return 0;
+}
+
+/** `restore` and `delete` find a snapshot by name: a second one of that name would make them refuse both as ambiguous. */
+async function refuseTakenName(client: CubeApi, cube: Cube, name: string): Promise<void> {
+  const taken = (await client.listSnapshots(cube.id)).find((s) => s.name === name);
+  if (taken === undefined) return;
+  throw new CliError(
+    "snapshot_name_taken",
+    `cube "${cube.name}" already has a snapshot named "${name}" (${taken.id}, ${taken.status}, taken ${taken.createdAt}): no snapshot was taken; choose another --name, or delete that one first (cubeform snapshot delete ${cube.id} ${taken.id})`,
+  );
 }
 
 async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, ctx: TakeContext, io: CliIo): Promise<Snapshot> {

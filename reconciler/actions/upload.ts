@@ -39,6 +39,7 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
   const size = await archiveSize(file, ctx.archive);
   const sshPublicKey = ctx.keepSshKeys ? null : publicKey(ctx, io);
   return withApi(ctx, io, async (client) => {
+    await refuseTakenName(client, ctx.name);
     const config = await archiveConfig(client, ctx, size, io);
     let importId = "";
     const progress = progressLine(io, `uploading ${ctx.archive}`);
@@ -76,6 +77,14 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
     if (ctx.format === "json") printJson(io, { ...completed, ...(cube ? { cube } : {}) });
     return 0;
   });
+}
+
+/** Every command finds a cube by name: a second cube of that name would make them all refuse it as ambiguous. */
+async function refuseTakenName(client: CubeApi, name: string): Promise<void> {
+  const taken = (await client.listCubes()).filter((c) => c.state !== "deleted" && c.name === name);
+  if (taken.length === 0) return;
+  const which = taken.map((c) => `${c.id}, ${c.state}`).join("; ");
+  throw new CliError("cube_name_taken", `a cube named "${name}" already exists in this space (${which}): nothing was uploaded; choose another --name, or delete that cube first`);
 }
 
 type Config = { vcpus: number; ramMb: number; diskLimitGb: number; imageId: string };

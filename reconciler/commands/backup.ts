@@ -17,6 +17,7 @@ Examples:
   $ cubeform backup list
   $ cubeform backup show nightly --format json
   $ cubeform backup download nightly --out nightly.cube   # Ctrl-C keeps nightly.cube.part; run again to resume
+  $ cubeform backup download nightly -O nightly.cube -o json  # -O is --out (the file), -o is --format
   $ cubeform backup share nightly --to spc_staging        # asks first; the other space accepts it
   $ cubeform backup share nightly --to spc_staging --yes  # without a terminal (CI)
   $ cubeform backup shares                                # pending offers, both ways
@@ -42,7 +43,7 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
       .command("download")
       .description("stream a backup's .cube archive to a file (resumes FILE.part; checks the byte count)")
       .argument("<backup>", "name or id")
-      .option("-o, --out <file>", "where to write (default: the archive's name from the API)")
+      .option("-O, --out <file>", "where to write (default: the archive's name from the API; -o is --format, as everywhere)")
       .option("--force", "overwrite the file when it exists", false),
   ).action(async (ref: string, raw: unknown) => {
     const { runBackupDownload } = await import("../actions/backup.js");

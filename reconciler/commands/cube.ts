@@ -30,7 +30,10 @@ Cubes are named by name or id. These act on the live space directly; the file th
 \`plan\`/\`apply\` read is not involved (a power change there is the file's \`power:\`).
 restart, power-off, wake, protect and unprotect are safe to repeat: when the cube is already in
 the state asked for, they say so and exit 0 (restart starts a stopped cube, as systemctl restart
-does). For a cube the file declares, its terminationProtection line decides (apply sets it back).
+does). A cube still stopping or booting is waited for (within --timeout) before the request is
+sent: \`cube power-off web --yes && cube wake web\` wakes it once it has stopped. A 5xx answer
+is retried (each request carries an Idempotency-Key, so it is performed once).
+For a cube the file declares, its terminationProtection line decides (apply sets it back).
 Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh's code.`,
     );
 

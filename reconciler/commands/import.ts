@@ -8,13 +8,13 @@ const ImportOptions = z.object({
   ...ConnectOptions.shape,
   output: z.string().min(1).optional(),
   force: z.boolean().default(false),
-  format: z.enum(["yaml", "pulumi"], { message: "--format must be yaml or pulumi" }).default("yaml"),
+  format: z.enum(["yaml", "pulumi"], { message: "--format (-o) must be yaml or pulumi; the file to write is -O/--output FILE" }).default("yaml"),
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("import").description("write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)");
   addConnectOptions(command)
-    .option("-o, --output <file>", "write the YAML here instead of stdout")
+    .option("-O, --output <file>", "write the YAML (or the program) here instead of stdout; -o is --format, as everywhere")
     .option("--force", "overwrite --output when it exists", false)
     // Offered to shell completion; checked by the schema above.
     .addOption(Object.assign(new Option("--format <format>", "yaml (a desired-state file) or pulumi (a TypeScript Pulumi program that adopts the live resources)").default("yaml"), { argChoices: ["yaml", "pulumi"] }))
@@ -22,10 +22,10 @@ export function register(program: Command, io: CliIo): void {
       "after",
       `
 Examples:
-  $ cubeform import -o cubeform.yaml
+  $ cubeform import -O cubeform.yaml
   $ export CUBE_SSH_PUBLIC_KEY="$(cat ~/.ssh/id_ed25519.pub)"
   $ cubeform plan                     # no changes: the file now describes the space
-  $ cubeform import --format pulumi -o index.ts
+  $ cubeform import -o pulumi -O index.ts    # -o is --format, -O is --output
   $ pulumi up                         # adopts every resource unchanged; the next up shows no changes
 
 The API never returns SSH keys, cloud-init or basic-auth passwords: the file reads the key from

@@ -31,7 +31,7 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
       .command("take")
       .description("take a snapshot of a cube (one at a time per cube)")
       .argument("<cube>", "name or id")
-      .option("--name <name>", "the snapshot's name (default: the cube's name and the time)"),
+      .option("--name <name>", "the snapshot's name (default: the cube's name and the time; one the cube's snapshots already have is refused)"),
     "wait until the snapshot is complete",
   ).action(async (cube: string, raw: unknown) => {
     const { runSnapshotTake } = await import("../actions/snapshot.js");

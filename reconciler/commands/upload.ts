@@ -23,7 +23,7 @@ export function register(program: Command, io: CliIo): void {
     .command("upload")
     .description("bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)")
     .argument("<archive>", "the .cube archive (e.g. one `cubeform backup download` saved)")
-    .requiredOption("--name <name>", "the new cube's name")
+    .requiredOption("--name <name>", "the new cube's name (one a live cube already has is refused)")
     .option("--ssh-key <file|key>", "public key to install for the login user (default: $CUBE_SSH_PUBLIC_KEY)")
     .option("--keep-ssh-keys", "keep the archive's own authorized_keys (you must hold a key it accepts)", false)
     .option("--vcpu <n>", "vCPUs of the new cube (default: the archive's, see below)")
@@ -47,7 +47,7 @@ made from: the API reads none from an archive, so they are taken from the backup
 that has the archive's byte count (as \`backup download\` saved it). Flags that differ from it are a
 warning; an archive of no known backup needs the three size flags.
 
-Not the same as \`cubeform import -o FILE\`, which writes a YAML file describing the cubes
+Not the same as \`cubeform import -O FILE\`, which writes a YAML file describing the cubes
 already in the space (to manage them with plan/apply). \`upload\` creates a NEW cube from an archive.
 
 Parts are sent with bounded concurrency and a failed part is retried on its own; the import is

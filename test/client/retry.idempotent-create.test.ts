@@ -30,10 +30,10 @@ describe("creates carry an Idempotency-Key and are resent with the same key", ()
     expect(h.server.received.map((r) => r.headers["idempotency-key"])).toEqual(["k-tcp", "k-snap", "k-dom"]);
   });
 
-  test("mutations that are not creates send no Idempotency-Key", async () => {
+  test("mutations that are neither creates nor power requests send no Idempotency-Key", async () => {
     const h = await harness(() => ({ body: { success: true } }));
     await h.client.deleteCube("c1");
-    await h.client.restart("c1");
+    await h.client.restoreSnapshot("c1", "snap_1");
     expect(h.server.received.map((r) => r.headers["idempotency-key"])).toEqual([undefined, undefined]);
   });
 

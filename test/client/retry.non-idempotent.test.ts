@@ -6,9 +6,9 @@ const harness = useHarness();
 const unavailable = { status: 503, body: { error: "No ports available" } };
 
 describe("5xx and network failures of a mutation without an Idempotency-Key are surfaced, not resent", () => {
-  test("POST power-off answered 503 is sent once", async () => {
+  test("POST accepting a backup share answered 503 is sent once", async () => {
     const h = await harness(() => unavailable);
-    const err = await h.client.powerOff("c1").catch((e: unknown) => e);
+    const err = await h.client.acceptBackupShare("shr_1").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServerError);
     expect(err).toMatchObject({ code: "server_error", status: 503, method: "POST", retries: 0 });
     expect(String(err)).toContain("No ports available");

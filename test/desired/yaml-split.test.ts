@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { isSeq, LineCounter, parseDocument } from "yaml";
-import { parseSplit, scanIdentity, type LineForms } from "../../desired/yaml-split.js";
+import { parseSplit, scanIdentity, TAG_OPTIONS, type LineForms } from "../../desired/yaml-split.js";
 import { FLEET_YAML } from "../reconciler/support/fixtures.js";
 
-/** What the whole-document parse gives: the value and where each cube item starts. */
+/** What the whole-document parse gives (with the loader's tags: `!!float 1` is 1): the value and where each cube item starts. */
 function wholeParse(source: string) {
   const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines });
+  const doc = parseDocument(source, { lineCounter: lines, ...TAG_OPTIONS });
   const cubes = doc.get("cubes", true);
   const starts = isSeq(cubes) ? cubes.items.map((item) => lines.linePos((item as { range: number[] }).range[0] as number)) : [];
   return { value: doc.toJS() as unknown, cubeStarts: starts };

@@ -21,7 +21,7 @@ test("import --format pulumi writes a program whose pulumi up adopts everything 
   await p.api.powerOff(legacy.id);
   await waitFor(async () => (await p.api.getCube(legacy.id)).state === "stopped", { timeoutMs: 10_000, message: "legacy to stop" });
 
-  const imported = await p.run(["import", "--format", "pulumi", "-o", "index.ts", ...RATE]);
+  const imported = await p.run(["import", "--format", "pulumi", "-O", "index.ts", ...RATE]);
   expect(imported.code, describeRun(imported)).toBe(0);
   expect(imported.stderr).toContain("Imported 3 cubes (3 domains, 2 ports)");
   expect(imported.stderr).toContain("pulumi up");

@@ -22,7 +22,7 @@ async function liveSpace(): Promise<Project> {
 
 test("import writes a file that a plan against the same space finds unchanged", async () => {
   const p = await liveSpace();
-  const imported = await p.run(["import", "-o", "imported.yaml", ...RATE]);
+  const imported = await p.run(["import", "-O", "imported.yaml", ...RATE]);
   expect(imported.code, describeRun(imported)).toBe(0);
   expect(imported.stderr).toContain(`Imported 3 cubes (3 domains, 3 ports) from space ${p.emu.spaceId} into imported.yaml.`);
   const yaml = readFileSync(join(p.cwd, "imported.yaml"), "utf8");
@@ -37,14 +37,14 @@ test("import writes a file that a plan against the same space finds unchanged", 
   expect(plan.stdout).toContain("No changes");
 });
 
-test("import refuses to overwrite a file without --force, and prints to stdout without -o", async () => {
+test("import refuses to overwrite a file without --force, and prints to stdout without -O", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
-  const refused = await p.run(["import", "-o", "cubeform.yaml"]);
+  const refused = await p.run(["import", "-O", "cubeform.yaml"]);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("Error: cubeform.yaml already exists; pass --force to overwrite it");
   expect(readFileSync(join(p.cwd, "cubeform.yaml"), "utf8")).toBe(FLEET);
 
-  const forced = await p.run(["import", "-o", "cubeform.yaml", "--force"]);
+  const forced = await p.run(["import", "-O", "cubeform.yaml", "--force"]);
   expect(forced.code, describeRun(forced)).toBe(0);
   expect(readFileSync(join(p.cwd, "cubeform.yaml"), "utf8")).toMatch(/^apiVersion: cubeform\/v1$/m);
 

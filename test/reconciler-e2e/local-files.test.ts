@@ -94,14 +94,14 @@ test("a planted secretFile link is replaced: the secret goes to a 0600 file, nev
   expect(modeOf(secretFile)).toBe(0o600);
 });
 
-test("import -o FILE --force over a planted link writes FILE, not the link's target", async () => {
+test("import -O FILE --force over a planted link writes FILE, not the link's target", async () => {
   const p = await project();
   await p.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "web-1" });
   const victim = join(p.cwd, "victim.yaml");
   plantLink(join(p.cwd, "fleet.yaml"), victim);
-  const refused = await p.run(["import", "-o", "fleet.yaml", ...RATE]);
+  const refused = await p.run(["import", "-O", "fleet.yaml", ...RATE]);
   expect(refused.code).toBe(1);
-  const imported = await p.run(["import", "-o", "fleet.yaml", "--force", ...RATE]);
+  const imported = await p.run(["import", "-O", "fleet.yaml", "--force", ...RATE]);
   expect(imported.code, describeRun(imported)).toBe(0);
   expectUntouched(victim);
   expect(readFileSync(join(p.cwd, "fleet.yaml"), "utf8")).toContain("name: web");

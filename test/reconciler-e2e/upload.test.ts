@@ -91,7 +91,7 @@ describe("cubeform upload", () => {
 
   test("--help says how upload differs from import, and import's help says it back", async () => {
     const p = await project();
-    expect((await p.run(["upload", "--help"])).stdout).toMatch(/Not the same as `cubeform import -o FILE`/);
+    expect((await p.run(["upload", "--help"])).stdout).toMatch(/Not the same as `cubeform import -O FILE`/);
     expect((await p.run(["import", "--help"])).stdout).toMatch(/Not the same as `cubeform upload ARCHIVE\.cube`/);
   });
 });
