@@ -44,7 +44,7 @@ export interface CubeApi {
 
   listRegions(): Promise<Api.Region[]>;
   listImages(): Promise<Api.Image[]>;
-  getPricing(): Promise<Api.Pricing>;
+  getPricing(options?: { timeoutMs?: number }): Promise<Api.Pricing>;
 
   /** Every cube of the space. `onCubes` (optional to honour) hears each page's newly seen cubes, in page order, before the walk ends. */
   listCubes(options?: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void }): Promise<Api.Cube[]>;

@@ -117,8 +117,9 @@ export class CubeClient implements CubeApi {
     return (await this.request("ListImages", { method: "GET", path: "/images", auth: false }, imagesOf)).items;
   }
 
-  getPricing(): Promise<Api.Pricing> {
-    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false }, pricingOf);
+  /** `timeoutMs` bounds the whole read, resends included (a plan's cost must not hold the plan up). */
+  getPricing(options: { timeoutMs?: number } = {}): Promise<Api.Pricing> {
+    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }, pricingOf);
   }
 
   // ------------------------------------------------------------ cubes

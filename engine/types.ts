@@ -63,6 +63,8 @@ export interface DesiredWebhookSpec {
 export interface DesiredState {
   spaceId?: string;
   prune: boolean;
+  /** Pruning when no cube is declared: only with this set (an empty source never prunes by accident). */
+  allowEmpty?: boolean;
   cubes: DesiredCubeSpec[];
   /** Cubes a --target leaves out, by identity only (not validated): they still claim their live cubes, which are not unmanaged. */
   untargeted?: DeclaredCube[];
@@ -108,7 +110,7 @@ export interface FieldChange {
   forcesReplace: boolean;
 }
 
-export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name";
+export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name" | "empty_source";
 
 export interface Blocked {
   code: BlockCode;
@@ -232,10 +234,12 @@ export interface KnownCost {
   budget?: Budget & { over: boolean; top?: string[] };
 }
 
-/** The prices could not be read: the plan is complete without its cost (and the budget unchecked). */
+/** The prices could not be read or are implausible: the plan is complete without its cost. */
 export interface UnknownCost {
   unknown: string;
   budget?: Budget;
+  /** A budget is set and nothing allowed an unknown cost: the plan is refused like one over the budget. */
+  blocked?: boolean;
 }
 
 export type PlanCost = KnownCost | UnknownCost;
