@@ -21,6 +21,8 @@ export interface ImportArchiveOptions extends UploadOptions {
 /** Options of a create: the key is minted once per operation and reused on every retry. */
 export interface CreateOptions {
   idempotencyKey: string;
+  /** Called when the API answered from its idempotency store (an earlier request with this key): the answer is that request's. */
+  onReplayed?: () => void;
 }
 
 export interface CubePage {

@@ -325,8 +325,11 @@ export interface ApplyResult {
 
 /** Where create idempotency keys are written before the request (the CLI: a file under .cubeform/). */
 export interface IdempotencyJournal {
-  /** The key for this create: a stored one when an earlier run wrote it, else a new one, written before returning. */
-  keyFor(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<string>;
+  /**
+   * The key for this create: a stored one when an earlier run wrote it, else `proposed` (a key derived from the create, the same
+   * for every writer) or a new random one, written before returning.
+   */
+  keyFor(entry: { spaceId: string; address: string; bodyDigest: string }, proposed?: string): Promise<string>;
   /** Forget the entry once the create's response arrived. */
   settle(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<void>;
   /** Whether an earlier run wrote a key for this create and never learnt its outcome. */
