@@ -157,6 +157,7 @@ export function applyExitCode(result: ApplyResult): number {
 export function renderApplyResultJson(result: ApplyReport): string {
   const report = {
     formatVersion: 1,
+    spaceId: result.after.spaceId,
     converged: result.converged,
     ...(result.stopped ? { stopped: true } : {}),
     matchesFile: matchesFile(result),

@@ -71,6 +71,8 @@ test("item 1: the file wins over CUBE_SPACE_ID, with a warning; text plans and a
     expect(applied.stdout.split("\n")[0]).toBe(`Space: ${p.emu.spaceId}`);
     expect(await cubeNameCounts(p.api)).toEqual({ web: 1 });
     expect(await cubeNameCounts(apiB)).toEqual({ "b-1": 1, "b-2": 1 });
+    const applyJson = await p.run([...APPLY, "--format", "json"]);
+    expect(JSON.parse(applyJson.stdout)).toMatchObject({ spaceId: p.emu.spaceId, converged: true });
     // Without space: in the file, CUBE_SPACE_ID names it (here B's, with B's key).
     writeFileSync(join(p.cwd, "cubeform.yaml"), plainFleet("b-1", "b-2"));
     const drift = await p.run(["drift", ...RATE], { CUBE_API_KEY: b.ownerKey, CUBE_SPACE_ID: b.spaceId });
