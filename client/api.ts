@@ -21,6 +21,8 @@ export interface ImportArchiveOptions extends UploadOptions {
 /** Options of a create: the key is minted once per operation and reused on every retry. */
 export interface CreateOptions {
   idempotencyKey: string;
+  /** Called when the API answered from its idempotency store (an earlier request with this key): the answer is that request's. */
+  onReplayed?: () => void;
 }
 
 export interface CubePage {
@@ -44,7 +46,7 @@ export interface CubeApi {
 
   listRegions(): Promise<Api.Region[]>;
   listImages(): Promise<Api.Image[]>;
-  getPricing(): Promise<Api.Pricing>;
+  getPricing(options?: { timeoutMs?: number }): Promise<Api.Pricing>;
 
   /** Every cube of the space. `onCubes` (optional to honour) hears each page's newly seen cubes, in page order, before the walk ends. */
   listCubes(options?: { pageSize?: number; onCubes?: (cubes: Api.Cube[]) => void }): Promise<Api.Cube[]>;

@@ -62,8 +62,15 @@ export class CubeClient implements CubeApi {
    * `quick`: the schema's check for plainly valid bodies, else undefined (fast-check.ts). `translate`: the answer in cubeform's
    * names (vocabulary.ts); a watch's memo keeps the result, so an unchanged answer is handed out as the same objects.
    */
-  private async request<K extends SchemaName, T = Output<K>>(schema: K, req: CallRequest, quick?: (body: unknown) => Output<K> | undefined, translate = (output: Output<K>) => output as T): Promise<T> {
+  private async request<K extends SchemaName, T = Output<K>>(
+    schema: K,
+    req: CallRequest,
+    quick?: (body: unknown) => Output<K> | undefined,
+    translate = (output: Output<K>) => output as T,
+    onReplayed?: () => void,
+  ): Promise<T> {
     const res = await this.http.call(req);
+    if (res.replayed) onReplayed?.();
     const memo = this.http.readMemo;
     const check = async (): Promise<T> => {
       const quickly = quick?.(res.body);
@@ -88,7 +95,7 @@ export class CubeClient implements CubeApi {
 
   private async create<K extends SchemaName>(schema: K, path: string, body: unknown, options: CreateOptions): Promise<Output<K>> {
     const idempotencyKey = checkIdempotencyKey(options?.idempotencyKey);
-    return this.request(schema, { method: "POST", path, body, idempotencyKey });
+    return this.request(schema, { method: "POST", path, body, idempotencyKey }, undefined, undefined, options.onReplayed);
   }
 
   // ------------------------------------------------------------ space and lookups
@@ -117,8 +124,9 @@ export class CubeClient implements CubeApi {
     return (await this.request("ListImages", { method: "GET", path: "/images", auth: false }, imagesOf)).items;
   }
 
-  getPricing(): Promise<Api.Pricing> {
-    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false }, pricingOf);
+  /** `timeoutMs` bounds the whole read, resends included (a plan's cost must not hold the plan up). */
+  getPricing(options: { timeoutMs?: number } = {}): Promise<Api.Pricing> {
+    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }, pricingOf);
   }
 
   // ------------------------------------------------------------ cubes

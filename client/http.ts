@@ -150,7 +150,7 @@ export class HttpClient {
 
   /** One API call with every layer; a final error carries how many resends it took. */
   async call(request: CallRequest): Promise<ApiResponse> {
-    const req: ApiRequest = { ...request, progress: { retries: 0 } };
+    const req: ApiRequest = { ...request, progress: { retries: 0 }, ...(request.timeoutMs === undefined ? {} : { deadline: Date.now() + request.timeoutMs }) };
     try {
       return await this.send(req);
     } catch (err) {

@@ -47,6 +47,8 @@ export function withRetry(next: Send, options: RetryOptions): Send {
       } catch (err) {
         if (!isRetryableFailure(err) || !mayResend(req) || retry >= retryLimit(err, options.maxRetries)) throw err;
         const delayMs = backoffDelayMs(retry, options);
+        // A call with a deadline is not resent past it (a bounded read, e.g. the prices).
+        if (req.deadline !== undefined && Date.now() + delayMs >= req.deadline) throw err;
         options.onRetry?.(req, err, delayMs);
         await options.sleep(delayMs);
         req.progress.retries++;

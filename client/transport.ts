@@ -23,6 +23,10 @@ export interface ApiRequest {
   auth?: boolean;
   /** Shared by every send of one call: wrappers count their resends here. */
   progress: { retries: number };
+  /** How long the whole call (resends included) may take; else each exchange has the client's timeout. */
+  timeoutMs?: number;
+  /** Epoch ms that timeoutMs ends at (set when the call starts). */
+  deadline?: number;
 }
 
 export interface ApiResponse {
@@ -101,7 +105,7 @@ function transportFailure(failure: { code?: unknown; message?: unknown }, req: A
   const base = options.baseUrl;
   const context = { method: req.method, path: req.path, origin: base.origin };
   const where = `Cube API ${req.method} ${req.path} at ${base.origin}${options.proxy ? ` through the proxy ${options.proxy.shown}` : ""}`;
-  if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out: no answer within ${options.timeoutMs} ms`, context);
+  if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out: no answer within ${req.timeoutMs ?? options.timeoutMs} ms`, context);
   return networkError(failure, req.method, req.path, base, options.proxy);
 }
 
@@ -177,6 +181,13 @@ function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): 
   });
 }
 
+/** A call with a deadline bounds each exchange by the time left (undici's per-request timeouts); else the dispatcher's apply. */
+function timeoutsOf(req: ApiRequest): { headersTimeout?: number; bodyTimeout?: number } {
+  if (req.deadline === undefined) return {};
+  const left = Math.max(1, req.deadline - Date.now());
+  return { headersTimeout: left, bodyTimeout: left };
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const origin = options.baseUrl.origin;
   const basePath = options.baseUrl.pathname.replace(/\/+$/, "");
@@ -187,7 +198,7 @@ export function createTransport(options: TransportOptions): Transport {
     const path = basePath + req.path + queryString(req);
     let answer: Exchange;
     try {
-      answer = await exchange(dispatcher, { origin, path, method: req.method, headers: buildHeaders(options, req), body: req.body === undefined ? null : JSON.stringify(req.body) });
+      answer = await exchange(dispatcher, { origin, path, method: req.method, headers: buildHeaders(options, req), body: req.body === undefined ? null : JSON.stringify(req.body), ...timeoutsOf(req) });
     } catch (err) {
       if (err instanceof CutShort) throw cutShortError(err, req, options);
       throw transportFailure(err as { code?: unknown; message?: unknown }, req, options);

@@ -178,6 +178,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   }
   if (problems.length > 0) throw new LoadError(filesOf(problems), problems);
   const desired: DesiredState = { prune: loaded.some((f) => f.desired.prune), cubes };
+  if (loaded.some((f) => f.desired.allowEmpty === true)) desired.allowEmpty = true;
   if (loaded.some((f) => f.desired.untargeted !== undefined)) desired.untargeted = ([] as DeclaredCube[]).concat(...untargetedParts);
   const cubeNames = ([] as string[]).concat(...cubeNameParts);
   if (space !== undefined) desired.spaceId = space.id;

@@ -5,6 +5,7 @@
  * prices a cube's costPerHour); a stopped cube as the API's note says.
  */
 import type { Pricing } from "../schema/api.js";
+import { EngineError } from "./errors.js";
 import { powerSide } from "./compare.js";
 import type { Budget, KnownCost, ObservedState, PlanCost, Step } from "./types.js";
 
@@ -21,7 +22,33 @@ export interface FleetCube {
   stopped: boolean;
 }
 
-export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && "before" in cost && cost.budget?.over === true;
+/** The budget refuses the plan: it adds cost above the budget, or (with a budget) its cost cannot be known. */
+export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && ("before" in cost ? cost.budget?.over === true : cost.blocked === true);
+
+/** A month is 28 to 31 days: a note naming hours outside this is not a month's billing. */
+const MONTH_HOURS = { min: 28 * 24, max: 31 * 24 };
+
+/**
+ * Why these prices cannot price a fleet, or undefined. Rates and multipliers must be positive and finite (a zero or negative
+ * one makes any fleet look free or cheaper), the hours of a month a month's; totals are checked once computed (1e308 overflows).
+ */
+export function implausiblePricing(pricing: Pricing, hoursPerMonth: number): string | undefined {
+  for (const [name, rate] of Object.entries(pricing.rates)) {
+    if (!(Number.isFinite(rate) && rate > 0)) return `rates.${name} is ${rate}, not a positive price`;
+  }
+  for (const tier of pricing.tiers) {
+    if (!(Number.isFinite(tier.multiplier) && tier.multiplier > 0)) return `the multiplier of tier ${JSON.stringify(tier.label)} is ${tier.multiplier}, not a positive factor`;
+  }
+  if (!(hoursPerMonth >= MONTH_HOURS.min && hoursPerMonth <= MONTH_HOURS.max)) return `the note bills ${hoursPerMonth} hours a month (a month has ${MONTH_HOURS.min}-${MONTH_HOURS.max})`;
+  return undefined;
+}
+
+/** Prices that cannot be trusted: the cost is unknown, and a budget blocks unless the caller allows an unknown cost. */
+export class ImplausiblePricingError extends EngineError {
+  constructor(message: string) {
+    super("implausible_pricing", message);
+  }
+}
 
 /** The steps that change what the fleet costs. */
 const FLEET_STEPS: ReadonlySet<Step["op"]> = new Set(["create-cube", "delete-cube", "power-off", "wake"]);
@@ -51,6 +78,8 @@ export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCu
  */
 export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget, listed?: ReadonlySet<string>): KnownCost {
   const hoursPerMonth = Number(/(\d+(?:\.\d+)?)\s*(?:h|hours)\s*(?:per|a|\/)\s*month/i.exec(pricing.note)?.[1] ?? HOURS_PER_MONTH);
+  const implausible = implausiblePricing(pricing, hoursPerMonth);
+  if (implausible !== undefined) throw new ImplausiblePricingError(`implausible prices from GET /pricing: ${implausible}`);
   // Anything else is counted in full: the higher figure, so a budget is never under-counted.
   const stoppedBills = /\bruntime\b|disk[^.;]*\b(exists|stopped)\b/i.test(pricing.note) ? "disk" : "all";
   const tierOf = (vcpu: number) => pricing.tiers.find((t) => vcpu >= t.minVcpus && (t.maxVcpus === null || vcpu <= t.maxVcpus));
@@ -86,6 +115,7 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
     if (seen === undefined) tiers.set(tier.label, { label: tier.label, multiplier: tier.multiplier, cubes: 1 });
     else seen.cubes++;
   }
+  if (!Number.isFinite(totalBefore) || !Number.isFinite(totalAfter)) throw new ImplausiblePricingError(`implausible prices from GET /pricing: the fleet's monthly cost comes to ${totalAfter}`);
   const cost: KnownCost = { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
   if (budget !== undefined) {
     // A change that lowers the cost is never blocked, even when the fleet stays over the budget.

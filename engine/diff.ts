@@ -133,7 +133,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
           out.steps.push(...ready.steps);
         } else planDeclaredCube(spec, match, address, resolved, index, out, context);
       });
-      const prune = resolved.prune && targets.size === 0;
+      const prune = resolved.prune && targets.size === 0 ? pruneMode(desired, declared.length) : "off";
       unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
       if (desired.webhooks !== undefined && targets.size === 0) {
         const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
@@ -221,15 +221,29 @@ function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined,
   }
 }
 
+type PruneMode = "off" | "on" | "empty_source";
+
+/** A desired state that declares no cube prunes only when it says allowEmpty: a wrong path or an empty checkout must not empty the space. */
+function pruneMode(desired: DesiredState, declared: number): PruneMode {
+  return declared === 0 && desired.allowEmpty !== true ? "empty_source" : "on";
+}
+
+const EMPTY_SOURCE_REASON =
+  "the desired state declares no cubes, and an empty source never prunes (a wrong path or an empty checkout looks the same); to delete every cube of the space, set allowEmpty: true beside prune: true";
+
 /** A cube the file does not declare: reported; deleted only when pruning, never when protected. Its domains and ports go with it. */
-function planUnmanagedCube(live: ObservedCube, address: string, prune: boolean, group: number, out: Collector): void {
+function planUnmanagedCube(live: ObservedCube, address: string, prune: PruneMode, group: number, out: Collector): void {
   const before = liveCubeView(live);
   const base = { address, kind: "cube" as const, cubeName: live.cube.name, id: live.cube.id, before, unmanaged: true };
-  if (!prune) {
+  if (prune === "off") {
     out.changes.push({ ...base, action: "noop", after: before, changes: [] });
     return;
   }
   const change: ResourceChange = { ...base, action: "delete", after: null, changes: viewFields(before, "destroyed") };
+  if (prune === "empty_source") {
+    out.changes.push({ ...change, blocked: { code: "empty_source", reason: EMPTY_SOURCE_REASON } });
+    return;
+  }
   if (live.cube.terminationProtection) {
     // Not in the file: no terminationProtection line to turn off, only the live flag.
     const ref = /^[\w.-]+$/.test(live.cube.name) ? live.cube.name : live.cube.id;

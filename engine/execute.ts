@@ -2,8 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { errorCode, ignoreNotFound, type ExecContext } from "./context.js";
 import { StepError } from "./errors.js";
-import { bodyDigest } from "./journal.js";
+import { bodyDigest, derivedCreateKey } from "./journal.js";
 import type { SecretRef, Step, StepOp, StepOutcome } from "./types.js";
+import type { Cube } from "../schema/api.js";
 import { waitForCube } from "./wait.js";
 
 export type { ExecContext } from "./context.js";
@@ -12,6 +13,7 @@ type StepOf<O extends StepOp> = Extract<Step, { op: O }>;
 /** What a step made, if anything (its id, a domain's DNS records). */
 type Result = Omit<StepOutcome, "step" | "status">;
 type Executor<O extends StepOp> = (step: StepOf<O>, ctx: ExecContext) => Promise<Result | void>;
+type JournalEntry = { spaceId: string; address: string; bodyDigest: string };
 
 /** Answers after which the server may or may not have carried out the create: keep the key for a rerun. */
 const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "invalid_response", "http_error", "stopped"]);
@@ -19,10 +21,13 @@ const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "in
 /** Without a journal, one key per step object, reused if the same step runs again. */
 const mintedKeys = new WeakMap<Step, string>();
 
-async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext, send: (key: string) => Promise<T>): Promise<T> {
+/** `derive`: a key every writer of this create derives alike (cube creates), instead of a random one. */
+async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext, send: (key: string) => Promise<T>, derive?: (entry: JournalEntry) => string): Promise<T> {
   const entry = { spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(body) };
+  const proposed = derive?.(entry);
   let key: string;
-  if (ctx.journal) key = await ctx.journal.keyFor(entry);
+  if (ctx.journal) key = await ctx.journal.keyFor(entry, proposed);
+  else if (proposed !== undefined) key = proposed;
   else {
     key = mintedKeys.get(step) ?? `cf-${randomUUID()}`;
     mintedKeys.set(step, key);
@@ -62,6 +67,32 @@ async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext):
   throw new StepError("cube_appeared", `${what}; not creating a second one: run plan again`);
 }
 
+/** How many gone cubes a create's replays may answer with before it gives up (each is one earlier create of the name within 24 h). */
+const MAX_GONE_REPLAYS = 8;
+
+/**
+ * A cube create with a key derived from the create itself (derivedCreateKey): a second writer on another machine that decided the
+ * same create at once gets the first one's cube back instead of a duplicate. A replay that answers with a cube which is gone (deleted
+ * since, or renamed) was an earlier create of this name: the next key names that cube, so a wanted re-create is made anew.
+ */
+async function createCube(step: StepOf<"create-cube">, ctx: ExecContext): Promise<Cube> {
+  const gone: string[] = [];
+  for (;;) {
+    let replayed = false;
+    const derive = (entry: JournalEntry) => derivedCreateKey(entry, gone);
+    const cube = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey, onReplayed: () => (replayed = true) }), derive);
+    if (!replayed || (await isLiveNamesake(cube.id, step.body.name, ctx))) return cube;
+    if (gone.length >= MAX_GONE_REPLAYS) throw new StepError("create_replayed", `creating cube "${step.body.name}" kept answering with cubes that are gone (${gone.join(", ")}): try again later`);
+    gone.push(cube.id);
+  }
+}
+
+/** The cube a replay answered with is still there under the name created. */
+async function isLiveNamesake(cubeId: string, name: string, ctx: ExecContext): Promise<boolean> {
+  const live = await ignoreNotFound(ctx.client.getCube(cubeId));
+  return live !== undefined && live.name === name && live.state !== "deleted";
+}
+
 /** "cube/web/domain/app.example.com" → "app.example.com". */
 function hostnameOf(domainAddress: string): string {
   return domainAddress.slice(domainAddress.lastIndexOf("/domain/") + "/domain/".length);
@@ -70,7 +101,7 @@ function hostnameOf(domainAddress: string): string {
 const executors: { [O in StepOp]: Executor<O> } = {
   "create-cube": async (step, ctx) => {
     if (ctx.recheckNameBeforeCreate) await refuseIfNameTaken(step, ctx);
-    const cube = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey }));
+    const cube = await createCube(step, ctx);
     ctx.cubeIds.set(step.cube.cubeName, cube.id);
     return { createdId: cube.id };
   },

@@ -11,9 +11,9 @@ const entryKey = (entry: Entry): string => JSON.stringify([entry.spaceId, entry.
 export function memoryJournal(): IdempotencyJournal & { size(): number } {
   const keys = new Map<string, string>();
   return {
-    async keyFor(entry) {
+    async keyFor(entry, proposed) {
       const id = entryKey(entry);
-      if (!keys.has(id)) keys.set(id, `cf-${randomUUID()}`);
+      if (!keys.has(id)) keys.set(id, proposed ?? `cf-${randomUUID()}`);
       return keys.get(id) as string;
     },
     async settle(entry) {
@@ -24,6 +24,16 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
     },
     size: () => keys.size,
   };
+}
+
+/**
+ * The Idempotency-Key of a cube create, the same on every machine that decides it: the space, the address and the body, and the
+ * ids of earlier cubes that a replay of this key answered with but are gone (a later create of the name is a new one). Two writers
+ * with no lock in common that create the same cube at once send one key, and the API creates it once (its keys: 24 h, per space).
+ */
+export function derivedCreateKey(entry: Entry, goneIds: readonly string[]): string {
+  const digest = createHash("sha256").update(JSON.stringify(["cubeform create v1", entry.spaceId, entry.address, entry.bodyDigest, goneIds])).digest("hex");
+  return `cf-d1-${digest.slice(0, 48)}`;
 }
 
 /** sha256 of a request body in canonical form: the same body always has the same digest. */

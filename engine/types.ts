@@ -63,6 +63,8 @@ export interface DesiredWebhookSpec {
 export interface DesiredState {
   spaceId?: string;
   prune: boolean;
+  /** Pruning when no cube is declared: only with this set (an empty source never prunes by accident). */
+  allowEmpty?: boolean;
   cubes: DesiredCubeSpec[];
   /** Cubes a --target leaves out, by identity only (not validated): they still claim their live cubes, which are not unmanaged. */
   untargeted?: DeclaredCube[];
@@ -108,7 +110,7 @@ export interface FieldChange {
   forcesReplace: boolean;
 }
 
-export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name";
+export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name" | "empty_source";
 
 export interface Blocked {
   code: BlockCode;
@@ -232,10 +234,12 @@ export interface KnownCost {
   budget?: Budget & { over: boolean; top?: string[] };
 }
 
-/** The prices could not be read: the plan is complete without its cost (and the budget unchecked). */
+/** The prices could not be read or are implausible: the plan is complete without its cost. */
 export interface UnknownCost {
   unknown: string;
   budget?: Budget;
+  /** A budget is set and nothing allowed an unknown cost: the plan is refused like one over the budget. */
+  blocked?: boolean;
 }
 
 export type PlanCost = KnownCost | UnknownCost;
@@ -321,8 +325,11 @@ export interface ApplyResult {
 
 /** Where create idempotency keys are written before the request (the CLI: a file under .cubeform/). */
 export interface IdempotencyJournal {
-  /** The key for this create: a stored one when an earlier run wrote it, else a new one, written before returning. */
-  keyFor(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<string>;
+  /**
+   * The key for this create: a stored one when an earlier run wrote it, else `proposed` (a key derived from the create, the same
+   * for every writer) or a new random one, written before returning.
+   */
+  keyFor(entry: { spaceId: string; address: string; bodyDigest: string }, proposed?: string): Promise<string>;
   /** Forget the entry once the create's response arrived. */
   settle(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<void>;
   /** Whether an earlier run wrote a key for this create and never learnt its outcome. */

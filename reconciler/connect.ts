@@ -15,6 +15,7 @@ import type { RunningEmulator } from "../emulator/index.js";
 import { credentialsFrom } from "./credentials.js";
 import { CliError } from "./errors.js";
 import { isTty, writeLine, type CliIo } from "./io.js";
+import { escapeText } from "./render/escape.js";
 import { rateWaitNotices, type RateWaitNotices } from "./rate-waits.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
@@ -40,7 +41,12 @@ export interface ConnectOptions {
   /** Rounds of reads (watch): an unchanged answer is not parsed again (Connection.readMemo). */
   repeatedReads?: boolean;
   parallelism?: number;
+  /** The desired state's `space:`: it wins over CUBE_SPACE_ID and the key's own space. */
+  fileSpaceId?: string;
 }
+
+/** Where the space a run acts on was named: the file, a variable or krova context, or the key itself (GET /space). */
+export type SpaceFrom = "file" | "environment" | "key";
 
 export interface Connection {
   client: CubeApi;
@@ -63,6 +69,8 @@ export interface Connection {
   emulator?: RunningEmulator;
   /** Where the API key came from (a variable's name, a krova config context), never the key. */
   keyFrom?: string;
+  /** Where spaceId was named (a refused space names it). */
+  spaceFrom: SpaceFrom;
 }
 
 /** A refused key (401/403) names where it came from: the variable or the config context, never the key. */
@@ -109,7 +117,8 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
   const shared = { journal, secretMemory, rateWaits, parallelism, machineStateDir: machineDir, ...memo };
   if (!options.emulator) {
-    const { config, keyFrom } = configFromEnv(io.env);
+    const { config: fromEnv, keyFrom } = configFromEnv(io.env);
+    const { config, spaceFrom } = withFileSpace(fromEnv, options.fileSpaceId, io);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
     const client = createClient({ ...config, env: io.env, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
@@ -120,11 +129,14 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { ...shared, client, spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, spaceId), close, keyFrom };
+      return { ...shared, client, spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, spaceId), close, keyFrom, spaceFrom };
     } catch (e) {
       await client.close();
-      throw sayWhereTheKeyIsFrom(e, keyFrom);
+      throw sayWhereTheKeyIsFrom(sayWhereTheSpaceIsFrom(e, config.spaceId ?? "", spaceFrom), keyFrom);
     }
+  }
+  if (options.fileSpaceId !== undefined && options.fileSpaceId !== EMULATOR_DEFAULTS.spaceId) {
+    writeLine(io.stderr, `warning: the embedded emulator plays one space, ${EMULATOR_DEFAULTS.spaceId}; the file's space ${options.fileSpaceId} is not used (nothing outside this machine is touched)`);
   }
   const statePath = join(dir, "emulator-state.json");
   // Said when it is not where the user stands: a run from another folder sees which emulator it uses.
@@ -143,11 +155,30 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
       await emulator.close();
     };
     const lockScope = `emulator:${dir}`;
-    return { ...shared, client, spaceId: emulator.spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, emulator.spaceId), emulator, close };
+    return { ...shared, client, spaceId: emulator.spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, emulator.spaceId), emulator, close, spaceFrom: "key" };
   } catch (e) {
     await emulator.close();
     throw e;
   }
+}
+
+/**
+ * The file's `space:` wins: a file written for one space never acts on the space of whatever key runs it. When CUBE_SPACE_ID (or a
+ * krova context) names another, the run says which one it uses.
+ */
+function withFileSpace(config: ClientConfig, fileSpaceId: string | undefined, io: CliIo): { config: ClientConfig; spaceFrom: SpaceFrom } {
+  if (fileSpaceId === undefined) return { config, spaceFrom: config.spaceId === undefined ? "key" : "environment" };
+  if (config.spaceId !== undefined && config.spaceId !== fileSpaceId) {
+    writeLine(io.stderr, escapeText(`warning: the file says space: ${fileSpaceId}, the environment says ${config.spaceId} (CUBE_SPACE_ID, KROVA_SPACE_ID or the krova context): using the file's, ${fileSpaceId}`));
+  }
+  return { config: { ...config, spaceId: fileSpaceId }, spaceFrom: "file" };
+}
+
+/** A space the key may not use (403) says where its id came from. */
+export function sayWhereTheSpaceIsFrom(error: unknown, spaceId: string, spaceFrom: SpaceFrom): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (spaceFrom === "file" && code === "forbidden" && error instanceof Error) error.message += `; the space is the file's (space: ${spaceId}): use a key of that space, or fix space: in the file`;
+  return error;
 }
 
 function configFromEnv(env: CliIo["env"]): { config: ClientConfig; keyFrom: string } {

@@ -23,11 +23,11 @@ export class FileJournal implements IdempotencyJournal {
     this.file = new StateFile(path, (value): value is JournalEntry => isEntry(value) && now() - Date.parse(value.writtenAt) < JOURNAL_MAX_AGE_MS);
   }
 
-  async keyFor(entry: EntryId): Promise<string> {
+  async keyFor(entry: EntryId, proposed?: string): Promise<string> {
     const id = entryId(entry);
     const file = await this.file.update((entries) => {
       if (entries[id] !== undefined) return false;
-      entries[id] = { key: randomUUID(), writtenAt: new Date(this.now()).toISOString() };
+      entries[id] = { key: proposed ?? randomUUID(), writtenAt: new Date(this.now()).toISOString() };
     });
     return (file[id] as JournalEntry).key;
   }

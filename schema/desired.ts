@@ -104,6 +104,8 @@ export const DesiredStateDocument = z.strictObject({
   defaults: z.optional(Defaults),
   /** Delete cubes of the space that this file does not declare (never protected ones). */
   prune: z._default(z.boolean(), false),
+  /** A file that declares no cubes prunes only with this set: an empty source (a wrong path, an empty checkout) is refused otherwise. */
+  allowEmpty: z.optional(z.boolean()),
   cubes: z._default(z.array(DesiredCubeInput), []),
   /** The space's webhook endpoints. Absent: webhooks are not managed (never reported or pruned). */
   webhooks: z.optional(z.array(DesiredWebhook)),

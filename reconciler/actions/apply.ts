@@ -34,7 +34,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
-  return withConnection({ ...ctx, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+  return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     refuseOverBudget(plan);
@@ -59,7 +59,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
   // .cubeform/ beside the files the plan was made from (where plan found the emulator's state).
   const files = sources?.files.map((file) => (file === STDIN ? file : resolve(sources.cwd, file))) ?? [];
   const out = progressOut(ctx, io);
-  return withConnection({ ...ctx, files, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+  return withConnection({ ...ctx, files, fileSpaceId: saved.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
     const observed = await observeFor(conn, saved.options.targets, out, { webhooks: saved.desired.webhooks !== undefined });
     try {
@@ -79,7 +79,9 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
 
 function refuseOverBudget(plan: Plan): void {
   const over = overBudgetMessage(plan);
-  if (over !== undefined) throw new CliError("over_budget", `refusing to apply: ${over}; lower those cubes, or raise budget.monthly in the file`);
+  if (over === undefined) return;
+  if (plan.cost !== undefined && "unknown" in plan.cost) throw new CliError("unknown_cost", `refusing to apply: ${over}; try again when the prices can be read, or pass --allow-unknown-cost to apply without checking the budget`);
+  throw new CliError("over_budget", `refusing to apply: ${over}; lower those cubes, or raise budget.monthly in the file`);
 }
 
 function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
@@ -155,6 +157,7 @@ export function applyExitCode(result: ApplyResult): number {
 export function renderApplyResultJson(result: ApplyReport): string {
   const report = {
     formatVersion: 1,
+    spaceId: result.after.spaceId,
     converged: result.converged,
     ...(result.stopped ? { stopped: true } : {}),
     matchesFile: matchesFile(result),

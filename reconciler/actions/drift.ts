@@ -16,7 +16,7 @@ export interface DriftContext extends SessionContext {
 
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
-  const report = await withConnection(ctx, io, async (conn): Promise<DriftReport> => {
+  const report = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn): Promise<DriftReport> => {
     const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false, keep: printedOnly(ctx.format) }, ctx.rateLimit, io.stderr, loaded);
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });

@@ -32,7 +32,7 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   // Only a saved plan needs the prior state (for the stale-plan message) and the views of the
   // changes that change nothing: no output shows them (a large plan's memory peaks on them).
   const flags = ctx.out === undefined ? { ...ctx, keep: printedOnly(ctx.format) } : ctx;
-  const plan = await withConnection(ctx, io, async (conn) => (await computePlan(conn, loaded.desired, flags, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
+  const plan = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn) => (await computePlan(conn, loaded.desired, flags, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {

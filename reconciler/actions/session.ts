@@ -6,9 +6,9 @@ import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type Desi
 import type { CubeApi } from "../../client/api.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
-import { connect, projectDir, sayWhereTheKeyIsFrom, type Connection, type RateLimit } from "../connect.js";
+import { connect, projectDir, sayWhereTheKeyIsFrom, sayWhereTheSpaceIsFrom, type Connection, type RateLimit } from "../connect.js";
 import { checkCatalog, type CatalogSource } from "../catalog-check.js";
-import { LoadError } from "../errors.js";
+import { CliError, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
@@ -39,6 +39,10 @@ export interface PlanFlags {
   targets: string[];
   prune: boolean;
   allowReplace: boolean;
+  /** With a budget, a cost that cannot be known (prices unreadable or implausible) blocks unless this is set. */
+  allowUnknownCost?: boolean;
+  /** How long the prices (GET /pricing) may take, in ms; DEFAULT_PRICING_TIMEOUT_MS when absent. */
+  pricingTimeout?: number;
   /** What the plan keeps beyond what it prints (everything when absent). */
   keep?: PlanKeep;
 }
@@ -71,9 +75,10 @@ function diskCacheOf(io: CliIo): { diskCache?: DiskLoadCache } {
   return diskCache ? { diskCache } : {};
 }
 
-export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
+export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean; fileSpaceId?: string | undefined }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
   const conn = await connect(
     {
+      ...(ctx.fileSpaceId === undefined ? {} : { fileSpaceId: ctx.fileSpaceId }),
       emulator: ctx.emulator,
       rateLimit: ctx.rateLimit,
       cwd: ctx.cwd,
@@ -88,7 +93,7 @@ export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSigna
   try {
     return await body(conn);
   } catch (e) {
-    throw sayWhereTheKeyIsFrom(e, conn.keyFrom);
+    throw sayWhereTheKeyIsFrom(sayWhereTheSpaceIsFrom(e, conn.spaceId, conn.spaceFrom), conn.keyFrom);
   } finally {
     await conn.close();
   }
@@ -204,13 +209,14 @@ export async function computePlan(
   memo?: PlanMemo,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
+  refuseOtherSpace(conn, desired);
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
   const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.
-  const pricing = source === undefined ? undefined : conn.client.getPricing().then((p) => ({ p }), (error: unknown) => ({ error }));
+  const pricing = source === undefined ? undefined : conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then((p) => ({ p }), (error: unknown) => ({ error }));
   const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined, ...(early ? { onListed: early.listed, onRead: early.read } : {}) });
   const basis = memo === undefined ? undefined : planBasis(observed, rotated, flags);
   const remembered =
@@ -224,23 +230,45 @@ export async function computePlan(
   plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
-  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, conn.client, notice);
+  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
   return { plan, observed };
+}
+
+/** A file for one space is never planned against another (a watch connects once, then re-reads the file every round). */
+function refuseOtherSpace(conn: Connection, desired: DesiredState): void {
+  if (desired.spaceId === undefined || desired.spaceId === conn.spaceId || conn.emulator !== undefined) return;
+  throw new CliError("space_mismatch", `the file says space: ${desired.spaceId}, but this run is connected to space ${conn.spaceId}: nothing was planned; run again (the file's space is used when a run starts)`);
 }
 
 const warnedUnknownCost = new WeakSet<CubeApi>();
 
-/** Without prices the plan is whole but its cost unknown: said once per connection on `notice`. */
-function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
+/** A hanging GET /pricing must not hold a plan up: the cost is then unknown (and, with a budget, blocks). */
+export const DEFAULT_PRICING_TIMEOUT_MS = 10_000;
+
+/**
+ * Without trustworthy prices the plan is whole but its cost unknown: said once per connection on `notice`. With a budget it
+ * blocks like a plan over the budget, unless `allowUnknown` (--allow-unknown-cost).
+ */
+function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, allowUnknown: boolean, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
+  let failure: unknown;
   if ("p" in read) {
     const before = fleetBefore(observed);
     const targets = plan.options.targets ?? [];
-    return planCost(read.p, before, fleetAfter(before, plan.steps), budget, targets.length > 0 ? new Set(targets) : undefined);
-  }
-  const unknown = `GET /pricing failed: ${read.error instanceof Error ? read.error.message : String(read.error)}`;
+    try {
+      return planCost(read.p, before, fleetAfter(before, plan.steps), budget, targets.length > 0 ? new Set(targets) : undefined);
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "implausible_pricing") throw e;
+      failure = e;
+    }
+  } else failure = read.error;
+  const message = failure instanceof Error ? failure.message : String(failure);
+  const unknown = "p" in read ? message : `GET /pricing failed: ${message}`;
+  // Only a change that can add cost is held back: an unknown price never blocks a plan that only lowers it.
+  const blocked = budget !== undefined && !allowUnknown && plan.steps.some((step) => step.op === "create-cube" || step.op === "wake");
   if (notice !== undefined && !warnedUnknownCost.has(client)) {
     warnedUnknownCost.add(client);
-    writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}${budget ? `; the budget (${budget.monthly}/month) is not checked` : ""}`));
+    const consequence = budget === undefined ? "" : blocked ? `; with a budget (${budget.monthly}/month) set, changes are refused until the prices can be read (--allow-unknown-cost to go ahead unchecked)` : `; the budget (${budget.monthly}/month) is not checked (--allow-unknown-cost)`;
+    writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}${consequence}`));
   }
-  return { unknown, ...(budget ? { budget } : {}) };
+  return { unknown, ...(budget ? { budget } : {}), ...(blocked ? { blocked } : {}) };
 }

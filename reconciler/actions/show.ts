@@ -16,8 +16,9 @@ export interface ShowContext extends Day2Context {
 }
 
 export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
-  const declared = ctx.files.length > 0 ? (await loadForSession({ ...ctx, format: "text" }, io)).desired.cubes.map((cube) => cube.name) : undefined;
-  const { spaceId, reach } = await withConnection({ ...ctx, format: "text" }, io, async (conn) => {
+  const desired = ctx.files.length > 0 ? (await loadForSession({ ...ctx, format: "text" }, io)).desired : undefined;
+  const declared = desired?.cubes.map((cube) => cube.name);
+  const { spaceId, reach } = await withConnection({ ...ctx, format: "text", fileSpaceId: desired?.spaceId }, io, async (conn) => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
     const cubes = chosen(live, declared, ctx.targets);
     return { spaceId: conn.spaceId, reach: await readReach(conn.client, cubes, { concurrency: observeConcurrency(conn), dnsPace: ctx.dnsPace }) };

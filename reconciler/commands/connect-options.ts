@@ -34,7 +34,13 @@ export function day2Context(raw: unknown, io: CliIo) {
   return { ...options, rateLimit: parseRateLimit(rateLimit), cwd: cwdOf(io) };
 }
 
-export const PlanFlagOptions = z.object({ prune: z._default(z.boolean(), false), allowReplace: z._default(z.boolean(), false) });
+export const PlanFlagOptions = z.object({
+  prune: z._default(z.boolean(), false),
+  allowReplace: z._default(z.boolean(), false),
+  allowUnknownCost: z._default(z.boolean(), false),
+  /** Milliseconds (parsed from --pricing-timeout by commander). */
+  pricingTimeout: z.optional(z.number().check(z.positive())),
+});
 
 export const SessionOptions = z.object({ ...FileOptions.shape, ...ConnectOptions.shape, ...TargetOption.shape, ...RepoOptions.shape });
 export type SessionOptions = z.output<typeof SessionOptions>;

@@ -123,7 +123,13 @@ export function addRepoOptions(command: Command): Command {
 export function addPlanFlagOptions(command: Command): Command {
   return command
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
-    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false);
+    .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
+    .option("--allow-unknown-cost", "with a budget set, go ahead when the prices cannot be read or are implausible (the budget is then not checked)", false)
+    .addOption(
+      new Option("--pricing-timeout <duration>", "how long the prices (GET /pricing) may take before the cost is unknown (a bare number: seconds)")
+        .argParser((text: string) => durationFlag(text, "--pricing-timeout", "s"))
+        .default(10_000, "10s"),
+    );
 }
 
 export const RepoOptions = z.object({

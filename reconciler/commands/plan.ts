@@ -17,7 +17,7 @@ export function register(program: Command, io: CliIo): void {
   addPlanFlagOptions(addSessionOptions(addFormatOption(command)))
     .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
     .addOption(
-      new Option("--fail-on <what>", "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name)")
+      new Option("--fail-on <what>", "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name, a prune of an empty source, a cost over the budget or unknown with one)")
         .choices(["changes", "blocked"])
         .default("changes"),
     )

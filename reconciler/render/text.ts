@@ -10,7 +10,7 @@ export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
   // No separate drift section: without a state file every in-place change is drift, and the
   // changes already show each field live → file.
-  const sections = [sourceLine(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan, ctx)];
+  const sections = [headerLines(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan, ctx)];
   return joinSections(sections);
 }
 
@@ -20,7 +20,7 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
   const missing = visibleChanges(plan).filter((ch) => ch.id === null);
   const extra = visibleChanges(plan).filter((ch) => ch.action === "delete" && !ch.unmanaged);
   const sections = [
-    sourceLine(plan),
+    headerLines(plan),
     driftSection(plan, ctx, c),
     listSection(`Missing (declared in ${ctx.file}, not in the space):`, missing, (ch) => `  ${c.green("+")} ${t(ch.address)}`),
     listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${t(ch.address)}`),
@@ -30,6 +30,12 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
     hasChanges(plan) ? summarySection(plan, ctx) : wrapped(ctx, `No drift: the space matches ${ctx.file}.`, costLine(plan)),
   ];
   return joinSections(sections);
+}
+
+/** The space the plan acts on (a run never leaves it to be guessed), then where a git-sourced desired state came from. */
+function headerLines(plan: Plan): string {
+  const source = sourceLine(plan);
+  return `Space: ${t(plan.spaceId)}${source === "" ? "" : `\n${source}`}`;
 }
 
 /** The commit a git-sourced plan was computed from (empty for a file). */
@@ -53,7 +59,7 @@ function unmanagedSection(plan: Plan, c: Palette): string {
   const cubes = unmanagedCubes(plan);
   if (cubes.length === 0) return "";
   const lines = [c.bold(`Unmanaged cubes (in the space, not in the file; deleted only with --prune or prune: true):`)];
-  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : cube.blocked ? " → blocked (protected: not deleted)" : ` → ${ACTION_WORDS[cube.action]}`}`);
+  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : cube.blocked ? ` → blocked (${cube.blocked.code === "termination_protected" ? "protected" : "the source declares no cubes"}: not deleted)` : ` → ${ACTION_WORDS[cube.action]}`}`);
   return lines.join("\n");
 }
 

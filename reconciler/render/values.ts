@@ -70,7 +70,7 @@ export function blockedLine(plan: Plan): string | undefined {
 export function costLine(plan: Plan): string | undefined {
   const cost = plan.cost;
   if (cost === undefined) return undefined;
-  if ("unknown" in cost) return `Cost: unknown (${cost.unknown})${cost.budget ? `; the budget of ${money(cost.budget.monthly)}/month is not checked` : ""}.`;
+  if ("unknown" in cost) return `Cost: unknown (${cost.unknown})${cost.budget && cost.blocked !== true ? `; the budget of ${money(cost.budget.monthly)}/month is not checked` : ""}.`;
   const unit = `${cost.currency}/month`;
   const change = cost.delta === 0 ? "no change" : `${cost.delta > 0 ? "+" : "-"}${money(Math.abs(cost.delta))} ${unit}`;
   const fleet = cost.delta === 0 ? money(cost.after) : `${money(cost.before)} → ${money(cost.after)}`;
@@ -82,6 +82,10 @@ export function costLine(plan: Plan): string | undefined {
 
 /** The refusal of a change that adds cost above the file's budget, naming the cubes that add the most. */
 export function overBudgetMessage(plan: Plan): string | undefined {
+  if (plan.cost !== undefined && "unknown" in plan.cost) {
+    const { blocked, budget } = plan.cost;
+    return blocked === true && budget !== undefined ? `the change may add cost and its cost cannot be known, with a budget of ${money(budget.monthly)}/month (budget.monthly) set` : undefined;
+  }
   const cost = plan.cost as KnownCost | undefined;
   if (cost?.budget?.over !== true) return undefined;
   const top = (cost.budget.top ?? []).map((name) => `${name} +${money(cost.cubes.find((c) => c.name === name)?.delta ?? 0)}`).join(", ");

@@ -35,6 +35,20 @@ describe("diff: unmanaged cubes and prune", () => {
     }
   });
 
+  test("issue 31 item 10: a desired state declaring no cubes prunes nothing (every delete blocked) unless it says allowEmpty", () => {
+    for (const plan of [diff(desired([], true), state), diff(desired([]), state, { prune: true })]) {
+      expect(plan.steps).toEqual([]);
+      expect(plan.changes.map((c) => [c.address, c.action, c.blocked?.code])).toEqual([
+        ["cube/web", "delete", "empty_source"],
+        ["cube/extra", "delete", "empty_source"],
+        ["cube/db", "delete", "empty_source"],
+      ]);
+      expect(plan.changes[0]?.blocked?.reason).toContain("set allowEmpty: true beside prune: true");
+    }
+    const allowed = diff({ ...desired([], true), allowEmpty: true }, state);
+    expect(allowed.steps.filter((s) => s.op === "delete-cube").map((s) => s.address)).toEqual(["cube/web", "cube/extra"]);
+  });
+
   test("with targets only those cubes are planned and nothing is pruned", () => {
     const plan = diff(desired([spec("web", { power: "stopped" }), spec("new")], true), state, { targets: ["web"] });
     expect(plan.changes.filter((c) => !c.unmanaged).map((c) => c.address)).toEqual(["cube/web"]);

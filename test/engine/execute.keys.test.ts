@@ -57,8 +57,14 @@ describe("executors: idempotency keys", () => {
     await executeStep(create, context(client));
     expect(client.keys).toHaveLength(2);
     expect(client.keys[0]).toBe(client.keys[1]);
+    // Issue 31 item 4: the key is derived from the create (space, address, body), so the same create decided anew (another run, another
+    // machine) sends the same key; another body or another space, another key.
     await executeStep({ ...create }, context(client));
-    expect(client.keys[2]).not.toBe(client.keys[0]);
+    expect(client.keys[2]).toBe(client.keys[0]);
+    await executeStep({ ...create, body: { ...create.body, image: "debian-12" } }, context(client));
+    expect(client.keys[3]).not.toBe(client.keys[0]);
+    await executeStep({ ...create }, { ...context(client), spaceId: "space-2" });
+    expect(client.keys[4]).not.toBe(client.keys[0]);
   });
 });
 
