@@ -43,7 +43,8 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
   const ignoreWarnings = doc.warnings?.ignore.length ? doc.warnings.ignore : undefined;
   const budget = doc.budget && { monthly: doc.budget.monthly };
-  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, webhooks, ignoreWarnings, budget }) };
+  const policies = doc.policies?.length ? doc.policies : undefined;
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, webhooks, ignoreWarnings, budget, policies }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
