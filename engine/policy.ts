@@ -333,3 +333,39 @@ function changeCostViolations(rule: PolicyRule, source: string, plan: Plan): Pol
 
 /** The address of the cube a violation is under, for placing it in outputs. */
 export const violationCube = (v: PolicyViolation): string | undefined => (v.cubeName === undefined ? undefined : cubeAddress(v.cubeName));
+
+// ---------------------------------------------------------------- one resource alone (the Pulumi provider's check)
+
+/** What the Pulumi provider knows of a cube at check(): its own inputs, no plan and no live state. */
+export interface CubeInputs {
+  name: string;
+  image: string;
+  region?: string | null;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  terminationProtection?: boolean;
+}
+
+const PORT_CHECKS = new Set(["deny.portsOpenToInternet", "deny.udpPorts"]);
+const COST_CHECK = "max.monthlyCostPerCube";
+
+/** The rules a cube's own inputs break (its cost, ports and domains are not known here). */
+export function checkCubeInputs(rules: readonly SourcedRule[], cube: CubeInputs): PolicyViolation[] {
+  const subject: CubeSubject = { name: cube.name, image: cube.image, region: cube.region ?? null, resources: cube.resources, terminationProtection: cube.terminationProtection ?? false, ports: [], domains: [] };
+  return judgeAlone(rules, subject, cubeAddress(cube.name), (rule) => cubeMatcher(rule)(cube.name), (f) => f.check !== COST_CHECK);
+}
+
+/** The rules a published port breaks on its own: those of rules that match every cube (a port alone does not know its cube's name). */
+export function checkPortInputs(rules: readonly SourcedRule[], port: { cubePort: number; udp: boolean; allow: string[] }): PolicyViolation[] {
+  const subject: CubeSubject = { name: "", image: "", region: null, resources: { vcpu: 0, ramGb: 0, diskGb: 0 }, terminationProtection: true, ports: [port], domains: [] };
+  return judgeAlone(rules, subject, "cube", (rule) => rule.match?.names === undefined && rule.match?.groups === undefined, (f) => PORT_CHECKS.has(f.check));
+}
+
+function judgeAlone(rules: readonly SourcedRule[], subject: CubeSubject, address: string, applies: (rule: PolicyRule) => boolean, keep: (f: Finding) => boolean): PolicyViolation[] {
+  const found: PolicyViolation[] = [];
+  for (const { rule, source } of rules) {
+    const check = cubeCheck(rule);
+    if (check === undefined || !applies(rule)) continue;
+    for (const finding of check(subject, address).filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined, "new"));
+  }
+  return found;
+}
