@@ -331,9 +331,6 @@ function changeCostViolations(rule: PolicyRule, source: string, plan: Plan): Pol
   return [violation(rule, source, finding, undefined, "new")];
 }
 
-/** The address of the cube a violation is under, for placing it in outputs. */
-export const violationCube = (v: PolicyViolation): string | undefined => (v.cubeName === undefined ? undefined : cubeAddress(v.cubeName));
-
 // ---------------------------------------------------------------- one resource alone (the Pulumi provider's check)
 
 /** What the Pulumi provider knows of a cube at check(): its own inputs, no plan and no live state. */

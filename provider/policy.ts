@@ -3,7 +3,7 @@
  * Cube's or TcpMapping's inputs at check(): a mandatory violation is a check failure carrying the rule's message, so `pulumi preview` stops on it.
  */
 import { delimiter } from "node:path";
-import { checkCubeInputs, checkPortInputs, type PolicyViolation } from "../engine/index.js";
+import { checkCubeInputs, checkPortInputs, type PolicyViolation, type SourcedRule } from "../engine/index.js";
 import { loadPolicyFiles } from "../desired/policy.js";
 import { formatProblem, LoadError } from "../desired/errors.js";
 import { containsUnknown, type CheckFailure } from "./check.js";
@@ -33,7 +33,7 @@ const failureOf = (v: PolicyViolation): CheckFailure => ({ property: PROPERTY[v.
 export function policyFailures(kind: "Cube" | "TcpMapping", inputs: Props): CheckFailure[] {
   const files = policyFiles();
   if (files.length === 0 || containsUnknown(inputs)) return [];
-  let rules;
+  let rules: SourcedRule[];
   try {
     rules = loadPolicyFiles({ files, cwd: process.cwd() });
   } catch (e) {
