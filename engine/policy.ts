@@ -59,6 +59,9 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
   const specs = new Map(input.desired.cubes.map((spec) => [spec.name, spec]));
   const live = new Map(input.observed.cubes.map((o) => [o.cube.id, o]));
   const costs = cubeCosts(input.plan);
+  // A cube whose change and sub-resources change nothing has, after the change, exactly what it has live: its findings are all existing.
+  const changing = new Set<string>();
+  for (const change of input.plan.changes) if (change.action !== "noop") changing.add(change.cubeName);
   for (const change of input.plan.changes) {
     if (change.kind !== "cube" || change.unmanaged || change.action === "delete") continue;
     const spec = specs.get(change.cubeName);
@@ -69,10 +72,11 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
     const before = observed === undefined ? undefined : liveSubject(observed, costs?.get(spec.name)?.before);
     for (const { rule, source, matches, check } of compiled) {
       if (check === undefined || !matches(spec.name)) continue;
-      const seen = new Set(before === undefined || made ? [] : check(before, change.address).map(keyOf));
+      const untouched = before !== undefined && !changing.has(spec.name);
+      const seen = untouched || before === undefined || made ? undefined : new Set(check(before, change.address).map(keyOf));
       for (const finding of check(after, change.address)) {
-        const touched = made || isMade(changes.get(finding.address));
-        violations.push(violation(rule, source, finding, spec.name, touched || !seen.has(keyOf(finding)) ? "new" : "existing"));
+        const isNew = !untouched && (made || isMade(changes.get(finding.address)) || !seen?.has(keyOf(finding)));
+        violations.push(violation(rule, source, finding, spec.name, isNew ? "new" : "existing"));
       }
     }
   }
