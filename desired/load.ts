@@ -297,12 +297,13 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   });
 }
 
-class ParsedFile {
+/** A YAML file parsed with positions; `schema` is the document's (the desired state's, or a policy file's: desired/policy.ts). */
+export class ParsedFile {
   readonly problems: FileProblem[] = [];
   readonly doc: Document.Parsed;
   private readonly lines = new (yaml().LineCounter)();
 
-  constructor(private readonly file: string, source: string) {
+  constructor(private readonly file: string, source: string, private readonly schema: $ZodType = DesiredStateDocument) {
     this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, ...TAG_OPTIONS });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
@@ -326,6 +327,10 @@ class ParsedFile {
   /** What the parser accepts but cannot be a desired-state document, said before zod says "expected object". */
   private checkStructure(): void {
     const contents = this.doc.contents;
+    if (this.schema !== DesiredStateDocument) {
+      if (!yaml().isMap(contents)) this.addAt(contents?.range?.[0] ?? 0, "the file must be a mapping (apiVersion, kind, …)");
+      return;
+    }
     if (contents === null || (yaml().isScalar(contents) && (contents.value === null || contents.value === ""))) {
       this.addAt(0, `the file is empty: start it with "apiVersion: ${API_VERSION}" and a "cubes:" list (see examples/fleet.yaml, or write one from a live space with \`cubeform import\`)`);
       return;
@@ -412,7 +417,7 @@ class ParsedFile {
   addZodIssue(issue: $ZodIssue): void {
     const where = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
-      const known = knownKeysAt(DesiredStateDocument, issue.path);
+      const known = knownKeysAt(this.schema, issue.path);
       for (const key of issue.keys) this.addAtKey(issue.path, key, `${where}unknown key ${quoted(key)}${unknownKeyHint(key, known)}`);
       return;
     }

@@ -30,6 +30,8 @@ export interface LoadedFiles extends Omit<LoadedFile, "cubePositions" | "locate"
   cubePositions: Record<string, FilePosition>;
   /** Where a cube's field is (see LoadedFile.locate), in the file that declares the cube. */
   locateCube(cubeName: string, field: IssuePath): FilePosition;
+  /** "FILE:LINE:COL" of each rule of desired.policies, in order (desired/policy.ts). */
+  policySources?: string[];
 }
 
 export async function loadDesiredFiles(options: LoadFilesOptions): Promise<LoadedFiles> {
@@ -185,6 +187,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   const ignored = [...new Set(loaded.flatMap((f) => f.desired.ignoreWarnings ?? []))];
   if (ignored.length > 0) desired.ignoreWarnings = ignored;
   if (budget !== undefined) desired.budget = { monthly: budget.monthly };
+  const policies = fleetPolicies(loaded);
+  if (policies !== undefined) desired.policies = policies.rules;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
   if (withWebhooks.length > 0) {
@@ -204,6 +208,7 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     envNames: [...new Set(loaded.flatMap((f) => f.envNames))],
     cubeNames,
     cubePositions: positions,
+    ...(policies === undefined ? {} : { policySources: policies.sources }),
     // The file that declares the cube (the first, had several: they were refused above).
     locateCube: (cubeName, field) => {
       for (const file of loaded) {
@@ -224,4 +229,20 @@ function locateInFile(file: LoadedFile, index: number, field: IssuePath): Positi
   if (!DEFAULTABLE.has(String(field[0])) || !samePlace(at, file.locate(["cubes", index]))) return at;
   const inDefaults = file.locate(["defaults", ...field]);
   return samePlace(inDefaults, file.locate(["defaults", ...field.slice(0, -1)])) ? at : inDefaults;
+}
+
+/** The rules the files add (`policies:`), each with where it is written. */
+function fleetPolicies(loaded: readonly LoadedFile[]): { rules: NonNullable<DesiredState["policies"]>; sources: string[] } | undefined {
+  const withRules = loaded.filter((f) => (f.desired.policies?.length ?? 0) > 0);
+  if (withRules.length === 0) return undefined;
+  const rules: NonNullable<DesiredState["policies"]> = [];
+  const sources: string[] = [];
+  for (const file of withRules) {
+    (file.desired.policies ?? []).forEach((rule, i) => {
+      const at = file.locate(["policies", i]);
+      rules.push(rule);
+      sources.push(`${file.file}:${at.line}:${at.col}`);
+    });
+  }
+  return { rules, sources };
 }

@@ -29,3 +29,4 @@ export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } f
 export { memoryJournal, bodyDigest } from "./journal.js";
 export { waitForCube, type WaitSpec } from "./wait.js";
 export { fleetAfter, fleetBefore, isOverBudget, planCost, HOURS_PER_MONTH, type FleetCube } from "./cost.js";
+export { applyOverrides, checkCubeInputs, checkPortInputs, evaluatePolicies, policyBlocks, blocksApply, globPattern, groupOf, isPreviewName, type CubeInputs, type PolicyInput, type PolicyOverride, type PolicyReport, type PolicyRule, type PolicyViolation, type SourcedRule } from "./policy.js";

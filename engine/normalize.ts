@@ -44,7 +44,8 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   const ignoreWarnings = doc.warnings?.ignore.length ? doc.warnings.ignore : undefined;
   const budget = doc.budget && { monthly: doc.budget.monthly };
   const allowEmpty = doc.allowEmpty === true ? true : undefined;
-  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget }) };
+  const policies = doc.policies?.length ? doc.policies : undefined;
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {

@@ -5,6 +5,7 @@
 import type { AttachDomainRequest, CreateTcpMappingRequest, Domain, TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest, CreateWebhookRequest, Cube, DnsRecord, PatchDomainRequest, Webhook } from "../schema/index.js";
 import type { DesiredPort, IGNORABLE_FIELDS, Power } from "../schema/desired.js";
+import type { Enforcement, PolicyRule } from "../schema/policy.js";
 
 // ---------------------------------------------------------------- desired state (normalized)
 
@@ -74,6 +75,8 @@ export interface DesiredState {
   ignoreWarnings?: string[];
   /** A monthly ceiling in the API's currency: apply refuses a change that adds cost above it. */
   budget?: Budget;
+  /** Policy rules the fleet file adds (`policies:`); a policy file's rules come from elsewhere (engine/policy.ts). */
+  policies?: PolicyRule[];
 }
 
 // ---------------------------------------------------------------- observed state
@@ -200,6 +203,43 @@ export interface Plan {
   source?: SourceRevision;
   /** What the plan does to the fleet's monthly cost (cost.ts); set by the CLI from the live prices. */
   cost?: PlanCost;
+  /** The policy rules checked on this plan and what they found (policy.ts); absent when no rule applies. */
+  policy?: PolicyReport;
+}
+
+// ---------------------------------------------------------------- policy (policy.ts)
+
+export interface PolicyViolation {
+  rule: string;
+  enforcement: Enforcement;
+  /** The resource the rule judged ("cube/web", "cube/web/port/5432", "group/web", "webhook/…"), or "plan" for the change as a whole. */
+  address: string;
+  cubeName?: string;
+  /** Which check of the rule found it ("deny.portsOpenToInternet", "max.vcpu", …). */
+  check: string;
+  /** What the rule saw. */
+  saw: string;
+  /** How to make it pass. */
+  fix: string;
+  /** new: the change makes it (mandatory blocks). existing: live already and untouched by the change (a warning only). */
+  status: "new" | "existing";
+  /** Where the rule is written. */
+  source: string;
+  /** An override let it pass for this apply. */
+  overridden?: { reason: string };
+}
+
+export interface PolicyOverride {
+  rule: string;
+  reason: string;
+}
+
+export interface PolicyReport {
+  /** How many rules were checked. */
+  rules: number;
+  violations: PolicyViolation[];
+  /** Overrides asked for; each applies to the mandatory violations of its rule. */
+  overrides?: PolicyOverride[];
 }
 
 // ---------------------------------------------------------------- cost

@@ -5,12 +5,13 @@
  */
 import type { ConfigureRequest, CheckResult, CreateResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { withoutSpentAdoptId } from "./adopt.js";
-import { checkInputs, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema, WebhookInputSchema } from "./check.js";
+import { checkInputs, type CheckOutcome, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema, WebhookInputSchema } from "./check.js";
 import { createWebhook, deleteWebhook, updateWebhook } from "./webhook.js";
 import { createCube, updateCube } from "./cube.js";
 import { createDomain, updateDomain } from "./domain.js";
 import { withSecretsRedacted } from "./errors.js";
 import { configureSettings, settingsFrom } from "./settings.js";
+import { policyFailures } from "./policy.js";
 import { readTcpMapping, updateTcpMapping } from "./tcp-mapping.js";
 import type { Props } from "./values.js";
 
@@ -23,12 +24,18 @@ function spendAdoptId(olds: Props, outcome: CheckResult): CheckResult {
   return outcome.inputs ? { ...outcome, inputs: withoutSpentAdoptId(olds ?? {}, outcome.inputs) } : outcome;
 }
 
+/** Valid inputs are then judged by the policy files' mandatory rules (policy.ts). */
+function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): CheckOutcome {
+  if (outcome.failures.length > 0) return outcome;
+  return { ...outcome, failures: policyFailures(kind, outcome.inputs) };
+}
+
 // ------------------------------------------------------------------ Cube
 
 export { diffCube as cubeDiff, readCube as cubeRead, deleteCube as cubeDelete } from "./cube.js";
 
 export async function cubeCheck(olds: Props, news: Props): Promise<CheckResult> {
-  return spendAdoptId(olds, checkInputs(CubeInputSchema, news, { dropNulls: true }));
+  return spendAdoptId(olds, withPolicy("Cube", checkInputs(CubeInputSchema, news, { dropNulls: true })));
 }
 export async function cubeCreate(inputs: Props): Promise<CreateResult> {
   return withSecretsRedacted([inputs], () => createCube(inputs));
@@ -56,7 +63,7 @@ export async function domainUpdate(id: string, olds: Props, news: Props): Promis
 export { diffTcpMapping as tcpMappingDiff, createTcpMapping as tcpMappingCreate, deleteTcpMapping as tcpMappingDelete } from "./tcp-mapping.js";
 
 export async function tcpMappingCheck(olds: Props, news: Props): Promise<CheckResult> {
-  return spendAdoptId(olds, checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" }));
+  return spendAdoptId(olds, withPolicy("TcpMapping", checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" })));
 }
 export async function tcpMappingRead(id: string, _props?: Props): Promise<ReadResult> {
   return readTcpMapping(id);

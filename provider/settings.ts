@@ -17,6 +17,8 @@ export interface ProviderSettings {
   rateLimit?: Rate;
   waitTimeoutMs: number;
   pollIntervalMs: number;
+  /** Policy files (`cubeform:policy`, separated as PATH is); else CUBEFORM_POLICY, read at each check. */
+  policy?: string;
 }
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
@@ -31,7 +33,7 @@ let pacer: MutationPacer | undefined;
 export function settingsFrom(config: ConfigReader, env: Env): ProviderSettings {
   const get = (key: string) => config.get(`cubeform:${key}`)?.trim() || undefined;
   const next: ProviderSettings = { waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
-  for (const key of ["apiKey", "apiUrl", "spaceId"] as const) {
+  for (const key of ["apiKey", "apiUrl", "spaceId", "policy"] as const) {
     const value = get(key);
     if (value) next[key] = value;
   }

@@ -2,6 +2,7 @@
 import "./zod-english.js";
 import * as z from "zod/mini";
 import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
+import { PolicyRule } from "./policy.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -113,5 +114,7 @@ export const DesiredStateDocument = z.strictObject({
   warnings: z.optional(z.strictObject({ ignore: z._default(z.array(z.enum(WARNING_KINDS)), []) })),
   /** A monthly ceiling in the API's currency (GET /pricing): apply refuses a change that adds cost above it. */
   budget: z.optional(z.strictObject({ monthly: z.number().check(z.positive()) })),
+  /** Policy rules this fleet adds; it may not disable or weaken a policy file's rule of the same name. */
+  policies: z.optional(z.array(PolicyRule)),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

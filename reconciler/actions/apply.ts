@@ -10,12 +10,15 @@ import { writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
+import { escapeText } from "../render/escape.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { STDIN } from "../../desired/sources.js";
 import { renderContext } from "./plan.js";
 import { rememberLoadedSecrets } from "../redact.js";
+import { refusePolicyViolations, withApplyOverrides } from "../policy.js";
+import type { PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
@@ -38,6 +41,7 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     refuseOverBudget(plan);
+    refusePolicyViolations(plan);
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
       return 0;
@@ -68,9 +72,11 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
+    withApplyOverrides(saved, ctx.policy?.overrides ?? []);
     // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
     out.write(renderPlan(saved, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(saved);
+    refusePolicyViolations(saved);
     writeLine(out, `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
     checkSecrets(secretNamesOf(saved), io);
     return execute(conn, saved, saved.desired, ctx, io);
@@ -95,7 +101,8 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx:
   const result = await applyPlan(conn, plan, desired, { env: io.env, out: progressOut(ctx, io), shouldStop: () => io.signal?.aborted === true, waitTimeoutMs, pollIntervalMs, io });
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const reach = result.stopped ? {} : await reachAfterApply(conn, result);
-  const report = { ...result, ...(others ? { untargeted: others } : {}), ...reach };
+  const overrides = plan.policy?.overrides;
+  const report = { ...result, ...(others ? { untargeted: others } : {}), ...reach, ...(overrides?.length ? { policyOverrides: overrides } : {}) };
   io.stdout.write(ctx.format === "json" ? renderApplyResultJson(report) : renderApplyResult(report));
   if (result.stopped) return io.signal?.reason === "SIGTERM" ? 143 : 130;
   return applyExitCode(result);
@@ -109,7 +116,7 @@ async function untargetedDifferences(conn: Connection, desired: DesiredState, ct
 }
 
 /** What apply did, plus (with --target) the other cubes that still differ, and how to reach the cubes it changed. */
-export type ApplyReport = ApplyResult & { untargeted?: string[] } & ReachReport;
+export type ApplyReport = ApplyResult & { untargeted?: string[]; policyOverrides?: PolicyOverride[] } & ReachReport;
 
 interface ReachReport {
   reach?: CubeReach[];
@@ -173,6 +180,7 @@ export function renderApplyResultJson(result: ApplyReport): string {
     blocked: result.blocked.map((c) => ({ address: c.address, code: c.blocked?.code, reason: c.blocked?.reason })),
     remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action, ...(c.blocked ? { blocked: c.blocked.code } : {}) })),
     ...(result.untargeted ? { untargetedDiffering: result.untargeted } : {}),
+    ...(result.policyOverrides ? { policyOverrides: result.policyOverrides } : {}),
     reach: result.reach ?? [],
     ...(result.reachLeftOut ? { reachLeftOut: result.reachLeftOut } : {}),
     ...(result.reachError ? { reachError: result.reachError } : {}),
@@ -195,6 +203,7 @@ export function renderApplyResult(result: ApplyReport): string {
   }
   lines.push(`Apply finished: ${plural(done, "step", "steps")} done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
   lines.push(convergenceLine(result));
+  for (const o of result.policyOverrides ?? []) lines.push(escapeText(`Policy rule ${o.rule} was overridden for this apply: ${o.reason}`));
   lines.push(...reachLines(result));
   return `${lines.join("\n")}\n`;
 }

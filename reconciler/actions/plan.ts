@@ -1,6 +1,7 @@
 /** `cubeform plan`: load → connect → observe → diff → render. Exit 0 in sync, 2 with changes. */
 import type { Plan } from "../../engine/types.js";
 import { isOverBudget } from "../../engine/cost.js";
+import { policyBlocks } from "../../engine/policy.js";
 import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile } from "../../desired/load.js";
@@ -17,7 +18,7 @@ export interface PlanContext extends SessionContext, PlanFlags {
   /** Where to save the plan for `apply plan.json`. */
   out?: string;
   /** What exits 2: any change (the default), or only a blocked one (a pull request's check). */
-  failOn?: "changes" | "blocked";
+  failOn?: "changes" | "blocked" | "policy";
 }
 
 /** A plan that is printed and not saved (plan, drift): only JSON shows its digest. */
@@ -25,6 +26,8 @@ export const printedOnly = (format: PlanContext["format"]): PlanKeep => ({ noopB
 
 export const EXIT_IN_SYNC = 0;
 export const EXIT_CHANGES = 2;
+/** --fail-on policy: a mandatory policy violation fails a CI step. */
+export const EXIT_POLICY = 1;
 
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   // A saved plan keeps the whole desired state (apply reports the untargeted cubes that differ).
@@ -42,7 +45,8 @@ export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   return exitCodeOf(plan, ctx.failOn);
 }
 
-export function exitCodeOf(plan: Plan, failOn: "changes" | "blocked" = "changes"): number {
+export function exitCodeOf(plan: Plan, failOn: "changes" | "blocked" | "policy" = "changes"): number {
+  if (failOn === "policy") return policyBlocks(plan).length > 0 ? EXIT_POLICY : EXIT_IN_SYNC;
   if (failOn === "blocked") return plan.changes.some((change) => change.blocked) || isOverBudget(plan.cost) ? EXIT_CHANGES : EXIT_IN_SYNC;
   return hasChanges(plan) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }

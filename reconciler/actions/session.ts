@@ -19,6 +19,7 @@ import type { RepoLoader } from "../../desired/repo-load.js";
 import type { SourceRevision } from "../../engine/types.js";
 import { loadSource, reportProblems } from "./validate.js";
 import { rememberLoadedSecrets } from "../redact.js";
+import { checkPolicies, hasPolicies, policyRules, type PolicyFlags } from "../policy.js";
 
 export interface SessionContext {
   /** What -f named: files, directories of them, or "-" for standard input. */
@@ -45,6 +46,8 @@ export interface PlanFlags {
   pricingTimeout?: number;
   /** What the plan keeps beyond what it prints (everything when absent). */
   keep?: PlanKeep;
+  /** Policy files and overrides (reconciler/policy.ts); the fleet file's own rules are checked without them. */
+  policy?: PolicyFlags;
 }
 
 /** How many cubes are read at once: two reads each, so the client's connections are all in use. */
@@ -54,12 +57,14 @@ export const observeConcurrency = (conn: Connection): number => Math.max(1, Math
  * Loads the files; a problem or an unknown --target ends the command before it connects.
  * `targetedLoad` (plan only): untargeted cubes are read for their identity, not validated.
  */
-export async function loadForSession(ctx: SessionContext & { targets?: string[] }, io: CliIo, options: { targetedLoad?: boolean } = {}): Promise<LoadedFiles> {
+export async function loadForSession(ctx: SessionContext & { targets?: string[]; policy?: PolicyFlags }, io: CliIo, options: { targetedLoad?: boolean } = {}): Promise<LoadedFiles> {
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
     // A checkout (--repo) is loaded per commit without the disk cache: its entries read paths unconfined.
     loaded = await loadSource(ctx, io, { ...targets, ...diskCacheOf(io) });
+    // Policy files, and a fleet file that redefines one of their rules, are checked before anything connects.
+    if (hasPolicies(ctx.policy, loaded.desired)) policyRules(ctx.policy, loaded.desired, loaded);
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
@@ -204,7 +209,7 @@ export async function computePlan(
   flags: PlanFlags,
   rateLimit: RateLimit,
   notice?: NodeJS.WritableStream,
-  source?: CatalogSource & { revision?: SourceRevision },
+  source?: CatalogSource & { revision?: SourceRevision; policySources?: string[] },
   env?: Record<string, string | undefined>,
   memo?: PlanMemo,
 ): Promise<{ plan: Plan; observed: ObservedState }> {
@@ -231,6 +236,7 @@ export async function computePlan(
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
   if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
+  if (hasPolicies(flags.policy, desired)) checkPolicies(plan, policyRules(flags.policy, desired, source), { desired, observed, overrides: flags.policy?.overrides ?? [] });
   return { plan, observed };
 }
 

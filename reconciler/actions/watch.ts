@@ -17,6 +17,7 @@ import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { isOverBudget } from "../../engine/cost.js";
+import { policyBlocks } from "../../engine/policy.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
@@ -272,7 +273,10 @@ class Watcher {
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
     // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
-    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost)) {
+    // A mandatory policy violation stops the round's apply before any mutation, as apply refuses it.
+    const refusedByPolicy = this.ctx.apply && plan.steps.length > 0 && policyBlocks(plan).length > 0;
+    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost) || refusedByPolicy) {
+      if (refusedByPolicy) writeLine(this.io.stdout, `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`);
       this.reportPlan(plan, loaded);
       return {};
     }

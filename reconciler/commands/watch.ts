@@ -5,10 +5,12 @@ import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
+import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
 const WatchOptions = z.object({
   ...SessionOptions.shape,
   ...PlanFlagOptions.shape,
+  policy: PolicyOptions.shape.policy,
   apply: z.boolean().default(false),
   interval: z.string().default("60s"),
   once: z.boolean().default(false),
@@ -21,7 +23,7 @@ const WatchOptions = z.object({
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command)))
+  addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -69,7 +71,8 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, ...parsed } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, ...parsed } = parseOptions(WatchOptions, raw);
+      const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...(await sessionContext(parsed, raw, io)),
@@ -78,6 +81,7 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
         pushSecretFile: pushSecretFile === undefined ? undefined : resolve(cwdOf(io), pushSecretFile),
         ...stepWaits({ waitTimeout, pollInterval }),
         cwd: cwdOf(io),
+        policy: policyFlags({ policy }, io.env, cwdOf(io)),
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
         signal: io.signal ?? new AbortController().signal,
       };

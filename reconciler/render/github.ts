@@ -7,6 +7,7 @@ import type { FileProblem } from "../errors.js";
 import { githubData, githubInertLog, githubProperty } from "./escape.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
+import { policyAnnotations } from "./policy.js";
 import { ACTION_WORDS, formatValue, overBudgetMessage, visibleChanges } from "./values.js";
 
 export function renderPlanGithub(plan: Plan, ctx: RenderContext): string {
@@ -29,7 +30,7 @@ function annotations(plan: Plan, ctx: RenderContext): string {
   // At the cube that adds the most.
   const top = overBudget ? (plan.cost as KnownCost).budget?.top?.[0] : undefined;
   const budget = overBudget ? annotation("error", { file: ctx.file, ...(top === undefined ? {} : ctx.cubePositions[top]) }, `Blocked by the budget: ${overBudget}`) : "";
-  return budget + visibleChanges(plan)
+  return budget + policyAnnotations(plan, ctx, annotation) + visibleChanges(plan)
     .map((change) => {
       const where = { file: ctx.file, ...(change.unmanaged ? {} : ctx.cubePositions[change.cubeName]) };
       return change.blocked

@@ -3,6 +3,7 @@ import { shortCommit } from "../../desired/repo-load.js";
 import type { FieldChange, Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
+import { policyMarkdown } from "./policy.js";
 import { inlineValue } from "./fields.js";
 import { ACTION_WORDS, blockedLine, costLine, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
@@ -17,6 +18,7 @@ export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cube
   for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
   if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
+  lines.push(...policyMarkdown(plan));
   lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
   const cost = costLine(plan);
   if (cost) lines.push("", escapeMarkdown(cost));

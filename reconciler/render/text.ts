@@ -4,13 +4,14 @@ import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
+import { policyLinesUnder, policyTextSection } from "./policy.js";
 import { ACTION_WORDS, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
   // No separate drift section: without a state file every in-place change is drift, and the
   // changes already show each field live → file.
-  const sections = [headerLines(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), summarySection(plan, ctx)];
+  const sections = [headerLines(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), policyTextSection(plan, c), summarySection(plan, ctx)];
   return joinSections(sections);
 }
 
@@ -71,6 +72,7 @@ function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
     lines.push(`  ${colorSymbol(change, c)} ${t(change.address)} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
     if (change.blocked) lines.push(`      ${c.red(`blocked: ${t(change.blocked.reason)}`)}`);
     lines.push(...changeFieldLines(change, layoutFor(change, ctx)));
+    lines.push(...policyLinesUnder(plan, change.address, c));
   }
   return lines.join("\n");
 }

@@ -1,0 +1,372 @@
+/**
+ * Policies judged on a plan (issue 36). Pure: rules + the desired state + what was observed + the plan → violations. A rule judges what the
+ * change makes (a create, an update, a replacement); a violation the live resource already has and the change does not touch is `existing`:
+ * a warning, never a block.
+ */
+import type { Domain, TcpMapping } from "../client/api.js";
+import type { PolicyRule } from "../schema/policy.js";
+import { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";
+import { isReplace, type DesiredCubeSpec, type DesiredState, type ObservedCube, type ObservedState, type Plan, type PolicyOverride, type PolicyReport, type PolicyViolation, type ResourceChange } from "./types.js";
+
+export type { PolicyOverride, PolicyReport, PolicyViolation } from "./types.js";
+
+export type { PolicyRule } from "../schema/policy.js";
+
+/** A rule and where it was written (a policy file, or the fleet file's `policies:`). */
+export interface SourcedRule {
+  rule: PolicyRule;
+  source: string;
+}
+
+/** A violation that stops an apply: mandatory, made by the change, not overridden. */
+export const blocksApply = (v: PolicyViolation): boolean => v.enforcement === "mandatory" && v.status === "new" && v.overridden === undefined;
+
+export const policyBlocks = (plan: Pick<Plan, "policy">): PolicyViolation[] => plan.policy?.violations.filter(blocksApply) ?? [];
+
+/** What a rule looks at of one cube, on either side of the change. */
+interface CubeSubject {
+  name: string;
+  image: string;
+  region: string | null;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  terminationProtection: boolean;
+  ports: { cubePort: number; udp: boolean; allow: string[] }[];
+  domains: { hostname: string; basicAuth: boolean; ipAllowList: string[] }[];
+  /** Monthly, when the plan's cost is known. */
+  monthlyCost?: number | null;
+}
+
+interface Finding {
+  address: string;
+  check: string;
+  saw: string;
+  fix: string;
+}
+
+type Check = (cube: CubeSubject, address: string) => Finding[];
+
+export interface PolicyInput {
+  desired: DesiredState;
+  observed: ObservedState;
+  plan: Plan;
+  overrides?: readonly PolicyOverride[];
+}
+
+export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInput): PolicyReport {
+  const violations: PolicyViolation[] = [];
+  const compiled = rules.map((sourced) => ({ ...sourced, matches: cubeMatcher(sourced.rule), check: cubeCheck(sourced.rule) }));
+  const changes = new Map(input.plan.changes.map((c) => [c.address, c]));
+  const specs = new Map(input.desired.cubes.map((spec) => [spec.name, spec]));
+  const live = new Map(input.observed.cubes.map((o) => [o.cube.id, o]));
+  const costs = cubeCosts(input.plan);
+  // A cube whose change and sub-resources change nothing has, after the change, exactly what it has live: its findings are all existing.
+  const changing = new Set<string>();
+  for (const change of input.plan.changes) if (change.action !== "noop") changing.add(change.cubeName);
+  for (const change of input.plan.changes) {
+    if (change.kind !== "cube" || change.unmanaged || change.action === "delete") continue;
+    const spec = specs.get(change.cubeName);
+    if (spec === undefined) continue;
+    const observed = change.id === null ? undefined : live.get(change.id);
+    const made = change.action === "create" || isReplace(change.action);
+    const after = desiredSubject(spec, made ? undefined : observed, costs?.get(spec.name)?.after);
+    const before = observed === undefined ? undefined : liveSubject(observed, costs?.get(spec.name)?.before);
+    for (const { rule, source, matches, check } of compiled) {
+      if (check === undefined || !matches(spec.name)) continue;
+      const untouched = before !== undefined && !changing.has(spec.name);
+      const seen = untouched || before === undefined || made ? undefined : new Set(check(before, change.address).map(keyOf));
+      for (const finding of check(after, change.address)) {
+        const isNew = !untouched && (made || isMade(changes.get(finding.address)) || !seen?.has(keyOf(finding)));
+        violations.push(violation(rule, source, finding, spec.name, isNew ? "new" : "existing"));
+      }
+    }
+  }
+  for (const { rule, source, matches } of compiled) {
+    violations.push(...replicaViolations(rule, source, matches, input), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
+  }
+  return applyOverrides({ rules: rules.length, violations }, input.overrides);
+}
+
+/** The report with each mandatory violation of an overridden rule, made by the change, let through with the override's reason. */
+export function applyOverrides(report: PolicyReport, overrides: readonly PolicyOverride[] | undefined): PolicyReport {
+  if (overrides === undefined || overrides.length === 0) return report;
+  const reasons = new Map(overrides.map((o) => [o.rule, o.reason]));
+  const violations = report.violations.map((v) => {
+    const reason = reasons.get(v.rule);
+    return reason !== undefined && v.enforcement === "mandatory" && v.status === "new" ? { ...v, overridden: { reason } } : v;
+  });
+  const recorded = [...(report.overrides ?? []).filter((o) => !reasons.has(o.rule)), ...overrides];
+  return { ...report, violations, overrides: recorded };
+}
+
+const keyOf = (f: Finding): string => `${f.address}\0${f.check}`;
+const isMade = (change: ResourceChange | undefined): boolean => change !== undefined && (change.action === "create" || isReplace(change.action));
+
+function violation(rule: PolicyRule, source: string, f: Finding, cubeName: string | undefined, status: PolicyViolation["status"]): PolicyViolation {
+  return { rule: rule.name, enforcement: rule.enforcement, address: f.address, ...(cubeName === undefined ? {} : { cubeName }), check: f.check, saw: f.saw, fix: f.fix, status, source };
+}
+
+// ---------------------------------------------------------------- matching
+
+/** `*` any run of characters, `?` one; the rest literal. */
+export function globPattern(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+
+const anyGlob = (globs: readonly string[] | undefined): ((text: string) => boolean) | undefined => {
+  if (globs === undefined) return undefined;
+  const patterns = globs.map(globPattern);
+  return (text) => patterns.some((p) => p.test(text));
+};
+
+/** A preview cube's name ends in -pr-N (`cubeform preview up --id pr-N`). */
+export const isPreviewName = (name: string): boolean => /-pr-\d+$/.test(name);
+
+/** The group a replica belongs to: NAME of NAME-N. */
+export const groupOf = (name: string): string | undefined => /^(.+)-\d+$/.exec(name)?.[1];
+
+/** Whether a rule applies to a cube: any of its names or groups globs (every cube without either), and its preview setting. */
+function cubeMatcher(rule: PolicyRule): (name: string) => boolean {
+  const names = anyGlob(rule.match?.names);
+  const groups = anyGlob(rule.match?.groups);
+  const previews = rule.match?.previews ?? "include";
+  return (name) => {
+    if (previews !== "include" && isPreviewName(name) !== (previews === "only")) return false;
+    if (names === undefined && groups === undefined) return true;
+    const group = groupOf(name);
+    return names?.(name) === true || (group !== undefined && groups?.(group) === true);
+  };
+}
+
+// ---------------------------------------------------------------- subjects
+
+function livePorts(mappings: readonly TcpMapping[]): CubeSubject["ports"] {
+  return mappings.filter((m) => !m.isSsh).map((m) => ({ cubePort: m.cubePort, udp: m.udp, allow: m.allow ?? [] }));
+}
+
+function liveDomain(d: Domain): CubeSubject["domains"][number] {
+  return { hostname: d.hostname, basicAuth: typeof d.basicAuthUser === "string" && d.basicAuthUser !== "", ipAllowList: d.ipAllowList ?? [] };
+}
+
+function liveSubject(o: ObservedCube, monthlyCost?: number | null): CubeSubject {
+  const { cube } = o;
+  return {
+    name: cube.name,
+    image: cube.image,
+    region: cube.region ?? null,
+    resources: cube.resources,
+    terminationProtection: cube.terminationProtection,
+    ports: livePorts(o.tcpMappings),
+    domains: o.domains.map(liveDomain),
+    ...(monthlyCost === undefined ? {} : { monthlyCost }),
+  };
+}
+
+/** The cube after the change: the declared values, the live ones where the file leaves a field unmanaged. */
+function desiredSubject(spec: DesiredCubeSpec, live: ObservedCube | undefined, monthlyCost?: number | null): CubeSubject {
+  const ignored = (field: string): boolean => live !== undefined && spec.lifecycle.ignoreChanges.includes(field as never);
+  const liveDomains = new Map((live?.domains ?? []).map((d) => [d.hostname, d]));
+  const domains =
+    spec.domains === undefined || ignored("domains")
+      ? (live?.domains ?? []).map(liveDomain)
+      : spec.domains.map((d) => {
+          const current = liveDomains.get(d.hostname);
+          const user = d.settings.basicAuthUser !== undefined ? d.settings.basicAuthUser : current?.basicAuthUser;
+          const allowList = d.settings.ipAllowList !== undefined ? d.settings.ipAllowList : current?.ipAllowList;
+          return { hostname: d.hostname, basicAuth: typeof user === "string" && user !== "", ipAllowList: allowList ?? [] };
+        });
+  return {
+    name: spec.name,
+    image: ignored("image") ? (live?.cube.image ?? spec.image) : spec.image,
+    region: (ignored("region") ? live?.cube.region : undefined) ?? spec.region ?? live?.cube.region ?? null,
+    resources: ignored("resources") && live ? live.cube.resources : spec.resources,
+    terminationProtection: (ignored("terminationProtection") ? undefined : spec.terminationProtection) ?? live?.cube.terminationProtection ?? false,
+    ports: spec.ports === undefined || ignored("ports") ? livePorts(live?.tcpMappings ?? []) : spec.ports.map((p) => ({ cubePort: p.cubePort, udp: p.udp, allow: p.allow })),
+    domains,
+    ...(monthlyCost === undefined ? {} : { monthlyCost }),
+  };
+}
+
+function cubeCosts(plan: Plan): Map<string, { before: number | null; after: number | null }> | undefined {
+  const cost = plan.cost;
+  if (cost === undefined || !("cubes" in cost)) return undefined;
+  return new Map(cost.cubes.map((c) => [c.name, { before: c.before, after: c.after }]));
+}
+
+// ---------------------------------------------------------------- checks of one cube
+
+const OPEN = new Set(["0.0.0.0/0", "::/0"]);
+
+/** The checks a rule makes on each cube it matches; undefined when it judges no cube (replicas, webhooks, the change's cost). */
+function cubeCheck(rule: PolicyRule): Check | undefined {
+  const checks: Check[] = [];
+  const { deny, allowed, max } = rule;
+  if (deny?.portsOpenToInternet) checks.push(portsOpen);
+  if (deny?.udpPorts) checks.push(udpPorts);
+  if (deny?.domainsWithoutAccessControl) checks.push(openDomains);
+  if (allowed?.images) checks.push(allowedValue("image", allowed.images));
+  if (allowed?.regions) checks.push(allowedValue("region", allowed.regions));
+  if (max !== undefined) checks.push(...maxChecks(max));
+  if (rule.require?.terminationProtection) checks.push(protectionRequired);
+  if (checks.length === 0) return undefined;
+  return (cube, address) => checks.flatMap((check) => check(cube, address));
+}
+
+const portsOpen: Check = (cube, address) =>
+  cube.ports
+    .filter((p) => p.allow.length === 0 || p.allow.some((cidr) => OPEN.has(cidr)))
+    .map((p) => ({
+      address: portAddress(address, p.cubePort),
+      check: "deny.portsOpenToInternet",
+      saw: p.allow.length === 0 ? `port ${p.cubePort} has no allow list: open to the whole internet` : `port ${p.cubePort} allows ${p.allow.filter((c) => OPEN.has(c)).join(", ")}: the whole internet`,
+      fix: `list the addresses that may connect in the port's allow (e.g. allow: [203.0.113.0/24]), without 0.0.0.0/0 or ::/0`,
+    }));
+
+const udpPorts: Check = (cube, address) =>
+  cube.ports
+    .filter((p) => p.udp)
+    .map((p) => ({ address: portAddress(address, p.cubePort), check: "deny.udpPorts", saw: `port ${p.cubePort} publishes UDP (udp: true, the default)`, fix: "set udp: false on the port" }));
+
+const openDomains: Check = (cube, address) =>
+  cube.domains
+    .filter((d) => !d.basicAuth && d.ipAllowList.length === 0)
+    .map((d) => ({
+      address: domainAddress(address, d.hostname),
+      check: "deny.domainsWithoutAccessControl",
+      saw: `domain ${d.hostname} has neither basic auth nor an IP allow list`,
+      fix: "set basicAuthUser and basicAuthPassword (${env:NAME}), or an ipAllowList, on the domain",
+    }));
+
+function allowedValue(field: "image" | "region", globs: readonly string[]): Check {
+  const allows = anyGlob(globs) as (text: string) => boolean;
+  return (cube, address) => {
+    const value = cube[field];
+    // A cube without a region is placed where the API decides: only a declared or live region is judged.
+    if (value === null || allows(value)) return [];
+    return [{ address, check: `allowed.${field}s`, saw: `${field} ${value} is not allowed`, fix: `use an allowed ${field}: ${globs.join(", ")}` }];
+  };
+}
+
+const RESOURCE_FIELDS = ["vcpu", "ramGb", "diskGb"] as const;
+
+function maxChecks(max: NonNullable<PolicyRule["max"]>): Check[] {
+  const checks: Check[] = [];
+  for (const field of RESOURCE_FIELDS) {
+    const limit = max[field];
+    if (limit === undefined) continue;
+    checks.push((cube, address) =>
+      cube.resources[field] <= limit ? [] : [{ address, check: `max.${field}`, saw: `resources.${field} is ${cube.resources[field]}, over the maximum of ${limit}`, fix: `set resources.${field} to ${limit} or less` }],
+    );
+  }
+  const perCube = max.monthlyCostPerCube;
+  if (perCube !== undefined) {
+    checks.push((cube, address) => {
+      if (cube.monthlyCost === undefined) return [{ address, check: "max.monthlyCostPerCube", saw: "the cube's monthly cost is unknown (the prices could not be read)", fix: "run again when the prices can be read" }];
+      if (cube.monthlyCost === null || cube.monthlyCost <= perCube) return [];
+      return [{ address, check: "max.monthlyCostPerCube", saw: `the cube costs ${cube.monthlyCost.toFixed(2)} a month, over the maximum of ${perCube.toFixed(2)}`, fix: "give the cube fewer resources" }];
+    });
+  }
+  return checks;
+}
+
+const protectionRequired: Check = (cube, address) =>
+  cube.terminationProtection ? [] : [{ address, check: "require.terminationProtection", saw: "terminationProtection is off", fix: "set terminationProtection: true on the cube" }];
+
+// ---------------------------------------------------------------- checks beyond one cube
+
+/** replicas bounds: the members of each group the rule matches, after the change (existing when the count is unchanged). */
+function replicaViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput): PolicyViolation[] {
+  const bounds = rule.replicas;
+  if (bounds === undefined) return [];
+  const count = (names: Iterable<string>): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const name of names) {
+      const group = groupOf(name);
+      if (group !== undefined && matches(name)) counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const after = count(input.desired.cubes.map((c) => c.name));
+  const before = count(input.observed.cubes.map((o) => o.cube.name));
+  const found: PolicyViolation[] = [];
+  for (const [group, n] of after) {
+    const low = bounds.min !== undefined && n < bounds.min;
+    const high = bounds.max !== undefined && n > bounds.max;
+    if (!low && !high) continue;
+    const limit = low ? `at least ${bounds.min}` : `at most ${bounds.max}`;
+    const finding = { address: `group/${group}`, check: low ? "replicas.min" : "replicas.max", saw: `group ${group} has ${n} ${n === 1 ? "member" : "members"}; the rule wants ${limit}`, fix: `declare ${limit} members (${group}-1 … ${group}-N)` };
+    found.push(violation(rule, source, finding, undefined, before.get(group) === n ? "existing" : "new"));
+  }
+  return found;
+}
+
+function webhookViolations(rule: PolicyRule, source: string, input: PolicyInput, changes: Map<string, ResourceChange>): PolicyViolation[] {
+  const hosts = rule.allowed?.webhookHosts;
+  if (hosts === undefined || input.desired.webhooks === undefined) return [];
+  const allows = anyGlob(hosts) as (text: string) => boolean;
+  const found: PolicyViolation[] = [];
+  for (const webhook of input.desired.webhooks) {
+    const host = hostOf(webhook.url);
+    if (host !== undefined && allows(host)) continue;
+    const address = webhookAddress(webhook.url);
+    const finding = { address, check: "allowed.webhookHosts", saw: `webhook endpoint ${webhook.url} sends to ${host ?? "an unreadable host"}, not an allowed host`, fix: `send webhooks to an allowed host: ${hosts.join(", ")}` };
+    found.push(violation(rule, source, finding, undefined, isMade(changes.get(address)) ? "new" : "existing"));
+  }
+  return found;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** max.monthlyCostIncrease: what the change adds to the fleet's monthly cost; unknown prices count as a violation (as a budget's do). */
+function changeCostViolations(rule: PolicyRule, source: string, plan: Plan): PolicyViolation[] {
+  const limit = rule.max?.monthlyCostIncrease;
+  if (limit === undefined || plan.cost === undefined) return [];
+  const cost = plan.cost;
+  const base = { address: "plan", check: "max.monthlyCostIncrease" };
+  if (!("delta" in cost)) return [violation(rule, source, { ...base, saw: `the cost of the change is unknown (${cost.unknown})`, fix: "run again when the prices can be read" }, undefined, "new")];
+  if (cost.delta <= limit) return [];
+  const finding = { ...base, saw: `the change adds ${cost.delta.toFixed(2)} ${cost.currency} a month, over the maximum of ${limit.toFixed(2)}`, fix: "make a smaller change, or split it" };
+  return [violation(rule, source, finding, undefined, "new")];
+}
+
+// ---------------------------------------------------------------- one resource alone (the Pulumi provider's check)
+
+/** What the Pulumi provider knows of a cube at check(): its own inputs, no plan and no live state. */
+export interface CubeInputs {
+  name: string;
+  image: string;
+  region?: string | null;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  terminationProtection?: boolean;
+}
+
+const PORT_CHECKS = new Set(["deny.portsOpenToInternet", "deny.udpPorts"]);
+const COST_CHECK = "max.monthlyCostPerCube";
+
+/** The rules a cube's own inputs break (its cost, ports and domains are not known here). */
+export function checkCubeInputs(rules: readonly SourcedRule[], cube: CubeInputs): PolicyViolation[] {
+  const subject: CubeSubject = { name: cube.name, image: cube.image, region: cube.region ?? null, resources: cube.resources, terminationProtection: cube.terminationProtection ?? false, ports: [], domains: [] };
+  return judgeAlone(rules, subject, cubeAddress(cube.name), (rule) => cubeMatcher(rule)(cube.name), (f) => f.check !== COST_CHECK);
+}
+
+/** The rules a published port breaks on its own: those of rules that match every cube (a port alone does not know its cube's name). */
+export function checkPortInputs(rules: readonly SourcedRule[], port: { cubePort: number; udp: boolean; allow: string[] }): PolicyViolation[] {
+  const subject: CubeSubject = { name: "", image: "", region: null, resources: { vcpu: 0, ramGb: 0, diskGb: 0 }, terminationProtection: true, ports: [port], domains: [] };
+  return judgeAlone(rules, subject, "cube", (rule) => rule.match?.names === undefined && rule.match?.groups === undefined, (f) => PORT_CHECKS.has(f.check));
+}
+
+function judgeAlone(rules: readonly SourcedRule[], subject: CubeSubject, address: string, applies: (rule: PolicyRule) => boolean, keep: (f: Finding) => boolean): PolicyViolation[] {
+  const found: PolicyViolation[] = [];
+  for (const { rule, source } of rules) {
+    const check = cubeCheck(rule);
+    if (check === undefined || !applies(rule)) continue;
+    for (const finding of check(subject, address).filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined, "new"));
+  }
+  return found;
+}
