@@ -107,7 +107,7 @@ test("item 3: the text plan shows each violation under its resource, with the ru
 
   const markdown = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "markdown", ...FAST]);
   expect(markdown.stdout, markdown.stdout).toContain("#### Policy");
-  expect(markdown.stdout).toMatch(/\| :no_entry: \| <code>cube\/a\\-1\/port\/5432<\/code> \| <code>strict<\/code> \(mandatory, blocks apply\) \| port 5432 has no allow list/);
+  expect(markdown.stdout).toMatch(/\| :no_entry: \| <code>cube\/a-1\/port\/5432<\/code> \| <code>strict<\/code> \(mandatory, blocks apply\) \| port 5432 has no allow list/);
   const github = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "github", ...FAST]);
   expect(github.stdout).toMatch(/^::error file=cubeform\.yaml,line=7,col=5::cube\/a-1\/port\/5432: policy strict \(mandatory, blocks apply\): port 5432 has no allow list/m);
   expect(github.stdout).toMatch(/^::warning file=cubeform\.yaml,line=9,col=5::cube\/b-1\/port\/5432: policy gentle \(advisory\)/m);
