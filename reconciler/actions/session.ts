@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep } from "../../engine/index.js";
+import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep, type PlanOptions } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
@@ -216,12 +216,37 @@ export async function computePlan(
       : undefined;
   const plan = remembered ?? early?.finish(observed) ?? diff(desired, observed, planOptions, context);
   if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
-  // The real wait: other runs of this machine may have used part of the window already.
-  const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
-  plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+  withPacedEstimate(conn, plan);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
   if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, conn.client, notice);
+  return { plan, observed };
+}
+
+/** The real wait: other runs of this machine may have used part of the window already. */
+function withPacedEstimate(conn: Connection, plan: Plan): void {
+  const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
+  plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+}
+
+/**
+ * A saved plan made again from its desired state and options against the space as it is now, and
+ * priced with the live prices: what apply sends and checks against the budget, never the file's
+ * own steps or cost.
+ */
+export async function planAgain(
+  conn: Connection,
+  desired: DesiredState,
+  options: PlanOptions,
+  env: Record<string, string | undefined>,
+  notice: NodeJS.WritableStream,
+): Promise<{ plan: Plan; observed: ObservedState }> {
+  const rotated = await rotatedPasswords(conn, desired, env);
+  const pricing = conn.client.getPricing().then((p) => ({ p }), (error: unknown) => ({ error }));
+  const observed = await observeFor(conn, options.targets, notice, { webhooks: desired.webhooks !== undefined });
+  const plan = diff(desired, observed, options, { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) });
+  withPacedEstimate(conn, plan);
+  plan.cost = costOf(await pricing, observed, plan, desired, conn.client, notice);
   return { plan, observed };
 }
 
