@@ -34,10 +34,26 @@ export function neutralizeControls(text: string): string {
   return text.replace(OWN_SEQUENCES, (match) => (match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
-function safeStream(target: NodeJS.WritableStream, secrets: SecretSet): NodeJS.WritableStream {
+/**
+ * A line the GitHub Actions runner would obey as a workflow command (`::error::…`, after blanks; the
+ * runner ends a line at CR too): its first colon shown as an escape. cubeform writes workflow
+ * commands on stdout only (--format github), so on stderr any such line came from a value.
+ */
+export function inertWorkflowCommands(): (text: string) => string {
+  let atLineStart = true;
+  return (text) => {
+    const out = text.replace(/(^|[\n\r])([^\S\n\r]*)::/g, (match, start: string, blanks: string, offset: number) =>
+      offset === 0 && start === "" && !atLineStart ? match : `${start}${blanks}\\u003a:`,
+    );
+    atLineStart = /[\n\r][^\S\n\r]*$/.test(text) || (atLineStart && /^[^\S\n\r]*$/.test(text));
+    return out;
+  };
+}
+
+function safeStream(target: NodeJS.WritableStream, secrets: SecretSet, commands: (text: string) => string = (text) => text): NodeJS.WritableStream {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      const accepted = target.write(neutralizeControls(secrets.redact(chunk.toString())));
+      const accepted = target.write(commands(neutralizeControls(secrets.redact(chunk.toString()))));
       // The target's backpressure is passed on: standard output to a pipe is asynchronous, and
       // text written faster than the reader takes it would pile up in the target's buffer.
       if (accepted === false && ((target as Partial<Writable>).writableLength ?? 0) > 0) whenDrained(target, () => callback());
@@ -55,7 +71,7 @@ export function redactingIo(io: CliIo): CliIo {
   secrets.add(...secretValues(io.env));
   // Copied by descriptor: a stdin the bin opens only when read (a getter) stays unopened.
   const redacted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
-  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets) });
+  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets, inertWorkflowCommands()) });
 }
 
 /**

@@ -10,6 +10,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { DEFAULT_DNS_PACE } from "../dns-reads.js";
 import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
 import { renderPlan } from "../render/index.js";
+import { escapeText } from "../render/escape.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
@@ -73,7 +74,7 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
     out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(plan);
-    writeLine(out, `\nApplying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
+    writeLine(out, `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`);
     checkSecrets(secretNamesOf(plan), io);
     return execute(conn, plan, saved.desired, ctx, io);
   }));

@@ -106,7 +106,7 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
     timeoutMs: flags.lockTimeoutMs,
     ...(io.signal ? { signal: io.signal } : {}),
     onWait: (owner) =>
-      writeLine(progress, `Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`),
+      writeLine(progress, escapeText(`Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`)),
   });
   try {
     return await body();
@@ -133,7 +133,7 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
   const listed = await observe(conn.client, { ...options, concurrency: observeConcurrency(conn), webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
-    writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);
+    writeLine(notice, escapeText(`Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`));
   }
   return observed;
 }
