@@ -3,28 +3,33 @@
  * webhook secrets) is replaced, and no control character from a name or an error body reaches the terminal (only cubeform's own sequences).
  */
 import { Writable } from "node:stream";
-import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";
+import { MIN_SECRET_LENGTH, redactCredentialHeaders, redactorFor, urlCredentials, type Redactor } from "../system/redact.js";
 import { whenDrained, type CliIo, type SecretSet } from "./io.js";
 
 const SECRET_NAMES = /(^|_)(API_KEY|PASSWORD|PASSWD|SECRET|TOKEN)$/i;
+/** The proxy settings the client honours (client/dispatcher.ts): their user and password are secrets. */
+const PROXY_NAMES = /^(HTTPS?|ALL)_PROXY$/i;
 
-/** The secret values of one run; commands add those they learn (resolved references, webhook secrets). */
+/** The secret values of one run; commands add those they learn (resolved references, webhook secrets). Credential headers are redacted by name too. */
 export class RunSecrets implements SecretSet {
   private values: string[] = [];
-  redact: Redactor = (text) => text;
+  redact: Redactor = redactCredentialHeaders;
 
   add(...values: (string | undefined)[]): void {
     const fresh = values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && !this.values.includes(v));
     if (fresh.length === 0) return;
     this.values.push(...fresh);
-    this.redact = redactorFor(...this.values);
+    const byValue = redactorFor(...this.values);
+    this.redact = (text) => redactCredentialHeaders(byValue(text));
   }
 }
 
 export function secretValues(env: CliIo["env"]): string[] {
-  return Object.entries(env)
+  const named = Object.entries(env)
     .filter(([name, value]) => SECRET_NAMES.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
+  const proxies = Object.entries(env).flatMap(([name, value]) => (PROXY_NAMES.test(name) && value !== undefined ? urlCredentials(value.trim()) : []));
+  return [...named, ...proxies];
 }
 
 /** The sequences cubeform writes itself (colors.ts, progress lines); any other control character is shown as an escape. */
