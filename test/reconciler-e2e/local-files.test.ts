@@ -75,7 +75,7 @@ test("issue 32 item 5: a backup's filename from the API is only a plain name: a 
   expect(plain.code, describeRun(plain)).toBe(0);
   expect(plain.stderr).not.toContain("not a plain file name");
   expect(statSync(join(cwd, "nightly 2026-11-28.cube")).size).toBe(4096);
-});
+}, 120_000); // nine runs of the bin, one after the other
 
 // client/download.ts creates FILE.part with the umask's mode (0644): it is to open it with
 // system/files.ts openForAppendNoFollow (0600, no symlink). Passes while that gap is open.
