@@ -20,6 +20,7 @@ import api from "undici/lib/api/index.js";
 import { nodeTls } from "../system/builtins.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
+import { urlCredentials } from "../system/redact.js";
 
 // What undici's index does when loaded: request(), and connect() that its proxy agent tunnels with.
 Object.assign(DispatcherBase.prototype, api);
@@ -150,6 +151,11 @@ class LoopbackDirect extends DispatcherBase {
     if (callback === undefined) return destroyed;
     void destroyed.then(callback, callback);
   }
+}
+
+/** The credentials of every proxy setting, in each form a request or message can carry them (system/redact.ts urlCredentials). */
+export function proxyCredentials(env: Env): string[] {
+  return [proxySetting(env, "http:"), proxySetting(env, "https:")].flatMap((found) => (found === undefined ? [] : urlCredentials(found.value)));
 }
 
 /** curl and git take a bare host:port as an http proxy. */

@@ -4,12 +4,12 @@
  */
 import { checkBaseUrl } from "./config.js";
 import { ConfigError, isCubeApiError } from "./errors.js";
-import { redactorFor, type Redactor } from "../system/redact.js";
+import { redactCredentialHeaders, redactorFor, type Redactor } from "../system/redact.js";
 import { DEFAULT_RATE_LIMIT, MutationPacer, tell } from "./pacer.js";
 import { DEFAULT_RETRY, withRetry, type RetryOptions } from "./retry.js";
 import { withThrottle, type RateWaitListener } from "./throttle.js";
 import { sleep as systemSleep } from "../system/time.js";
-import { createNetwork, type Network } from "./dispatcher.js";
+import { createNetwork, proxyCredentials, type Network } from "./dispatcher.js";
 import { createTransport, isMutating, type ApiRequest, type ApiResponse, type Send, type Transport } from "./transport.js";
 import type { ClientStats } from "./api.js";
 import type { ReadMemo } from "./read-memo.js";
@@ -80,12 +80,13 @@ export class HttpClient {
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new ConfigError("No API key given");
     if (/[\r\n]/.test(options.apiKey)) throw new ConfigError("The API key contains a line break");
     const sleep = options.sleep ? endingOnAbort(options.sleep, options.signal) : (ms: number) => systemSleep(ms, options.signal);
-    this.redact = redactorFor(options.apiKey);
+    const env = options.env ?? process.env;
+    const secrets = redactorFor(options.apiKey, ...proxyCredentials(env));
+    this.redact = (text) => redactCredentialHeaders(secrets(text));
     this.log = safeLogger(options.logger);
     this.logging = options.logger !== undefined;
     this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
-    const env = options.env ?? process.env;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.network = createNetwork(env, { connections: options.connections ?? DEFAULT_CONNECTIONS, timeoutMs });
     const proxy = this.network.proxyFor(baseUrl);

@@ -41,13 +41,6 @@ export function checkPolicies(plan: Plan, rules: readonly SourcedRule[], input: 
   plan.policy = evaluatePolicies(rules, { desired: input.desired, observed: input.observed, plan, overrides: input.overrides });
 }
 
-/** A saved plan's report with the overrides given to `apply plan.json` added. */
-export function withApplyOverrides(plan: Plan, overrides: readonly PolicyOverride[]): void {
-  if (overrides.length === 0) return;
-  if (plan.policy === undefined) throw new CliError("invalid_option", `--override-policy ${overrides[0]?.rule}: the saved plan was checked against no policy rule`);
-  plan.policy = applyOverrides(plan.policy, overrides);
-}
-
 /** Before any mutation: a mandatory violation the change makes stops the whole apply. */
 export function refusePolicyViolations(plan: Plan): void {
   const blocking = policyBlocks(plan);

@@ -3,6 +3,7 @@
  * so logs stay readable.
  */
 import { isTty, writeLine, type CliIo } from "./io.js";
+import { escapeText } from "./render/escape.js";
 
 export interface ByteProgress {
   bytes: number;
@@ -34,7 +35,9 @@ function formatSeconds(seconds: number): string {
   return minutes < 60 ? `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, "0")}s` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
+/** `label` may hold an API value (a file name): shown escaped, like everything printed. */
 export function progressLine(io: CliIo, label: string, now: () => number = Date.now): ProgressLine {
+  const shown = escapeText(label);
   const tty = isTty(io.stderr);
   const started = now();
   let first: number | undefined;
@@ -47,7 +50,7 @@ export function progressLine(io: CliIo, label: string, now: () => number = Date.
     const rate = elapsed > 0 ? moved / elapsed : 0;
     const amount = p.total === null ? formatBytes(p.bytes) : `${formatBytes(p.bytes)} / ${formatBytes(p.total)} (${Math.floor((p.bytes / Math.max(p.total, 1)) * 100)}%)`;
     const eta = p.total !== null && rate > 0 ? `  ETA ${formatSeconds((p.total - p.bytes) / rate)}` : "";
-    return `${label}  ${amount}  ${formatBytes(rate)}/s${eta}`;
+    return `${shown}  ${amount}  ${formatBytes(rate)}/s${eta}`;
   };
   return {
     update(p) {

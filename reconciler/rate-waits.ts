@@ -5,6 +5,7 @@
 import type { RateWait, RateWaitListener } from "../client/throttle.js";
 import type { RateLimit } from "./rate-limit.js";
 import { formatSeconds } from "./render/values.js";
+import { escapeText } from "./render/escape.js";
 
 export interface RateWaitNotices extends RateWaitListener {
   /** What the run is doing now (e.g. "create-cube cube/web"): named as what waits. */
@@ -46,12 +47,12 @@ export function rateWaitNotices(options: RateWaitNoticeOptions): RateWaitNotices
       erase();
       const what = doing;
       if (!options.tty) {
-        options.out.write(`${describeWait(wait, what, wait.waitMs, options.rateLimit)}.\n`);
+        options.out.write(`${escapeText(describeWait(wait, what, wait.waitMs, options.rateLimit))}.\n`);
         return;
       }
       const endsAt = now() + wait.waitMs;
       const draw = (): void => {
-        options.out.write(`${ERASE}${describeWait(wait, what, Math.max(0, endsAt - now()), options.rateLimit)}…`);
+        options.out.write(`${ERASE}${escapeText(describeWait(wait, what, Math.max(0, endsAt - now()), options.rateLimit))}…`);
         onScreen = true;
       };
       draw();

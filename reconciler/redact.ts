@@ -3,28 +3,33 @@
  * webhook secrets) is replaced, and no control character from a name or an error body reaches the terminal (only cubeform's own sequences).
  */
 import { Writable } from "node:stream";
-import { MIN_SECRET_LENGTH, redactorFor, type Redactor } from "../system/redact.js";
+import { MIN_SECRET_LENGTH, redactCredentialHeaders, redactorFor, urlCredentials, type Redactor } from "../system/redact.js";
 import { whenDrained, type CliIo, type SecretSet } from "./io.js";
 
 const SECRET_NAMES = /(^|_)(API_KEY|PASSWORD|PASSWD|SECRET|TOKEN)$/i;
+/** The proxy settings the client honours (client/dispatcher.ts): their user and password are secrets. */
+const PROXY_NAMES = /^(HTTPS?|ALL)_PROXY$/i;
 
-/** The secret values of one run; commands add those they learn (resolved references, webhook secrets). */
+/** The secret values of one run; commands add those they learn (resolved references, webhook secrets). Credential headers are redacted by name too. */
 export class RunSecrets implements SecretSet {
   private values: string[] = [];
-  redact: Redactor = (text) => text;
+  redact: Redactor = redactCredentialHeaders;
 
   add(...values: (string | undefined)[]): void {
     const fresh = values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && !this.values.includes(v));
     if (fresh.length === 0) return;
     this.values.push(...fresh);
-    this.redact = redactorFor(...this.values);
+    const byValue = redactorFor(...this.values);
+    this.redact = (text) => redactCredentialHeaders(byValue(text));
   }
 }
 
 export function secretValues(env: CliIo["env"]): string[] {
-  return Object.entries(env)
+  const named = Object.entries(env)
     .filter(([name, value]) => SECRET_NAMES.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
+  const proxies = Object.entries(env).flatMap(([name, value]) => (PROXY_NAMES.test(name) && value !== undefined ? urlCredentials(value.trim()) : []));
+  return [...named, ...proxies];
 }
 
 /** The sequences cubeform writes itself (colors.ts, progress lines); any other control character is shown as an escape. */
@@ -34,10 +39,26 @@ export function neutralizeControls(text: string): string {
   return text.replace(OWN_SEQUENCES, (match) => (match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
-function safeStream(target: NodeJS.WritableStream, secrets: SecretSet): NodeJS.WritableStream {
+/**
+ * A line the GitHub Actions runner would obey as a workflow command (`::error::…`, after blanks; the
+ * runner ends a line at CR too): its first colon shown as an escape. cubeform writes workflow
+ * commands on stdout only (--format github), so on stderr any such line came from a value.
+ */
+export function inertWorkflowCommands(): (text: string) => string {
+  let atLineStart = true;
+  return (text) => {
+    const out = text.replace(/(^|[\n\r])([^\S\n\r]*)::/g, (match, start: string, blanks: string, offset: number) =>
+      offset === 0 && start === "" && !atLineStart ? match : `${start}${blanks}\\u003a:`,
+    );
+    atLineStart = /[\n\r][^\S\n\r]*$/.test(text) || (atLineStart && /^[^\S\n\r]*$/.test(text));
+    return out;
+  };
+}
+
+function safeStream(target: NodeJS.WritableStream, secrets: SecretSet, commands: (text: string) => string = (text) => text): NodeJS.WritableStream {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      const accepted = target.write(neutralizeControls(secrets.redact(chunk.toString())));
+      const accepted = target.write(commands(neutralizeControls(secrets.redact(chunk.toString()))));
       // The target's backpressure is passed on: standard output to a pipe is asynchronous, and
       // text written faster than the reader takes it would pile up in the target's buffer.
       if (accepted === false && ((target as Partial<Writable>).writableLength ?? 0) > 0) whenDrained(target, () => callback());
@@ -55,7 +76,7 @@ export function redactingIo(io: CliIo): CliIo {
   secrets.add(...secretValues(io.env));
   // Copied by descriptor: a stdin the bin opens only when read (a getter) stays unopened.
   const redacted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
-  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets) });
+  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets, inertWorkflowCommands()) });
 }
 
 /**

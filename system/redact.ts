@@ -35,3 +35,41 @@ function longestPrefixEnding(text: string, form: string): number {
   for (let n = Math.min(form.length - 1, text.length); n >= 3; n--) if (text.endsWith(form.slice(0, n))) return n;
   return 0;
 }
+
+/** Headers whose value is a credential, whoever holds it: shown as [REDACTED] wherever the name is followed by its value. */
+const CREDENTIAL_HEADERS = /(?<![\w-])(proxy-authorization|authorization|x-api-key|set-cookie|cookie)((?:\\*")?\s*[:=]\s*(?:\\*")?)[^"\\\r\n]+/gi;
+
+/**
+ * A credential header's value in an echoed request (`"proxy-authorization":"Basic …"`, a JSON
+ * string of it, or a `Cookie: …` line), redacted by the header's name: its encoding is not
+ * always one the run produced itself.
+ */
+export function redactCredentialHeaders(text: string): string {
+  return text.replace(CREDENTIAL_HEADERS, (_match, name: string, separator: string) => `${name}${separator}[REDACTED]`);
+}
+
+/**
+ * The user and password of a URL (`http://user:pass@proxy:3128`) in every form a request made
+ * with it carries or a message could show: as written (URL-encoded), decoded, `user:pass`, and
+ * the `Basic` header's base64 of it.
+ */
+export function urlCredentials(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
+  } catch {
+    return [];
+  }
+  if (parsed.username === "" && parsed.password === "") return [];
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const [user, password] = [decode(parsed.username), decode(parsed.password)];
+  const forms = [parsed.password, password, encodeURIComponent(password), `${parsed.username}:${parsed.password}`, `${user}:${password}`];
+  const base64 = forms.slice(3).map((pair) => Buffer.from(pair, "utf8").toString("base64"));
+  return [...new Set([...forms, ...base64])].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}

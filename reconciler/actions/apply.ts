@@ -17,10 +17,10 @@ import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { STDIN } from "../../desired/sources.js";
 import { renderContext } from "./plan.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { refusePolicyViolations, withApplyOverrides } from "../policy.js";
-import type { PolicyOverride } from "../../engine/index.js";
+import { checkPolicies, policyRules, refusePolicyViolations, type PolicyFlags } from "../policy.js";
+import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
-import { computePlan, loadForSession, observeConcurrency, observeFor, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
   /** A plan saved by `plan --out`. */
@@ -65,22 +65,49 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, files, fileSpaceId: saved.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
-    const observed = await observeFor(conn, saved.options.targets, out, { webhooks: saved.desired.webhooks !== undefined });
+    const { plan, observed } = await planAgain(conn, saved.desired, { ...saved.options, rateLimit: ctx.rateLimit }, ctx, io.env, out);
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
-    withApplyOverrides(saved, ctx.policy?.overrides ?? []);
-    // What is about to be done, field by field, as `plan --out` showed it (a CI log keeps it).
-    out.write(renderPlan(saved, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
-    refuseOverBudget(saved);
-    refusePolicyViolations(saved);
-    writeLine(out, `\nApplying the ${plural(saved.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`);
-    checkSecrets(secretNamesOf(saved), io);
-    return execute(conn, saved, saved.desired, ctx, io);
+    refuseRewrittenSteps(saved, plan, planFile);
+    if (saved.source !== undefined) plan.source = saved.source;
+    recheckPolicies(saved, plan, observed, ctx.policy, planFile);
+    // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
+    out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
+    refuseOverBudget(plan);
+    refusePolicyViolations(plan);
+    writeLine(out, `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`);
+    checkSecrets(secretNamesOf(plan), io);
+    return execute(conn, plan, saved.desired, ctx, io);
   }));
+}
+
+/**
+ * Apply sends only the steps it derives itself: a plan file whose steps are not what its desired
+ * state makes of the space (edited, digest recomputed) is refused, and nothing is sent.
+ */
+function refuseRewrittenSteps(saved: SavedPlan, derived: Plan, planFile: string): void {
+  if (sameJson(JSON.parse(JSON.stringify(derived.steps)), saved.steps)) return;
+  throw new CliError("plan_modified", `refusing to apply ${planFile}: the plan file's steps do not match its desired state (edited after it was saved?); make a new plan: cubeform plan --out ${planFile}`);
+}
+
+/**
+ * A saved plan's policies are judged again on the steps apply derived, with the policy files apply is given
+ * (never rules or results read from the plan file). Overrides recorded at plan time count for the rules that
+ * still exist; a plan checked against policy files cannot be applied without them.
+ */
+function recheckPolicies(saved: SavedPlan, plan: Plan, observed: ObservedState, flags: PolicyFlags | undefined, planFile: string): void {
+  const rules = policyRules(flags, saved.desired);
+  if (saved.policy !== undefined && (flags?.files.length ?? 0) === 0 && rules.length === 0) {
+    throw new CliError("policy_files_missing", `refusing to apply ${planFile}: it was checked against policy rules; give apply the same policy files (--policy FILE or CUBEFORM_POLICY)`);
+  }
+  const names = new Set(rules.map((r) => r.rule.name));
+  const given = flags?.overrides ?? [];
+  const recorded = (saved.policy?.overrides ?? []).filter((o) => names.has(o.rule) && !given.some((g) => g.rule === o.rule));
+  checkPolicies(plan, rules, { desired: saved.desired, observed, overrides: [...recorded, ...given] });
 }
 
 function refuseOverBudget(plan: Plan): void {
@@ -276,7 +303,7 @@ function checkSecrets(names: string[], io: CliIo): void {
   if (missing !== undefined) throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
 }
 
-function secretNamesOf(plan: SavedPlan): string[] {
+function secretNamesOf(plan: Plan): string[] {
   const names = new Set<string>();
   for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];

@@ -1,11 +1,12 @@
 /** `cubeform backup list|show|download|share|shares|accept|decline|cancel`: the space's backups and sharing them (live-api-facts.md §4). */
 import { existsSync } from "node:fs";
-import { basename, isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { newIdempotencyKey } from "../../client/keys.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Backup, BackupShare } from "../../schema/api.js";
 import { CliError } from "../errors.js";
-import type { CliIo } from "../io.js";
+import { writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { formatBytes, progressLine } from "../progress.js";
 import { confirmDay2, details, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
 
@@ -59,7 +60,7 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
     const backup = await findBackup(client, ctx.backup);
     if (backup.status !== "complete") throw new CliError("backup_not_complete", `backup "${backup.name}" is ${backup.status}; it can be downloaded once complete`);
     const link = await client.getBackupDownload(backup.id);
-    const name = ctx.out ?? archiveNameOf(link.filename);
+    const name = ctx.out ?? archiveNameOf(link.filename, backup.id, io);
     const file = isAbsolute(name) ? name : resolve(ctx.cwd, name);
     if (existsSync(file) && !ctx.force) throw new CliError("output_exists", `${name} already exists; pass --force to overwrite it (or --out FILE)`);
     const progress = progressLine(io, `downloading ${name}`);
@@ -80,11 +81,20 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
   });
 }
 
-/** The API's filename is only a name: its last path component, in the working directory. */
-function archiveNameOf(filename: string): string {
-  const name = basename(filename.replaceAll("\\", "/"));
-  if (name === "" || name === "." || name === "..") throw new CliError("bad_filename", `the API named the archive ${JSON.stringify(filename)}, which is no file name; pass --out FILE`);
-  return name;
+/**
+ * A file name the API may choose in the working directory: no path (no `/` or `\`), no control,
+ * separator or bidi character, not hidden (a leading dot: `.bashrc`, `..`), and not over 255 bytes.
+ */
+const NOT_IN_A_NAME = /[/\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const isPlainFileName = (name: string): boolean => name !== "" && !name.startsWith(".") && !NOT_IN_A_NAME.test(name) && Buffer.byteLength(name) <= 255;
+
+/** The API's filename when it is a plain file name, else `<backup-id>.cube` (said on stderr). */
+function archiveNameOf(filename: string, backupId: string, io: CliIo): string {
+  if (isPlainFileName(filename)) return filename;
+  const fallback = `${backupId}.cube`;
+  if (!isPlainFileName(fallback)) throw new CliError("bad_filename", `the API named the archive ${JSON.stringify(filename)}, which is not a plain file name; pass --out FILE`);
+  writeLine(io.stderr, escapeText(`the API named the archive ${JSON.stringify(filename)}, which is not a plain file name (a path, a hidden file or a control character); saving it as ${fallback} (--out FILE names another)`));
+  return fallback;
 }
 
 export async function runBackupShare(ctx: Day2Context & Confirmable & { backup: string; to: string }, io: CliIo): Promise<number> {

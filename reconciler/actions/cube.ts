@@ -6,7 +6,7 @@ import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { shellCommand } from "../render/escape.js";
+import { escapeText, shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
 import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
 import { userDir } from "../../system/dirs.js";
@@ -168,7 +168,7 @@ export async function waitForState(client: CubeApi, cube: Cube, state: CubeState
   let last = "";
   for (;;) {
     const now = await client.getCube(cube.id);
-    if (now.state !== last) writeLine(io.stderr, `  ${cube.name}: ${now.state}`);
+    if (now.state !== last) writeLine(io.stderr, escapeText(`  ${cube.name}: ${now.state}`));
     last = now.state;
     if (now.state === state) return now;
     if (now.state === "error") throw new CliError("cube_error", `cube "${cube.name}" went into the error state while waiting for ${state}`);
@@ -193,7 +193,7 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
     return { cube: found, ssh: await client.getSsh(found.id) };
   });
   if (cube.state === "stopped" && ctx.exec) throw new CliError("cube_stopped", `cube "${cube.name}" is stopped: ssh cannot reach it; start it with \`cubeform cube wake ${cube.name} --wait\``);
-  if (cube.state === "stopped") writeLine(io.stderr, `Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`);
+  if (cube.state === "stopped") writeLine(io.stderr, escapeText(`Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`));
   if (!ssh.host) throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
   const target = sshTarget({ ...ssh, host: ssh.host }, cube.name);
   const knownHosts = target.hostKeys.length > 0 ? await pinHostKeys(target, io) : undefined;

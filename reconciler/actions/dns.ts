@@ -80,7 +80,7 @@ async function waitUntilComplete(client: CubeApi, cube: Cube, domains: Domain[],
   let lastProgress = "";
   while (!isComplete(report) && Date.now() < deadline && !io.signal?.aborted) {
     const progress = progressLine(report);
-    if (progress !== lastProgress) writeLine(io.stderr, `waiting for DNS: ${progress}`);
+    if (progress !== lastProgress) writeLine(io.stderr, t(`waiting for DNS: ${progress}`));
     lastProgress = progress;
     await sleep(Math.min(ctx.intervalMs, Math.max(0, deadline - Date.now())), io.signal);
     report = await readCubeDns(client, cube, domains, ctx.dnsPace);

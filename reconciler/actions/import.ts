@@ -34,7 +34,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
   const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFileAtomic(target, text, { overwrite: ctx.force });
-  writeLine(io.stderr, `Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`);
+  writeLine(io.stderr, escapeText(`Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`));
   if (ctx.output) writeLine(io.stderr, nextStep(ctx.format, ctx.output));
   return 0;
 }

@@ -8,6 +8,7 @@ import { deviceLogin } from "../../client/device-login.js";
 import { createNetwork } from "../../client/dispatcher.js";
 import { saveContext } from "../credentials.js";
 import { writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { printJson, type Day2Context } from "./day2.js";
 
 export interface LoginContext {
@@ -23,8 +24,8 @@ export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
     network,
     ...(io.signal ? { signal: io.signal } : {}),
     onCode: (started) => {
-      writeLine(io.stderr, `To log in, open ${started.verificationUriComplete}`);
-      writeLine(io.stderr, `and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`);
+      writeLine(io.stderr, escapeText(`To log in, open ${started.verificationUriComplete}`));
+      writeLine(io.stderr, escapeText(`and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`));
     },
   }).finally(() => network.dispatcher.close());
   const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId, env: io.env });
@@ -32,6 +33,6 @@ export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
   const spaceName = await client.getSpace().then((space) => space.name, () => null).finally(() => client.close());
   const path = saveContext(io.env, { name: ctx.context, apiKey: approved.apiKey, spaceId: approved.spaceId, spaceName, baseUrl: baseUrl || DEFAULT_BASE_URL });
   if (ctx.format === "json") printJson(io, { context: ctx.context, spaceId: approved.spaceId, spaceName, baseUrl, configFile: path });
-  else writeLine(io.stdout, `Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`);
+  else writeLine(io.stdout, escapeText(`Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`));
   return 0;
 }

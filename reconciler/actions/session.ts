@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep } from "../../engine/index.js";
+import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep, type PlanOptions } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
@@ -119,7 +119,7 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
     timeoutMs: flags.lockTimeoutMs,
     ...(io.signal ? { signal: io.signal } : {}),
     onWait: (owner) =>
-      writeLine(progress, `Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`),
+      writeLine(progress, escapeText(`Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`)),
   });
   try {
     return await body();
@@ -146,7 +146,7 @@ export async function observeFor(conn: Connection, targets: string[], notice?: N
   const listed = await observe(conn.client, { ...options, concurrency: observeConcurrency(conn), webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
-    writeLine(notice, `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`);
+    writeLine(notice, escapeText(`Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`));
   }
   return observed;
 }
@@ -230,9 +230,7 @@ export async function computePlan(
       : undefined;
   const plan = remembered ?? early?.finish(observed) ?? diff(desired, observed, planOptions, context);
   if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
-  // The real wait: other runs of this machine may have used part of the window already.
-  const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
-  plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+  withPacedEstimate(conn, plan);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
   if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
@@ -244,6 +242,35 @@ export async function computePlan(
 function refuseOtherSpace(conn: Connection, desired: DesiredState): void {
   if (desired.spaceId === undefined || desired.spaceId === conn.spaceId || conn.emulator !== undefined) return;
   throw new CliError("space_mismatch", `the file says space: ${desired.spaceId}, but this run is connected to space ${conn.spaceId}: nothing was planned; run again (the file's space is used when a run starts)`);
+}
+
+/** The real wait: other runs of this machine may have used part of the window already. */
+function withPacedEstimate(conn: Connection, plan: Plan): void {
+  const pacedMs = conn.pacer.estimateDurationMs(plan.summary.mutations);
+  plan.summary.estimatedSeconds = Math.max(plan.summary.estimatedSeconds, Math.ceil(pacedMs / 100) / 10);
+}
+
+/**
+ * A saved plan made again from its desired state and options against the space as it is now, and
+ * priced with the live prices: what apply sends and checks against the budget, never the file's
+ * own steps or cost.
+ */
+export async function planAgain(
+  conn: Connection,
+  desired: DesiredState,
+  options: PlanOptions,
+  flags: Pick<PlanFlags, "allowUnknownCost" | "pricingTimeout">,
+  env: Record<string, string | undefined>,
+  notice: NodeJS.WritableStream,
+): Promise<{ plan: Plan; observed: ObservedState }> {
+  refuseOtherSpace(conn, desired);
+  const rotated = await rotatedPasswords(conn, desired, env);
+  const pricing = conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then((p) => ({ p }), (error: unknown) => ({ error }));
+  const observed = await observeFor(conn, options.targets, notice, { webhooks: desired.webhooks !== undefined });
+  const plan = diff(desired, observed, options, { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) });
+  withPacedEstimate(conn, plan);
+  plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
+  return { plan, observed };
 }
 
 const warnedUnknownCost = new WeakSet<CubeApi>();

@@ -3,6 +3,7 @@ import type { Cube } from "../../schema/api.js";
 import type { DnsReadPace } from "../dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
 import type { Day2Context } from "./day2.js";
 import { didYouMean } from "../../desired/suggest.js";
@@ -32,7 +33,7 @@ export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
   else io.stdout.write(renderReachText(reach));
   if (declared !== undefined) {
     const missing = declared.filter((name) => (ctx.targets.length === 0 || ctx.targets.includes(name)) && !reach.some((cube) => cube.name === name));
-    if (missing.length > 0) writeLine(io.stderr, `Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`);
+    if (missing.length > 0) writeLine(io.stderr, escapeText(`Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`));
   }
   return 0;
 }

@@ -4,6 +4,7 @@ import { newIdempotencyKey } from "../../client/keys.js";
 import type { Cube, Snapshot } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { formatBytes } from "../progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { confirmDay2, findCube, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
@@ -60,7 +61,7 @@ async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, 
     if (now.status === "complete") return now;
     if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for snapshot "${snapshot.name}" (it is ${now.status})`);
     if (Date.now() >= deadline) throw new CliError("wait_timeout", `snapshot "${snapshot.name}" is still ${now.status} after ${formatDuration(ctx.timeoutMs)}`);
-    writeLine(io.stderr, `  ${snapshot.name}: ${now.status}`);
+    writeLine(io.stderr, escapeText(`  ${snapshot.name}: ${now.status}`));
     await sleep(ctx.intervalMs, io.signal);
   }
 }

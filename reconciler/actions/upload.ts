@@ -56,7 +56,7 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
           ...(io.signal ? { signal: io.signal } : {}),
           onStarted: (started) => {
             importId = started.importId;
-            writeLine(io.stderr, `import ${started.importId}: ${started.parts.length} part${started.parts.length === 1 ? "" : "s"} of ${formatBytes(started.chunkSizeBytes)}, ${ctx.concurrency} at a time`);
+            writeLine(io.stderr, escapeText(`import ${started.importId}: ${started.parts.length} part${started.parts.length === 1 ? "" : "s"} of ${formatBytes(started.chunkSizeBytes)}, ${ctx.concurrency} at a time`));
           },
           onProgress: (p) => progress.update(p),
         },

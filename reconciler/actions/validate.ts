@@ -4,6 +4,7 @@ import { RepoLoadError } from "../../desired/errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { loadDesiredFiles, type LoadedFiles, type LoadFilesOptions } from "../../desired/sources.js";
 import { renderProblemsGithub } from "../render/github.js";
+import { escapeText } from "../render/escape.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
 import type { RepoLoader } from "../../desired/repo-load.js";
@@ -36,7 +37,7 @@ export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<numb
     const n = loaded.desired.cubes.length;
     const revision = "revision" in loaded ? (loaded.revision as SourceRevision) : undefined;
     if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n, ...(revision ? { source: revision } : {}) }));
-    else writeLine(io.stdout, `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file}${revision ? ` at commit ${revision.revision} of ${revision.repo}` : ""})`);
+    else writeLine(io.stdout, escapeText(`ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file}${revision ? ` at commit ${revision.revision} of ${revision.repo}` : ""})`));
     return 0;
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);

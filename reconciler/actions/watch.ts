@@ -7,6 +7,7 @@ import type { Connection } from "../connect.js";
 import type { StepWaits } from "../commands/connect-options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { LoadCache } from "../../desired/load.js";
 import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/repo-load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
@@ -95,10 +96,10 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
     secrets: () => secrets.current(),
     ...(ctx.repo !== undefined ? { push: pushOptions(ctx, ctx.repo, wake, io) } : {}),
     onEvent: (event, deliveryId) => {
-      writeLine(io.stderr, `[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`);
+      writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`));
       wake.fire();
     },
-    onRefused: (reason) => writeLine(io.stderr, `[${new Date().toISOString()}] ${reason}`),
+    onRefused: (reason) => writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${reason}`)),
   });
   writeLine(io.stderr, `listening for webhook deliveries on ${listener.url} (signatures checked against the webhooks' secretFiles)`);
   return listener;
@@ -110,7 +111,7 @@ function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo)
     secret: async () => (file === undefined ? undefined : (await readRegularTextAsync(file, { maxBytes: 4096, what: "a push secret file" }).catch(() => "")).trim() || undefined),
     ...(repo.options.source.ref !== undefined ? { ref: repo.options.source.ref } : {}),
     onPush: (forge, ref) => {
-      writeLine(io.stderr, `[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`);
+      writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`));
       wake.fire();
     },
   };
@@ -252,7 +253,7 @@ class Watcher {
 
   reportFailure(error: unknown, retryInMs: number): void {
     if (error instanceof TerminalError && error.cause instanceof LoadError) {
-      for (const problem of error.cause.problems) writeLine(this.io.stderr, formatProblem(problem));
+      for (const problem of error.cause.problems) writeLine(this.io.stderr, escapeText(formatProblem(problem)));
     }
     const when = error instanceof TerminalError ? `next round in ${formatDuration(retryInMs)}` : `retrying in ${formatDuration(retryInMs)}`;
     writeLine(this.io.stderr, `${this.prefix()} failed: ${messageOf(error)}${this.ctx.once ? "" : `; ${when}`}`);
@@ -401,7 +402,7 @@ function classify(error: unknown): unknown {
 }
 
 function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ");
+  return escapeText((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " "));
 }
 
 function changesPending(n: number): string {

@@ -45,14 +45,14 @@ function stepLogger(out: NodeJS.WritableStream, waits: Pick<Connection, "rateWai
   return (event) => {
     const what = [event.op, event.address].filter(Boolean).join(" ");
     if (event.type === "step-start") waits?.rateWaits.activity(what);
-    if (event.type === "step-done") writeLine(out, `  ✓ ${what}`);
+    if (event.type === "step-done") writeLine(out, escapeText(`  ✓ ${what}`));
     else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
-    else if (event.type === "wait" && waits !== undefined) writeLine(out, `  … ${what}${event.message ? ` ${event.message}` : ""}`);
+    else if (event.type === "wait" && waits !== undefined) writeLine(out, escapeText(`  … ${what}${event.message ? ` ${event.message}` : ""}`));
   };
 }
 
-export const failedLine = (o: StepOutcome): string => `Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`;
-export const blockedLine = (change: ResourceChange): string => `Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`;
+export const failedLine = (o: StepOutcome): string => escapeText(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
+export const blockedLine = (change: ResourceChange): string => escapeText(`Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`);
 export const mutationsSent = (n: number): string => `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
 
 /** One line per failed step and blocked change, then a count; empty lines are never written. */

@@ -4,7 +4,7 @@
  * written through, files holding secrets or disk images are 0600 (directories 0700) under
  * umask 022 and keep a mode the user set, and the space lock is per machine.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -52,21 +52,30 @@ async function backupOf(p: Project, sizeBytes: number) {
   return p.emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes });
 }
 
-test("a backup's filename from the API is only a name: ../../.bashrc and an absolute path land in the working directory", async () => {
+test("issue 32 item 5: a backup's filename from the API is only a plain name: a path, a dotfile or a control character is saved as <backup-id>.cube, and said", async () => {
   const p = await project();
-  await backupOf(p, 4096);
+  const backup = await backupOf(p, 4096);
   const cwd = join(p.cwd, "ops", "backups");
   mkdirSync(cwd, { recursive: true });
   const outside = tempDir();
-  for (const [filename, lands] of [["../../.bashrc", ".bashrc"], [join(outside, "evil.cube"), "evil.cube"]] as const) {
+  for (const filename of ["../../.bashrc", ".bashrc", "..", join(outside, "evil.cube"), "evil\\..\\..\\.profile", "a\nb.cube", "x\u001b[2Jy.cube", "\u202egnp.cube"]) {
+    rmSync(join(cwd, `${backup.id}.cube`), { force: true });
     const url = await hostileFilenameProxy(p.emu, filename);
     const run = await startBin(["backup", "download", "nightly", ...RATE], { cwd, env: { ...p.env, CUBE_API_URL: url } }).exited;
     expect(run.code, describeRun(run)).toBe(0);
-    expect(statSync(join(cwd, lands)).size).toBe(4096);
+    expect(run.stderr).toContain(`which is not a plain file name (a path, a hidden file or a control character); saving it as ${backup.id}.cube`);
+    expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(readdirSync(cwd)).toEqual([`${backup.id}.cube`]);
+    expect(statSync(join(cwd, `${backup.id}.cube`)).size).toBe(4096);
   }
   expect(existsSync(join(p.cwd, ".bashrc"))).toBe(false);
   expect(existsSync(join(outside, "evil.cube"))).toBe(false);
-});
+  // A plain name is used as the API gives it.
+  const plain = await startBin(["backup", "download", "nightly", ...RATE], { cwd, env: { ...p.env, CUBE_API_URL: await hostileFilenameProxy(p.emu, "nightly 2026-11-28.cube") } }).exited;
+  expect(plain.code, describeRun(plain)).toBe(0);
+  expect(plain.stderr).not.toContain("not a plain file name");
+  expect(statSync(join(cwd, "nightly 2026-11-28.cube")).size).toBe(4096);
+}, 120_000); // nine runs of the bin, one after the other
 
 // client/download.ts creates FILE.part with the umask's mode (0644): it is to open it with
 // system/files.ts openForAppendNoFollow (0600, no symlink). Passes while that gap is open.

@@ -1,7 +1,7 @@
 /** reconciler/render/escape.ts with the payloads of issue 23: one function per format. */
 import { expect, test } from "vitest";
 import { codeComment, escapeMarkdown, escapeText, githubData, githubInertLog, markdownCode, shellCommand, zoneName, zoneString } from "../../reconciler/render/escape.js";
-import { neutralizeControls } from "../../reconciler/redact.js";
+import { inertWorkflowCommands, neutralizeControls } from "../../reconciler/redact.js";
 
 const RETITLE_AND_CLEAR = "\u001b]0;pwned\u0007\u001b[2J\u001b[H";
 
@@ -49,4 +49,10 @@ test("zone file: a line break in a name or a TXT value starts no record", () => 
 
 test("TypeScript comments: no line break ends a // comment, no */ ends a block comment", () => {
   expect(codeComment('web\nrequire("fs").writeFileSync("p", "x") */ \u2028')).toBe('web\\nrequire("fs").writeFileSync("p", "x") *\\/ \\u2028');
+});
+
+test("stderr (issue 32 item 3): a line the Actions runner would obey as a workflow command is shown inert, across writes; `::` inside a line is kept", () => {
+  const stderr = inertWorkflowCommands();
+  const written = ["  ::error::a: creating\n", "::add-mask::", "x\n", "  ", "::warning::y\r::debug::z\n", "ip 2001:db8::1 ::not-a-command\n"].map(stderr);
+  expect(written.join("")).toBe("  \\u003a:error::a: creating\n\\u003a:add-mask::x\n  \\u003a:warning::y\r\\u003a:debug::z\nip 2001:db8::1 ::not-a-command\n");
 });

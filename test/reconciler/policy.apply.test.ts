@@ -34,10 +34,18 @@ test("item 3: a saved plan with a mandatory violation is refused by apply plan.j
   expect(planned.exitCode).toBe(2);
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { policy: { violations: unknown[] } };
   expect(saved.policy.violations).toHaveLength(1);
-  // Applied without naming the policy file again: the plan carries what it was checked against.
-  const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  // The rules are read again, never taken from the plan file: without the policy file apply refuses.
+  const without = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  expect(without.exitCode).toBe(1);
+  expect(without.stderr).toContain("give apply the same policy files (--policy FILE or CUBEFORM_POLICY)");
+  const r = await fx.cli(["apply", "plan.json", "--policy", "policy.yaml", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
   expect(r.stderr).toContain(REFUSAL);
+  // A plan file whose policy report was removed (issue 32: the file is not trusted) is judged again all the same.
+  const stripped = { ...JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")), policy: undefined };
+  writeFileSync(join(fx.cwd, "plan.json"), JSON.stringify(stripped));
+  const tampered = await fx.cli(["apply", "plan.json", "--policy", "policy.yaml", ...FAST_APPLY]);
+  expect(tampered.exitCode).toBe(1);
   expect(fx.mutations()).toBe(0);
 });
 
@@ -98,7 +106,7 @@ test("item 5: a saved plan records the override and its reason; apply plan.json 
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { policy: { overrides: unknown; violations: { overridden?: unknown }[] } };
   expect(saved.policy.overrides).toEqual([{ rule: "no-open-ports", reason: "INC-7" }]);
   expect(saved.policy.violations[0]?.overridden).toEqual({ reason: "INC-7" });
-  const applied = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+  const applied = await fx.cli(["apply", "plan.json", "--policy", "policy.yaml", ...FAST_APPLY]);
   expect(applied.exitCode, applied.stderr).toBe(0);
   expect(applied.stdout).toContain("Policy rule no-open-ports was overridden for this apply: INC-7");
 });

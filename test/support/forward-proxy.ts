@@ -3,6 +3,8 @@
  * absolute form are forwarded, CONNECT opens a tunnel; every request and tunnel is recorded.
  * `refuseConnect` answers CONNECT with 403, as a proxy whose policy forbids the target does;
  * `delayMs` holds each forwarded request that long, so that requests overlap as on a real network.
+ * `echoHeaders` answers every plain http request itself with a 400 whose error echoes the request's
+ * headers (as JSON and as header lines), as a debugging proxy or a hostile API would.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
@@ -18,7 +20,7 @@ export interface ForwardProxy {
   maxInFlight(): number;
 }
 
-export async function startForwardProxy(options: { refuseConnect?: boolean; delayMs?: number } = {}): Promise<ForwardProxy> {
+export async function startForwardProxy(options: { refuseConnect?: boolean; delayMs?: number; echoHeaders?: boolean } = {}): Promise<ForwardProxy> {
   const seen: string[] = [];
   const authorizations: string[] = [];
   const sockets = new Set<Socket>();
@@ -29,6 +31,7 @@ export async function startForwardProxy(options: { refuseConnect?: boolean; dela
     if (req.headers["proxy-authorization"]) authorizations.push(String(req.headers["proxy-authorization"]));
     maxInFlight = Math.max(maxInFlight, ++inFlight);
     res.on("close", () => inFlight--);
+    if (options.echoHeaders) return void echo(req, res);
     if (options.delayMs) setTimeout(() => forward(req, res), options.delayMs);
     else forward(req, res);
   });
@@ -77,6 +80,12 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
   });
   upstream.on("error", () => res.headersSent || res.writeHead(502).end("upstream unreachable"));
   req.pipe(upstream);
+}
+
+function echo(req: IncomingMessage, res: ServerResponse): void {
+  const lines = Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`);
+  res.writeHead(400, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: `bad request; headers: ${JSON.stringify(req.headers)}\n${lines.join("\n")}` }));
 }
 
 function splitHostPort(authority: string): [string, number] {
