@@ -14,6 +14,7 @@ import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import { cubeDigestEntry } from "./digest.js";
+import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
@@ -70,7 +71,8 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   // The declared cubes first, in their order: matches[i] is desired.cubes[i].
   const declared = [...desired.cubes, ...(desired.untargeted ?? [])];
   const targets = new Set(resolved.targets);
-  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
+  // A group's name targets all its members.
+  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
   // A plan that keeps its prior state hashes that instead (buildPlan); one printed other than as JSON needs no digest.
@@ -134,7 +136,16 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         } else planDeclaredCube(spec, match, address, resolved, index, out, context);
       });
       const prune = resolved.prune && targets.size === 0;
-      unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      // Members a smaller replica count leaves over are the group's to remove (highest index first), not unmanaged cubes.
+      const { leftovers, others } = splitLeftovers(desired.groups, unmanaged);
+      others.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      leftovers.forEach((leftover, index) => {
+        if (targets.size > 0 && !targets.has(leftover.live.cube.name) && !targets.has(leftover.group)) return;
+        const replicas = desired.groups?.find((group) => group.name === leftover.group)?.replicas ?? 0;
+        const { change, steps } = planLeftover(leftover, addressAt(leftover.live.cube.name, leftover.live.cube.id), replicas);
+        out.changes.push(change);
+        out.steps.push(...steps.map((step) => ({ step, group: declared.length + others.length + index })));
+      });
       if (desired.webhooks !== undefined && targets.size === 0) {
         const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
         out.changes.push(...webhooks.changes);
@@ -144,7 +155,10 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
+      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
+      const groups = describeGroups(plan, desired);
+      if (groups !== undefined) plan.groups = groups;
+      return plan;
     },
   };
 }

@@ -46,6 +46,37 @@ export interface DesiredCubeSpec {
   domains?: DesiredDomainSpec[];
   ports?: DesiredPortSpec[];
   lifecycle: { allowReplace: boolean; ignoreChanges: IgnorableField[] };
+  /** A member of a group of replicas (`replicas: N` on an entry): the entry's name and this member's index (1-based). */
+  group?: GroupMembership;
+}
+
+export interface GroupMembership {
+  group: string;
+  index: number;
+}
+
+/** A group of replicas: the entry `name` with `replicas: N` declares members NAME-1 … NAME-N. */
+export interface DesiredGroupSpec {
+  name: string;
+  replicas: number;
+  /** How a change that replaces members is carried out; undefined: all at once, in the plan's usual order. */
+  rollout?: RolloutSpec;
+}
+
+export type HealthCheckSpec = { kind: "http"; url: string; expectStatus: number } | { kind: "tcp"; port: number } | { kind: "running" };
+
+export interface RolloutSpec {
+  /** Members replaced (or failing their check) at once. */
+  maxUnavailable: number;
+  /** Members replaced first, on their own, before the others. */
+  canary: number;
+  healthCheck: HealthCheckSpec;
+  /** The check must pass continuously this long before a batch counts as healthy. */
+  healthyForMs: number;
+  /** A batch's members must be healthy within this long. */
+  deadlineMs: number;
+  /** On a failed check: stop, and recreate the failed members from the spec that was healthy. */
+  autoRevert: boolean;
 }
 
 export interface DesiredWebhookSpec {
@@ -72,6 +103,8 @@ export interface DesiredState {
   ignoreWarnings?: string[];
   /** A monthly ceiling in the API's currency: apply refuses a change that adds cost above it. */
   budget?: Budget;
+  /** Groups of replicas, in file order; their members are in `cubes`. */
+  groups?: DesiredGroupSpec[];
 }
 
 // ---------------------------------------------------------------- observed state
@@ -131,6 +164,23 @@ export interface ResourceChange {
   blocked?: Blocked;
   /** A cube of the space that the desired state does not declare. */
   unmanaged?: boolean;
+  /** The group of replicas this change belongs to (a member, its domains and ports, or a member scaled away). */
+  group?: string;
+}
+
+/** A group of replicas as the plan sees it. */
+export interface PlanGroup {
+  name: string;
+  /** Members the file declares (NAME-1 … NAME-replicas). */
+  replicas: number;
+  /** Members live before the change (by name). */
+  live: number;
+  /** Members this change replaces. */
+  replacing: number;
+  /** Set when the change replaces more than half the group at once without a rollout. */
+  warning?: string;
+  /** The rollout the members' replacements follow. */
+  rollout?: RolloutSpec & { batches: number };
 }
 
 /** A reference to a cube that may not exist yet at plan time (created earlier in the same apply). */
@@ -198,6 +248,8 @@ export interface Plan {
   source?: SourceRevision;
   /** What the plan does to the fleet's monthly cost (cost.ts); set by the CLI from the live prices. */
   cost?: PlanCost;
+  /** The groups of replicas of the desired state (absent when it declares none). */
+  groups?: PlanGroup[];
 }
 
 // ---------------------------------------------------------------- cost

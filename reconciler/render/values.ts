@@ -1,5 +1,5 @@
 /** Small pure helpers shared by the renderers. */
-import type { Action, KnownCost, Plan, ResourceChange } from "../../engine/types.js";
+import type { Action, KnownCost, Plan, PlanGroup, ResourceChange } from "../../engine/types.js";
 import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
@@ -94,3 +94,11 @@ const money = (n: number): string => n.toFixed(2);
 export const formatSeconds = (s: number): string => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
+
+/** "rollout: 3 batches of at most 2 (canary 1), each healthy (http) for 30s within 10m; auto-revert". */
+export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string {
+  const canary = rollout.canary > 0 ? ` (canary ${rollout.canary})` : "";
+  const check = `${rollout.healthCheck.kind} check`;
+  const revert = rollout.autoRevert ? "; a failed check reverts the failed members" : "; a failed check stops the rollout";
+  return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
+}
