@@ -15,6 +15,7 @@ import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import { cubeDigestEntry } from "./digest.js";
 import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
+import { planRollouts, type MemberMatch } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
 
@@ -155,12 +156,21 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
+      const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps);
+      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), keep: context.keep, digestEntry });
       const groups = describeGroups(plan, desired);
       if (groups !== undefined) plan.groups = groups;
       return plan;
     },
   };
+}
+
+/** The members of the groups with the live cubes they matched. */
+function memberMatches(desired: DesiredState, matches: CubeMatch[]): MemberMatch[] {
+  return desired.cubes.flatMap((spec, index) => {
+    const match = matches[index];
+    return spec.group === undefined ? [] : [{ spec, live: match?.kind === "matched" ? match.live : undefined }];
+  });
 }
 
 /** The listing's matching with the observed cubes for the stubs, when those are the listed cubes in order (same ids and names). */

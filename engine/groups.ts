@@ -56,6 +56,7 @@ export function describeGroups(plan: Plan, desired: DesiredState): PlanGroup[] |
   }
   for (const group of groups) {
     const view = views.get(group.name) as PlanGroup;
+    if (group.rollout !== undefined) view.rollout = { ...group.rollout, batches: plan.steps.filter((step) => step.op === "rollout-batch" && step.group === group.name).length };
     if (group.rollout === undefined && view.live > 0 && view.replacing * 2 > view.live) {
       view.warning = `this change replaces ${view.replacing} of the ${view.live} members of group ${group.name} at once: they are all down at the same time; add rollout: to the entry (or defaults) to replace them in batches`;
     }

@@ -29,3 +29,7 @@ export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } f
 export { memoryJournal, bodyDigest } from "./journal.js";
 export { waitForCube, type WaitSpec } from "./wait.js";
 export { fleetAfter, fleetBefore, isOverBudget, planCost, HOURS_PER_MONTH, type FleetCube } from "./cost.js";
+export { runRolloutBatch } from "./rollout.js";
+export { probeMember, expandPlaceholders, type HealthProbe, type ProbeResult, type ProbeTarget } from "./health.js";
+export { memberName, memberIndex } from "./replicas.js";
+export type { RolloutPhase } from "./context.js";

@@ -207,11 +207,47 @@ export type Step =
   | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string }
   /** The secret the API returns once is handed to ExecContext.writeWebhookSecret (the file at secretPath), never to the plan. */
   | { op: "create-webhook"; address: string; body: CreateWebhookRequest; secretFile: string; secretPath: string }
-  | { op: "delete-webhook"; address: string; webhookId: string };
+  | { op: "delete-webhook"; address: string; webhookId: string }
+  /** Members of a group replaced together (at most maxUnavailable), then gated by their health check (rollout.ts). */
+  | RolloutBatchStep;
+
+/** A member's part of a rollout batch: the steps that replace it, and those that put it back on its last healthy spec. */
+export interface RolloutMember {
+  cubeName: string;
+  index: number;
+  address: string;
+  /** The first domain's hostname (the health check's {hostname}). */
+  hostname?: string;
+  steps: Step[];
+  /** From the create on, with the spec the member had before (the API cannot show a key or userData: those are the file's). */
+  revert: Step[];
+  /** What the member ran before: shown when it is put back. */
+  from: { image: string };
+}
+
+export interface RolloutBatchStep {
+  op: "rollout-batch";
+  /** cube/web[1..4] */
+  address: string;
+  group: string;
+  /** 1-based; `batches` in all. */
+  batch: number;
+  batches: number;
+  canary: boolean;
+  members: RolloutMember[];
+  rollout: RolloutSpec;
+}
 
 export type StepOp = Step["op"];
 export const WAIT_OPS: readonly StepOp[] = ["wait-running", "wait-deleted"];
 export const isMutation = (step: Step): boolean => !WAIT_OPS.includes(step.op);
+
+/** The API mutations a step sends when it goes as planned (a rollout batch: its members' steps). */
+export const mutationsOf = (step: Step): number =>
+  step.op === "rollout-batch" ? step.members.reduce((sum, member) => sum + member.steps.filter(isMutation).length, 0) : isMutation(step) ? 1 : 0;
+
+/** The steps, a rollout batch's members' steps in its place. */
+export const flatSteps = (steps: readonly Step[]): Step[] => steps.flatMap((step) => (step.op === "rollout-batch" ? step.members.flatMap((member) => member.steps) : [step]));
 
 export interface PlanSummary {
   add: number;
@@ -382,5 +418,5 @@ export interface IdempotencyJournal {
 }
 
 export interface EngineLogger {
-  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe"; address?: string; op?: StepOp; message?: string }): void;
+  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout"; address?: string; op?: StepOp; message?: string }): void;
 }

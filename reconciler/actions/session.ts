@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep } from "../../engine/index.js";
+import { diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
@@ -232,7 +232,7 @@ function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedSta
   if ("p" in read) {
     const before = fleetBefore(observed);
     const targets = plan.options.targets ?? [];
-    return planCost(read.p, before, fleetAfter(before, plan.steps), budget, targets.length > 0 ? new Set(targets) : undefined);
+    return planCost(read.p, before, fleetAfter(before, flatSteps(plan.steps)), budget, targets.length > 0 ? new Set(targets) : undefined);
   }
   const unknown = `GET /pricing failed: ${read.error instanceof Error ? read.error.message : String(read.error)}`;
   if (notice !== undefined && !warnedUnknownCost.has(client)) {
