@@ -1,10 +1,10 @@
 /** What the executors need: the client, where create keys live, secrets, and clocks for tests. */
 import type { CubeApi } from "../client/api.js";
-import type { EngineLogger, IdempotencyJournal, RolloutBatchStep, SecretRef } from "./types.js";
+import type { EngineLogger, IdempotencyJournal, RolloutBatchStep, RolloutRecord, SecretRef } from "./types.js";
 import type { HealthProbe } from "./health.js";
 
 /** Where a batch is: its members being replaced, their health being checked, healthy, failed, or put back. */
-export type RolloutPhase = "replacing" | "checking" | "healthy" | "failed" | "reverted";
+export type RolloutPhase = RolloutRecord["phase"];
 import { sleep } from "../system/time.js";
 
 export interface ExecContext {

@@ -17,7 +17,7 @@ import { cubeDigestEntry } from "./digest.js";
 import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
 import { planRollouts, type MemberMatch } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
-import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
+import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState, RolloutRecord } from "./types.js";
 
 interface Collector {
   changes: ResourceChange[];
@@ -32,6 +32,8 @@ export interface DiffContext {
   passwordChanged?: (cubeName: string, hostname: string) => boolean;
   /** Everything unless told otherwise (a saved plan keeps everything). */
   keep?: PlanKeep;
+  /** Rollouts a stopped run left in flight (the journal): their members are checked first, and can be put back. */
+  rollouts?: readonly RolloutRecord[];
 }
 
 export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
@@ -156,7 +158,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps);
+      const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
       const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), keep: context.keep, digestEntry });
       const groups = describeGroups(plan, desired);
       if (groups !== undefined) plan.groups = groups;

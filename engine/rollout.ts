@@ -34,6 +34,10 @@ export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext 
       outcomes.push({ step, status: "skipped", error: { code: "not_run", message: "not run: stop requested" } });
       continue;
     }
+    if (step.op === "create-cube" && !batch.members.some((m) => m.cubeName === step.cube.cubeName && m.steps.some((s) => s.op === "delete-cube"))) {
+      // A member a stopped run was deleting: its old cube must be gone before the new one takes the name.
+      await waitNameFree(step.cube.cubeName, ctx);
+    }
     const outcome = await executeStep(step, ctx);
     outcomes.push(outcome);
     if (outcome.status === "failed") {
@@ -59,7 +63,12 @@ const cubeNameOf = (step: Step): string => ("cube" in step ? step.cube.cubeName 
 /** Stops the rollout: with autoRevert, the touched members are put back first; the batch's outcome says who failed, why, and where the group is. */
 async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: BatchFailure, done: StepOutcome[], label: string): Promise<StepOutcome[]> {
   await ctx.rolloutProgress?.(batch, "failed");
-  const touched = batch.members.filter((member) => done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && (o.step.op === "delete-cube" || o.step.op === "create-cube")));
+  // Touched: replaced in this run, or left replaced (or missing) by a run that stopped mid-batch.
+  const touched = batch.members.filter(
+    (member) =>
+      !member.steps.some((step) => step.op === "delete-cube") ||
+      done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && (o.step.op === "delete-cube" || o.step.op === "create-cube")),
+  );
   const check = describeCheck(batch);
   let message = `${label} of group ${batch.group}: member ${failure.member} failed (${check}): ${failure.what}`;
   const outcomes: StepOutcome[] = [];
@@ -95,6 +104,14 @@ async function revertMember(member: RolloutMember, ctx: ExecContext): Promise<St
     if (outcome.status === "failed") break;
   }
   return outcomes;
+}
+
+async function waitNameFree(name: string, ctx: ExecContext): Promise<void> {
+  const deadline = nowOf(ctx) + (ctx.waitTimeoutMs ?? 300_000);
+  while ((await liveIdOf(name, ctx)) !== undefined && nowOf(ctx) < deadline) {
+    ctx.logger?.({ type: "wait", message: `cube "${name}" is still being deleted, waiting for it to be gone` });
+    await sleepFor(ctx, ctx.pollIntervalMs ?? 1_000);
+  }
 }
 
 async function liveIdOf(name: string, ctx: ExecContext): Promise<string | undefined> {

@@ -221,8 +221,23 @@ export interface RolloutMember {
   steps: Step[];
   /** From the create on, with the spec the member had before (the API cannot show a key or userData: those are the file's). */
   revert: Step[];
-  /** What the member ran before: shown when it is put back. */
-  from: { image: string };
+  /** What the member ran before, which `revert` creates again. */
+  from: RolloutFrom;
+}
+
+/** The part of a member's spec a replacement changes, as it was before the rollout (the live cube's). */
+export interface RolloutFrom {
+  image: string;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  region?: string;
+}
+
+/** A batch of a rollout under way, as journalled: a rerun after a crash resumes with these members first, gated, revertible. */
+export interface RolloutRecord {
+  group: string;
+  batch: number;
+  phase: "replacing" | "checking" | "healthy" | "failed" | "reverted";
+  members: { name: string; index: number; from: RolloutFrom }[];
 }
 
 export interface RolloutBatchStep {

@@ -203,7 +203,8 @@ export async function computePlan(
   if (source !== undefined) checkTargets(desired, flags.targets, source.file);
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
-  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) };
+  const rollouts = await conn.rollouts.records(conn.spaceId);
+  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}), ...(rollouts.length > 0 ? { rollouts } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.

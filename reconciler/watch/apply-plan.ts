@@ -36,6 +36,7 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
       return writeFileAtomic(path, `${secret}\n`, { mode: 0o600 });
     },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
+    rolloutProgress: (batch, phase) => conn.rollouts.progress(conn.spaceId, batch, phase),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
 }
