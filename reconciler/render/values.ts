@@ -54,6 +54,11 @@ export function pacingLine(plan: Plan): string {
   const noun = mutations === 1 ? "mutation" : "mutations";
   const rate = `${limit}/${formatSeconds(windowMs / 1000)}s`;
   if (estimatedSeconds < 0.05) return `${mutations} API ${noun}; within the rate limit (${rate}), no wait.`;
+  const healthWaits = rolloutSeconds(plan);
+  if (healthWaits > 0) {
+    const paced = Math.max(0, estimatedSeconds - healthWaits);
+    return `${mutations} API ${noun}; this takes at least ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(paced)} s for the rate limit (${rate}) and ${formatSeconds(healthWaits)} s of rollout health checks (healthyFor per batch).`;
+  }
   return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
 
@@ -101,4 +106,11 @@ export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string 
   const check = `${rollout.healthCheck.kind} check`;
   const revert = rollout.autoRevert ? "; a failed check reverts the failed members" : "; a failed check stops the rollout";
   return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
+}
+
+/** The rollout batches' health waits the estimate counts, in seconds. */
+function rolloutSeconds(plan: Plan): number {
+  let ms = 0;
+  for (const step of plan.steps) if (step.op === "rollout-batch") ms += step.rollout.healthyForMs;
+  return ms / 1000;
 }
