@@ -1,6 +1,4 @@
 /** A rollout's health checks: one probe of one member (http, tcp, or running), with the member's placeholders in the url. */
-import { connect } from "node:net";
-import { request } from "undici";
 import type { Cube } from "../schema/api.js";
 import type { HealthCheckSpec } from "./types.js";
 
@@ -40,8 +38,10 @@ export const probeMember: HealthProbe = async (check, target) => {
   return probeTcp(host, check.port);
 };
 
+/** undici and node:net are loaded on the first probe: a plan never needs them (nor what they load, node:tls among it). */
 async function probeHttp(url: string, expectStatus: number): Promise<ProbeResult> {
   try {
+    const { request } = await import("undici");
     const response = await request(url, { method: "GET", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     await response.body.dump();
     const ok = response.statusCode === expectStatus;
@@ -51,7 +51,8 @@ async function probeHttp(url: string, expectStatus: number): Promise<ProbeResult
   }
 }
 
-function probeTcp(host: string, port: number): Promise<ProbeResult> {
+async function probeTcp(host: string, port: number): Promise<ProbeResult> {
+  const { connect } = await import("node:net");
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: PROBE_TIMEOUT_MS });
     const done = (result: ProbeResult): void => {
