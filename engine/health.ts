@@ -38,17 +38,26 @@ export const probeMember: HealthProbe = async (check, target) => {
   return probeTcp(host, check.port);
 };
 
-/** undici and node:net are loaded on the first probe: a plan never needs them (nor what they load, node:tls among it). */
+/** Node's own http(s) and net, loaded on the first probe: a plan never needs them (nor node:tls). Probes go to the user's services, not the API. */
 async function probeHttp(url: string, expectStatus: number): Promise<ProbeResult> {
+  let target: URL;
   try {
-    const { request } = await import("undici");
-    const response = await request(url, { method: "GET", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    await response.body.dump();
-    const ok = response.statusCode === expectStatus;
-    return { ok, saw: `HTTP ${response.statusCode} from ${url}${ok ? "" : ` (expected ${expectStatus})`}` };
-  } catch (e) {
-    return { ok: false, saw: `no answer from ${url}: ${(e as Error).message}` };
+    target = new URL(url);
+  } catch {
+    return { ok: false, saw: `${url} is not a URL` };
   }
+  const { request } = target.protocol === "https:" ? await import("node:https") : await import("node:http");
+  return new Promise((resolve) => {
+    const req = request(target, { method: "GET", timeout: PROBE_TIMEOUT_MS }, (res) => {
+      res.resume();
+      const status = res.statusCode ?? 0;
+      const ok = status === expectStatus;
+      resolve({ ok, saw: `HTTP ${status} from ${url}${ok ? "" : ` (expected ${expectStatus})`}` });
+    });
+    req.once("timeout", () => req.destroy(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)));
+    req.once("error", (e) => resolve({ ok: false, saw: `no answer from ${url}: ${e.message}` }));
+    req.end();
+  });
 }
 
 async function probeTcp(host: string, port: number): Promise<ProbeResult> {
