@@ -11,6 +11,7 @@ import type { DeclaredCube, DesiredState } from "../engine/types.js";
 import { API_VERSION, DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
 import { DesiredStateError } from "../engine/errors.js";
 import { duplicateIssues, normalize, type IdentityFields, type NormalizeOptions } from "../engine/normalize.js";
+import { memberName } from "../engine/replicas.js";
 import { FileReadError, readRegularFile, readRegularText, tryOr } from "../system/files.js";
 import { confinedPath, confineSource, secretPathUnder } from "./confine.js";
 import { LoadError, quoted, SourceError, UnreadableFileError, visible, type FileProblem, type Position } from "./errors.js";
@@ -224,6 +225,8 @@ function positionsByName(document: DesiredStateDocument, starts: (Position | und
   document.cubes.forEach((cube, i) => {
     const start = starts[i];
     if (start !== undefined && positions[cube.name] === undefined) positions[cube.name] = start;
+    // A group's members are where their entry is.
+    for (let i = 1; start !== undefined && i <= (cube.replicas ?? 0); i++) positions[memberName(cube.name, i)] ??= start;
   });
   return positions;
 }

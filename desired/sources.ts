@@ -189,6 +189,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   if (budget !== undefined) desired.budget = { monthly: budget.monthly };
   const policies = fleetPolicies(loaded);
   if (policies !== undefined) desired.policies = policies.rules;
+  const groups = loaded.flatMap((f) => f.desired.groups ?? []);
+  if (groups.length > 0) desired.groups = groups;
   // Webhooks are managed when any file declares them; a url declared twice is the loader's duplicate rule across files.
   const withWebhooks = loaded.filter((f) => f.desired.webhooks !== undefined);
   if (withWebhooks.length > 0) {

@@ -18,6 +18,7 @@
  *   POST   /__emulator/backup-allowance  {spaceId, allowance: n | null}
  *   POST   /__emulator/device            {userCode, spaceId?, approve?=true}   (a CLI device login)
  *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
+ *   POST   /__emulator/image-fault       {image, fault: "error" | "never-running" | null}   (cubes of that image fail to boot)
  *   GET    /__emulator/device?code=      the device-login page: the code, Approve and Deny (a browser form)
  *
  * A web page the developer visits must not drive it: every request needs a loopback Host header (421: DNS
@@ -67,6 +68,7 @@ const Schemas = {
   }),
   device: z.strictObject({ userCode: z.string().min(1), spaceId: z.string().min(1).optional(), approve: z.boolean().optional() }),
   storageRate: z.strictObject({ bytesPerSecond: z.number().int().min(1024).nullable() }),
+  imageFault: z.strictObject({ image: z.string().min(1), fault: z.enum(["error", "never-running"]).nullable() }),
   allowance: z.strictObject({ spaceId: z.string().min(1), allowance: z.number().int().min(0).nullable() }),
   terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
 };
@@ -100,6 +102,11 @@ export function createAdmin(core: Core): EmulatorAdmin {
     answerDeviceLogin: (input) => core.mutate(() => answerDeviceLogin(core, parseWith(Schemas.device, input))),
     setStorageRate: (bytesPerSecond) => {
       core.storageBytesPerSecond = parseWith(Schemas.storageRate, { bytesPerSecond }).bytesPerSecond;
+    },
+    setImageFault: (image, fault) => {
+      const setting = parseWith(Schemas.imageFault, { image, fault });
+      if (setting.fault === null) core.imageFaults.delete(setting.image);
+      else core.imageFaults.set(setting.image, setting.fault);
     },
     setBackupAllowance: (input) =>
       core.mutate(() => {
@@ -160,6 +167,11 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   "POST /device": (admin, body) => ok(() => admin.answerDeviceLogin(body as never)),
   "POST /storage-rate": (admin, body) => ok(() => admin.setStorageRate(parseWith(Schemas.storageRate, body).bytesPerSecond)),
   "POST /backup-allowance": (admin, body) => ok(() => admin.setBackupAllowance(body as never)),
+  "POST /image-fault": (admin, body) =>
+    ok(() => {
+      const { image, fault } = parseWith(Schemas.imageFault, body);
+      admin.setImageFault(image, fault);
+    }),
   "GET /requests": (admin) => json(200, { requests: admin.requests() }),
   "DELETE /requests": (admin) => ok(() => admin.clearRequests()),
   "GET /request-counts": (admin) => json(200, { requestCounts: admin.requestCounts() }),

@@ -66,6 +66,9 @@ export interface FaultSpec {
   statuses?: number[];
 }
 
+/** What a cube created from a faulty image does once it boots: ends in state `error`, or stays `booting`. */
+export type ImageFault = "error" | "never-running";
+
 export interface AuditRow {
   id: string;
   at: string;
@@ -117,6 +120,8 @@ export interface EmulatorAdmin {
   setBackupAllowance(input: { spaceId: string; allowance: number | null }): void;
   /** Holds every storage stream (archive downloads, part uploads) to this many bytes per second; null: unlimited. */
   setStorageRate(bytesPerSecond: number | null): void;
+  /** Cubes of `image` that boot from now on end in state `error` or never reach `running`; null: they boot normally again. */
+  setImageFault(image: string, fault: ImageFault | null): void;
   /** The browser step of a CLI device login: approve (for `spaceId`, default the initial space) or deny the user code. */
   answerDeviceLogin(input: { userCode: string; spaceId?: string; approve?: boolean }): void;
 }

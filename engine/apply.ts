@@ -3,6 +3,7 @@ import type { ExecContext } from "./context.js";
 import { diff } from "./diff.js";
 import { executeStep } from "./execute.js";
 import { observe } from "./observe.js";
+import { runRolloutBatch } from "./rollout.js";
 import type { ApplyResult, DesiredState, ObservedState, Plan, Step, StepOutcome } from "./types.js";
 import { isMutation } from "./types.js";
 
@@ -27,11 +28,14 @@ export async function runSteps(steps: Step[], ctx: ExecContext & RunOptions): Pr
       outcomes.push({ step, status: "skipped", error: { code: "not_run", message: `not run: ${stopReason}` } });
       continue;
     }
-    const outcome = await executeStep(step, ctx);
-    outcomes.push(outcome);
+    // A rollout batch reports each of its members' steps, then itself.
+    const ran = step.op === "rollout-batch" ? await runRolloutBatch(step, ctx) : [await executeStep(step, ctx)];
+    outcomes.push(...ran);
+    const outcome = ran[ran.length - 1] as StepOutcome;
+    if (outcome.status === "skipped") stopReason ??= "stop requested";
     if (outcome.status === "failed" && (ctx.stopOnError ?? true)) stopReason = `an earlier step failed (${outcome.step.op} ${outcome.step.address})`;
   }
-  const counted = outcomes.filter((o) => o.status === "done" && isMutation(o.step)).length;
+  const counted = outcomes.filter((o) => o.status === "done" && o.step.op !== "rollout-batch" && isMutation(o.step)).length;
   const mutationsSent = mutationsBefore !== undefined && ctx.client.stats ? ctx.client.stats.mutations - mutationsBefore : counted;
   return { outcomes, mutationsSent };
 }

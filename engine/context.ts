@@ -1,6 +1,10 @@
 /** What the executors need: the client, where create keys live, secrets, and clocks for tests. */
 import type { CubeApi } from "../client/api.js";
-import type { EngineLogger, IdempotencyJournal, SecretRef } from "./types.js";
+import type { EngineLogger, IdempotencyJournal, RolloutBatchStep, RolloutRecord, SecretRef } from "./types.js";
+import type { HealthProbe } from "./health.js";
+
+/** Where a batch is: its members being replaced, their health being checked, healthy, failed, or put back. */
+export type RolloutPhase = RolloutRecord["phase"];
 import { sleep } from "../system/time.js";
 
 export interface ExecContext {
@@ -26,6 +30,10 @@ export interface ExecContext {
   onSecretApplied?: (slot: { cubeName: string; hostname: string }, env: string, value: string) => Promise<void>;
   /** The API accepted a cube's DELETE (the cube stays listed until the deletion finishes). */
   onDeleteAccepted?: (cubeId: string, cubeName: string) => Promise<void>;
+  /** A rollout's health probe (default: health.ts probeMember). */
+  probe?: HealthProbe;
+  /** A rollout batch reached a phase: the CLI journals it, so a rerun after a crash knows where the rollout was (rollout-journal.ts). */
+  rolloutProgress?: (batch: RolloutBatchStep, phase: RolloutPhase) => Promise<void>;
   /** Injectable clock (ms since the epoch) and sleep, for tests. */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;

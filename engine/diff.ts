@@ -14,8 +14,10 @@ import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import { cubeDigestEntry } from "./digest.js";
+import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
+import { planRollouts, type MemberMatch } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
-import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState } from "./types.js";
+import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState, RolloutRecord } from "./types.js";
 
 interface Collector {
   changes: ResourceChange[];
@@ -30,6 +32,8 @@ export interface DiffContext {
   passwordChanged?: (cubeName: string, hostname: string) => boolean;
   /** Everything unless told otherwise (a saved plan keeps everything). */
   keep?: PlanKeep;
+  /** Rollouts a stopped run left in flight (the journal): their members are checked first, and can be put back. */
+  rollouts?: readonly RolloutRecord[];
 }
 
 export function diff(desired: DesiredState, observed: ObservedState, options?: Partial<PlanOptions>, context: DiffContext = {}): Plan {
@@ -70,7 +74,8 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   // The declared cubes first, in their order: matches[i] is desired.cubes[i].
   const declared = [...desired.cubes, ...(desired.untargeted ?? [])];
   const targets = new Set(resolved.targets);
-  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name);
+  // A group's name targets all its members.
+  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
   const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
   // A plan that keeps its prior state hashes that instead (buildPlan); one printed other than as JSON needs no digest.
@@ -134,7 +139,16 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         } else planDeclaredCube(spec, match, address, resolved, index, out, context);
       });
       const prune = resolved.prune && targets.size === 0 ? pruneMode(desired, declared.length) : "off";
-      unmanaged.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      // Members a smaller replica count leaves over are the group's to remove (highest index first), not unmanaged cubes.
+      const { leftovers, others } = splitLeftovers(desired.groups, unmanaged);
+      others.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      leftovers.forEach((leftover, index) => {
+        if (targets.size > 0 && !targets.has(leftover.live.cube.name) && !targets.has(leftover.group)) return;
+        const replicas = desired.groups?.find((group) => group.name === leftover.group)?.replicas ?? 0;
+        const { change, steps } = planLeftover(leftover, addressAt(leftover.live.cube.name, leftover.live.cube.id), replicas);
+        out.changes.push(change);
+        out.steps.push(...steps.map((step) => ({ step, group: declared.length + others.length + index })));
+      });
       if (desired.webhooks !== undefined && targets.size === 0) {
         const webhooks = planWebhooks(desired.webhooks, observed.webhooks ?? [], resolved.prune);
         out.changes.push(...webhooks.changes);
@@ -144,9 +158,21 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries?.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      return buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(out.steps), keep: context.keep, digestEntry });
+      const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
+      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), keep: context.keep, digestEntry });
+      const groups = describeGroups(plan, desired);
+      if (groups !== undefined) plan.groups = groups;
+      return plan;
     },
   };
+}
+
+/** The members of the groups with the live cubes they matched. */
+function memberMatches(desired: DesiredState, matches: CubeMatch[]): MemberMatch[] {
+  return desired.cubes.flatMap((spec, index) => {
+    const match = matches[index];
+    return spec.group === undefined ? [] : [{ spec, live: match?.kind === "matched" ? match.live : undefined }];
+  });
 }
 
 /** The listing's matching with the observed cubes for the stubs, when those are the listed cubes in order (same ids and names). */

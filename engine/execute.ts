@@ -179,6 +179,10 @@ const executors: { [O in StepOp]: Executor<O> } = {
   "delete-webhook": async (step, ctx) => {
     await ignoreNotFound(ctx.client.deleteWebhook(step.webhookId));
   },
+  // A batch runs its members' steps and reports each: runSteps (apply.ts) carries it out through rollout.ts.
+  "rollout-batch": async (step) => {
+    throw new StepError("rollout_batch_alone", `${step.address}: a rollout batch is carried out by runSteps, not on its own`);
+  },
 };
 
 /** Carries out one step; never throws: a failure is an outcome with the error's code. */

@@ -2,7 +2,8 @@
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
-import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
+import { groupIssues, groupSpec, memberInput, memberNameIssues } from "./replicas.js";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
 
 export interface NormalizeOptions {
   /** Reads a file the document names, resolved against the YAML file and bounded by what it is for (`field`); throws saying why not. */
@@ -34,18 +35,32 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   const defaultUserData = readPair(defaults, ["defaults"], "userData", "userDataFile", options, issues);
   const inputs = doc.cubes ?? [];
   const cubes: DesiredCubeSpec[] = [];
+  const groups: DesiredGroupSpec[] = [];
   inputs.forEach((input, index) => {
-    const cube = normalizeCube(input, ["cubes", index], { defaults, defaultKey, defaultUserData }, options, issues);
-    if (cube) cubes.push(cube);
+    const inherited = { defaults, defaultKey, defaultUserData };
+    const problems = groupIssues(input, ["cubes", index]);
+    for (const problem of problems) issues.add(problem.path, problem.message);
+    if (input.replicas === undefined) {
+      const cube = normalizeCube(input, ["cubes", index], inherited, options, issues);
+      if (cube) cubes.push(cube);
+      return;
+    }
+    groups.push(groupSpec({ ...input, replicas: input.replicas }, input.rollout ?? defaults.rollout));
+    if (problems.length > 0) return;
+    for (let i = 1; i <= input.replicas; i++) {
+      const cube = normalizeCube(memberInput(input, i), ["cubes", index], inherited, options, issues);
+      if (cube) cubes.push(Object.assign(cube, { group: { group: input.name, index: i } }));
+    }
   });
   for (const issue of duplicateIssues(inputs)) issues.add(issue.path, issue.message);
+  for (const issue of memberNameIssues(inputs)) issues.add(issue.path, issue.message);
   const webhooks = doc.webhooks === undefined ? undefined : normalizeWebhooks(doc.webhooks, options, issues);
   if (issues.issues.length > 0) throw new DesiredStateError(issues.issues);
   const ignoreWarnings = doc.warnings?.ignore.length ? doc.warnings.ignore : undefined;
   const budget = doc.budget && { monthly: doc.budget.monthly };
   const allowEmpty = doc.allowEmpty === true ? true : undefined;
   const policies = doc.policies?.length ? doc.policies : undefined;
-  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies }) };
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies, groups: groups.length > 0 ? groups : undefined }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {

@@ -1,6 +1,6 @@
 /**
  * Step order. Phases: (1) unprotect; (2) sub-resource deletions, so a hostname or port can move; (3) cube deletions (a replacement waits for its old cube to be
- * gone, names stay unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches, ports; (6) power, protect; (7) wait for cubes to run;
+ * gone, names stay unambiguous); (4) cube creations; (5) per cube: SSH port, domain patches and attaches, ports; (6) power, protect; (7) wait for cubes to run, then the rollout batches of groups, one after the other;
  * (8) webhook endpoints last, so the events of the changes above do not reach an endpoint that is about to be replaced.
  */
 import type { Step, StepOp } from "./types.js";
@@ -20,6 +20,7 @@ const ORDER: Record<StepOp, { phase: number; rank: number }> = {
   wake: { phase: 6, rank: 0 },
   "power-off": { phase: 6, rank: 0 },
   "wait-running": { phase: 7, rank: 0 },
+  "rollout-batch": { phase: 7, rank: 1 },
   "delete-webhook": { phase: 8, rank: 0 },
   "create-webhook": { phase: 8, rank: 1 },
 };

@@ -1,7 +1,8 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
 import { projectState, digestOf, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
-import { isMutation, isReplace, PLAN_FORMAT } from "./types.js";
+import { isReplace, mutationsOf, PLAN_FORMAT } from "./types.js";
+import { rolloutWaitSeconds } from "./rollout-plan.js";
 
 export const DEFAULT_RATE_LIMIT: PlanOptions["rateLimit"] = { limit: 10, windowMs: 60_000 };
 
@@ -37,8 +38,9 @@ export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: P
       summary.destroy += 1;
     }
   }
-  summary.mutations = steps.filter(isMutation).length;
-  summary.estimatedSeconds = estimatePacedSeconds(summary.mutations, rateLimit);
+  summary.mutations = steps.reduce((sum, step) => sum + mutationsOf(step), 0);
+  // A rollout's batches each wait for their health check to pass for healthyFor.
+  summary.estimatedSeconds = estimatePacedSeconds(summary.mutations, rateLimit) + rolloutWaitSeconds(steps);
   return summary;
 }
 

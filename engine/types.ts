@@ -47,6 +47,37 @@ export interface DesiredCubeSpec {
   domains?: DesiredDomainSpec[];
   ports?: DesiredPortSpec[];
   lifecycle: { allowReplace: boolean; ignoreChanges: IgnorableField[] };
+  /** A member of a group of replicas (`replicas: N` on an entry): the entry's name and this member's index (1-based). */
+  group?: GroupMembership;
+}
+
+export interface GroupMembership {
+  group: string;
+  index: number;
+}
+
+/** A group of replicas: the entry `name` with `replicas: N` declares members NAME-1 … NAME-N. */
+export interface DesiredGroupSpec {
+  name: string;
+  replicas: number;
+  /** How a change that replaces members is carried out; undefined: all at once, in the plan's usual order. */
+  rollout?: RolloutSpec;
+}
+
+export type HealthCheckSpec = { kind: "http"; url: string; expectStatus: number } | { kind: "tcp"; port: number } | { kind: "running" };
+
+export interface RolloutSpec {
+  /** Members replaced (or failing their check) at once. */
+  maxUnavailable: number;
+  /** Members replaced first, on their own, before the others. */
+  canary: number;
+  healthCheck: HealthCheckSpec;
+  /** The check must pass continuously this long before a batch counts as healthy. */
+  healthyForMs: number;
+  /** A batch's members must be healthy within this long. */
+  deadlineMs: number;
+  /** On a failed check: stop, and recreate the failed members from the spec that was healthy. */
+  autoRevert: boolean;
 }
 
 export interface DesiredWebhookSpec {
@@ -77,6 +108,8 @@ export interface DesiredState {
   budget?: Budget;
   /** Policy rules the fleet file adds (`policies:`); a policy file's rules come from elsewhere (engine/policy.ts). */
   policies?: PolicyRule[];
+  /** Groups of replicas, in file order; their members are in `cubes`. */
+  groups?: DesiredGroupSpec[];
 }
 
 // ---------------------------------------------------------------- observed state
@@ -136,6 +169,23 @@ export interface ResourceChange {
   blocked?: Blocked;
   /** A cube of the space that the desired state does not declare. */
   unmanaged?: boolean;
+  /** The group of replicas this change belongs to (a member, its domains and ports, or a member scaled away). */
+  group?: string;
+}
+
+/** A group of replicas as the plan sees it. */
+export interface PlanGroup {
+  name: string;
+  /** Members the file declares (NAME-1 … NAME-replicas). */
+  replicas: number;
+  /** Members live before the change (by name). */
+  live: number;
+  /** Members this change replaces. */
+  replacing: number;
+  /** Set when the change replaces more than half the group at once without a rollout. */
+  warning?: string;
+  /** The rollout the members' replacements follow. */
+  rollout?: RolloutSpec & { batches: number };
 }
 
 /** A reference to a cube that may not exist yet at plan time (created earlier in the same apply). */
@@ -162,11 +212,62 @@ export type Step =
   | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string }
   /** The secret the API returns once is handed to ExecContext.writeWebhookSecret (the file at secretPath), never to the plan. */
   | { op: "create-webhook"; address: string; body: CreateWebhookRequest; secretFile: string; secretPath: string }
-  | { op: "delete-webhook"; address: string; webhookId: string };
+  | { op: "delete-webhook"; address: string; webhookId: string }
+  /** Members of a group replaced together (at most maxUnavailable), then gated by their health check (rollout.ts). */
+  | RolloutBatchStep;
+
+/** A member's part of a rollout batch: the steps that replace it, and those that put it back on its last healthy spec. */
+export interface RolloutMember {
+  cubeName: string;
+  index: number;
+  address: string;
+  /** The first domain's hostname (the health check's {hostname}). */
+  hostname?: string;
+  steps: Step[];
+  /** From the create on, with the spec the member had before (the API cannot show a key or userData: those are the file's). */
+  revert: Step[];
+  /** What the member ran before, which `revert` creates again. */
+  from: RolloutFrom;
+}
+
+/** The part of a member's spec a replacement changes, as it was before the rollout (the live cube's). */
+export interface RolloutFrom {
+  image: string;
+  resources: { vcpu: number; ramGb: number; diskGb: number };
+  region?: string;
+}
+
+/** A batch of a rollout under way, as journalled: a rerun after a crash resumes with these members first, gated, revertible. */
+export interface RolloutRecord {
+  group: string;
+  batch: number;
+  phase: "replacing" | "checking" | "healthy" | "failed" | "reverted";
+  members: { name: string; index: number; from: RolloutFrom }[];
+}
+
+export interface RolloutBatchStep {
+  op: "rollout-batch";
+  /** cube/web[1..4] */
+  address: string;
+  group: string;
+  /** 1-based; `batches` in all. */
+  batch: number;
+  batches: number;
+  canary: boolean;
+  members: RolloutMember[];
+  rollout: RolloutSpec;
+}
 
 export type StepOp = Step["op"];
 export const WAIT_OPS: readonly StepOp[] = ["wait-running", "wait-deleted"];
 export const isMutation = (step: Step): boolean => !WAIT_OPS.includes(step.op);
+
+/** The API mutations a step sends when it goes as planned (a rollout batch: its members' steps). */
+export const mutationsOf = (step: Step): number =>
+  step.op === "rollout-batch" ? step.members.reduce((sum, member) => sum + member.steps.filter(isMutation).length, 0) : isMutation(step) ? 1 : 0;
+
+/** The steps, a rollout batch's members' steps in its place. */
+export const flatSteps = (steps: readonly Step[]): Step[] => steps.flatMap((step) => (step.op === "rollout-batch" ? step.members.flatMap((member) => member.steps) : [step]));
 
 export interface PlanSummary {
   add: number;
@@ -205,6 +306,8 @@ export interface Plan {
   cost?: PlanCost;
   /** The policy rules checked on this plan and what they found (policy.ts); absent when no rule applies. */
   policy?: PolicyReport;
+  /** The groups of replicas of the desired state (absent when it declares none). */
+  groups?: PlanGroup[];
 }
 
 // ---------------------------------------------------------------- policy (policy.ts)
@@ -377,5 +480,5 @@ export interface IdempotencyJournal {
 }
 
 export interface EngineLogger {
-  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe"; address?: string; op?: StepOp; message?: string }): void;
+  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout"; address?: string; op?: StepOp; message?: string }): void;
 }

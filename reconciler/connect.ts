@@ -19,6 +19,7 @@ import { escapeText } from "./render/escape.js";
 import { rateWaitNotices, type RateWaitNotices } from "./rate-waits.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
+import { RolloutJournal } from "./rollout-journal.js";
 import { SecretMemory } from "./secret-memory.js";
 import type { RateLimit } from "./rate-limit.js";
 
@@ -52,6 +53,8 @@ export interface Connection {
   client: CubeApi;
   spaceId: string;
   journal: IdempotencyJournal;
+  /** Rollout batches in flight (a run killed mid-rollout left them): the next plan resumes them. */
+  rollouts: RolloutJournal;
   /** Paces this run's mutations; shared with the other processes of this machine for the real API. */
   pacer: MutationPacer;
   /** What the space lock is keyed by with the space id: the API origin, or the embedded emulator's directory. */
@@ -108,6 +111,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const dir = resolveStateDir(options, io.env);
   const journal = new FileJournal(join(dir, "journal.json"));
+  const rollouts = new RolloutJournal(join(dir, "rollouts.json"));
   const secretMemory = new SecretMemory(join(dir, "secrets.json"));
   const machineDir = machineStateDir(io.env);
   // After a stop request the client sends nothing new (the request in flight completes).
@@ -115,7 +119,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
-  const shared = { journal, secretMemory, rateWaits, parallelism, machineStateDir: machineDir, ...memo };
+  const shared = { journal, rollouts, secretMemory, rateWaits, parallelism, machineStateDir: machineDir, ...memo };
   if (!options.emulator) {
     const { config: fromEnv, keyFrom } = configFromEnv(io.env);
     const { config, spaceFrom } = withFileSpace(fromEnv, options.fileSpaceId, io);

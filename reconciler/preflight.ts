@@ -11,7 +11,8 @@ import { didYouMean } from "../desired/suggest.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {
-  const names = [...desired.cubes, ...(desired.untargeted ?? [])].map((c) => c.name);
+  // A group's name targets its members.
+  const names = [...desired.cubes, ...(desired.untargeted ?? []), ...(desired.groups ?? [])].map((c) => c.name);
   for (const target of targets) {
     if (names.includes(target)) continue;
     const hint = didYouMean(target, names);

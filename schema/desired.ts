@@ -28,9 +28,19 @@ export function requireUserWithPassword(domain: { basicAuthUser?: string | null 
   });
 }
 
+/** A label character, or a member's `{i}` / `{name}` (a group of replicas gives each member its own hostname). */
+const LABEL_PART = String.raw`(?:[a-z0-9]|\{i\}|\{name\})`;
+const DESIRED_HOSTNAME = new RegExp(String.raw`^(\*\.)?(?:${LABEL_PART}(?:(?:[a-z0-9-]|\{i\}|\{name\})*${LABEL_PART})?\.)+[a-z]{2,63}$`);
+
+/** A hostname, in which `{i}` and `{name}` stand for a replica's index and name (checked again once expanded). */
+export const DesiredHostname = z.string().check(
+  z.maxLength(253),
+  z.regex(DESIRED_HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com ({i} and {name} stand for a replica's index and name)"),
+);
+
 export const DesiredDomain = z
   .strictObject({
-    hostname: Hostname,
+    hostname: DesiredHostname,
     port: z.number().check(z.int(), z.minimum(1), z.maximum(65535)),
     ...domainSettingFields,
     /** Strict here (unlike the API's schemas): a misspelt key would be dropped silently. */
@@ -56,6 +66,42 @@ export const Lifecycle = z.strictObject({
   ignoreChanges: z._default(z.array(z.enum(IGNORABLE_FIELDS)), []),
 });
 
+/** "500ms", "30s", "10m", "1h". */
+export const RolloutDuration = z.string().check(z.regex(/^\d+(?:\.\d+)?(?:ms|s|m|h)$/, "must be a duration such as 500ms, 30s, 10m or 1h"));
+
+const port = () => z.number().check(z.int(), z.minimum(1), z.maximum(65535));
+
+/** How a member is found healthy: one of http, tcp or running (the default). `{name}` `{i}` `{id}` `{hostname}` `{publicIpv4}` are the member's. */
+export const HealthCheck = z
+  .strictObject({
+    http: z.optional(z.strictObject({ url: z.string().check(z.minLength(1)), expectStatus: z._default(z.number().check(z.int(), z.minimum(100), z.maximum(599)), 200) })),
+    tcp: z.optional(z.strictObject({ port: port() })),
+    running: z.optional(z.literal(true)),
+    /** The check must pass continuously this long. */
+    healthyFor: z._default(RolloutDuration, "10s"),
+    /** One member's replacement must be healthy within this long. */
+    deadline: z._default(RolloutDuration, "10m"),
+  })
+  .check(
+    z.refine((check) => [check.http, check.tcp, check.running].filter((kind) => kind !== undefined).length <= 1, "set one of http, tcp or running, not several"),
+  );
+export type HealthCheck = z.infer<typeof HealthCheck>;
+
+/** How a group of replicas is replaced: in batches, each gated by its health check. */
+export const Rollout = z.strictObject({
+  /** Members being replaced (or failing health) at once. */
+  maxUnavailable: z._default(z.number().check(z.int(), z.minimum(1)), 1),
+  /** Replace this many first, on their own. */
+  canary: z._default(z.number().check(z.int(), z.minimum(0)), 0),
+  healthCheck: z.optional(HealthCheck),
+  /** On a failed check: stop, and put the failed members back on the last healthy spec. */
+  autoRevert: z._default(z.boolean(), false),
+});
+export type Rollout = z.infer<typeof Rollout>;
+
+/** At most this many replicas per entry. */
+export const MAX_REPLICAS = 1000;
+
 /** The fields a cube may set, each optional: what `defaults:` may set for every cube. */
 const optionalCubeFields = {
   image: z.optional(z.string().check(z.minLength(1))),
@@ -70,6 +116,8 @@ const optionalCubeFields = {
   terminationProtection: z.optional(z.boolean()),
   power: z.optional(Power),
   sshPort: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(65535))),
+  /** How a group of replicas is replaced (an entry with `replicas`). */
+  rollout: z.optional(Rollout),
 };
 
 export const Defaults = z.strictObject(optionalCubeFields);
@@ -83,6 +131,8 @@ export const DesiredCubeInput = z.strictObject({
   domains: z._default(z.array(DesiredDomain), []),
   ports: z._default(z.array(DesiredPort), []),
   lifecycle: z.optional(Lifecycle),
+  /** A group: members NAME-1 … NAME-N, each a cube of this entry's spec. */
+  replicas: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_REPLICAS))),
 });
 export type DesiredCubeInput = z.infer<typeof DesiredCubeInput>;
 

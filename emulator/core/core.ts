@@ -2,7 +2,7 @@
  * The machinery every resource uses: state, clock, scheduler, events, limits, request log. It names no resource
  * nor job kind: resources register their jobs and subscribe to events before start().
  */
-import type { EmulatorOptions, RequestLogEntry } from "../types.js";
+import type { EmulatorOptions, ImageFault, RequestLogEntry } from "../types.js";
 import { addKey, ensureSpace } from "./auth.js";
 import { EmulatedClock } from "./clock.js";
 import { EventBus } from "./events.js";
@@ -28,6 +28,8 @@ export class Core {
   readonly presigner = new Presigner();
   /** Bytes per second each storage stream is held to (admin: tests of interrupted transfers); null: as fast as it goes. */
   storageBytesPerSecond: number | null = null;
+  /** Images whose cubes never become healthy (admin: tests and demos of a rollout's revert): their boot ends in `error`, or never ends. */
+  readonly imageFaults = new Map<string, ImageFault>();
   readonly defaultPageSize: number;
   readonly spaceId: string;
   readonly apiKey: string;

@@ -135,7 +135,10 @@ const cubeStateJob = defineJob<{ cubeId: string; epoch: number; to: CubeState }>
   const cube = core.index.cubes.get(job.cubeId);
   if (!cube || cube.deleting || cube.epoch !== job.epoch) return;
   enterState(core, cube, job.to, job.at);
-  if (job.to === "booting") scheduleState(core, cube, "running", job.at + DELAYS.booting);
+  if (job.to !== "booting") return;
+  // An image the admin made faulty: its boot ends in error, or never ends.
+  const fault = core.imageFaults.get(cube.image);
+  if (fault !== "never-running") scheduleState(core, cube, fault === "error" ? "error" : "running", job.at + DELAYS.booting);
 });
 
 const cubeGoneJob = defineJob<{ cubeId: string }>("cube-gone", (core, job) => {
@@ -158,6 +161,7 @@ export function enterState(core: Core, cube: CubeRecord, state: CubeState, at: n
     emitCubeEvent(core, cube, "cube.running", at);
   }
   if (state === "stopped") emitCubeEvent(core, cube, "cube.stopped", at);
+  if (state === "error") emitCubeEvent(core, cube, "cube.error", at);
 }
 
 /** Hard-deletes the cube and frees what it held: TCP mappings, domains, snapshots. */

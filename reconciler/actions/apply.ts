@@ -1,6 +1,6 @@
 /** `cubeform apply [plan.json]`: plan and ask (or --auto-approve); with a saved plan, refuse it if the space changed since, else carry out exactly its steps. */
 import { resolve } from "node:path";
-import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
+import { checkPlanIsCurrent, flatSteps, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import type { StepWaits } from "../commands/connect-options.js";
@@ -305,6 +305,6 @@ function checkSecrets(names: string[], io: CliIo): void {
 
 function secretNamesOf(plan: Plan): string[] {
   const names = new Set<string>();
-  for (const step of plan.steps) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
+  for (const step of flatSteps(plan.steps)) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];
 }

@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep, type PlanOptions } from "../../engine/index.js";
+import { diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep, type PlanOptions } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
@@ -217,7 +217,8 @@ export async function computePlan(
   refuseOtherSpace(conn, desired);
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
-  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}) };
+  const rollouts = await conn.rollouts.records(conn.spaceId);
+  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}), ...(rollouts.length > 0 ? { rollouts } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.
@@ -288,7 +289,7 @@ function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedSta
     const before = fleetBefore(observed);
     const targets = plan.options.targets ?? [];
     try {
-      return planCost(read.p, before, fleetAfter(before, plan.steps), budget, targets.length > 0 ? new Set(targets) : undefined);
+      return planCost(read.p, before, fleetAfter(before, flatSteps(plan.steps)), budget, targets.length > 0 ? new Set(targets) : undefined);
     } catch (e) {
       if ((e as { code?: unknown }).code !== "implausible_pricing") throw e;
       failure = e;
@@ -297,7 +298,7 @@ function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedSta
   const message = failure instanceof Error ? failure.message : String(failure);
   const unknown = "p" in read ? message : `GET /pricing failed: ${message}`;
   // Only a change that can add cost is held back: an unknown price never blocks a plan that only lowers it.
-  const blocked = budget !== undefined && !allowUnknown && plan.steps.some((step) => step.op === "create-cube" || step.op === "wake");
+  const blocked = budget !== undefined && !allowUnknown && flatSteps(plan.steps).some((step) => step.op === "create-cube" || step.op === "wake");
   if (notice !== undefined && !warnedUnknownCost.has(client)) {
     warnedUnknownCost.add(client);
     const consequence = budget === undefined ? "" : blocked ? `; with a budget (${budget.monthly}/month) set, changes are refused until the prices can be read (--allow-unknown-cost to go ahead unchecked)` : `; the budget (${budget.monthly}/month) is not checked (--allow-unknown-cost)`;

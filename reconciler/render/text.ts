@@ -1,11 +1,11 @@
 /** The default, human renderer of plan (unmanaged cubes, changes live → file, summary) and drift (drifted, missing, extra, unmanaged, blocked, DNS). */
-import type { Plan, ResourceChange } from "../../engine/types.js";
+import type { Plan, PlanGroup, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
 import { policyLinesUnder, policyTextSection } from "./policy.js";
-import { ACTION_WORDS, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import { ACTION_WORDS, rolloutLine, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
@@ -68,13 +68,48 @@ function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   const changes = visibleChanges(plan);
   if (changes.length === 0) return `No changes: the space matches ${t(ctx.file)}.`;
   const lines = [c.bold("Changes:")];
-  for (const change of changes) {
-    lines.push(`  ${colorSymbol(change, c)} ${t(change.address)} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
-    if (change.blocked) lines.push(`      ${c.red(`blocked: ${t(change.blocked.reason)}`)}`);
-    lines.push(...changeFieldLines(change, layoutFor(change, ctx)));
+  for (const entry of groupedChanges(plan, changes)) {
+    if ("header" in entry) {
+      lines.push(...groupHeaderLines(entry.header, c));
+      continue;
+    }
+    const { change, indent } = entry;
+    lines.push(`${indent}  ${colorSymbol(change, c)} ${t(change.address)} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
+    if (change.blocked) lines.push(`${indent}      ${c.red(`blocked: ${t(change.blocked.reason)}`)}`);
+    const layout = layoutFor(change, ctx);
+    lines.push(...changeFieldLines(change, { ...layout, indent: `${indent}${layout.indent}` }));
     lines.push(...policyLinesUnder(plan, change.address, c));
   }
   return lines.join("\n");
+}
+
+type ChangeLine = { change: ResourceChange; indent: string } | { header: PlanGroup };
+
+/** The changes in plan order, each group's members together under the group's header (where its first change is). */
+function groupedChanges(plan: Plan, changes: ResourceChange[]): ChangeLine[] {
+  if (plan.groups === undefined) return changes.map((change) => ({ change, indent: "" }));
+  const byGroup = new Map<string, ResourceChange[]>();
+  for (const change of changes) if (change.group !== undefined) byGroup.set(change.group, [...(byGroup.get(change.group) ?? []), change]);
+  const lines: ChangeLine[] = [];
+  for (const change of changes) {
+    if (change.group === undefined) lines.push({ change, indent: "" });
+    else if (byGroup.has(change.group)) {
+      const header = plan.groups.find((group) => group.name === change.group);
+      if (header !== undefined) lines.push({ header });
+      lines.push(...(byGroup.get(change.group) ?? []).map((member) => ({ change: member, indent: "  " })));
+      byGroup.delete(change.group);
+    }
+  }
+  return lines;
+}
+
+/** "cube/web[1..4] (group of 4 replicas; 2 live, 2 replaced)" and its warning or rollout. */
+function groupHeaderLines(group: PlanGroup, c: Palette): string[] {
+  const scaled = group.live !== group.replicas && group.live > 0 ? `, scaling ${group.live} → ${group.replicas}` : "";
+  const lines = [`  ${c.bold(t(`cube/${group.name}[1..${group.replicas}]`))} ${c.dim(`(group of ${group.replicas} replicas${scaled}; ${group.replacing} to replace)`)}`];
+  if (group.rollout !== undefined) lines.push(`      ${t(rolloutLine(group.rollout))}`);
+  if (group.warning !== undefined) lines.push(`      ${c.yellow(`warning: ${t(group.warning)}`)}`);
+  return lines;
 }
 
 function blockedSection(plan: Plan, c: Palette): string {

@@ -1,5 +1,5 @@
 /** Small pure helpers shared by the renderers. */
-import type { Action, KnownCost, Plan, ResourceChange } from "../../engine/types.js";
+import type { Action, KnownCost, Plan, PlanGroup, ResourceChange } from "../../engine/types.js";
 import { escapeText } from "./escape.js";
 
 export const SYMBOLS: Record<Action, string> = {
@@ -54,6 +54,11 @@ export function pacingLine(plan: Plan): string {
   const noun = mutations === 1 ? "mutation" : "mutations";
   const rate = `${limit}/${formatSeconds(windowMs / 1000)}s`;
   if (estimatedSeconds < 0.05) return `${mutations} API ${noun}; within the rate limit (${rate}), no wait.`;
+  const healthWaits = rolloutSeconds(plan);
+  if (healthWaits > 0) {
+    const paced = Math.max(0, estimatedSeconds - healthWaits);
+    return `${mutations} API ${noun}; this takes at least ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(paced)} s for the rate limit (${rate}) and ${formatSeconds(healthWaits)} s of rollout health checks (healthyFor per batch).`;
+  }
   return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
 
@@ -98,3 +103,18 @@ const money = (n: number): string => n.toFixed(2);
 export const formatSeconds = (s: number): string => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
+
+/** "rollout: 3 batches of at most 2 (canary 1), each healthy (http) for 30s within 10m; auto-revert". */
+export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string {
+  const canary = rollout.canary > 0 ? ` (canary ${rollout.canary})` : "";
+  const check = `${rollout.healthCheck.kind} check`;
+  const revert = rollout.autoRevert ? "; a failed check reverts the failed members" : "; a failed check stops the rollout";
+  return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
+}
+
+/** The rollout batches' health waits the estimate counts, in seconds. */
+function rolloutSeconds(plan: Plan): number {
+  let ms = 0;
+  for (const step of plan.steps) if (step.op === "rollout-batch") ms += step.rollout.healthyForMs;
+  return ms / 1000;
+}

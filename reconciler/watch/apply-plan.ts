@@ -36,6 +36,7 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
       return writeFileAtomic(path, `${secret}\n`, { mode: 0o600 });
     },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
+    rolloutProgress: (batch, phase) => conn.rollouts.progress(conn.spaceId, batch, phase),
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
 }
@@ -47,6 +48,7 @@ function stepLogger(out: NodeJS.WritableStream, waits: Pick<Connection, "rateWai
     if (event.type === "step-start") waits?.rateWaits.activity(what);
     if (event.type === "step-done") writeLine(out, escapeText(`  ✓ ${what}`));
     else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
+    else if (event.type === "rollout") writeLine(out, escapeText(`  ▸ ${event.address} ${event.message ?? ""}`));
     else if (event.type === "wait" && waits !== undefined) writeLine(out, escapeText(`  … ${what}${event.message ? ` ${event.message}` : ""}`));
   };
 }
