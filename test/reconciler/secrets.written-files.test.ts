@@ -117,7 +117,7 @@ test("no value of ${env:…} nor its hash is in any file cubeform writes; a save
   for (const [i, text] of streams.entries()) {
     for (const secret of secrets) expect(text.includes(secret), `${i % 2 === 0 ? "stdout" : "stderr"} of run ${Math.floor(i / 2) + 1} holds ${secret}`).toBe(false);
   }
-}, 120_000); // seven runs of the bin, one after the other
+}, 120_000); // six runs of the bin, one after the other
 
 /** The bin without blocking this process (the emulator and the proxy answer from it). */
 function cubeformAsync(args: string[], env: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -137,7 +137,7 @@ test("issue 32 item 6: a proxy that echoes the request's headers: neither its cr
     mkdirSync(join(root, "project"), { recursive: true });
     writeFileSync(join(root, "project", "cubeform.yaml"), fleet());
     const runEnv = { ...env(), HOME: join(root, "home"), XDG_CACHE_HOME: join(root, "cache"), XDG_STATE_HOME: join(root, "state"), XDG_CONFIG_HOME: join(root, "config") };
-    const proxied = { ...runEnv, HTTPS_PROXY: "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, HTTP_PROXY: proxyUrl(new URL(proxy.url).port) };
+    const proxied = { ...runEnv, HTTPS_PROXY: "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, HTTP_PROXY: proxyUrl(new URL(proxy.url).port), CUBEFORM_PROXY_LOOPBACK: "1" };
     const runs = [await cubeformAsync(["plan", ...RATE_FLAGS], proxied, join(root, "project")), await cubeformAsync(["cube", "list", ...RATE_FLAGS], proxied, join(root, "project"))];
     // The proxy was asked with the credentials, and its answer echoed them.
     expect(proxy.authorizations[0]).toBe(`Basic ${PROXY_FORMS[2]}`);
