@@ -7,17 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { createClient } from "../../client/index.js";
-import { APPLY, FAST_LIMIT, RATE, SSH_KEY, cubeNameCounts, describeRun, plainFleet, project, startBin, waitFor, type Finished } from "./support.js";
+import { APPLY, FAST_LIMIT, RATE, cubeNameCounts, describeRun, plainFleet, project, startBin, waitFor, type Finished } from "./support.js";
 import { startEmulator } from "../../emulator/index.js";
 
 const NAMES = Array.from({ length: 12 }, (_, i) => `app-${String(i + 1).padStart(2, "0")}`);
-const FLEET = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-${NAMES.map((n) => `  - name: ${n}\n`).join("")}`;
+const FLEET = plainFleet(...NAMES);
 const TRIALS = 20;
 
 /** A machine of its own: its checkout (.cubeform/ journal), HOME, XDG directories and TMPDIR. */

@@ -6,15 +6,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { runCli, SSH_KEY, tempProject } from "./support/cli.js";
+import { FILE_HEADER, runCli, tempProject } from "./support/cli.js";
 
-const FLEET = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
+const FLEET = `${FILE_HEADER}  - name: web
 `;
 
 const APPLY = ["apply", "--auto-approve", "--emulator", "--rate-limit", "1000/60", "--poll-interval", "20"];
