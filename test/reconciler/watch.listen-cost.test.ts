@@ -10,7 +10,6 @@ import { Writable } from "node:stream";
 import { afterEach, expect, test, vi } from "vitest";
 import { freePort } from "../support/ports.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { main } from "../../reconciler/main.js";
 import { waitFor } from "../support/wait.js";
 import { SSH_KEY } from "./support/cli.js";
 
@@ -19,6 +18,9 @@ vi.mock("../../desired/sources.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../desired/sources.js")>();
   return { ...original, loadDesiredFiles: (...args: Parameters<typeof original.loadDesiredFiles>) => (loads.count++, original.loadDesiredFiles(...args)) };
 });
+// Workers run file after file on one module graph: load the CLI afresh, so it takes the counted loader.
+vi.resetModules();
+const { main } = await import("../../reconciler/main.js");
 
 class Capture extends Writable {
   text = "";
