@@ -2,7 +2,7 @@
  * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else reports the drift.
  * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
-import type { ApplyResult, Plan } from "../../engine/index.js";
+import type { ApplyResult, Plan, ResourceChange } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import type { StepWaits } from "../commands/connect-options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -25,6 +25,7 @@ import { formatDuration } from "../../system/time.js";
 import { startListener, type Listener, type PushOptions } from "../watch/listener.js";
 import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
+import { WatchEvents, type RoundEnd, type RoundTrigger, type WatchObserver } from "../watch/events.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
@@ -58,10 +59,11 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
+  const events = new WatchEvents(observersFor(ctx, io), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       status.connected(conn.spaceId);
-      const watcher = new Watcher(ctx, io, conn, { metrics, health, status });
+      const watcher = new Watcher(ctx, io, conn, { metrics, health, status, events });
       const wake = new Wake();
       const secrets = new WebhookSecrets();
       const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, await watcher.loadSecrets(secrets), io);
@@ -70,7 +72,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
       writeLine(io.stderr, `watching ${describeSource(ctx)} ${when}${what}`);
       const { lastRoundFailed } = await runLoop({
         wait: (ms, signal) => wake.wait(ms, signal),
-        reconcile: () => watcher.round(listener === undefined ? undefined : secrets),
+        reconcile: (trigger) => watcher.round(trigger, listener === undefined ? undefined : secrets),
         intervalMs: ctx.intervalMs,
         // A failed round is retried sooner than the interval, never later: the loop is back within one interval of the outage's end.
         backoff: new Backoff({ initialMs: Math.min(1000, ctx.intervalMs), maxMs: ctx.intervalMs }),
@@ -85,6 +87,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     });
   } finally {
     health.loopEnded();
+    await events.close();
     await server?.close();
   }
 }
@@ -97,7 +100,7 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
     ...(ctx.repo !== undefined ? { push: pushOptions(ctx, ctx.repo, wake, io) } : {}),
     onEvent: (event, deliveryId) => {
       writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`));
-      wake.fire();
+      wake.fire("service-event");
     },
     onRefused: (reason) => writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${reason}`)),
   });
@@ -112,7 +115,7 @@ function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo)
     ...(repo.options.source.ref !== undefined ? { ref: repo.options.source.ref } : {}),
     onPush: (forge, ref) => {
       writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`));
-      wake.fire();
+      wake.fire("push");
     },
   };
 }
@@ -133,14 +136,20 @@ function stuckAfterMs(ctx: WatchContext): number {
   return Math.max(3 * ctx.intervalMs, 2 * ctx.waitTimeoutMs + 10 * 60_000);
 }
 
-/** What a round reports to: the Prometheus metrics, the probes and /status. */
+/** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
+function observersFor(_ctx: WatchContext, _io: CliIo): WatchObserver[] {
+  return [];
+}
+
+/** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
 interface Reporting {
   metrics: WatchMetrics;
   health: WatchHealth;
   status: WatchStatusRecorder;
+  events: WatchEvents;
 }
 
-async function startServer(ctx: WatchContext, { metrics, health, status }: Reporting, io: CliIo): Promise<MetricsServer> {
+async function startServer(ctx: WatchContext, { metrics, health, status }: Omit<Reporting, "events">, io: CliIo): Promise<MetricsServer> {
   const redact = (text: string): string => io.secrets?.redact(text) ?? text;
   const server = await serveMetrics({
     host: ctx.metricsHost,
@@ -164,6 +173,9 @@ class Watcher {
   private readonly metrics: WatchMetrics;
   private readonly health: WatchHealth;
   private readonly status: WatchStatusRecorder;
+  private readonly events: WatchEvents;
+  /** What this round has seen so far, for its RoundEnd event. */
+  private roundFacts: { drift: readonly ResourceChange[]; repaired: ResourceChange[]; plan?: Plan; mutations: number; held?: RoundEnd["held"] } = { drift: [], repaired: [], mutations: 0 };
 
   constructor(
     private readonly ctx: WatchContext,
@@ -172,7 +184,7 @@ class Watcher {
     reporting: Reporting,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
-    ({ metrics: this.metrics, health: this.health, status: this.status } = reporting);
+    ({ metrics: this.metrics, health: this.health, status: this.status, events: this.events } = reporting);
   }
 
   private succeeded = false;
@@ -200,23 +212,27 @@ class Watcher {
   }
 
   /** One round; then `secrets` (watch --listen) are read again, from the endpoints of the file as this round loaded it. */
-  async round(secrets?: WebhookSecrets): Promise<Result> {
+  async round(trigger: RoundTrigger, secrets?: WebhookSecrets): Promise<Result> {
     try {
-      return await this.reconcileRound();
+      return await this.reconcileRound(trigger);
     } finally {
       await secrets?.refresh(this.webhookSecretPaths);
     }
   }
 
-  private async reconcileRound(): Promise<Result> {
+  private async reconcileRound(trigger: RoundTrigger): Promise<Result> {
     this.roundNumber++;
     this.roundRevision = undefined;
     this.sourceFailure = undefined;
+    this.roundFacts = { drift: [], repaired: [], mutations: 0 };
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     this.status.roundStarted(this.roundNumber);
+    const start = { round: this.roundNumber, trigger, startedAt: Date.now() };
+    this.events.roundStarted(start);
     try {
       const result = await this.reconcile();
+      this.endRound(start, "succeeded");
       this.health.roundSucceeded();
       this.status.roundEnded("succeeded");
       this.succeeded = true;
@@ -228,8 +244,12 @@ class Watcher {
       return result;
     } catch (error) {
       // A stop request cut the round short: the client sent nothing new; not a failure.
-      if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") return {};
+      if (this.ctx.signal.aborted && hasCode(error) && error.code === "stopped") {
+        this.endRound(start, "stopped");
+        return {};
+      }
       this.metrics.roundErrors.inc();
+      this.endRound(start, error === this.sourceFailure ? "source-failed" : "failed", error);
       if (error === this.sourceFailure) {
         // The source failed with nothing good loaded to enforce: not the API's doing, so readiness stands (/status says why).
         this.health.roundEndedAtSource();
@@ -242,6 +262,13 @@ class Watcher {
     } finally {
       this.metrics.rounds.inc();
     }
+  }
+
+  private endRound(start: { round: number; trigger: RoundTrigger; startedAt: number }, outcome: RoundEnd["outcome"], error?: unknown): void {
+    const facts = this.roundFacts;
+    const failure = error === undefined ? {} : { error: { code: hasCode(error) ? error.code : undefined, message: this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error) } };
+    const converged = outcome === "succeeded" && facts.plan !== undefined && visibleChanges(facts.plan).length === 0;
+    this.events.roundEnded({ ...start, finishedAt: Date.now(), outcome, revision: this.roundRevision, ...failure, drift: facts.drift, repaired: facts.repaired, plan: facts.plan, applying: this.ctx.apply, mutations: facts.mutations, ...(facts.held ? { held: facts.held } : {}), converged });
   }
 
   /** A rejected key (401/403) before any round succeeded ends watch at once. */
@@ -273,9 +300,12 @@ class Watcher {
     reportWarnings(loaded, this.io);
     const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
     this.record(plan);
+    this.roundFacts.drift = visibleChanges(plan);
+    this.roundFacts.plan = plan;
     // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
     // A mandatory policy violation stops the round's apply before any mutation, as apply refuses it.
     const refusedByPolicy = this.ctx.apply && plan.steps.length > 0 && policyBlocks(plan).length > 0;
+    if (this.ctx.apply && plan.steps.length > 0) this.roundFacts.held = isOverBudget(plan.cost) ? "budget" : refusedByPolicy ? "policy" : undefined;
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost) || refusedByPolicy) {
       if (refusedByPolicy) writeLine(this.io.stdout, `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`);
       this.reportPlan(plan, loaded);
@@ -317,7 +347,15 @@ class Watcher {
       return this.lastGood;
     } finally {
       this.status.enforcing(this.roundRevision);
+      this.events.revisionLoaded({ round: this.roundNumber, revision: this.roundRevision, ...this.brokenHead() });
     }
+  }
+
+  /** The fetched commit and why it does not load, when the round enforces an older one instead. */
+  private brokenHead(): { brokenRevision?: string; sourceError?: string } {
+    const fetched = this.ctx.repo?.lastCommit;
+    if (this.lastSourceMessage === "" || fetched === undefined || fetched === this.roundRevision) return {};
+    return { brokenRevision: fetched, sourceError: this.lastSourceMessage };
   }
 
   /** Fetch and load the ref's commit. */
@@ -346,6 +384,9 @@ class Watcher {
 
   private afterApply(result: ApplyResult): Result {
     this.metrics.mutations.inc(result.mutationsSent);
+    this.roundFacts.mutations = result.mutationsSent;
+    this.roundFacts.plan = result.after;
+    this.roundFacts.repaired = repairedChanges(this.roundFacts.drift, result);
     this.record(result.after);
     for (const line of applySummaryLines(result)) writeLine(this.io.stdout, `  ${line}`);
     const failure = firstFailure(result);
@@ -393,6 +434,13 @@ function revisionOf(loaded: LoadedFiles): string | undefined {
 /** A round's failure in one line; a file that does not load with its first FILE:LINE:COL. */
 function describeFailure(error: unknown): string {
   return error instanceof LoadError && error.problems[0] ? `${messageOf(error)}: ${formatProblem(error.problems[0])}` : messageOf(error);
+}
+
+/** The changes of the drift whose steps all went through (none failed or was skipped). */
+function repairedChanges(drift: readonly ResourceChange[], result: ApplyResult): ResourceChange[] {
+  const unfinished = new Set(result.outcomes.filter((o) => o.status !== "done").map((o) => o.step.address));
+  const blocked = new Set(result.blocked.map((change) => change.address));
+  return drift.filter((change) => !unfinished.has(change.address) && !blocked.has(change.address) && change.blocked === undefined);
 }
 
 function classify(error: unknown): unknown {

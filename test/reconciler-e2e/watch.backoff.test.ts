@@ -58,7 +58,7 @@ test("issue 31 item 8: a failed round that an event woke keeps the backoff where
   const controller = new AbortController();
   const failures: FailureInfo[] = [];
   let rounds = 0;
-  // Rounds 3 and 4 are woken by events (the wait before them resolves true), the others by the timer.
+  // Rounds 3 and 4 are woken by events (the wait before them resolves with what fired it), the others by the timer.
   const wokenWaits = [false, true, true, false, false];
   let waits = 0;
   await runLoop({
@@ -71,8 +71,30 @@ test("issue 31 item 8: a failed round that an event woke keeps the backoff where
     backoff: new Backoff({ initialMs: 10, maxMs: 1000, random: () => 0.999999 }),
     signal: controller.signal,
     once: false,
-    wait: async () => wokenWaits[waits++] === true,
+    wait: async () => (wokenWaits[waits++] === true ? "service-event" : undefined),
     onFailure: (_error, info) => failures.push(info),
   });
   expect(failures.map((f) => f.retryInMs)).toEqual([10, 20, 20, 20, 40]);
+});
+
+test("each round is told why it runs: the first, a retry after a failure, an event that woke the loop, the interval", async () => {
+  const controller = new AbortController();
+  const triggers: string[] = [];
+  const fired = [undefined, "push", undefined, undefined] as const;
+  let waits = 0;
+  await runLoop({
+    reconcile: async (trigger) => {
+      triggers.push(trigger);
+      if (triggers.length === 1) throw new Error("the API is down");
+      if (triggers.length === 5) controller.abort();
+      return {};
+    },
+    intervalMs: 1000,
+    backoff: new Backoff({ initialMs: 10, maxMs: 1000 }),
+    signal: controller.signal,
+    once: false,
+    wait: async () => fired[waits++],
+    onFailure: () => undefined,
+  });
+  expect(triggers).toEqual(["start", "retry", "push", "interval", "interval"]);
 });
