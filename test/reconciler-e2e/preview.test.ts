@@ -3,7 +3,7 @@
  * NAME-pr-N, small, with hostnames from the preview: block; it is found again from the API alone (down and sweep read no file),
  * never touches a cube that is not a preview, never a protected one, and one over preview.maxMonthly sends nothing.
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { describeRun, project, RATE, SSH_KEY, type Project } from "./support.js";
@@ -150,5 +150,26 @@ describe("cubeform preview", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('preview id "feature-x" is not pr-<number>');
     expect(p.mutations()).toBe(0);
+  });
+
+  test("a domain's basic-auth password reaches the preview's domain, and never its output or files", { timeout: 120_000 }, async () => {
+    const secret = "preview-Secret-4f9a2c";
+    const withAuth = fleet().replace('        port: 8080\n', '        port: 8080\n        basicAuthUser: qa\n        basicAuthPassword: ${env:PREVIEW_PASSWORD}\n');
+    const p = await project({ "cubeform.yaml": withAuth });
+    const outputs: string[] = [];
+    for (const format of ["text", "json", "markdown"]) {
+      const up = await p.run(["preview", "up", "--id", "pr-9", "--format", format, ...FAST], { PREVIEW_PASSWORD: secret });
+      expect(up.code, describeRun(up)).toBe(0);
+      outputs.push(up.stdout, up.stderr);
+    }
+    const web = (await p.api.listCubes()).find((c) => c.name === "web-1-pr-9");
+    expect((await p.api.listDomains(web!.id)).map((d) => [d.hostname, d.basicAuthUser, d.basicAuthEnabled])).toEqual([["web-1-pr-9.preview.example.com", "qa", true]]);
+    const down = await p.run(["preview", "down", "--id", "pr-9", "-o", "json", ...FAST]);
+    expect(down.code, describeRun(down)).toBe(0);
+    outputs.push(down.stdout, down.stderr);
+    expect(outputs.join("\n")).toContain("web-1-pr-9.preview.example.com");
+    for (const text of outputs) expect(text).not.toContain(secret);
+    const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+    for (const file of [...files(p.cwd), ...files(p.env.XDG_STATE_HOME ?? "")]) expect(readFileSync(file, "utf8"), file).not.toContain(secret);
   });
 });
