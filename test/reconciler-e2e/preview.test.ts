@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { describeRun, project, RATE, SSH_KEY, type Project } from "./support.js";
+import { createClient } from "../../client/index.js";
+import { describeRun, FAST_LIMIT, project, RATE, SSH_KEY, type Project } from "./support.js";
 
 const FAST = [...RATE, "--poll-interval", "20"];
 
@@ -171,5 +172,25 @@ describe("cubeform preview", () => {
     for (const text of outputs) expect(text).not.toContain(secret);
     const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
     for (const file of [...files(p.cwd), ...files(p.env.XDG_STATE_HOME ?? "")]) expect(readFileSync(file, "utf8"), file).not.toContain(secret);
+  });
+
+  test("preview.space: the preview is made in that space, and down -f finds it there; the fleet's space is not touched", { timeout: 120_000 }, async () => {
+    const p = await project();
+    const b = p.emu.admin.createSpace({ name: "previews" });
+    writeFileSync(join(p.cwd, "cubeform.yaml"), fleet().replace("preview:\n", `preview:\n  space: ${b.spaceId}\n`));
+    const asB = { CUBE_API_KEY: b.ownerKey };
+    const up = await p.run(["preview", "up", "--id", "pr-4", "-o", "json", ...FAST], asB);
+    expect(up.code, describeRun(up)).toBe(0);
+    expect(JSON.parse(up.stdout).spaceId).toBe(b.spaceId);
+    const apiB = createClient({ baseUrl: p.emu.url, apiKey: b.ownerKey, spaceId: b.spaceId, rateLimit: FAST_LIMIT });
+    try {
+      expect((await apiB.listCubes()).map((c) => c.name).sort()).toEqual(["db-pr-4", "web-1-pr-4"]);
+      expect(p.emu.admin.requests().filter((r) => r.path.includes(`/spaces/${p.emu.spaceId}/`))).toEqual([]);
+      const down = await p.run(["preview", "down", "--id", "pr-4", "-f", "cubeform.yaml", ...FAST], asB);
+      expect(down.code, describeRun(down)).toBe(0);
+      expect((await apiB.listCubes()).filter((c) => c.state !== "deleted")).toEqual([]);
+    } finally {
+      await apiB.close();
+    }
   });
 });
