@@ -3,7 +3,7 @@
  * and applied by the usual machinery (lock, plan, pacing, journal, executors). Previews are found again from the live API alone,
  * so `down` and `sweep` need no file (one given: its cubes are never previews, and its preview.space is where they are).
  */
-import { findPreviews, flatSteps, previewDesiredState, previewIdOf, previewMonthly, sweepSelection, withOthersClaimed, type ApplyResult, type DesiredState, type LivePreview, type Plan } from "../../engine/index.js";
+import { findPreviews, flatSteps, previewDesiredState, previewIdOf, previewIdProblem, previewMonthly, sweepSelection, withOthersClaimed, type ApplyResult, type DesiredState, type LivePreview, type Plan } from "../../engine/index.js";
 import type { Cube } from "../../schema/api.js";
 import type { Connection } from "../connect.js";
 import type { StepWaits } from "../commands/connect-options.js";
@@ -64,10 +64,13 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
 }
 
 export async function runPreviewDown(ctx: PreviewContext & { id: string }, io: CliIo): Promise<number> {
+  checkIds([ctx.id], "--id");
   return removePreviews(ctx, io, `preview down ${ctx.id}`, (previews) => previews.filter((p) => p.id === ctx.id));
 }
 
 export async function runPreviewSweep(ctx: PreviewContext & { keep?: string[]; olderThanMs?: number; dryRun: boolean }, io: CliIo): Promise<number> {
+  // A mistyped keep list (`--keep 12,15`) would keep nothing: refused before anything is read.
+  checkIds(ctx.keep ?? [], "--keep");
   const selection = { ...(ctx.keep ? { keep: new Set(ctx.keep) } : {}), ...(ctx.olderThanMs === undefined ? {} : { olderThanMs: ctx.olderThanMs }), now: Date.now() };
   return removePreviews(ctx, io, "preview sweep", (previews) => sweepSelection(previews, selection), ctx.dryRun);
 }
@@ -86,6 +89,13 @@ const listEntry = (preview: LivePreview<Cube>): PreviewListEntry => ({
   cubes: preview.cubes.map((cube) => ({ name: cube.name, id: cube.id, state: cube.state, protected: cube.terminationProtection })),
   lastChangedAt: preview.lastChangedAt ?? null,
 });
+
+function checkIds(ids: readonly string[], flag: string): void {
+  for (const id of ids) {
+    const problem = previewIdProblem(id);
+    if (problem !== undefined) throw new CliError("invalid_option", `invalid option ${flag}: ${problem}`);
+  }
+}
 
 /** The file's declared names and preview space, when a file is given; nothing otherwise (an empty CI runner). */
 async function fleetOf(ctx: PreviewContext, io: CliIo): Promise<{ declared: Set<string>; space?: string }> {

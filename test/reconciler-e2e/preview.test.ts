@@ -85,6 +85,14 @@ describe("cubeform preview", () => {
     expect(up.stderr).toMatch(/refusing to create the preview: it would cost [\d.]+ \S+\/month, above preview\.maxMonthly 0\.5; nothing was sent/);
     expect(p.mutations() - before).toBe(0);
     expect(await names(p)).toEqual([]);
+
+    // Prices that cannot be read: with a maximum set, refused too (nothing sent).
+    writeFileSync(join(p.cwd, "cubeform.yaml"), fleet());
+    p.emu.admin.injectFault({ kind: "status", path: "/pricing$", status: 503, times: 1000 });
+    const unknown = await p.run(["preview", "up", "--id", "pr-8", ...FAST]);
+    expect(unknown.code, describeRun(unknown)).toBe(1);
+    expect(unknown.stderr).toMatch(/refusing to create the preview: its cost is unknown .*preview\.maxMonthly is 500; nothing was sent/);
+    expect(p.mutations() - before).toBe(0);
   });
 
   test("down removes exactly that preview, from the API alone; the second time it is a no-op (exit 0)", { timeout: 120_000 }, async () => {
@@ -150,6 +158,13 @@ describe("cubeform preview", () => {
     const bad = await p.run(["preview", "up", "--id", "feature-x", ...FAST]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('preview id "feature-x" is not pr-<number>');
+    // A keep list of bare numbers would keep nothing; a down of "123" would remove nothing and say it was fine.
+    const keep = await p.run(["preview", "sweep", "--keep", "12,15", ...FAST]);
+    expect(keep.code).toBe(1);
+    expect(keep.stderr).toContain('invalid option --keep: preview id "12" is not pr-<number>');
+    const down = await p.run(["preview", "down", "--id", "123", ...FAST]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('invalid option --id: preview id "123" is not pr-<number>');
     expect(p.mutations()).toBe(0);
   });
 
