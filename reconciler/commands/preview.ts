@@ -1,9 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions, shareExamples } from "./options.js";
+import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, durationFlag, exitWith, FileOptions, parseOptions, RepoOptions, shareExamples } from "./options.js";
 import { ConnectOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
-import { FileOptions, RepoOptions } from "./options.js";
 
 const PreviewFormat = z.enum(["text", "json", "markdown"]);
 
