@@ -59,6 +59,7 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
     const result = hasChanges(plan) ? await applyPlan(conn, plan, desired, { env: io.env, out, shouldStop: () => io.signal?.aborted === true, waitTimeoutMs: ctx.waitTimeoutMs, pollIntervalMs: ctx.pollIntervalMs, io }) : undefined;
     const report = await upReport(conn, ctx.id, names, cost, result);
     io.stdout.write(ctx.format === "json" ? renderPreviewUpJson(report) : ctx.format === "markdown" ? renderPreviewUpMarkdown(report) : renderPreviewUpText(report));
+    if (result?.stopped === true) return stoppedExitCode(io);
     return report.converged && report.problems.length === 0 ? 0 : 1;
   }));
 }
@@ -89,6 +90,9 @@ const listEntry = (preview: LivePreview<Cube>): PreviewListEntry => ({
   cubes: preview.cubes.map((cube) => ({ name: cube.name, id: cube.id, state: cube.state, protected: cube.terminationProtection })),
   lastChangedAt: preview.lastChangedAt ?? null,
 });
+
+/** Stopped by a signal: as apply, 130 (SIGINT) or 143 (SIGTERM); running the command again finishes the job. */
+const stoppedExitCode = (io: CliIo): number => (io.signal?.reason === "SIGTERM" ? 143 : 130);
 
 function checkIds(ids: readonly string[], flag: string): void {
   for (const id of ids) {
@@ -123,6 +127,10 @@ async function removePreviews(ctx: PreviewContext, io: CliIo, what: string, choo
       refuseForeignChanges(plan, new Set(chosen.map((p) => p.id)));
       const result = await applyPlan(conn, plan, desired, { env: io.env, out, shouldStop: () => io.signal?.aborted === true, waitTimeoutMs: ctx.waitTimeoutMs, pollIntervalMs: ctx.pollIntervalMs, io });
       Object.assign(report, removalOutcome(result, doomed));
+      if (result.stopped === true) {
+        io.stdout.write(ctx.format === "json" ? renderRemovalJson(report) : renderRemovalText(report, what));
+        return stoppedExitCode(io);
+      }
     }
     io.stdout.write(ctx.format === "json" ? renderRemovalJson(report) : renderRemovalText(report, what));
     return report.kept.length === 0 ? 0 : 1;
