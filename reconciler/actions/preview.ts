@@ -51,8 +51,8 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
     const { plan } = await computePlan(conn, desired, { targets: [], prune: true, allowReplace: true, allowUnknownCost: ctx.allowUnknownCost, ...pricingTimeout(ctx) }, ctx.rateLimit, out, loaded, io.env);
     refuseForeignChanges(plan, new Set([ctx.id]));
     const names = new Set(preview.cubes.map((cube) => cube.name));
-    const cost = checkCost(plan, names, loaded.desired, ctx);
     out.write(renderPlan(plan, "text", { file: loaded.file, cubePositions: {}, color: useColor(io), width: outputWidth(out) }));
+    const cost = checkCost(plan, names, loaded.desired, ctx);
     refuseOverBudget(plan);
     refusePolicyViolations(plan);
     checkSecrets(plan, io);
