@@ -187,6 +187,8 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
   const ignored = [...new Set(loaded.flatMap((f) => f.desired.ignoreWarnings ?? []))];
   if (ignored.length > 0) desired.ignoreWarnings = ignored;
   if (budget !== undefined) desired.budget = { monthly: budget.monthly };
+  const preview = loaded.find((f) => f.desired.preview !== undefined)?.desired.preview;
+  if (preview !== undefined) desired.preview = preview;
   const policies = fleetPolicies(loaded);
   if (policies !== undefined) desired.policies = policies.rules;
   const groups = loaded.flatMap((f) => f.desired.groups ?? []);

@@ -34,3 +34,4 @@ export { runRolloutBatch } from "./rollout.js";
 export { probeMember, expandPlaceholders, type HealthProbe, type ProbeResult, type ProbeTarget } from "./health.js";
 export { memberName, memberIndex } from "./replicas.js";
 export type { RolloutPhase } from "./context.js";
+export { findPreviews, previewDesiredState, previewIdOf, previewIdProblem, previewMonthly, previewName, sweepSelection, withOthersClaimed, PreviewError, type LiveCube, type LivePreview, type SweepSelection } from "./preview.js";

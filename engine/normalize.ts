@@ -60,7 +60,7 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   const budget = doc.budget && { monthly: doc.budget.monthly };
   const allowEmpty = doc.allowEmpty === true ? true : undefined;
   const policies = doc.policies?.length ? doc.policies : undefined;
-  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies, groups: groups.length > 0 ? groups : undefined }) };
+  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies, groups: groups.length > 0 ? groups : undefined, preview: doc.preview }) };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {

@@ -6,6 +6,7 @@ import type { AttachDomainRequest, CreateTcpMappingRequest, Domain, TcpMapping }
 import type { CreateCubeRequest, CreateWebhookRequest, Cube, DnsRecord, PatchDomainRequest, Webhook } from "../schema/index.js";
 import type { DesiredPort, IGNORABLE_FIELDS, Power } from "../schema/desired.js";
 import type { Enforcement, PolicyRule } from "../schema/policy.js";
+import type { PreviewBlock } from "../schema/preview.js";
 
 // ---------------------------------------------------------------- desired state (normalized)
 
@@ -110,6 +111,8 @@ export interface DesiredState {
   policies?: PolicyRule[];
   /** Groups of replicas, in file order; their members are in `cubes`. */
   groups?: DesiredGroupSpec[];
+  /** The file's `preview:` block (engine/preview.ts makes a preview's desired state of it); plan and apply ignore it. */
+  preview?: PreviewBlock;
 }
 
 // ---------------------------------------------------------------- observed state

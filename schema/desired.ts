@@ -3,6 +3,7 @@ import "./zod-english.js";
 import * as z from "zod/mini";
 import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
 import { PolicyRule } from "./policy.js";
+import { PreviewBlock } from "./preview.js";
 
 export const API_VERSION = "cubeform/v1";
 
@@ -166,5 +167,7 @@ export const DesiredStateDocument = z.strictObject({
   budget: z.optional(z.strictObject({ monthly: z.number().check(z.positive()) })),
   /** Policy rules this fleet adds; it may not disable or weaken a policy file's rule of the same name. */
   policies: z.optional(z.array(PolicyRule)),
+  /** How `cubeform preview up` copies this fleet per pull request (schema/preview.ts). */
+  preview: z.optional(PreviewBlock),
 });
 export type DesiredStateDocument = z.infer<typeof DesiredStateDocument>;

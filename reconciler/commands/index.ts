@@ -38,6 +38,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "import", usage: "[options]", summary: "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)", load: () => import("./import.js") },
   { name: "login", usage: "[options]", summary: "log in with the browser (device code) and save the key where the krova CLI keeps it", stopsGracefully: true, load: () => import("./login.js") },
   { name: "plan", usage: "[options]", summary: "show what apply would change, without changing anything", load: () => import("./plan.js") },
+  { name: "preview", usage: "<up|down|list|sweep> …", summary: "a copy of the fleet per pull request: up, down, list, sweep (found again from the API alone)", stopsGracefully: true, load: () => import("./preview.js") },
   { name: "show", usage: "[options]", summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)", load: () => import("./show.js") },
   { name: "snapshot", usage: "<take|list|restore|delete> …", summary: "a cube's snapshots: take, list, restore, delete", load: () => import("./snapshot.js") },
   { name: "upload", usage: "[options] <archive>", summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)", stopsGracefully: true, load: () => import("./upload.js") },

@@ -100,7 +100,7 @@ test("item 18: the command table says backups are made by the service, and the C
 });
 
 test("item 18: every npx in the README, the CI examples and the demo's hint is `npx --no-install cubeform` (the name is unclaimed on the registry)", () => {
-  const texts = { "README.md": README, "examples/ci/apply.yml": read("examples/ci/apply.yml"), "examples/ci/drift.yml": read("examples/ci/drift.yml"), "reconciler/actions/demo.ts": read("reconciler/actions/demo.ts") };
+  const texts = { "README.md": README, "examples/ci/apply.yml": read("examples/ci/apply.yml"), "examples/ci/drift.yml": read("examples/ci/drift.yml"), "examples/ci/preview.yml": read("examples/ci/preview.yml"), "examples/ci/preview.gitlab-ci.yml": read("examples/ci/preview.gitlab-ci.yml"), "reconciler/actions/demo.ts": read("reconciler/actions/demo.ts") };
   for (const [name, text] of Object.entries(texts)) {
     expect(text.match(/npx cubeform\b/g) ?? [], name).toEqual([]);
   }

@@ -147,7 +147,7 @@ test("every entry of the command list registers the command it names, with the s
     expect(program.commands[0]!.description(), entry.name).toBe(entry.summary);
   }
   expect([...COMMANDS.map((c) => c.name)].sort()).toEqual(COMMANDS.map((c) => c.name));
-  expect([...GRACEFUL_STOP_COMMANDS].sort()).toEqual(["apply", "demo", "dns", "emulator", "login", "upload", "watch"]);
+  expect([...GRACEFUL_STOP_COMMANDS].sort()).toEqual(["apply", "demo", "dns", "emulator", "login", "preview", "upload", "watch"]);
 });
 
 test("--help lists every command with its arguments; a mistyped one gets a suggestion", async () => {
