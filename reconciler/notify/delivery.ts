@@ -45,8 +45,8 @@ export interface Target {
   format: NotifyFormat;
 }
 
-/** The url as logs show it: its origin only. */
-export const shownTarget = (url: URL): string => `${url.protocol}//${url.host}/…`;
+/** The url as logs show it: its origin only (the path may be a key). */
+export const shownTarget = (url: URL): string => `${url.protocol}//${url.host}`;
 
 export class Deliveries {
   private readonly queues: TargetQueue[];

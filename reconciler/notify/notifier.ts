@@ -38,12 +38,12 @@ export class Notifier {
   private readonly deliveries: Deliveries;
   private readonly network: Network;
 
-  constructor(settings: NotifySettings, io: CliIo, counters: DeliveryCounters = NO_COUNTERS, options: Partial<Pick<DeliveryOptions, "retry" | "log">> = {}) {
+  constructor(settings: NotifySettings, io: CliIo, counters: DeliveryCounters = NO_COUNTERS, options: Partial<Pick<DeliveryOptions, "retry" | "log" | "post">> = {}) {
     const { secret } = settings;
     const redact = (text: string): string => io.secrets?.redact(text) ?? text;
     this.network = new Network(io.env);
     this.deliveries = new Deliveries(settings.targets, {
-      post: (url, body, headers) => this.network.post(url, body, headers),
+      post: options.post ?? ((url, body, headers) => this.network.post(url, body, headers)),
       render: (event, format, nowMs) => {
         const body = redact(JSON.stringify(format === "slack" ? slackBody(event) : event));
         const headers: Record<string, string> = { "content-type": "application/json", "user-agent": `cubeform/${VERSION}`, "x-cubeform-event": event.type, "x-cubeform-delivery": event.id };
