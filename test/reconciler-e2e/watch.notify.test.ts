@@ -154,3 +154,21 @@ test("drift --notify: one drift.detected for a space that differs; none when it 
   expect(inSync.code, describeRun(inSync)).toBe(0);
   expect(receiver.accepted()).toHaveLength(1);
 });
+
+test("apply --notify: a mandatory policy violation sends policy.blocked; the same apply with --override-policy sends policy.overridden with the reason (issue 36 item 4)", { timeout: 120_000 }, async () => {
+  const p = await project({
+    "cubeform.yaml": plainFleet("web").replace("  - name: web\n", "  - name: web\n    resources: { vcpu: 2, ramGb: 1, diskGb: 10 }\n"),
+    "policy.yaml": "apiVersion: cubeform/v1\nkind: Policy\nrules:\n  - name: small-cubes\n    enforcement: mandatory\n    max: { vcpu: 1 }\n",
+  });
+  const receiver = await startReceiver();
+  const notify = ["--policy", "policy.yaml", "--notify", receiver.url];
+  const refused = await p.run([...APPLY, ...notify]);
+  expect(refused.code, describeRun(refused)).toBe(1);
+  expect(p.mutations()).toBe(0);
+  const overridden = await p.run([...APPLY, ...notify, "--override-policy", "small-cubes", "--reason", "load test until Friday (OPS-42)"]);
+  expect(overridden.code, describeRun(overridden)).toBe(0);
+  const [blocked, override] = receiver.accepted().map((r) => r.body as { type: string; details: Record<string, unknown> });
+  expect(receiver.accepted()).toHaveLength(2);
+  expect(blocked).toMatchObject({ type: "policy.blocked", details: { violations: [expect.objectContaining({ rule: "small-cubes", address: "cube/web" })] } });
+  expect(override).toMatchObject({ type: "policy.overridden", details: { overrides: [{ rule: "small-cubes", reason: "load test until Friday (OPS-42)" }], outcome: "applied" } });
+});
