@@ -69,7 +69,13 @@ and plans; a commit that does not load is never applied (the last good one is st
 (cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing),
 in /status and in the /readyz body. With --listen and --push-secret-file, the same address takes
 the forge's push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea
-X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.`,
+X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.
+
+With --notify URL, events go to a webhook (JSON, or Slack's form with --notify-format slack):
+drift.detected and drift.repaired once per drift (what differs, not when; a resource that keeps
+drifting: one drift.flapping), apply.failed, rollout.reverted, source.broken (once per commit),
+budget.blocked, policy.blocked. --notify-secret-file signs them (X-Cubeform-Signature). They are
+queued and retried, never waited for by a round (cubeform_notifications_* in /metrics).`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
