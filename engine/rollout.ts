@@ -72,13 +72,17 @@ async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: Bat
   const check = describeCheck(batch);
   let message = `${label} of group ${batch.group}: member ${failure.member} failed (${check}): ${failure.what}`;
   const outcomes: StepOutcome[] = [];
+  const putBack: string[] = [];
   if (batch.rollout.autoRevert && touched.length > 0) {
     ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message: `${label}: putting ${touched.map((m) => m.cubeName).join(", ")} back on the last healthy spec` });
     const reverted: string[] = [];
     for (const member of touched) {
       const result = await revertMember(member, ctx);
       outcomes.push(...result);
-      if (result.every((o) => o.status === "done")) reverted.push(`${member.cubeName} (image ${member.from.image})`);
+      if (result.every((o) => o.status === "done")) {
+        reverted.push(`${member.cubeName} (image ${member.from.image})`);
+        putBack.push(member.cubeName);
+      }
     }
     await ctx.rolloutProgress?.(batch, "reverted");
     const notReverted = touched.length - reverted.length;
@@ -88,7 +92,7 @@ async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: Bat
   }
   message += `; the members not yet replaced were not touched: the group is on the old spec${batch.batch > 1 ? ` except the ${batch.batch - 1} earlier ${batch.batch - 1 === 1 ? "batch" : "batches"}` : ""}`;
   ctx.logger?.({ type: "step-failed", address: batch.address, op: batch.op, message });
-  return [...outcomes, { step: batch, status: "failed", error: { code: "rollout_failed", message } }];
+  return [...outcomes, { step: batch, status: "failed", error: { code: "rollout_failed", message }, ...(putBack.length > 0 ? { reverted: putBack } : {}) }];
 }
 
 /** Deletes what the rollout made of the member (if anything), then creates it as it was. */

@@ -455,6 +455,8 @@ export interface StepOutcome {
   createdId?: string;
   /** DNS records a domain attach returned. */
   records?: DnsRecord[];
+  /** On a failed rollout batch's outcome: the members autoRevert put back on their last healthy spec (by name). */
+  reverted?: string[];
 }
 
 export interface ApplyResult {

@@ -20,6 +20,7 @@ import { rememberLoadedSecrets } from "../redact.js";
 import { checkPolicies, policyRules, refusePolicyViolations, type PolicyFlags } from "../policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
+import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
 import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
@@ -28,17 +29,33 @@ export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, Step
   autoApprove: boolean;
   /** text: everything on stdout. json: the result as JSON on stdout, progress on stderr. */
   format: "text" | "json";
+  /** --notify: events of this apply (failed, rollout reverted, refused for the budget or a policy, overrides used). */
+  notify?: NotifySettings | undefined;
 }
 
 /** Where the human-readable progress goes: stderr when stdout carries JSON. */
 const progressOut = (ctx: ApplyContext, io: CliIo): NodeJS.WritableStream => (ctx.format === "json" ? io.stderr : io.stdout);
 
 export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
-  if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io);
+  if (ctx.notify === undefined) return applyOnce(ctx, io);
+  const notices = new ApplyNotices(ctx.notify, notifySource(ctx), io);
+  try {
+    return await applyOnce(ctx, io, notices);
+  } catch (error) {
+    notices.failed(error, io);
+    throw error;
+  } finally {
+    await notices.close(io);
+  }
+}
+
+async function applyOnce(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): Promise<number> {
+  if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io, notices);
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
+    notices?.planned(plan);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     refuseOverBudget(plan);
     refusePolicyViolations(plan);
@@ -50,11 +67,11 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
     if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
     writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
     checkSecrets(loaded.secretEnvNames, io);
-    return execute(conn, plan, loaded.desired, ctx, io);
+    return execute(conn, plan, loaded.desired, ctx, io, notices);
   }));
 }
 
-async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): Promise<number> {
+async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo, notices?: ApplyNotices): Promise<number> {
   const saved = await readSavedPlan(resolve(ctx.cwd, planFile), planFile, io.env);
   rememberLoadedSecrets(io, { envNames: Object.keys(saved.env?.digests ?? {}), secretEnvNames: secretNamesOf(saved) });
   const sources = saved.sources;
@@ -75,13 +92,14 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo): P
     refuseRewrittenSteps(saved, plan, planFile);
     if (saved.source !== undefined) plan.source = saved.source;
     recheckPolicies(saved, plan, observed, ctx.policy, planFile);
+    notices?.planned(plan);
     // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
     out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(plan);
     refusePolicyViolations(plan);
     writeLine(out, `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`);
     checkSecrets(secretNamesOf(plan), io);
-    return execute(conn, plan, saved.desired, ctx, io);
+    return execute(conn, plan, saved.desired, ctx, io, notices);
   }));
 }
 
@@ -123,9 +141,10 @@ function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): P
   return confirm({ question, what: "apply", withoutTerminal }, io, out);
 }
 
-async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo): Promise<number> {
+async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): Promise<number> {
   const { waitTimeoutMs, pollIntervalMs } = ctx;
   const result = await applyPlan(conn, plan, desired, { env: io.env, out: progressOut(ctx, io), shouldStop: () => io.signal?.aborted === true, waitTimeoutMs, pollIntervalMs, io });
+  notices?.applied(result);
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const reach = result.stopped ? {} : await reachAfterApply(conn, result);
   const overrides = plan.policy?.overrides;

@@ -7,11 +7,14 @@ import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport 
 import { hasChanges } from "../render/values.js";
 import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, printedOnly, renderContext } from "./plan.js";
 import { computePlan, loadForSession, withConnection, type SessionContext } from "./session.js";
+import { notifyDrift, notifySource, type NotifySettings } from "../notify/index.js";
 
 export interface DriftContext extends SessionContext {
   targets: string[];
   /** How the DNS record views are read (default DEFAULT_DNS_PACE). */
   dnsPace?: DnsReadPace;
+  /** --notify: a drift.detected event when the space differs. */
+  notify?: NotifySettings;
 }
 
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
@@ -23,6 +26,7 @@ export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const render = renderContext(loaded, io);
   await writeDrift(io.stdout, report, ctx.format, render);
   if (ctx.format === "github") await appendStepSummary(io, renderDriftMarkdown(report, render));
+  if (ctx.notify !== undefined) await notifyDrift(ctx.notify, notifySource(ctx), report.plan, io);
   return isDrifted(report) ? EXIT_CHANGES : EXIT_IN_SYNC;
 }
 

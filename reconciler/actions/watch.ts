@@ -2,7 +2,7 @@
  * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else reports the drift.
  * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
-import type { ApplyResult, Plan, ResourceChange } from "../../engine/index.js";
+import type { ApplyResult, Plan, ResourceChange, StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import type { StepWaits } from "../commands/connect-options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -14,7 +14,7 @@ import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
 import { WatchStatusRecorder } from "../metrics/status.js";
-import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
+import { notifyCounters, watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { isOverBudget } from "../../engine/cost.js";
@@ -32,6 +32,7 @@ import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
 import { reportWarnings } from "../preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
+import { Notifier, NotifyObserver, notifySource, type NotifySettings } from "../notify/index.js";
 
 export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">, StepWaits {
   apply: boolean;
@@ -48,6 +49,8 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   lockTimeoutMs?: number;
   /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
   pushSecretFile?: string;
+  /** --notify: where events go (urls checked, secret read). */
+  notify?: NotifySettings | undefined;
 }
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
@@ -59,7 +62,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
-  const events = new WatchEvents(observersFor(ctx, io), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents(observersFor(ctx, io, metrics), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       status.connected(conn.spaceId);
@@ -137,8 +140,8 @@ function stuckAfterMs(ctx: WatchContext): number {
 }
 
 /** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
-function observersFor(_ctx: WatchContext, _io: CliIo): WatchObserver[] {
-  return [];
+function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics): WatchObserver[] {
+  return [...(ctx.notify ? [new NotifyObserver(new Notifier(ctx.notify, io, notifyCounters(metrics)), notifySource(ctx))] : [])];
 }
 
 /** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
@@ -175,7 +178,7 @@ class Watcher {
   private readonly status: WatchStatusRecorder;
   private readonly events: WatchEvents;
   /** What this round has seen so far, for its RoundEnd event. */
-  private roundFacts: { drift: readonly ResourceChange[]; repaired: ResourceChange[]; plan?: Plan; mutations: number; held?: RoundEnd["held"] } = { drift: [], repaired: [], mutations: 0 };
+  private roundFacts: { drift: readonly ResourceChange[]; repaired: ResourceChange[]; outcomes?: readonly StepOutcome[]; plan?: Plan; mutations: number; held?: RoundEnd["held"] } = { drift: [], repaired: [], mutations: 0 };
 
   constructor(
     private readonly ctx: WatchContext,
@@ -268,7 +271,7 @@ class Watcher {
     const facts = this.roundFacts;
     const failure = error === undefined ? {} : { error: { code: hasCode(error) ? error.code : undefined, message: this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error) } };
     const converged = outcome === "succeeded" && facts.plan !== undefined && visibleChanges(facts.plan).length === 0;
-    this.events.roundEnded({ ...start, finishedAt: Date.now(), outcome, revision: this.roundRevision, ...failure, drift: facts.drift, repaired: facts.repaired, plan: facts.plan, applying: this.ctx.apply, mutations: facts.mutations, ...(facts.held ? { held: facts.held } : {}), converged });
+    this.events.roundEnded({ ...start, finishedAt: Date.now(), outcome, revision: this.roundRevision, ...failure, drift: facts.drift, repaired: facts.repaired, ...(facts.outcomes ? { outcomes: facts.outcomes } : {}), plan: facts.plan, applying: this.ctx.apply, mutations: facts.mutations, ...(facts.held ? { held: facts.held } : {}), converged });
   }
 
   /** A rejected key (401/403) before any round succeeded ends watch at once. */
@@ -385,6 +388,7 @@ class Watcher {
   private afterApply(result: ApplyResult): Result {
     this.metrics.mutations.inc(result.mutationsSent);
     this.roundFacts.mutations = result.mutationsSent;
+    this.roundFacts.outcomes = result.outcomes;
     this.roundFacts.plan = result.after;
     this.roundFacts.repaired = repairedChanges(this.roundFacts.drift, result);
     this.record(result.after);

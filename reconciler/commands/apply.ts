@@ -4,6 +4,7 @@ import { cwdOf, type CliIo } from "../io.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions } from "./options.js";
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
+import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
@@ -15,6 +16,7 @@ const ApplyOptions = z.object({
   ...StepWaitOptions.shape,
   ...PolicyOptions.shape,
   lockTimeout: z.string().default("5m"),
+  ...NotifyOptions.shape,
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -22,7 +24,7 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true })
+  addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true }))
     .option("--auto-approve", "do not ask for confirmation", false)
     .option("--lock-timeout <duration>", "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)", "5m")
     .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
@@ -36,6 +38,7 @@ Examples:
   $ cubeform apply --emulator --auto-approve    # against the embedded local emulator
   $ cubeform apply --auto-approve --repo git@github.com:acme/fleet.git --ref main --ssh-key ~/.ssh/deploy --ssh-known-hosts ~/.ssh/known_hosts
   $ cubeform apply --auto-approve --format json | jq '.outcomes[] | select(.status == "failed")'
+  $ cubeform apply --auto-approve --notify https://hooks.slack.com/services/… --notify-format slack
 
 One run at a time applies to a space from this machine: a second one waits for the first
 (--lock-timeout). Runs on different machines must be serialized by you (e.g. a CI
@@ -47,10 +50,10 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, ...parsed } = parseOptions(ApplyOptions, raw);
+      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(ApplyOptions, raw);
       const { policyFlags } = await import("../policy.js");
       const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
-      const context = { ...(await sessionContext(parsed, raw, io)), ...waits, policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)) };
+      const context = { ...(await sessionContext(parsed, raw, io)), ...waits, policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)), notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io) };
       exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
     });
 }

@@ -6,6 +6,7 @@ import { parseDuration } from "../../system/time.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
+import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 
 const WatchOptions = z.object({
   ...SessionOptions.shape,
@@ -19,11 +20,12 @@ const WatchOptions = z.object({
   ...StepWaitOptions.shape,
   listen: z.string().min(1).optional(),
   pushSecretFile: z.string().min(1).optional(),
+  ...NotifyOptions.shape,
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })
+  addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false }))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -39,6 +41,7 @@ Examples:
   $ cubeform watch --apply --interval 5m --metrics-port 9464
   $ cubeform watch --apply --once                   # one round, e.g. from cron
   $ cubeform watch --apply --interval 10m --listen 0.0.0.0:4666   # repair on the service's events
+  $ cubeform watch --apply --notify https://hooks.example.com/cubeform --notify-secret-file /run/secrets/notify
   $ cubeform watch --apply --repo https://github.com/acme/fleet.git --ref main --path fleet/ \
       --git-token-file /run/secrets/git-token --secrets-dir /var/lib/cubeform/secrets \
       --listen 0.0.0.0:4666 --push-secret-file /run/secrets/push-secret --metrics-port 9464
@@ -66,12 +69,18 @@ and plans; a commit that does not load is never applied (the last good one is st
 (cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing),
 in /status and in the /readyz body. With --listen and --push-secret-file, the same address takes
 the forge's push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea
-X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.`,
+X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.
+
+With --notify URL, events go to a webhook (JSON, or Slack's form with --notify-format slack):
+drift.detected and drift.repaired once per drift (what differs, not when; a resource that keeps
+drifting: one drift.flapping), apply.failed, rollout.reverted, source.broken (once per commit),
+budget.blocked, policy.blocked. --notify-secret-file signs them (X-Cubeform-Signature). They are
+queued and retried, never waited for by a round (cubeform_notifications_* in /metrics).`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, ...parsed } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(WatchOptions, raw);
       const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
@@ -82,6 +91,7 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
         ...stepWaits({ waitTimeout, pollInterval }),
         cwd: cwdOf(io),
         policy: policyFlags({ policy }, io.env, cwdOf(io)),
+        notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io),
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
         signal: io.signal ?? new AbortController().signal,
       };

@@ -1,4 +1,5 @@
 /** The metrics `cubeform watch` exposes. */
+import type { DeliveryCounters } from "../notify/index.js";
 import { Registry } from "./registry.js";
 
 export type WatchMetrics = ReturnType<typeof watchMetrics>;
@@ -16,5 +17,19 @@ export function watchMetrics() {
     appliedRevision: registry.info("cubeform_source_applied_revision_info", "The last commit of the git source that was applied or found in sync (--repo)."),
     sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load its source (a commit, the files; the last good load is still enforced), else 0."),
     blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
+    notificationsSent: registry.counter("cubeform_notifications_sent_total", "Notification events delivered (--notify; a 2xx answer), per target."),
+    notificationFailures: registry.counter("cubeform_notification_failures_total", "Notification delivery attempts that failed (network error, timeout or non-2xx); retried up to 5 tries."),
+    notificationsDropped: registry.counter("cubeform_notifications_dropped_total", "Notification events given up: queue full, retries exhausted, a final refusal (4xx), or still queued when watch stopped."),
+    notificationsQueued: registry.gauge("cubeform_notifications_queued", "Notification events waiting or in flight."),
+  };
+}
+
+/** The notification counters of the metrics, as deliveries report them. */
+export function notifyCounters(metrics: WatchMetrics): DeliveryCounters {
+  return {
+    sent: () => metrics.notificationsSent.inc(),
+    failed: () => metrics.notificationFailures.inc(),
+    dropped: () => metrics.notificationsDropped.inc(),
+    waiting: (n) => metrics.notificationsQueued.set(n),
   };
 }

@@ -3,7 +3,7 @@
  * when it knows the revision it enforces, and when it ends. Observers never hold a round up: a call that throws is logged and forgotten,
  * and slow work (a request to a forge, a webhook) is queued by the observer itself.
  */
-import type { Plan, ResourceChange } from "../../engine/index.js";
+import type { Plan, ResourceChange, StepOutcome } from "../../engine/index.js";
 
 /** Why a round ran: the first one, the regular interval, a retry after a failure, a service webhook event, a forge push. */
 export type RoundTrigger = "start" | "interval" | "retry" | "service-event" | "push";
@@ -35,6 +35,8 @@ export interface RoundEnd extends RoundStart {
   drift: readonly ResourceChange[];
   /** The changes carried out without a failed step (--apply). */
   repaired: readonly ResourceChange[];
+  /** What each step of the round's apply did (--apply, when it applied); a failed rollout batch names the members it reverted. */
+  outcomes?: readonly StepOutcome[];
   /** The plan as the round ends: after the apply with --apply, else the plan read. */
   plan: Plan | undefined;
   applying: boolean;
