@@ -27,6 +27,7 @@ import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
 import { WatchEvents, type RoundEnd, type RoundTrigger, type WatchObserver } from "../watch/events.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
+import { commitStatusObserver, type CommitStatusSettings } from "../commit-status/index.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
@@ -48,6 +49,8 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   lockTimeoutMs?: number;
   /** --push-secret-file: the secret of the forge's push webhook (with --repo and --listen). */
   pushSecretFile?: string;
+  /** --status-provider: commit statuses on the forge of --repo. */
+  commitStatus?: CommitStatusSettings;
 }
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
@@ -59,7 +62,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
-  const events = new WatchEvents(observersFor(ctx, io), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents(observersFor(ctx, io, metrics), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       status.connected(conn.spaceId);
@@ -137,8 +140,10 @@ function stuckAfterMs(ctx: WatchContext): number {
 }
 
 /** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
-function observersFor(_ctx: WatchContext, _io: CliIo): WatchObserver[] {
-  return [];
+function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics): WatchObserver[] {
+  return [
+    ...(ctx.commitStatus ? [commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit })] : []),
+  ];
 }
 
 /** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
@@ -228,7 +233,7 @@ class Watcher {
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     this.status.roundStarted(this.roundNumber);
-    const start = { round: this.roundNumber, trigger, startedAt: Date.now() };
+    const start = { round: this.roundNumber, trigger, startedAt: Date.now(), spaceId: this.conn.spaceId };
     this.events.roundStarted(start);
     try {
       const result = await this.reconcile();

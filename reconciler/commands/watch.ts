@@ -6,6 +6,7 @@ import { parseDuration } from "../../system/time.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
+import { addStatusOptions, StatusOptions, takeStatusFlags } from "./status-options.js";
 
 const WatchOptions = z.object({
   ...SessionOptions.shape,
@@ -19,11 +20,12 @@ const WatchOptions = z.object({
   ...StepWaitOptions.shape,
   listen: z.string().min(1).optional(),
   pushSecretFile: z.string().min(1).optional(),
+  ...StatusOptions.shape,
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })
+  addStatusOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false }))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -71,7 +73,9 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, ...parsed } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, ...options } = parseOptions(WatchOptions, raw);
+      const { flags, rest: parsed } = takeStatusFlags(options);
+      const { statusSettings } = await import("../commit-status/index.js");
       const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
@@ -85,6 +89,7 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
         signal: io.signal ?? new AbortController().signal,
       };
-      exitWith(await runWatch(context, io));
+      const commitStatus = statusSettings(flags, parsed.repo, cwdOf(io), io.env);
+      exitWith(await runWatch(commitStatus ? { ...context, commitStatus } : context, io));
     });
 }
