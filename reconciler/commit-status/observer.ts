@@ -17,6 +17,8 @@ export interface ObserverOptions {
   /** The commit the last fetch found (a head that never loaded, when nothing had loaded before it). */
   fetchedRevision: () => string | undefined;
   targetUrl?: string;
+  /** Secrets of the run out of a description (a source error may quote a file). */
+  redact?: (text: string) => string;
 }
 
 /** How many revisions' statuses are remembered (a process that runs for months must not grow). */
@@ -76,7 +78,7 @@ export class CommitStatusObserver implements WatchObserver {
     this.posted.delete(sha);
     this.posted.set(sha, states);
     if (this.posted.size > REMEMBERED) this.posted.delete(this.posted.keys().next().value!);
-    const status: CommitStatus = { sha, state, context: this.options.contextFor(this.space), description: cut(description), ...(this.options.targetUrl ? { targetUrl: this.options.targetUrl } : {}) };
+    const status: CommitStatus = { sha, state, context: this.options.contextFor(this.space), description: cut(this.options.redact?.(description) ?? description), ...(this.options.targetUrl ? { targetUrl: this.options.targetUrl } : {}) };
     this.options.queue.push(status);
     return true;
   }

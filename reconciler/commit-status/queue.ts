@@ -37,6 +37,7 @@ export class StatusQueue {
   constructor(private readonly options: QueueOptions) {}
 
   push(status: CommitStatus): void {
+    if (this.closing.signal.aborted) return;
     this.waiting.push(status);
     const max = this.options.maxQueued ?? 256;
     while (this.waiting.length > max) {
@@ -47,11 +48,14 @@ export class StatusQueue {
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
-  /** Sends what waits, each once more, without waiting between tries, within `deadlineMs`; then gives the rest up. */
+  /** Lets what waits go out (retries included) for up to `deadlineMs`, then gives the rest up. */
   async close(deadlineMs = 10_000): Promise<void> {
+    const timer = setTimeout(() => this.closing.abort(), deadlineMs);
+    // A request on the wire at the deadline is not waited for long (its own timeout is longer).
+    const hardStop = new Promise<void>((resolve) => setTimeout(resolve, deadlineMs + 2000).unref());
+    await Promise.race([this.running ?? Promise.resolve(), hardStop]);
+    clearTimeout(timer);
     this.closing.abort();
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, deadlineMs).unref());
-    await Promise.race([this.running ?? Promise.resolve(), deadline]);
     for (const status of this.waiting.splice(0)) {
       this.options.counted(status, "failed");
       this.options.log(`commit status ${status.state} of ${short(status.sha)} not sent: the process ended first`);
@@ -59,7 +63,7 @@ export class StatusQueue {
   }
 
   private async drain(): Promise<void> {
-    while (this.waiting.length > 0) {
+    while (this.waiting.length > 0 && !this.closing.signal.aborted) {
       const status = this.waiting[0]!;
       await this.deliver(status);
       if (this.waiting[0] === status) this.waiting.shift();
@@ -76,14 +80,14 @@ export class StatusQueue {
         this.options.log(`commit status ${status.state} posted on ${short(status.sha)} (${status.context}: ${status.description})`);
         return;
       }
-      const last = result.kind === "final" || attempt >= maxAttempts || (this.closing.signal.aborted && attempt > 1);
+      const last = result.kind === "final" || attempt >= maxAttempts || this.closing.signal.aborted;
       this.options.counted(status, last ? "failed" : "retried");
       if (last) {
         this.options.log(`commit status ${status.state} of ${short(status.sha)} (${status.context}) not posted to ${this.options.forge.name}: ${result.reason}${result.kind === "final" ? "" : ` (gave up after ${attempt} tries)`}`);
         return;
       }
-      // The forge's Retry-After when it sends one (GitHub's rate limits do), else exponential backoff with jitter.
-      const delayMs = Math.min(result.retryAfterMs ?? backoff.next(), MAX_RETRY_AFTER_MS);
+      // Exponential backoff with jitter, and never sooner than the forge's Retry-After (GitHub's rate limits send one).
+      const delayMs = Math.min(Math.max(result.retryAfterMs ?? 0, backoff.next()), MAX_RETRY_AFTER_MS);
       if (attempt === 1) this.options.log(`commit status ${status.state} of ${short(status.sha)} (${status.context}): ${result.reason}; retrying (statuses wait, rounds do not)`);
       await this.pause(delayMs);
     }

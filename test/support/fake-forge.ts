@@ -42,7 +42,8 @@ export interface FakeForge {
   url: string;
   requests: ForgeRequest[];
   accepted: AcceptedStatus[];
-  fail(status: number, options?: { retryAfter?: string; echoToken?: boolean }): void;
+  /** Answers `status` from now on, or for the next `times` requests. */
+  fail(status: number, options?: { retryAfter?: string; echoToken?: boolean; times?: number }): void;
   recover(): void;
 }
 
@@ -55,7 +56,7 @@ const STATES: Record<ForgeKind, string[]> = {
 export async function startFakeForge(kind: ForgeKind, token: string): Promise<FakeForge> {
   const requests: ForgeRequest[] = [];
   const accepted: AcceptedStatus[] = [];
-  let failure: { status: number; retryAfter?: string; echoToken?: boolean } | undefined;
+  let failure: { status: number; retryAfter?: string; echoToken?: boolean; times?: number } | undefined;
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += (chunk as Buffer).toString();
@@ -69,6 +70,7 @@ export async function startFakeForge(kind: ForgeKind, token: string): Promise<Fa
     if (failure !== undefined) {
       const message = failure.echoToken ? `upstream failed for request with token ${token} (${req.headers.authorization ?? req.headers["private-token"]})` : "Server Error";
       send(failure.status, { message }, failure.retryAfter !== undefined ? { "retry-after": failure.retryAfter } : {});
+      if (failure.times !== undefined && --failure.times === 0) failure = undefined;
       return;
     }
     answer(kind, token, req, body, send, accepted);
