@@ -68,7 +68,13 @@ and plans; a commit that does not load is never applied (the last good one is st
 (cubeform_source_revision_info, cubeform_source_applied_revision_info, cubeform_source_failing),
 in /status and in the /readyz body. With --listen and --push-secret-file, the same address takes
 the forge's push webhook (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Gitea
-X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.`,
+X-Gitea-Signature); a push seen before (its delivery id or its body) starts nothing.
+
+With --repo and --status-provider github|gitlab|gitea, each commit gets a status in the context
+cubeform/<space>: pending when a round loads it, success when the space converged to it, failure
+with the reason (a failed or held round, a blocked change, a commit that does not load), error when
+a newer commit loads first; each once. The token comes from --status-token-file or
+CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down never holds a round.`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
