@@ -30,9 +30,14 @@ export function commitStatusObserver(settings: CommitStatusSettings, io: CliIo, 
     log: (line) => writeLine(io.stderr, escapeText(redact(`[${new Date().toISOString()}] ${line}`))),
     ...(deps.backoff ? { backoff: deps.backoff } : {}),
   });
-  const closeQueue = queue.close.bind(queue);
   return new CommitStatusObserver({
-    queue: { push: (status) => queue.push(status), close: async () => { await closeQueue(); await network.dispatcher.close(); } },
+    queue: {
+      push: (status) => queue.push(status),
+      close: async () => {
+        await queue.close();
+        await network.dispatcher.close();
+      },
+    },
     contextFor: (space) => contextOf(settings.context, space),
     fetchedRevision: deps.fetchedRevision,
     redact,
