@@ -21,6 +21,8 @@ import { checkPolicies, policyRules, refusePolicyViolations, type PolicyFlags } 
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
+import { ApplyStatusReport, type CommitStatusSettings } from "../commit-status/index.js";
+import type { RepoLoaded } from "../../desired/repo-load.js";
 import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
@@ -31,6 +33,8 @@ export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, Step
   format: "text" | "json";
   /** --notify: events of this apply (failed, rollout reverted, refused for the budget or a policy, overrides used). */
   notify?: NotifySettings | undefined;
+  /** --status-provider (with --repo): commit statuses for this run. */
+  commitStatus?: CommitStatusSettings;
 }
 
 /** Where the human-readable progress goes: stderr when stdout carries JSON. */
@@ -51,9 +55,17 @@ export async function runApply(ctx: ApplyContext, io: CliIo): Promise<number> {
 
 async function applyOnce(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): Promise<number> {
   if (ctx.planFile !== undefined) return applySavedPlan(ctx, ctx.planFile, io, notices);
+  if (ctx.commitStatus === undefined) return applySource(ctx, io, notices);
+  // --status-provider: pending once the commit is loaded, success or failure when apply ends (a commit that does not load: failure).
+  const report = new ApplyStatusReport(ctx.commitStatus, io, () => ctx.repo?.lastCommit);
+  return report.around(() => applySource(ctx, io, notices, report), () => withConnection(ctx, io, async (conn) => conn.spaceId));
+}
+
+async function applySource(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices, report?: ApplyStatusReport): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
+    report?.started(conn.spaceId, (loaded as Partial<RepoLoaded>).revision?.revision);
     const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
     notices?.planned(plan);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
@@ -67,7 +79,7 @@ async function applyOnce(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): 
     if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
     writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
     checkSecrets(loaded.secretEnvNames, io);
-    return execute(conn, plan, loaded.desired, ctx, io, notices);
+    return execute(conn, plan, loaded.desired, ctx, io, notices, report);
   }));
 }
 
@@ -141,10 +153,11 @@ function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): P
   return confirm({ question, what: "apply", withoutTerminal }, io, out);
 }
 
-async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): Promise<number> {
+async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo, notices?: ApplyNotices, statuses?: ApplyStatusReport): Promise<number> {
   const { waitTimeoutMs, pollIntervalMs } = ctx;
   const result = await applyPlan(conn, plan, desired, { env: io.env, out: progressOut(ctx, io), shouldStop: () => io.signal?.aborted === true, waitTimeoutMs, pollIntervalMs, io });
   notices?.applied(result);
+  statuses?.applied(result);
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const reach = result.stopped ? {} : await reachAfterApply(conn, result);
   const overrides = plan.policy?.overrides;

@@ -27,6 +27,7 @@ import { runLoop, TerminalError, type Result } from "../watch/loop.js";
 import { Wake } from "../watch/wake.js";
 import { WatchEvents, type RoundEnd, type RoundTrigger, type WatchObserver } from "../watch/events.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
+import { commitStatusObserver, type CommitStatusSettings } from "../commit-status/index.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
@@ -51,6 +52,8 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   pushSecretFile?: string;
   /** --notify: where events go (urls checked, secret read). */
   notify?: NotifySettings | undefined;
+  /** --status-provider: commit statuses on the forge of --repo. */
+  commitStatus?: CommitStatusSettings;
 }
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
@@ -141,7 +144,10 @@ function stuckAfterMs(ctx: WatchContext): number {
 
 /** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
 function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics): WatchObserver[] {
-  return [...(ctx.notify ? [new NotifyObserver(new Notifier(ctx.notify, io, notifyCounters(metrics)), notifySource(ctx))] : [])];
+  return [
+    ...(ctx.notify ? [new NotifyObserver(new Notifier(ctx.notify, io, notifyCounters(metrics)), notifySource(ctx))] : []),
+    ...(ctx.commitStatus ? [commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit })] : []),
+  ];
 }
 
 /** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
@@ -231,7 +237,7 @@ class Watcher {
     this.conn.readMemo?.nextRound();
     this.health.roundStarted();
     this.status.roundStarted(this.roundNumber);
-    const start = { round: this.roundNumber, trigger, startedAt: Date.now() };
+    const start = { round: this.roundNumber, trigger, startedAt: Date.now(), spaceId: this.conn.spaceId };
     this.events.roundStarted(start);
     try {
       const result = await this.reconcile();

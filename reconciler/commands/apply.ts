@@ -1,10 +1,12 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
+import { CliError } from "../errors.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions } from "./options.js";
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
+import { addStatusOptions, StatusOptions, takeStatusFlags } from "./status-options.js";
 
 const ApplyFormat = z.enum(["text", "json"]);
 
@@ -17,6 +19,7 @@ const ApplyOptions = z.object({
   ...PolicyOptions.shape,
   lockTimeout: z.string().default("5m"),
   ...NotifyOptions.shape,
+  ...StatusOptions.shape,
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -24,7 +27,7 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true }))
+  addStatusOptions(addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true })))
     .option("--auto-approve", "do not ask for confirmation", false)
     .option("--lock-timeout <duration>", "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)", "5m")
     .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
@@ -50,10 +53,14 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(ApplyOptions, raw);
+      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(ApplyOptions, raw);
+      const { flags, rest: parsed } = takeStatusFlags(options);
       const { policyFlags } = await import("../policy.js");
       const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
       const context = { ...(await sessionContext(parsed, raw, io)), ...waits, policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)), notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io) };
-      exitWith(await runApply(planFile === undefined ? context : { ...context, planFile }, io));
+      const { statusSettings } = await import("../commit-status/index.js");
+      const commitStatus = statusSettings(flags, parsed.repo, cwdOf(io), io.env);
+      if (commitStatus !== undefined && planFile !== undefined) throw new CliError("invalid_option", "--status-provider posts on the commit apply loads from --repo; a saved plan is applied without --repo");
+      exitWith(await runApply({ ...context, ...(planFile !== undefined ? { planFile } : {}), ...(commitStatus ? { commitStatus } : {}) }, io));
     });
 }

@@ -7,6 +7,7 @@ import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, pa
 import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
+import { addStatusOptions, StatusOptions, takeStatusFlags } from "./status-options.js";
 
 const WatchOptions = z.object({
   ...SessionOptions.shape,
@@ -21,11 +22,12 @@ const WatchOptions = z.object({
   listen: z.string().min(1).optional(),
   pushSecretFile: z.string().min(1).optional(),
   ...NotifyOptions.shape,
+  ...StatusOptions.shape,
 });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false }))
+  addStatusOptions(addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })))
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
@@ -75,12 +77,20 @@ With --notify URL, events go to a webhook (JSON, or Slack's form with --notify-f
 drift.detected and drift.repaired once per drift (what differs, not when; a resource that keeps
 drifting: one drift.flapping), apply.failed, rollout.reverted, source.broken (once per commit),
 budget.blocked, policy.blocked. --notify-secret-file signs them (X-Cubeform-Signature). They are
-queued and retried, never waited for by a round (cubeform_notifications_* in /metrics).`,
+queued and retried, never waited for by a round (cubeform_notifications_* in /metrics).
+
+With --repo and --status-provider github|gitlab|gitea, each commit gets a status in the context
+cubeform/<space>: pending when a round loads it, success when the space converged to it, failure
+with the reason (a failed or held round, a blocked change, a commit that does not load), error when
+a newer commit loads first; each once. The token comes from --status-token-file or
+CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down never holds a round.`,
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(WatchOptions, raw);
+      const { flags, rest: parsed } = takeStatusFlags(options);
+      const { statusSettings } = await import("../commit-status/index.js");
       const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
@@ -95,6 +105,7 @@ queued and retried, never waited for by a round (cubeform_notifications_* in /me
         // bin/cubeform.js aborts it on SIGTERM/SIGINT; in process, callers pass their own.
         signal: io.signal ?? new AbortController().signal,
       };
-      exitWith(await runWatch(context, io));
+      const commitStatus = statusSettings(flags, parsed.repo, cwdOf(io), io.env);
+      exitWith(await runWatch(commitStatus ? { ...context, commitStatus } : context, io));
     });
 }

@@ -41,9 +41,45 @@ export class InfoMetric {
   }
 }
 
+/** A counter per combination of label values: `name{state="success",result="posted"} 3`. */
+export class LabeledCounter {
+  private readonly values = new Map<string, number>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  inc(labels: Record<string, string>, by = 1): void {
+    const key = labelText(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + by);
+  }
+
+  get(labels: Record<string, string>): number {
+    return this.values.get(labelText(labels)) ?? 0;
+  }
+
+  render(): string {
+    if (this.values.size === 0) return "";
+    const lines = [...this.values].map(([labels, value]) => `${this.name}{${labels}} ${value}\n`).join("");
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} counter\n${lines}`;
+  }
+}
+
+const labelText = (labels: Record<string, string>): string =>
+  Object.entries(labels)
+    .map(([label, value]) => `${label}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
+    .join(",");
+
 export class Registry {
   private readonly metrics: Metric[] = [];
   private readonly infos: InfoMetric[] = [];
+  private readonly labeled: LabeledCounter[] = [];
+
+  labeledCounter(name: string, help: string): LabeledCounter {
+    const metric = new LabeledCounter(name, help);
+    this.labeled.push(metric);
+    return metric;
+  }
 
   info(name: string, help: string): InfoMetric {
     const metric = new InfoMetric(name, help);
@@ -60,7 +96,7 @@ export class Registry {
   }
 
   render(): string {
-    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.infos.map((m) => m.render()).join("");
+    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.infos.map((m) => m.render()).join("") + this.labeled.map((m) => m.render()).join("");
   }
 
   private add(metric: Metric): Metric {

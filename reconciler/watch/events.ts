@@ -12,6 +12,8 @@ export interface RoundStart {
   round: number;
   trigger: RoundTrigger;
   startedAt: number;
+  /** The space the loop reconciles. */
+  spaceId?: string;
 }
 
 export interface RevisionLoaded {
