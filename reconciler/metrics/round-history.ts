@@ -35,7 +35,7 @@ export interface ChangeEntry {
   cube: string;
   /** The plan's action: create, update, delete, delete-then-create, create-then-delete. */
   action: string;
-  /** The fields that differ (paths only, never values: a value may be a secret). */
+  /** The fields that differ (paths only, never values: a value may be a secret); [] for a create or a delete. */
   fields: string[];
   /** Why it cannot be made, when it cannot. */
   blocked: string | null;
@@ -135,7 +135,8 @@ function listOf(changes: readonly ResourceChange[]): ChangeList {
 }
 
 function entryOf(change: ResourceChange): ChangeEntry {
-  return { address: change.address, cube: change.cubeName, action: change.action, fields: change.changes.map((field) => field.path), blocked: change.blocked?.reason ?? null };
+  const fields = change.action === "create" || change.action === "delete" ? [] : change.changes.map((field) => field.path);
+  return { address: change.address, cube: change.cubeName, action: change.action, fields, blocked: change.blocked?.reason ?? null };
 }
 
 function fleetOf(plan: Plan): FleetFacts {
