@@ -75,7 +75,7 @@ function parsed(body: string, where: string): WatchStatus {
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code === "ECONNREFUSED") return "connection refused (is watch running with --metrics-port?)";
+  if (cause?.code === "ECONNREFUSED" || (error as { code?: string })?.code === "ECONNREFUSED") return "connection refused (is watch running with --metrics-port?)";
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "no answer in time";
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

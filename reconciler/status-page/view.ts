@@ -11,7 +11,8 @@ export const VIEW_FUNCTIONS = [esc, when, shortRev, duration, money, cell, row, 
 
 /** Text for HTML text and double-quoted attributes alike. */
 export function esc(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"'`]/g, (c) => "&#" + c.charCodeAt(0) + ";");
+  const text = String(value ?? "");
+  return /[&<>"'`]/.test(text) ? text.replace(/[&<>"'`]/g, (c) => "&#" + c.charCodeAt(0) + ";") : text;
 }
 
 /** An ISO time as "2026-11-28 12:34:56Z", or "—". */
