@@ -33,7 +33,7 @@ function space(s: WatchStatus): string[] {
   const cost = sp.cost ? `${money(sp.cost.perMonth, sp.cost.currency)} per month${sp.cost.afterChanges !== sp.cost.perMonth ? ` (${money(sp.cost.afterChanges, sp.cost.currency)} after the pending changes)` : ""}` : sp.costUnknown ? `cost unknown: ${sp.costUnknown}` : "cost —";
   const budget = sp.budget ? `, budget ${money(sp.budget.perMonth, sp.cost?.currency)}${sp.budget.over ? " (OVER)" : ""}` : "";
   const lines = [`Space ${sp.id ?? "—"} (${sp.applying ? "applying" : "reporting drift"})`, `  ${sp.cubes ?? "—"} cubes, ${cost}${budget}`];
-  if (sp.pendingChanges) lines.push(`  ${sp.pendingChanges} changes pending${sp.blockedChanges ? `, ${sp.blockedChanges} blocked` : ""}`);
+  if (sp.pendingChanges) lines.push(`  ${sp.pendingChanges} ${sp.pendingChanges === 1 ? "change" : "changes"} pending${sp.blockedChanges ? `, ${sp.blockedChanges} blocked` : ""}`);
   lines.push(`  last reconciled ${time(sp.lastReconciledAt)}`);
   if (sp.error) lines.push(`  error: ${sp.error}`);
   return lines;
@@ -55,7 +55,7 @@ function drift(s: WatchStatus): string[] {
   const lines = [s.drift.total === 0 ? "Drift: none" : `Drift (${s.drift.total})`];
   for (const c of s.drift.changes) lines.push(`  ${c.action.padEnd(18)} ${c.address}${c.fields.length ? ` (${c.fields.join(", ")})` : ""}${c.blocked ? ` — blocked: ${c.blocked}` : ""}`);
   if (s.drift.total > s.drift.changes.length) lines.push(`  … and ${s.drift.total - s.drift.changes.length} more`);
-  if (s.repaired.round !== null) lines.push(`Last repaired: round ${s.repaired.round} at ${time(s.repaired.at)}, ${s.repaired.total} changes`);
+  if (s.repaired.round !== null) lines.push(`Last repaired: round ${s.repaired.round} at ${time(s.repaired.at)}, ${s.repaired.total} ${s.repaired.total === 1 ? "change" : "changes"}`);
   return lines;
 }
 
