@@ -7,10 +7,9 @@ import { mkdirSync } from "node:fs";
 import { expect, test } from "vitest";
 import { WatchStatusRecorder } from "../../reconciler/metrics/status.js";
 import { statusAuth } from "../../reconciler/metrics/status-auth.js";
-import { HAS_CHROMIUM, openBrowser, SKIP_LINE } from "../support/browser.js";
+import { HAS_CHROMIUM, openBrowser } from "../support/browser.js";
 import { change, feedRound, planOf, statusServer } from "./support.js";
 
-if (!HAS_CHROMIUM) console.log(SKIP_LINE);
 const browserTest = test.skipIf(!HAS_CHROMIUM);
 
 const IMG = `<img src=x onerror="window.__pwned='img'">`;

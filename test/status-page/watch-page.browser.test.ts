@@ -8,10 +8,9 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { testRepo } from "../support/git.js";
-import { HAS_CHROMIUM, openBrowser, SKIP_LINE } from "../support/browser.js";
+import { HAS_CHROMIUM, openBrowser } from "../support/browser.js";
 import { APPLY, describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "../reconciler-e2e/support.js";
 
-if (!HAS_CHROMIUM) console.log(SKIP_LINE);
 
 const USER_DATA = "#cloud-config\nruncmd: [echo join-token-USERDATA-5ecr3t]";
 const DOMAIN_PASSWORD = "basic-auth-DOMAIN-5ecr3t";

@@ -11,6 +11,8 @@ import { onTestFinished } from "vitest";
 export const CHROMIUM = process.env.CUBEFORM_CHROMIUM ?? "/usr/bin/chromium";
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const SKIP_LINE = `browser tests skipped: ${CHROMIUM} is missing (install it: apt-get install chromium)`;
+// Said once per worker (the test files of a worker share this module).
+if (!HAS_CHROMIUM) console.log(SKIP_LINE);
 
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
