@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { CliError } from "../errors.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
@@ -77,6 +78,7 @@ X-Gitea-Signature); a push seen before (its delivery id or its body) starts noth
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
       const { interval, waitTimeout, pollInterval, listen, pushSecretFile, statusAuthFile, policy, ...parsed } = parseOptions(WatchOptions, raw);
+      if (statusAuthFile !== undefined && parsed.metricsPort === undefined) throw new CliError("invalid_option", "--status-auth-file guards the status page of --metrics-port: add --metrics-port PORT");
       const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {

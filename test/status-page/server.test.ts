@@ -129,5 +129,7 @@ test("cubeform status prints /status as text, JSON and YAML, with the auth file;
   const gone = await runCli(["status", "--url", server.url], { cwd });
   expect([gone.exitCode, gone.stderr]).toEqual([1, expect.stringContaining("connection refused")]);
   expect((await runCli(["status"], { cwd })).stderr).toContain("--url");
+  const unguarded = await runCli(["watch", "--status-auth-file", auth, "--emulator", "--once"], { cwd });
+  expect([unguarded.exitCode, unguarded.stderr]).toEqual([1, expect.stringContaining("--status-auth-file guards the status page of --metrics-port")]);
   expect(text.stdout + json.stdout + yaml.stdout + refused.stderr).not.toContain("tok-123");
 });
