@@ -13,7 +13,9 @@ import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/rep
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
-import { WatchStatusRecorder } from "../metrics/status.js";
+import { WatchStatusRecorder, type WatchStatus } from "../metrics/status.js";
+import { readStatusAuthFile, statusAuth } from "../metrics/status-auth.js";
+import { pageHeaders, renderPage } from "../status-page/page.js";
 import { notifyCounters, watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
@@ -54,6 +56,8 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   notify?: NotifySettings | undefined;
   /** --status-provider: commit statuses on the forge of --repo. */
   commitStatus?: CommitStatusSettings;
+  /** --status-auth-file: the credentials the status page and /status ask for (status-auth.ts). */
+  statusAuthFile?: string;
 }
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
@@ -65,10 +69,10 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
-  const events = new WatchEvents(observersFor(ctx, io, metrics), (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
-      status.connected(conn.spaceId);
+      status.connected(conn.spaceId, { pacer: conn.pacer, rollouts: conn.rollouts });
       const watcher = new Watcher(ctx, io, conn, { metrics, health, status, events });
       const wake = new Wake();
       const secrets = new WebhookSecrets();
@@ -160,15 +164,20 @@ interface Reporting {
 
 async function startServer(ctx: WatchContext, { metrics, health, status }: Omit<Reporting, "events">, io: CliIo): Promise<MetricsServer> {
   const redact = (text: string): string => io.secrets?.redact(text) ?? text;
+  const snapshot = (): WatchStatus => status.snapshot({ ready: health.ready().ok, live: health.live().ok }, redact);
+  const auth = ctx.statusAuthFile === undefined ? undefined : statusAuth(await readStatusAuthFile(ctx.statusAuthFile), ctx.statusAuthFile);
   const server = await serveMetrics({
     host: ctx.metricsHost,
     port: ctx.metricsPort ?? 0,
     registry: metrics.registry,
     health: () => redactedHealth(health.ready(), io),
     live: () => health.live(),
-    status: () => status.snapshot({ ready: health.ready().ok, live: health.live().ok }, redact),
+    status: snapshot,
+    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
+    ...(auth !== undefined ? { auth } : {}),
   });
   writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz; state: ${server.url}/status)`);
+  writeLine(io.stderr, `status page: ${server.url}/${auth !== undefined ? " (credentials from --status-auth-file)" : ""}`);
   return server;
 }
 

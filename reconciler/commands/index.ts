@@ -41,6 +41,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "preview", usage: "<up|down|list|sweep> …", summary: "a copy of the fleet per pull request: up, down, list, sweep (found again from the API alone)", stopsGracefully: true, load: () => import("./preview.js") },
   { name: "show", usage: "[options]", summary: "how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)", load: () => import("./show.js") },
   { name: "snapshot", usage: "<take|list|restore|delete> …", summary: "a cube's snapshots: take, list, restore, delete", load: () => import("./snapshot.js") },
+  { name: "status", usage: "[options]", summary: "print what a running watch is doing (its /status): source, space, last rounds, drift, rollouts, pacing", load: () => import("./status.js") },
   { name: "upload", usage: "[options] <archive>", summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)", stopsGracefully: true, load: () => import("./upload.js") },
   { name: "validate", usage: "[options]", summary: "check the desired-state file without contacting the API", load: () => import("./validate.js") },
   { name: "version", usage: "", summary: "print cubeform's version (the same as --version)", load: () => import("./version.js") },

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { CliError } from "../errors.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
@@ -23,6 +24,7 @@ const WatchOptions = z.object({
   pushSecretFile: z.string().min(1).optional(),
   ...NotifyOptions.shape,
   ...StatusOptions.shape,
+  statusAuthFile: z.string().min(1).optional(),
 });
 
 export function register(program: Command, io: CliIo): void {
@@ -33,6 +35,7 @@ export function register(program: Command, io: CliIo): void {
     .option("--once", "run one round and exit (1 when it failed)", false)
     .option("--metrics-port <port>", "serve /metrics (Prometheus) and /healthz on this port (0: any free port)")
     .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")
+    .option("--status-auth-file <path>", "with --metrics-port: the status page (/) and /status ask for the credentials in this file: USER:PASSWORD (basic auth) or a TOKEN (bearer); /metrics and the probes stay open")
     .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
     .option("--push-secret-file <path>", "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once")
     .addHelpText(
@@ -60,7 +63,10 @@ Probes (with --metrics-port): /livez is 200 while the loop runs; /readyz is 200 
 finish (within the last 3 intervals, at least 30 s) and the last one that reached the API did not
 fail there, 503 otherwise (with the reason); a failing source never makes it 503. /healthz is the
 same as /readyz. /status is the loop's state as JSON: the source (revisions fetched, last good,
-applied; its error), the space (converged, changes pending) and the last round.
+applied; its error), the space (converged, changes pending, cubes, cost), the last 100 rounds, the
+drift and what was repaired, rollouts and pacing. / is the same as a web page (no external assets;
+works with JavaScript off, refreshes itself with it on); \`cubeform status --url\` prints it in a
+terminal. --status-auth-file puts / and /status behind basic auth or a bearer token.
 With --listen, declare a webhooks entry in the file whose url reaches this address (the service
 needs a public https url) and whose secretFile holds the signing secret: deliveries are checked
 (X-Krova-Signature, 300 s tolerance), duplicates dropped, and unsigned ones refused with 401.
@@ -88,8 +94,9 @@ CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down nev
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, policy, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(WatchOptions, raw);
+      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, statusAuthFile, policy, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(WatchOptions, raw);
       const { flags, rest: parsed } = takeStatusFlags(options);
+      if (statusAuthFile !== undefined && parsed.metricsPort === undefined) throw new CliError("invalid_option", "--status-auth-file guards the status page of --metrics-port: add --metrics-port PORT");
       const { statusSettings } = await import("../commit-status/index.js");
       const { policyFlags } = await import("../policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
@@ -98,6 +105,7 @@ CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down nev
         intervalMs: parseDuration(interval, "--interval"),
         listen: listen === undefined ? undefined : parseListenAddress(listen),
         pushSecretFile: pushSecretFile === undefined ? undefined : resolve(cwdOf(io), pushSecretFile),
+        statusAuthFile: statusAuthFile === undefined ? undefined : resolve(cwdOf(io), statusAuthFile),
         ...stepWaits({ waitTimeout, pollInterval }),
         cwd: cwdOf(io),
         policy: policyFlags({ policy }, io.env, cwdOf(io)),

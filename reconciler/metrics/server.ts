@@ -1,7 +1,12 @@
-/** The watch loop's HTTP endpoints: /livez, /readyz (= /healthz) for probes, /metrics for Prometheus, /status (JSON, status.ts) for people and scripts. */
+/**
+ * The watch loop's HTTP endpoints: /livez, /readyz (= /healthz) for probes, /metrics for Prometheus, /status (JSON, status.ts) for scripts and
+ * / (the status page, status-page/) for people. Read-only: any method but GET and HEAD is refused with 405. With an auth file, / and /status
+ * ask for its credentials; the probes and /metrics stay open.
+ */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CliError } from "../errors.js";
+import type { StatusAuth } from "./status-auth.js";
 import { PROMETHEUS_CONTENT_TYPE, type Registry } from "./registry.js";
 
 export interface Health {
@@ -22,7 +27,14 @@ export interface MetricsServerOptions {
   live?(): Health;
   /** The body of /status (404 when absent). */
   status?(): object;
+  /** GET /: the status page, with its headers (Content-Security-Policy…); 404 when absent. */
+  page?(): { html: string; headers: Record<string, string> };
+  /** Credentials that / and /status ask for. */
+  auth?: StatusAuth;
 }
+
+/** On every answer: nothing here is to be sniffed into another type, framed, or leak the page's address. */
+const SAFE_HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
 export interface MetricsServer {
   url: string;
@@ -33,12 +45,20 @@ export interface MetricsServer {
 export async function serveMetrics(options: MetricsServerOptions): Promise<MetricsServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "method not allowed\n");
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "method not allowed: this port is read-only (GET, HEAD)\n", { allow: "GET, HEAD" });
+    const guarded = (path === "/" && options.page !== undefined) || (path === "/status" && options.status !== undefined);
+    if (guarded && options.auth !== undefined && !options.auth.allows(req.headers.authorization)) {
+      return send(res, 401, "text/plain; charset=utf-8", "credentials required (the watch's --status-auth-file)\n", { "www-authenticate": options.auth.challenge });
+    }
+    if (path === "/" && options.page) {
+      const page = options.page();
+      return send(res, 200, "text/html; charset=utf-8", page.html, page.headers);
+    }
     if (path === "/metrics") return send(res, 200, PROMETHEUS_CONTENT_TYPE, options.registry.render());
     if (path === "/healthz" || path === "/readyz") return probe(res, options.health());
     if (path === "/livez") return probe(res, options.live?.() ?? { ok: true, reason: "" });
     if (path === "/status" && options.status) return send(res, 200, "application/json; charset=utf-8", `${JSON.stringify(options.status(), null, 2)}\n`);
-    send(res, 404, "text/plain; charset=utf-8", `not found: try /metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`);
+    send(res, 404, "text/plain; charset=utf-8", `not found: try ${options.page ? "/ (the status page), " : ""}/metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`);
   });
   const why = (e: NodeJS.ErrnoException): string => (e.code === "EADDRINUSE" ? "the port is in use" : e.message);
   await listenOn(server, options, (e) => new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${why(e)}`));
@@ -59,8 +79,8 @@ function probe(res: import("node:http").ServerResponse, health: Health): void {
   send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`);
 }
 
-function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string): void {
-  res.writeHead(status, { "content-type": contentType, "cache-control": "no-store" });
+function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SAFE_HEADERS, ...headers, "content-type": contentType, "cache-control": "no-store" });
   res.end(body);
 }
 
