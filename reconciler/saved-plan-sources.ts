@@ -4,9 +4,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../engine/types.js";
-import { STDIN, type LoadedFiles } from "../desired/index.js";
+import { STDIN, type LoadedFiles, type Env } from "../desired/index.js";
 import { loadFleetForCli } from "./hints.js";
-import type { Env } from "../desired/index.js";
 import { CliError } from "./errors.js";
 
 export interface PlanSources {

@@ -1,14 +1,12 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
-import { RepoLoadError } from "../../desired/index.js";
+import { RepoLoadError, type LoadedFiles, type LoadFilesOptions, type RepoLoader } from "../../desired/index.js";
 import { writeLine, type CliIo } from "../io.js";
-import type { LoadedFiles, LoadFilesOptions } from "../../desired/index.js";
 import { loadFleetForCli } from "../hints.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { escapeText } from "../render/escape.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
-import type { RepoLoader } from "../../desired/index.js";
 import type { SourceRevision } from "../../engine/types.js";
 
 export interface ValidateContext {
