@@ -23,6 +23,8 @@ export class CubeApiError extends Error {
   readonly path: string | undefined;
   /** How many times the request was retried before this error was final. */
   retries = 0;
+  /** Sending the same request again cannot succeed (a 4xx that is not a conflict or a rate limit): a watch stops retrying it. */
+  readonly terminal: boolean = false;
   /** The fields a subclass adds to toJSON(), after the common ones. */
   static readonly jsonFields: readonly string[] = [];
 
@@ -47,20 +49,21 @@ export function isCubeApiError(e: unknown): e is CubeApiError {
 }
 
 /** The base of an error that differs from CubeApiError only by its code. */
-function withCode(code: CubeApiErrorCode) {
+function withCode(code: CubeApiErrorCode, terminal = false) {
   return class extends CubeApiError {
+    override readonly terminal = terminal;
     constructor(message: string, context: ErrorContext = {}) {
       super(code, message, context);
     }
   };
 }
 
-export class BadRequestError extends withCode("bad_request") {}
-export class UnauthorizedError extends withCode("unauthorized") {}
-export class ForbiddenError extends withCode("forbidden") {}
+export class BadRequestError extends withCode("bad_request", true) {}
+export class UnauthorizedError extends withCode("unauthorized", true) {}
+export class ForbiddenError extends withCode("forbidden", true) {}
 export class NotFoundError extends withCode("not_found") {}
 export class ConflictError extends withCode("conflict") {}
-export class UnprocessableError extends withCode("unprocessable") {}
+export class UnprocessableError extends withCode("unprocessable", true) {}
 export class ServerError extends withCode("server_error") {}
 /** A status the client has no dedicated class for (e.g. 410). */
 export class HttpError extends withCode("http_error") {}
@@ -84,6 +87,7 @@ export interface ProtectedCubeInfo {
 
 export class TerminationProtectedError extends CubeApiError {
   static override readonly jsonFields = ["cubeId", "cube"];
+  override readonly terminal = true;
   readonly cubeId: string;
   constructor(message: string, context: ErrorContext, readonly cube: ProtectedCubeInfo) {
     super("termination_protected", message, context);
@@ -93,6 +97,7 @@ export class TerminationProtectedError extends CubeApiError {
 
 export class ProxyProtocolMismatchError extends CubeApiError {
   static override readonly jsonFields = ["port", "domains"];
+  override readonly terminal = true;
   constructor(message: string, context: ErrorContext, readonly port: number, readonly domains: string[]) {
     super("proxy_protocol_port_mismatch", message, context);
   }

@@ -1,12 +1,12 @@
 /**
  * A checkout is hostile input (Argo CD's CVE-2022-24348, CVE-2022-24730, CVE-2023-40026: a manifest naming `../` or a symlink
  * out of the repository read other tenants' files). A path the fleet names is resolved against the checkout's real path after
- * symlinks; what lands outside it, or is not a regular file, is refused. A webhook's secretFile goes under --secrets-dir.
+ * symlinks; what lands outside it, or is not a regular file, is refused. A webhook's secretFile goes under the secrets directory.
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { tryOr } from "../system/files.js";
-import { SourceError } from "./errors.js";
+import { InputProblem, SourceError } from "./errors.js";
 
 /** Whether `path` is `dir` or below it (both absolute, already real). */
 export function isInside(dir: string, path: string): boolean {
@@ -30,10 +30,10 @@ export function confinedPath(root: string, baseDir: string, named: string): stri
   return real;
 }
 
-/** The YAML file itself (a --path, or an entry of its directory) must be inside the checkout too. */
+/** The YAML file itself (the source's path, or an entry of its directory) must be inside the checkout too. */
 export function confineSource(root: string, absPath: string, shown: string): void {
   const real = tryOr(() => realpathSync(absPath), undefined); // a missing file is the loader's to report
-  if (real !== undefined && !isInside(root, real)) throw new SourceError("file_unreadable", `${shown} is a symlink that leads outside the repository checkout, and is refused`);
+  if (real !== undefined && !isInside(root, real)) throw new SourceError("file_unreadable", () => `${shown} is a symlink that leads outside the repository checkout, and is refused`);
 }
 
 /**
@@ -54,13 +54,13 @@ export function symlinkOut(root: string, path: string): string | undefined {
 
 /** Where a webhook's secret goes for a fleet from a repository: under the operator's directory, by a relative path that stays inside it (after symlinks). */
 export function secretPathUnder(secretsDir: string | undefined, named: string): string {
-  if (secretsDir === undefined) throw new Error(`a fleet from a repository writes webhook secrets only under a directory the operator names: pass --secrets-dir DIR`);
-  if (isAbsolute(named)) throw new Error(`an absolute secretFile is refused in a fleet from a repository: name a path relative to --secrets-dir`);
+  if (secretsDir === undefined) throw new InputProblem("a fleet from a repository writes webhook secrets only under a secrets directory the operator names, and none is named", "secretsDir");
+  if (isAbsolute(named)) throw new InputProblem("an absolute secretFile is refused in a fleet from a repository: name a path relative to the secrets directory", "secretsDir");
   const base = tryOr(() => realpathSync(secretsDir), secretsDir);
   const wanted = resolve(base, named);
-  if (!isInside(base, wanted) || wanted === base) throw new Error(`the secretFile leaves --secrets-dir and is refused`);
+  if (!isInside(base, wanted) || wanted === base) throw new InputProblem("the secretFile leaves the secrets directory and is refused", "secretsDir");
   const existing = nearestExisting(wanted);
-  if (!isInside(base, tryOr(() => realpathSync(existing), existing))) throw new Error(`the secretFile leads outside --secrets-dir through a symlink, and is refused`);
+  if (!isInside(base, tryOr(() => realpathSync(existing), existing))) throw new InputProblem("the secretFile leads outside the secrets directory through a symlink, and is refused", "secretsDir");
   return wanted;
 }
 

@@ -23,12 +23,62 @@ export function resolveEnvRefs(text: string, env: Env, unset: (name: string, ref
   });
 }
 
-/** A basic-auth password: exactly one reference, left unresolved (the engine makes it a SecretRef, read only when sent). Its name, or the problem. */
-export function passwordRef(text: string, env: Env): { name: string } | { problem: string } {
-  const name = EXACT_ENV_REF.exec(text)?.[1];
-  if (name === undefined) return { problem: "basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}" };
+export const PASSWORD_NOT_A_REFERENCE = "basicAuthPassword must be an environment reference like ${env:BASIC_AUTH_PASSWORD}";
+
+/** The variable's name when `text` is exactly one reference ("${env:NAME}"). */
+export function exactEnvRef(text: string): string | undefined {
+  return EXACT_ENV_REF.exec(text)?.[1];
+}
+
+/** A basic-auth password: exactly one reference, left unresolved (normalize makes it a SecretRef, read only when sent). Its name, or the problem. */
+function passwordRef(text: string, env: Env): { name: string } | { problem: string } {
+  const name = exactEnvRef(text);
+  if (name === undefined) return { problem: PASSWORD_NOT_A_REFERENCE };
   if (env[name] === undefined) return { problem: `environment variable ${name} is not set (basicAuthPassword refers to it)` };
   return { name };
+}
+
+/** What resolving a value's references found: the variables used, the passwords' variables, and each problem at its path. */
+export interface EnvFound {
+  used: Set<string>;
+  secretNames: Set<string>;
+  issues: { path: (string | number)[]; message: string }[];
+}
+
+export const envFound = (): EnvFound => ({ used: new Set(), secretNames: new Set(), issues: [] });
+
+/**
+ * The loader's one walk of `${env:NAME}` references, after either parser: every string value is resolved in place (keys are
+ * not), except basicAuthPassword, which must be exactly one reference to a set variable and stays unresolved. `at`: the
+ * value's path in the document, for the problems.
+ */
+export function resolveEnvIn(root: unknown, env: Env, found: EnvFound, at: (string | number)[] = []): void {
+  const path = [...at];
+  const seen = new Set<object>();
+  const problem = (key: string | number, message: string): void => void found.issues.push({ path: [...path, key], message });
+  const resolve = (text: string, key: string | number): string =>
+    resolveEnvRefs(text, env, (name, ref) => problem(key, `environment variable ${name} is not set (referenced as ${ref})`), (name) => found.used.add(name));
+  const walk = (node: unknown): void => {
+    // An alias's value is the same object as its anchor's: resolved once.
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    const list = Array.isArray(node);
+    const map = node as Record<string | number, unknown>;
+    for (const key of list ? (node as unknown[]).keys() : Object.keys(map)) {
+      const value = map[key];
+      if (typeof value !== "string") {
+        path.push(key);
+        walk(value);
+        path.pop();
+      } else if (list || key !== "basicAuthPassword") map[key] = resolve(value, key);
+      else {
+        const ref = passwordRef(value, env);
+        if ("name" in ref) found.secretNames.add(ref.name);
+        else problem(key, ref.problem);
+      }
+    }
+  };
+  walk(root);
 }
 
 /** The variables whose values a written file stood for, each by a salted digest of its value. */

@@ -1,4 +1,5 @@
 /** Problems of loading desired state: each with a stable `code` and the exit code the CLI maps it to. */
+import { formatIssuePath } from "../engine/errors.js";
 import type { SourceRevision } from "../engine/types.js";
 
 /** A problem in a desired-state file, at a position a person can jump to. */
@@ -8,39 +9,90 @@ export interface FileProblem {
   line: number;
   col: number;
   message: string;
+  /** The input that solves it, for the front door to name (LoadInput). */
+  input?: LoadInput;
 }
 
 export function formatProblem(p: FileProblem): string {
   return p.line > 0 ? `${p.file}:${p.line}:${p.col}: ${p.message}` : `${p.file}: ${p.message}`;
 }
 
-/** What -f names cannot be read (no such file, a directory without YAML files, stdin twice). */
-export class SourceError extends Error {
+/**
+ * The inputs of a load that a message may name. A library message names none of them: each front door gives them its own
+ * names (the CLI its flags, the Pulumi Fleet its options), and the error is worded again with them (`inWords`).
+ */
+export type LoadInput = "file" | "stdin" | "repo" | "ref" | "path" | "secretsDir" | "allowedSigners" | "gitTimeout" | "gitToken";
+export type InputNames = Partial<Record<LoadInput, string>>;
+/** A message that may name the inputs (each name undefined where the caller has none for it). */
+export type Wording = (names: InputNames) => string;
+
+/** An error whose message a front door can word again with its own names for the inputs. */
+export interface Worded {
+  readonly wording: Wording;
+}
+
+/**
+ * `error` worded with a front door's names for the inputs, in place (the error stays what it is): its message, and each of a
+ * LoadError's problems that an input solves gets that input's name. Anything else as it is.
+ */
+export function inWords<T>(error: T, names: InputNames): T {
+  if (error instanceof Error && typeof (error as Partial<Worded>).wording === "function") error.message = (error as unknown as Worded).wording(names);
+  if (error instanceof LoadError) {
+    for (const problem of error.problems) {
+      const name = problem.input === undefined ? undefined : names[problem.input];
+      if (name !== undefined) problem.message = `${problem.message} (${name})`;
+      delete problem.input;
+    }
+  }
+  return error;
+}
+
+/** What a source names cannot be read (no such file, a directory without YAML files, standard input twice). Retrying cannot fix it. */
+export class SourceError extends Error implements Worded {
   readonly exitCode = 1;
-  constructor(readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit", message: string) {
-    super(message);
+  readonly terminal: boolean = true;
+  constructor(readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit", readonly wording: Wording) {
+    super(wording({}));
     this.name = new.target.name;
   }
 }
 
 /** A commit refused by the allowed signers: the source names it (nothing of it was checked out). */
 export class UntrustedCommitError extends SourceError {
-  constructor(readonly commit: string, message: string) {
-    super("untrusted_commit", message);
+  constructor(readonly commit: string, readonly signersFile: string, readonly why: string) {
+    super("untrusted_commit", (n) => `commit ${commit.slice(0, 12)} is refused by ${n.allowedSigners ? `${n.allowedSigners} ` : "the allowed signers of "}${signersFile}: ${why}; nothing is applied until a commit signed by an allowed key`);
   }
 }
 
-/** A desired-state file that -f names (or a directory holds) and that is not read: missing, not a regular file, too large. */
+/** A desired-state file that a source names (or a directory holds) and that is not read: missing, not a regular file, too large. */
 export class UnreadableFileError extends SourceError {
-  constructor(readonly file: string, readonly reason: string, hint?: string) {
-    super("file_unreadable", `cannot read ${file}: ${reason}${hint === undefined ? "" : ` (${hint})`}`);
+  constructor(readonly file: string, readonly reason: string, readonly missing = false) {
+    super("file_unreadable", (n) => `cannot read ${file}: ${reason}${missing && n.file ? ` (use ${n.file} to name the desired-state file)` : ""}`);
   }
 }
 
-/** Every problem found while loading the file; nothing was sent to the API. */
+/** The document is valid YAML and matches the schema, but does not describe a usable fleet. */
+export class DesiredStateError extends Error {
+  readonly code = "invalid_desired_state";
+  constructor(readonly issues: DesiredStateIssue[]) {
+    super(issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join("\n"));
+    this.name = new.target.name;
+  }
+}
+
+export interface DesiredStateIssue {
+  /** Path into the desired-state document, e.g. ["cubes", 2, "image"]. */
+  path: (string | number)[];
+  message: string;
+  /** The input that solves it, for the front door to name (LoadInput). */
+  input?: LoadInput;
+}
+
+/** Every problem found while loading the file; nothing was sent to the API. Retrying the same file cannot fix it. */
 export class LoadError extends Error {
   readonly code = "invalid_file";
   readonly exitCode = 1;
+  readonly terminal = true;
   readonly problems: FileProblem[];
   constructor(file: string, problems: FileProblem[]) {
     const n = problems.length;
@@ -94,11 +146,22 @@ function escapeOf(char: string): string {
   return hex.length <= 4 ? `\\u${hex.padStart(4, "0")}` : `\\u{${hex}}`;
 }
 
-/** The repository could not be fetched or checked out (unreachable, no such ref, a timeout): the round fails, nothing is applied. */
-export class GitSourceError extends Error {
+/**
+ * The repository could not be fetched or checked out (unreachable, no such ref, a timeout): the round fails, nothing is applied,
+ * and the next round tries again; a source refused as written (a URL with credentials) is terminal.
+ */
+export class GitSourceError extends Error implements Worded {
   readonly code = "git_failed";
   readonly exitCode = 1;
-  constructor(message: string) {
+  constructor(readonly wording: Wording, readonly terminal = false) {
+    super(wording({}));
+    this.name = new.target.name;
+  }
+}
+
+/** A value of the file refused for want of an input (the secrets directory): the problem says which, for the front door to name. */
+export class InputProblem extends Error {
+  constructor(message: string, readonly input: LoadInput) {
     super(message);
     this.name = new.target.name;
   }

@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { userDir } from "../system/dirs.js";
 import { tryOr } from "../system/files.js";
 import { acquireLock, LockTimeout } from "../system/lock.js";
-import { GitSourceError, UntrustedCommitError } from "./errors.js";
+import { GitSourceError, UntrustedCommitError, type InputNames, type Wording } from "./errors.js";
 
 export interface GitCredentials {
   /** An https token (from an environment variable or a file: the caller reads it). */
@@ -153,8 +153,7 @@ export class GitSource {
   private async verify(commit: string): Promise<void> {
     const file = this.options.allowedSignersFile;
     if (file === undefined) return;
-    const refuse = (why: string): UntrustedCommitError =>
-      new UntrustedCommitError(commit, `commit ${commit.slice(0, 12)} is refused by --allowed-signers ${file}: ${why}; nothing is applied until a commit signed by an allowed key`);
+    const refuse = (why: string): UntrustedCommitError => new UntrustedCommitError(commit, file, why);
     const format = signatureFormat(await this.git(["cat-file", "commit", commit], "cat-file"));
     if (format === undefined) throw refuse("it is not signed");
     if (format !== "ssh") throw refuse(`it is signed with ${format}, and only an SSH signature by a key in that file is accepted`);
@@ -176,7 +175,8 @@ export class GitSource {
       return await acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about: { command: `git fetch of ${this.url}` } });
     } catch (e) {
       if (!(e instanceof LockTimeout)) throw e;
-      throw new GitSourceError(`the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${Math.round(this.options.timeoutMs / 1000)} s, --git-timeout)`);
+      const waited = Math.round(this.options.timeoutMs / 1000);
+      throw new GitSourceError((n) => `the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${waited} s${n.gitTimeout ? `, ${n.gitTimeout}` : ""})`);
     }
   }
 
@@ -194,8 +194,10 @@ export class GitSource {
     const credentials = this.options.credentials?.();
     const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, credentials, this.home), this.options.timeoutMs);
     if (result.ok) return result.stdout;
-    const why = result.timedOut ? `timed out after ${Math.round(this.options.timeoutMs / 1000)} s (--git-timeout)` : result.stderr;
-    throw new GitSourceError(`git ${step} of ${this.url} (${this.refLabel}) failed: ${redact(why, credentials)}`);
+    const failed = `git ${step} of ${this.url} (${this.refLabel}) failed: `;
+    if (!result.timedOut) throw new GitSourceError(() => `${failed}${redact(result.stderr, credentials)}`);
+    const after = Math.round(this.options.timeoutMs / 1000);
+    throw new GitSourceError((n) => `${failed}timed out after ${after} s${n.gitTimeout ? ` (${n.gitTimeout})` : ""}`);
   }
 }
 
@@ -328,7 +330,11 @@ const TOKEN_PREFIX = /(gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glrt-|xox[abpr
 /** A user name that is a secret rather than a name: a token's prefix, or 32+ characters mixing letters and digits. */
 const looksLikeToken = (user: string): boolean => TOKEN_PREFIX.test(user) || (/^[A-Za-z0-9_+/=.-]{32,}$/.test(user) && /\d/.test(user) && /[A-Za-z]/.test(user));
 
-const NO_CREDENTIALS = `--repo: put no credentials in the URL, in any form (user:password@, a token as the user, a query string): they would show in the process list, the clone's config and messages; use --git-token-env or --git-token-file`;
+const NO_CREDENTIALS = (n: InputNames): string =>
+  `${n.repo ? `${n.repo}: ` : ""}put no credentials in the URL, in any form (user:password@, a token as the user, a query string): they would show in the process list, the clone's config and messages${n.gitToken ? `; use ${n.gitToken}` : ""}`;
+/** A repository URL refused as written: retrying cannot fix it. */
+const refusedUrl = (wording: Wording): GitSourceError => new GitSourceError(wording, true);
+const repoNamed = (n: InputNames, url: string): string => (n.repo ? `${n.repo} ${url}` : `the repository URL ${url}`);
 
 /**
  * The URL as git is given it: a local path becomes file://; ssh's scp form stays. Refused: a credential in the URL in any form
@@ -336,30 +342,30 @@ const NO_CREDENTIALS = `--repo: put no credentials in the URL, in any form (user
  * http except to loopback, other transports (ext:: runs commands), a leading "-".
  */
 export function normalizeUrl(url: string, cwd: string): string {
-  if (TOKEN_PREFIX.test(url) || TOKEN_PREFIX.test(tryOr(() => decodeURIComponent(url), url))) throw new GitSourceError(NO_CREDENTIALS);
-  if (url === "" || url.startsWith("-")) throw new GitSourceError(`--repo ${JSON.stringify(url)} is not a repository URL`);
-  if (/^[a-z][a-z0-9+.-]*::/i.test(url)) throw new GitSourceError(`--repo ${url}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`);
+  if (TOKEN_PREFIX.test(url) || TOKEN_PREFIX.test(tryOr(() => decodeURIComponent(url), url))) throw refusedUrl(NO_CREDENTIALS);
+  if (url === "" || url.startsWith("-")) throw refusedUrl((n) => `${repoNamed(n, JSON.stringify(url))} is not a repository URL`);
+  if (/^[a-z][a-z0-9+.-]*::/i.test(url)) throw refusedUrl((n) => `${repoNamed(n, url)}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     const scpUser = /^([^/]+)@[^/:@]+:/.exec(url)?.[1];
     if (scpUser === undefined) return pathToFileURL(isAbsolute(url) ? url : resolve(cwd, url)).href;
-    if (/[:@]/.test(scpUser) || looksLikeToken(scpUser)) throw new GitSourceError(NO_CREDENTIALS);
+    if (/[:@]/.test(scpUser) || looksLikeToken(scpUser)) throw refusedUrl(NO_CREDENTIALS);
     return url;
   }
   const parsed = tryOr(() => new URL(url), undefined);
-  if (parsed === undefined) throw new GitSourceError(`--repo: the ${scheme}:// URL given is not a valid URL`);
+  if (parsed === undefined) throw refusedUrl((n) => `${n.repo ? `${n.repo}: ` : ""}the ${scheme}:// URL given is not a valid URL`);
   const user = tryOr(() => decodeURIComponent(parsed.username), parsed.username);
   if (parsed.password !== "" || ((scheme === "https" || scheme === "http") && user !== "") || looksLikeToken(user) || parsed.search !== "" || url.includes("?")) {
-    throw new GitSourceError(NO_CREDENTIALS);
+    throw refusedUrl(NO_CREDENTIALS);
   }
-  if (parsed.hash !== "" || url.includes("#")) throw new GitSourceError(`--repo: a repository URL has no "#" fragment`);
-  if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) throw new GitSourceError(`--repo ${url}: plain http is refused except to loopback; use https`);
-  if (!["https", "http", "ssh", "file"].includes(scheme)) throw new GitSourceError(`--repo ${url}: only https://, ssh://, file:// URLs and local paths are accepted`);
+  if (parsed.hash !== "" || url.includes("#")) throw refusedUrl((n) => `${n.repo ? `${n.repo}: ` : ""}a repository URL has no "#" fragment`);
+  if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) throw refusedUrl((n) => `${repoNamed(n, url)}: plain http is refused except to loopback; use https`);
+  if (!["https", "http", "ssh", "file"].includes(scheme)) throw refusedUrl((n) => `${repoNamed(n, url)}: only https://, ssh://, file:// URLs and local paths are accepted`);
   return url;
 }
 
 function checkRef(ref: string): void {
-  if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw new GitSourceError(`--ref ${JSON.stringify(ref)} is not a branch, tag or commit name`);
+  if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw refusedUrl((n) => `${n.ref ? `${n.ref} ` : "the ref "}${JSON.stringify(ref)} is not a branch, tag or commit name`);
 }
 
 /**

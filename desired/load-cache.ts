@@ -1,15 +1,15 @@
 /**
  * A large file's load, kept on disk between runs: parsing and checking a 10,000-cube file is most of a plan's own time, and
  * plans repeat on the same file (plan then apply, drift checks). An entry is used only when all it came from is unchanged: the
- * file's text, the files it refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the --target
+ * file's text, the files it refers to, each `${env:NAME}` it resolved, whether each password's variable is set, the target
  * names, the path and cubeform's build. It holds no value of the environment (references and a salted digest, env.ts).
  *
- * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and --target list (another build of
+ * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and target list (another build of
  * cubeform replaces it), readable by the user alone; entries unused for 30 days are removed. A cache that fails is only a
  * slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
@@ -17,6 +17,7 @@ import { userDir } from "../system/dirs.js";
 import { PRIVATE_FILE, readRegularText, tryOr, writeFileAtomicSync } from "../system/files.js";
 import { ANY_REFERENCED_FILE, LOAD_CACHE_ENTRY } from "./limits.js";
 import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
+import { isInside } from "./confine.js";
 import type { Position } from "./errors.js";
 
 export const MIN_CACHED_BYTES = 64 * 1024;
@@ -74,7 +75,8 @@ export class DiskLoadCache {
   }
 
   /** `source`: the file's bytes (or the text of standard input): an entry is kept by their digest. */
-  lookup(key: LoadKey, source: Source, env: Env): KeptLoad | undefined {
+  /** `root`: a checkout's real path; the files the entry's load read must still be inside it (a later commit may link them out). */
+  lookup(key: LoadKey, source: Source, env: Env, root?: string): KeptLoad | undefined {
     if (source.length < MIN_CACHED_BYTES) return undefined;
     const path = this.entryPath(key);
     let text: string;
@@ -87,7 +89,7 @@ export class DiskLoadCache {
     const split = text.indexOf("\n");
     const header = split < 0 ? undefined : Header.safeParse(parseJson(text.slice(0, split)));
     if (!header?.success) return this.damaged(key);
-    const changed = this.changeSince(header.data, source, env);
+    const changed = this.changeSince(header.data, source, env, root);
     if (changed !== undefined) {
       this.trace(`not used for ${key.file}: the ${changed} changed`);
       return undefined;
@@ -100,11 +102,11 @@ export class DiskLoadCache {
   }
 
   /** What differs from when the entry was made, if anything. */
-  private changeSince(header: Header, source: Source, env: Env): string | undefined {
+  private changeSince(header: Header, source: Source, env: Env, root: string | undefined): string | undefined {
     if (header.build !== this.build) return "build of cubeform";
     // The file's digest is of its bytes: 3.5 MB at 10,000 cubes neither decoded nor encoded again to be hashed.
     if (header.source !== sha256(source)) return "file";
-    return !sameEnv(header, env) ? "environment" : !sameFiles(header.files) ? "referenced files" : undefined;
+    return !sameEnv(header, env) ? "environment" : !sameFiles(header.files, root) ? "referenced files" : undefined;
   }
 
   private damaged(key: LoadKey): undefined {
@@ -194,6 +196,7 @@ function fileHashes(reads: ReadonlyMap<string, string>): Record<string, string> 
   return Object.fromEntries([...reads].map(([path, text]) => [path, sha256(text)]));
 }
 
-function sameFiles(kept: Record<string, string>): boolean {
-  return Object.entries(kept).every(([path, hash]) => tryOr(() => sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash, false));
+function sameFiles(kept: Record<string, string>, root: string | undefined): boolean {
+  const inside = (path: string): boolean => root === undefined || tryOr(() => isInside(root, realpathSync(path)), false);
+  return Object.entries(kept).every(([path, hash]) => inside(path) && tryOr(() => sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash, false));
 }

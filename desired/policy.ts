@@ -10,7 +10,8 @@ import type { PolicyRule } from "../schema/policy.js";
 import { PolicyDocument } from "../schema/policy.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { LoadError, quoted, UnreadableFileError, type FileProblem } from "./errors.js";
-import { formatPath, ParsedFile } from "./load.js";
+import { formatPath } from "./issue-text.js";
+import { ParsedFile } from "./parsed-file.js";
 import { didYouMean } from "./suggest.js";
 
 /** A policy file is a few dozen rules: 1 MB is far more than any needs. */
@@ -48,7 +49,7 @@ function loadPolicyFile(file: string, cwd: string): { rules: SourcedRule[] } | {
   const text = readPolicyText(isAbsolute(file) ? file : resolve(cwd, file), file);
   const parsed = new ParsedFile(file, text, PolicyDocument);
   if (parsed.problems.length > 0) return { problems: parsed.problems };
-  const raw = parsed.toJS();
+  const raw = parsed.value;
   if (parsed.problems.length > 0) return { problems: parsed.problems };
   const result = PolicyDocument.safeParse(raw);
   if (!result.success) {
@@ -73,7 +74,7 @@ function addIssue(parsed: ParsedFile, issue: $ZodIssue): void {
       return;
     }
   }
-  parsed.addZodIssue(issue);
+  parsed.addZodIssue(issue, parsed.value);
 }
 
 function readPolicyText(absPath: string, file: string): string {

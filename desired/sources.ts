@@ -9,7 +9,7 @@ import { formatBytes, tryOr } from "../system/files.js";
 import { LoadError, SourceError, UnreadableFileError, type FileProblem } from "./errors.js";
 import { FLEET_FILE } from "./limits.js";
 import { Defaults } from "../schema/desired.js";
-import { loadDesiredState, type IssuePath, type LoadedFile, type LoadOptions, type Position } from "./load.js";
+import { loadDesiredStateSync, type IssuePath, type LoadedFile, type LoadOptions, type Position } from "./load.js";
 
 export const STDIN = "-";
 
@@ -35,14 +35,21 @@ export interface LoadedFiles extends Omit<LoadedFile, "cubePositions" | "locate"
 }
 
 export async function loadDesiredFiles(options: LoadFilesOptions): Promise<LoadedFiles> {
+  checkStdinOnce(options.files);
+  const stdin = options.files.includes(STDIN) ? await readStdin(options.openStdin?.()) : undefined;
+  return loadDesiredFilesSync(options, stdin);
+}
+
+/** The same load, synchronously (the Pulumi Fleet component loads in its constructor): `stdin` is the text `-` stands for. */
+export function loadDesiredFilesSync(options: LoadFilesOptions, stdin?: string): LoadedFiles {
   const { names, listed } = expand(options.files, options.cwd);
   const loaded: LoadedFile[] = [];
   const problems: FileProblem[] = [];
   for (const name of names) {
     try {
-      const { files: _files, openStdin, ...common } = options;
-      const source = name === STDIN ? await readStdin(openStdin?.()) : undefined;
-      loaded.push(await loadDesiredState({ ...common, file: name === STDIN ? STDIN_NAME : name, source }));
+      const { files: _files, openStdin: _stdin, ...common } = options;
+      if (name === STDIN && stdin === undefined) throw new SourceError("file_unreadable", () => "standard input is not read here: name the desired-state files");
+      loaded.push(loadDesiredStateSync({ ...common, file: name === STDIN ? STDIN_NAME : name, source: name === STDIN ? stdin : undefined }));
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
       if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
@@ -68,9 +75,9 @@ function filesOf(problems: readonly FileProblem[]): string {
   return [...new Set(problems.map((p) => p.file))].join(", ");
 }
 
-/** The files to load, and which of them a directory listed (rather than -f naming them). */
+/** The files to load, and which of them a directory listed (rather than the caller naming them). */
 function expand(files: readonly string[], cwd: string): { names: string[]; listed: Set<string> } {
-  if (files.filter((f) => f === STDIN).length > 1) throw new SourceError("invalid_option", "-f - (standard input) can be given only once");
+  checkStdinOnce(files);
   const names: string[] = [];
   const listed = new Set<string>();
   for (const file of files) {
@@ -91,6 +98,10 @@ function expand(files: readonly string[], cwd: string): { names: string[]; liste
   return { names: unique, listed };
 }
 
+function checkStdinOnce(files: readonly string[]): void {
+  if (files.filter((f) => f === STDIN).length > 1) throw new SourceError("invalid_option", (n) => (n.stdin ? `${n.stdin} (standard input) can be given only once` : "standard input can be named only once"));
+}
+
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
 function directoryEntries(file: string, cwd: string): string[] | undefined {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
@@ -100,18 +111,18 @@ function directoryEntries(file: string, cwd: string): string[] | undefined {
     .filter((entry) => /\.ya?ml$/i.test(entry.name) && !entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
-  if (yamlFiles.length === 0) throw new SourceError("file_unreadable", `${file} is a directory with no .yaml or .yml files in it (-f takes a file, a directory of them, or - for standard input)`);
+  if (yamlFiles.length === 0) throw new SourceError("file_unreadable", (n) => `${file} is a directory with no .yaml or .yml files in it${n.file ? ` (${n.file} takes a file, a directory of them, or - for standard input)` : ""}`);
   return yamlFiles.map((entry) => join(file, entry));
 }
 
 async function readStdin(stdin: Stdin | undefined): Promise<string> {
-  if (stdin === undefined || stdin.isTTY) throw new SourceError("file_unreadable", "-f - reads the desired state from standard input, but none is piped in (e.g. cat cubeform.yaml | cubeform plan -f -)");
+  if (stdin === undefined || stdin.isTTY) throw new SourceError("file_unreadable", (n) => `${n.stdin ?? "the source"} reads the desired state from standard input, but none is piped in${n.stdin ? ` (e.g. cat cubeform.yaml | cubeform plan ${n.stdin})` : ""}`);
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of stdin) {
     const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk as Uint8Array);
     bytes += buffer.length;
-    if (bytes > FLEET_FILE.maxBytes) throw new SourceError("file_unreadable", `-f -: standard input is over the ${formatBytes(FLEET_FILE.maxBytes)} limit for ${FLEET_FILE.what}; nothing was read past it`);
+    if (bytes > FLEET_FILE.maxBytes) throw new SourceError("file_unreadable", (n) => `${n.stdin ? `${n.stdin}: ` : ""}standard input is over the ${formatBytes(FLEET_FILE.maxBytes)} limit for ${FLEET_FILE.what}; nothing was read past it`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -128,7 +139,7 @@ function firstIndexes(names: readonly string[]): Map<string, number> {
 
 function merge(loaded: LoadedFile[]): LoadedFiles {
   const [first] = loaded;
-  if (first === undefined) throw new SourceError("file_unreadable", "no desired-state file given");
+  if (first === undefined) throw new SourceError("file_unreadable", () => "no desired-state file given");
   const positions: Record<string, FilePosition> = {};
   const owners = new Map<string, LoadedFile>();
   const problems: FileProblem[] = [];

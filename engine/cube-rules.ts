@@ -3,9 +3,11 @@ import type { TcpMapping } from "../client/api.js";
 import type { CreateCubeRequest } from "../schema/api.js";
 import { fieldChange, type ResourcePlan, type View, viewFields } from "./change.js";
 import { SENSITIVE, powerSide } from "./compare.js";
-import { DEFAULT_SSH_PORT } from "./normalize.js";
 import { orderSteps } from "./phases.js";
 import type { Blocked, CubeRef, DesiredCubeSpec, FieldChange, IgnorableField, ObservedCube, ResourceChange, Step } from "./types.js";
+
+/** The in-cube SSH port a new cube starts with. */
+export const DEFAULT_SSH_PORT = 22;
 
 export interface CubePlanInput {
   address: string;
@@ -142,7 +144,7 @@ function inPlaceSteps(address: string, cube: CubeRef, changes: FieldChange[]): S
 function replacementBlock(spec: DesiredCubeSpec, live: ObservedCube, replaceChanges: FieldChange[], allowReplace: boolean): Blocked | undefined {
   const paths = replaceChanges.map((change) => change.path).join(", ");
   const replaceAllowed = allowReplace || spec.lifecycle.allowReplace;
-  const allowHint = "set lifecycle.allowReplace: true on the cube or pass --allow-replace";
+  const allowHint = "set lifecycle.allowReplace: true on the cube";
   if (live.cube.terminationProtection && managed(spec, "terminationProtection") !== false) {
     const extra = replaceAllowed ? "" : `, and ${allowHint}`;
     const reason = `cube "${spec.name}" has terminationProtection on; set terminationProtection: false in the file (or unprotect it) before replacing it${extra}`;

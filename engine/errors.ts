@@ -1,28 +1,16 @@
 /** Typed engine errors: each has a stable `code` the CLI maps to a message and an exit code. */
 
 export class EngineError extends Error {
-  constructor(readonly code: string, message: string) {
+  /** `terminal`: trying again cannot fix it (a watch waits for a change rather than retrying). */
+  constructor(readonly code: string, message: string, readonly terminal = false) {
     super(message);
     this.name = new.target.name;
   }
 }
 
-export interface DesiredStateIssue {
-  /** Path into the desired-state document, e.g. ["cubes", 2, "image"]. */
-  path: (string | number)[];
-  message: string;
-}
-
 /** ["cubes", 2, "image"] → "cubes[2].image". */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
-}
-
-/** The document is valid YAML and matches the schema, but does not describe a usable fleet. */
-export class DesiredStateError extends EngineError {
-  constructor(readonly issues: DesiredStateIssue[]) {
-    super("invalid_desired_state", issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join("\n"));
-  }
 }
 
 /** A saved plan was computed from a state that has changed since. */

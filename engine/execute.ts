@@ -51,7 +51,7 @@ export function cubeIdOf(step: Extract<Step, { cube: unknown }>, ctx: ExecContex
 function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
   const value = ctx.secrets(ref);
   if (value === undefined || value === "") {
-    throw new StepError("missing_secret", `environment variable ${ref.env} is not set; it holds basicAuthPassword of ${step.address}`);
+    throw new StepError("missing_secret", `environment variable ${ref.env} is not set; it holds basicAuthPassword of ${step.address}`, true);
   }
   return value;
 }
@@ -195,7 +195,8 @@ export async function executeStep(step: Step, ctx: ExecContext): Promise<StepOut
   } catch (e) {
     // A wait cut short by the stop request rejects with the signal's reason, not an error.
     const stopped = ctx.signal?.aborted === true && !(e instanceof Error);
-    const error = stopped ? { code: "stopped", message: "not finished: the run was stopped" } : { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e) };
+    const terminal = !stopped && (e as { terminal?: unknown } | undefined)?.terminal === true;
+    const error = stopped ? { code: "stopped", message: "not finished: the run was stopped" } : { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e), ...(terminal ? { terminal } : {}) };
     ctx.logger?.({ type: "step-failed", address: step.address, op: step.op, message: error.message });
     return { step, status: "failed", error };
   }

@@ -1,6 +1,5 @@
 /**
  * The pure reconcile core. CONTRACT (reconciler/ and provider/ depend on these names):
- *   normalize(doc, { readTextFile })         → DesiredState
  *   observe(client, options)                 → ObservedState
  *   diff(desired, observed, options)         → Plan
  *   apply(plan, options)                     → ApplyResult
@@ -9,7 +8,6 @@
  */
 export * from "./types.js";
 export * from "./errors.js";
-export { normalize, duplicateIssues, secretRef, DEFAULT_SSH_PORT, type IdentityFields, type NormalizeOptions } from "./normalize.js";
 export { diff, diffAsRead, type DiffAsRead, type DiffContext } from "./diff.js";
 export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT, type PlanKeep } from "./plan.js";
 export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";
@@ -17,7 +15,7 @@ export { stepPhase, orderSteps } from "./phases.js";
 export { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";
 export { canonical, sameValue, sameSet, powerSide, SENSITIVE, KNOWN_AFTER_APPLY, type PowerSide } from "./compare.js";
 export { replacePaths, withoutNoopBodies } from "./change.js";
-export { cubeFieldChanges, createCubeBody, liveCubeView, desiredCubeView, sshMapping, planCube, type CubePlan, type CubePlanInput } from "./cube-rules.js";
+export { DEFAULT_SSH_PORT, cubeFieldChanges, createCubeBody, liveCubeView, desiredCubeView, sshMapping, planCube, type CubePlan, type CubePlanInput } from "./cube-rules.js";
 export { domainSettingChanges, planDomain, type DomainPlanInput } from "./domain-rules.js";
 export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js";
 export { planWebhook, planWebhooks, liveWebhookView, webhookFieldChanges, type WebhookPlan } from "./webhook-rules.js";

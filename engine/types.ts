@@ -450,7 +450,8 @@ export interface PlanOptions {
 export interface StepOutcome {
   step: Step;
   status: "done" | "failed" | "skipped";
-  error?: { code: string; message: string };
+  /** `terminal`: running the step again cannot succeed (as the error said where it was raised). */
+  error?: { code: string; message: string; terminal?: boolean };
   /** Id of what a create made. */
   createdId?: string;
   /** DNS records a domain attach returned. */

@@ -6,24 +6,30 @@
 import pulumi from "@pulumi/pulumi";
 import type { DesiredCubeSpec, DesiredDomainSpec, DesiredPortSpec, DesiredWebhookSpec } from "../engine/types.js";
 import { PRIVATE_FILE, writeFileAtomicSync } from "../system/files.js";
-import { formatProblem, LoadError } from "../desired/errors.js";
-import { loadDesiredStateSync, type LoadedFile } from "../desired/load.js";
+import { formatProblem, inWords, loadFleetSync, LoadError, type InputNames, type LoadedFiles } from "../desired/index.js";
 import { Cube, Domain, TcpMapping, Webhook } from "./resources.js";
 import { declaredOnly } from "./values.js";
 
 export interface FleetArgs {
-  /** The desired-state file (cubeform.yaml), relative to the program's directory. */
-  file: string;
+  /**
+   * The desired-state file (cubeform.yaml), relative to the program's directory; or several, or directories of .yaml files:
+   * each file keeps its own defaults, and a cube is declared in one file only (as `cubeform -f a.yaml -f b.yaml`).
+   */
+  file: string | readonly string[];
 }
+
+/** The Fleet's names for what a load is given, in the messages of its errors. */
+const FLEET_NAMES: InputNames = { file: "the Fleet's file argument" };
 
 /** Cube fields Pulumi's ignoreChanges can name (domains and ports are children, not fields). */
 const IGNORABLE_INPUTS = new Set(["image", "region", "resources", "sshPublicKey", "userData", "terminationProtection", "power", "sshPort"]);
 
-function load(file: string): LoadedFile {
+function load(file: FleetArgs["file"]): LoadedFiles {
   try {
-    return loadDesiredStateSync({ file, cwd: process.cwd(), env: process.env });
+    return loadFleetSync({ files: typeof file === "string" ? [file] : file, cwd: process.cwd(), env: process.env });
   } catch (error) {
-    if (error instanceof LoadError) throw new Error(`${error.message}\n${error.problems.map(formatProblem).join("\n")}`);
+    inWords(error, FLEET_NAMES);
+    if (error instanceof LoadError) throw new Error(`${error.message}\n${error.problems.map((p) => formatProblem(p)).join("\n")}`);
     throw error;
   }
 }

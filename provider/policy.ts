@@ -4,8 +4,7 @@
  */
 import { delimiter } from "node:path";
 import { checkCubeInputs, checkPortInputs, type PolicyViolation, type SourcedRule } from "../engine/index.js";
-import { loadPolicyFiles } from "../desired/policy.js";
-import { formatProblem, LoadError } from "../desired/errors.js";
+import { loadPolicyFiles, formatProblem, LoadError } from "../desired/index.js";
 import { containsUnknown, type CheckFailure } from "./check.js";
 import { currentSettings } from "./settings.js";
 import type { Props } from "./values.js";

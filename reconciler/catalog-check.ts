@@ -6,8 +6,7 @@ import type { CubeApi } from "../client/api.js";
 import { isReplace, type Plan } from "../engine/types.js";
 import type { Image, Region } from "../schema/api.js";
 import { LoadError, type FileProblem } from "./errors.js";
-import type { IssuePath, Position } from "../desired/load.js";
-import { didYouMean } from "../desired/suggest.js";
+import { type IssuePath, type Position, didYouMean } from "../desired/index.js";
 
 export interface CatalogSource {
   /** The files as shown in messages. */

@@ -4,13 +4,15 @@ export class CliError extends Error {
     readonly code: string,
     message: string,
     readonly exitCode = 1,
+    /** Trying again cannot fix it (a watch waits for a change rather than retrying). */
+    readonly terminal = false,
   ) {
     super(message);
     this.name = new.target.name;
   }
 }
 
-export { formatProblem, LoadError, SourceError, type FileProblem } from "../desired/errors.js";
+export { formatProblem, LoadError, SourceError, type FileProblem } from "../desired/index.js";
 
 /** Anything thrown with a string `code`: our errors, the client's and the engine's typed errors. */
 export function hasCode(e: unknown): e is Error & { code: string; exitCode?: number } {

@@ -4,7 +4,7 @@
  */
 import { delimiter } from "node:path";
 import { applyOverrides, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
-import { combineRules, loadPolicyFiles } from "../desired/policy.js";
+import { combineRules, loadPolicyFiles } from "../desired/index.js";
 import { CliError } from "./errors.js";
 
 /** What plan, apply and watch were told about policies. */

@@ -6,8 +6,7 @@ import type { Format } from "./commands/options.js";
 import { annotation } from "./render/github.js";
 import { escapeText } from "./render/escape.js";
 import { capWarnings } from "./limits.js";
-import type { LoadedFiles } from "../desired/sources.js";
-import { didYouMean } from "../desired/suggest.js";
+import { type LoadedFiles, didYouMean } from "../desired/index.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {

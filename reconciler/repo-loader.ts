@@ -1,9 +1,10 @@
 /** The --repo flags made into a RepoLoader: credentials read from the environment or a file, never from argv. */
 import { resolve } from "node:path";
-import { GitSource, type GitCredentials } from "../desired/git-source.js";
-import { RepoLoader } from "../desired/repo-load.js";
+import { GitSource, type GitCredentials } from "../desired/git.js";
+import { RepoLoader } from "../desired/git.js";
 import type { RepoOptions } from "./commands/options.js";
 import { CliError } from "./errors.js";
+import { inCliWords } from "./hints.js";
 import type { CliIo } from "./io.js";
 import { parseDuration } from "../system/time.js";
 import { checkRegularFile, FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
@@ -36,6 +37,14 @@ function checkGitFlagFiles(options: RepoOptions, cwd: string): void {
 
 export function repoLoaderOf(options: RepoOptions, cwd: string, io: CliIo): RepoLoader | undefined {
   if (options.repo === undefined) return undefined;
+  try {
+    return newRepoLoader({ ...options, repo: options.repo }, cwd, io);
+  } catch (e) {
+    throw inCliWords(e);
+  }
+}
+
+function newRepoLoader(options: RepoOptions & { repo: string }, cwd: string, io: CliIo): RepoLoader {
   checkGitFlagFiles(options, cwd);
   const source = new GitSource({
     url: options.repo,
@@ -60,7 +69,7 @@ function credentialsOf(options: RepoOptions, cwd: string, env: Record<string, st
 
 function tokenFromEnv(name: string, env: Record<string, string | undefined>): string {
   const value = env[name]?.trim();
-  if (!value) throw new CliError("missing_secret", `--git-token-env ${name}: the variable is not set`);
+  if (!value) throw new CliError("missing_secret", `--git-token-env ${name}: the variable is not set`, 1, true);
   return value;
 }
 
@@ -69,8 +78,8 @@ function readTokenFile(path: string): string {
   try {
     token = readRegularText(path, TOKEN_FILE).trim();
   } catch (e) {
-    throw new CliError("missing_secret", `--git-token-file ${path}: ${e instanceof FileReadError ? e.reason : (e as Error).message}`);
+    throw new CliError("missing_secret", `--git-token-file ${path}: ${e instanceof FileReadError ? e.reason : (e as Error).message}`, 1, true);
   }
-  if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`);
+  if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`, 1, true);
   return token;
 }

@@ -1,5 +1,5 @@
 /** The --repo flags taken out of a command's options; the git machinery (repo-loader.ts) loads only with --repo (~8 ms of a validate). */
-import type { RepoLoader } from "../desired/repo-load.js";
+import type { RepoLoader } from "../desired/index.js";
 import { checkRepoFlags, type RepoOptions } from "./commands/options.js";
 import { type SessionOptions } from "./commands/connect-options.js";
 import { cwdOf, type CliIo } from "./io.js";

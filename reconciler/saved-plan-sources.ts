@@ -4,8 +4,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../engine/types.js";
-import { loadDesiredFiles, STDIN, type LoadedFiles } from "../desired/sources.js";
-import type { Env } from "../desired/env.js";
+import { STDIN, type LoadedFiles, type Env } from "../desired/index.js";
+import { loadFleetForCli } from "./hints.js";
 import { CliError } from "./errors.js";
 
 export interface PlanSources {
@@ -30,7 +30,7 @@ export async function refuseChangedSources(sources: PlanSources, desired: Desire
 
 async function reload(sources: PlanSources, planFile: string, env: Env): Promise<LoadedFiles> {
   try {
-    return await loadDesiredFiles({ files: sources.files, cwd: sources.cwd, env });
+    return await loadFleetForCli({ files: sources.files, cwd: sources.cwd, env });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new CliError("stale_plan", `refusing to apply ${planFile}: the files it was made from (${sources.files.join(", ")}) no longer load: ${reason}`);

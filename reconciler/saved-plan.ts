@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import "../schema/zod-english.js";
 import * as z from "zod/mini";
 import { PLAN_FORMAT, type DesiredState, type Plan } from "../engine/types.js";
-import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/env.js";
+import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/index.js";
 import { FileReadError, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../system/files.js";
 import { CliError } from "./errors.js";
 import type { PlanSources } from "./saved-plan-sources.js";

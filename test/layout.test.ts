@@ -62,6 +62,27 @@ describe("source layout", () => {
     expect(apiNamesOf('const a = { udpEnabled: 1 }; a["whitelistedIps"]; // whitelistIps', "x.ts")).toEqual(["udpEnabled", "whitelistedIps"]);
   });
 
+  it("desired/ is entered by its front door (index.ts; git.ts for a repository source), never by a deep import", () => {
+    const doors = new Set(["desired/index.ts", "desired/git.ts"]);
+    const deep = importsFromTo(folders.filter((f) => f !== "desired").map((f) => `${f}/`), ["desired/"]).filter((edge) => !doors.has(edge.split(" → ")[1] ?? ""));
+    expect(deep).toEqual([]);
+  });
+
+  it("engine/ reads no file: it imports neither node:fs nor system/files.ts nor the loader", () => {
+    const engineFiles = [...graph.edges.keys()].filter((file) => file.startsWith("engine/"));
+    const reads = engineFiles.flatMap((file) => specifiersOf(file).filter((spec) => /^(node:)?fs(\/|$)|system\/files\.js$|\/desired\//.test(spec)).map((spec) => `${file} → ${spec}`));
+    expect(reads).toEqual([]);
+    expect(specifiersOf("desired/load.ts")).toContain("../system/files.js"); // the check sees what a file imports
+  });
+
+  it("library layers name no CLI flag: no message in desired/, engine/ or client/ says --repo, -f, --allow-replace…", () => {
+    const library = [...graph.edges.keys()].filter((file) => /^(desired|engine|client)\//.test(file));
+    expect(library.flatMap((file) => flagsIn(file).map((flag) => `${file}: ${flag}`))).toEqual([]);
+    // The check reads strings and template parts, not comments; a git argument alone ("--quiet") is not a message.
+    expect(flagsOf('const a = `commit ${c} has no ${p} (--path): x`; git(["fetch", "--quiet"]); // pass --repo', "x.ts")).toEqual(["--path"]);
+    expect(flagsOf('throw new Error("use -f/--file to name it")', "x.ts")).toEqual(["-f"]);
+  });
+
   /** `file → target` for each import from a file under one of the folders `from` into one under `to`. */
   function importsFromTo(from: string[], to: string[]): string[] {
     const under = (folders: string[]) => (path: string) => folders.some((folder) => path.startsWith(folder));
@@ -80,6 +101,28 @@ function apiNamesOf(text: string, file: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if ((ts.isIdentifier(node) || ts.isStringLiteralLike(node)) && API_NAMES.has(node.text)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+/** The module specifiers a file imports (static, dynamic and export … from). */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(join(REPO_ROOT, file), "utf8");
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
+}
+
+function flagsIn(file: string): string[] {
+  return flagsOf(readFileSync(join(REPO_ROOT, file), "utf8"), file);
+}
+
+/** CLI flags named in the string literals and template parts that read as words (a message), not as a lone argument. */
+function flagsOf(text: string, file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const isText = ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node);
+    if (isText && /\s/.test(node.text)) for (const m of node.text.matchAll(/(?:^|[\s("'`])(--[a-z][a-z-]*|-f)(?=[\s)/:,;]|$)/g)) found.push(m[1] as string);
     ts.forEachChild(node, visit);
   };
   visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));

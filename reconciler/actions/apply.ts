@@ -14,7 +14,7 @@ import { escapeText } from "../render/escape.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
 import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
-import { STDIN } from "../../desired/sources.js";
+import { STDIN } from "../../desired/index.js";
 import { renderContext } from "./plan.js";
 import { rememberLoadedSecrets } from "../redact.js";
 import { checkPolicies, policyRules, refusePolicyViolations, type PolicyFlags } from "../policy.js";

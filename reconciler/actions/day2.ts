@@ -7,7 +7,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { confirm } from "../prompt.js";
 import { withConnection } from "./session.js";
 import { escapeText } from "../render/escape.js";
-import { didYouMean } from "../../desired/suggest.js";
+import { didYouMean } from "../../desired/index.js";
 
 export interface Day2Context {
   emulator: boolean;

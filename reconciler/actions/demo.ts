@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { Plan } from "../../engine/index.js";
 import { DEFAULT_RATE_LIMIT, type Connection } from "../connect.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredFiles, type LoadedFiles } from "../../desired/sources.js";
+import type { LoadedFiles } from "../../desired/index.js";
+import { loadFleetForCli } from "../hints.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines } from "../watch/apply-plan.js";
@@ -23,7 +24,7 @@ const FLAGS = { targets: [], prune: false, allowReplace: false };
 /** `packageRoot`: where examples/ is; found from this module's location when absent. */
 export async function runDemo(ctx: { packageRoot?: string }, io: CliIo): Promise<number> {
   const root = ctx.packageRoot ?? packageRoot();
-  const loaded = await loadDesiredFiles({ files: [DEMO_FILE], cwd: root, env: io.env });
+  const loaded = await loadFleetForCli({ files: [DEMO_FILE], cwd: root, env: io.env });
   const stateDir = mkdtempSync(join(tmpdir(), "cubeform-demo-"));
   try {
     const session = { files: [], cwd: stateDir, emulator: true, rateLimit: DEFAULT_RATE_LIMIT, format: "text" as const };

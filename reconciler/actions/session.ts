@@ -12,10 +12,8 @@ import { CliError, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { checkTargets, reportWarnings } from "../preflight.js";
 import { acquireSpaceLock, describeOwner } from "../space-lock.js";
-import type { LoadedFiles } from "../../desired/sources.js";
-import { DiskLoadCache } from "../../desired/load-cache.js";
+import { type LoadedFiles, DiskLoadCache, type RepoLoader } from "../../desired/index.js";
 import type { Format } from "../commands/options.js";
-import type { RepoLoader } from "../../desired/repo-load.js";
 import type { SourceRevision } from "../../engine/types.js";
 import { loadSource, reportProblems } from "./validate.js";
 import { rememberLoadedSecrets } from "../redact.js";
@@ -61,7 +59,7 @@ export async function loadForSession(ctx: SessionContext & { targets?: string[];
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
-    // A checkout (--repo) is loaded per commit without the disk cache: its entries read paths unconfined.
+    // A checkout (--repo) uses the disk cache too: an entry's files are read again only inside the checkout.
     loaded = await loadSource(ctx, io, { ...targets, ...diskCacheOf(io) });
     // Policy files, and a fleet file that redefines one of their rules, are checked before anything connects.
     if (hasPolicies(ctx.policy, loaded.desired)) policyRules(ctx.policy, loaded.desired, loaded);

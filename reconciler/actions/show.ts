@@ -6,7 +6,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 import { readReach, renderReachText, type ReachJson } from "../reach.js";
 import type { Day2Context } from "./day2.js";
-import { didYouMean } from "../../desired/suggest.js";
+import { didYouMean } from "../../desired/index.js";
 import { loadForSession, observeConcurrency, withConnection } from "./session.js";
 
 export interface ShowContext extends Day2Context {

@@ -1,7 +1,7 @@
 /** `cubeform upload ARCHIVE.cube --name NAME`: a new cube from a .cube archive (the API's import: multipart upload; not `cubeform import`). */
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { SSH_PUBLIC_KEY_FILE } from "../../desired/limits.js";
+import { SSH_PUBLIC_KEY_FILE } from "../../desired/index.js";
 import { readRegularText } from "../../system/files.js";
 import { newIdempotencyKey } from "../../client/keys.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";

@@ -1,13 +1,12 @@
 /** `cubeform validate`: load and check the file; never connects. */
 import { LoadError } from "../errors.js";
-import { RepoLoadError } from "../../desired/errors.js";
+import { RepoLoadError, type LoadedFiles, type LoadFilesOptions, type RepoLoader } from "../../desired/index.js";
 import { writeLine, type CliIo } from "../io.js";
-import { loadDesiredFiles, type LoadedFiles, type LoadFilesOptions } from "../../desired/sources.js";
+import { loadFleetForCli } from "../hints.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { escapeText } from "../render/escape.js";
 import { reportWarnings } from "../preflight.js";
 import type { Format } from "../commands/options.js";
-import type { RepoLoader } from "../../desired/repo-load.js";
 import type { SourceRevision } from "../../engine/types.js";
 
 export interface ValidateContext {
@@ -20,8 +19,8 @@ export interface ValidateContext {
 
 /** The desired state: the ref's commit with --repo, else the files (standard input opened only for `-f -`). */
 export function loadSource(ctx: Omit<ValidateContext, "format">, io: CliIo, options: Partial<LoadFilesOptions> = {}): Promise<LoadedFiles> {
-  if (ctx.repo !== undefined) return ctx.repo.load();
-  return loadDesiredFiles({
+  if (ctx.repo !== undefined) return loadFleetForCli({ repo: ctx.repo, ...(options.diskCache === undefined ? {} : { diskCache: options.diskCache }) });
+  return loadFleetForCli({
     files: ctx.files,
     cwd: ctx.cwd,
     env: io.env,

@@ -8,9 +8,8 @@ import type { StepWaits } from "../commands/connect-options.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { LoadCache } from "../../desired/load.js";
-import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/repo-load.js";
-import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
+import { LoadCache, shortCommit, type RepoLoaded, type RepoLoader, STDIN, type LoadedFiles } from "../../desired/index.js";
+import { loadFleetForCli } from "../hints.js";
 import { WatchHealth } from "../metrics/health.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
 import { WatchStatusRecorder, type WatchStatus } from "../metrics/status.js";
@@ -61,7 +60,6 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
 }
 
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
-const TERMINAL_CODES = new Set(["bad_request", "unauthorized", "forbidden", "termination_protected", "proxy_protocol_port_mismatch", "unprocessable", "missing_secret", "invalid_file", "file_unreadable", "untrusted_commit"]);
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
@@ -224,7 +222,7 @@ class Watcher {
   /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
     if (this.ctx.repo !== undefined) return secrets;
-    const loaded = await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(() => undefined);
+    const loaded = await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(() => undefined);
     await secrets.refresh(loaded?.desired.webhooks?.map((webhook) => webhook.secretPath) ?? []);
     return secrets;
   }
@@ -346,7 +344,7 @@ class Watcher {
    */
   private async loadSource(): Promise<LoadedFiles> {
     try {
-      const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadDesiredFiles({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+      const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
       this.lastGood = loaded;
       this.metrics.sourceFailing.set(0);
       this.status.sourceLoaded(this.roundRevision);
@@ -379,7 +377,7 @@ class Watcher {
   /** Fetch and load the ref's commit. */
   private async loadRepo(repo: RepoLoader): Promise<RepoLoaded> {
     try {
-      const loaded = await repo.load();
+      const loaded = await loadFleetForCli({ repo });
       this.roundRevision = loaded.revision.revision;
       return loaded;
     } finally {
@@ -409,7 +407,7 @@ class Watcher {
     this.record(result.after);
     for (const line of applySummaryLines(result)) writeLine(this.io.stdout, `  ${line}`);
     const failure = firstFailure(result);
-    if (failure !== undefined) throw Object.assign(new Error(failure.message), { code: failure.code });
+    if (failure !== undefined) throw Object.assign(new Error(failure.message), { code: failure.code, terminal: failure.terminal });
     const left = visibleChanges(result.after).length - blockedChanges(result.after).length;
     writeLine(this.io.stdout, `${this.prefix()}: ${left === 0 ? "in sync" : `${left} ${left === 1 ? "change" : "changes"} left for the next round`}`);
     this.lastReported = "";
@@ -464,7 +462,8 @@ function repairedChanges(drift: readonly ResourceChange[], result: ApplyResult):
 
 function classify(error: unknown): unknown {
   if (error instanceof TerminalError) return error;
-  if (error instanceof LoadError || (hasCode(error) && TERMINAL_CODES.has(error.code))) return new TerminalError(messageOf(error), { cause: error });
+  // Decided where the error was raised (its `terminal`): a bad file, a 4xx, a refused commit; not a network failure.
+  if ((error as { terminal?: unknown } | undefined)?.terminal === true) return new TerminalError(messageOf(error), { cause: error });
   return error;
 }
 

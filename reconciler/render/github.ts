@@ -2,6 +2,7 @@
  * GitHub Actions output: annotations (warnings for drift, errors for blocked actions) at the cube's line in the YAML, then the text rendering for
  * the log, in which the runner obeys no workflow command.
  */
+import { blockedReason } from "../hints.js";
 import type { KnownCost, Plan, ResourceChange } from "../../engine/types.js";
 import type { FileProblem } from "../errors.js";
 import { githubData, githubInertLog, githubProperty } from "./escape.js";
@@ -34,7 +35,7 @@ function annotations(plan: Plan, ctx: RenderContext): string {
     .map((change) => {
       const where = { file: ctx.file, ...(change.unmanaged ? {} : ctx.cubePositions[change.cubeName]) };
       return change.blocked
-        ? annotation("error", where, `${change.address}: ${ACTION_WORDS[change.action]} is blocked: ${change.blocked.reason}`)
+        ? annotation("error", where, `${change.address}: ${ACTION_WORDS[change.action]} is blocked: ${blockedReason(change.blocked)}`)
         : annotation("warning", where, describe(change));
     })
     .join("");

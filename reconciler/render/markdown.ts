@@ -1,5 +1,6 @@
 /** Markdown for PR comments and GitHub step summaries: one table per resource kind. Every name and value is escaped (escape.ts). */
-import { shortCommit } from "../../desired/repo-load.js";
+import { blockedReason } from "../hints.js";
+import { shortCommit } from "../../desired/index.js";
 import type { FieldChange, Plan, ResourceChange, ResourceKind } from "../../engine/types.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
@@ -54,7 +55,7 @@ function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {
 function details(change: ResourceChange): string {
   // Every field in full: a PR comment is where a reviewer reads what will be sent.
   const fields = change.changes.map((f) => `${f.path}: ${fieldValues(change, f)}${f.forcesReplace ? " (forces replacement)" : ""}`);
-  if (change.blocked) fields.unshift(`blocked: ${change.blocked.reason}`);
+  if (change.blocked) fields.unshift(`blocked: ${blockedReason(change.blocked)}`);
   return fields.join("; ");
 }
 

@@ -1,4 +1,5 @@
 /** The default, human renderer of plan (unmanaged cubes, changes live → file, summary) and drift (drifted, missing, extra, unmanaged, blocked, DNS). */
+import { blockedReason } from "../hints.js";
 import type { Plan, PlanGroup, ResourceChange } from "../../engine/types.js";
 import { paletteFor, type Palette } from "./colors.js";
 import { escapeText as t } from "./escape.js";
@@ -75,7 +76,7 @@ function changesSection(plan: Plan, ctx: RenderContext, c: Palette): string {
     }
     const { change, indent } = entry;
     lines.push(`${indent}  ${colorSymbol(change, c)} ${t(change.address)} ${c.dim(`(${ACTION_WORDS[change.action]})`)}`);
-    if (change.blocked) lines.push(`${indent}      ${c.red(`blocked: ${t(change.blocked.reason)}`)}`);
+    if (change.blocked) lines.push(`${indent}      ${c.red(`blocked: ${t(blockedReason(change.blocked))}`)}`);
     const layout = layoutFor(change, ctx);
     lines.push(...changeFieldLines(change, { ...layout, indent: `${indent}${layout.indent}` }));
     lines.push(...policyLinesUnder(plan, change.address, c));

@@ -1,6 +1,6 @@
 import type { DnsRecordStatus } from "../../schema/api.js";
 import type { Plan } from "../../engine/types.js";
-import type { Position } from "../../desired/errors.js";
+import type { Position } from "../../desired/index.js";
 
 /** What renderers may know beyond the plan: where things are in the file, and whether to color. */
 export interface RenderContext {

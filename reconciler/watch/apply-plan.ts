@@ -65,7 +65,7 @@ export function applySummaryLines(result: ApplyResult): string[] {
 }
 
 /** A failed step's error, for callers that turn a failed apply into one error. */
-export function firstFailure(result: ApplyResult): { code: string; message: string } | undefined {
+export function firstFailure(result: ApplyResult): { code: string; message: string; terminal: boolean } | undefined {
   const failed = result.outcomes.find((o) => o.status === "failed");
-  return failed ? { code: failed.error?.code ?? "step_failed", message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}` } : undefined;
+  return failed ? { code: failed.error?.code ?? "step_failed", message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}`, terminal: failed.error?.terminal === true } : undefined;
 }

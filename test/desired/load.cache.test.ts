@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { LoadCache } from "../../desired/load.js";
+import { LoadCache } from "../../desired/index.js";
 import { loadDesiredFiles } from "../../desired/sources.js";
 import { SSH_KEY, tempProject } from "../reconciler/support/cli.js";
 

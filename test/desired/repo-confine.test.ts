@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { formatProblem, LoadError, SourceError } from "../../desired/errors.js";
+import { inCliWords } from "../../reconciler/hints.js";
 import { GitSource } from "../../desired/git-source.js";
 import { RepoLoader } from "../../desired/repo-load.js";
 import { testRepo, type TestRepo } from "../support/git.js";
@@ -35,7 +36,7 @@ async function problems(repoLoader: RepoLoader): Promise<string[]> {
   const error = await repoLoader.load().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(LoadError);
   expect(JSON.stringify(error)).not.toContain("TOP-SECRET");
-  return (error as LoadError).problems.map(formatProblem);
+  return (inCliWords(error) as LoadError).problems.map((p) => formatProblem(p));
 }
 
 test("a key file inside the checkout is read, also through a symlink that stays inside and a '..' that stays inside", async () => {
@@ -86,17 +87,19 @@ test("a webhook's secretFile is written under --secrets-dir; without it, or esca
   const loaded = await loader(repo, { secretsDir }).load();
   expect(loaded.desired.webhooks?.[0]?.secretPath).toBe(join(secretsDir, "hooks", "cube.secret"));
 
-  expect(await problems(loader(repo))).toEqual([expect.stringMatching(/^fleet\/cubeform\.yaml:10:17: webhooks\[0\]\.secretFile: hooks\/cube\.secret: .*pass --secrets-dir DIR/)]);
+  expect(await problems(loader(repo))).toEqual([expect.stringMatching(/^fleet\/cubeform\.yaml:10:17: webhooks\[0\]\.secretFile: hooks\/cube\.secret: .*only under a secrets directory the operator names, and none is named \(--secrets-dir\)$/)]);
   repo.commit({ "fleet/cubeform.yaml": webhooks("../../tmp/x") });
-  expect(await problems(loader(repo, { secretsDir }))).toEqual([expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \.\.\/\.\.\/tmp\/x: the secretFile leaves --secrets-dir/)]);
+  expect(await problems(loader(repo, { secretsDir }))).toEqual([expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \.\.\/\.\.\/tmp\/x: the secretFile leaves the secrets directory and is refused \(--secrets-dir\)$/)]);
   repo.commit({ "fleet/cubeform.yaml": webhooks("/tmp/x") });
   expect(await problems(loader(repo, { secretsDir }))).toEqual([expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \/tmp\/x: an absolute secretFile is refused/)]);
 });
 
-test("--path must name a place inside the repository", () => {
+test("--path must name a place inside the repository; the loader's own message names no flag, the CLI's does", () => {
   const repo = testRepo();
-  expect(() => loader(repo, { path: "/etc" })).toThrow(/--path "\/etc": name a file or directory inside the repository/);
-  expect(() => loader(repo, { path: "../x" })).toThrow(/--path/);
+  expect(() => loader(repo, { path: "/etc" })).toThrow(/^the path "\/etc": name a file or directory inside the repository/);
+  expect(() => loader(repo, { path: "../x" })).toThrow(/^the path "..\/x"/);
+  const refused = (() => { try { loader(repo, { path: "/etc" }); } catch (e) { return inCliWords(e) as Error; } })();
+  expect(refused?.message).toMatch(/^--path "\/etc": name a file or directory inside the repository/);
 });
 
 test("issue 32 item 8: a --path through a directory symlink out of the checkout is refused naming only the path inside: not where it leads, nor what is there", async () => {
@@ -117,7 +120,8 @@ test("issue 32 item 8: a --path through a directory symlink out of the checkout 
   for (const [path, named] of cases) {
     const error = await loader(repo, { path }).load().catch((e: unknown) => e);
     expect(error, path).toBeInstanceOf(SourceError);
-    const message = (error as Error).message;
+    expect((error as Error).message).toBe(`commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of the path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
+    const message = inCliWords(error as Error).message;
     expect(message).toBe(`commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
     expect(message).not.toContain(outside);
     expect(message).not.toContain("prod-db-password");

@@ -36,12 +36,12 @@ test("issue 21 item 6: with --allowed-signers, an unsigned commit or one signed 
 
   signWith(undefined);
   const unsigned = repo.commit({ "cubeform.yaml": fleet("web") });
-  expect((await refused()).message).toBe(`commit ${unsigned.slice(0, 12)} is refused by --allowed-signers ${signersFile}: it is not signed; nothing is applied until a commit signed by an allowed key`);
+  expect((await refused()).message).toBe(`commit ${unsigned.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed; nothing is applied until a commit signed by an allowed key`);
 
   signWith(other.key);
   const foreign = repo.commit({ "cubeform.yaml": fleet("web", "db") });
   const message = (await refused()).message;
-  expect(message).toContain(`commit ${foreign.slice(0, 12)} is refused by --allowed-signers ${signersFile}: it is not signed by a key in that file`);
+  expect(message).toContain(`commit ${foreign.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`);
   expect(message).toContain("No principal matched");
   // Asked again on the same commit: the same answer, without another verify-commit.
   expect((await refused()).message).toBe(message);
@@ -95,7 +95,7 @@ test("issue 32 item 1: with --allowed-signers, a commit with a good OpenPGP sign
   const error = await loader.load().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SourceError);
   expect((error as SourceError).code).toBe("untrusted_commit");
-  expect((error as Error).message).toBe(`commit ${commit.slice(0, 12)} is refused by --allowed-signers ${signersFile}: it is signed with OpenPGP, and only an SSH signature by a key in that file is accepted; nothing is applied until a commit signed by an allowed key`);
+  expect((error as Error).message).toBe(`commit ${commit.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is signed with OpenPGP, and only an SSH signature by a key in that file is accepted; nothing is applied until a commit signed by an allowed key`);
   expect(loader.lastCommit).toBe(commit);
   // Verified before checkout (issue 32 item 7): the refused commit's files were never written.
   const clones = join(repo.env.XDG_CACHE_HOME as string, "cubeform", "git");
@@ -125,7 +125,7 @@ test("issue 32 item 7: a force-push back to an older commit is followed only whe
   repo.git("push", "--quiet", "--force", "origin", `${old}:refs/heads/main`);
   const error = await loader.load().catch((e: unknown) => e);
   expect((error as SourceError).code).toBe("untrusted_commit");
-  expect((error as Error).message).toContain(`commit ${old.slice(0, 12)} is refused by --allowed-signers ${signersFile}: it is not signed by a key in that file`);
+  expect((error as Error).message).toContain(`commit ${old.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`);
   // Back to an older commit signed by a key still allowed: followed.
   repo.git("push", "--quiet", "--force", "origin", `${older}:refs/heads/main`);
   const loaded = await loader.load();

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { DesiredStateDocument } from "../../schema/desired.js";
-import { DesiredStateError, normalize } from "../../engine/index.js";
-import { KEY } from "./fixtures.js";
+import { DesiredStateError } from "../../desired/errors.js";
+import { normalize } from "../../desired/normalize.js";
+import { KEY } from "../engine/fixtures.js";
 
 const files: Record<string, string> = { "keys/id.pub": `${KEY}\n`, "init.sh": "#!/bin/sh\necho hi\n" };
 const readTextFile = (path: string): string => {
@@ -107,7 +108,7 @@ describe("normalize", () => {
         ],
         [
           "cubes.3.domains.0.basicAuthPassword",
-          "basicAuthPassword must be an environment reference such as \${env:NAME}; a password is never written in the file",
+          "basicAuthPassword must be an environment reference like \${env:BASIC_AUTH_PASSWORD}",
         ],
       ]
     `);

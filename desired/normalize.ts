@@ -1,30 +1,24 @@
 /** The validated document → DesiredState: merges defaults, reads files, makes SecretRefs, checks what the schema cannot; every issue at once. */
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
-import { DesiredStateError, type DesiredStateIssue } from "./errors.js";
-import { groupIssues, groupSpec, memberInput, memberNameIssues } from "./replicas.js";
-import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "./types.js";
+import { DEFAULT_SSH_PORT } from "../engine/cube-rules.js";
+import { groupIssues, groupSpec, memberInput, memberNameIssues } from "../engine/replicas.js";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec } from "../engine/types.js";
+import { exactEnvRef, PASSWORD_NOT_A_REFERENCE } from "./env.js";
+import type { FileAccess } from "./file-access.js";
+import { DesiredStateError, InputProblem, type DesiredStateIssue, type LoadInput } from "./errors.js";
 
-export interface NormalizeOptions {
-  /** Reads a file the document names, resolved against the YAML file and bounded by what it is for (`field`); throws saying why not. */
-  readTextFile(path: string, field: "sshPublicKeyFile" | "userDataFile"): string;
-  /** Where a file the document names (a webhook's secretFile) is, for writing; default: as written. */
-  resolvePath?(path: string): string;
-}
+/** How the files the document names are reached (file-access.ts). */
+export type NormalizeOptions = FileAccess;
 
 type Path = (string | number)[];
 
-/** The in-cube SSH port a new cube starts with. */
-export const DEFAULT_SSH_PORT = 22;
-
-const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
 class IssueList {
   readonly issues: DesiredStateIssue[] = [];
-  add(path: Path, message: string): void {
+  add(path: Path, message: string, input?: LoadInput): void {
     const key = JSON.stringify([path, message]);
     if (this.issues.some((issue) => JSON.stringify([issue.path, issue.message]) === key)) return;
-    this.issues.push({ path, message });
+    this.issues.push(input === undefined ? { path, message } : { path, message, input });
   }
 }
 
@@ -83,7 +77,7 @@ function resolveSecretPath(secretFile: string, options: NormalizeOptions, issues
   try {
     return options.resolvePath(secretFile);
   } catch (e) {
-    issues.add(path, `${secretFile}: ${(e as Error).message}`);
+    issues.add(path, `${secretFile}: ${(e as Error).message}`, e instanceof InputProblem ? e.input : undefined);
     return secretFile;
   }
 }
@@ -199,9 +193,9 @@ function normalizeDomains(domains: DesiredDomain[], path: Path, issues: IssueLis
     const { hostname, port, basicAuthPassword, ...settings } = domain;
     const spec: DesiredDomainSpec = { hostname: ownString(hostname), port, settings: definedOnly(settings) };
     if (basicAuthPassword !== undefined) {
-      const ref = secretRef(basicAuthPassword);
-      if (ref) spec.basicAuthPassword = ref;
-      else issues.add([...path, index, "basicAuthPassword"], "basicAuthPassword must be an environment reference such as ${env:NAME}; a password is never written in the file");
+      const env = exactEnvRef(basicAuthPassword);
+      if (env !== undefined) spec.basicAuthPassword = { env };
+      else issues.add([...path, index, "basicAuthPassword"], PASSWORD_NOT_A_REFERENCE);
     }
     return spec;
   });
@@ -214,11 +208,6 @@ function normalizeDomains(domains: DesiredDomain[], path: Path, issues: IssueLis
  */
 function ownString(text: string): string {
   return ` ${text}`.slice(1);
-}
-
-export function secretRef(text: string): SecretRef | undefined {
-  const match = ENV_REF.exec(text);
-  return match?.[1] !== undefined ? { env: match[1] } : undefined;
 }
 
 function definedOnly<T extends object>(value: T): T {
