@@ -22,7 +22,7 @@ import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
 import { ApplyStatusReport, type CommitStatusSettings } from "../commit-status/index.js";
-import type { RepoLoaded } from "../../desired/repo-load.js";
+import type { RepoLoaded } from "../../desired/index.js";
 import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
