@@ -23,7 +23,7 @@ export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js"
 export { planWebhook, planWebhooks, liveWebhookView, webhookFieldChanges, type WebhookPlan } from "./webhook-rules.js";
 export { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 export { planCubeResource, planDomainResource, planPortResource, type ResourcePlan, type CubeResourceInput, type DomainResourceInput, type PortResourceInput } from "./resources.js";
-export { observe, mapBounded, type ObserveOptions } from "./observe.js";
+export { observe, type ObserveOptions } from "./observe.js";
 export { executeStep, cubeIdOf, type ExecContext } from "./execute.js";
 export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } from "./apply.js";
 export { memoryJournal, bodyDigest } from "./journal.js";
