@@ -11,7 +11,7 @@ export * from "./types.js";
 export * from "./errors.js";
 export { normalize, duplicateIssues, secretRef, DEFAULT_SSH_PORT, type IdentityFields, type NormalizeOptions } from "./normalize.js";
 export { diff, diffAsRead, type DiffAsRead, type DiffContext } from "./diff.js";
-export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT, type PlanKeep } from "./plan.js";
+export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT } from "./plan.js";
 export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";
 export { stepPhase, orderSteps } from "./phases.js";
 export { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";

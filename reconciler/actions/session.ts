@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanKeep, type PlanOptions } from "../../engine/index.js";
+import { diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanOptions } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import { MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
 import type { Pricing } from "../../schema/api.js";
@@ -45,8 +45,6 @@ export interface PlanFlags {
   allowUnknownCost?: boolean;
   /** How long the prices (GET /pricing) may take, in ms; DEFAULT_PRICING_TIMEOUT_MS when absent. */
   pricingTimeout?: number;
-  /** What the plan keeps beyond what it prints (everything when absent). */
-  keep?: PlanKeep;
   /** Policy files and overrides (reconciler/policy.ts); the fleet file's own rules are checked without them. */
   policy?: PolicyFlags;
 }
@@ -231,7 +229,7 @@ export async function computePlan(
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
   const rollouts = await conn.rollouts.records(conn.spaceId);
-  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(flags.keep ? { keep: flags.keep } : {}), ...(rollouts.length > 0 ? { rollouts } : {}) };
+  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(rollouts.length > 0 ? { rollouts } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.
