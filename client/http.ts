@@ -67,7 +67,6 @@ export type CallRequest = Omit<ApiRequest, "progress">;
 export class HttpClient {
   readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   readonly pacer: MutationPacer;
-  readonly readMemo: ReadMemo | undefined;
   /** Every request of this client goes through its dispatcher, transfers included. */
   readonly network: Network;
   private readonly transport: Transport;
@@ -87,7 +86,6 @@ export class HttpClient {
     this.redact = (text) => redactCredentialHeaders(secrets(text));
     this.log = safeLogger(options.logger);
     this.logging = options.logger !== undefined;
-    this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.network = createNetwork(env, { connections: options.connections ?? DEFAULT_CONNECTIONS, timeoutMs });
