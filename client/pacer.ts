@@ -10,8 +10,6 @@ import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 import { takeFrom, timesAfter, type Grant, type Taken } from "../system/concurrency.js";
 
-export type { Grant, Taken };
-
 export interface PacerOptions {
   limit: number;
   windowMs: number;

@@ -79,20 +79,19 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   return { spaceId, cubes: present, ...(webhooks ? { webhooks } : {}), reads, observedAt: (options.now?.() ?? new Date()).toISOString() };
 }
 
-/** Reads measured before the concurrency is chosen: the fastest of them is the round trip, not the server's queue. */
+/** Reads timed before the concurrency is chosen: the fastest of them is the round trip, not the server's queue. */
 const ROUND_TRIP_SAMPLES = 16;
 
 /** Times the first reads; once ROUND_TRIP_SAMPLES are in, resizes to what `concurrencyFor` answers for the fastest. */
-function roundTripMeter(concurrencyFor: ((roundTripMs: number) => number) | undefined, resize: (concurrency: number) => void): <R>(read: () => Promise<R>) => Promise<R> {
-  if (concurrencyFor === undefined) return (read) => read();
-  let samples = 0;
+function roundTripMeter(concurrencyFor: ((roundTripMs: number) => number) | undefined, resize: (concurrency: number) => void) {
+  let samples = concurrencyFor === undefined ? ROUND_TRIP_SAMPLES : 0;
   let fastest = Infinity;
-  return async (read) => {
+  return async <R>(read: () => Promise<R>): Promise<R> => {
     if (samples >= ROUND_TRIP_SAMPLES) return read();
     const started = performance.now();
     const result = await read();
     fastest = Math.min(fastest, performance.now() - started);
-    if (++samples === ROUND_TRIP_SAMPLES) resize(concurrencyFor(fastest));
+    if (++samples === ROUND_TRIP_SAMPLES) resize(concurrencyFor!(fastest));
     return result;
   };
 }

@@ -1,5 +1,5 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
-import { projectState, digestOf, stateDigest } from "./digest.js";
+import { projectState, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isReplace, mutationsOf, PLAN_FORMAT } from "./types.js";
 import { rolloutWaitSeconds } from "./rollout-plan.js";
@@ -77,14 +77,5 @@ export function buildPlan(input: PlanParts): Plan {
 /** An enumerable property made by `make` when first read (JSON.stringify and spreading read it too), or set. */
 function lazily<K extends keyof Plan>(plan: Plan, key: K, make: () => Plan[K]): void {
   const settle = (value: Plan[K]) => Object.defineProperty(plan, key, { value, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(plan, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      const value = make();
-      settle(value);
-      return value;
-    },
-    set: settle,
-  });
+  Object.defineProperty(plan, key, { enumerable: true, configurable: true, get: () => (settle(make()) as Plan)[key], set: settle });
 }

@@ -52,13 +52,12 @@ export interface PlanFlags {
 /** How many cubes are read at once: two reads each, so the client's connections are all in use. */
 export const observeConcurrency = (conn: Connection): number => Math.max(1, Math.floor(conn.parallelism / 2));
 
-/** The client's CPU for one read of a plan (2-core machine, 10,000 cubes: ~3 s for 20,100 reads). */
+/** The client's CPU for one read of a plan (2 cores, 10,000 cubes: ~3 s for 20,100 reads). */
 const READ_CPU_MS = 0.2;
 
 /**
- * Cubes read at once for the round trip a plan measures, when no --parallelism was given: about `round trip ÷ CPU per read`
- * reads in flight keep the connections busy without the client waiting on its own CPU. Never fewer than the default, so a
- * loopback plan (and its memory) stays as it is; at most MAX_DEFAULT_CONNECTIONS. A 20 ms network: ~100 in flight.
+ * With no --parallelism, cubes read at once for the round trip a plan measures: ~`round trip ÷ CPU per read` reads in flight keep
+ * the connections busy without the client waiting on its own CPU; never below the default (loopback stays as it is), at most 256.
  */
 const widenedFor = (conn: Connection) => (roundTripMs: number): number =>
   Math.min(MAX_DEFAULT_CONNECTIONS / 2, Math.max(observeConcurrency(conn), Math.round(roundTripMs / READ_CPU_MS / 2)));
