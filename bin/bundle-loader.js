@@ -20,7 +20,7 @@
 // when another is written. CUBEFORM_CODE_CACHE=off turns it off;
 // CUBEFORM_DEBUG_LOAD=1 prints each chunk loaded and what the cache did, on stderr.
 "use strict";
-const { closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } = require("node:fs");
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { basename, dirname, isAbsolute, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -172,13 +172,7 @@ function writeCache(cacheFile, data) {
 function writeWhole(path, bytes) {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${require("node:crypto").randomBytes(6).toString("hex")}.tmp`);
   try {
-    const fd = openSync(temporary, "wx", 0o600);
-    try {
-      fchmodSync(fd, 0o600);
-      writeSync(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(temporary, bytes, { flag: "wx", mode: 0o600 });
     renameSync(temporary, path);
   } finally {
     rmSync(temporary, { force: true });

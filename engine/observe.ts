@@ -12,10 +12,7 @@ import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 export interface ObserveOptions {
   /** Cubes read at once, two reads each (default 16). */
   concurrency?: number;
-  /**
-   * The cubes to read at once for the round trip measured (the fastest of the first reads, in ms): called once, to widen the
-   * reads on a slow network, where the client waits more than it works.
-   */
+  /** Cubes to read at once for the round trip measured by the first reads (ms): called once, to widen on a slow network. */
   concurrencyFor?: (roundTripMs: number) => number;
   /** Targets: only these cubes' domains and mappings are read (others are listed with none). */
   cubeNames?: string[];
