@@ -63,6 +63,8 @@ export interface BenchStats {
   handlerMs: number;
   /** CPU time (user + system) of the whole emulator process since the last reset (ms). */
   cpuMs: number;
+  /** Connections that sent a request since the last reset: a client's requests in flight at most (one each). */
+  connections: number;
 }
 
 export function emptyStats(): BenchStats {
@@ -77,6 +79,7 @@ export function emptyStats(): BenchStats {
     mutationLog: [],
     handlerMs: 0,
     cpuMs: 0,
+    connections: 0,
   };
 }
 
@@ -118,6 +121,7 @@ async function main(): Promise<void> {
   };
   const listener = httpListener(counted);
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.url?.startsWith("/api/v1/")) counter.sawConnection(req.socket);
     if (!counter.serveBenchRoute(new URL(req.url ?? "/", "http://127.0.0.1").pathname, res)) listener(req, res);
   };
   await listenAndAnnounce(serve, { apiKey: core.apiKey, spaceId: core.spaceId }, () => core.close());
@@ -127,6 +131,13 @@ async function main(): Promise<void> {
 export class RequestCounter {
   private stats = emptyStats();
   private cpuBaseline = process.cpuUsage();
+  private sockets = new WeakSet<object>();
+
+  sawConnection(socket: object): void {
+    if (this.sockets.has(socket)) return;
+    this.sockets.add(socket);
+    this.stats.connections++;
+  }
 
   count(method: string, path: string, status: number, ms: number): void {
     const stats = this.stats;
@@ -154,6 +165,7 @@ export class RequestCounter {
     if (pathname === "/__bench/reset") {
       this.stats = emptyStats();
       this.cpuBaseline = process.cpuUsage();
+      this.sockets = new WeakSet();
       reply(res, 200, '{"success":true}');
       return true;
     }

@@ -22,7 +22,7 @@
 "use strict";
 const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
-const { dirname, join, relative, resolve } = require("node:path");
+const { basename, dirname, isAbsolute, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
 const { crc32 } = require("node:zlib");
@@ -85,7 +85,7 @@ function loadBundle(mainFile, env, stderr, v8Flags = "") {
     saveCodeCache() {
       if (uncached.length === 0) return;
       try {
-        mkdirSync(cacheDir, { recursive: true });
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         for (const { script, cacheFile } of uncached.splice(0)) writeCache(cacheFile, script.createCachedData());
         trace(`code cache written to ${cacheDir}`);
         removeUnused(dirname(cacheDir));
@@ -99,9 +99,16 @@ function loadBundle(mainFile, env, stderr, v8Flags = "") {
 /** Where this bundle's cache lives; undefined when it is turned off or the bundle has no id. */
 function codeCacheDir(bundleId, env, v8Flags) {
   if (!bundleId || /^(off|0|false|no)$/i.test(env.CUBEFORM_CODE_CACHE ?? "")) return undefined;
-  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME?.trim() || require("node:os").homedir(), ".cache");
+  const base = xdgCacheHome(env);
   const flags = v8Flags.replace(/[^\w]+/g, "-");
   return join(base, "cubeform", "code-cache", `${bundleId}-node${process.versions.node}-${process.arch}${flags}`);
+}
+
+/** $XDG_CACHE_HOME when absolute, else ~/.cache: system/dirs.ts xdgHome(env, "cache"), which this CommonJS loader cannot import (test/system/bundle-loader.rules.test.ts checks they agree). */
+function xdgCacheHome(env) {
+  const set = env.XDG_CACHE_HOME?.trim();
+  if (set && isAbsolute(set)) return set;
+  return join(env.HOME?.trim() || require("node:os").homedir(), ".cache");
 }
 
 /** Another version's (or Node's) cache that no run has written to for 30 days goes. */
@@ -150,18 +157,26 @@ function readRegularFile(file, maxBytes) {
   }
 }
 
-/** Writes whole files only (a temporary file renamed), so a concurrent run reads old or new. */
+/** Writes whole files only, so a concurrent run reads old or new. */
 function writeCache(cacheFile, data) {
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(crc32(data), 4);
-  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  writeWhole(cacheFile, Buffer.concat([header, data]));
+}
+
+/**
+ * system/files.ts writeFileAtomicSync's rules (test/system/bundle-loader.rules.test.ts checks they agree): a new private
+ * (0600) file beside the target, renamed over it, so a planted symlink is replaced, never followed.
+ */
+function writeWhole(path, bytes) {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${require("node:crypto").randomBytes(6).toString("hex")}.tmp`);
   try {
-    writeFileSync(temporary, Buffer.concat([header, data]));
-    renameSync(temporary, cacheFile);
+    writeFileSync(temporary, bytes, { flag: "wx", mode: 0o600 });
+    renameSync(temporary, path);
   } finally {
     rmSync(temporary, { force: true });
   }
 }
 
-module.exports = { loadBundle };
+module.exports = { loadBundle, xdgCacheHome, writeWhole };

@@ -27,7 +27,7 @@
  */
 import { createHash } from "node:crypto";
 import http2 from "node:http2";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
@@ -94,6 +94,40 @@ export function http2StandIn(clientH2) {
   return `let loaded; module.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (loaded ??= require("node:http2")).connect(...args) };`;
 }
 
+/**
+ * undici's index requires every module undici has (fetch, WebSocket, caches, mocks…), and its cookie module makes Node load its
+ * own copy of undici: ~55 ms of every command that connects. In the bundle the index is what the CLI imports from "undici"
+ * (the names of client/'s value imports) alone, taken from the index's own lines, with the request API it adds to dispatchers.
+ */
+const undiciOnlyWhatIsUsed = {
+  name: "undici-only-what-is-used",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]index\.js$/ }, (args) => ({ contents: undiciIndexOf(readFileSync(args.path, "utf8"), undiciNamesUsed()), loader: "js", resolveDir: dirname(args.path) }));
+  },
+};
+
+/** The names client/ imports from "undici" as values. */
+function undiciNamesUsed() {
+  const names = new Set();
+  for (const file of readdirSync(join(ROOT, "client")).filter((f) => f.endsWith(".ts"))) {
+    for (const [, list] of readFileSync(join(ROOT, "client", file), "utf8").matchAll(/^import \{([^}]*)\} from "undici";$/gm)) {
+      for (const name of list.split(",").map((n) => n.trim()).filter((n) => n && !n.startsWith("type "))) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** undici's index with only `names` (and the request API every dispatcher gets); throws when the index no longer reads as expected. */
+export function undiciIndexOf(index, names) {
+  const lines = ["api", "Dispatcher", ...names.filter((n) => n !== "Dispatcher")].map((name) => {
+    const line = new RegExp(`^const ${name} = require\\('[^']+'\\)$`, "m").exec(index)?.[0];
+    if (line === undefined) throw new Error(`undici's index no longer requires ${name} as undici-only-what-is-used expects`);
+    return line;
+  });
+  if (!/^Object\.assign\(Dispatcher\.prototype, api\)$/m.test(index)) throw new Error("undici's index no longer adds its API to Dispatcher as undici-only-what-is-used expects");
+  return `${lines.join("\n")}\nObject.assign(Dispatcher.prototype, api)\nmodule.exports = { ${[...new Set(["Dispatcher", ...names])].join(", ")} };\n`;
+}
+
 /** Writes the bundle into outDir (emptied first); returns esbuild's metafile. */
 export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   rmSync(outDir, { recursive: true, force: true });
@@ -109,7 +143,7 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
     chunkNames: "chunks/[name]-[hash]",
     outExtension: { ".js": ".cjs" },
     // Dependencies are bundled, undici too: in the bundle it is read from the code cache like the rest (~70 ms of a `cube list`).
-    plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed, http2WhenUsed],
+    plugins: [zodEnglishOnly, versionWrittenIn, childProcessWhenUsed, http2WhenUsed, undiciOnlyWhatIsUsed],
     metafile: true,
     write: false,
     logLevel: "warning",

@@ -71,17 +71,11 @@ export class CubeClient implements CubeApi {
   ): Promise<T> {
     const res = await this.http.call(req);
     if (res.replayed) onReplayed?.();
-    const memo = this.http.readMemo;
-    const check = async (): Promise<T> => {
-      const quickly = quick?.(res.body);
-      if (quickly !== undefined) return translate(quickly);
-      return translate(parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>);
-    };
-    if (memo === undefined) return check();
-    const known = memo.validatedOutput(schema, res.body);
-    if (known !== undefined) return known.output as T;
-    const output = await check();
-    memo.rememberValidated(schema, res.body, output);
+    const known = res.remembered?.validated;
+    if (known !== undefined && known.schema === schema) return known.output as T;
+    const quickly = quick?.(res.body);
+    const output = translate(quickly ?? (parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>));
+    if (res.remembered !== undefined) res.remembered.validated = { schema, output };
     return output;
   }
 

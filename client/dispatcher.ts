@@ -7,23 +7,12 @@
  * elsewhere cannot reach this machine's loopback. CUBEFORM_PROXY_LOOPBACK=1 sends it through the proxy too (a local debugging
  * proxy).
  */
-import type { Dispatcher } from "undici";
-// From their own modules (types: undici-modules.d.ts): undici's index also loads its cookie module, which makes Node load its
-// own copy of undici (~55 ms of every command that sends a request). These are undici's files, not its API: package.json
-// takes its patch releases only.
-import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
-import Pool from "undici/lib/dispatcher/pool.js";
-import Agent from "undici/lib/dispatcher/agent.js";
-import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
+import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from "undici";
 import { isIP } from "node:net";
-import api from "undici/lib/api/index.js";
 import { nodeTls } from "../system/builtins.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { ConfigError } from "./errors.js";
 import { urlCredentials } from "../system/redact.js";
-
-// What undici's index does when loaded: request(), and connect() that its proxy agent tunnels with.
-Object.assign(DispatcherBase.prototype, api);
 
 type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
 
@@ -119,7 +108,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Sends requests to a loopback origin direct, every other through the proxy agent. */
-class LoopbackDirect extends DispatcherBase {
+class LoopbackDirect extends Dispatcher {
   constructor(
     private readonly direct: Dispatcher,
     private readonly proxied: Dispatcher,

@@ -59,13 +59,14 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
 /** Connections per origin (requests in flight): where the round trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`). */
 export const DEFAULT_CONNECTIONS = 64;
+/** What reads widen to at most on a slow network when no count was given (reconciler/actions/session.ts cubesInFlightFor). */
+export const MAX_DEFAULT_CONNECTIONS = 256;
 
 export type CallRequest = Omit<ApiRequest, "progress">;
 
 export class HttpClient {
   readonly stats: ClientStats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   readonly pacer: MutationPacer;
-  readonly readMemo: ReadMemo | undefined;
   /** Every request of this client goes through its dispatcher, transfers included. */
   readonly network: Network;
   private readonly transport: Transport;
@@ -85,7 +86,6 @@ export class HttpClient {
     this.redact = (text) => redactCredentialHeaders(secrets(text));
     this.log = safeLogger(options.logger);
     this.logging = options.logger !== undefined;
-    this.readMemo = options.readMemo;
     this.pacer = options.pacer ?? new MutationPacer({ ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) });
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.network = createNetwork(env, { connections: options.connections ?? DEFAULT_CONNECTIONS, timeoutMs });

@@ -8,6 +8,7 @@
 import { StoppedError } from "./errors.js";
 import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
+import { takeFrom, timesAfter, type Grant, type Taken } from "../system/concurrency.js";
 
 export interface PacerOptions {
   limit: number;
@@ -20,9 +21,6 @@ export interface PacerOptions {
   store?: WindowStore;
 }
 
-/** A slot granted (its id), or the times of the grants that fill the window. */
-export type Taken = { id: string } | { times: number[] };
-
 /** The grants of one window, possibly shared between processes: each method is atomic for the store's other users. */
 export interface WindowStore {
   /** Drop grants at or before `cutoff`; if fewer than `limit` remain, record one at `now` and return its id, else the remaining times. */
@@ -31,25 +29,6 @@ export interface WindowStore {
   redate(id: string, at: number): void;
   /** Times of the grants after `cutoff`, oldest first. */
   recent(cutoff: number): number[];
-}
-
-/** A grant of a store: recorded `at` (re-dated when its request completed). */
-export interface Grant {
-  id: string;
-  at: number;
-}
-
-/** take() of a store holding `grants`: the grants it keeps, and the answer. */
-export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: Taken } {
-  const live = grants.filter((g) => g.at > cutoff);
-  if (live.length >= limit) return { grants: live, result: { times: timesAfter(live, cutoff) } };
-  const id = newId();
-  return { grants: [...live, { id, at: now }], result: { id } };
-}
-
-/** The times of the grants after `cutoff`, oldest first. */
-export function timesAfter(grants: readonly Grant[], cutoff: number): number[] {
-  return grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
 }
 
 /** The default store: one process's memory. */

@@ -1,19 +1,19 @@
 /**
- * What a watch keeps of its last answers: a GET answered with exactly its last text hands out the last result again (the same
- * objects), neither parsed nor validated (a round re-reads 2,010 answers at 1,000 cubes, nearly all unchanged). An answer not
+ * What a watch keeps of its last answers, the client's one memo: a GET answered with exactly its last text hands out the last
+ * result again (the same objects), neither parsed nor validated (a round re-reads 2,010 answers at 1,000 cubes, nearly all unchanged). An answer not
  * read in the next round is forgotten.
  */
 export interface Remembered {
   text: string;
   /** The parsed JSON of `text`. */
   body: unknown;
+  /** What the client validated the body into, with which schema (cube-client.ts). */
+  validated?: { schema: unknown; output: unknown };
 }
 
 export class ReadMemo {
   private current = new Map<string, Remembered>();
   private previous = new Map<string, Remembered>();
-  /** The validated results of remembered bodies, per schema (a body object stands for its text). */
-  private readonly validated = new WeakMap<object, { schema: unknown; output: unknown }>();
 
   /** The remembered answer of `target` when its text is `text` exactly. */
   same(target: string, text: string): Remembered | undefined {
@@ -23,20 +23,11 @@ export class ReadMemo {
     return last;
   }
 
-  remember(target: string, text: string, body: unknown): void {
+  remember(target: string, text: string, body: unknown): Remembered {
+    const remembered = { text, body };
     this.previous.delete(target);
-    this.current.set(target, { text, body });
-  }
-
-  /** The result validated from `body` with `schema` before, if any. */
-  validatedOutput(schema: unknown, body: unknown): { output: unknown } | undefined {
-    if (typeof body !== "object" || body === null) return undefined;
-    const hit = this.validated.get(body);
-    return hit !== undefined && hit.schema === schema ? hit : undefined;
-  }
-
-  rememberValidated(schema: unknown, body: unknown, output: unknown): void {
-    if (typeof body === "object" && body !== null) this.validated.set(body, { schema, output });
+    this.current.set(target, remembered);
+    return remembered;
   }
 
   /** Starts a round: answers not read since the last call are forgotten at the next one. */

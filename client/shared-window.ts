@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
 import { readRegularText, STATE_FILE, tryOr, writeFileAtomicSync } from "../system/files.js";
 import { withLockSync } from "../system/lock.js";
-import { takeFrom, timesAfter, type Grant, type Taken, type WindowStore } from "./pacer.js";
+import type { WindowStore } from "./pacer.js";
+import { takeFrom, timesAfter, type Grant, type Taken } from "../system/concurrency.js";
 
 export function machineStateDir(env: Env): string {
   return userDir(env, "state");

@@ -8,7 +8,7 @@ import { errorFromResponse, InvalidResponseError, NetworkError, RedirectRefusedE
 import { networkError } from "./network-failure.js";
 import { cutShort, type Redactor } from "../system/redact.js";
 import { tryOr } from "../system/files.js";
-import type { ReadMemo } from "./read-memo.js";
+import type { ReadMemo, Remembered } from "./read-memo.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -34,6 +34,8 @@ export interface ApiResponse {
   body: unknown;
   /** The server answered from its idempotency store (Idempotency-Replayed: true). */
   replayed: boolean;
+  /** The read memo's entry of this answer (a watch's GET), where the client keeps what it validated the body into. */
+  remembered?: Remembered;
 }
 
 /** The signature the transport and every wrapper share. */
@@ -208,10 +210,9 @@ export function createTransport(options: TransportOptions): Transport {
     refuseEncoded(header("content-encoding"), req, options, status);
     if (memo === undefined || req.method !== "GET" || status < 200 || status >= 300) return interpret(options, req, status, header, text);
     const same = memo.same(path, text);
-    if (same !== undefined) return { status, body: same.body, replayed: header("idempotency-replayed") === "true" };
+    if (same !== undefined) return { status, body: same.body, replayed: header("idempotency-replayed") === "true", remembered: same };
     const res = interpret(options, req, status, header, text);
-    memo.remember(path, text, res.body);
-    return res;
+    return { ...res, remembered: memo.remember(path, text, res.body) };
   };
 
   return { send, close: () => dispatcher.close() };

@@ -4,6 +4,7 @@
  */
 import { createReadStream } from "node:fs";
 import { sleep } from "../system/time.js";
+import { drainPool } from "../system/concurrency.js";
 import type { Network } from "./dispatcher.js";
 import type { ImportStarted } from "../schema/index.js";
 import { StorageUnreachable, TransferError } from "./errors.js";
@@ -43,28 +44,25 @@ export async function uploadParts(file: string, fileSize: number, started: Impor
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   let firstError: unknown;
-  const worker = async (): Promise<void> => {
-    for (let part = queue.shift(); part && !signal.aborted; part = queue.shift()) {
-      const start = (part.partNumber - 1) * chunk;
-      const end = Math.min(start + chunk, fileSize) - 1;
-      try {
-        const onBytes = (bytes: number) => {
-          inFlight.set(part!.partNumber, bytes);
-          report();
-        };
-        const etag = await sendWithRetries({ file, part, start, end, signal, options, onBytes });
-        inFlight.delete(part.partNumber);
-        sent += end - start + 1;
-        done.push({ partNumber: part.partNumber, etag });
+  const send = async (part: ImportStarted["parts"][number]): Promise<void> => {
+    const start = (part.partNumber - 1) * chunk;
+    const end = Math.min(start + chunk, fileSize) - 1;
+    try {
+      const onBytes = (bytes: number) => {
+        inFlight.set(part.partNumber, bytes);
         report();
-      } catch (error) {
-        firstError ??= error;
-        failure.abort();
-      }
+      };
+      const etag = await sendWithRetries({ file, part, start, end, signal, options, onBytes });
+      inFlight.delete(part.partNumber);
+      sent += end - start + 1;
+      done.push({ partNumber: part.partNumber, etag });
+      report();
+    } catch (error) {
+      firstError ??= error;
+      failure.abort();
     }
   };
-  const workers = Math.max(1, Math.min(options.concurrency ?? 4, queue.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  await drainPool(queue, options.concurrency ?? 4, send, () => signal.aborted);
   if (options.signal?.aborted) throw new TransferError("upload stopped before every part was sent");
   if (firstError !== undefined) throw firstError instanceof TransferError ? firstError : new TransferError(`upload failed: ${String((firstError as Error).message ?? firstError)}`);
   return done.sort((a, b) => a.partNumber - b.partNumber);

@@ -20,7 +20,10 @@ export function resourceChange(base: ChangeBase, action: Action, before: View | 
   return { address: base.address, kind: base.kind, cubeName: base.cubeName, id: base.id, action, before, after, changes };
 }
 
-/** A plain noop (not blocked, not unmanaged) without its two equal views, which no output shows; other changes as they are. */
+/**
+ * A plain noop (not blocked, not unmanaged) without its two equal views, which no output shows (every plan, saved or printed:
+ * ~9 MB at 10,000 cubes); other changes as they are.
+ */
 export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   if (change.action !== "noop" || change.blocked !== undefined || change.unmanaged) return change;
   const { before: _before, after: _after, ...rest } = change;
@@ -29,6 +32,7 @@ export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   return rest;
 }
 const NO_FIELD_CHANGES = Object.freeze([]) as unknown as FieldChange[];
+
 
 export function fieldChange(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
   return { path, before: before ?? null, after: after ?? null, forcesReplace };

@@ -10,7 +10,7 @@ import { deleteCubeSteps, liveCubeView, managed, planCube } from "./cube-rules.j
 import { planDomain } from "./domain-rules.js";
 import { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
-import { buildPlan, resolvePlanOptions, type PlanKeep } from "./plan.js";
+import { buildPlan, resolvePlanOptions } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import { cubeDigestEntry } from "./digest.js";
@@ -22,16 +22,12 @@ import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedStat
 interface Collector {
   changes: ResourceChange[];
   steps: GroupedStep[];
-  /** Every declared cube's change goes through here (a plain noop loses its views unless kept). */
-  keep: (change: ResourceChange) => ResourceChange;
 }
 
-/** Beyond the options: what a plan cannot read from the API, learnt elsewhere, and what it keeps. */
+/** Beyond the options: what a plan cannot read from the API, learnt elsewhere. */
 export interface DiffContext {
   /** The basic-auth password of this domain differs from the one last applied (the API never shows it). */
   passwordChanged?: (cubeName: string, hostname: string) => boolean;
-  /** Everything unless told otherwise (a saved plan keeps everything). */
-  keep?: PlanKeep;
   /** Rollouts a stopped run left in flight (the journal): their members are checked first, and can be put back. */
   rollouts?: readonly RolloutRecord[];
 }
@@ -76,10 +72,9 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const targets = new Set(resolved.targets);
   // A group's name targets all its members.
   const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
-  const keep = context.keep?.noopBodies === false ? withoutNoopBodies : (change: ResourceChange) => change;
   const early: (EarlyCube | undefined)[] = [];
-  // A plan that keeps its prior state hashes that instead (buildPlan); one printed other than as JSON needs no digest.
-  const digestEntries = context.keep?.priorState === false && context.keep.digest !== false ? new Map<string, { live: ObservedCube; entry: string }>() : undefined;
+  // Each cube's part of the digest, made while the other cubes are read; the digest itself only when asked for (buildPlan).
+  const digestEntries = new Map<string, { live: ObservedCube; entry: string }>();
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
   let addressOf: Addressing = () => "";
@@ -90,7 +85,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
     const spec = index === undefined ? undefined : desired.cubes[index];
     if (index === undefined || spec === undefined) return;
     const address = addressOf(spec.name, spec.id ?? live.cube.id);
-    const out: Collector = { changes: [], steps: [], keep };
+    const out: Collector = { changes: [], steps: [] };
     try {
       planDeclaredCube(spec, { kind: "matched", live }, address, resolved, index, out, context);
     } catch {
@@ -118,7 +113,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
     read(cube) {
       // Its part of the digest needs no matching: made while later pages are read (a cube no
       // target names is digested as its identity, when the whole is: see stateDigest).
-      if (targets.size === 0 || targets.has(cube.cube.name)) digestEntries?.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
+      if (targets.size === 0 || targets.has(cube.cube.name)) digestEntries.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
       if (waiting !== undefined) waiting.push(cube);
       else planEarly(cube);
     },
@@ -127,7 +122,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       const same = sameMatching(listing, live);
       const { matches, unmanaged } = same ?? matchCubes(declared, live, desired.cubes.length);
       const addressAt = same?.addressOf ?? addressing(declared, unmanaged);
-      const out: Collector = { changes: [], steps: [], keep };
+      const out: Collector = { changes: [], steps: [] };
       desired.cubes.forEach((spec, index) => {
         const match = matches[index];
         if (match === undefined || !planned(spec)) return;
@@ -155,11 +150,11 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
       }
       const digestEntry = (cube: ObservedCube): string | undefined => {
-        const made = digestEntries?.get(cube.cube.id);
+        const made = digestEntries.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
       const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
-      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), keep: context.keep, digestEntry });
+      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), digestEntry });
       const groups = describeGroups(plan, desired);
       if (groups !== undefined) plan.groups = groups;
       return plan;
@@ -220,14 +215,14 @@ function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: stri
   }
   const live = match.kind === "matched" ? match.live : undefined;
   const cubePlan = planCube({ address, spec, live, allowReplace: options.allowReplace });
-  out.changes.push(out.keep(cubePlan.change));
+  out.changes.push(withoutNoopBodies(cubePlan.change));
   out.steps.push(...cubePlan.steps.map((step) => ({ step, group })));
   planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out, context);
 }
 
 function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector, context: DiffContext): void {
   const add = ({ change, steps }: { change: ResourceChange; steps: GroupedStep["step"][] }): void => {
-    out.changes.push(out.keep(change));
+    out.changes.push(withoutNoopBodies(change));
     out.steps.push(...steps.map((step) => ({ step, group })));
   };
   const domains = managed(spec, "domains");

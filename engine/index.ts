@@ -9,7 +9,7 @@
 export * from "./types.js";
 export * from "./errors.js";
 export { diff, diffAsRead, type DiffAsRead, type DiffContext } from "./diff.js";
-export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT, type PlanKeep } from "./plan.js";
+export { buildPlan, estimatePacedSeconds, resolvePlanOptions, summarize, DEFAULT_RATE_LIMIT } from "./plan.js";
 export { stateDigest, checkPlanIsCurrent, projectState, describeDifferences } from "./digest.js";
 export { stepPhase, orderSteps } from "./phases.js";
 export { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";
@@ -21,7 +21,7 @@ export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js"
 export { planWebhook, planWebhooks, liveWebhookView, webhookFieldChanges, type WebhookPlan } from "./webhook-rules.js";
 export { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 export { planCubeResource, planDomainResource, planPortResource, type ResourcePlan, type CubeResourceInput, type DomainResourceInput, type PortResourceInput } from "./resources.js";
-export { observe, mapBounded, type ObserveOptions } from "./observe.js";
+export { observe, type ObserveOptions } from "./observe.js";
 export { executeStep, cubeIdOf, type ExecContext } from "./execute.js";
 export { apply, runSteps, type ApplyOptions, type RunOptions, type RunResult } from "./apply.js";
 export { memoryJournal, bodyDigest } from "./journal.js";

@@ -6,12 +6,14 @@ import type { CubeApi } from "../client/api.js";
 import type { Domain, TcpMapping } from "../client/api.js";
 import type { Cube, Webhook } from "../schema/api.js";
 import { ignoreNotFound } from "./context.js";
-import { Queue } from "../system/queue.js";
+import { limiter, mapBounded } from "../system/concurrency.js";
 import type { EngineLogger, ObservedCube, ObservedState } from "./types.js";
 
 export interface ObserveOptions {
-  /** Parallel sub-resource reads (default 16). */
+  /** Cubes read at once, two reads each (default 16). */
   concurrency?: number;
+  /** Cubes to read at once for the round trip measured by the first reads (ms): called once, to widen on a slow network. */
+  concurrencyFor?: (roundTripMs: number) => number;
   /** Targets: only these cubes' domains and mappings are read (others are listed with none). */
   cubeNames?: string[];
   logger?: EngineLogger;
@@ -37,11 +39,12 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const observedById = new Map<string, ObservedCube | undefined>();
   const subReading: Promise<void>[] = [];
   const limit = limiter(options.concurrency ?? 16);
+  const timed = roundTripMeter(options.concurrencyFor, limit.resize);
   const startReading = (cube: Cube): void => {
     if (cube.state === "deleted" || listedOnly(cube) || observedById.has(cube.id)) return;
     subReads += 2;
     observedById.set(cube.id, undefined);
-    const read = limit(() => readSubResources(client, cube)).then((observed) => {
+    const read = limit(() => timed(() => readSubResources(client, cube))).then((observed) => {
       observedById.set(cube.id, observed);
       if (observed !== undefined) options.onRead?.(observed);
     });
@@ -71,6 +74,23 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
   const reads = readsBefore !== undefined && client.stats ? client.stats.reads - readsBefore : 1 + subReads + (webhooks ? 1 : 0);
   options.logger?.({ type: "observe", message: `${present.length} cubes, ${reads} reads` });
   return { spaceId, cubes: present, ...(webhooks ? { webhooks } : {}), reads, observedAt: (options.now?.() ?? new Date()).toISOString() };
+}
+
+/** Reads timed before the concurrency is chosen: the fastest of them is the round trip, not the server's queue. */
+const ROUND_TRIP_SAMPLES = 16;
+
+/** Times the first reads; once ROUND_TRIP_SAMPLES are in, resizes to what `concurrencyFor` answers for the fastest. */
+function roundTripMeter(concurrencyFor: ((roundTripMs: number) => number) | undefined, resize: (concurrency: number) => void) {
+  let samples = concurrencyFor === undefined ? ROUND_TRIP_SAMPLES : 0;
+  let fastest = Infinity;
+  return async <R>(read: () => Promise<R>): Promise<R> => {
+    if (samples >= ROUND_TRIP_SAMPLES) return read();
+    const started = performance.now();
+    const result = await read();
+    fastest = Math.min(fastest, performance.now() - started);
+    if (++samples === ROUND_TRIP_SAMPLES) resize(concurrencyFor!(fastest));
+    return result;
+  };
 }
 
 /** What a cube no target names is observed with: one empty list for thousands of them (nothing adds to an observed list). */
@@ -107,44 +127,4 @@ async function readWebhooks(client: CubeApi): Promise<Webhook[]> {
     return ignoreNotFound(client.getWebhook(webhook.id));
   });
   return read.filter((webhook): webhook is Webhook => webhook !== undefined);
-}
-
-/**
- * Runs tasks with at most `concurrency` at once, in the order given; after stop() queued tasks never start (they reject). The
- * waiting ones are a Queue: Array#shift copies a long list whole (10,000 cubes waiting: ~7 ms a plan; 20,000: ~0.4 s).
- */
-export function limiter(concurrency: number): (<R>(task: () => Promise<R>) => Promise<R>) & { stop(): void } {
-  const queue = new Queue<() => void>();
-  let running = 0;
-  let stopped = false;
-  const next = (): void => {
-    const start = queue.first();
-    queue.shift();
-    start?.();
-  };
-  const release = (): void => {
-    running--;
-    next();
-  };
-  const run = <R>(task: () => Promise<R>): Promise<R> =>
-    new Promise<R>((resolve, reject) => {
-      const start = (): void => {
-        if (stopped) return reject(new Error("stopped"));
-        running++;
-        task().then(resolve, reject).finally(release);
-      };
-      if (running < concurrency) start();
-      else queue.push(start);
-    });
-  return Object.assign(run, {
-    stop: () => {
-      stopped = true;
-      while (queue.size > 0) next();
-    },
-  });
-}
-
-export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const limit = limiter(Math.max(1, concurrency));
-  return Promise.all(items.map((item) => limit(() => work(item))));
 }

@@ -1,5 +1,5 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
-import { projectState, digestOf, stateDigest } from "./digest.js";
+import { projectState, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isReplace, mutationsOf, PLAN_FORMAT } from "./types.js";
 import { rolloutWaitSeconds } from "./rollout-plan.js";
@@ -44,30 +44,22 @@ export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: P
   return summary;
 }
 
-/** What a plan keeps beyond what it prints: a plan only printed needs neither (no output shows a noop's views or the prior state). */
-export interface PlanKeep {
-  /** The views (`before`, `after`) of a change that changes nothing, unless blocked or unmanaged; default true. */
-  noopBodies?: boolean;
-  /** `priorState`, the projection behind `priorStateDigest` (a saved plan's stale-plan message); default true. */
-  priorState?: boolean;
-  /** `priorStateDigest` (~7 % of a large plan's CPU): only JSON shows it; default true. */
-  digest?: boolean;
-}
-
 export interface PlanParts {
   observed: ObservedState;
   options: PlanOptions;
   changes: ResourceChange[];
   steps: Step[];
-  keep?: PlanKeep;
   /** A cube's entry in the digest when made already (diffAsRead). */
   digestEntry?: (cube: ObservedCube) => string | undefined;
 }
 
+/**
+ * The whole plan, the same for every output. Its prior state (~8 MB at 10,000 cubes) and digest (~7 % of a large plan's CPU)
+ * are made the first time they are read (a saved plan, JSON, apply's check), not for a plan printed as text.
+ */
 export function buildPlan(input: PlanParts): Plan {
   const { observed, options, changes, steps } = input;
-  const priorState = input.keep?.priorState === false ? undefined : projectState(observed, options.targets);
-  return {
+  const plan = {
     formatVersion: PLAN_FORMAT,
     // The plan is as old as the observation it was computed from (diff stays pure).
     createdAt: observed.observedAt,
@@ -75,8 +67,15 @@ export function buildPlan(input: PlanParts): Plan {
     changes,
     steps,
     summary: summarize(changes, steps, options.rateLimit),
-    ...(input.keep?.digest === false ? {} : { priorStateDigest: priorState === undefined ? stateDigest(observed, input.digestEntry, options.targets) : digestOf(priorState) }),
-    ...(priorState === undefined ? {} : { priorState }),
-    options,
-  };
+  } as Plan;
+  lazily(plan, "priorStateDigest", () => stateDigest(observed, input.digestEntry, options.targets));
+  lazily(plan, "priorState", () => projectState(observed, options.targets));
+  plan.options = options;
+  return plan;
+}
+
+/** An enumerable property made by `make` when first read (JSON.stringify and spreading read it too), or set. */
+function lazily<K extends keyof Plan>(plan: Plan, key: K, make: () => Plan[K]): void {
+  const settle = (value: Plan[K]) => Object.defineProperty(plan, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(plan, key, { enumerable: true, configurable: true, get: () => (settle(make()) as Plan)[key], set: settle });
 }

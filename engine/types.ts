@@ -165,7 +165,7 @@ export interface ResourceChange {
   /** Live id when the resource exists. */
   id: string | null;
   action: Action;
-  /** Display only (no secrets): the live and desired views. Absent on a plain noop of a plan built without them (PlanKeep.noopBodies); always saved. */
+  /** Display only (no secrets): the live and desired views. Absent on a plain noop (they would be equal; engine/change.ts withoutNoopBodies). */
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
   changes: FieldChange[];
@@ -298,9 +298,9 @@ export interface Plan {
   /** Ordered mutations; blocked changes contribute none. */
   steps: Step[];
   summary: PlanSummary;
-  /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. Absent when kept out (PlanKeep). */
+  /** Digest of the observed state the plan was computed from; apply refuses a saved plan when it changed. Made when first read (buildPlan). */
   priorStateDigest?: string;
-  /** The projection the digest was computed from, so a stale plan can say what changed. */
+  /** The projection the digest was computed from, so a stale plan can say what changed. Made when first read (buildPlan). */
   priorState?: StateProjection;
   options: PlanOptions;
   /** The commit the desired state was loaded from, when it came from a git repository. */

@@ -6,7 +6,7 @@ import type { CubeApi } from "../client/api.js";
 // (undici), which a plan never needs.
 import { clientConfigFromEnv, type ClientConfig } from "../client/config.js";
 import { createClient } from "../client/cube-client.js";
-import { DEFAULT_CONNECTIONS } from "../client/http.js";
+import { DEFAULT_CONNECTIONS, MAX_DEFAULT_CONNECTIONS } from "../client/http.js";
 import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../client/pacer.js";
 import { ReadMemo } from "../client/read-memo.js";
 import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
@@ -66,6 +66,8 @@ export interface Connection {
   /** Shows the waits for the rate limit (stderr); tell it what the run is doing. */
   rateWaits: RateWaitNotices;
   parallelism: number;
+  /** No count was given: reads may widen up to MAX_DEFAULT_CONNECTIONS on a slow network (the pool opens connections as used). */
+  widens: boolean;
   /** With ConnectOptions.repeatedReads: call nextRound() as each round starts. */
   readMemo?: ReadMemo;
   close(): Promise<void>;
@@ -119,13 +121,15 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   const rateWaits = rateWaitNotices({ out: io.stderr, tty: isTty(io.stderr), rateLimit });
   const memo = options.repeatedReads ? { readMemo: new ReadMemo() } : {};
   const parallelism = options.parallelism ?? DEFAULT_CONNECTIONS;
-  const shared = { journal, rollouts, secretMemory, rateWaits, parallelism, machineStateDir: machineDir, ...memo };
+  const widens = options.parallelism === undefined;
+  const connections = options.parallelism ?? MAX_DEFAULT_CONNECTIONS;
+  const shared = { journal, rollouts, secretMemory, rateWaits, parallelism, widens, machineStateDir: machineDir, ...memo };
   if (!options.emulator) {
     const { config: fromEnv, keyFrom } = configFromEnv(io.env);
     const { config, spaceFrom } = withFileSpace(fromEnv, options.fileSpaceId, io);
     // The API counts per client IP: every process of this machine paces in one window per API.
     const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
-    const client = createClient({ ...config, env: io.env, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({ ...config, env: io.env, connections, pacer, rateWaits, ...signal, ...memo });
     try {
       const spaceId = await client.spaceId();
       const lockScope = new URL(config.baseUrl).origin;
@@ -152,7 +156,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
     // No proxy settings: the emulator is in this process, which a proxy elsewhere cannot reach.
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, connections: parallelism, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, connections, pacer, rateWaits, ...signal, ...memo });
     const close = async () => {
       rateWaits.close();
       await client.close();

@@ -6,6 +6,7 @@ import type { CubeApi } from "../client/api.js";
 import type { DnsRecordStatus } from "../schema/api.js";
 import type { RateLimit } from "./rate-limit.js";
 import { sleep } from "../system/time.js";
+import { drainPool, takeFrom, type Grant } from "../system/concurrency.js";
 
 export interface DnsReadPace {
   /** Record views read at the same time. */
@@ -29,28 +30,21 @@ const realClock: PaceClock = { now: () => performance.now(), sleep };
  */
 export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, read: (item: T) => Promise<R>, clock: PaceClock = realClock): Promise<R[]> {
   const results = new Array<R>(items.length);
-  const started: number[] = [];
-  let next = 0;
+  let started: Grant[] = [];
   /** Waits for a start slot in the window; the slot is taken synchronously once free. */
   const slot = async (): Promise<void> => {
     for (;;) {
       const now = clock.now();
-      while (started.length > 0 && (started[0] as number) <= now - pace.rate.windowMs) started.shift();
-      if (started.length < pace.rate.limit) {
-        started.push(now);
-        return;
-      }
-      await clock.sleep((started[0] as number) + pace.rate.windowMs - now);
+      const taken = takeFrom(started, now, now - pace.rate.windowMs, pace.rate.limit, () => "");
+      started = taken.grants;
+      if ("id" in taken.result) return;
+      await clock.sleep((taken.result.times[0] as number) + pace.rate.windowMs - now);
     }
   };
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      await slot();
-      results[index] = await read(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(pace.concurrency, items.length)) }, worker));
+  await drainPool(items, pace.concurrency, async (item, index) => {
+    await slot();
+    results[index] = await read(item);
+  });
   return results;
 }
 

@@ -5,7 +5,7 @@ import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from ".
 import type { CliIo } from "../io.js";
 import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
-import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, printedOnly, renderContext } from "./plan.js";
+import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, renderContext } from "./plan.js";
 import { computePlan, loadForSession, withConnection, type SessionContext } from "./session.js";
 import { notifyDrift, notifySource, type NotifySettings } from "../notify/index.js";
 
@@ -20,7 +20,7 @@ export interface DriftContext extends SessionContext {
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const report = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn): Promise<DriftReport> => {
-    const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false, keep: printedOnly(ctx.format) }, ctx.rateLimit, io.stderr, loaded);
+    const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false }, ctx.rateLimit, io.stderr, loaded);
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });
   const render = renderContext(loaded, io);

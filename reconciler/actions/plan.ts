@@ -2,7 +2,6 @@
 import type { Plan } from "../../engine/types.js";
 import { isOverBudget } from "../../engine/cost.js";
 import { policyBlocks } from "../../engine/policy.js";
-import type { PlanKeep } from "../../engine/plan.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile, LoadedFiles } from "../../desired/index.js";
 import { domainKeyOrder } from "../file-order.js";
@@ -20,9 +19,6 @@ export interface PlanContext extends SessionContext, PlanFlags {
   failOn?: "changes" | "blocked" | "policy";
 }
 
-/** A plan that is printed and not saved (plan, drift): only JSON shows its digest. */
-export const printedOnly = (format: PlanContext["format"]): PlanKeep => ({ noopBodies: false, priorState: false, digest: format === "json" });
-
 export const EXIT_IN_SYNC = 0;
 export const EXIT_CHANGES = 2;
 /** --fail-on policy: a mandatory policy violation fails a CI step. */
@@ -31,10 +27,7 @@ export const EXIT_POLICY = 1;
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   // A saved plan keeps the whole desired state (apply reports the untargeted cubes that differ).
   const loaded = await loadForSession(ctx, io, { targetedLoad: ctx.out === undefined });
-  // Only a saved plan needs the prior state (for the stale-plan message) and the views of the
-  // changes that change nothing: no output shows them (a large plan's memory peaks on them).
-  const flags = ctx.out === undefined ? { ...ctx, keep: printedOnly(ctx.format) } : ctx;
-  const plan = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn) => (await computePlan(conn, loaded.desired, flags, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
+  const plan = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {

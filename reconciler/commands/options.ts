@@ -29,7 +29,7 @@ export function addConnectOptions(command: Command): Command {
   return command
     .option("--emulator", "run against the embedded local emulator (state in .cubeform/ beside the file)", false)
     .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60")
-    .option("--parallelism <n>", `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM})`)
+    .option("--parallelism <n>", `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM}, widened up to 256 when the round trip is long)`)
     .option("--state-dir <dir>", "where the create journal and secret digests are kept (default: $CUBEFORM_STATE_DIR, else .cubeform/ beside the file)");
 }
 

@@ -15,8 +15,10 @@ export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & 
 /** What a script receives for one change: bodies only where they say something. */
 export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoopBodies;
 
+/** Without reading `priorState`: a plan makes it when first read (engine/plan.ts buildPlan). */
 function leanPlan(plan: Plan): PlanJson {
-  const { formatVersion: _version, priorState: _prior, ...rest } = plan;
+  const shown = Object.keys(plan).filter((key) => key !== "formatVersion" && key !== "priorState");
+  const rest = Object.fromEntries(shown.map((key) => [key, plan[key as keyof Plan]])) as Omit<PlanJson, "formatVersion">;
   return { formatVersion: JSON_FORMAT_VERSION, ...rest, summary: summaryWithBudget(plan), changes: plan.changes.map(leanChange) };
 }
 

@@ -9,7 +9,6 @@ import { describe, expect, test } from "vitest";
 import { diff, diffAsRead, type DesiredState, type DiffContext, type ObservedCube, type PlanOptions } from "../../engine/index.js";
 import { cube, desired, domain, live, mapping, observed, spec } from "./fixtures.js";
 
-const PRINTED_ONLY: DiffContext = { keep: { noopBodies: false, priorState: false } };
 
 /** Feeds `listedAfter` reads, then the list, then the rest; finishes with `final` (default: every read cube). */
 function planAsRead(file: DesiredState, reads: ObservedCube[], options: { listedAfter?: number; extraListed?: ObservedCube[]; final?: ObservedCube[]; plan?: Partial<PlanOptions>; context?: DiffContext } = {}) {
@@ -41,12 +40,10 @@ describe("engine: a plan made while the cubes are read (diffAsRead) equals the p
     ["reads after the list", 0],
     ["some reads before the list", 2],
     ["every read before the list", 3],
-  ])("%s: same changes, steps, summary and digest, printed-only or kept", (_, listedAfter) => {
-    for (const context of [{}, PRINTED_ONLY]) {
-      const { early, whole } = planAsRead(file, reads, { listedAfter, context });
-      expect(early).toEqual(whole);
-      expect(early.summary.mutations).toBeGreaterThan(0);
-    }
+  ])("%s: same changes, steps, summary and digest, as diff", (_, listedAfter) => {
+    const { early, whole } = planAsRead(file, reads, { listedAfter });
+    expect(early).toEqual(whole);
+    expect(early.summary.mutations).toBeGreaterThan(0);
   });
 
   test("each cube is planned as its reads come in, not after the last one", () => {
@@ -75,11 +72,9 @@ describe("engine: a plan made while the cubes are read (diffAsRead) equals the p
 
   test("a cube read again with other domains before finish: the plan and digest follow the state finish is given", () => {
     const reread = { ...reads[0]!, domains: [] };
-    for (const context of [{}, PRINTED_ONLY]) {
-      const { early, whole } = planAsRead(file, reads, { final: [reread, ...reads.slice(1)], context });
-      expect(early).toEqual(whole);
-      expect(early.priorStateDigest).not.toBe(planAsRead(file, reads, { context }).early.priorStateDigest);
-    }
+    const { early, whole } = planAsRead(file, reads, { final: [reread, ...reads.slice(1)] });
+    expect(early).toEqual(whole);
+    expect(early.priorStateDigest).not.toBe(planAsRead(file, reads).early.priorStateDigest);
   });
 
   test("a name ambiguous while listing, one of the two gone before its reads: the other is matched", () => {
@@ -109,7 +104,7 @@ describe("engine: a plan made while the cubes are read (diffAsRead) equals the p
 
   test("with targets only the targeted cubes are planned; prune and webhooks as diff", () => {
     for (const plan of [{ targets: ["db"] }, { prune: true }]) {
-      const { early, whole } = planAsRead({ ...file, webhooks: [] }, reads, { plan, context: PRINTED_ONLY });
+      const { early, whole } = planAsRead({ ...file, webhooks: [] }, reads, { plan });
       expect(early).toEqual(whole);
     }
   });

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "vitest";
 import { observe } from "../../engine/index.js";
-import { limiter } from "../../engine/observe.js";
+import { limiter } from "../../system/concurrency.js";
 import { useHarness } from "../client/support/client.js";
 import { sampleCube } from "../client/support/server.js";
 
@@ -107,4 +107,27 @@ test("the limiter starts 30,000 queued tasks in the order given, never more than
   expect(again).toEqual([-1, -2]);
   expect(started.slice(0, 30_000)).toEqual(first);
   expect(most).toBe(8);
+});
+
+test("with concurrencyFor, the first 16 cube reads measure the round trip once, and the rest go at the count it answers", async () => {
+  const asked: number[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const serve = space();
+  const h = await harness(async (r) => {
+    const sub = !r.path.endsWith("/cubes");
+    if (sub) most = Math.max(most, ++inFlight);
+    // Once widened, answers wait until the widened count has been in flight, so it is observable.
+    if (sub && asked.length > 0) await until(() => most >= 12);
+    try {
+      return await serve(r);
+    } finally {
+      if (sub) inFlight--;
+    }
+  });
+  const state = await observe(h.client, { concurrency: 2, concurrencyFor: (ms) => (asked.push(ms), 6) });
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toBeGreaterThan(0);
+  expect(most).toBe(12);
+  expect(state.cubes).toHaveLength(30);
 });
