@@ -12,6 +12,7 @@ import { LoadCache } from "../../desired/load.js";
 import { shortCommit, type RepoLoaded, type RepoLoader } from "../../desired/repo-load.js";
 import { loadDesiredFiles, STDIN, type LoadedFiles } from "../../desired/sources.js";
 import { WatchHealth } from "../metrics/health.js";
+import { RolloutsUnderWay } from "../metrics/rollouts.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
 import { WatchStatusRecorder } from "../metrics/status.js";
 import { watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
@@ -173,6 +174,9 @@ class Watcher {
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
     ({ metrics: this.metrics, health: this.health, status: this.status } = reporting);
+    this.rollouts = new RolloutsUnderWay(this.metrics.rolloutInProgress);
+    this.health.addDetail(() => this.rollouts.detail());
+    this.health.longRoundWhile(() => this.rollouts.active());
   }
 
   private succeeded = false;
@@ -182,6 +186,8 @@ class Watcher {
   private readonly loadCache = new LoadCache();
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
+  /** The rollouts of the apply under way: /readyz detail and cubeform_rollout_in_progress. */
+  private readonly rollouts: RolloutsUnderWay;
 
   /** The last desired state that loaded (--repo: the last good commit): what rounds enforce while the source fails. */
   private lastGood: LoadedFiles | undefined;
@@ -288,7 +294,12 @@ class Watcher {
       shouldStop: () => this.ctx.signal.aborted,
       waitTimeoutMs: this.ctx.waitTimeoutMs,
       pollIntervalMs: this.ctx.pollIntervalMs,
-    });
+      // Rounds run one at a time and a plan's batches one after another: one rollout per group at a time, reported while under way.
+      onRolloutProgress: (batch, phase) => {
+        this.rollouts.progress(batch, phase);
+        this.health.roundProgressed();
+      },
+    }).finally(() => this.rollouts.roundEnded());
     return this.afterApply(result);
   }
 

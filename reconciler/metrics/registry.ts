@@ -41,9 +41,35 @@ export class InfoMetric {
   }
 }
 
+/** A gauge with one label, one series per label value: `name{group="web"} 1`. A value once set stays listed (0 when over), so a graph ends at 0. */
+export class LabeledGauge {
+  private readonly values = new Map<string, number>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly label: string,
+  ) {}
+
+  set(labelValue: string, value: number): void {
+    this.values.set(labelValue, value);
+  }
+
+  render(): string {
+    const series = [...this.values].map(([labelValue, value]) => `${this.name}{${this.label}="${escapeLabel(labelValue)}"} ${formatValue(value)}\n`).join("");
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${series}`;
+  }
+}
+
 export class Registry {
   private readonly metrics: Metric[] = [];
   private readonly infos: InfoMetric[] = [];
+  private readonly labeled: LabeledGauge[] = [];
+
+  labeledGauge(name: string, help: string, label: string): LabeledGauge {
+    const metric = new LabeledGauge(name, help, label);
+    this.labeled.push(metric);
+    return metric;
+  }
 
   info(name: string, help: string): InfoMetric {
     const metric = new InfoMetric(name, help);
@@ -60,7 +86,7 @@ export class Registry {
   }
 
   render(): string {
-    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.infos.map((m) => m.render()).join("");
+    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.labeled.map((m) => m.render()).join("") + this.infos.map((m) => m.render()).join("");
   }
 
   private add(metric: Metric): Metric {
@@ -71,6 +97,8 @@ export class Registry {
 }
 
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+const escapeLabel = (text: string): string => text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
 const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 

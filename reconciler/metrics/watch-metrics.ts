@@ -15,6 +15,7 @@ export function watchMetrics() {
     sourceRevision: registry.info("cubeform_source_revision_info", "The commit of the git source that the last round fetched (--repo)."),
     appliedRevision: registry.info("cubeform_source_applied_revision_info", "The last commit of the git source that was applied or found in sync (--repo)."),
     sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load its source (a commit, the files; the last good load is still enforced), else 0."),
+    rolloutInProgress: registry.labeledGauge("cubeform_rollout_in_progress", "1 while a rollout of the group (label group) is under way in an apply round, else 0.", "group"),
     blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
   };
 }
