@@ -8,7 +8,7 @@ import { planDomain } from "./domain-rules.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
 import { planPort } from "./port-rules.js";
 import type { DesiredCubeSpec, DesiredGroupSpec, ObservedCube, ResourceChange, RolloutBatchStep, RolloutFrom, RolloutMember, RolloutRecord, RolloutSpec, Step } from "./types.js";
-import { isReplace } from "./types.js";
+import { isMutation, isReplace } from "./types.js";
 
 /** A declared member and the live cube it is. */
 export interface MemberMatch {
@@ -115,9 +115,60 @@ function batchSteps(group: DesiredGroupSpec & { rollout: RolloutSpec }, resumed:
   }));
 }
 
-/** What the plan's time estimate adds for rollouts: each batch passes its check for healthyFor. */
-export function rolloutWaitSeconds(steps: readonly Step[]): number {
-  let ms = 0;
-  for (const step of steps) if (step.op === "rollout-batch") ms += step.rollout.healthyForMs;
-  return ms / 1000;
+/**
+ * How long a batch's waits take, for the plan's estimate. The defaults are the emulator's documented durations at speed 1 (emulator/core/clock.ts:
+ * a new cube is pending 2 s then booting 3 s; a deletion takes 2 s) — the API's spec gives none — and the CLI's default poll interval (2 s).
+ */
+export interface RolloutTiming {
+  /** From a member's create until it runs. */
+  bootMs: number;
+  /** From a member's DELETE until the API no longer lists it. */
+  deleteMs: number;
+  /** How often the waits and the health checks look. */
+  pollMs: number;
+}
+
+export const DEFAULT_ROLLOUT_TIMING: RolloutTiming = { bootMs: 5_000, deleteMs: 2_000, pollMs: 2_000 };
+
+/** A wait is seen at the first poll after it ended. */
+const polled = (ms: number, pollMs: number): number => (pollMs > 0 ? Math.ceil(ms / pollMs) * pollMs : ms);
+
+/** One batch's waits: its members' deletions (one after the other: each delete waits until its cube is gone), then their boot and healthyFor (side by side), each seen at a poll. */
+export function batchWaitMs(step: RolloutBatchStep, timing: RolloutTiming): number {
+  return deletingMembers(step) * polled(timing.deleteMs, timing.pollMs) + polled(timing.bootMs, timing.pollMs) + polled(step.rollout.healthyForMs, timing.pollMs);
+}
+
+const deletingMembers = (step: RolloutBatchStep): number => step.members.filter((member) => member.steps.some((s) => s.op === "delete-cube")).length;
+
+/**
+ * The plan's estimate when it has rollout batches: its mutations in order through the rate limit's window (each waits until fewer than `limit`
+ * went in the window before it), the batches one after the other with their waits between their deletes, creates and the next batch.
+ * Returns the whole estimate and the part that is rollout waits, in seconds.
+ */
+export function rolloutEstimate(steps: readonly Step[], rateLimit: { limit: number; windowMs: number }, timing: RolloutTiming): { seconds: number; waitSeconds: number } {
+  const sent: number[] = [];
+  let now = 0;
+  let waits = 0;
+  const send = (): void => {
+    if (rateLimit.limit > 0 && sent.length >= rateLimit.limit) now = Math.max(now, (sent[sent.length - rateLimit.limit] as number) + rateLimit.windowMs);
+    sent.push(now);
+  };
+  for (const step of steps) {
+    if (step.op !== "rollout-batch") {
+      if (isMutation(step)) send();
+      continue;
+    }
+    const memberSteps = step.members.flatMap((member) => member.steps);
+    const deleteWait = polled(timing.deleteMs, timing.pollMs);
+    for (const s of memberSteps) {
+      if (s.op !== "delete-cube") continue;
+      send();
+      now += deleteWait;
+    }
+    for (const s of memberSteps) if (s.op !== "delete-cube" && isMutation(s)) send();
+    const rest = batchWaitMs(step, timing) - deletingMembers(step) * deleteWait;
+    now += rest;
+    waits += batchWaitMs(step, timing);
+  }
+  return { seconds: now / 1000, waitSeconds: waits / 1000 };
 }

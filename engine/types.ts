@@ -281,6 +281,8 @@ export interface PlanSummary {
   mutations: number;
   /** How long the mutation rate limit makes those mutations take at least, in seconds. */
   estimatedSeconds: number;
+  /** With rollout batches: the part of estimatedSeconds that is their waits (deletion, boot, healthyFor). */
+  rolloutWaitSeconds?: number;
 }
 
 /** 2: steps name fields as the file does (`hostname`, `udp`, `allow`); 1 used the API's names. */

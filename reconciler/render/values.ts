@@ -54,10 +54,11 @@ export function pacingLine(plan: Plan): string {
   const noun = mutations === 1 ? "mutation" : "mutations";
   const rate = `${limit}/${formatSeconds(windowMs / 1000)}s`;
   if (estimatedSeconds < 0.05) return `${mutations} API ${noun}; within the rate limit (${rate}), no wait.`;
-  const healthWaits = rolloutSeconds(plan);
-  if (healthWaits > 0) {
-    const paced = Math.max(0, estimatedSeconds - healthWaits);
-    return `${mutations} API ${noun}; this takes at least ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(paced)} s for the rate limit (${rate}) and ${formatSeconds(healthWaits)} s of rollout health checks (healthyFor per batch).`;
+  const waits = plan.summary.rolloutWaitSeconds;
+  if (waits !== undefined) {
+    const paced = Math.max(0, estimatedSeconds - waits);
+    const batches = plan.steps.filter((step) => step.op === "rollout-batch").length;
+    return `${mutations} API ${noun}; this takes about ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(waits)} s of rollout waits (${batches} ${batches === 1 ? "batch" : "batches"} one after another, each waiting for its members' deletion, boot and healthyFor)${paced < 0.05 ? `; the rate limit (${rate}) adds no wait` : ` and ${formatSeconds(paced)} s more for the rate limit (${rate})`}.`;
   }
   return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
@@ -112,9 +113,3 @@ export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string 
   return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
 }
 
-/** The rollout batches' health waits the estimate counts, in seconds. */
-function rolloutSeconds(plan: Plan): number {
-  let ms = 0;
-  for (const step of plan.steps) if (step.op === "rollout-batch") ms += step.rollout.healthyForMs;
-  return ms / 1000;
-}
