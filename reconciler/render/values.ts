@@ -105,6 +105,21 @@ export const formatSeconds = (s: number): string => (Number.isInteger(s) ? Strin
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
 
+/** "cube/web[1..4]": how every output names a group. */
+export const groupAddress = (group: PlanGroup): string => `cube/${group.name}[1..${group.replicas}]`;
+
+/** "group of 4 replicas, scaling 10 → 4; 2 to replace". */
+export function groupDescription(group: PlanGroup): string {
+  const scaled = group.live !== group.replicas && group.live > 0 ? `, scaling ${group.live} → ${group.replicas}` : "";
+  return `group of ${group.replicas} replicas${scaled}; ${group.replacing} to replace`;
+}
+
+/** The plan's groups that have a change to show, in the plan's order. */
+export function changedGroups(plan: Plan): PlanGroup[] {
+  const changed = new Set(visibleChanges(plan).flatMap((change) => (change.group === undefined ? [] : [change.group])));
+  return (plan.groups ?? []).filter((group) => changed.has(group.name));
+}
+
 /** "rollout: 3 batches of at most 2 (canary 1), each healthy (http) for 30s within 10m; auto-revert". */
 export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string {
   const canary = rollout.canary > 0 ? ` (canary ${rollout.canary})` : "";
