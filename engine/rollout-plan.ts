@@ -34,8 +34,9 @@ export function planRollouts(
   for (const group of withRollout) {
     const record = records.find((r) => r.group === group.name && (r.phase === "replacing" || r.phase === "checking" || r.phase === "failed"));
     const inFlight = new Map((record?.members ?? []).map((member) => [member.name, member.from]));
+    const powered = new Set(rest.flatMap(({ step }) => (isPowerStep(step) ? [step.cube.cubeName] : [])));
     const taken = members
-      .filter((m) => m.spec.group?.group === group.name && takesPart(cubeChanges.get(m.spec.name), m.live, inFlight.has(m.spec.name)))
+      .filter((m) => m.spec.group?.group === group.name && takesPart(cubeChanges.get(m.spec.name), m.live, inFlight.has(m.spec.name), powered.has(m.spec.name)))
       .sort((a, b) => (a.spec.group?.index ?? 0) - (b.spec.group?.index ?? 0));
     if (taken.length === 0) continue;
     const names = new Set(taken.map((m) => m.spec.name));
@@ -56,17 +57,27 @@ export function planRollouts(
  * A member takes part when the change replaces it; one a crashed rollout left in flight also when it is missing (deleted, not made again) or
  * already on the new spec (made, never found healthy): it is checked again and can be put back.
  */
-function takesPart(change: ResourceChange | undefined, live: ObservedCube | undefined, inFlight: boolean): boolean {
+function takesPart(change: ResourceChange | undefined, live: ObservedCube | undefined, inFlight: boolean, powered: boolean): boolean {
   if (change === undefined || change.blocked !== undefined) return false;
   if (isReplace(change.action)) return live !== undefined;
+  // An in-place change that stops or wakes (boots) the member is rolled out too.
+  if (change.action === "update" && powered) return live !== undefined;
   return inFlight && (change.action === "create" || change.action === "noop" || change.action === "update");
 }
+
+const isPowerStep = (step: Step): step is Extract<Step, { op: "power-off" | "wake" }> => step.op === "power-off" || step.op === "wake";
 
 function rolloutMember({ spec, live }: MemberMatch, steps: Step[], recorded: RolloutFrom | undefined): RolloutMember {
   const ordered = orderSteps(steps.map((step) => ({ step, group: 0 })));
   const hostname = spec.domains?.[0]?.hostname;
   const address = cubeAddress(spec.name);
   const from = recorded ?? fromLive(live, spec);
+  const power = ordered.some((step) => step.op === "create-cube") ? undefined : ordered.find(isPowerStep)?.op;
+  if (power !== undefined && live !== undefined) {
+    const cube = { cubeName: spec.name, cubeId: live.cube.id };
+    const revert: Step[] = power === "wake" ? [{ op: "power-off", address, cube }] : [{ op: "wake", address, cube }, { op: "wait-running", address, cube }];
+    return { cubeName: spec.name, index: spec.group?.index ?? 0, address, ...(hostname === undefined ? {} : { hostname }), steps: ordered.filter((step) => step.op !== "wait-running"), revert, from, power };
+  }
   return {
     cubeName: spec.name,
     index: spec.group?.index ?? 0,

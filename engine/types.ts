@@ -228,6 +228,8 @@ export interface RolloutMember {
   revert: Step[];
   /** What the member ran before, which `revert` creates again. */
   from: RolloutFrom;
+  /** A power change in place (no new cube): the batch stops or wakes the member, and `revert` is the opposite power step. */
+  power?: "power-off" | "wake";
 }
 
 /** The part of a member's spec a replacement changes, as it was before the rollout (the live cube's). */
