@@ -281,7 +281,7 @@ export interface PlanSummary {
   unmanaged: number;
   /** API mutations the steps will send (waits excluded). */
   mutations: number;
-  /** How long the mutation rate limit makes those mutations take at least, in seconds. */
+  /** How long the mutation rate limit makes those mutations take at least, in seconds; with rollout batches, the whole rollout played out (rollout-plan.ts rolloutEstimate). */
   estimatedSeconds: number;
   /** With rollout batches: the part of estimatedSeconds that is their waits (deletion, boot, healthyFor). */
   rolloutWaitSeconds?: number;
