@@ -167,6 +167,30 @@ export function desiredYaml(cubes: FleetCube[], changes?: ChangeSet): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The same fleet as groups of replicas: cubes gNNN-1 … gNNN-perGroup, the same two domains ({name} in them) and two ports each. */
+export function groupedFleet(size: number, perGroup = 100): FleetCube[] {
+  const template = fleet(1)[0] as FleetCube;
+  return Array.from({ length: size }, (_, i) => {
+    const name = `${groupName(Math.floor(i / perGroup))}-${(i % perGroup) + 1}`;
+    return { name, domains: template.domains.map((d) => ({ ...d, hostname: d.hostname.replace(template.name, name) })), ports: template.ports };
+  });
+}
+
+const groupName = (k: number): string => `g${String(k).padStart(3, "0")}`;
+
+/** The desired-state file of groupedFleet: one entry per group, `replicas: perGroup`, hostnames with {name}. */
+export function groupedYaml(size: number, perGroup = 100): string {
+  const template = fleet(1)[0] as FleetCube;
+  const lines = desiredYaml([]).trimEnd().split("\n");
+  for (let k = 0; k < Math.ceil(size / perGroup); k++) {
+    lines.push(`  - name: ${groupName(k)}`, `    replicas: ${Math.min(perGroup, size - k * perGroup)}`, "    domains:");
+    for (const d of template.domains) lines.push(`      - hostname: "${d.hostname.replace(template.name, "{name}")}"`, `        port: ${d.port}`);
+    lines.push("    ports:");
+    for (const p of template.ports) lines.push(`      - cubePort: ${p.cubePort}`, `        label: ${p.label}`, `        udp: ${p.udp}`, `        allow: ${yamlList(p.allow)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 // ------------------------------------------------------------------ seeding (state file)
 
 /** Mutating requests per window that seeding never reaches. */

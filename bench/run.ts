@@ -29,7 +29,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildCli, ROOT } from "./build.js";
-import { changeSet, cubeName, desiredYaml, fleet, seedStateFile } from "./fleet.js";
+import { changeSet, cubeName, desiredYaml, fleet, groupedFleet, groupedYaml, seedStateFile } from "./fleet.js";
 import { CODE_CACHE_HOME, READS_IN_FLIGHT, roundTripMs, runCli, runFloor, runNode, startEmulatorProcess, startLatencyProxy, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
 import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
@@ -54,6 +54,8 @@ const flag = (name: string): string | undefined => {
 const PROFILE = argv.includes("--profile");
 const SWEEP = argv.includes("--sweep");
 const RUNS = Number(flag("--runs") ?? 9);
+/** `--groups`: only the in-sync 10,000 cubes written as groups. */
+const GROUPS_ONLY = process.argv.includes("--groups");
 const SIZES = flag("--sizes") === "none" ? [] : (flag("--sizes") ?? "1000,10000,30000").split(",").map(Number);
 
 const API_KEY = "kro_bench_0123456789abcdef";
@@ -214,14 +216,14 @@ interface Fleet {
   emulator: EmulatorChild;
 }
 
-async function withFleet(n: number, body: (f: Fleet) => Promise<void>): Promise<void> {
-  log(`\n== ${n} cubes (2 domains, 2 ports each); load average ${load()}`);
-  const cubes = fleet(n);
-  const statePath = join(WORK_DIR, `state-${n}.json`);
+async function withFleet(n: number, body: (f: Fleet) => Promise<void>, grouped = false): Promise<void> {
+  log(`\n== ${n} cubes (2 domains, 2 ports each${grouped ? `; written as ${n / 100} groups of 100 replicas` : ""}); load average ${load()}`);
+  const cubes = grouped ? groupedFleet(n) : fleet(n);
+  const statePath = join(WORK_DIR, `state-${n}${grouped ? "-groups" : ""}.json`);
   const seeded = await seedStateFile(statePath, cubes, { apiKey: API_KEY, spaceId: SPACE_ID });
   row(`seed ${n} cubes through the emulator's API (in process, ${5 * n} POSTs)`, s(seeded.wallMs));
-  const inSync = join(WORK_DIR, `fleet-${n}.yaml`);
-  writeFileSync(inSync, desiredYaml(cubes));
+  const inSync = join(WORK_DIR, `fleet-${n}${grouped ? "-groups" : ""}.yaml`);
+  writeFileSync(inSync, grouped ? groupedYaml(n) : desiredYaml(cubes));
   const emulator = await startEmulatorProcess({ statePath, rateLimit: { limit: 1_000_000, windowMs: 1_000 }, clockSpeed: 1_000 });
   try {
     await body({ n, inSync, emulator });
@@ -371,6 +373,18 @@ async function benchTenThousand(): Promise<void> {
   });
 }
 
+/** The in-sync 10,000-cube fleet written as 100 groups of `replicas: 100`: the plan expands the groups and stays within the same bounds. */
+async function benchTenThousandGroups(): Promise<void> {
+  await withFleet(
+    10_000,
+    async (f) => {
+      const { planMs } = await planBesideFloor(f, 1.5, 200);
+      results.groups10000 = { planMs };
+    },
+    true,
+  );
+}
+
 async function benchThirtyThousand(): Promise<void> {
   await withFleet(30_000, async (f) => {
     await planBesideFloor(f, undefined, 400);
@@ -404,10 +418,15 @@ async function main(): Promise<void> {
   log(`cubeform benchmarks — ${machine}; medians of ${RUNS} alternating runs`);
   const files = buildCli();
   log(`built the CLI from the working tree (${files} files) into bench/.build`);
-  await benchStartup();
-  if (SIZES.includes(1_000)) await benchThousand();
-  if (SIZES.includes(10_000)) await benchTenThousand();
-  if (SIZES.includes(30_000)) await benchThirtyThousand();
+  if (GROUPS_ONLY) {
+    await benchTenThousandGroups();
+  } else {
+    await benchStartup();
+    if (SIZES.includes(1_000)) await benchThousand();
+    if (SIZES.includes(10_000)) await benchTenThousand();
+    if (SIZES.includes(10_000)) await benchTenThousandGroups();
+  }
+  if (SIZES.includes(30_000) && !GROUPS_ONLY) await benchThirtyThousand();
   const total = performance.now() - started;
   const verdicts = rows.filter((r) => r.verdict !== "info");
   const missed = verdicts.filter((r) => r.verdict === "MISS").length;

@@ -43,3 +43,4 @@ export { didYouMean } from "./suggest.js";
 export { SSH_PUBLIC_KEY_FILE } from "./limits.js";
 export { combineRules, loadPolicyFiles } from "./policy.js";
 export { normalize, type NormalizeOptions } from "./normalize.js";
+export { DesiredStateError } from "./errors.js";

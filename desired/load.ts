@@ -93,11 +93,13 @@ function identityFieldsOf(raw: unknown): IdentityFields[] {
   const cubes = (raw as { cubes?: unknown } | null)?.cubes;
   if (!Array.isArray(cubes)) return [];
   return cubes.map((cube: unknown, index) => {
-    const c = (cube ?? {}) as { name?: unknown; id?: unknown; domains?: unknown };
+    const c = (cube ?? {}) as { name?: unknown; id?: unknown; domains?: unknown; replicas?: unknown };
     const domains = Array.isArray(c.domains) ? c.domains : [];
     return {
       name: typeof c.name === "string" ? c.name : `\0cube ${index}`,
       id: typeof c.id === "string" ? c.id : undefined,
+      // A group's hostnames are its members': "web-{i}.example.com" in two groups is no duplicate unless the members' are.
+      replicas: typeof c.replicas === "number" ? c.replicas : undefined,
       domains: domains.map((d: unknown, di) => {
         const hostname = (d as { hostname?: unknown } | null)?.hostname;
         return { hostname: typeof hostname === "string" ? hostname : `\0domain ${index}.${di}` };

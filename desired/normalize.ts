@@ -2,8 +2,8 @@
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DEFAULT_SSH_PORT } from "../engine/cube-rules.js";
-import { groupIssues, groupSpec, memberInput, memberNameIssues } from "../engine/replicas.js";
-import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec } from "../engine/types.js";
+import { groupIssues, groupSpec, memberHostname, memberInput, memberNameIssues } from "../engine/replicas.js";
+import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "../engine/types.js";
 import { exactEnvRef, PASSWORD_NOT_A_REFERENCE } from "./env.js";
 import type { FileAccess } from "./file-access.js";
 import { DesiredStateError, InputProblem, type DesiredStateIssue, type LoadInput } from "./errors.js";
@@ -231,6 +231,8 @@ export interface IdentityFields {
   name: string;
   id?: string | undefined;
   domains?: readonly { hostname: string }[] | undefined;
+  /** A group: its hostnames are its members' (`{i}` and `{name}` expanded), compared one by one. */
+  replicas?: number | undefined;
 }
 
 /** Duplicate cube names (without distinct ids), cube ids and hostnames, with their paths. */
@@ -264,9 +266,13 @@ function checkDuplicateHostnames(cubes: readonly IdentityFields[], issues: Issue
   const seen = new Map<string, string>();
   cubes.forEach((cube, cubeIndex) => {
     (cube.domains ?? []).forEach((domain, domainIndex) => {
-      const first = seenBefore(seen, domain.hostname, `cubes[${cubeIndex}].domains[${domainIndex}]`);
-      if (first !== undefined) {
-        issues.add(["cubes", cubeIndex, "domains", domainIndex, "hostname"], `duplicate hostname ${domain.hostname} (also ${first}); a hostname can be attached to one cube only`);
+      const hostnames = typeof cube.replicas === "number" ? Array.from({ length: cube.replicas }, (_, i) => memberHostname(domain.hostname, cube.name, i + 1)) : [domain.hostname];
+      for (const hostname of new Set(hostnames)) {
+        const first = seenBefore(seen, hostname, `cubes[${cubeIndex}].domains[${domainIndex}]`);
+        if (first !== undefined) {
+          issues.add(["cubes", cubeIndex, "domains", domainIndex, "hostname"], `duplicate hostname ${hostname} (also ${first}); a hostname can be attached to one cube only`);
+          break;
+        }
       }
     });
   });

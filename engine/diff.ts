@@ -15,7 +15,7 @@ import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
 import { cubeDigestEntry } from "./digest.js";
 import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
-import { planRollouts, type MemberMatch } from "./rollout-plan.js";
+import { planRollouts, type MemberMatch, type RolloutTiming } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
 import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState, RolloutRecord } from "./types.js";
 
@@ -28,6 +28,8 @@ interface Collector {
 export interface DiffContext {
   /** The basic-auth password of this domain differs from the one last applied (the API never shows it). */
   passwordChanged?: (cubeName: string, hostname: string) => boolean;
+  /** How long a rollout batch's waits take (boot, deletion, poll interval), for the plan's estimate. */
+  rolloutTiming?: RolloutTiming;
   /** Rollouts a stopped run left in flight (the journal): their members are checked first, and can be put back. */
   rollouts?: readonly RolloutRecord[];
 }
@@ -154,7 +156,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         return made?.live === cube ? made.entry : undefined;
       };
       const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
-      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), digestEntry });
+      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), digestEntry, ...(context.rolloutTiming ? { timing: context.rolloutTiming } : {}) });
       const groups = describeGroups(plan, desired);
       if (groups !== undefined) plan.groups = groups;
       return plan;

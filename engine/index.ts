@@ -29,6 +29,7 @@ export { waitForCube, type WaitSpec } from "./wait.js";
 export { fleetAfter, fleetBefore, isOverBudget, planCost, HOURS_PER_MONTH, type FleetCube } from "./cost.js";
 export { applyOverrides, checkCubeInputs, checkPortInputs, evaluatePolicies, policyBlocks, blocksApply, globPattern, groupOf, isPreviewName, type CubeInputs, type PolicyInput, type PolicyOverride, type PolicyReport, type PolicyRule, type PolicyViolation, type SourcedRule } from "./policy.js";
 export { runRolloutBatch } from "./rollout.js";
+export { DEFAULT_ROLLOUT_TIMING, type RolloutTiming } from "./rollout-plan.js";
 export { probeMember, expandPlaceholders, type HealthProbe, type ProbeResult, type ProbeTarget } from "./health.js";
 export { memberName, memberIndex } from "./replicas.js";
 export type { RolloutPhase } from "./context.js";

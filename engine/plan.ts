@@ -2,7 +2,7 @@
 import { projectState, stateDigest } from "./digest.js";
 import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isReplace, mutationsOf, PLAN_FORMAT } from "./types.js";
-import { rolloutWaitSeconds } from "./rollout-plan.js";
+import { DEFAULT_ROLLOUT_TIMING, rolloutEstimate, type RolloutTiming } from "./rollout-plan.js";
 
 export const DEFAULT_RATE_LIMIT: PlanOptions["rateLimit"] = { limit: 10, windowMs: 60_000 };
 
@@ -23,7 +23,7 @@ export function estimatePacedSeconds(mutations: number, rateLimit: PlanOptions["
   return (Math.ceil((mutations - limit) / limit) * windowMs) / 1000;
 }
 
-export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: PlanOptions["rateLimit"]): PlanSummary {
+export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: PlanOptions["rateLimit"], timing: RolloutTiming = DEFAULT_ROLLOUT_TIMING): PlanSummary {
   const summary: PlanSummary = { add: 0, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 0, estimatedSeconds: 0 };
   for (const change of changes) {
     if (change.unmanaged) summary.unmanaged += 1;
@@ -39,8 +39,13 @@ export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: P
     }
   }
   summary.mutations = steps.reduce((sum, step) => sum + mutationsOf(step), 0);
-  // A rollout's batches each wait for their health check to pass for healthyFor.
-  summary.estimatedSeconds = estimatePacedSeconds(summary.mutations, rateLimit) + rolloutWaitSeconds(steps);
+  summary.estimatedSeconds = estimatePacedSeconds(summary.mutations, rateLimit);
+  if (steps.some((step) => step.op === "rollout-batch")) {
+    // Batches go one after the other, each waiting for its members' deletion, boot and healthyFor, its mutations paced with the rest.
+    const rollout = rolloutEstimate(steps, rateLimit, timing);
+    summary.estimatedSeconds = Math.round(rollout.seconds * 10) / 10;
+    summary.rolloutWaitSeconds = Math.round(rollout.waitSeconds * 10) / 10;
+  }
   return summary;
 }
 
@@ -49,6 +54,8 @@ export interface PlanParts {
   options: PlanOptions;
   changes: ResourceChange[];
   steps: Step[];
+  /** How long a rollout batch's waits take, for the estimate (default: DEFAULT_ROLLOUT_TIMING). */
+  timing?: RolloutTiming;
   /** A cube's entry in the digest when made already (diffAsRead). */
   digestEntry?: (cube: ObservedCube) => string | undefined;
 }
@@ -66,7 +73,7 @@ export function buildPlan(input: PlanParts): Plan {
     spaceId: observed.spaceId,
     changes,
     steps,
-    summary: summarize(changes, steps, options.rateLimit),
+    summary: summarize(changes, steps, options.rateLimit, input.timing),
   } as Plan;
   lazily(plan, "priorStateDigest", () => stateDigest(observed, input.digestEntry, options.targets));
   lazily(plan, "priorState", () => projectState(observed, options.targets));

@@ -26,6 +26,9 @@ export function memberIndex(group: string, name: string): number | undefined {
 
 const expand = (text: string, name: string, index: number): string => text.replaceAll("{i}", String(index)).replaceAll("{name}", name);
 
+/** A group's hostname as member `index` has it ("web-{i}.example.com", "web", 2 → "web-2.example.com"). */
+export const memberHostname = (hostname: string, group: string, index: number): string => expand(hostname, memberName(group, index), index);
+
 /** Member `index` of a replicated entry: its own name, hostnames and port labels, without `replicas`. */
 export function memberInput(input: DesiredCubeInput, index: number): DesiredCubeInput {
   const name = memberName(input.name, index);

@@ -64,8 +64,9 @@ const cubeNameOf = (step: Step): string => ("cube" in step ? step.cube.cubeName 
 async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: BatchFailure, done: StepOutcome[], label: string): Promise<StepOutcome[]> {
   await ctx.rolloutProgress?.(batch, "failed");
   // Touched: replaced in this run, or left replaced (or missing) by a run that stopped mid-batch.
-  const touched = batch.members.filter(
-    (member) =>
+  const ran = (member: RolloutMember, op: Step["op"]): boolean => done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && o.step.op === op);
+  const touched = batch.members.filter((member) =>
+    member.power !== undefined ? ran(member, member.power) :
       !member.steps.some((step) => step.op === "delete-cube") ||
       done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && (o.step.op === "delete-cube" || o.step.op === "create-cube")),
   );
@@ -95,9 +96,17 @@ async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: Bat
   return [...outcomes, { step: batch, status: "failed", error: { code: "rollout_failed", message }, ...(putBack.length > 0 ? { reverted: putBack } : {}) }];
 }
 
-/** Deletes what the rollout made of the member (if anything), then creates it as it was. */
+/** Deletes what the rollout made of the member (if anything), then creates it as it was; a power change is undone by the opposite power step. */
 async function revertMember(member: RolloutMember, ctx: ExecContext): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
+  if (member.power !== undefined) {
+    for (const step of member.revert) {
+      const outcome = await executeStep(step, ctx);
+      outcomes.push(outcome);
+      if (outcome.status === "failed") break;
+    }
+    return outcomes;
+  }
   const cubeId = ctx.cubeIds.get(member.cubeName) ?? (await liveIdOf(member.cubeName, ctx));
   ctx.cubeIds.delete(member.cubeName);
   const cube = { cubeName: member.cubeName, cubeId: cubeId ?? "" };
@@ -151,7 +160,11 @@ async function healthGate(batch: RolloutBatchStep, ctx: ExecContext, startedAt: 
       const cube = cubeId === undefined ? undefined : await ctx.client.getCube(cubeId).catch(() => undefined);
       if (cube === undefined) return { member: member.cubeName, what: "the new cube is gone" };
       if (cube.state === "error") return { member: member.cubeName, what: `the new cube ${cube.id} is in state error` };
-      const result = await probe(healthCheck, { name: member.cubeName, index: member.index, cube, ...(member.hostname === undefined ? {} : { hostname: member.hostname }) });
+      // A member the batch stops passes once it is stopped: no check can answer from it.
+      const result =
+        member.power === "power-off"
+          ? { ok: cube.state === "stopped", saw: `the cube is ${cube.state}` }
+          : await probe(healthCheck, { name: member.cubeName, index: member.index, cube, ...(member.hostname === undefined ? {} : { hostname: member.hostname }) });
       const now = nowOf(ctx);
       if (result.ok) {
         state.passingSince ??= now;

@@ -231,6 +231,8 @@ export interface RolloutMember {
   revert: Step[];
   /** What the member ran before, which `revert` creates again. */
   from: RolloutFrom;
+  /** A power change in place (no new cube): the batch stops or wakes the member, and `revert` is the opposite power step. */
+  power?: "power-off" | "wake";
 }
 
 /** The part of a member's spec a replacement changes, as it was before the rollout (the live cube's). */
@@ -282,8 +284,10 @@ export interface PlanSummary {
   unmanaged: number;
   /** API mutations the steps will send (waits excluded). */
   mutations: number;
-  /** How long the mutation rate limit makes those mutations take at least, in seconds. */
+  /** How long the mutation rate limit makes those mutations take at least, in seconds; with rollout batches, the whole rollout played out (rollout-plan.ts rolloutEstimate). */
   estimatedSeconds: number;
+  /** With rollout batches: the part of estimatedSeconds that is their waits (deletion, boot, healthyFor). */
+  rolloutWaitSeconds?: number;
 }
 
 /** 2: steps name fields as the file does (`hostname`, `udp`, `allow`); 1 used the API's names. */

@@ -9,7 +9,7 @@
  */
 import pulumi from "@pulumi/pulumi";
 import { deprecatedNamesIn, deprecationWarning, type AliasedKind } from "./aliases.js";
-import type { CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs, WebhookInputs, WebhookOutputs } from "./types.js";
+import type { CubeGroupInputs, CubeGroupMemberOutput, CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs, WebhookInputs, WebhookOutputs } from "./types.js";
 
 type Provider = pulumi.dynamic.ResourceProvider;
 
@@ -106,6 +106,30 @@ export const webhookProvider: Provider = {
   },
   async delete(id, props) {
     return (await import("cubeform/provider-runtime")).webhookDelete(id, props);
+  },
+};
+
+export const cubeGroupProvider: Provider = {
+  async configure(req) {
+    return (await import("cubeform/provider-runtime")).configure(req);
+  },
+  async check(olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeGroupCheck(olds, news);
+  },
+  async diff(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeGroupDiff(id, olds, news);
+  },
+  async create(inputs) {
+    return (await import("cubeform/provider-runtime")).cubeGroupCreate(inputs);
+  },
+  async read(id, props) {
+    return (await import("cubeform/provider-runtime")).cubeGroupRead(id, props);
+  },
+  async update(id, olds, news) {
+    return (await import("cubeform/provider-runtime")).cubeGroupUpdate(id, olds, news);
+  },
+  async delete(id, props) {
+    return (await import("cubeform/provider-runtime")).cubeGroupDelete(id, props);
   },
 };
 
@@ -274,5 +298,32 @@ export class Webhook extends pulumi.dynamic.Resource {
   constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
     const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), "secret"];
     super(webhookProvider, name, withOutputKeys(WEBHOOK_OUTPUTS, args), { ...opts, additionalSecretOutputs }, MODULE, "Webhook");
+  }
+}
+
+export interface CubeGroupArgs extends Omit<Inputs<CubeGroupInputs>, "name" | "resources"> {
+  /** The group's name: members are NAME-1 … NAME-N. Default: the resource name. */
+  name?: pulumi.Input<string>;
+  resources: pulumi.Input<Inputs<CubeResourcesShape>>;
+}
+
+const CUBE_GROUP_OUTPUTS = ["name", "replicas", "members", "image", "resources", "rollout", "userDataDigest"] as const;
+
+/**
+ * A group of replicas, NAME-1 … NAME-N, as one resource: the inputs are the desired-state file's group entry (replicas, the cube's spec,
+ * domains and ports with `{i}`/`{name}`, rollout). A change that replaces members runs inside this resource's update, in the rollout's batches.
+ */
+export class CubeGroup extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly replicas: pulumi.Output<number>;
+  declare readonly members: pulumi.Output<CubeGroupMemberOutput[]>;
+  declare readonly image: pulumi.Output<string>;
+  declare readonly resources: pulumi.Output<CubeResourcesShape>;
+  declare readonly userDataDigest: pulumi.Output<string | null>;
+
+  constructor(name: string, args: CubeGroupArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = { ...args, name: args.name ?? name };
+    if (args.userData !== undefined) props.userData = pulumi.secret(args.userData);
+    super(cubeGroupProvider, name, withOutputKeys(CUBE_GROUP_OUTPUTS, props), opts, MODULE, "CubeGroup");
   }
 }

@@ -8,6 +8,7 @@ import { withoutSpentAdoptId } from "./adopt.js";
 import { checkInputs, type CheckOutcome, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema, WebhookInputSchema } from "./check.js";
 import { createWebhook, deleteWebhook, updateWebhook } from "./webhook.js";
 import { createCube, updateCube } from "./cube.js";
+import { checkCubeGroup, createCubeGroup, updateCubeGroup } from "./cube-group.js";
 import { createDomain, updateDomain } from "./domain.js";
 import { withSecretsRedacted } from "./errors.js";
 import { configureSettings, settingsFrom } from "./settings.js";
@@ -87,4 +88,18 @@ export async function webhookUpdate(id: string, olds: Props, _news: Props): Prom
 }
 export async function webhookDelete(id: string, _props: Props): Promise<void> {
   return deleteWebhook(id);
+}
+
+// ------------------------------------------------------------------ CubeGroup
+
+export { diffCubeGroup as cubeGroupDiff, readCubeGroup as cubeGroupRead, deleteCubeGroup as cubeGroupDelete } from "./cube-group.js";
+
+export async function cubeGroupCheck(_olds: Props, news: Props): Promise<CheckResult> {
+  return checkCubeGroup(news);
+}
+export async function cubeGroupCreate(inputs: Props): Promise<CreateResult> {
+  return withSecretsRedacted([inputs], () => createCubeGroup(inputs));
+}
+export async function cubeGroupUpdate(id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  return withSecretsRedacted([news], () => updateCubeGroup(id, olds, news));
 }

@@ -1,5 +1,5 @@
 /** Engine steps for one Pulumi resource: the executors do the HTTP; this supplies the shared context and makes a failed step an error. */
-import { bodyDigest, cubeAddress, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
+import { bodyDigest, cubeAddress, type ExecContext, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import { ignoreNotFound } from "../engine/context.js";
 import { StepFailure } from "./errors.js";
@@ -22,12 +22,11 @@ export interface RunOptions {
   secrets?: Record<string, string | undefined>;
 }
 
-/** Runs the steps and throws the first failure; returns every step's outcome. */
-export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promise<StepOutcome[]> {
-  const client: CubeApi = apiClient();
+/** The executors' context of this plugin: its client (one pacer), its journal, its waits. */
+export async function execContext(client: CubeApi, options: RunOptions = {}): Promise<ExecContext> {
   const settings = currentSettings();
   const secrets = options.secrets ?? {};
-  const { outcomes } = await runSteps(steps, {
+  return {
     client,
     spaceId: await client.spaceId(),
     journal,
@@ -35,7 +34,12 @@ export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promi
     cubeIds: options.cubeIds ?? new Map<string, string>(),
     waitTimeoutMs: settings.waitTimeoutMs,
     pollIntervalMs: settings.pollIntervalMs,
-  });
+  };
+}
+
+/** Runs the steps and throws the first failure; returns every step's outcome. */
+export async function runOrThrow(steps: Step[], options: RunOptions = {}): Promise<StepOutcome[]> {
+  const { outcomes } = await runSteps(steps, await execContext(apiClient(), options));
   const failed = outcomes.find((outcome) => outcome.status === "failed");
   if (failed) throw new StepFailure(failed);
   return outcomes;

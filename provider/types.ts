@@ -3,6 +3,8 @@
  * JSON-like values only (null, never undefined). Names are the desired-state file's (`hostname`, `udp`, `allow`).
  */
 import { DOMAIN_DECLARED_SETTINGS, type DnsRecord, type DomainSettings } from "../schema/api.js";
+import type { z } from "zod";
+import type { DesiredDomain, DesiredPort, Rollout } from "../schema/desired.js";
 
 export type Power = "running" | "stopped";
 
@@ -133,4 +135,24 @@ export interface WebhookOutputs {
   createdAt: string;
   /** The signing secret (returned by the API once, at create); kept encrypted in state. */
   secret: string | null;
+}
+
+/** A CubeGroup's inputs: the desired-state file's group entry, as written there (durations "30s", `{i}` in hostnames). */
+export interface CubeGroupInputs extends Omit<CubeInputs, "adoptId"> {
+  /** Members NAME-1 … NAME-N; a smaller count removes the highest indexes (never a protected one). */
+  replicas: number;
+  /** Each member's domains: `{i}` and `{name}` in a hostname are the member's. */
+  domains?: z.input<typeof DesiredDomain>[];
+  ports?: z.input<typeof DesiredPort>[];
+  /** How a change that replaces members is rolled out: batches of maxUnavailable, canaries, health checks, autoRevert. */
+  rollout?: z.input<typeof Rollout>;
+}
+
+export interface CubeGroupMemberOutput {
+  name: string;
+  index: number;
+  cubeId: string;
+  state: string;
+  image: string;
+  publicIpv4: string | null;
 }

@@ -11,7 +11,7 @@ import type { Day2Context } from "./day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, leftOutWebhooks, portFields, publishedPorts, SSH_KEY_VARIABLE, type Plain } from "./imported.js";
+import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "./imported.js";
 import { observeFor, withConnection } from "./session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
@@ -58,15 +58,29 @@ function countLine(observed: ObservedState): string {
 export function importedYaml(observed: ObservedState, now: Date): string {
   const cubes = cubesInOrder(observed);
   const duplicated = duplicatedNames(cubes);
+  const groups = findGroups(cubes, (c) => cubeEntry(c, false));
+  const groupOf = new Map(groups.flatMap((group) => group.members.map((member) => [member, group] as const)));
+  // A group is written where its first member would be; its other members are in it.
+  const entries = cubes.flatMap((c): { observed: ObservedCube; entry: Plain; group?: ImportedGroup }[] => {
+    const group = groupOf.get(c);
+    if (group === undefined) return [{ observed: c, entry: cubeEntry(c, duplicated.has(c.cube.name)) }];
+    return group.members[0] === c ? [{ observed: c, entry: groupEntry(group), group }] : [];
+  });
   const doc = new Document({
     apiVersion: API_VERSION,
     defaults: { sshPublicKey: `\${env:${SSH_KEY_VARIABLE}}` },
-    cubes: cubes.map((c) => cubeEntry(c, duplicated.has(c.cube.name))),
+    cubes: entries.map((e) => e.entry),
   });
   doc.commentBefore = header(observed, now);
   commentKey(doc.contents, "defaults", DEFAULTS_COMMENT);
-  cubes.forEach((c, i) => decorateCube(doc, c, i));
+  entries.forEach((e, i) => decorateCube(doc, e.observed, i, e.group));
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** NAME-1 … NAME-N with one spec: `replicas: N`, a member's own name in hostnames and port labels written `{name}`. */
+function groupEntry(group: ImportedGroup): Plain {
+  const first = group.members[0] as ObservedCube;
+  return { name: group.name, replicas: group.members.length, ...memberTemplate(cubeEntry(first, false), first.cube.name) };
 }
 
 function header(observed: ObservedState, now: Date): string {
@@ -96,11 +110,14 @@ function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
   };
 }
 
-function decorateCube(doc: Document, observed: ObservedCube, index: number): void {
+function decorateCube(doc: Document, observed: ObservedCube, index: number, group?: ImportedGroup): void {
   const node = doc.getIn(["cubes", index], true) as Node | undefined;
   if (node === undefined) return;
   const power = powerSide(observed.cube.state);
-  node.commentBefore = ` id ${observed.cube.id}${power === "error" ? " (state error: power is left unmanaged)" : ""}`;
+  node.commentBefore =
+    group === undefined
+      ? ` id ${observed.cube.id}${power === "error" ? " (state error: power is left unmanaged)" : ""}`
+      : ` group of ${group.members.length} (${group.name}-1 … ${group.name}-${group.members.length}), ids ${group.members.map((m) => m.cube.id).join(", ")}`;
   flowStyle(doc.getIn(["cubes", index, "resources"], true));
   decorateDomains(doc, observed, index);
   publishedPorts(observed).forEach((_, p) => flowStyle(doc.getIn(["cubes", index, "ports", p, "allow"], true)));

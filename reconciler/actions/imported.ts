@@ -65,3 +65,51 @@ export const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed
 export function portFields(mapping: TcpMapping): Plain {
   return { ...(mapping.label !== null ? { label: mapping.label } : {}), udp: mapping.udp, ...(mapping.allow.length > 0 ? { allow: mapping.allow } : {}) };
 }
+
+/** Live cubes NAME-1 … NAME-N (N ≥ 2) written as one entry with `replicas: N`. */
+export interface ImportedGroup {
+  name: string;
+  members: ObservedCube[];
+}
+
+const MEMBER_NAME = /^(.+)-([1-9]\d*)$/;
+
+/**
+ * The groups the live names form: NAME-1 … NAME-N, every index once, no live cube named NAME itself, and the same entry for every member once its
+ * own name in a hostname or port label is read as `{name}`. Anything else stays cube by cube.
+ */
+export function findGroups(cubes: readonly ObservedCube[], entryOf: (observed: ObservedCube) => Plain): ImportedGroup[] {
+  const names = new Set(cubes.map((c) => c.cube.name));
+  const byBase = new Map<string, Map<number, ObservedCube[]>>();
+  for (const observed of cubes) {
+    const match = MEMBER_NAME.exec(observed.cube.name);
+    if (match === null) continue;
+    const [, base, index] = match as unknown as [string, string, string];
+    const members = byBase.get(base) ?? new Map<number, ObservedCube[]>();
+    members.set(Number(index), [...(members.get(Number(index)) ?? []), observed]);
+    byBase.set(base, members);
+  }
+  const groups: ImportedGroup[] = [];
+  for (const [base, members] of byBase) {
+    const count = members.size;
+    if (count < 2 || names.has(base) || [...members.values()].some((same) => same.length > 1)) continue;
+    const ordered = Array.from({ length: count }, (_, i) => members.get(i + 1)?.[0]);
+    if (ordered.some((m) => m === undefined)) continue;
+    const templates = (ordered as ObservedCube[]).map((m) => JSON.stringify(memberTemplate(entryOf(m), m.cube.name)));
+    if (templates.every((t) => t === templates[0])) groups.push({ name: base, members: ordered as ObservedCube[] });
+  }
+  return groups;
+}
+
+/** A member's entry as its group's: no name, and its own name in hostnames and port labels as `{name}`. */
+export function memberTemplate(entry: Plain, memberName: string): Plain {
+  const { name: _name, ...rest } = entry;
+  const own = (text: unknown): unknown => (typeof text === "string" ? text.split(memberName).join("{name}") : text);
+  const domains = rest.domains as Plain[] | undefined;
+  const ports = rest.ports as Plain[] | undefined;
+  return {
+    ...rest,
+    ...(domains ? { domains: domains.map((d) => ({ ...d, hostname: own(d.hostname) })) } : {}),
+    ...(ports ? { ports: ports.map((p) => (p.label === undefined ? p : { ...p, label: own(p.label) })) } : {}),
+  };
+}

@@ -2,7 +2,7 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanOptions } from "../../engine/index.js";
+import { DEFAULT_ROLLOUT_TIMING, diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanOptions } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import { MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
 import type { Pricing } from "../../schema/api.js";
@@ -214,7 +214,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export async function computePlan(
   conn: Connection,
   desired: DesiredState,
-  flags: PlanFlags,
+  /** pollIntervalMs (apply and watch, --poll-interval): how often waits poll, which the estimate of a rollout's waits counts. */
+  flags: PlanFlags & { pollIntervalMs?: number },
   rateLimit: RateLimit,
   notice?: NodeJS.WritableStream,
   source?: CatalogSource & { revision?: SourceRevision; policySources?: string[] },
@@ -226,7 +227,8 @@ export async function computePlan(
   const rotated = env ? await rotatedPasswords(conn, desired, env) : new Set<string>();
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
   const rollouts = await conn.rollouts.records(conn.spaceId);
-  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), ...(rollouts.length > 0 ? { rollouts } : {}) };
+  const rolloutTiming = { ...DEFAULT_ROLLOUT_TIMING, ...(flags.pollIntervalMs === undefined ? {} : { pollMs: flags.pollIntervalMs }) };
+  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), rolloutTiming, ...(rollouts.length > 0 ? { rollouts } : {}) };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.

@@ -11,6 +11,7 @@ import { escapeText } from "../render/escape.js";
 import { LoadCache, shortCommit, type RepoLoaded, type RepoLoader, STDIN, type LoadedFiles } from "../../desired/index.js";
 import { loadFleetForCli } from "../hints.js";
 import { WatchHealth } from "../metrics/health.js";
+import { RolloutsUnderWay } from "../metrics/rollouts.js";
 import { serveMetrics, type Health, type MetricsServer } from "../metrics/server.js";
 import { WatchStatusRecorder, type WatchStatus } from "../metrics/status.js";
 import { readStatusAuthFile, statusAuth } from "../metrics/status-auth.js";
@@ -201,6 +202,9 @@ class Watcher {
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
     ({ metrics: this.metrics, health: this.health, status: this.status, events: this.events } = reporting);
+    this.rollouts = new RolloutsUnderWay(this.metrics.rolloutInProgress);
+    this.health.addDetail(() => this.rollouts.detail());
+    this.health.longRoundWhile(() => this.rollouts.active());
   }
 
   private succeeded = false;
@@ -210,6 +214,8 @@ class Watcher {
   private readonly loadCache = new LoadCache();
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
+  /** The rollouts of the apply under way: /readyz detail and cubeform_rollout_in_progress. */
+  private readonly rollouts: RolloutsUnderWay;
 
   /** The last desired state that loaded (--repo: the last good commit): what rounds enforce while the source fails. */
   private lastGood: LoadedFiles | undefined;
@@ -334,7 +340,12 @@ class Watcher {
       shouldStop: () => this.ctx.signal.aborted,
       waitTimeoutMs: this.ctx.waitTimeoutMs,
       pollIntervalMs: this.ctx.pollIntervalMs,
-    });
+      // Rounds run one at a time and a plan's batches one after another: one rollout per group at a time, reported while under way.
+      onRolloutProgress: (batch, phase) => {
+        this.rollouts.progress(batch, phase);
+        this.health.roundProgressed();
+      },
+    }).finally(() => this.rollouts.roundEnded());
     return this.afterApply(result);
   }
 

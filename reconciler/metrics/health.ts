@@ -17,6 +17,9 @@ export class WatchHealth {
   private roundStartedAt: number | undefined;
   private ended = false;
   private detail: string | undefined;
+  private readonly details: (() => string | undefined)[] = [];
+  private busy: () => boolean = () => false;
+  private lastProgressAt: number | undefined;
 
   constructor(
     private readonly intervalMs: number,
@@ -51,25 +54,42 @@ export class WatchHealth {
     this.detail = detail;
   }
 
+  /** More lines the readiness body adds while they say something (a rollout under way); they never change whether it is ready. */
+  addDetail(lines: () => string | undefined): void {
+    this.details.push(lines);
+  }
+
+  /** While this says so (a rollout under way, whose health waits make a round long), a round that has not finished yet is no reason to be unready; /livez still catches a stuck one. */
+  longRoundWhile(busy: () => boolean): void {
+    this.busy = busy;
+  }
+
+  /** The round under way moved on (a rollout batch reached a phase): a long rollout that keeps moving is not a stuck round. */
+  roundProgressed(): void {
+    this.lastProgressAt = this.now();
+  }
+
   loopEnded(): void {
     this.ended = true;
   }
 
   live(): Health {
     if (this.ended) return { ok: false, reason: "the watch loop has ended" };
-    const running = this.roundStartedAt === undefined ? 0 : this.now() - this.roundStartedAt;
+    const running = this.roundStartedAt === undefined ? 0 : this.now() - Math.max(this.roundStartedAt, this.lastProgressAt ?? -Infinity);
     if (running > this.stuckAfterMs) return { ok: false, reason: `a round has been under way for ${Math.round(running / 1000)} s` };
     return { ok: true, reason: "" };
   }
 
   ready(): Health {
     const health = this.readiness();
-    return this.detail === undefined ? health : { ...health, detail: this.detail };
+    const lines = [this.detail, ...this.details.map((lines) => lines())].filter((line): line is string => line !== undefined);
+    return lines.length === 0 ? health : { ...health, detail: lines.join("\n") };
   }
 
   private readiness(): Health {
     if (this.ended) return { ok: false, reason: "the watch loop has ended" };
     if (this.lastFailure !== undefined) return { ok: false, reason: `the last round failed: ${this.lastFailure}` };
+    if (this.roundStartedAt !== undefined && this.busy() && this.live().ok) return { ok: true, reason: "" };
     const lastFinished = Math.max(this.lastSuccessAt ?? -Infinity, this.lastSourceOnlyAt ?? -Infinity);
     if (lastFinished === -Infinity) return { ok: false, reason: "no round has finished yet" };
     const age = this.now() - lastFinished;

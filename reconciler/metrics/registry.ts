@@ -67,16 +67,42 @@ export class LabeledCounter {
 
 const labelText = (labels: Record<string, string>): string =>
   Object.entries(labels)
-    .map(([label, value]) => `${label}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
+    .map(([label, value]) => `${label}="${escapeLabel(value)}"`)
     .join(",");
+
+/** A gauge with one label, one series per label value: `name{group="web"} 1`. A value once set stays listed (0 when over), so a graph ends at 0. */
+export class LabeledGauge {
+  private readonly values = new Map<string, number>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly label: string,
+  ) {}
+
+  set(labelValue: string, value: number): void {
+    this.values.set(labelValue, value);
+  }
+
+  render(): string {
+    const series = [...this.values].map(([labelValue, value]) => `${this.name}{${this.label}="${escapeLabel(labelValue)}"} ${formatValue(value)}\n`).join("");
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${series}`;
+  }
+}
 
 export class Registry {
   private readonly metrics: Metric[] = [];
   private readonly infos: InfoMetric[] = [];
-  private readonly labeled: LabeledCounter[] = [];
+  private readonly labeled: (LabeledCounter | LabeledGauge)[] = [];
 
   labeledCounter(name: string, help: string): LabeledCounter {
-    const metric = new LabeledCounter(name, help);
+    return this.addLabeled(new LabeledCounter(name, help));
+  }
+
+  labeledGauge(name: string, help: string, label: string): LabeledGauge {
+    return this.addLabeled(new LabeledGauge(name, help, label));
+  }
+
+  private addLabeled<M extends LabeledCounter | LabeledGauge>(metric: M): M {
     this.labeled.push(metric);
     return metric;
   }
@@ -96,7 +122,7 @@ export class Registry {
   }
 
   render(): string {
-    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.infos.map((m) => m.render()).join("") + this.labeled.map((m) => m.render()).join("");
+    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.labeled.map((m) => m.render()).join("") + this.infos.map((m) => m.render()).join("");
   }
 
   private add(metric: Metric): Metric {
@@ -107,6 +133,8 @@ export class Registry {
 }
 
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+const escapeLabel = (text: string): string => text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
 const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 

@@ -17,6 +17,7 @@ export function watchMetrics() {
     appliedRevision: registry.info("cubeform_source_applied_revision_info", "The last commit of the git source that was applied or found in sync (--repo)."),
     sourceFailing: registry.gauge("cubeform_source_failing", "1 when the last round could not fetch or load its source (a commit, the files; the last good load is still enforced), else 0."),
     commitStatuses: registry.labeledCounter("cubeform_commit_statuses_total", "Commit statuses sent to the forge (--status-provider), by state and result: posted, retried (an attempt that failed and is tried again) or failed (refused, or given up)."),
+    rolloutInProgress: registry.labeledGauge("cubeform_rollout_in_progress", "1 while a rollout of the group (label group) is under way in an apply round, else 0.", "group"),
     blockedChanges: registry.gauge("cubeform_blocked_changes", "Changes of the last plan that are blocked (termination protection, replacement not allowed, ambiguity)."),
     notificationsSent: registry.counter("cubeform_notifications_sent_total", "Notification events delivered (--notify; a 2xx answer), per target."),
     notificationFailures: registry.counter("cubeform_notification_failures_total", "Notification delivery attempts that failed (network error, timeout or non-2xx); retried up to 5 tries."),

@@ -9,7 +9,7 @@ import { githubData, githubInertLog, githubProperty } from "./escape.js";
 import { renderDriftText, renderPlanText } from "./text.js";
 import type { DriftReport, RenderContext } from "./types.js";
 import { policyAnnotations } from "./policy.js";
-import { ACTION_WORDS, formatValue, overBudgetMessage, visibleChanges } from "./values.js";
+import { ACTION_WORDS, changedGroups, formatValue, groupAddress, groupDescription, overBudgetMessage, rolloutLine, visibleChanges } from "./values.js";
 
 export function renderPlanGithub(plan: Plan, ctx: RenderContext): string {
   return annotations(plan, ctx) + githubInertLog(renderPlanText(plan, { ...ctx, color: false }));
@@ -31,12 +31,23 @@ function annotations(plan: Plan, ctx: RenderContext): string {
   // At the cube that adds the most.
   const top = overBudget ? (plan.cost as KnownCost).budget?.top?.[0] : undefined;
   const budget = overBudget ? annotation("error", { file: ctx.file, ...(top === undefined ? {} : ctx.cubePositions[top]) }, `Blocked by the budget: ${overBudget}`) : "";
-  return budget + policyAnnotations(plan, ctx, annotation) + visibleChanges(plan)
+  return budget + policyAnnotations(plan, ctx, annotation) + groupAnnotations(plan, ctx) + visibleChanges(plan)
     .map((change) => {
       const where = { file: ctx.file, ...(change.unmanaged ? {} : ctx.cubePositions[change.cubeName]) };
       return change.blocked
         ? annotation("error", where, `${change.address}: ${ACTION_WORDS[change.action]} is blocked: ${blockedReason(change.blocked)}`)
         : annotation("warning", where, describe(change));
+    })
+    .join("");
+}
+
+/** One per group with a change, at its entry: "cube/web[1..4]: group of 4 replicas; 4 to replace; rollout: …" (a warning, or the replace-at-once warning). */
+function groupAnnotations(plan: Plan, ctx: RenderContext): string {
+  return changedGroups(plan)
+    .map((group) => {
+      const where = { file: ctx.file, ...(ctx.cubePositions[group.name] ?? ctx.cubePositions[`${group.name}-1`]) };
+      const how = group.rollout !== undefined ? `; ${rolloutLine(group.rollout)}` : group.warning !== undefined ? `; warning: ${group.warning}` : "";
+      return annotation("warning", where, `${groupAddress(group)}: ${groupDescription(group)}${how}`);
     })
     .join("");
 }

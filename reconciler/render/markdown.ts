@@ -6,7 +6,7 @@ import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
 import { policyMarkdown } from "./policy.js";
 import { inlineValue } from "./fields.js";
-import { ACTION_WORDS, blockedLine, costLine, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import { ACTION_WORDS, blockedLine, changedGroups, costLine, groupAddress, groupDescription, rolloutLine, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
 
 const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
@@ -16,6 +16,7 @@ export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cube
   if (source !== undefined) lines.push(`Source: ${markdownCode(source.repo)} ${markdownCode(source.ref)} at commit ${markdownCode(shortCommit(source.revision))} (${markdownCode(source.path)})`, "");
   const changes = visibleChanges(plan).filter((c) => !(c.unmanaged && c.action === "noop"));
   if (changes.length === 0) lines.push(`No changes: the space matches ${markdownCode(ctx.file)}.`, "");
+  lines.push(...groupTable(plan));
   for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
   if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
@@ -41,6 +42,19 @@ export function renderDriftMarkdown(report: DriftReport, ctx: RenderContext): st
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Each group with a change: its header (cube/web[1..4]), what happens to it, and how (its rollout, or the warning without one). */
+function groupTable(plan: Plan): string[] {
+  const groups = changedGroups(plan);
+  if (groups.length === 0) return [];
+  const lines = ["#### Groups of replicas", "", "| Group | Change | Rollout |", "| --- | --- | --- |"];
+  for (const group of groups) {
+    const how = group.rollout !== undefined ? rolloutLine(group.rollout) : group.warning !== undefined ? `:warning: ${group.warning}` : "no rollout: members change in the plan's usual order";
+    lines.push(`| ${markdownCode(groupAddress(group))} | ${cell(groupDescription(group))} | ${cell(how)} |`);
+  }
+  lines.push("");
+  return lines;
 }
 
 function kindTable(kind: ResourceKind, changes: ResourceChange[]): string[] {

@@ -54,10 +54,11 @@ export function pacingLine(plan: Plan): string {
   const noun = mutations === 1 ? "mutation" : "mutations";
   const rate = `${limit}/${formatSeconds(windowMs / 1000)}s`;
   if (estimatedSeconds < 0.05) return `${mutations} API ${noun}; within the rate limit (${rate}), no wait.`;
-  const healthWaits = rolloutSeconds(plan);
-  if (healthWaits > 0) {
-    const paced = Math.max(0, estimatedSeconds - healthWaits);
-    return `${mutations} API ${noun}; this takes at least ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(paced)} s for the rate limit (${rate}) and ${formatSeconds(healthWaits)} s of rollout health checks (healthyFor per batch).`;
+  const waits = plan.summary.rolloutWaitSeconds;
+  if (waits !== undefined) {
+    const paced = Math.max(0, estimatedSeconds - waits);
+    const batches = plan.steps.filter((step) => step.op === "rollout-batch").length;
+    return `${mutations} API ${noun}; this takes about ${formatSeconds(estimatedSeconds)} s: ${formatSeconds(waits)} s of rollout waits (${batches} ${batches === 1 ? "batch" : "batches"} one after another, each waiting for its members' deletion, boot and healthyFor)${paced < 0.05 ? `; the rate limit (${rate}) adds no wait` : ` and ${formatSeconds(paced)} s more for the rate limit (${rate})`}.`;
   }
   return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
@@ -104,6 +105,21 @@ export const formatSeconds = (s: number): string => (Number.isInteger(s) ? Strin
 
 export const hasChanges = (plan: Plan): boolean => visibleChanges(plan).length > 0;
 
+/** "cube/web[1..4]": how every output names a group. */
+export const groupAddress = (group: PlanGroup): string => `cube/${group.name}[1..${group.replicas}]`;
+
+/** "group of 4 replicas, scaling 10 → 4; 2 to replace". */
+export function groupDescription(group: PlanGroup): string {
+  const scaled = group.live !== group.replicas && group.live > 0 ? `, scaling ${group.live} → ${group.replicas}` : "";
+  return `group of ${group.replicas} replicas${scaled}; ${group.replacing} to replace`;
+}
+
+/** The plan's groups that have a change to show, in the plan's order. */
+export function changedGroups(plan: Plan): PlanGroup[] {
+  const changed = new Set(visibleChanges(plan).flatMap((change) => (change.group === undefined ? [] : [change.group])));
+  return (plan.groups ?? []).filter((group) => changed.has(group.name));
+}
+
 /** "rollout: 3 batches of at most 2 (canary 1), each healthy (http) for 30s within 10m; auto-revert". */
 export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string {
   const canary = rollout.canary > 0 ? ` (canary ${rollout.canary})` : "";
@@ -112,9 +128,3 @@ export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string 
   return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
 }
 
-/** The rollout batches' health waits the estimate counts, in seconds. */
-function rolloutSeconds(plan: Plan): number {
-  let ms = 0;
-  for (const step of plan.steps) if (step.op === "rollout-batch") ms += step.rollout.healthyForMs;
-  return ms / 1000;
-}

@@ -1,5 +1,5 @@
 /** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
-import { apply, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
+import { apply, type RolloutBatchStep, type RolloutPhase, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -11,6 +11,8 @@ export interface ApplyPlanOptions {
   shouldStop: () => boolean;
   waitTimeoutMs: number;
   pollIntervalMs: number;
+  /** A rollout batch reached a phase (after the journal has it): watch reports rollouts under way. */
+  onRolloutProgress?: (batch: RolloutBatchStep, phase: RolloutPhase) => void;
   /** `cubeform apply`'s io: its signal goes to the engine, a webhook secret written joins its secrets, and waits are shown. */
   io?: CliIo;
 }
@@ -36,7 +38,10 @@ export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, o
       return writeFileAtomic(path, `${secret}\n`, { mode: 0o600 });
     },
     onDeleteAccepted: (cubeId, name) => conn.deletions.started(cubeId, name),
-    rolloutProgress: (batch, phase) => conn.rollouts.progress(conn.spaceId, batch, phase),
+    rolloutProgress: async (batch, phase) => {
+      await conn.rollouts.progress(conn.spaceId, batch, phase);
+      options.onRolloutProgress?.(batch, phase);
+    },
     onSecretApplied: (slot, env, value) => conn.secretMemory.remember({ spaceId: conn.spaceId, ...slot }, env, value),
   });
 }

@@ -70,7 +70,7 @@ describe("adoptId", () => {
     expect(mutations()).toEqual([]);
   });
 
-  let adopted: Record<Exclude<Kind, "Webhook">, Resource>;
+  let adopted: Record<Exclude<Kind, "Webhook" | "CubeGroup">, Resource>;
   it("takes over a matching cube, domain and mapping without a single mutation", async () => {
     stack.emulator.admin.clearRequests();
     const inputs = declared();

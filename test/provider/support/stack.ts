@@ -7,7 +7,7 @@
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { serializeProvider, startPlugin, type DiffResult, type Plugin } from "../harness.js";
 
-export type Kind = "Cube" | "Domain" | "TcpMapping" | "Webhook";
+export type Kind = "Cube" | "Domain" | "TcpMapping" | "Webhook" | "CubeGroup";
 type Props = Record<string, unknown>;
 
 export interface Resource {
@@ -55,12 +55,13 @@ export interface Stack {
 }
 
 async function providerTexts(): Promise<Record<Kind, string>> {
-  const { cubeProvider, domainProvider, tcpMappingProvider, webhookProvider } = await import("cubeform/provider");
+  const { cubeProvider, domainProvider, tcpMappingProvider, webhookProvider, cubeGroupProvider } = await import("cubeform/provider");
   return {
     Cube: await serializeProvider(cubeProvider),
     Domain: await serializeProvider(domainProvider),
     TcpMapping: await serializeProvider(tcpMappingProvider),
     Webhook: await serializeProvider(webhookProvider),
+    CubeGroup: await serializeProvider(cubeGroupProvider),
   };
 }
 
