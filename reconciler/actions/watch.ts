@@ -58,10 +58,12 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
+  const loadCache = new LoadCache();
   try {
-    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
+    const fileSpaceId = await fileSpaceOf(ctx, io, loadCache);
+    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true, fileSpaceId }, io, async (conn) => {
       status.connected(conn.spaceId);
-      const watcher = new Watcher(ctx, io, conn, { metrics, health, status });
+      const watcher = new Watcher(ctx, io, conn, { metrics, health, status }, loadCache);
       const wake = new Wake();
       const secrets = new WebhookSecrets();
       const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, await watcher.loadSecrets(secrets), io);
@@ -87,6 +89,16 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     health.loopEnded();
     await server?.close();
   }
+}
+
+/**
+ * The file's `space:` wins over the environment's: the files are read before connecting, so the rounds plan the space they name. A file that
+ * does not load yet connects as the environment says; its rounds report why. (--repo: the space of a commit is known only after a fetch.)
+ */
+async function fileSpaceOf(ctx: WatchContext, io: CliIo, cache: LoadCache): Promise<string | undefined> {
+  if (ctx.repo !== undefined) return undefined;
+  const loaded = await loadDesiredFiles({ files: ctx.files, cwd: ctx.cwd, env: io.env, cache }).catch(() => undefined);
+  return loaded?.desired.spaceId;
 }
 
 /** The webhook receiver: deliveries are verified against the secretFiles of the file's endpoints (webhook-secrets.ts). */
@@ -170,6 +182,8 @@ class Watcher {
     private readonly io: CliIo,
     private readonly conn: Connection,
     reporting: Reporting,
+    /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
+    private readonly loadCache: LoadCache,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
     ({ metrics: this.metrics, health: this.health, status: this.status } = reporting);
@@ -178,8 +192,6 @@ class Watcher {
   private succeeded = false;
   /** The secretFiles of the webhook endpoints in the file as last loaded (undefined: not loaded yet). */
   private webhookSecretPaths: string[] | undefined;
-  /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
-  private readonly loadCache = new LoadCache();
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
 
