@@ -3,7 +3,7 @@
  * a mandatory rule stops. The rules are loaded by desired/policy.ts and judged by engine/policy.ts.
  */
 import { delimiter } from "node:path";
-import { applyOverrides, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
+import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
 import { combineRules, loadPolicyFiles } from "../desired/policy.js";
 import { CliError } from "./errors.js";
 
@@ -39,6 +39,30 @@ export function checkPolicies(plan: Plan, rules: readonly SourcedRule[], input: 
   const unknown = input.overrides.find((o) => !names.has(o.rule));
   if (unknown !== undefined) throw new CliError("invalid_option", `--override-policy ${unknown.rule}: no policy rule has that name${rules.length > 0 ? ` (the rules: ${[...names].join(", ")})` : ""}`);
   plan.policy = evaluatePolicies(rules, { desired: input.desired, observed: input.observed, plan, overrides: input.overrides });
+}
+
+/**
+ * Before any mutation: the changes a mandatory violation refuses, and those that depend on them, are blocked (code policy_violation) and their
+ * steps left out; the rest is what apply carries out. When the violations leave nothing to carry out, apply is refused as a whole.
+ */
+export function withoutRefusedChanges(plan: Plan): Plan {
+  if (policyBlocks(plan).length === 0) return plan;
+  return cutRefusedChanges(plan).plan;
+}
+
+/** Refuses the apply when policy left none of the plan's steps to send. */
+export function refuseWhenAllRefused(planned: Plan, cut: Plan): void {
+  if (planned.steps.length > 0 && cut.steps.length === 0) refusePolicyViolations(planned);
+}
+
+/** Said before a partial apply: how many changes policy refuses (listed under Blocked above), and how to let a rule pass. */
+export function refusedLines(plan: Plan): string[] {
+  const refused = plan.changes.filter((c) => c.blocked?.code === "policy_violation").length;
+  if (refused === 0) return [];
+  const rules = [...new Set(policyBlocks(plan).map((v) => v.rule))];
+  return [
+    `Refused by policy (${rules.join(", ")}): ${refused} ${refused === 1 ? "change is" : "changes are"} not sent (listed under Blocked); the changes that do not depend on them are applied. To let a rule pass for one apply: --override-policy ${rules[0]} --reason TEXT`,
+  ];
 }
 
 /** Before any mutation: a mandatory violation the change makes stops the whole apply. */

@@ -19,6 +19,7 @@ import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { isOverBudget } from "../../engine/cost.js";
 import { policyBlocks } from "../../engine/policy.js";
+import { refusedLines, withoutRefusedChanges } from "../policy.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
@@ -283,16 +284,18 @@ class Watcher {
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
     reportWarnings(loaded, this.io);
-    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
+    const { plan: planned } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
+    // A mandatory policy violation refuses its changes and what depends on them before any mutation, as apply does; the rest is applied.
+    const plan = this.ctx.apply ? withoutRefusedChanges(planned) : planned;
     this.record(plan);
     // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
-    // A mandatory policy violation stops the round's apply before any mutation, as apply refuses it.
-    const refusedByPolicy = this.ctx.apply && plan.steps.length > 0 && policyBlocks(plan).length > 0;
-    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost) || refusedByPolicy) {
+    const refusedByPolicy = planned.steps.length > 0 && plan.steps.length === 0;
+    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost)) {
       if (refusedByPolicy) writeLine(this.io.stdout, `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`);
       this.reportPlan(plan, loaded);
       return {};
     }
+    for (const line of refusedLines(plan)) writeLine(this.io.stdout, `${this.prefix()}: ${line}`);
     writeLine(this.io.stdout, `${this.prefix()}: applying ${plan.steps.length} steps (${summaryLine(plan)})`);
     const result = await applyPlan(this.conn, plan, loaded.desired, {
       env: this.io.env,
