@@ -38,7 +38,7 @@ export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<numb
     say(io, ctx, `Taking snapshot "${taken.name}" (${taken.id}) of cube "${cube.name}".`);
     return ctx.wait ? waitForComplete(client, cube, taken, ctx, io) : taken;
   });
-  if (ctx.format === "json") printJson(io, snapshot);
+  if (ctx.format === "json") printJson(io, { ...snapshot, changed: true });
   else if (ctx.wait) say(io, ctx, `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`);
   return 0;
 }
