@@ -99,7 +99,7 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
   }
   for (const { rule, source } of rules) {
     const matches = cubeMatcher(rule);
-    violations.push(...replicaViolations(rule, source, matches, input), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
+    violations.push(...replicaViolations(rule, source, matches, input), ...groupCostViolations(rule, source, matches, input, costs), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
   }
   return applyOverrides({ rules: rules.length, violations }, input.overrides);
 }
@@ -320,6 +320,31 @@ function replicaViolations(rule: PolicyRule, source: string, matches: (name: str
     const limit = low ? `at least ${bounds.min}` : `at most ${bounds.max}`;
     const finding = { address: `group/${group}`, check: low ? "replicas.min" : "replicas.max", saw: `group ${group} has ${n} ${n === 1 ? "member" : "members"}; the rule wants ${limit}`, fix: `declare ${limit} members (${group}-1 … ${group}-N)` };
     found.push(violation(rule, source, finding, undefined, before.get(group) === n ? "existing" : "new"));
+  }
+  return found;
+}
+
+/** max.monthlyCostPerGroup: the members of each group the rule matches, their monthly costs together after the change (existing when unchanged). */
+function groupCostViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput, costs: ReturnType<typeof cubeCosts>): PolicyViolation[] {
+  const limit = rule.max?.monthlyCostPerGroup;
+  if (limit === undefined || input.plan.cost === undefined) return [];
+  const groups = new Map<string, string[]>();
+  for (const spec of input.desired.cubes) {
+    const group = spec.group?.group;
+    if (group !== undefined && matches(spec.name)) groups.set(group, [...(groups.get(group) ?? []), spec.name]);
+  }
+  const found: PolicyViolation[] = [];
+  for (const [group, members] of groups) {
+    const base = { address: `group/${group}`, check: "max.monthlyCostPerGroup" };
+    if (costs === undefined) {
+      found.push(violation(rule, source, { ...base, saw: `the monthly cost of group ${group} is unknown (the prices could not be read)`, fix: "run again when the prices can be read" }, undefined, "new"));
+      continue;
+    }
+    const sum = (side: "before" | "after"): number => members.reduce((total, name) => total + (costs.get(name)?.[side] ?? 0), 0);
+    const after = sum("after");
+    if (after <= limit) continue;
+    const finding = { ...base, saw: `group ${group} (${members.length} ${members.length === 1 ? "member" : "members"}) costs ${after.toFixed(2)} a month, over the maximum of ${limit.toFixed(2)}`, fix: "declare fewer replicas, or give them fewer resources" };
+    found.push(violation(rule, source, finding, undefined, Math.abs(sum("before") - after) < 0.005 ? "existing" : "new"));
   }
   return found;
 }
