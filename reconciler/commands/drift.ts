@@ -3,12 +3,13 @@ import { z } from "zod";
 import type { CliIo } from "../io.js";
 import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
 import { dnsPaceOf, DnsReadOptions, SessionOptions } from "./connect-options.js";
+import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
-const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape });
+const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape, policy: PolicyOptions.shape.policy });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
-  addDnsReadOptions(addSessionOptions(addFormatOption(command)))
+  addPolicyOptions(addDnsReadOptions(addSessionOptions(addFormatOption(command))), { overrides: false })
     .addHelpText(
       "after",
       `
@@ -16,6 +17,7 @@ Examples:
   $ cubeform drift
   $ cubeform drift --format github     # annotations + step summary in GitHub Actions
   $ cubeform drift --format json | jq '.plan.summary'
+  $ cubeform drift --policy policy.yaml   # and what the live fleet breaks of the rules (warnings)
 
 Reports changed fields, missing cubes, domains and ports, unmanaged cubes, blocked actions,
 and domains whose DNS records are not all found (missing = not published yet, unknown = the
@@ -27,7 +29,10 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { dnsConcurrency, dnsRate, ...parsed } = parseOptions(DriftOptions, raw);
-      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }) }, io));
+      const { dnsConcurrency, dnsRate, policy, ...parsed } = parseOptions(DriftOptions, raw);
+      const { policyFlags } = await import("../policy.js");
+      const { cwdOf } = await import("../io.js");
+      const policyOf = policyFlags({ policy }, io.env, cwdOf(io));
+      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }), policy: policyOf }, io));
     });
 }
