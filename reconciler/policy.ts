@@ -2,9 +2,10 @@
  * Policies for the CLI (issue 36): which policy files (--policy, else CUBEFORM_POLICY), the overrides asked for, and the refusal of an apply that
  * a mandatory rule stops. The rules are loaded by desired/policy.ts and judged by engine/policy.ts.
  */
-import { delimiter } from "node:path";
+import { delimiter, resolve } from "node:path";
 import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
-import { combineRules, loadPolicyFiles } from "../desired/policy.js";
+import { combineRules, loadPolicyFiles, POLICY_FILE } from "../desired/policy.js";
+import { readRegularText, tryOr } from "../system/files.js";
 import { CliError } from "./errors.js";
 
 /** What plan, apply and watch were told about policies. */
@@ -28,8 +29,22 @@ export function policyFlags(options: { policy?: string[]; overridePolicy?: strin
 
 /** The rules a plan is checked against: the policy files' and the fleet's own (an error names both places when they clash). */
 export function policyRules(flags: PolicyFlags | undefined, desired: DesiredState, source?: { policySources?: string[] }): SourcedRule[] {
-  const fromFiles = flags === undefined || flags.files.length === 0 ? [] : loadPolicyFiles({ files: flags.files, cwd: flags.cwd });
+  const fromFiles = flags === undefined || flags.files.length === 0 ? [] : loadedOnce(flags);
   return combineRules(fromFiles, { ...(desired.policies ? { rules: desired.policies } : {}), ...(source?.policySources ? { sources: source.policySources } : {}) });
+}
+
+/**
+ * A run checks its policy files before it connects and judges the plan by them later (a watch: every round): they are parsed and validated
+ * again only when their text changed.
+ */
+const loaded = new WeakMap<PolicyFlags, { texts: string[]; rules: SourcedRule[] }>();
+function loadedOnce(flags: PolicyFlags): SourcedRule[] {
+  const texts = flags.files.map((file) => tryOr(() => readRegularText(resolve(flags.cwd, file), POLICY_FILE), ""));
+  const known = loaded.get(flags);
+  if (known !== undefined && known.texts.every((text, i) => text !== "" && text === texts[i])) return known.rules;
+  const rules = loadPolicyFiles({ files: flags.files, cwd: flags.cwd });
+  loaded.set(flags, { texts, rules });
+  return rules;
 }
 
 /** The plan's policy report, when any rule applies; an override of a rule that does not exist is an error (a typo would pass silently). */
