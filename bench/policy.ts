@@ -55,16 +55,30 @@ async function main(): Promise<void> {
     await plan([]);
     const without: number[] = [];
     const withPolicy: number[] = [];
+    const cpuWithout: number[] = [];
+    const cpuWith: number[] = [];
+    const pairRatios: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       // Alternating, the order swapped each round: both see the same machine.
       const order = i % 2 === 0 ? [false, true] : [true, false];
-      for (const policed of order) (policed ? withPolicy : without).push((await plan(policed ? ["--policy", policy] : [])).wallMs);
+      const pair: Record<string, number> = {};
+      for (const policed of order) {
+        const run = await plan(policed ? ["--policy", policy] : []);
+        (policed ? withPolicy : without).push(run.wallMs);
+        (policed ? cpuWith : cpuWithout).push((run.userMs ?? 0) + (run.systemMs ?? 0));
+        pair[String(policed)] = run.wallMs;
+      }
+      pairRatios.push((pair.true as number) / (pair.false as number));
     }
     const a = median(without);
     const b = median(withPolicy);
-    console.log(`plan without policies: median ${a.toFixed(0)} ms of ${RUNS} (${without.map((v) => v.toFixed(0)).join(", ")})`);
-    console.log(`plan with 10 rules:    median ${b.toFixed(0)} ms of ${RUNS} (${withPolicy.map((v) => v.toFixed(0)).join(", ")})`);
-    console.log(`ratio: ${(b / a).toFixed(3)}× (bound: ≤ 1.05×) ${b / a <= 1.05 ? "PASS" : "MISS"}`);
+    const list = (values: number[], digits = 0): string => values.map((v) => v.toFixed(digits)).join(", ");
+    console.log(`plan without policies: median ${a.toFixed(0)} ms of ${RUNS} (${list(without)}); CPU median ${median(cpuWithout).toFixed(0)} ms (${list(cpuWithout)})`);
+    console.log(`plan with 10 rules:    median ${b.toFixed(0)} ms of ${RUNS} (${list(withPolicy)}); CPU median ${median(cpuWith).toFixed(0)} ms (${list(cpuWith)})`);
+    const sorted = [...pairRatios].sort((x, y) => x - y);
+    console.log(`ratio of pairs (with / without, alternating): median ${median(pairRatios).toFixed(3)}×, spread ${(sorted[0] as number).toFixed(3)}–${(sorted[sorted.length - 1] as number).toFixed(3)} (${list(pairRatios, 3)})`);
+    console.log(`CPU ratio (user+sys medians): ${(median(cpuWith) / median(cpuWithout)).toFixed(3)}×`);
+    console.log(`ratio of medians: ${(b / a).toFixed(3)}× (bound: ≤ 1.05×) ${b / a <= 1.05 ? "PASS" : "MISS"}`);
   } finally {
     await emulator.stop();
   }

@@ -75,7 +75,8 @@ export interface CubeApi {
   listSnapshots(cubeId: string): Promise<Api.Snapshot[]>;
   createSnapshot(cubeId: string, body: z.infer<typeof Api.CreateSnapshotRequest>, options: CreateOptions): Promise<Api.Snapshot>;
   deleteSnapshot(cubeId: string, snapshotId: string): Promise<void>;
-  restoreSnapshot(cubeId: string, snapshotId: string): Promise<void>;
+  /** Carries an Idempotency-Key (options', else one minted for the call), so a resend after a 5xx or a lost answer restores once. */
+  restoreSnapshot(cubeId: string, snapshotId: string, options?: { idempotencyKey?: string }): Promise<void>;
 
   /** Newest first. */
   listBackups(): Promise<Api.Backup[]>;

@@ -302,8 +302,9 @@ export class CubeClient implements CubeApi {
     await this.request("Ignored", { method: "DELETE", path: await this.cubePath(cubeId, `/snapshots/${seg(snapshotId)}`) });
   }
 
-  async restoreSnapshot(cubeId: string, snapshotId: string): Promise<void> {
-    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId } });
+  async restoreSnapshot(cubeId: string, snapshotId: string, options?: { idempotencyKey?: string }): Promise<void> {
+    const idempotencyKey = checkIdempotencyKey(options?.idempotencyKey ?? newIdempotencyKey());
+    await this.request("Ignored", { method: "POST", path: await this.cubePath(cubeId, "/restore"), body: { snapshotId }, idempotencyKey });
   }
 
   // ------------------------------------------------------------ backups and sharing

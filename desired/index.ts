@@ -41,6 +41,6 @@ export { formatProblem, inWords, GitSourceError, LoadError, RepoLoadError, Sourc
 export { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 export { didYouMean } from "./suggest.js";
 export { SSH_PUBLIC_KEY_FILE } from "./limits.js";
-export { combineRules, loadPolicyFiles } from "./policy.js";
+export { combineRules, loadPolicyFiles, POLICY_FILE } from "./policy.js";
 export { normalize, type NormalizeOptions } from "./normalize.js";
 export { DesiredStateError } from "./errors.js";

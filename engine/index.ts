@@ -28,6 +28,7 @@ export { memoryJournal, bodyDigest } from "./journal.js";
 export { waitForCube, type WaitSpec } from "./wait.js";
 export { fleetAfter, fleetBefore, isOverBudget, planCost, HOURS_PER_MONTH, type FleetCube } from "./cost.js";
 export { applyOverrides, checkCubeInputs, checkPortInputs, evaluatePolicies, policyBlocks, blocksApply, globPattern, groupOf, isPreviewName, type CubeInputs, type PolicyInput, type PolicyOverride, type PolicyReport, type PolicyRule, type PolicyViolation, type SourcedRule } from "./policy.js";
+export { cutRefusedChanges, markRefused, refusedOf, type PolicyCut } from "./policy-cut.js";
 export { runRolloutBatch } from "./rollout.js";
 export { DEFAULT_ROLLOUT_TIMING, type RolloutTiming } from "./rollout-plan.js";
 export { probeMember, expandPlaceholders, type HealthProbe, type ProbeResult, type ProbeTarget } from "./health.js";

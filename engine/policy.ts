@@ -44,6 +44,8 @@ interface Finding {
 }
 
 type Check = (cube: CubeSubject, address: string) => Finding[];
+/** A rule's checks together, adding what they find to `out` (one array per cube, not one per check). */
+type RuleCheck = (cube: CubeSubject, address: string, out: Finding[]) => void;
 
 export interface PolicyInput {
   desired: DesiredState;
@@ -54,7 +56,11 @@ export interface PolicyInput {
 
 export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInput): PolicyReport {
   const violations: PolicyViolation[] = [];
-  const compiled = rules.map((sourced) => ({ ...sourced, matches: cubeMatcher(sourced.rule), check: cubeCheck(sourced.rule) }));
+  // Each rule's matcher and checks are compiled once; a cube then costs one subject and the checks of the rules that match it.
+  const compiled = rules.flatMap(({ rule, source }) => {
+    const check = cubeCheck(rule);
+    return check === undefined ? [] : [{ rule, source, matches: matchesEveryCube(rule) ? undefined : cubeMatcher(rule), check }];
+  });
   const changes = new Map(input.plan.changes.map((c) => [c.address, c]));
   const specs = new Map(input.desired.cubes.map((spec) => [spec.name, spec]));
   const live = new Map(input.observed.cubes.map((o) => [o.cube.id, o]));
@@ -62,29 +68,44 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
   // A cube whose change and sub-resources change nothing has, after the change, exactly what it has live: its findings are all existing.
   const changing = new Set<string>();
   for (const change of input.plan.changes) if (change.action !== "noop") changing.add(change.cubeName);
-  for (const change of input.plan.changes) {
+  const findings: Finding[] = [];
+  for (const change of compiled.length === 0 ? [] : input.plan.changes) {
     if (change.kind !== "cube" || change.unmanaged || change.action === "delete") continue;
     const spec = specs.get(change.cubeName);
     if (spec === undefined) continue;
     const observed = change.id === null ? undefined : live.get(change.id);
     const made = change.action === "create" || isReplace(change.action);
-    const after = desiredSubject(spec, made ? undefined : observed, costs?.get(spec.name)?.after);
-    const before = observed === undefined ? undefined : liveSubject(observed, costs?.get(spec.name)?.before);
+    const cost = costs?.get(spec.name);
+    const untouched = observed !== undefined && !changing.has(spec.name);
+    const after = desiredSubject(spec, made ? undefined : observed, cost?.after);
+    // Only a cube the change touches needs its live findings, to tell the ones it makes from those it keeps.
+    const before = untouched || made || observed === undefined ? undefined : liveSubject(observed, cost?.before);
     for (const { rule, source, matches, check } of compiled) {
-      if (check === undefined || !matches(spec.name)) continue;
-      const untouched = before !== undefined && !changing.has(spec.name);
-      const seen = untouched || before === undefined || made ? undefined : new Set(check(before, change.address).map(keyOf));
-      for (const finding of check(after, change.address)) {
-        const isNew = !untouched && (made || isMade(changes.get(finding.address)) || !seen?.has(keyOf(finding)));
+      if (matches !== undefined && !matches(spec.name)) continue;
+      findings.length = 0;
+      check(after, change.address, findings);
+      if (findings.length === 0) continue;
+      let seen: Set<string> | undefined;
+      if (before !== undefined) {
+        const previous: Finding[] = [];
+        check(before, change.address, previous);
+        seen = new Set(previous.map(keyOf));
+      }
+      for (const finding of findings) {
+        const isNew = !untouched && (made || observed === undefined || isMade(changes.get(finding.address)) || !seen?.has(keyOf(finding)));
         violations.push(violation(rule, source, finding, spec.name, isNew ? "new" : "existing"));
       }
     }
   }
-  for (const { rule, source, matches } of compiled) {
-    violations.push(...replicaViolations(rule, source, matches, input), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
+  for (const { rule, source } of rules) {
+    const matches = cubeMatcher(rule);
+    violations.push(...replicaViolations(rule, source, matches, input), ...groupCostViolations(rule, source, matches, input, costs), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
   }
   return applyOverrides({ rules: rules.length, violations }, input.overrides);
 }
+
+/** A rule without names, groups or a preview setting judges every cube: no glob to test. */
+const matchesEveryCube = (rule: PolicyRule): boolean => rule.match?.names === undefined && rule.match?.groups === undefined && (rule.match?.previews ?? "include") === "include";
 
 /** The report with each mandatory violation of an overridden rule, made by the change, let through with the override's reason. */
 export function applyOverrides(report: PolicyReport, overrides: readonly PolicyOverride[] | undefined): PolicyReport {
@@ -102,7 +123,8 @@ const keyOf = (f: Finding): string => `${f.address}\0${f.check}`;
 const isMade = (change: ResourceChange | undefined): boolean => change !== undefined && (change.action === "create" || isReplace(change.action));
 
 function violation(rule: PolicyRule, source: string, f: Finding, cubeName: string | undefined, status: PolicyViolation["status"]): PolicyViolation {
-  return { rule: rule.name, enforcement: rule.enforcement, address: f.address, ...(cubeName === undefined ? {} : { cubeName }), check: f.check, saw: f.saw, fix: f.fix, status, source };
+  if (cubeName === undefined) return { rule: rule.name, enforcement: rule.enforcement, address: f.address, check: f.check, saw: f.saw, fix: f.fix, status, source };
+  return { rule: rule.name, enforcement: rule.enforcement, address: f.address, cubeName, check: f.check, saw: f.saw, fix: f.fix, status, source };
 }
 
 // ---------------------------------------------------------------- matching
@@ -198,7 +220,7 @@ function cubeCosts(plan: Plan): Map<string, { before: number | null; after: numb
 const OPEN = new Set(["0.0.0.0/0", "::/0"]);
 
 /** The checks a rule makes on each cube it matches; undefined when it judges no cube (replicas, webhooks, the change's cost). */
-function cubeCheck(rule: PolicyRule): Check | undefined {
+function cubeCheck(rule: PolicyRule): RuleCheck | undefined {
   const checks: Check[] = [];
   const { deny, allowed, max } = rule;
   if (deny?.portsOpenToInternet) checks.push(portsOpen);
@@ -209,7 +231,9 @@ function cubeCheck(rule: PolicyRule): Check | undefined {
   if (max !== undefined) checks.push(...maxChecks(max));
   if (rule.require?.terminationProtection) checks.push(protectionRequired);
   if (checks.length === 0) return undefined;
-  return (cube, address) => checks.flatMap((check) => check(cube, address));
+  return (cube, address, out) => {
+    for (const check of checks) for (const finding of check(cube, address)) out.push(finding);
+  };
 }
 
 const portsOpen: Check = (cube, address) =>
@@ -300,6 +324,31 @@ function replicaViolations(rule: PolicyRule, source: string, matches: (name: str
   return found;
 }
 
+/** max.monthlyCostPerGroup: the members of each group the rule matches, their monthly costs together after the change (existing when unchanged). */
+function groupCostViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput, costs: ReturnType<typeof cubeCosts>): PolicyViolation[] {
+  const limit = rule.max?.monthlyCostPerGroup;
+  if (limit === undefined || input.plan.cost === undefined) return [];
+  const groups = new Map<string, string[]>();
+  for (const spec of input.desired.cubes) {
+    const group = spec.group?.group;
+    if (group !== undefined && matches(spec.name)) groups.set(group, [...(groups.get(group) ?? []), spec.name]);
+  }
+  const found: PolicyViolation[] = [];
+  for (const [group, members] of groups) {
+    const base = { address: `group/${group}`, check: "max.monthlyCostPerGroup" };
+    if (costs === undefined) {
+      found.push(violation(rule, source, { ...base, saw: `the monthly cost of group ${group} is unknown (the prices could not be read)`, fix: "run again when the prices can be read" }, undefined, "new"));
+      continue;
+    }
+    const sum = (side: "before" | "after"): number => members.reduce((total, name) => total + (costs.get(name)?.[side] ?? 0), 0);
+    const after = sum("after");
+    if (after <= limit) continue;
+    const finding = { ...base, saw: `group ${group} (${members.length} ${members.length === 1 ? "member" : "members"}) costs ${after.toFixed(2)} a month, over the maximum of ${limit.toFixed(2)}`, fix: "declare fewer replicas, or give them fewer resources" };
+    found.push(violation(rule, source, finding, undefined, Math.abs(sum("before") - after) < 0.005 ? "existing" : "new"));
+  }
+  return found;
+}
+
 function webhookViolations(rule: PolicyRule, source: string, input: PolicyInput, changes: Map<string, ResourceChange>): PolicyViolation[] {
   const hosts = rule.allowed?.webhookHosts;
   if (hosts === undefined || input.desired.webhooks === undefined) return [];
@@ -366,7 +415,9 @@ function judgeAlone(rules: readonly SourcedRule[], subject: CubeSubject, address
   for (const { rule, source } of rules) {
     const check = cubeCheck(rule);
     if (check === undefined || !applies(rule)) continue;
-    for (const finding of check(subject, address).filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined, "new"));
+    const findings: Finding[] = [];
+    check(subject, address, findings);
+    for (const finding of findings.filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined, "new"));
   }
   return found;
 }

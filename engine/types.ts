@@ -149,7 +149,7 @@ export interface FieldChange {
   forcesReplace: boolean;
 }
 
-export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name" | "empty_source";
+export type BlockCode = "termination_protected" | "replace_not_allowed" | "ambiguous_name" | "empty_source" | "policy_violation";
 
 export interface Blocked {
   code: BlockCode;

@@ -7,6 +7,7 @@ import { checkCubeInputs, checkPortInputs, type PolicyViolation, type SourcedRul
 import { loadPolicyFiles, formatProblem, LoadError } from "../desired/index.js";
 import { containsUnknown, type CheckFailure } from "./check.js";
 import { currentSettings } from "./settings.js";
+import { warnEngine } from "./engine-log.js";
 import type { Props } from "./values.js";
 
 /** Which input a check is about, for the failure's property. */
@@ -28,8 +29,11 @@ function policyFiles(): string[] {
 
 const failureOf = (v: PolicyViolation): CheckFailure => ({ property: PROPERTY[v.check] ?? "", reason: `policy ${v.rule} (mandatory, ${v.source}): ${v.saw}; fix: ${v.fix}` });
 
-/** Check failures for the mandatory rules the inputs break; none while an input the rules read is unknown (preview). */
-export function policyFailures(kind: "Cube" | "TcpMapping", inputs: Props): CheckFailure[] {
+/**
+ * Check failures for the mandatory rules the inputs break; none while an input the rules read is unknown (preview). The advisory rules they
+ * break are warnings through the engine (engine-log.ts), as CrossGuard's advisory policies are.
+ */
+export async function policyFailures(kind: "Cube" | "TcpMapping", inputs: Props): Promise<CheckFailure[]> {
   const files = policyFiles();
   if (files.length === 0 || containsUnknown(inputs)) return [];
   let rules: SourcedRule[];
@@ -43,5 +47,7 @@ export function policyFailures(kind: "Cube" | "TcpMapping", inputs: Props): Chec
     kind === "Cube"
       ? checkCubeInputs(rules, inputs as unknown as Parameters<typeof checkCubeInputs>[1])
       : checkPortInputs(rules, { cubePort: inputs.cubePort as number, udp: (inputs.udp as boolean | undefined) ?? true, allow: (inputs.allow as string[] | undefined) ?? [] });
+  const name = typeof inputs.name === "string" ? `${kind} ${inputs.name}` : kind;
+  for (const v of violations.filter((v) => v.enforcement === "advisory")) await warnEngine(`${name}: policy ${v.rule} (advisory, ${v.source}): ${v.saw}; fix: ${v.fix}`);
   return violations.filter((v) => v.enforcement === "mandatory").map(failureOf);
 }

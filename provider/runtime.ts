@@ -26,9 +26,9 @@ function spendAdoptId(olds: Props, outcome: CheckResult): CheckResult {
 }
 
 /** Valid inputs are then judged by the policy files' mandatory rules (policy.ts). */
-function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): CheckOutcome {
+async function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): Promise<CheckOutcome> {
   if (outcome.failures.length > 0) return outcome;
-  return { ...outcome, failures: policyFailures(kind, outcome.inputs) };
+  return { ...outcome, failures: await policyFailures(kind, outcome.inputs) };
 }
 
 // ------------------------------------------------------------------ Cube
@@ -36,7 +36,7 @@ function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): CheckOu
 export { diffCube as cubeDiff, readCube as cubeRead, deleteCube as cubeDelete } from "./cube.js";
 
 export async function cubeCheck(olds: Props, news: Props): Promise<CheckResult> {
-  return spendAdoptId(olds, withPolicy("Cube", checkInputs(CubeInputSchema, news, { dropNulls: true })));
+  return spendAdoptId(olds, await withPolicy("Cube", checkInputs(CubeInputSchema, news, { dropNulls: true })));
 }
 export async function cubeCreate(inputs: Props): Promise<CreateResult> {
   return withSecretsRedacted([inputs], () => createCube(inputs));
@@ -64,7 +64,7 @@ export async function domainUpdate(id: string, olds: Props, news: Props): Promis
 export { diffTcpMapping as tcpMappingDiff, createTcpMapping as tcpMappingCreate, deleteTcpMapping as tcpMappingDelete } from "./tcp-mapping.js";
 
 export async function tcpMappingCheck(olds: Props, news: Props): Promise<CheckResult> {
-  return spendAdoptId(olds, withPolicy("TcpMapping", checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" })));
+  return spendAdoptId(olds, await withPolicy("TcpMapping", checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" })));
 }
 export async function tcpMappingRead(id: string, _props?: Props): Promise<ReadResult> {
   return readTcpMapping(id);

@@ -6,6 +6,7 @@ import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
 import { escapeText } from "./render/escape.js";
 import { VERSION } from "./version.js";
+import { markNativeYaml, offerYaml, yamlRun } from "./yaml-output.js";
 
 export type { CliIo } from "./io.js";
 
@@ -29,6 +30,8 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
     else if (invoked === undefined || argv.includes("--help") || argv.includes("-h")) stubs.set(program.command(entry.name).description(entry.summary), entry);
   }
   giveFormatShortFlag(program);
+  markNativeYaml(program);
+  offerYaml(program);
   const help = new Help();
   program.configureHelp({
     subcommandTerm: (command) => {
@@ -59,7 +62,17 @@ function invokedCommand(argv: readonly string[]): CommandEntry | undefined {
 export async function main(argv: string[], rawIo: CliIo): Promise<number> {
   const io = redactingIo(rawIo);
   try {
-    await (await buildProgram(io, argv)).parseAsync(argv, { from: "user" });
+    const program = await buildProgram(io, argv);
+    const yaml = yamlRun(program, argv, io);
+    if (yaml === undefined) await program.parseAsync(argv, { from: "user" });
+    else {
+      // -o yaml: the command runs as with json; its document is written as YAML when it ends (yaml-output.ts).
+      try {
+        await (await buildProgram(yaml.io, yaml.argv)).parseAsync(yaml.argv, { from: "user" });
+      } finally {
+        await yaml.finish();
+      }
+    }
     return 0;
   } catch (e) {
     return reportError(e, io);

@@ -2,9 +2,10 @@
  * Policies for the CLI (issue 36): which policy files (--policy, else CUBEFORM_POLICY), the overrides asked for, and the refusal of an apply that
  * a mandatory rule stops. The rules are loaded by desired/policy.ts and judged by engine/policy.ts.
  */
-import { delimiter } from "node:path";
-import { applyOverrides, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
-import { combineRules, loadPolicyFiles } from "../desired/index.js";
+import { delimiter, resolve } from "node:path";
+import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
+import { combineRules, loadPolicyFiles, POLICY_FILE } from "../desired/index.js";
+import { readRegularText, tryOr } from "../system/files.js";
 import { CliError } from "./errors.js";
 
 /** What plan, apply and watch were told about policies. */
@@ -28,8 +29,22 @@ export function policyFlags(options: { policy?: string[]; overridePolicy?: strin
 
 /** The rules a plan is checked against: the policy files' and the fleet's own (an error names both places when they clash). */
 export function policyRules(flags: PolicyFlags | undefined, desired: DesiredState, source?: { policySources?: string[] }): SourcedRule[] {
-  const fromFiles = flags === undefined || flags.files.length === 0 ? [] : loadPolicyFiles({ files: flags.files, cwd: flags.cwd });
+  const fromFiles = flags === undefined || flags.files.length === 0 ? [] : loadedOnce(flags);
   return combineRules(fromFiles, { ...(desired.policies ? { rules: desired.policies } : {}), ...(source?.policySources ? { sources: source.policySources } : {}) });
+}
+
+/**
+ * A run checks its policy files before it connects and judges the plan by them later (a watch: every round): they are parsed and validated
+ * again only when their text changed.
+ */
+const loaded = new WeakMap<PolicyFlags, { texts: string[]; rules: SourcedRule[] }>();
+function loadedOnce(flags: PolicyFlags): SourcedRule[] {
+  const texts = flags.files.map((file) => tryOr(() => readRegularText(resolve(flags.cwd, file), POLICY_FILE), ""));
+  const known = loaded.get(flags);
+  if (known !== undefined && known.texts.every((text, i) => text !== "" && text === texts[i])) return known.rules;
+  const rules = loadPolicyFiles({ files: flags.files, cwd: flags.cwd });
+  loaded.set(flags, { texts, rules });
+  return rules;
 }
 
 /** The plan's policy report, when any rule applies; an override of a rule that does not exist is an error (a typo would pass silently). */
@@ -39,6 +54,30 @@ export function checkPolicies(plan: Plan, rules: readonly SourcedRule[], input: 
   const unknown = input.overrides.find((o) => !names.has(o.rule));
   if (unknown !== undefined) throw new CliError("invalid_option", `--override-policy ${unknown.rule}: no policy rule has that name${rules.length > 0 ? ` (the rules: ${[...names].join(", ")})` : ""}`);
   plan.policy = evaluatePolicies(rules, { desired: input.desired, observed: input.observed, plan, overrides: input.overrides });
+}
+
+/**
+ * Before any mutation: the changes a mandatory violation refuses, and those that depend on them, are blocked (code policy_violation) and their
+ * steps left out; the rest is what apply carries out. When the violations leave nothing to carry out, apply is refused as a whole.
+ */
+export function withoutRefusedChanges(plan: Plan): Plan {
+  if (policyBlocks(plan).length === 0) return plan;
+  return cutRefusedChanges(plan).plan;
+}
+
+/** Refuses the apply when policy left none of the plan's steps to send. */
+export function refuseWhenAllRefused(planned: Plan, cut: Plan): void {
+  if (planned.steps.length > 0 && cut.steps.length === 0) refusePolicyViolations(planned);
+}
+
+/** Said before a partial apply: how many changes policy refuses (listed under Blocked above), and how to let a rule pass. */
+export function refusedLines(plan: Plan): string[] {
+  const refused = plan.changes.filter((c) => c.blocked?.code === "policy_violation").length;
+  if (refused === 0) return [];
+  const rules = [...new Set(policyBlocks(plan).map((v) => v.rule))];
+  return [
+    `Refused by policy (${rules.join(", ")}): ${refused} ${refused === 1 ? "change is" : "changes are"} not sent (listed under Blocked); the changes that do not depend on them are applied. To let a rule pass for one apply: --override-policy ${rules[0]} --reason TEXT`,
+  ];
 }
 
 /** Before any mutation: a mandatory violation the change makes stops the whole apply. */

@@ -50,6 +50,8 @@ export const MaxChecks = z.strictObject({
   diskGb: z.optional(Positive),
   /** A cube's monthly cost after the change, in the API's currency. */
   monthlyCostPerCube: z.optional(Positive),
+  /** A group of replicas' monthly cost after the change (its members' together), in the API's currency. */
+  monthlyCostPerGroup: z.optional(Positive),
   /** What the change adds to the fleet's monthly cost. */
   monthlyCostIncrease: z.optional(Positive),
 });

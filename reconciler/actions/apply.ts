@@ -17,7 +17,7 @@ import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
 import { STDIN } from "../../desired/index.js";
 import { renderContext } from "./plan.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { checkPolicies, policyRules, refusePolicyViolations, type PolicyFlags } from "../policy.js";
+import { checkPolicies, policyRules, refusedLines, refuseWhenAllRefused, withoutRefusedChanges, type PolicyFlags } from "../policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
@@ -66,11 +66,13 @@ async function applySource(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices,
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     report?.started(conn.spaceId, (loaded as Partial<RepoLoaded>).revision?.revision);
-    const { plan } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
+    const { plan: planned } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
+    const plan = withoutRefusedChanges(planned);
     notices?.planned(plan);
     out.write(renderPlan(plan, "text", renderContext(loaded, io)));
     refuseOverBudget(plan);
-    refusePolicyViolations(plan);
+    refuseWhenAllRefused(planned, plan);
+    for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
     if (!hasChanges(plan)) {
       if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
       return 0;
@@ -94,21 +96,23 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo, no
   const out = progressOut(ctx, io);
   return withConnection({ ...ctx, files, fileSpaceId: saved.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
     if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
-    const { plan, observed } = await planAgain(conn, saved.desired, { ...saved.options, rateLimit: ctx.rateLimit }, ctx, io.env, out);
+    const { plan: planned, observed } = await planAgain(conn, saved.desired, { ...saved.options, rateLimit: ctx.rateLimit }, ctx, io.env, out);
     try {
       checkPlanIsCurrent(saved, observed);
     } catch (e) {
       if ((e as { code?: unknown }).code !== "stale_plan") throw e;
       throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
     }
-    refuseRewrittenSteps(saved, plan, planFile);
-    if (saved.source !== undefined) plan.source = saved.source;
-    recheckPolicies(saved, plan, observed, ctx.policy, planFile);
+    refuseRewrittenSteps(saved, planned, planFile);
+    if (saved.source !== undefined) planned.source = saved.source;
+    recheckPolicies(saved, planned, observed, ctx.policy, planFile);
+    const plan = withoutRefusedChanges(planned);
     notices?.planned(plan);
     // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
     out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
     refuseOverBudget(plan);
-    refusePolicyViolations(plan);
+    refuseWhenAllRefused(planned, plan);
+    for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
     writeLine(out, `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`);
     checkSecrets(secretNamesOf(plan), io);
     return execute(conn, plan, saved.desired, ctx, io, notices);

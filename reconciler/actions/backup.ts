@@ -75,7 +75,7 @@ export async function runBackupDownload(ctx: DownloadContext, io: CliIo): Promis
       },
     });
     progress.done({ bytes: result.bytes, total: result.bytes });
-    if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom, ...(result.startedOver ? { startedOver: result.startedOver } : {}) });
+    if (ctx.format === "json") printJson(io, { backupId: backup.id, file: result.file, bytes: result.bytes, resumedFrom: result.resumedFrom, ...(result.startedOver ? { startedOver: result.startedOver } : {}), changed: true });
     else say(io, ctx, `Downloaded backup "${backup.name}" to ${name} (${result.bytes} bytes${result.resumedFrom > 0 ? `, resumed from ${result.resumedFrom}` : result.startedOver ? ", started over" : ""}).`);
     return 0;
   });
@@ -104,7 +104,7 @@ export async function runBackupShare(ctx: Day2Context & Confirmable & { backup: 
     await confirmDay2(ctx, io, `share backup "${backup.name}" with space ${ctx.to}`, `Offer backup "${backup.name}" to space ${ctx.to}? Once it accepts, that space holds a copy of the disk.`);
     return client.shareBackup(backup.id, ctx.to, { idempotencyKey: newIdempotencyKey() });
   });
-  if (ctx.format === "json") printJson(io, share);
+  if (ctx.format === "json") printJson(io, { ...share, changed: true });
   else say(io, ctx, `Offered backup "${share.backupName ?? share.backupId}" to space ${share.destinationSpaceId} (share ${share.id}, pending until ${share.expiresAt}). Nothing is copied until that space accepts.`);
   return 0;
 }
@@ -128,7 +128,7 @@ export async function runBackupAnswer(ctx: Day2Context & { share: string; answer
     if (ctx.answer === "accept") return client.acceptBackupShare(ctx.share);
     return { share: ctx.answer === "decline" ? await client.declineBackupShare(ctx.share) : await client.cancelBackupShare(ctx.share) };
   });
-  if (ctx.format === "json") printJson(io, result);
+  if (ctx.format === "json") printJson(io, { ...result, changed: true });
   else if ("backup" in result) say(io, ctx, `Accepted share ${result.share.id}: backup "${result.backup.name}" (${result.backup.id}) is now in this space.`);
   else say(io, ctx, `Share ${result.share.id} is ${result.share.status}.`);
   return 0;

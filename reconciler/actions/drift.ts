@@ -8,9 +8,12 @@ import { hasChanges } from "../render/values.js";
 import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, renderContext } from "./plan.js";
 import { computePlan, loadForSession, withConnection, type SessionContext } from "./session.js";
 import { notifyDrift, notifySource, type NotifySettings } from "../notify/index.js";
+import type { PolicyFlags } from "../policy.js";
 
 export interface DriftContext extends SessionContext {
   targets: string[];
+  /** --policy (else CUBEFORM_POLICY): the rules the live fleet and its drift are judged by; violations are reported, drift's exit code is drift's. */
+  policy?: PolicyFlags;
   /** How the DNS record views are read (default DEFAULT_DNS_PACE). */
   dnsPace?: DnsReadPace;
   /** --notify: a drift.detected event when the space differs. */
@@ -20,7 +23,7 @@ export interface DriftContext extends SessionContext {
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const report = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn): Promise<DriftReport> => {
-    const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false }, ctx.rateLimit, io.stderr, loaded);
+    const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false, ...(ctx.policy ? { policy: ctx.policy } : {}) }, ctx.rateLimit, io.stderr, loaded);
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });
   const render = renderContext(loaded, io);

@@ -38,7 +38,7 @@ export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<numb
     say(io, ctx, `Taking snapshot "${taken.name}" (${taken.id}) of cube "${cube.name}".`);
     return ctx.wait ? waitForComplete(client, cube, taken, ctx, io) : taken;
   });
-  if (ctx.format === "json") printJson(io, snapshot);
+  if (ctx.format === "json") printJson(io, { ...snapshot, changed: true });
   else if (ctx.wait) say(io, ctx, `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`);
   return 0;
 }
@@ -78,7 +78,7 @@ export async function runSnapshotRestore(ctx: RestoreContext, io: CliIo): Promis
     if (snapshot.status !== "complete") throw new CliError("snapshot_not_complete", `snapshot "${snapshot.name}" is ${snapshot.status}; it can be restored once complete`);
     const protection = cube.terminationProtection ? " Termination protection does not prevent this." : "";
     await confirmDay2(ctx, io, `restore cube "${cube.name}" from snapshot "${snapshot.name}"`, `Restore cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.createdAt})? Its disk is replaced: what was written since is lost.${protection}`);
-    await client.restoreSnapshot(cube.id, snapshot.id);
+    await client.restoreSnapshot(cube.id, snapshot.id, { idempotencyKey: newIdempotencyKey() });
     if (ctx.format !== "json") say(io, ctx, `Restoring cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.id}).`);
     const settled = cube.state === "stopped" ? "stopped" : "running";
     return { cube, snapshot, after: ctx.wait ? await waitForState(client, cube, settled, ctx, io) : undefined };

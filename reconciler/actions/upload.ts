@@ -74,7 +74,7 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
       cube = await waitForState(client, await client.getCube(completed.cubeId), "running", ctx, io);
       say(io, ctx, `Cube "${cube.name}" is running.`);
     }
-    if (ctx.format === "json") printJson(io, { ...completed, ...(cube ? { cube } : {}) });
+    if (ctx.format === "json") printJson(io, { ...completed, ...(cube ? { cube } : {}), changed: true });
     return 0;
   });
 }

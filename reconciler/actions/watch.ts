@@ -21,6 +21,7 @@ import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { isOverBudget } from "../../engine/cost.js";
 import { policyBlocks } from "../../engine/policy.js";
+import { refusedLines, withoutRefusedChanges } from "../policy.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
@@ -68,11 +69,13 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
+  const loadCache = new LoadCache();
   const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
-    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
+    const fileSpaceId = await fileSpaceOf(ctx, io, loadCache);
+    return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true, fileSpaceId }, io, async (conn) => {
       status.connected(conn.spaceId, { pacer: conn.pacer, rollouts: conn.rollouts });
-      const watcher = new Watcher(ctx, io, conn, { metrics, health, status, events });
+      const watcher = new Watcher(ctx, io, conn, { metrics, health, status, events }, loadCache);
       const wake = new Wake();
       const secrets = new WebhookSecrets();
       const listener = ctx.listen === undefined ? undefined : await listen(ctx, ctx.listen, wake, await watcher.loadSecrets(secrets), io);
@@ -99,6 +102,16 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
     await events.close();
     await server?.close();
   }
+}
+
+/**
+ * The file's `space:` wins over the environment's: the files are read before connecting, so the rounds plan the space they name. A file that
+ * does not load yet connects as the environment says; its rounds report why. (--repo: the space of a commit is known only after a fetch.)
+ */
+async function fileSpaceOf(ctx: WatchContext, io: CliIo, cache: LoadCache): Promise<string | undefined> {
+  if (ctx.repo !== undefined) return undefined;
+  const loaded = await loadFleetForCli({ files: ctx.files, cwd: ctx.cwd, env: io.env, cache }).catch(() => undefined);
+  return loaded?.desired.spaceId;
 }
 
 /** The webhook receiver: deliveries are verified against the secretFiles of the file's endpoints (webhook-secrets.ts). */
@@ -199,6 +212,8 @@ class Watcher {
     private readonly io: CliIo,
     private readonly conn: Connection,
     reporting: Reporting,
+    /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
+    private readonly loadCache: LoadCache,
   ) {
     this.planMemo = { keepPlansWithSteps: !ctx.apply };
     ({ metrics: this.metrics, health: this.health, status: this.status, events: this.events } = reporting);
@@ -210,8 +225,6 @@ class Watcher {
   private succeeded = false;
   /** The secretFiles of the webhook endpoints in the file as last loaded (undefined: not loaded yet). */
   private webhookSecretPaths: string[] | undefined;
-  /** Rounds re-read the files, but an unchanged file is not parsed and checked again. */
-  private readonly loadCache = new LoadCache();
   /** An in-sync plan is answered again while the file and the space are unchanged (computePlan). */
   private readonly planMemo: PlanMemo;
   /** The rollouts of the apply under way: /readyz detail and cubeform_rollout_in_progress. */
@@ -320,19 +333,21 @@ class Watcher {
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
     reportWarnings(loaded, this.io);
-    const { plan } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
+    const { plan: planned } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
+    // A mandatory policy violation refuses its changes and what depends on them before any mutation, as apply does; the rest is applied.
+    const plan = this.ctx.apply ? withoutRefusedChanges(planned) : planned;
     this.record(plan);
-    this.roundFacts.drift = visibleChanges(plan);
+    this.roundFacts.drift = visibleChanges(planned);
     this.roundFacts.plan = plan;
     // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
-    // A mandatory policy violation stops the round's apply before any mutation, as apply refuses it.
-    const refusedByPolicy = this.ctx.apply && plan.steps.length > 0 && policyBlocks(plan).length > 0;
-    if (this.ctx.apply && plan.steps.length > 0) this.roundFacts.held = isOverBudget(plan.cost) ? "budget" : refusedByPolicy ? "policy" : undefined;
-    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost) || refusedByPolicy) {
+    const refusedByPolicy = planned.steps.length > 0 && plan.steps.length === 0;
+    if (this.ctx.apply && planned.steps.length > 0) this.roundFacts.held = isOverBudget(plan.cost) ? "budget" : refusedByPolicy ? "policy" : undefined;
+    if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost)) {
       if (refusedByPolicy) writeLine(this.io.stdout, `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`);
       this.reportPlan(plan, loaded);
       return {};
     }
+    for (const line of refusedLines(plan)) writeLine(this.io.stdout, `${this.prefix()}: ${line}`);
     writeLine(this.io.stdout, `${this.prefix()}: applying ${plan.steps.length} steps (${summaryLine(plan)})`);
     const result = await applyPlan(this.conn, plan, loaded.desired, {
       env: this.io.env,

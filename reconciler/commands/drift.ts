@@ -4,12 +4,13 @@ import type { CliIo } from "../io.js";
 import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
 import { dnsPaceOf, DnsReadOptions, SessionOptions } from "./connect-options.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
+import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
-const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape, ...NotifyOptions.shape });
+const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape, ...NotifyOptions.shape, policy: PolicyOptions.shape.policy });
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
-  addNotifyOptions(addDnsReadOptions(addSessionOptions(addFormatOption(command))))
+  addNotifyOptions(addPolicyOptions(addDnsReadOptions(addSessionOptions(addFormatOption(command))), { overrides: false }))
     .addHelpText(
       "after",
       `
@@ -18,6 +19,7 @@ Examples:
   $ cubeform drift --format github     # annotations + step summary in GitHub Actions
   $ cubeform drift --format json | jq '.plan.summary'
   $ cubeform drift --notify https://hooks.example.com/drift --notify-secret-file notify.secret
+  $ cubeform drift --policy policy.yaml   # and what the live fleet breaks of the rules (warnings)
 
 Reports changed fields, missing cubes, domains and ports, unmanaged cubes, blocked actions,
 and domains whose DNS records are not all found (missing = not published yet, unknown = the
@@ -29,8 +31,11 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
       const { sessionContext } = await import("../repo-source.js");
-      const { dnsConcurrency, dnsRate, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(DriftOptions, raw);
+      const { dnsConcurrency, dnsRate, policy, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(DriftOptions, raw);
       const notifyTo = await notifySettings({ notify, notifyFormat, notifySecretFile }, io);
-      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }), ...(notifyTo ? { notify: notifyTo } : {}) }, io));
+      const { policyFlags } = await import("../policy.js");
+      const { cwdOf } = await import("../io.js");
+      const policyOf = policyFlags({ policy }, io.env, cwdOf(io));
+      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }), policy: policyOf, ...(notifyTo ? { notify: notifyTo } : {}) }, io));
     });
 }

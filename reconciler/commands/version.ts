@@ -3,6 +3,7 @@ import { z } from "zod";
 import { writeLine, type CliIo } from "../io.js";
 import { VERSION } from "../version.js";
 import { parseOptions } from "./options.js";
+import { toYaml } from "../yaml-output.js";
 
 const VersionOptions = z.object({ format: z.enum(["text", "json", "yaml"]) });
 
@@ -24,7 +25,6 @@ Examples:
       const about = { version: VERSION, node: process.versions.node };
       if (format === "text") return writeLine(io.stdout, VERSION);
       if (format === "json") return writeLine(io.stdout, JSON.stringify(about, null, 2));
-      const { stringify } = await import("yaml");
-      io.stdout.write(stringify(about));
+      io.stdout.write(await toYaml(about));
     });
 }

@@ -28,6 +28,7 @@ export function renderDriftText(report: DriftReport, ctx: RenderContext): string
     listSection(`Not declared (would be removed from their cube):`, extra, (ch) => `  ${c.red("-")} ${t(ch.address)}`),
     unmanagedSection(plan, c),
     blockedSection(plan, c),
+    policyTextSection(plan, c),
     dnsSection(report.dns, c),
     hasChanges(plan) ? summarySection(plan, ctx) : wrapped(ctx, `No drift: the space matches ${ctx.file}.`, costLine(plan)),
   ];

@@ -1,5 +1,5 @@
 /** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
-import { apply, type RolloutBatchStep, type RolloutPhase, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
+import { apply, markRefused, refusedOf, type RolloutBatchStep, type RolloutPhase, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../connect.js";
 import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -17,7 +17,13 @@ export interface ApplyPlanOptions {
   io?: CliIo;
 }
 
-export function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, options: ApplyPlanOptions): Promise<ApplyResult> {
+/** A change policy refused stays refused in the plan made after the apply (blocked, not an open change left to do). */
+export async function applyPlan(conn: Connection, plan: Plan, desired: DesiredState, options: ApplyPlanOptions): Promise<ApplyResult> {
+  const result = await applyWith(conn, plan, desired, options);
+  return { ...result, after: markRefused(result.after, refusedOf(plan)) };
+}
+
+function applyWith(conn: Connection, plan: Plan, desired: DesiredState, options: ApplyPlanOptions): Promise<ApplyResult> {
   const { io } = options;
   return apply(plan, {
     client: conn.client,

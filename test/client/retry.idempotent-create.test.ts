@@ -30,11 +30,14 @@ describe("creates carry an Idempotency-Key and are resent with the same key", ()
     expect(h.server.received.map((r) => r.headers["idempotency-key"])).toEqual(["k-tcp", "k-snap", "k-dom"]);
   });
 
-  test("mutations that are neither creates nor power requests send no Idempotency-Key", async () => {
+  test("a delete sends no Idempotency-Key; a snapshot restore sends the key it is given, else one of its own", async () => {
     const h = await harness(() => ({ body: { success: true } }));
     await h.client.deleteCube("c1");
+    await h.client.restoreSnapshot("c1", "snap_1", { idempotencyKey: "k-restore" });
     await h.client.restoreSnapshot("c1", "snap_1");
-    expect(h.server.received.map((r) => r.headers["idempotency-key"])).toEqual([undefined, undefined]);
+    const keys = h.server.received.map((r) => r.headers["idempotency-key"]);
+    expect(keys.slice(0, 2)).toEqual([undefined, "k-restore"]);
+    expect(keys[2]).toMatch(/^cf-[0-9a-f-]{36}$/);
   });
 
   test("a key over 255 characters is refused before anything is sent", async () => {

@@ -114,6 +114,24 @@ export interface PluginOptions {
   /** Working directory of the plugin: must resolve `cubeform` (default: the repo). */
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** The engine's address the plugin is started with (default: none listening). */
+  engineAddress?: string;
+}
+
+/** A stand-in for the engine's Engine service, as the plugin reaches it at its address: it keeps the Log calls it receives. */
+export async function startEngineLog(): Promise<{ address: string; logs: { severity: number; message: string; urn: string }[]; close(): Promise<void> }> {
+  const grpc = pulumiRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
+  const services = pulumiRequire("@pulumi/pulumi/proto/engine_grpc_pb.js") as { EngineService: import("@grpc/grpc-js").ServiceDefinition };
+  const empty = pulumiRequire("google-protobuf/google/protobuf/empty_pb.js") as { Empty: new () => unknown };
+  const logs: { severity: number; message: string; urn: string }[] = [];
+  const server = new grpc.Server();
+  const log = (call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string } }, callback: (err: null, reply: unknown) => void) => {
+    logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage(), urn: call.request.getUrn() });
+    callback(null, new empty.Empty());
+  };
+  server.addService(services.EngineService, { log } as never);
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  return { address: `127.0.0.1:${port}`, logs, close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) };
 }
 
 const js = (struct: unknown): Props | undefined => (struct ? (struct as ProtoStruct).toJavaScript() : undefined);
@@ -152,7 +170,7 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
   const started = performance.now();
   const script = `${pulumiDir}/cmd/dynamic-provider`;
   // The engine runs `pulumi-resource-pulumi-nodejs <engineAddr>` in the program dir; the address is unused here.
-  const child = spawn(process.execPath, [script, "127.0.0.1:1"], {
+  const child = spawn(process.execPath, [script, options.engineAddress ?? "127.0.0.1:1"], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: "{}" },
     stdio: ["ignore", "pipe", "pipe"],

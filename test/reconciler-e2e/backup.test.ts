@@ -139,7 +139,7 @@ describe("cubeform backup", () => {
       [["backup", "download", "twin"], /2 backups are named "twin" .*name one by its id/],
       [["backup", "share", "nightly", "--to", p.emu.spaceId], /is this backup's own space/],
       [["backup", "share", "nightly"], /required option '--to <space>'/],
-      [["backup", "list", "--format", "yaml"], /argument 'yaml' is invalid/],
+      [["backup", "list", "--format", "xml"], /argument 'xml' is invalid/],
       [["backup", "accept", "shr_nope"], /Backup share not found/],
     ];
     for (const [args, message] of cases) {

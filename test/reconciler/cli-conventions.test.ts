@@ -102,10 +102,10 @@ describe("completion", () => {
     expect(bashOffers(run.stdout, ["cubeform", "c"])).toEqual(["completion", "cube"]);
     expect(bashOffers(run.stdout, ["cubeform", "cube", "po"])).toEqual(["power-off"]);
     expect(bashOffers(run.stdout, ["cubeform", "snapshot", "restore", "web", "--w"])).toEqual(["--wait"]);
-    expect(bashOffers(run.stdout, ["cubeform", "plan", "--format", ""])).toEqual(["github", "json", "markdown", "text"]);
+    expect(bashOffers(run.stdout, ["cubeform", "plan", "--format", ""])).toEqual(["github", "json", "markdown", "text", "yaml"]);
     expect(bashOffers(run.stdout, ["cubeform", "cube", "list", "-o", "w"])).toEqual(["wide"]);
     // Issue 31 item 20: dns's and import's formats too (their values are checked by the command, not by commander).
-    expect(bashOffers(run.stdout, ["cubeform", "dns", "web", "--format", ""])).toEqual(["json", "text", "zone"]);
+    expect(bashOffers(run.stdout, ["cubeform", "dns", "web", "--format", ""])).toEqual(["json", "text", "yaml", "zone"]);
     expect(bashOffers(run.stdout, ["cubeform", "import", "--format", ""])).toEqual(["pulumi", "yaml"]);
     expect(bashOffers(run.stdout, ["cubeform", "version", "-o", ""])).toEqual(["json", "text", "yaml"]);
   });
@@ -119,7 +119,7 @@ describe("completion", () => {
     const fish = (await runCli(["completion", "fish"], { cwd })).stdout;
     expect(fish).toContain("complete -c cubeform -n '__fish_use_subcommand' -a 'apply' -d 'make the space match the file (or carry out a saved plan)'");
     expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from cube; and not __fish_seen_subcommand_from list show restart power-off wake protect unprotect ssh' -a 'power-off'");
-    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from plan' -l format -s o -xa 'text json markdown github'");
+    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from plan' -l format -s o -xa 'text json markdown github yaml'");
     const bad = await runCli(["completion", "tcsh"], { cwd });
     expect(bad).toEqual({ exitCode: 1, stdout: "", stderr: 'Error: no completion for shell "tcsh"; choose bash, zsh, fish\n' });
   });

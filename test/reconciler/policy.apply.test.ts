@@ -16,10 +16,18 @@ function setUp(fx: CliFixture, fleet = OPEN_WEB): void {
   writeFileSync(join(fx.cwd, "policy.yaml"), policyFile(NO_OPEN_PORTS));
 }
 
+/** web exists already (no ports): the only change left is the open port, which the rule refuses (the rest of a plan: policy.apply-rest). */
+async function onlyTheOpenPort(fx: CliFixture): Promise<void> {
+  writeFileSync(join(fx.cwd, "cubeform.yaml"), `${HEADER}cubes:\n  - name: web\n`);
+  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+  setUp(fx);
+  fx.emulator.admin.clearRequests();
+}
+
 const REFUSAL = "Error: refusing to apply: 1 mandatory policy violation (no-open-ports), listed above; nothing was sent.";
 
 test("item 3: apply refuses a mandatory violation before any mutation: 0 sent, and says why and how to pass", async ({ fx }) => {
-  setUp(fx);
+  await onlyTheOpenPort(fx);
   const r = await fx.cli(APPLY);
   expect(r.exitCode).toBe(1);
   expect(r.stdout).toContain("✗ policy no-open-ports (mandatory, blocks apply): port 5432 has no allow list: open to the whole internet");
@@ -29,7 +37,7 @@ test("item 3: apply refuses a mandatory violation before any mutation: 0 sent, a
 });
 
 test("item 3: a saved plan with a mandatory violation is refused by apply plan.json: 0 mutations", async ({ fx }) => {
-  setUp(fx);
+  await onlyTheOpenPort(fx);
   const planned = await fx.cli(["plan", "--policy", "policy.yaml", "--out", "plan.json", ...FAST]);
   expect(planned.exitCode).toBe(2);
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { policy: { violations: unknown[] } };
@@ -50,7 +58,7 @@ test("item 3: a saved plan with a mandatory violation is refused by apply plan.j
 });
 
 test("item 3: watch --apply does not apply a round with a mandatory violation: 0 mutations, and says so", async ({ fx }) => {
-  setUp(fx);
+  await onlyTheOpenPort(fx);
   const r = await fx.cli(["watch", "--apply", "--once", "--policy", "policy.yaml", ...FAST_APPLY]);
   expect(r.stdout).toMatch(/round 1: not applied: 1 mandatory policy violations \(listed below\); nothing was sent/);
   expect(r.stdout).toContain("✗ policy no-open-ports (mandatory, blocks apply)");

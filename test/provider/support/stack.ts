@@ -28,6 +28,8 @@ export interface StackOptions {
   apiUrl?: (emulator: RunningEmulator) => Promise<string>;
   /** The plugin's environment, besides the test process's. */
   env?: Record<string, string>;
+  /** The engine's address the plugin is started with (harness startEngineLog). */
+  engineAddress?: string;
 }
 
 export const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKVRAxf3HT5xvW3Ho3XgIF+rZzBpbMCYiZRxbZHcl7wM test@cubeform";
@@ -67,7 +69,7 @@ async function providerTexts(): Promise<Record<Kind, string>> {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ clockSpeed: 100, ...(options.emulatorRateLimit ? { rateLimit: options.emulatorRateLimit } : {}) });
-  const plugin = await startPlugin({ env: options.env });
+  const plugin = await startPlugin({ env: options.env, ...(options.engineAddress ? { engineAddress: options.engineAddress } : {}) });
   const apiUrl = options.apiUrl ? await options.apiUrl(emulator) : emulator.url;
   const config: Props = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": apiUrl, "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" };
   if (options.providerRateLimit) config["cubeform:rateLimit"] = options.providerRateLimit;
