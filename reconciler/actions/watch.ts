@@ -30,6 +30,8 @@ import { Wake } from "../watch/wake.js";
 import { WatchEvents, type RoundEnd, type RoundTrigger, type WatchObserver } from "../watch/events.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { commitStatusObserver, type CommitStatusSettings } from "../commit-status/index.js";
+import type { FeatureStatus } from "../metrics/feature-status.js";
+import { commitStatusRecorder, notificationRecorder } from "../metrics/feature-recorders.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
@@ -69,7 +71,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
-  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics, status.features)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true }, io, async (conn) => {
       status.connected(conn.spaceId, { pacer: conn.pacer, rollouts: conn.rollouts });
@@ -146,12 +148,19 @@ function stuckAfterMs(ctx: WatchContext): number {
   return Math.max(3 * ctx.intervalMs, 2 * ctx.waitTimeoutMs + 10 * 60_000);
 }
 
-/** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
-function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics): WatchObserver[] {
-  return [
-    ...(ctx.notify ? [new NotifyObserver(new Notifier(ctx.notify, io, notifyCounters(metrics)), notifySource(ctx))] : []),
-    ...(ctx.commitStatus ? [commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit })] : []),
-  ];
+/** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history); what they send shows on /status. */
+function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics, features: FeatureStatus): WatchObserver[] {
+  const observers: WatchObserver[] = [];
+  if (ctx.notify) {
+    features.enable("notifications");
+    const notifier = new Notifier(ctx.notify, io, notifyCounters(metrics), { settled: notificationRecorder(features) });
+    observers.push(new NotifyObserver(notifier, notifySource(ctx)));
+  }
+  if (ctx.commitStatus) {
+    features.enable("commitStatuses");
+    observers.push(commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit, sent: commitStatusRecorder(features) }));
+  }
+  return observers;
 }
 
 /** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
