@@ -229,6 +229,8 @@ class Watcher {
   private sourceFailure: unknown;
   /** The last source failure written to the log, so an unchanged one is one line per round. */
   private lastSourceMessage = "";
+  /** The same failure as observers get it: with its first FILE:LINE:COL, redacted. */
+  private lastSourceError = "";
 
   /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
@@ -360,6 +362,7 @@ class Watcher {
       this.metrics.sourceFailing.set(0);
       this.status.sourceLoaded(this.roundRevision);
       this.lastSourceMessage = "";
+      this.lastSourceError = "";
       return loaded;
     } catch (error) {
       if (this.ctx.signal.aborted) throw error;
@@ -370,6 +373,7 @@ class Watcher {
         throw error;
       }
       this.reportSourceFailure(error, this.lastGood);
+      this.lastSourceError = this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error);
       this.roundRevision = revisionOf(this.lastGood);
       return this.lastGood;
     } finally {
@@ -378,11 +382,16 @@ class Watcher {
     }
   }
 
-  /** The fetched commit and why it does not load, when the round enforces an older one instead. */
+  /**
+   * Why the source does not load when the round enforces the last good load instead, and (--repo) the fetched commit that does not;
+   * files have no commit: only the error.
+   */
   private brokenHead(): { brokenRevision?: string; sourceError?: string } {
-    const fetched = this.ctx.repo?.lastCommit;
-    if (this.lastSourceMessage === "" || fetched === undefined || fetched === this.roundRevision) return {};
-    return { brokenRevision: fetched, sourceError: this.lastSourceMessage };
+    if (this.lastSourceError === "") return {};
+    if (this.ctx.repo === undefined) return { sourceError: this.lastSourceError };
+    const fetched = this.ctx.repo.lastCommit;
+    if (fetched === undefined || fetched === this.roundRevision) return {};
+    return { brokenRevision: fetched, sourceError: this.lastSourceError };
   }
 
   /** Fetch and load the ref's commit. */
