@@ -19,7 +19,9 @@ test("watch --apply re-creates a cube deleted out of band within one round, not 
     throw new Error(`${error.message}\nstdout:\n${watch.stdout()}\nstderr:\n${watch.stderr()}`);
   });
   expect(live.id).not.toBe(old!.id);
-  expect(Date.now() - started).toBeLessThan(60_000);
+  const repairedInMs = Date.now() - started;
+  console.info(`out-of-band delete repaired by watch --apply in ${repairedInMs} ms (--wait-timeout 120s)`);
+  expect(repairedInMs).toBeLessThan(60_000);
   await waitFor(() => watch.stdout().split(": in sync").length > 2, { timeoutMs: 30_000, message: "watch in sync again" });
   expect(watch.stdout()).toContain(`cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`);
   const creates = p.emu.admin.requests().filter((r) => r.method === "POST" && r.path.endsWith("/cubes"));
