@@ -84,6 +84,7 @@ async function createCube(step: StepOf<"create-cube">, ctx: ExecContext): Promis
     if (!replayed || (await isLiveNamesake(cube.id, step.body.name, ctx))) return cube;
     if (gone.length >= MAX_GONE_REPLAYS) throw new StepError("create_replayed", `creating cube "${step.body.name}" kept answering with cubes that are gone (${gone.join(", ")}): try again later`);
     gone.push(cube.id);
+    ctx.logger?.({ type: "note", address: step.address, op: step.op, message: `the create's key was answered with ${cube.id}, which is gone: creating it again with a new key` });
   }
 }
 

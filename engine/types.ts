@@ -490,5 +490,5 @@ export interface IdempotencyJournal {
 }
 
 export interface EngineLogger {
-  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout"; address?: string; op?: StepOp; message?: string }): void;
+  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout" | "note"; address?: string; op?: StepOp; message?: string }): void;
 }

@@ -31,6 +31,8 @@ import { Wake } from "../watch/wake.js";
 import { WatchEvents, type RoundEnd, type RoundTrigger, type WatchObserver } from "../watch/events.js";
 import { WebhookSecrets } from "../watch/webhook-secrets.js";
 import { commitStatusObserver, type CommitStatusSettings } from "../commit-status/index.js";
+import type { FeatureStatus } from "../metrics/feature-status.js";
+import { commitStatusRecorder, notificationRecorder } from "../metrics/feature-recorders.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { renderContext } from "./plan.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
@@ -70,7 +72,7 @@ export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
   const loadCache = new LoadCache();
-  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics, status.features)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
   try {
     const fileSpaceId = await fileSpaceOf(ctx, io, loadCache);
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true, fileSpaceId }, io, async (conn) => {
@@ -158,12 +160,19 @@ function stuckAfterMs(ctx: WatchContext): number {
   return Math.max(3 * ctx.intervalMs, 2 * ctx.waitTimeoutMs + 10 * 60_000);
 }
 
-/** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history). */
-function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics): WatchObserver[] {
-  return [
-    ...(ctx.notify ? [new NotifyObserver(new Notifier(ctx.notify, io, notifyCounters(metrics)), notifySource(ctx))] : []),
-    ...(ctx.commitStatus ? [commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit })] : []),
-  ];
+/** Who hears of each round besides the log, metrics and /status (commit statuses, notifications, the page's history); what they send shows on /status. */
+function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics, features: FeatureStatus): WatchObserver[] {
+  const observers: WatchObserver[] = [];
+  if (ctx.notify) {
+    features.enable("notifications");
+    const notifier = new Notifier(ctx.notify, io, notifyCounters(metrics), { settled: notificationRecorder(features) });
+    observers.push(new NotifyObserver(notifier, notifySource(ctx)));
+  }
+  if (ctx.commitStatus) {
+    features.enable("commitStatuses");
+    observers.push(commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit, sent: commitStatusRecorder(features) }));
+  }
+  return observers;
 }
 
 /** What a round reports to: the Prometheus metrics, the probes, /status and the loop's observers. */
@@ -237,6 +246,8 @@ class Watcher {
   private sourceFailure: unknown;
   /** The last source failure written to the log, so an unchanged one is one line per round. */
   private lastSourceMessage = "";
+  /** The same failure as observers get it: with its first FILE:LINE:COL, redacted. */
+  private lastSourceError = "";
 
   /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
@@ -375,6 +386,7 @@ class Watcher {
       this.metrics.sourceFailing.set(0);
       this.status.sourceLoaded(this.roundRevision);
       this.lastSourceMessage = "";
+      this.lastSourceError = "";
       return loaded;
     } catch (error) {
       if (this.ctx.signal.aborted) throw error;
@@ -385,6 +397,7 @@ class Watcher {
         throw error;
       }
       this.reportSourceFailure(error, this.lastGood);
+      this.lastSourceError = this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error);
       this.roundRevision = revisionOf(this.lastGood);
       return this.lastGood;
     } finally {
@@ -393,11 +406,16 @@ class Watcher {
     }
   }
 
-  /** The fetched commit and why it does not load, when the round enforces an older one instead. */
+  /**
+   * Why the source does not load when the round enforces the last good load instead, and (--repo) the fetched commit that does not;
+   * files have no commit: only the error.
+   */
   private brokenHead(): { brokenRevision?: string; sourceError?: string } {
-    const fetched = this.ctx.repo?.lastCommit;
-    if (this.lastSourceMessage === "" || fetched === undefined || fetched === this.roundRevision) return {};
-    return { brokenRevision: fetched, sourceError: this.lastSourceMessage };
+    if (this.lastSourceError === "") return {};
+    if (this.ctx.repo === undefined) return { sourceError: this.lastSourceError };
+    const fetched = this.ctx.repo.lastCommit;
+    if (fetched === undefined || fetched === this.roundRevision) return {};
+    return { brokenRevision: fetched, sourceError: this.lastSourceError };
   }
 
   /** Fetch and load the ref's commit. */

@@ -6,12 +6,15 @@ import type { LabeledCounter } from "../metrics/registry.js";
 import { CommitStatusObserver } from "./observer.js";
 import { StatusQueue, type QueueOptions } from "./queue.js";
 import { contextOf, type CommitStatusSettings } from "./settings.js";
+import type { CommitStatus, Forge } from "./types.js";
 
 export interface ObserverDeps {
   /** cubeform_commit_statuses_total (watch's metrics); absent for apply. */
   counter?: LabeledCounter;
   fetchedRevision: () => string | undefined;
   backoff?: QueueOptions["backoff"];
+  /** A status posted or given up (watch's /status); `error` is redacted. */
+  sent?: (status: CommitStatus, forge: Forge["name"], error: string | null) => void;
 }
 
 export function commitStatusObserver(settings: CommitStatusSettings, io: CliIo, deps: ObserverDeps): CommitStatusObserver {
@@ -26,7 +29,10 @@ export function commitStatusObserver(settings: CommitStatusSettings, io: CliIo, 
     forge: settings.forge,
     token: settings.token,
     send: (url, options) => network.request(url, options),
-    counted: (status, outcome) => deps.counter?.inc({ state: status.state, result: outcome }),
+    counted: (status, outcome, reason) => {
+      deps.counter?.inc({ state: status.state, result: outcome });
+      if (outcome !== "retried") deps.sent?.(status, settings.forge.name, outcome === "failed" ? redact(reason ?? "not posted") : null);
+    },
     log: (line) => writeLine(io.stderr, escapeText(redact(`[${new Date().toISOString()}] ${line}`))),
     ...(deps.backoff ? { backoff: deps.backoff } : {}),
   });

@@ -14,8 +14,8 @@ export interface QueueOptions {
   forge: Forge;
   token: () => string;
   send: (url: string, options: { method: "POST"; headers: Record<string, string>; body: string }) => Promise<Dispatcher.ResponseData>;
-  /** Each attempt's result (metrics). */
-  counted: (status: CommitStatus, outcome: Outcome) => void;
+  /** Each attempt's result (metrics, /status); `reason` says why a status was given up. */
+  counted: (status: CommitStatus, outcome: Outcome, reason?: string) => void;
   /** One line for the log, with nothing secret in it. */
   log: (line: string) => void;
   backoff?: { initialMs: number; maxMs: number };
@@ -42,7 +42,7 @@ export class StatusQueue {
     const max = this.options.maxQueued ?? 256;
     while (this.waiting.length > max) {
       const dropped = this.waiting.shift()!;
-      this.options.counted(dropped, "failed");
+      this.options.counted(dropped, "failed", `dropped: ${max} statuses already wait for the forge`);
       this.options.log(`commit status ${dropped.state} of ${short(dropped.sha)} dropped: ${max} statuses already wait for the forge`);
     }
     this.running ??= this.drain().finally(() => (this.running = undefined));
@@ -57,7 +57,7 @@ export class StatusQueue {
     clearTimeout(timer);
     this.closing.abort();
     for (const status of this.waiting.splice(0)) {
-      this.options.counted(status, "failed");
+      this.options.counted(status, "failed", "not sent: the process ended first");
       this.options.log(`commit status ${status.state} of ${short(status.sha)} not sent: the process ended first`);
     }
   }
@@ -81,7 +81,7 @@ export class StatusQueue {
         return;
       }
       const last = result.kind === "final" || attempt >= maxAttempts || this.closing.signal.aborted;
-      this.options.counted(status, last ? "failed" : "retried");
+      this.options.counted(status, last ? "failed" : "retried", result.reason);
       if (last) {
         this.options.log(`commit status ${status.state} of ${short(status.sha)} (${status.context}) not posted to ${this.options.forge.name}: ${result.reason}${result.kind === "final" ? "" : ` (gave up after ${attempt} tries)`}`);
         return;

@@ -34,6 +34,8 @@ export interface DeliveryOptions {
   log: (line: string) => void;
   retry?: Partial<typeof RETRY>;
   maxQueue?: number;
+  /** An event delivered to a target, or given up there (`error` says why; never the url's path). */
+  settled?: (event: NotifyEvent, channel: string, error: string | null) => void;
   now?: () => number;
 }
 
@@ -105,8 +107,9 @@ class TargetQueue {
     if (this.abandoned) return this.options.counters.dropped();
     this.waiting.push(event);
     if (this.waiting.length > this.max) {
-      this.waiting.shift();
+      const dropped = this.waiting.shift()!;
       this.options.counters.dropped();
+      this.options.settled?.(dropped, shownTarget(this.target.url), `queue full (${this.max}): dropped`);
       this.options.log(`notify ${shownTarget(this.target.url)}: queue full (${this.max}), the oldest waiting event was dropped`);
     }
     this.running ??= this.work().finally(() => (this.running = undefined));
@@ -143,12 +146,16 @@ class TargetQueue {
     for (let attempt = 1; ; attempt++) {
       const { body, headers } = this.options.render(event, this.target.format, this.now());
       const answer = await this.options.post(this.target.url, body, headers).catch((error: unknown) => ({ error: errorText(error) }));
-      if ("status" in answer && answer.status >= 200 && answer.status < 300) return this.options.counters.sent();
+      if ("status" in answer && answer.status >= 200 && answer.status < 300) {
+        this.options.counters.sent();
+        return this.options.settled?.(event, where, null);
+      }
       this.options.counters.failed();
       const what = "status" in answer ? `HTTP ${answer.status}` : answer.error;
       const retryable = !("status" in answer) || answer.status === 408 || answer.status === 429 || answer.status >= 500;
       if (!retryable || attempt >= this.retry.attempts || this.abandoned) {
         this.options.counters.dropped();
+        this.options.settled?.(event, where, `not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`);
         this.options.log(`notify ${where}: ${event.type} ${event.id} not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`);
         return;
       }

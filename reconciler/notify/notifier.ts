@@ -38,7 +38,7 @@ export class Notifier {
   private readonly deliveries: Deliveries;
   private readonly network: Network;
 
-  constructor(settings: NotifySettings, io: CliIo, counters: DeliveryCounters = NO_COUNTERS, options: Partial<Pick<DeliveryOptions, "retry" | "log" | "post">> = {}) {
+  constructor(settings: NotifySettings, io: CliIo, counters: DeliveryCounters = NO_COUNTERS, options: Partial<Pick<DeliveryOptions, "retry" | "log" | "post" | "settled">> = {}) {
     const { secret } = settings;
     const redact = (text: string): string => io.secrets?.redact(text) ?? text;
     this.network = new Network(io.env);
@@ -53,6 +53,7 @@ export class Notifier {
       counters,
       log: options.log ?? ((line) => io.stderr.write(`${redact(line)}\n`)),
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.settled ? { settled: (event, channel, error) => options.settled?.(event, channel, error === null ? null : redact(error)) } : {}),
     });
   }
 

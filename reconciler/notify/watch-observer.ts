@@ -31,8 +31,12 @@ export class NotifyObserver implements WatchObserver {
 
   revisionLoaded(event: RevisionLoaded): void {
     this.revision = event.revision ?? null;
-    if (event.brokenRevision === undefined || !this.brokenTold.first(`commit ${event.brokenRevision}`)) return;
-    this.notifier.send(sourceBroken(this.origin(), event.brokenRevision, event.sourceError ?? "does not load", this.revision));
+    if (event.brokenRevision !== undefined) {
+      if (this.brokenTold.first(`commit ${event.brokenRevision}`)) this.notifier.send(sourceBroken(this.origin(), event.brokenRevision, event.sourceError ?? "does not load", this.revision));
+      return;
+    }
+    // Local files that broke after a good load (no commit to name): once per distinct error, as a round that ends at the source.
+    if (event.sourceError !== undefined && this.brokenTold.first(`error ${event.sourceError}`)) this.notifier.send(sourceBroken(this.origin(), null, event.sourceError, this.revision));
   }
 
   roundEnded(event: RoundEnd): void {

@@ -59,6 +59,7 @@ function stepLogger(out: NodeJS.WritableStream, waits: Pick<Connection, "rateWai
     if (event.type === "step-start") waits?.rateWaits.activity(what);
     if (event.type === "step-done") writeLine(out, escapeText(`  ✓ ${what}`));
     else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
+    else if (event.type === "note") writeLine(out, escapeText(`  • ${what}${event.message ? `: ${event.message}` : ""}`));
     else if (event.type === "rollout") writeLine(out, escapeText(`  ▸ ${event.address} ${event.message ?? ""}`));
     else if (event.type === "wait" && waits !== undefined) writeLine(out, escapeText(`  … ${what}${event.message ? ` ${event.message}` : ""}`));
   };

@@ -22,7 +22,10 @@ export interface RevisionLoaded {
   revision: string | undefined;
   /** The commit the fetch found when it is not the one enforced: the head is broken and the last good commit is enforced instead. */
   brokenRevision?: string;
-  /** Why the fetched head does not load (with FILE:LINE:COL), when it does not. */
+  /**
+   * Why the source does not load (with FILE:LINE:COL), when the round enforces its last good load instead: with brokenRevision for
+   * --repo, alone for local files.
+   */
   sourceError?: string;
 }
 

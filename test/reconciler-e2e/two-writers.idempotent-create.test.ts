@@ -68,6 +68,7 @@ test("item 4: a cube deleted and declared again is created anew, not answered wi
   const live = (await p.api.listCubes()).filter((c) => c.state !== "deleted");
   expect(live.map((c) => c.name)).toEqual(["web"]);
   expect(live[0]!.id).not.toBe(old!.id);
+  expect(again.stdout).toContain(`create-cube cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`);
   // The first key was answered from the API's store (the deleted cube); the next one, naming it, created the cube.
   const creates = p.emu.admin.requests().filter((r) => r.method === "POST" && r.path.endsWith("/cubes"));
   expect(creates.map((r) => r.replayed)).toEqual([false, true, false]);

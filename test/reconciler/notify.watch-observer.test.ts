@@ -36,3 +36,21 @@ test("watch: apply.failed, budget.blocked and source.broken once each over many 
   expect(applyFailed).toMatchObject({ space: "spc_1", revision: "a".repeat(40), source: { kind: "git", repo: "https://git.example/fleet.git", ref: "main", path: "fleet/" }, details: { failedSteps: [{ op: "create-cube", address: "cube/web" }] } });
   expect(budget).toMatchObject({ details: { budget: 50, after: 60, currency: "EUR", top: ["web"] } });
 });
+
+test("watch on local files: a file broken after a good load (no commit) is one source.broken per distinct error, with its location", async () => {
+  const receiver = await startReceiver();
+  const observer = new NotifyObserver(new Notifier({ targets: [{ url: new URL(receiver.url), format: "json" }] }, io), { kind: "files", files: ["cubeform.yaml"] });
+  let n = 0;
+  const unclosed = "cubeform.yaml is not valid: cubeform.yaml:3:1: unexpected end of the flow sequence";
+  const badVcpu = "cubeform.yaml is not valid: cubeform.yaml:4:11: vcpu must be a number";
+  for (let i = 0; i < 5; i++) observer.revisionLoaded({ round: ++n, revision: undefined, sourceError: unclosed });
+  for (let i = 0; i < 5; i++) observer.revisionLoaded({ round: ++n, revision: undefined, sourceError: badVcpu });
+  observer.revisionLoaded({ round: ++n, revision: undefined });
+  await observer.close();
+  const bodies = receiver.accepted().map((r) => r.body as { type: string; summary: string; details: { brokenRevision: string | null; error: string } });
+  expect(bodies.map((b) => [b.type, b.details.brokenRevision, b.details.error])).toEqual([
+    ["source.broken", null, unclosed],
+    ["source.broken", null, badVcpu],
+  ]);
+  expect(bodies[0]!.summary).toBe("the source does not load");
+});
