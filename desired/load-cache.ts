@@ -8,7 +8,7 @@
  * cubeform replaces it), readable by the user alone; entries unused for 30 days are removed. A cache that fails is only a
  * slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -119,7 +119,7 @@ export class DiskLoadCache {
     if (source.length < MIN_CACHED_BYTES) return;
     const env = sealEnv(loaded.envNames, inputs.env);
     const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
-    const bodyHash = createHash("sha256");
+    const bodyHash = nodeCrypto().createHash("sha256");
     for (const chunk of chunks) bodyHash.update(chunk);
     const header: Header = { format: FORMAT, build: this.build, source: sha256(source), body: bodyHash.digest("hex"), env, set: loaded.secretEnvNames, files: fileHashes(inputs.reads) };
     const path = this.entryPath(key);
@@ -183,7 +183,7 @@ function keptOf(value: unknown): KeptLoad | undefined {
 
 const parseJson = (text: string): unknown => tryOr(() => JSON.parse(text) as unknown, undefined);
 
-const sha256 = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
+const sha256 = (text: string | Buffer): string => nodeCrypto().createHash("sha256").update(text).digest("hex");
 
 /** A desired-state file as read (bytes), or standard input's text. */
 type Source = string | Buffer;

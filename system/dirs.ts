@@ -2,7 +2,7 @@
  * Where cubeform keeps things: the user's XDG directories, read from the command's environment (a test or a wrapper can point
  * them elsewhere; env-paths reads process.env only, and uses other places on macOS), and a per-user machine directory (locks).
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "./builtins.js";
 import { lstatSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
@@ -47,5 +47,5 @@ export function machineDir(): string {
 
 /** A short, filesystem-safe name for a string (an origin, a space). */
 export function fileKey(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return nodeCrypto().createHash("sha256").update(text).digest("hex").slice(0, 16);
 }

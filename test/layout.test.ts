@@ -62,8 +62,8 @@ describe("source layout", () => {
     expect(apiNamesOf('const a = { udpEnabled: 1 }; a["whitelistedIps"]; // whitelistIps', "x.ts")).toEqual(["udpEnabled", "whitelistedIps"]);
   });
 
-  it("desired/ is entered by its front door (index.ts; git.ts for a repository source), never by a deep import", () => {
-    const doors = new Set(["desired/index.ts", "desired/git.ts"]);
+  it("desired/ is entered by its front door (index.ts; git.ts for a repository source; errors.ts, light enough for the CLI's start-up), never by a deep import", () => {
+    const doors = new Set(["desired/index.ts", "desired/git.ts", "desired/errors.ts"]);
     const deep = importsFromTo(folders.filter((f) => f !== "desired").map((f) => `${f}/`), ["desired/"]).filter((edge) => !doors.has(edge.split(" → ")[1] ?? ""));
     expect(deep).toEqual([]);
   });
