@@ -41,12 +41,13 @@ const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '
  * autolinks (`http:/`, `www.`, `@`), and at the start a heading, a list or a rule (`<` and `>` are entities).
  */
 export function escapeMarkdown(text: string): string {
+  return inlineMarkdown(text, (line) => line.replace(/^(\s*)([#+\-=])/, "$1\\$2").replace(/^(\s*\d+)([.)])/, "$1\\$2"));
+}
+
+/** As escapeMarkdown, for text in the middle of a line: what only starts markup at a line's start (`4.75`, `- `) stays as it is. */
+export function inlineMarkdown(text: string, atLineStart: (line: string) => string = (line) => line): string {
   // Entities last: their "#" must not be escaped in turn (`&\#39;` shows as text).
-  return escapeText(text)
-    .replace(/[\\`*_[\]|~@]|:(?=\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)
-    .replace(/^(\s*)([#+\-=])/, "$1\\$2")
-    .replace(/^(\s*\d+)([.)])/, "$1\\$2")
-    .replace(/[&<>"']/g, (c) => HTML[c] as string);
+  return atLineStart(escapeText(text).replace(/[\\`*_[\]|~@]|:(?=\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)).replace(/[&<>"']/g, (c) => HTML[c] as string);
 }
 
 /** Code-styled markdown for a value (a backtick in it cannot end the span: none is used). */

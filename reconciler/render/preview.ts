@@ -1,5 +1,5 @@
 /** What `cubeform preview` prints: the preview a PR comment shows (text, JSON, markdown), and the previews listed or removed. Pure. */
-import { escapeMarkdown, escapeText, markdownCode } from "./escape.js";
+import { escapeMarkdown, escapeText, inlineMarkdown, markdownCode } from "./escape.js";
 
 export interface PreviewCubeReport {
   name: string;
@@ -52,7 +52,7 @@ export function renderPreviewUpText(report: PreviewUpReport): string {
 /** A pull request comment: a heading the CI job can find again to edit the comment in place, then a table per cube. */
 export function renderPreviewUpMarkdown(report: PreviewUpReport): string {
   const lines = [`<!-- cubeform-preview:${report.id} -->`, `### Preview \`${report.id}\`${report.converged ? "" : " (not converged)"}`, ""];
-  lines.push(`Space ${markdownCode(report.spaceId)} · cost ${report.cost === null ? "unknown" : escapeMarkdown(money(report.cost))} · ${report.mutationsSent} API mutations`, "");
+  lines.push(`Space ${markdownCode(report.spaceId)} · cost ${report.cost === null ? "unknown" : inlineMarkdown(money(report.cost))} · ${report.mutationsSent} API mutations`, "");
   for (const problem of report.problems) lines.push(`- :warning: ${escapeMarkdown(problem)}`);
   if (report.problems.length > 0) lines.push("");
   lines.push("| Cube | URL | SSH |", "| --- | --- | --- |");

@@ -67,6 +67,8 @@ describe("cubeform preview", () => {
     expect(again.stdout).toContain("<!-- cubeform-preview:pr-7 -->");
     expect(again.stdout).toContain("| web-1-pr-7 | [web-1-pr-7.preview.example.com](https://web-1-pr-7.preview.example.com) | <code>ssh ");
     expect(again.stdout).toContain("| db-pr-7 | – | <code>ssh ");
+    // The comment's cost reads as written: a number in the middle of a line is not escaped as a list marker.
+    expect(again.stdout).toMatch(/ · cost \d+\.\d\d EUR\/month/);
     const after = (await p.api.listCubes()).filter((c) => c.name.endsWith("-pr-7"));
     expect(after.map((c) => c.id).sort()).toEqual(ids);
     const web1 = after.find((c) => c.name === "web-1-pr-7");
