@@ -6,7 +6,7 @@ import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
 import { escapeText } from "./render/escape.js";
 import { VERSION } from "./version.js";
-import { markNativeYaml, offerYaml, yamlRun } from "./yaml-output.js";
+import { markNativeYaml, offerYaml, yamlRun } from "./render/yaml-output.js";
 
 export type { CliIo } from "./io.js";
 

@@ -8,7 +8,7 @@ import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { escapeText, shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
+import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "../session/day2.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plan } from "../../engine/index.js";
-import { DEFAULT_RATE_LIMIT, type Connection } from "../connect.js";
+import { DEFAULT_RATE_LIMIT, type Connection } from "../session/connect.js";
 import { writeLine, type CliIo } from "../io.js";
 import type { LoadedFiles } from "../../desired/index.js";
 import { loadFleetForCli } from "../hints.js";
@@ -16,7 +16,7 @@ import { hasChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines } from "../watch/apply-plan.js";
 import { readCubeDns, renderDns } from "./dns.js";
 import { renderContext } from "./plan.js";
-import { computePlan, withConnection } from "./session.js";
+import { computePlan, withConnection } from "../session/session.js";
 
 export const DEMO_FILE = "examples/fleet.yaml";
 const FLAGS = { targets: [], prune: false, allowReplace: false };

@@ -4,17 +4,17 @@
  */
 import type { CubeApi, Domain } from "../../client/api.js";
 import type { Cube, DnsRecordStatus } from "../../schema/api.js";
-import type { RateLimit } from "../connect.js";
-import { DNS_FORMATS } from "../commands/options.js";
-import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../dns-reads.js";
+import type { RateLimit } from "../session/connect.js";
+import { DNS_FORMATS } from "../arguments/options.js";
+import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../report/dns-reads.js";
 import { CliError } from "../errors.js";
 import { isIP } from "node:net";
 import { writeLine, type CliIo } from "../io.js";
 import { formatDuration, sleep } from "../../system/time.js";
 import { escapeText as t, zoneName, zoneString } from "../render/escape.js";
-import { proxyAdvice as advice } from "../reach.js";
-import { withConnection } from "./session.js";
-import { findCube, table, type WaitFlags } from "./day2.js";
+import { proxyAdvice as advice } from "../report/reach.js";
+import { withConnection } from "../session/session.js";
+import { findCube, table, type WaitFlags } from "../session/day2.js";
 
 export type DnsFormat = (typeof DNS_FORMATS)[number];
 

@@ -7,12 +7,12 @@ import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import { API_VERSION } from "../../schema/desired.js";
-import type { Day2Context } from "./day2.js";
+import type { Day2Context } from "../session/day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "./imported.js";
-import { observeFor, withConnection } from "./session.js";
+import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "../render/imported.js";
+import { observeFor, withConnection } from "../session/session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
 export type ImportFormat = "yaml" | "pulumi";

@@ -4,12 +4,12 @@ import { isOverBudget } from "../../engine/cost.js";
 import { policyBlocks } from "../../engine/policy.js";
 import { outputWidth, writeLine, useColor, type CliIo } from "../io.js";
 import type { LoadedFile, LoadedFiles } from "../../desired/index.js";
-import { domainKeyOrder } from "../file-order.js";
+import { domainKeyOrder } from "../render/file-order.js";
 import { renderPlanMarkdown, writePlan, type RenderContext } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { resolve } from "node:path";
-import { writeSavedPlan } from "../saved-plan.js";
-import { computePlan, loadForSession, withConnection, type PlanFlags, type SessionContext } from "./session.js";
+import { writeSavedPlan } from "../session/saved-plan.js";
+import { computePlan, loadForSession, withConnection, type PlanFlags, type SessionContext } from "../session/session.js";
 import { openForAppendNoFollow } from "../../system/files.js";
 
 export interface PlanContext extends SessionContext, PlanFlags {

@@ -5,8 +5,8 @@ import { writeLine, type CliIo } from "../io.js";
 import { loadFleetForCli } from "../hints.js";
 import { renderProblemsGithub } from "../render/github.js";
 import { escapeText } from "../render/escape.js";
-import { reportWarnings } from "../preflight.js";
-import type { Format } from "../commands/options.js";
+import { reportWarnings } from "../report/preflight.js";
+import type { Format } from "../arguments/options.js";
 import type { SourceRevision } from "../../engine/types.js";
 
 export interface ValidateContext {

@@ -2,11 +2,11 @@
  * Reading DNS record views (GET …/domains/{id}/records) for many domains. The service checks live DNS there and rate-limits it, so reads go out with
  * bounded concurrency at a pace the user sets (--dns-concurrency, --dns-rate); one that still fails is "could not be checked", never drift.
  */
-import type { CubeApi } from "../client/api.js";
-import type { DnsRecordStatus } from "../schema/api.js";
-import type { RateLimit } from "./rate-limit.js";
-import { sleep } from "../system/time.js";
-import { drainPool, takeFrom, type Grant } from "../system/concurrency.js";
+import type { CubeApi } from "../../client/api.js";
+import type { DnsRecordStatus } from "../../schema/api.js";
+import type { RateLimit } from "../session/rate-limit.js";
+import { sleep } from "../../system/time.js";
+import { drainPool, takeFrom, type Grant } from "../../system/concurrency.js";
 
 export interface DnsReadPace {
   /** Record views read at the same time. */

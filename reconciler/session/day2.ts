@@ -1,7 +1,7 @@
 /** What the day-2 commands share: a connection without a desired-state file, finding things by name or id, text tables or JSON. */
 import type { CubeApi } from "../../client/api.js";
 import type { Cube } from "../../schema/api.js";
-import type { Connection, RateLimit } from "../connect.js";
+import type { Connection, RateLimit } from "./connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { confirm } from "../prompt.js";

@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import type { CliIo } from "../../reconciler/io.js";
-import { formatBytes, progressLine } from "../../reconciler/progress.js";
+import { formatBytes, progressLine } from "../../reconciler/render/progress.js";
 
 const MIB = 1024 * 1024;
 
