@@ -15,7 +15,7 @@ import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.
 import { readSavedPlan, type SavedPlan } from "../session/saved-plan.js";
 import { canRecheck, refuseChangedSources } from "../session/saved-plan-sources.js";
 import { STDIN } from "../../desired/index.js";
-import { renderContext } from "./plan.js";
+import { renderContext } from "../render/context.js";
 import { rememberLoadedSecrets } from "../redact.js";
 import { checkPolicies, policyRules, refusedLines, refuseWhenAllRefused, withoutRefusedChanges, type PolicyFlags } from "../session/policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";

@@ -14,8 +14,9 @@ import { loadFleetForCli } from "../hints.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
 import { applyPlan, applySummaryLines } from "../watch/apply-plan.js";
-import { readCubeDns, renderDns } from "./dns.js";
-import { renderContext } from "./plan.js";
+import { readCubeDns } from "../report/dns-reads.js";
+import { renderDns } from "../render/dns.js";
+import { renderContext } from "../render/context.js";
 import { computePlan, withConnection } from "../session/session.js";
 
 export const DEMO_FILE = "examples/fleet.yaml";

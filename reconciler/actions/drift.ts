@@ -5,7 +5,9 @@ import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from ".
 import type { CliIo } from "../io.js";
 import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
-import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, renderContext } from "./plan.js";
+import { renderContext } from "../render/context.js";
+import { appendStepSummary } from "../render/step-summary.js";
+import { EXIT_CHANGES, EXIT_IN_SYNC } from "../report/exit-codes.js";
 import { computePlan, loadForSession, withConnection, type SessionContext } from "../session/session.js";
 import { notifyDrift, notifySource, type NotifySettings } from "../notify/index.js";
 import type { PolicyFlags } from "../session/policy.js";

@@ -34,7 +34,7 @@ import { commitStatusObserver, type CommitStatusSettings } from "../commit-statu
 import type { FeatureStatus } from "../metrics/feature-status.js";
 import { commitStatusRecorder, notificationRecorder } from "../metrics/feature-recorders.js";
 import { readRegularTextAsync } from "../../system/files.js";
-import { renderContext } from "./plan.js";
+import { renderContext } from "../render/context.js";
 import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "../session/session.js";
 import { reportWarnings } from "../report/preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";

@@ -16,7 +16,7 @@ import { acquireSpaceLock, describeOwner } from "./space-lock.js";
 import { type LoadedFiles, DiskLoadCache, type RepoLoader } from "../../desired/index.js";
 import type { Format } from "../arguments/options.js";
 import type { SourceRevision } from "../../engine/types.js";
-import { loadSource, reportProblems } from "../actions/validate.js";
+import { loadSource, reportProblems } from "./load-source.js";
 import { rememberLoadedSecrets } from "../redact.js";
 import { checkPolicies, hasPolicies, policyRules, type PolicyFlags } from "./policy.js";
 
