@@ -31,7 +31,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
   const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, [], undefined, { webhooks: true }));
-  const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
+  const text = ctx.format === "pulumi" ? (await import("../render/import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFileAtomic(target, text, { overwrite: ctx.force });
   writeLine(io.stderr, escapeText(`Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`));
