@@ -66,7 +66,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
     const yaml = yamlRun(program, argv, io);
     if (yaml === undefined) await program.parseAsync(argv, { from: "user" });
     else {
-      // -o yaml: the command runs as with json; its document is written as YAML when it ends (yaml-output.ts).
+      // -o yaml: the command runs as with json; its document is written as YAML when it ends (render/yaml-output.ts).
       try {
         await (await buildProgram(yaml.io, yaml.argv)).parseAsync(yaml.argv, { from: "user" });
       } finally {

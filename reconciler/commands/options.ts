@@ -31,7 +31,7 @@ export function addTargetOption(command: Command): Command {
   return command.addOption(new Option("--target <name>", "limit to this cube (repeatable)").argParser(collect).default([], "every cube"));
 }
 
-/** How DNS record views are read (drift, dns): see reconciler/dns-reads.ts. */
+/** How DNS record views are read (drift, dns): see reconciler/report/dns-reads.ts. */
 export function addDnsReadOptions(command: Command): Command {
   return command
     .option("--dns-concurrency <n>", "DNS record checks in flight at once", "4")

@@ -44,7 +44,7 @@ export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
 /** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
 export type Confirmable = { yes: boolean };
 
-/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions). */
+/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions, parsed by arguments/options.ts waitOptionsOf). */
 export type WaitFlags = { wait: boolean; timeoutMs: number; intervalMs: number };
 
 /** Asks `question` before `doing` it, unless --yes; the question goes where `say` writes. */

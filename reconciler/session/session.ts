@@ -43,7 +43,7 @@ export interface PlanFlags {
   allowUnknownCost?: boolean;
   /** How long the prices (GET /pricing) may take, in ms; DEFAULT_PRICING_TIMEOUT_MS when absent. */
   pricingTimeout?: number;
-  /** Policy files and overrides (reconciler/policy.ts); the fleet file's own rules are checked without them. */
+  /** Policy files and overrides (reconciler/session/policy.ts); the fleet file's own rules are checked without them. */
   policy?: PolicyFlags;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Progress of long transfers (reconciler/progress.ts): on a terminal one line redrawn in place
+ * Progress of long transfers (reconciler/render/progress.ts): on a terminal one line redrawn in place
  * with bytes, rate and ETA; off a terminal plain lines, at most one per 10 % or 5 s, so a log
  * of a 1 GiB download is a dozen lines, not thousands of carriage returns.
  */
