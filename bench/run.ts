@@ -261,7 +261,7 @@ async function planBesideFloor(f: Fleet, maxRatio: number | undefined, maxRssMb:
   const floorCpu = medianOf(floors, cpuOf);
   row(`${what}: CPU of the client process`, s(planCpu), "—", "info", s(floorCpu), `${(planCpu / floorCpu).toFixed(2)}×`);
   row(`plan ${n}: emulator CPU for the plan's reads`, s(medianOf(plans, (p) => p.stats.cpuMs)));
-  // The default widens on a slow network only (reconciler/actions/session.ts): on loopback it stays at 64.
+  // The default widens on a slow network only (reconciler/session/session.ts): on loopback it stays at 64.
   row(`plan ${n}: requests in flight (connections it opened)`, [...new Set(plans.map((p) => p.stats.connections))].join(", "));
   const rss = medianOf(plans, (p) => p.run.maxRssKb);
   const floorRss = medianOf(floors, (r) => r.maxRssKb);

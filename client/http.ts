@@ -59,7 +59,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = "cubeform/0.1 (+https://github.com/cubeform)";
 /** Connections per origin (requests in flight): where the round trip bounds a plan's reads, time falls with it (`npm run bench -- --sweep`). */
 export const DEFAULT_CONNECTIONS = 64;
-/** What reads widen to at most on a slow network when no count was given (reconciler/actions/session.ts cubesInFlightFor). */
+/** What reads widen to at most on a slow network when no count was given (reconciler/session/session.ts cubesInFlightFor). */
 export const MAX_DEFAULT_CONNECTIONS = 256;
 
 export type CallRequest = Omit<ApiRequest, "progress">;

@@ -32,7 +32,7 @@ export interface ExecContext {
   onDeleteAccepted?: (cubeId: string, cubeName: string) => Promise<void>;
   /** A rollout's health probe (default: health.ts probeMember). */
   probe?: HealthProbe;
-  /** A rollout batch reached a phase: the CLI journals it, so a rerun after a crash knows where the rollout was (rollout-journal.ts). */
+  /** A rollout batch reached a phase: the CLI journals it, so a rerun after a crash knows where the rollout was (reconciler/session/rollout-journal.ts). */
   rolloutProgress?: (batch: RolloutBatchStep, phase: RolloutPhase) => Promise<void>;
   /** Injectable clock (ms since the epoch) and sleep, for tests. */
   now?: () => number;

@@ -6,7 +6,7 @@ import { writeLine, type CliIo } from "./io.js";
 import { redactingIo } from "./redact.js";
 import { escapeText } from "./render/escape.js";
 import { VERSION } from "./version.js";
-import { markNativeYaml, offerYaml, yamlRun } from "./yaml-output.js";
+import { markNativeYaml, offerYaml, yamlRun } from "./render/yaml-output.js";
 
 export type { CliIo } from "./io.js";
 
@@ -66,7 +66,7 @@ export async function main(argv: string[], rawIo: CliIo): Promise<number> {
     const yaml = yamlRun(program, argv, io);
     if (yaml === undefined) await program.parseAsync(argv, { from: "user" });
     else {
-      // -o yaml: the command runs as with json; its document is written as YAML when it ends (yaml-output.ts).
+      // -o yaml: the command runs as with json; its document is written as YAML when it ends (render/yaml-output.ts).
       try {
         await (await buildProgram(yaml.io, yaml.argv)).parseAsync(yaml.argv, { from: "user" });
       } finally {

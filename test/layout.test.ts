@@ -3,7 +3,7 @@
  * folder but test/, bench/ and build output, found rather than listed, so a new folder is
  * checked too — with type-only imports and import() counted; and the layers DESIGN.md draws.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -81,6 +81,18 @@ describe("source layout", () => {
     // The check reads strings and template parts, not comments; a git argument alone ("--quiet") is not a message.
     expect(flagsOf('const a = `commit ${c} has no ${p} (--path): x`; git(["fetch", "--quiet"]); // pass --repo', "x.ts")).toEqual(["--path"]);
     expect(flagsOf('throw new Error("use -f/--file to name it")', "x.ts")).toEqual(["-f"]);
+  });
+
+  it("reconciler/ has floors: actions never import each other, only commands/ (and main.ts, for the list) import commands/", () => {
+    expect(importsFromTo(["reconciler/actions/"], ["reconciler/actions/"])).toEqual([]);
+    const outside = [...graph.edges.keys()].filter((file) => file.startsWith("reconciler/") && !file.startsWith("reconciler/commands/")).map((file) => `${file}/`);
+    const intoCommands = importsFromTo(outside.map((f) => f.slice(0, -1)), ["reconciler/commands/"]);
+    expect(intoCommands).toEqual(["reconciler/main.ts → reconciler/commands/index.ts"]);
+  });
+
+  it("reconciler/'s root holds only the CLI's entry and what every floor shares: a new file goes into a floor", () => {
+    const loose = readdirSync(join(REPO_ROOT, "reconciler"), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+    expect(loose).toEqual(["completion.ts", "errors.ts", "hints.ts", "io.ts", "main.ts", "prompt.ts", "redact.ts", "ssh.ts", "version.ts"]);
   });
 
   /** `file → target` for each import from a file under one of the folders `from` into one under `to`. */

@@ -2,28 +2,28 @@
 import { resolve } from "node:path";
 import { checkPlanIsCurrent, flatSteps, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
-import type { Connection } from "../connect.js";
-import type { StepWaits } from "../commands/connect-options.js";
+import type { Connection } from "../session/connect.js";
+import type { StepWaits } from "../arguments/connect.js";
 import { CliError } from "../errors.js";
 import { confirm } from "../prompt.js";
 import { writeLine, type CliIo } from "../io.js";
-import { DEFAULT_DNS_PACE } from "../dns-reads.js";
-import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../reach.js";
+import { DEFAULT_DNS_PACE } from "../report/dns-reads.js";
+import { proxyAdvice, readReach, renderReachText, type CubeReach } from "../report/reach.js";
 import { renderPlan } from "../render/index.js";
 import { escapeText } from "../render/escape.js";
 import { hasChanges, overBudgetMessage, visibleChanges } from "../render/values.js";
-import { readSavedPlan, type SavedPlan } from "../saved-plan.js";
-import { canRecheck, refuseChangedSources } from "../saved-plan-sources.js";
+import { readSavedPlan, type SavedPlan } from "../session/saved-plan.js";
+import { canRecheck, refuseChangedSources } from "../session/saved-plan-sources.js";
 import { STDIN } from "../../desired/index.js";
-import { renderContext } from "./plan.js";
+import { renderContext } from "../render/context.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { checkPolicies, policyRules, refusedLines, refuseWhenAllRefused, withoutRefusedChanges, type PolicyFlags } from "../policy.js";
+import { checkPolicies, policyRules, refusedLines, refuseWhenAllRefused, withoutRefusedChanges, type PolicyFlags } from "../session/policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
 import { ApplyStatusReport, type CommitStatusSettings } from "../commit-status/index.js";
 import type { RepoLoaded } from "../../desired/index.js";
-import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "../session/session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
   /** A plan saved by `plan --out`. */

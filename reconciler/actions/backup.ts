@@ -7,8 +7,9 @@ import type { Backup, BackupShare } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { formatBytes, progressLine } from "../progress.js";
-import { confirmDay2, details, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context } from "./day2.js";
+import { formatBytes, progressLine } from "../render/progress.js";
+import { confirmDay2, orDash, pick, printJson, say, withApi, type Confirmable, type Day2Context } from "../session/day2.js";
+import { details, table } from "../render/table.js";
 
 export async function findBackup(client: CubeApi, ref: string): Promise<Backup> {
   return pick(await client.listBackups(), ref, "backup", "in this space");

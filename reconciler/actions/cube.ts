@@ -5,10 +5,10 @@ import type { CubeApi } from "../../client/api.js";
 import type { Cube, CubeSshInfo, CubeState } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { formatDuration, sleep } from "../../system/time.js";
 import { escapeText, shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, findCube, details, orDash, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
+import { confirmDay2, findCube, orDash, printJson, say, withApi, type Confirmable, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
+import { details, table } from "../render/table.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
@@ -160,22 +160,6 @@ async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx:
   else if (request === "power-off") await client.powerOff(cube.id);
   else await client.wake(cube.id);
   say(io, ctx, `Cube "${cube.name}" (${cube.id}) is ${DONE[request]}.`);
-}
-
-/** Polls until the cube is in `state`; shows each state it passes through (on stderr). */
-export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: Omit<WaitFlags, "wait">, io: CliIo): Promise<Cube> {
-  const deadline = Date.now() + ctx.timeoutMs;
-  let last = "";
-  for (;;) {
-    const now = await client.getCube(cube.id);
-    if (now.state !== last) writeLine(io.stderr, escapeText(`  ${cube.name}: ${now.state}`));
-    last = now.state;
-    if (now.state === state) return now;
-    if (now.state === "error") throw new CliError("cube_error", `cube "${cube.name}" went into the error state while waiting for ${state}`);
-    if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for cube "${cube.name}" to be ${state} (it is ${now.state})`);
-    if (Date.now() >= deadline) throw new CliError("wait_timeout", `cube "${cube.name}" is still ${now.state} after ${formatDuration(ctx.timeoutMs)}; it did not reach ${state}`);
-    await sleep(ctx.intervalMs, io.signal);
-  }
 }
 
 export interface SshContext extends Day2Context {

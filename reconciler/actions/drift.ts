@@ -1,14 +1,16 @@
 /** `cubeform drift`: read-only. What differs between the space and the file, plus the DNS records of declared domains. Exit 0 in sync, 2 drift. */
 import { cubeAddress, domainAddress, type DesiredState, type ObservedState } from "../../engine/index.js";
-import type { Connection } from "../connect.js";
-import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../dns-reads.js";
+import type { Connection } from "../session/connect.js";
+import { DEFAULT_DNS_PACE, readPaced, readRecordView, type DnsReadPace } from "../report/dns-reads.js";
 import type { CliIo } from "../io.js";
 import { renderDriftMarkdown, writeDrift, type DomainDnsCheck, type DriftReport } from "../render/index.js";
 import { hasChanges } from "../render/values.js";
-import { appendStepSummary, EXIT_CHANGES, EXIT_IN_SYNC, renderContext } from "./plan.js";
-import { computePlan, loadForSession, withConnection, type SessionContext } from "./session.js";
+import { renderContext } from "../render/context.js";
+import { appendStepSummary } from "../render/step-summary.js";
+import { EXIT_CHANGES, EXIT_IN_SYNC } from "../report/exit-codes.js";
+import { computePlan, loadForSession, withConnection, type SessionContext } from "../session/session.js";
 import { notifyDrift, notifySource, type NotifySettings } from "../notify/index.js";
-import type { PolicyFlags } from "../policy.js";
+import type { PolicyFlags } from "../session/policy.js";
 
 export interface DriftContext extends SessionContext {
   targets: string[];

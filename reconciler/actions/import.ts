@@ -7,12 +7,12 @@ import { isAbsolute, resolve } from "node:path";
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import { API_VERSION } from "../../schema/desired.js";
-import type { Day2Context } from "./day2.js";
+import type { Day2Context } from "../session/day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "./imported.js";
-import { observeFor, withConnection } from "./session.js";
+import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "../render/imported.js";
+import { observeFor, withConnection } from "../session/session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
 export type ImportFormat = "yaml" | "pulumi";
@@ -31,7 +31,7 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
   const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, [], undefined, { webhooks: true }));
-  const text = ctx.format === "pulumi" ? (await import("./import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
+  const text = ctx.format === "pulumi" ? (await import("../render/import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFileAtomic(target, text, { overwrite: ctx.force });
   writeLine(io.stderr, escapeText(`Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`));

@@ -6,10 +6,10 @@ import { DEFAULT_BASE_URL } from "../../client/config.js";
 import { createClient } from "../../client/cube-client.js";
 import { deviceLogin } from "../../client/device-login.js";
 import { createNetwork } from "../../client/dispatcher.js";
-import { saveContext } from "../credentials.js";
+import { saveContext } from "../session/credentials.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { printJson, type Day2Context } from "./day2.js";
+import { printJson, type Day2Context } from "../session/day2.js";
 
 export interface LoginContext {
   baseUrl?: string;

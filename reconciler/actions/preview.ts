@@ -5,15 +5,15 @@
  */
 import { findPreviews, flatSteps, previewDesiredState, previewIdOf, previewIdProblem, previewMonthly, sweepSelection, withOthersClaimed, type ApplyResult, type DesiredState, type LivePreview, type Plan } from "../../engine/index.js";
 import type { Cube } from "../../schema/api.js";
-import type { Connection } from "../connect.js";
-import type { StepWaits } from "../commands/connect-options.js";
+import type { Connection } from "../session/connect.js";
+import type { StepWaits } from "../arguments/connect.js";
 import { CliError } from "../errors.js";
 import { outputWidth, useColor, type CliIo } from "../io.js";
-import { DEFAULT_DNS_PACE } from "../dns-reads.js";
-import { readReach } from "../reach.js";
+import { DEFAULT_DNS_PACE } from "../report/dns-reads.js";
+import { readReach } from "../report/reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, overBudgetMessage } from "../render/values.js";
-import { refusePolicyViolations } from "../policy.js";
+import { refusePolicyViolations } from "../session/policy.js";
 import { applyPlan, blockedLine, failedLine } from "../watch/apply-plan.js";
 import {
   renderPreviewListText,
@@ -27,7 +27,7 @@ import {
   type PreviewRemovalReport,
   type PreviewUpReport,
 } from "../render/preview.js";
-import { computePlan, loadForSession, observeConcurrency, withConnection, withSpaceLock, type LockFlags, type SessionContext } from "./session.js";
+import { computePlan, loadForSession, observeConcurrency, withConnection, withSpaceLock, type LockFlags, type SessionContext } from "../session/session.js";
 
 export interface PreviewContext extends SessionContext, LockFlags, StepWaits {
   format: "text" | "json" | "markdown";

@@ -1,13 +1,13 @@
 /** `cubeform show` (read-only): how to reach the space's cubes (ssh, TCP host:port, DNS records); with -f only those declared, --target narrows. */
 import type { Cube } from "../../schema/api.js";
-import type { DnsReadPace } from "../dns-reads.js";
+import type { DnsReadPace } from "../report/dns-reads.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { readReach, renderReachText, type ReachJson } from "../reach.js";
-import type { Day2Context } from "./day2.js";
+import { readReach, renderReachText, type ReachJson } from "../report/reach.js";
+import type { Day2Context } from "../session/day2.js";
 import { didYouMean } from "../../desired/index.js";
-import { loadForSession, observeConcurrency, withConnection } from "./session.js";
+import { loadForSession, observeConcurrency, withConnection } from "../session/session.js";
 
 export interface ShowContext extends Day2Context {
   /** Desired-state files; empty: every cube of the space. */

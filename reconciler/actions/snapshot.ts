@@ -5,10 +5,10 @@ import type { Cube, Snapshot } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { formatBytes } from "../progress.js";
+import { formatBytes } from "../render/progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { confirmDay2, findCube, orDash, pick, printJson, say, table, withApi, type Confirmable, type Day2Context, type WaitFlags } from "./day2.js";
-import { waitForState } from "./cube.js";
+import { confirmDay2, findCube, orDash, pick, printJson, say, withApi, type Confirmable, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
+import { table } from "../render/table.js";
 
 export interface SnapshotContext extends Day2Context {
   cube: string;

@@ -7,12 +7,11 @@ import { newIdempotencyKey } from "../../client/keys.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { formatBytes, progressLine } from "../progress.js";
-import { printJson, say, withApi, type Day2Context, type WaitFlags } from "./day2.js";
+import { formatBytes, progressLine } from "../render/progress.js";
+import { printJson, say, withApi, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
 import type { CubeApi } from "../../client/api.js";
 import { isCubeApiError } from "../../client/errors.js";
 import { escapeText } from "../render/escape.js";
-import { waitForState } from "./cube.js";
 
 export const DEFAULT_IMAGE = "ubuntu-24.04";
 

@@ -3,8 +3,8 @@
  * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
 import type { ApplyResult, Plan, ResourceChange, StepOutcome } from "../../engine/index.js";
-import type { Connection } from "../connect.js";
-import type { StepWaits } from "../commands/connect-options.js";
+import type { Connection } from "../session/connect.js";
+import type { StepWaits } from "../arguments/connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
@@ -21,7 +21,7 @@ import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
 import { isOverBudget } from "../../engine/cost.js";
 import { policyBlocks } from "../../engine/policy.js";
-import { refusedLines, withoutRefusedChanges } from "../policy.js";
+import { refusedLines, withoutRefusedChanges } from "../session/policy.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";
 import { formatDuration } from "../../system/time.js";
@@ -34,9 +34,9 @@ import { commitStatusObserver, type CommitStatusSettings } from "../commit-statu
 import type { FeatureStatus } from "../metrics/feature-status.js";
 import { commitStatusRecorder, notificationRecorder } from "../metrics/feature-recorders.js";
 import { readRegularTextAsync } from "../../system/files.js";
-import { renderContext } from "./plan.js";
-import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "./session.js";
-import { reportWarnings } from "../preflight.js";
+import { renderContext } from "../render/context.js";
+import { computePlan, withConnection, withSpaceLock, type PlanFlags, type PlanMemo, type SessionContext } from "../session/session.js";
+import { reportWarnings } from "../report/preflight.js";
 import { rememberLoadedSecrets } from "../redact.js";
 import { Notifier, NotifyObserver, notifySource, type NotifySettings } from "../notify/index.js";
 

@@ -3,7 +3,8 @@ import type { CubeApi } from "../../client/api.js";
 import type { Webhook, WebhookDelivery } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
-import { orDash, printJson, say, table, withApi, type Day2Context } from "./day2.js";
+import { orDash, printJson, say, withApi, type Day2Context } from "../session/day2.js";
+import { table } from "../render/table.js";
 
 export interface DeliveriesContext extends Day2Context {
   webhook: string;

@@ -2,8 +2,9 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
 import { CliError } from "../errors.js";
-import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, durationFlag, exitWith, parseOptions } from "./options.js";
-import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith } from "./options.js";
+import { durationFlag, parseOptions } from "../arguments/options.js";
+import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "../arguments/connect.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 import { addStatusOptions, StatusOptions, takeStatusFlags } from "./status-options.js";
@@ -52,10 +53,10 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     )
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
-      const { sessionContext } = await import("../repo-source.js");
+      const { sessionContext } = await import("../session/repo-source.js");
       const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(ApplyOptions, raw);
       const { flags, rest: parsed } = takeStatusFlags(options);
-      const { policyFlags } = await import("../policy.js");
+      const { policyFlags } = await import("../session/policy.js");
       const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
       const context = { ...(await sessionContext(parsed, raw, io)), ...waits, policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)), notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io) };
       const { statusSettings } = await import("../commit-status/index.js");

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, addYesOption, exitWith, parseOptions, shareExamples } from "./options.js";
-import { day2Context as context, YesOption } from "./connect-options.js";
+import { addDay2Options, addYesOption, exitWith, shareExamples } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
+import { day2Context as context, YesOption } from "../arguments/connect.js";
 
 const DownloadOptions = z.object({ out: z.string().min(1).optional(), force: z.boolean().default(false) });
 

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, addWaitOptions, addYesOption, exitWith, parseOptions, shareExamples, waitOptionsOf } from "./options.js";
-import { day2Context as context, YesOption } from "./connect-options.js";
+import { addDay2Options, addWaitOptions, addYesOption, exitWith, shareExamples } from "./options.js";
+import { parseOptions, waitOptionsOf } from "../arguments/options.js";
+import { day2Context as context, YesOption } from "../arguments/connect.js";
 
 const SshOptions = z.object({ exec: z.boolean().default(false), identity: z.string().min(1).optional() });
 

@@ -1,8 +1,9 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addDnsReadOptions, addWaitOptions, DNS_FORMATS, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
-import { ConnectOptions, dnsPaceOf, DnsReadOptions } from "./connect-options.js";
+import { addConnectOptions, addDnsReadOptions, addWaitOptions, exitWith, parseRateLimit } from "./options.js";
+import { DNS_FORMATS, parseOptions, waitOptionsOf } from "../arguments/options.js";
+import { ConnectOptions, dnsPaceOf, DnsReadOptions } from "../arguments/connect.js";
 
 const DnsOptions = z.object({
   ...ConnectOptions.shape,

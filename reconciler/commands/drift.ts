@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
-import { dnsPaceOf, DnsReadOptions, SessionOptions } from "./connect-options.js";
+import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith } from "./options.js";
+import { FormatOption, parseOptions } from "../arguments/options.js";
+import { dnsPaceOf, DnsReadOptions, SessionOptions } from "../arguments/connect.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
@@ -30,10 +31,10 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
     )
     .action(async (raw: unknown) => {
       const { runDrift } = await import("../actions/drift.js");
-      const { sessionContext } = await import("../repo-source.js");
+      const { sessionContext } = await import("../session/repo-source.js");
       const { dnsConcurrency, dnsRate, policy, notify, notifyFormat, notifySecretFile, ...parsed } = parseOptions(DriftOptions, raw);
       const notifyTo = await notifySettings({ notify, notifyFormat, notifySecretFile }, io);
-      const { policyFlags } = await import("../policy.js");
+      const { policyFlags } = await import("../session/policy.js");
       const { cwdOf } = await import("../io.js");
       const policyOf = policyFlags({ policy }, io.env, cwdOf(io));
       exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }), policy: policyOf, ...(notifyTo ? { notify: notifyTo } : {}) }, io));

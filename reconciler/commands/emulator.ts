@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { exitWith, parseOptions } from "./options.js";
+import { exitWith } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
 
 const EmulatorOptions = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),

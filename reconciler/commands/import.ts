@@ -1,8 +1,9 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, exitWith, parseOptions, parseRateLimit } from "./options.js";
-import { ConnectOptions } from "./connect-options.js";
+import { addConnectOptions, exitWith, parseRateLimit } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
+import { ConnectOptions } from "../arguments/connect.js";
 
 const ImportOptions = z.object({
   ...ConnectOptions.shape,

@@ -1,7 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { DAY2_FORMATS, exitWith, parseOptions } from "./options.js";
+import { exitWith } from "./options.js";
+import { DAY2_FORMATS, parseOptions } from "../arguments/options.js";
 
 const LoginOptions = z.object({
   baseUrl: z.string().min(1).optional(),

@@ -1,18 +1,8 @@
-/**
- * Flags shared by the commands, and the zod schemas that turn commander's raw options into typed
- * values (one clear error per bad flag). zod/mini, so that `cubeform validate` loads no zod classic.
- */
+/** Flags shared by the commands, as commander declares them; the values they parse into are in arguments/. */
 import { Option, type Command } from "commander";
-import "../../schema/zod-english.js";
-import * as z from "zod/mini";
-import { CliError, ExitCode } from "../errors.js";
-import { parseRateLimit } from "../rate-limit.js";
-import { parseDuration } from "../../system/time.js";
-
-export const FORMATS = ["text", "json", "markdown", "github"] as const;
-export type Format = (typeof FORMATS)[number];
-
-export const DEFAULT_FILE = "cubeform.yaml";
+import { ExitCode } from "../errors.js";
+import { parseRateLimit } from "../session/rate-limit.js";
+import { DAY2_FORMATS, DEFAULT_FILE, DEFAULT_PARALLELISM, durationFlag, FORMATS } from "../arguments/options.js";
 
 export function addFileOption(command: Command): Command {
   return command.addOption(
@@ -41,36 +31,11 @@ export function addTargetOption(command: Command): Command {
   return command.addOption(new Option("--target <name>", "limit to this cube (repeatable)").argParser(collect).default([], "every cube"));
 }
 
-/** How DNS record views are read (drift, dns): see reconciler/dns-reads.ts. */
+/** How DNS record views are read (drift, dns): see reconciler/report/dns-reads.ts. */
 export function addDnsReadOptions(command: Command): Command {
   return command
     .option("--dns-concurrency <n>", "DNS record checks in flight at once", "4")
     .option("--dns-rate <N/SECONDS>", "DNS record checks started per window (the service rate-limits them)", "10/1");
-}
-
-export const FileOptions = z.object({
-  file: z.pipe(
-    z._default(z.array(z.string().check(z.minLength(1))), []),
-    z.transform((files: string[]) => (files.length > 0 ? files : [DEFAULT_FILE])),
-  ),
-});
-
-/** client/http.ts DEFAULT_CONNECTIONS (not imported: this module loads for every command, the client only for those that connect). */
-export const DEFAULT_PARALLELISM = 64;
-
-export const FormatOption = z.object({ format: z._default(z.enum(FORMATS), "text") });
-
-/**
- * Parses commander's options with a schema; a bad value is a one-line error naming the flag.
- * Once per run: without zod's compiled fast parser, which takes longer to make than to use once.
- */
-export function parseOptions<T extends z.core.$ZodType>(schema: T, raw: unknown): z.output<T> {
-  const result = z.safeParse(schema, raw, { jitless: true });
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  // The path is the option's name, then (for a repeatable one) which of its values.
-  const flag = (issue?.path ?? []).map((p) => (typeof p === "number" ? `(value ${p + 1})` : flagName(String(p)))).join(" ");
-  throw new CliError("invalid_option", `invalid option ${flag}: ${issue?.message ?? "invalid value"}`);
 }
 
 /** Ends the command with an action's exit code. */
@@ -79,12 +44,6 @@ export function exitWith(code: number): void {
 }
 
 export { parseRateLimit };
-
-/** `cubeform dns --format`. */
-export const DNS_FORMATS = ["text", "json", "zone"] as const;
-
-/** The day-2 commands (cube, snapshot, backup, upload): connection flags and `--format text|json`. */
-export const DAY2_FORMATS = ["text", "json"] as const;
 
 export function addDay2Options(command: Command): Command {
   return addConnectOptions(command).addOption(new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"));
@@ -96,11 +55,6 @@ export function addWaitOptions(command: Command, waitsFor: string, defaults: { t
     .option("--wait", waitsFor, false)
     .option("--timeout <duration>", "how long --wait waits (e.g. 90s, 10m; a bare number: seconds)", defaults.timeout)
     .option("--interval <duration>", "how often --wait checks (e.g. 2s; a bare number: seconds)", defaults.interval);
-}
-
-export function waitOptionsOf(raw: unknown): { wait: boolean; timeoutMs: number; intervalMs: number } {
-  const { wait, timeout, interval } = parseOptions(z.object({ wait: z._default(z.boolean(), false), timeout: z.string(), interval: z.string() }), raw);
-  return { wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") };
 }
 
 /** `--repo URL [--ref REF] [--path PATH]` and its credentials: the desired state from a git repository instead of -f. */
@@ -132,42 +86,9 @@ export function addPlanFlagOptions(command: Command): Command {
     );
 }
 
-export const RepoOptions = z.object({
-  repo: z.optional(z.string().check(z.minLength(1))),
-  ref: z.optional(z.string().check(z.minLength(1))),
-  path: z._default(z.string().check(z.minLength(1)), "cubeform.yaml"),
-  secretsDir: z.optional(z.string().check(z.minLength(1))),
-  gitTokenEnv: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))),
-  gitTokenFile: z.optional(z.string().check(z.minLength(1))),
-  gitUsername: z._default(z.string().check(z.minLength(1)), "x-access-token"),
-  sshKey: z.optional(z.string().check(z.minLength(1))),
-  sshKnownHosts: z.optional(z.string().check(z.minLength(1))),
-  allowedSigners: z.optional(z.string().check(z.minLength(1))),
-  gitTimeout: z._default(z.string(), "60s"),
-});
-export type RepoOptions = z.infer<typeof RepoOptions>;
-
 /** Where plan, drift, apply and watch read the desired state (-f or --repo) and which space and cubes. */
 export function addSessionOptions(command: Command): Command {
   return addRepoOptions(addTargetOption(addConnectOptions(addFileOption(command))));
-}
-
-/** -f and --repo name two different sources; the --repo-only flags without --repo are a mistake. */
-export function checkRepoFlags(options: RepoOptions & { file?: readonly string[] }, rawFiles: unknown): void {
-  const filesGiven = Array.isArray(rawFiles) && rawFiles.length > 0;
-  if (options.repo !== undefined && filesGiven) throw new CliError("invalid_option", "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)");
-  if (options.repo !== undefined) return;
-  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts", "allowedSigners"] as const).find((name) => options[name] !== undefined);
-  if (orphan !== undefined) throw new CliError("invalid_option", `${flagName(orphan)} needs --repo`);
-}
-
-/** "secretsDir" → "--secrets-dir". */
-const flagName = (option: string): string => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-/** A time flag in ms: a duration, or a bare number in `bareUnit` (the flag's unit before durations: scripts keep working); `zero` allows 0. */
-export function durationFlag(text: string, flag: string, bareUnit: "ms" | "s", options: { zero?: boolean } = {}): number {
-  if (options.zero === true && /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(text)) return 0;
-  return parseDuration(text, flag, bareUnit);
 }
 
 /** `--wait-timeout` and `--poll-interval` (apply, watch): how steps wait for a cube's state. */

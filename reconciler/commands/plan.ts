@@ -1,8 +1,9 @@
 import { Option, type Command } from "commander";
 import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
-import { addFormatOption, addPlanFlagOptions, addSessionOptions, exitWith, FormatOption, parseOptions } from "./options.js";
-import { PlanFlagOptions, SessionOptions } from "./connect-options.js";
+import { addFormatOption, addPlanFlagOptions, addSessionOptions, exitWith } from "./options.js";
+import { FormatOption, parseOptions } from "../arguments/options.js";
+import { PlanFlagOptions, SessionOptions } from "../arguments/connect.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
 const PlanOptions = z.object({
@@ -43,9 +44,9 @@ mandatory policy rule is violated by the change (not overridden), else 0.`,
     )
     .action(async (raw: unknown) => {
       const { runPlan } = await import("../actions/plan.js");
-      const { sessionContext } = await import("../repo-source.js");
+      const { sessionContext } = await import("../session/repo-source.js");
       const { policy, overridePolicy, reason, ...parsed } = parseOptions(PlanOptions, raw);
-      const { policyFlags } = await import("../policy.js");
+      const { policyFlags } = await import("../session/policy.js");
       const { cwdOf } = await import("../io.js");
       exitWith(await runPlan({ ...(await sessionContext(parsed, raw, io)), policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)) }, io));
     });

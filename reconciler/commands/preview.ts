@@ -1,8 +1,9 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, durationFlag, exitWith, FileOptions, parseOptions, RepoOptions, shareExamples } from "./options.js";
-import { ConnectOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
+import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, exitWith, shareExamples } from "./options.js";
+import { durationFlag, FileOptions, parseOptions, RepoOptions } from "../arguments/options.js";
+import { ConnectOptions, StepWaitOptions, stepWaits } from "../arguments/connect.js";
 
 const PreviewFormat = z.enum(["text", "json", "markdown"]);
 
@@ -87,7 +88,7 @@ cube kept.`,
 }
 
 async function previewContext(raw: unknown, io: CliIo) {
-  const { sessionContext } = await import("../repo-source.js");
+  const { sessionContext } = await import("../session/repo-source.js");
   const { waitTimeout, pollInterval, lockTimeout, allowUnknownCost, pricingTimeout, format, ...session } = parseOptions(z.looseObject(PreviewOptions.shape), raw);
   const fileGiven = ((raw as { file?: unknown[] }).file ?? []).length > 0 || session.repo !== undefined;
   const context = await sessionContext({ ...session, target: [] }, raw, io);

@@ -1,8 +1,9 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, DAY2_FORMATS, exitWith, parseOptions, parseRateLimit } from "./options.js";
-import { ConnectOptions, dnsPaceOf, DnsReadOptions, TargetOption } from "./connect-options.js";
+import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, exitWith, parseRateLimit } from "./options.js";
+import { DAY2_FORMATS, parseOptions } from "../arguments/options.js";
+import { ConnectOptions, dnsPaceOf, DnsReadOptions, TargetOption } from "../arguments/connect.js";
 
 const ShowOptions = z.object({
   ...ConnectOptions.shape,

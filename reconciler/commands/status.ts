@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { exitWith, parseOptions } from "./options.js";
+import { exitWith } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
 
 const StatusOptions = z.object({
   url: z.string().min(1, "--url names the watch's HTTP port, e.g. --url http://127.0.0.1:9464"),

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { cwdOf, type CliIo } from "../io.js";
-import { addDay2Options, addWaitOptions, exitWith, parseOptions, parseRateLimit, waitOptionsOf } from "./options.js";
-import { Day2Options } from "./connect-options.js";
+import { addDay2Options, addWaitOptions, exitWith, parseRateLimit } from "./options.js";
+import { parseOptions, waitOptionsOf } from "../arguments/options.js";
+import { Day2Options } from "../arguments/connect.js";
 
 const UploadOptions = z.object({
   ...Day2Options.shape,

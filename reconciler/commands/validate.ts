@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
-import { addFileOption, addFormatOption, exitWith, FileOptions, FormatOption, parseOptions , addRepoOptions, RepoOptions } from "./options.js";
+import { addFileOption, addFormatOption, exitWith, addRepoOptions } from "./options.js";
+import { FileOptions, FormatOption, parseOptions, RepoOptions } from "../arguments/options.js";
 
 const ValidateOptions = z.object({ ...FileOptions.shape, ...FormatOption.shape, ...RepoOptions.shape });
 
@@ -21,7 +22,7 @@ Every problem is reported as FILE:LINE:COL: message. Exit code 0 when valid, 1 o
     )
     .action(async (raw: unknown) => {
       const { runValidate } = await import("../actions/validate.js");
-      const { takeRepo } = await import("../repo-source.js");
+      const { takeRepo } = await import("../session/repo-source.js");
       const { file, ...parsed } = parseOptions(ValidateOptions, raw);
       const { repo, rest } = await takeRepo(parsed, (raw as { file?: unknown }).file, cwdOf(io), io);
       exitWith(await runValidate({ ...rest, files: file, cwd: cwdOf(io), ...(repo ? { repo } : {}) }, io));

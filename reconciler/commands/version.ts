@@ -2,8 +2,8 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { writeLine, type CliIo } from "../io.js";
 import { VERSION } from "../version.js";
-import { parseOptions } from "./options.js";
-import { toYaml } from "../yaml-output.js";
+import { parseOptions } from "../arguments/options.js";
+import { toYaml } from "../render/yaml-output.js";
 
 const VersionOptions = z.object({ format: z.enum(["text", "json", "yaml"]) });
 

@@ -4,8 +4,9 @@ import { z } from "zod";
 import { CliError } from "../errors.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
-import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith, parseOptions } from "./options.js";
-import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "./connect-options.js";
+import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
+import { PlanFlagOptions, SessionOptions, StepWaitOptions, stepWaits } from "../arguments/connect.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 import { addStatusOptions, StatusOptions, takeStatusFlags } from "./status-options.js";
@@ -93,12 +94,12 @@ CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down nev
     )
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
-      const { sessionContext } = await import("../repo-source.js");
+      const { sessionContext } = await import("../session/repo-source.js");
       const { interval, waitTimeout, pollInterval, listen, pushSecretFile, statusAuthFile, policy, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(WatchOptions, raw);
       const { flags, rest: parsed } = takeStatusFlags(options);
       if (statusAuthFile !== undefined && parsed.metricsPort === undefined) throw new CliError("invalid_option", "--status-auth-file guards the status page of --metrics-port: add --metrics-port PORT");
       const { statusSettings } = await import("../commit-status/index.js");
-      const { policyFlags } = await import("../policy.js");
+      const { policyFlags } = await import("../session/policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");
       const context = {
         ...(await sessionContext(parsed, raw, io)),

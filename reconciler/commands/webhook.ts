@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliIo } from "../io.js";
-import { addDay2Options, exitWith, parseOptions, shareExamples } from "./options.js";
-import { day2Context as context } from "./connect-options.js";
+import { addDay2Options, exitWith, shareExamples } from "./options.js";
+import { parseOptions } from "../arguments/options.js";
+import { day2Context as context } from "../arguments/connect.js";
 
 const DeliveriesOptions = z.object({ limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50) });
 

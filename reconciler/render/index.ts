@@ -1,6 +1,6 @@
 /** Output formats: pure functions from a plan (or drift report) to text. */
 import type { Plan } from "../../engine/types.js";
-import type { Format } from "../commands/options.js";
+import type { Format } from "../arguments/options.js";
 import { renderDriftGithub, renderPlanGithub } from "./github.js";
 import { driftJsonChunks, planJsonChunks, writeChunks } from "./json.js";
 import { renderDriftMarkdown, renderPlanMarkdown } from "./markdown.js";

@@ -1,6 +1,6 @@
 /** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
 import { apply, markRefused, refusedOf, type RolloutBatchStep, type RolloutPhase, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
-import type { Connection } from "../connect.js";
+import type { Connection } from "../session/connect.js";
 import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { acquireSpaceLock } from "../../reconciler/space-lock.js";
+import { acquireSpaceLock } from "../../reconciler/session/space-lock.js";
 import { runCli, tempProject } from "../reconciler/support/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -82,7 +82,7 @@ test("`cubeform validate` loads its own command only, nothing that talks HTTP, a
   expect(loaded).toContain("reconciler/actions/validate.ts");
   expect(loaded).toContain("zod");
   expect(loaded.filter((m) => /commands\/(?!index|validate|options)|client\/|emulator\/|^undici$/.test(m))).toEqual([]);
-  // The git machinery only with --repo (reconciler/repo-loader.ts).
+  // The git machinery only with --repo (reconciler/session/repo-loader.ts).
   expect(loaded.filter((m) => /git-source|repo-load/.test(m))).toEqual([]);
   // The file's and the options' schemas are zod/mini (schema/zod-english.ts): zod classic is ~20 % of the start-up.
   expect(files.filter((f) => f.startsWith("node_modules/zod/v4/core/"))).not.toEqual([]);

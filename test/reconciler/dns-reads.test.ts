@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { readPaced, type PaceClock } from "../../reconciler/dns-reads.js";
+import { readPaced, type PaceClock } from "../../reconciler/report/dns-reads.js";
 
 /** A clock that only moves when something sleeps (the earliest sleeper wakes first). */
 function fakeClock(): PaceClock & { t: number } {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { FileJournal, JOURNAL_MAX_AGE_MS } from "../../reconciler/journal.js";
+import { FileJournal, JOURNAL_MAX_AGE_MS } from "../../reconciler/session/journal.js";
 import { tempProject } from "./support/cli.js";
 
 const entry = { spaceId: "s1", address: "cube/web", bodyDigest: "abc" };

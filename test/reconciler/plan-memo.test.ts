@@ -1,6 +1,6 @@
 /** The watch's plan memo compares what it observed with sameJson: equal values, walked only where not shared. */
 import { expect, test } from "vitest";
-import { sameJson } from "../../reconciler/actions/session.js";
+import { sameJson } from "../../reconciler/session/session.js";
 
 test("sameJson: equal JSON values, whatever the key order; any difference counts", () => {
   const shared = { id: "c1", tags: ["a", "b"] };

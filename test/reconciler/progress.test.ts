@@ -1,12 +1,12 @@
 /**
- * Progress of long transfers (reconciler/progress.ts): on a terminal one line redrawn in place
+ * Progress of long transfers (reconciler/render/progress.ts): on a terminal one line redrawn in place
  * with bytes, rate and ETA; off a terminal plain lines, at most one per 10 % or 5 s, so a log
  * of a 1 GiB download is a dozen lines, not thousands of carriage returns.
  */
 import { Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import type { CliIo } from "../../reconciler/io.js";
-import { formatBytes, progressLine } from "../../reconciler/progress.js";
+import { formatBytes, progressLine } from "../../reconciler/render/progress.js";
 
 const MIB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 /** The rate-limit notices: a countdown redrawn on a terminal, one plain line per wait elsewhere. */
 import { Writable } from "node:stream";
 import { afterEach, expect, test, vi } from "vitest";
-import { rateWaitNotices } from "../../reconciler/rate-waits.js";
+import { rateWaitNotices } from "../../reconciler/session/rate-waits.js";
 
 class Capture extends Writable {
   text = "";

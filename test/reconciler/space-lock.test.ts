@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
-import { acquireSpaceLock, lockPathFor } from "../../reconciler/space-lock.js";
+import { acquireSpaceLock, lockPathFor } from "../../reconciler/session/space-lock.js";
 
 // Another run polling the lock file as fast as it can, on its own thread.
 const POLLER = `

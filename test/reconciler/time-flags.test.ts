@@ -3,7 +3,7 @@
  * flag took before (seconds for --wait-timeout and --lock-timeout, ms for --poll-interval).
  */
 import { describe, expect } from "vitest";
-import { durationFlag } from "../../reconciler/commands/options.js";
+import { durationFlag } from "../../reconciler/arguments/options.js";
 import { FAST, test } from "./support/fixtures.js";
 
 describe("time flags", () => {

@@ -4,12 +4,12 @@
  */
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import "../schema/zod-english.js";
+import "../../schema/zod-english.js";
 import * as z from "zod/mini";
-import type { ClientConfig } from "../client/config.js";
-import { CliError } from "./errors.js";
-import { xdgHome } from "../system/dirs.js";
-import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../system/files.js";
+import type { ClientConfig } from "../../client/config.js";
+import { CliError } from "../errors.js";
+import { xdgHome } from "../../system/dirs.js";
+import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../../system/files.js";
 
 type Env = Record<string, string | undefined>;
 

@@ -2,11 +2,11 @@
  * Reading DNS record views (GET …/domains/{id}/records) for many domains. The service checks live DNS there and rate-limits it, so reads go out with
  * bounded concurrency at a pace the user sets (--dns-concurrency, --dns-rate); one that still fails is "could not be checked", never drift.
  */
-import type { CubeApi } from "../client/api.js";
-import type { DnsRecordStatus } from "../schema/api.js";
-import type { RateLimit } from "./rate-limit.js";
-import { sleep } from "../system/time.js";
-import { drainPool, takeFrom, type Grant } from "../system/concurrency.js";
+import type { CubeApi, Domain } from "../../client/api.js";
+import type { Cube, DnsRecordStatus } from "../../schema/api.js";
+import type { RateLimit } from "../session/rate-limit.js";
+import { sleep } from "../../system/time.js";
+import { drainPool, takeFrom, type Grant } from "../../system/concurrency.js";
 
 export interface DnsReadPace {
   /** Record views read at the same time. */
@@ -56,4 +56,25 @@ export async function readRecordView(client: CubeApi, cubeId: string, domainId: 
   } catch (e) {
     return { records: [], complete: false, error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+export interface DomainDns {
+  hostname: string;
+  domainId: string;
+  records: DnsRecordStatus[];
+  complete: boolean;
+  /** Set when the records view could not be read at all. */
+  error?: string;
+}
+
+export type CubeDns = { cube: { id: string; name: string }; domains: DomainDns[] };
+
+/** The DNS records of a cube's domains, read at the given pace. */
+export async function readCubeDns(client: CubeApi, cube: Cube, domains: Domain[], pace: DnsReadPace = DEFAULT_DNS_PACE): Promise<CubeDns> {
+  const results = await readPaced(domains, pace, (domain) => readDomainDns(client, cube.id, domain));
+  return { cube: { id: cube.id, name: cube.name }, domains: results };
+}
+
+async function readDomainDns(client: CubeApi, cubeId: string, domain: Domain): Promise<DomainDns> {
+  return { hostname: domain.hostname, domainId: domain.id, ...(await readRecordView(client, cubeId, domain.id)) };
 }

@@ -1,5 +1,5 @@
 /** `--rate-limit N/SECONDS`: the mutations the API allows per window, as the CLI takes it. */
-import { parseRate, type Rate } from "../system/time.js";
+import { parseRate, type Rate } from "../../system/time.js";
 
 export type RateLimit = Rate;
 

@@ -4,7 +4,7 @@
  */
 import { Writable } from "node:stream";
 import type { Command, Option } from "commander";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "../io.js";
 
 /** The `--format`/`-o` value the arguments give, and where (so it can be rewritten). */
 function formatAt(argv: readonly string[]): { index: number; value: string; inline: string | undefined } | undefined {

@@ -1,12 +1,12 @@
 /** Checks of the loaded files that need no API: --target names, and warnings about limits only the API can judge (no client code: validate loads this). */
-import type { DesiredState } from "../engine/types.js";
-import { CliError } from "./errors.js";
-import type { CliIo } from "./io.js";
-import type { Format } from "./commands/options.js";
-import { annotation } from "./render/github.js";
-import { escapeText } from "./render/escape.js";
+import type { DesiredState } from "../../engine/types.js";
+import { CliError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import type { Format } from "../arguments/options.js";
+import { annotation } from "../render/github.js";
+import { escapeText } from "../render/escape.js";
 import { capWarnings } from "./limits.js";
-import { type LoadedFiles, didYouMean } from "../desired/index.js";
+import { type LoadedFiles, didYouMean } from "../../desired/index.js";
 
 /** Each --target must name a declared cube: a typo would otherwise plan nothing and say "No changes". */
 export function checkTargets(desired: DesiredState, targets: readonly string[], file: string): void {

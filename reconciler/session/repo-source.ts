@@ -1,8 +1,8 @@
 /** The --repo flags taken out of a command's options; the git machinery (repo-loader.ts) loads only with --repo (~8 ms of a validate). */
-import type { RepoLoader } from "../desired/index.js";
-import { checkRepoFlags, type RepoOptions } from "./commands/options.js";
-import { type SessionOptions } from "./commands/connect-options.js";
-import { cwdOf, type CliIo } from "./io.js";
+import type { RepoLoader } from "../../desired/index.js";
+import { checkRepoFlags, type RepoOptions } from "../arguments/options.js";
+import { type SessionOptions } from "../arguments/connect.js";
+import { cwdOf, type CliIo } from "../io.js";
 import { parseRateLimit } from "./rate-limit.js";
 
 const REPO_KEYS = ["repo", "ref", "path", "secretsDir", "gitTokenEnv", "gitTokenFile", "gitUsername", "sshKey", "sshKnownHosts", "allowedSigners", "gitTimeout"] as const;

@@ -5,7 +5,7 @@
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
-import { parseRateLimit, type RateLimit } from "../rate-limit.js";
+import { parseRateLimit, type RateLimit } from "../session/rate-limit.js";
 import { DAY2_FORMATS, durationFlag, FileOptions, parseOptions, RepoOptions } from "./options.js";
 
 export const DnsReadOptions = z.object({

@@ -3,9 +3,9 @@
  * serialize too; across machines see the README). The lock names its holder; one whose process is gone is taken over (system/lock.ts).
  */
 import { join } from "node:path";
-import { fileKey, machineDir } from "../system/dirs.js";
-import { acquireLock, LockTimeout, LockWaitStopped, type HeldLock, type LockOwner } from "../system/lock.js";
-import { CliError } from "./errors.js";
+import { fileKey, machineDir } from "../../system/dirs.js";
+import { acquireLock, LockTimeout, LockWaitStopped, type HeldLock, type LockOwner } from "../../system/lock.js";
+import { CliError } from "../errors.js";
 
 export type { HeldLock, LockOwner };
 

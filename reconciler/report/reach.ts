@@ -1,10 +1,10 @@
 /** How to reach the space's cubes, read live (ssh command, TCP host:port, DNS records and whether published): after apply and by `cubeform show`. */
-import type { CubeApi, Domain, TcpMapping } from "../client/api.js";
-import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../schema/api.js";
-import { mapBounded } from "../system/concurrency.js";
+import type { CubeApi, Domain, TcpMapping } from "../../client/api.js";
+import type { Cube, CubeSshInfo, DnsRecord, DnsRecordState } from "../../schema/api.js";
+import { mapBounded } from "../../system/concurrency.js";
 import { readPaced, readRecordView, type DnsReadPace } from "./dns-reads.js";
-import { escapeText as t } from "./render/escape.js";
-import { sshAnswerProblem, sshCommandLine } from "./ssh.js";
+import { escapeText as t } from "../render/escape.js";
+import { sshAnswerProblem, sshCommandLine } from "../ssh.js";
 
 export interface CubeReach {
   name: string;

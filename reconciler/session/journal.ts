@@ -3,7 +3,7 @@
  * it and the API answers with the first result instead of creating a duplicate.
  */
 import { randomUUID } from "node:crypto";
-import type { IdempotencyJournal } from "../engine/types.js";
+import type { IdempotencyJournal } from "../../engine/types.js";
 import { StateFile } from "./state-file.js";
 
 type JournalEntry = { key: string; writtenAt: string };

@@ -1,4 +1,4 @@
-/** What both formats of `cubeform import` (import.ts: YAML; import-pulumi.ts: Pulumi) write the same way. */
+/** What both formats of `cubeform import` write the same way (YAML: actions/import.ts; Pulumi: render/import-pulumi.ts). */
 import { canonical, powerSide, sshMapping, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";
 import { DOMAIN_DECLARED_SETTINGS } from "../../schema/api.js";

@@ -1,5 +1,5 @@
 /** A JSON file of entries by key, changed read-modify-write one change at a time; unreadable reads as empty, entries `keep` refuses are dropped. */
-import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../system/files.js";
+import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
 export class StateFile<E> {
   private queue: Promise<unknown> = Promise.resolve();

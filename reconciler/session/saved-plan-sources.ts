@@ -3,10 +3,10 @@
  * something else: it would carry out the old file and then say the space matches the file (Terraform refuses such a plan too).
  */
 import { isDeepStrictEqual } from "node:util";
-import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../engine/types.js";
-import { STDIN, type LoadedFiles, type Env } from "../desired/index.js";
-import { loadFleetForCli } from "./hints.js";
-import { CliError } from "./errors.js";
+import type { DeclaredCube, DesiredCubeSpec, DesiredState } from "../../engine/types.js";
+import { STDIN, type LoadedFiles, type Env } from "../../desired/index.js";
+import { loadFleetForCli } from "../hints.js";
+import { CliError } from "../errors.js";
 
 export interface PlanSources {
   /** What -f named, as written. */

@@ -3,14 +3,14 @@
  * references by name: apply resolves them again, and refuses the plan as stale when a salted digest says a value changed (desired/env.ts).
  */
 import { createHash } from "node:crypto";
-import "../schema/zod-english.js";
+import "../../schema/zod-english.js";
 import * as z from "zod/mini";
-import { PLAN_FORMAT, type DesiredState, type Plan } from "../engine/types.js";
-import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../desired/index.js";
-import { FileReadError, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../system/files.js";
-import { CliError } from "./errors.js";
+import { PLAN_FORMAT, type DesiredState, type Plan } from "../../engine/types.js";
+import { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "../../desired/index.js";
+import { FileReadError, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../../system/files.js";
+import { CliError } from "../errors.js";
 import type { PlanSources } from "./saved-plan-sources.js";
-import { batches, prettyJsonChunks } from "./render/json.js";
+import { batches, prettyJsonChunks } from "../render/json.js";
 
 export interface SavedPlan extends Plan {
   /** The file the plan was made from, for messages. */

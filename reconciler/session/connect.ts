@@ -1,21 +1,21 @@
 /** Connecting the CLI to an API: the real one (credentials from the environment) or the embedded emulator started in this process (--emulator). */
 import { statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import type { CubeApi } from "../client/api.js";
+import type { CubeApi } from "../../client/api.js";
 // Client modules one by one, not client/index.js: that one also loads the archive download
 // (undici), which a plan never needs.
-import { clientConfigFromEnv, type ClientConfig } from "../client/config.js";
-import { createClient } from "../client/cube-client.js";
-import { DEFAULT_CONNECTIONS, MAX_DEFAULT_CONNECTIONS } from "../client/http.js";
-import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../client/pacer.js";
-import { ReadMemo } from "../client/read-memo.js";
-import { FileWindowStore, machineStateDir, pacingFileFor } from "../client/shared-window.js";
-import type { IdempotencyJournal } from "../engine/types.js";
-import type { RunningEmulator } from "../emulator/index.js";
+import { clientConfigFromEnv, type ClientConfig } from "../../client/config.js";
+import { createClient } from "../../client/cube-client.js";
+import { DEFAULT_CONNECTIONS, MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
+import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../../client/pacer.js";
+import { ReadMemo } from "../../client/read-memo.js";
+import { FileWindowStore, machineStateDir, pacingFileFor } from "../../client/shared-window.js";
+import type { IdempotencyJournal } from "../../engine/types.js";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { credentialsFrom } from "./credentials.js";
-import { CliError } from "./errors.js";
-import { isTty, writeLine, type CliIo } from "./io.js";
-import { escapeText } from "./render/escape.js";
+import { CliError } from "../errors.js";
+import { isTty, writeLine, type CliIo } from "../io.js";
+import { escapeText } from "../render/escape.js";
 import { rateWaitNotices, type RateWaitNotices } from "./rate-waits.js";
 import { DeletionLog } from "./deletions.js";
 import { FileJournal } from "./journal.js";
@@ -150,7 +150,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
   // Said when it is not where the user stands: a run from another folder sees which emulator it uses.
   if (dirname(dir) !== resolve(options.cwd)) writeLine(io.stderr, `emulator: state in ${relative(options.cwd, statePath)}${dir === stateDir(options.dir ?? options.cwd) ? " (beside the file)" : ""}`);
   // Loaded only here: a run against the real API never pays for the emulator's modules.
-  const { startEmulator } = await import("../emulator/index.js");
+  const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });
   try {
     // The embedded emulator lives in this process only: its own window, one lock per project directory.

@@ -7,18 +7,18 @@ import type { CubeApi } from "../../client/api.js";
 import { MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
-import { connect, projectDir, sayWhereTheKeyIsFrom, sayWhereTheSpaceIsFrom, type Connection, type RateLimit } from "../connect.js";
-import { checkCatalog, type CatalogSource } from "../catalog-check.js";
+import { connect, projectDir, sayWhereTheKeyIsFrom, sayWhereTheSpaceIsFrom, type Connection, type RateLimit } from "./connect.js";
+import { checkCatalog, type CatalogSource } from "../report/catalog-check.js";
 import { CliError, LoadError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
-import { checkTargets, reportWarnings } from "../preflight.js";
-import { acquireSpaceLock, describeOwner } from "../space-lock.js";
+import { checkTargets, reportWarnings } from "../report/preflight.js";
+import { acquireSpaceLock, describeOwner } from "./space-lock.js";
 import { type LoadedFiles, DiskLoadCache, type RepoLoader } from "../../desired/index.js";
-import type { Format } from "../commands/options.js";
+import type { Format } from "../arguments/options.js";
 import type { SourceRevision } from "../../engine/types.js";
-import { loadSource, reportProblems } from "./validate.js";
+import { loadSource, reportProblems } from "./load-source.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { checkPolicies, hasPolicies, policyRules, type PolicyFlags } from "../policy.js";
+import { checkPolicies, hasPolicies, policyRules, type PolicyFlags } from "./policy.js";
 
 export interface SessionContext {
   /** What -f named: files, directories of them, or "-" for standard input. */
@@ -43,7 +43,7 @@ export interface PlanFlags {
   allowUnknownCost?: boolean;
   /** How long the prices (GET /pricing) may take, in ms; DEFAULT_PRICING_TIMEOUT_MS when absent. */
   pricingTimeout?: number;
-  /** Policy files and overrides (reconciler/policy.ts); the fleet file's own rules are checked without them. */
+  /** Policy files and overrides (reconciler/session/policy.ts); the fleet file's own rules are checked without them. */
   policy?: PolicyFlags;
 }
 

@@ -3,8 +3,8 @@
  * the batch touches a member and cleared once it is healthy or put back. A run killed mid-batch leaves it here; the next plan checks those members
  * first, and can put them back on what they ran, so a crash never leaves more than a batch down or a member unchecked.
  */
-import type { RolloutBatchStep, RolloutRecord } from "../engine/types.js";
-import type { RolloutPhase } from "../engine/index.js";
+import type { RolloutBatchStep, RolloutRecord } from "../../engine/types.js";
+import type { RolloutPhase } from "../../engine/index.js";
 import { StateFile } from "./state-file.js";
 
 type Entry = RolloutRecord & { spaceId: string; at: string };

@@ -2,11 +2,11 @@
  * Whether the image and region of the cubes a plan creates or replaces exist (GET /images and /regions: public, read at most once per connection,
  * only when a plan sends one). Caps that depend on the space only the API can judge: see limits.ts.
  */
-import type { CubeApi } from "../client/api.js";
-import { isReplace, type Plan } from "../engine/types.js";
-import type { Image, Region } from "../schema/api.js";
-import { LoadError, type FileProblem } from "./errors.js";
-import { type IssuePath, type Position, didYouMean } from "../desired/index.js";
+import type { CubeApi } from "../../client/api.js";
+import { isReplace, type Plan } from "../../engine/types.js";
+import type { Image, Region } from "../../schema/api.js";
+import { LoadError, type FileProblem } from "../errors.js";
+import { type IssuePath, type Position, didYouMean } from "../../desired/index.js";
 
 export interface CatalogSource {
   /** The files as shown in messages. */

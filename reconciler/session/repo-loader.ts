@@ -1,13 +1,13 @@
 /** The --repo flags made into a RepoLoader: credentials read from the environment or a file, never from argv. */
 import { resolve } from "node:path";
-import { GitSource, type GitCredentials } from "../desired/git.js";
-import { RepoLoader } from "../desired/git.js";
-import type { RepoOptions } from "./commands/options.js";
-import { CliError } from "./errors.js";
-import { inCliWords } from "./hints.js";
-import type { CliIo } from "./io.js";
-import { parseDuration } from "../system/time.js";
-import { checkRegularFile, FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
+import { GitSource, type GitCredentials } from "../../desired/git.js";
+import { RepoLoader } from "../../desired/git.js";
+import type { RepoOptions } from "../arguments/options.js";
+import { CliError } from "../errors.js";
+import { inCliWords } from "../hints.js";
+import type { CliIo } from "../io.js";
+import { parseDuration } from "../../system/time.js";
+import { checkRegularFile, FileReadError, readRegularText, type ReadLimit } from "../../system/files.js";
 
 /** A token file is a line, not a document. */
 const TOKEN_FILE: ReadLimit = { maxBytes: 16 * 1024, what: "a token file (one token)" };

@@ -3,10 +3,10 @@
  * a mandatory rule stops. The rules are loaded by desired/policy.ts and judged by engine/policy.ts.
  */
 import { delimiter, resolve } from "node:path";
-import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../engine/index.js";
-import { combineRules, loadPolicyFiles, POLICY_FILE } from "../desired/index.js";
-import { readRegularText, tryOr } from "../system/files.js";
-import { CliError } from "./errors.js";
+import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../../engine/index.js";
+import { combineRules, loadPolicyFiles, POLICY_FILE } from "../../desired/index.js";
+import { readRegularText, tryOr } from "../../system/files.js";
+import { CliError } from "../errors.js";
 
 /** What plan, apply and watch were told about policies. */
 export interface PolicyFlags {

@@ -5,7 +5,7 @@
  */
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";
-import { codeComment as comment } from "../render/escape.js";
+import { codeComment as comment } from "./escape.js";
 import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, leftOutWebhooks, portFields, publishedPorts, SSH_KEY_VARIABLE, type Plain } from "./imported.js";
 
 /** Marks a value written as code, not as a literal. */

@@ -3,8 +3,8 @@
  * When apply could not wait for a delete (a timeout, Ctrl-C), the cube is recorded here and later plans leave it out until the API no longer lists it.
  */
 import { join } from "node:path";
-import { fileKey } from "../system/dirs.js";
-import type { ObservedState } from "../engine/index.js";
+import { fileKey } from "../../system/dirs.js";
+import type { ObservedState } from "../../engine/index.js";
 import { StateFile } from "./state-file.js";
 
 /** After this, an entry is forgotten whatever the API says (a delete that never finished is the API's to report). */

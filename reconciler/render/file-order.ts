@@ -1,6 +1,6 @@
 /** Where the renderers learn the order in which the file writes things (its keys are shown in that order). */
-import type { DesiredCubeSpec } from "../engine/types.js";
-import type { LoadedFiles } from "../desired/index.js";
+import type { DesiredCubeSpec } from "../../engine/types.js";
+import type { LoadedFiles } from "../../desired/index.js";
 
 /**
  * The keys of a declared domain in the order the file writes them, for the text plan. Located lazily (the first domain asked for parses the file for

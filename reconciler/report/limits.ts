@@ -1,6 +1,6 @@
 /** Limits only the API can judge: a space's caps can be raised on request, so going past a default cap is a warning, never an error. */
-import type { DesiredState } from "../engine/types.js";
-import type { WarningKind } from "../schema/desired.js";
+import type { DesiredState } from "../../engine/types.js";
+import type { WarningKind } from "../../schema/desired.js";
 
 export const DEFAULT_SPACE_CAPS = { vcpu: 16, ramGb: 32, diskGb: 100 } as const;
 

@@ -1,7 +1,8 @@
 /** What the day-2 commands share: a connection without a desired-state file, finding things by name or id, text tables or JSON. */
 import type { CubeApi } from "../../client/api.js";
-import type { Cube } from "../../schema/api.js";
-import type { Connection, RateLimit } from "../connect.js";
+import type { Cube, CubeState } from "../../schema/api.js";
+import { formatDuration, sleep } from "../../system/time.js";
+import type { Connection, RateLimit } from "./connect.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { confirm } from "../prompt.js";
@@ -24,19 +25,6 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Columns padded to their widest cell; the last column is not padded. */
-export function table(headers: string[], rows: string[][]): string {
-  const all = [headers, ...rows.map((row) => row.map(escapeText))];
-  const widths = headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
-  return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n") + "\n";
-}
-
-/** Key/value lines for one object (`show` commands). */
-export function details(pairs: [string, string][]): string {
-  const width = Math.max(...pairs.map(([key]) => key.length));
-  return pairs.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${escapeText(value)}`).join("\n") + "\n";
-}
-
 /** One named thing among many, by exact name or id; two with that name are an error, never a guess. */
 export function pick<T extends { id: string; name: string }>(items: T[], ref: string, kind: string, where: string): T {
   const byName = items.filter((item) => item.name === ref);
@@ -56,7 +44,7 @@ export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
 /** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
 export type Confirmable = { yes: boolean };
 
-/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions). */
+/** `--wait`, `--timeout`, `--interval` (commands/options.ts addWaitOptions, parsed by arguments/options.ts waitOptionsOf). */
 export type WaitFlags = { wait: boolean; timeoutMs: number; intervalMs: number };
 
 /** Asks `question` before `doing` it, unless --yes; the question goes where `say` writes. */
@@ -72,4 +60,20 @@ export function say(io: CliIo, ctx: Day2Context, line: string): void {
 
 export function orDash(value: string | number | null | undefined): string {
   return value === null || value === undefined || value === "" ? "-" : String(value);
+}
+
+/** Polls until the cube is in `state`; shows each state it passes through (on stderr). */
+export async function waitForState(client: CubeApi, cube: Cube, state: CubeState, ctx: Omit<WaitFlags, "wait">, io: CliIo): Promise<Cube> {
+  const deadline = Date.now() + ctx.timeoutMs;
+  let last = "";
+  for (;;) {
+    const now = await client.getCube(cube.id);
+    if (now.state !== last) writeLine(io.stderr, escapeText(`  ${cube.name}: ${now.state}`));
+    last = now.state;
+    if (now.state === state) return now;
+    if (now.state === "error") throw new CliError("cube_error", `cube "${cube.name}" went into the error state while waiting for ${state}`);
+    if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for cube "${cube.name}" to be ${state} (it is ${now.state})`);
+    if (Date.now() >= deadline) throw new CliError("wait_timeout", `cube "${cube.name}" is still ${now.state} after ${formatDuration(ctx.timeoutMs)}; it did not reach ${state}`);
+    await sleep(ctx.intervalMs, io.signal);
+  }
 }

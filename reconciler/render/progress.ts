@@ -2,8 +2,8 @@
  * Progress of long transfers on stderr: on a terminal one line redrawn in place (bytes, rate, ETA); otherwise plain lines at most every 10 % or 5 s,
  * so logs stay readable.
  */
-import { isTty, writeLine, type CliIo } from "./io.js";
-import { escapeText } from "./render/escape.js";
+import { isTty, writeLine, type CliIo } from "../io.js";
+import { escapeText } from "./escape.js";
 
 export interface ByteProgress {
   bytes: number;
