@@ -56,6 +56,9 @@ export function buildCli(): number {
   // The package is ESM ("type": "module"): the copy needs the same marker, and its name,
   // version and package.json export (reconciler/main.ts reads "cubeform/package.json").
   const { name, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
-  writeFileSync(join(BUILD_DIR, "package.json"), JSON.stringify({ name, version, type: "module", exports: { "./package.json": "./package.json" } }));
+  writeFileSync(
+    join(BUILD_DIR, "package.json"),
+    JSON.stringify({ name, version, type: "module", exports: { "./package.json": "./package.json" } }),
+  );
   return count;
 }

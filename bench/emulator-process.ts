@@ -96,9 +96,7 @@ export function readKind(path: string): ReadKind {
 }
 
 export function routeShape(path: string): string {
-  return path
-    .replace(/^\/api\/v1\/spaces\/[^/]+/, "")
-    .replace(/\/(cubes|domains|tcp-mappings|snapshots|webhooks)\/[^/]+/g, "/$1/:id");
+  return path.replace(/^\/api\/v1\/spaces\/[^/]+/, "").replace(/\/(cubes|domains|tcp-mappings|snapshots|webhooks)\/[^/]+/g, "/$1/:id");
 }
 
 async function main(): Promise<void> {

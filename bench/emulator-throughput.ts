@@ -109,7 +109,9 @@ async function main(): Promise<void> {
 
   const requests = n * 5;
   const seeded = await timed(() => seedStateFile(statePath, fleet(n), { apiKey: API_KEY, spaceId: SPACE_ID }));
-  out(`seed through the API (in process): ${requests.toLocaleString("en-US")} POSTs in ${s(seeded.wallMs)} wall, ${s(seeded.cpuMs)} CPU (${perSecond(requests, seeded.wallMs)}); state file ${(statSync(statePath).size / 1e6).toFixed(1)} MB`);
+  out(
+    `seed through the API (in process): ${requests.toLocaleString("en-US")} POSTs in ${s(seeded.wallMs)} wall, ${s(seeded.cpuMs)} CPU (${perSecond(requests, seeded.wallMs)}); state file ${(statSync(statePath).size / 1e6).toFixed(1)} MB`,
+  );
 
   const loaded = await timed(() => createEmulatorApp({ statePath, apiKey: API_KEY, rateLimit: UNLIMITED, clockSpeed: 1 }));
   out(`load the state file: ${s(loaded.wallMs)} wall, ${s(loaded.cpuMs)} CPU`);
@@ -117,7 +119,9 @@ async function main(): Promise<void> {
   const inProcess = await timed(() => planReads(appSender(app, API_KEY), 1));
   const counted = app.admin.requestCounts().GET ?? 0;
   app.close();
-  out(`plan reads (in process): ${inProcess.result.reads.toLocaleString("en-US")} GETs (${inProcess.result.failed} failed) in ${s(inProcess.wallMs)} wall, ${s(inProcess.cpuMs)} CPU (${perSecond(inProcess.result.reads, inProcess.wallMs)}); admin.requestCounts().GET = ${counted}`);
+  out(
+    `plan reads (in process): ${inProcess.result.reads.toLocaleString("en-US")} GETs (${inProcess.result.failed} failed) in ${s(inProcess.wallMs)} wall, ${s(inProcess.cpuMs)} CPU (${perSecond(inProcess.result.reads, inProcess.wallMs)}); admin.requestCounts().GET = ${counted}`,
+  );
 
   if (!options.http) return;
   const profiling = options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", options.cpuProf] : [];
@@ -126,7 +130,9 @@ async function main(): Promise<void> {
     await server.resetStats();
     const overHttp = await timed(() => planReads(httpSender({ url: server.url, apiKey: API_KEY }), options.concurrency));
     const stats = await server.stats();
-    out(`plan reads (HTTP, emulator in a child process, ${options.concurrency} in flight): ${overHttp.result.reads.toLocaleString("en-US")} GETs (${overHttp.result.failed} failed) in ${s(overHttp.wallMs)} wall (${perSecond(overHttp.result.reads, overHttp.wallMs)}); emulator CPU ${s(stats.cpuMs)}, of it in its handler ${s(stats.handlerMs)}`);
+    out(
+      `plan reads (HTTP, emulator in a child process, ${options.concurrency} in flight): ${overHttp.result.reads.toLocaleString("en-US")} GETs (${overHttp.result.failed} failed) in ${s(overHttp.wallMs)} wall (${perSecond(overHttp.result.reads, overHttp.wallMs)}); emulator CPU ${s(stats.cpuMs)}, of it in its handler ${s(stats.handlerMs)}`,
+    );
   } finally {
     await server.stop();
   }

@@ -56,5 +56,7 @@ for (const [name, text, check] of cases) {
   check(body);
   const firstMs = performance.now() - started;
   const times = Array.from({ length: ROUNDS }, () => round(text, check));
-  process.stdout.write(`${name.padEnd(24)} first answer ${(firstMs * 1000).toFixed(0).padStart(5)} µs   first round ${times[0]!.toFixed(2).padStart(7)} µs/answer   median of ${ROUNDS - 1} ${median(times.slice(1)).toFixed(2).padStart(7)} µs/answer\n`);
+  process.stdout.write(
+    `${name.padEnd(24)} first answer ${(firstMs * 1000).toFixed(0).padStart(5)} µs   first round ${times[0]!.toFixed(2).padStart(7)} µs/answer   median of ${ROUNDS - 1} ${median(times.slice(1)).toFixed(2).padStart(7)} µs/answer\n`,
+  );
 }

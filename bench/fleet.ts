@@ -88,9 +88,15 @@ export async function seedCube(send: Send, spaceId: string, cube: FleetCube): Pr
   const create: CreateCubeRequest = { name: cube.name, image: IMAGE, region: REGION, resources: { ...RESOURCES }, sshPublicKey: SSH_KEY };
   const created = (await expectOk(send, "POST", `${space}/cubes`, create)) as { cube: { id: string } };
   const base = `${space}/cubes/${encodeURIComponent(created.cube.id)}`;
-  for (const d of cube.domains) await expectOk(send, "POST", `${base}/domains`, { domain: d.hostname, port: d.port } satisfies AttachDomainRequest);
+  for (const d of cube.domains)
+    await expectOk(send, "POST", `${base}/domains`, { domain: d.hostname, port: d.port } satisfies AttachDomainRequest);
   for (const p of cube.ports) {
-    await expectOk(send, "POST", `${base}/tcp-mappings`, { cubePort: p.cubePort, label: p.label, udpEnabled: p.udp, whitelistedIps: p.allow } satisfies CreateTcpMappingRequest);
+    await expectOk(send, "POST", `${base}/tcp-mappings`, {
+      cubePort: p.cubePort,
+      label: p.label,
+      udpEnabled: p.udp,
+      whitelistedIps: p.allow,
+    } satisfies CreateTcpMappingRequest);
   }
 }
 
@@ -161,7 +167,12 @@ export function desiredYaml(cubes: FleetCube[], changes?: ChangeSet): string {
     lines.push("    ports:");
     const ports = change === "add-port" ? [...cube.ports, { cubePort: 9000, label: "metrics", udp: false, allow: [] }] : cube.ports;
     for (const p of ports) {
-      lines.push(`      - cubePort: ${p.cubePort}`, `        label: ${p.label}`, `        udp: ${p.udp}`, `        allow: ${yamlList(p.allow)}`);
+      lines.push(
+        `      - cubePort: ${p.cubePort}`,
+        `        label: ${p.label}`,
+        `        udp: ${p.udp}`,
+        `        allow: ${yamlList(p.allow)}`,
+      );
     }
   });
   return `${lines.join("\n")}\n`;
@@ -172,7 +183,11 @@ export function groupedFleet(size: number, perGroup = 100): FleetCube[] {
   const template = fleet(1)[0] as FleetCube;
   return Array.from({ length: size }, (_, i) => {
     const name = `${groupName(Math.floor(i / perGroup))}-${(i % perGroup) + 1}`;
-    return { name, domains: template.domains.map((d) => ({ ...d, hostname: d.hostname.replace(template.name, name) })), ports: template.ports };
+    return {
+      name,
+      domains: template.domains.map((d) => ({ ...d, hostname: d.hostname.replace(template.name, name) })),
+      ports: template.ports,
+    };
   });
 }
 
@@ -184,9 +199,16 @@ export function groupedYaml(size: number, perGroup = 100): string {
   const lines = desiredYaml([]).trimEnd().split("\n");
   for (let k = 0; k < Math.ceil(size / perGroup); k++) {
     lines.push(`  - name: ${groupName(k)}`, `    replicas: ${Math.min(perGroup, size - k * perGroup)}`, "    domains:");
-    for (const d of template.domains) lines.push(`      - hostname: "${d.hostname.replace(template.name, "{name}")}"`, `        port: ${d.port}`);
+    for (const d of template.domains)
+      lines.push(`      - hostname: "${d.hostname.replace(template.name, "{name}")}"`, `        port: ${d.port}`);
     lines.push("    ports:");
-    for (const p of template.ports) lines.push(`      - cubePort: ${p.cubePort}`, `        label: ${p.label}`, `        udp: ${p.udp}`, `        allow: ${yamlList(p.allow)}`);
+    for (const p of template.ports)
+      lines.push(
+        `      - cubePort: ${p.cubePort}`,
+        `        label: ${p.label}`,
+        `        udp: ${p.udp}`,
+        `        allow: ${yamlList(p.allow)}`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -202,7 +224,11 @@ const UNLIMITED = { limit: 1_000_000_000, windowMs: 1_000 };
  * booted to running by advancing the emulated clock. The emulator process then loads the file
  * (statePath) like any restart. Returns the seeding time.
  */
-export async function seedStateFile(statePath: string, cubes: FleetCube[], options: { apiKey: string; spaceId: string }): Promise<{ wallMs: number }> {
+export async function seedStateFile(
+  statePath: string,
+  cubes: FleetCube[],
+  options: { apiKey: string; spaceId: string },
+): Promise<{ wallMs: number }> {
   rmSync(statePath, { force: true });
   const started = performance.now();
   const app = createEmulatorApp({ statePath, apiKey: options.apiKey, spaceId: options.spaceId, rateLimit: UNLIMITED, clockSpeed: 1 });

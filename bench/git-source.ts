@@ -49,11 +49,14 @@ try {
     const sources = { file: ["-f", file], repo: ["--repo", pathToFileURL(bare).href] };
     const perRound: Record<keyof typeof sources, number[]> = { file: [], repo: [] };
     for (let i = 0; i < RUNS; i++) {
-      for (const which of ["file", "repo"] as const) perRound[which].push(...(await watchRounds([...sources[which], ...common], ROUNDS, { env: run, cwd: root })).roundCpuMs);
+      for (const which of ["file", "repo"] as const)
+        perRound[which].push(...(await watchRounds([...sources[which], ...common], ROUNDS, { env: run, cwd: root })).roundCpuMs);
     }
     const [file1, repo1] = [median(perRound.file), median(perRound.repo)];
     console.log(`watch -f, ${N} in-sync cubes: ${file1.toFixed(0)} ms CPU per round (median of ${perRound.file.length})`);
-    console.log(`watch --repo, ${N} in-sync cubes, unchanged commit: ${repo1.toFixed(0)} ms CPU per round, git's included (median of ${perRound.repo.length})`);
+    console.log(
+      `watch --repo, ${N} in-sync cubes, unchanged commit: ${repo1.toFixed(0)} ms CPU per round, git's included (median of ${perRound.repo.length})`,
+    );
     console.log(`ratio --repo / -f: ${(repo1 / file1).toFixed(2)}× (target ≤ 1.2×)`);
   } finally {
     await emulator.stop();

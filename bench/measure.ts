@@ -33,7 +33,10 @@ async function startServerProcess(script: string, options: object, extraNodeArgs
     child.once("exit", (code) => reject(new Error(`${script} exited early (code ${code})`)));
   });
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${ready.origin}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) });
+    const res = await fetch(`${ready.origin}${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return text ? (JSON.parse(text) as unknown) : undefined;
@@ -97,7 +100,11 @@ export interface FloorRun extends CliRun {
 export const READS_IN_FLIGHT = join(ROOT, "bench", "floor", "reads-in-flight.mjs");
 
 /** Runs the read floor (or another such script) against a server, measured exactly like a cubeform run. */
-export async function runFloor(server: { url: string; apiKey: string; spaceId: string }, concurrency = 32, script = READ_FLOOR): Promise<FloorRun> {
+export async function runFloor(
+  server: { url: string; apiKey: string; spaceId: string },
+  concurrency = 32,
+  script = READ_FLOOR,
+): Promise<FloorRun> {
   const run = await runNode([script, server.url, server.apiKey, server.spaceId, String(concurrency)], { env: {}, timeoutMs: 300_000 });
   const line = JSON.parse(run.stdout.trim().split("\n").pop() ?? "{}") as { reads?: number; cubes?: number };
   return { ...run, reads: line.reads ?? 0, cubes: line.cubes ?? 0 };
@@ -113,9 +120,20 @@ export async function runNode(args: string[], options: CliRunOptions): Promise<C
   const usageFile = join(WORK_DIR, `usage-${process.pid}-${Date.now()}.json`);
   rmSync(usageFile, { force: true });
   // The CLI's code cache (bin/bundle-loader.js) in bench/.work, not the user's.
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", XDG_CACHE_HOME: CODE_CACHE_HOME, ...options.env, BENCH_USAGE_FILE: usageFile };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    NO_COLOR: "1",
+    XDG_CACHE_HOME: CODE_CACHE_HOME,
+    ...options.env,
+    BENCH_USAGE_FILE: usageFile,
+  };
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", PRELOAD, ...args], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -124,7 +142,9 @@ export async function runNode(args: string[], options: CliRunOptions): Promise<C
   const exitCode = await new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const wallMs = performance.now() - started;
   clearTimeout(timer);
-  const usage = existsSync(usageFile) ? (JSON.parse(readFileSync(usageFile, "utf8")) as { maxRssKb: number; userMs: number; systemMs: number }) : undefined;
+  const usage = existsSync(usageFile)
+    ? (JSON.parse(readFileSync(usageFile, "utf8")) as { maxRssKb: number; userMs: number; systemMs: number })
+    : undefined;
   rmSync(usageFile, { force: true });
   return {
     exitCode,

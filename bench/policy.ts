@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   writeFileSync(policy, POLICY);
   const emulator = await startEmulatorProcess({ statePath, rateLimit: { limit: 1_000_000, windowMs: 1_000 }, clockSpeed: 1_000 });
   const env = { CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId };
-  const plan = (extra: string[]): Promise<CliRun> => runCli(["plan", "-f", file, "--rate-limit", "10/60", "--format", "json", ...extra], { env, timeoutMs: 300_000 });
+  const plan = (extra: string[]): Promise<CliRun> =>
+    runCli(["plan", "-f", file, "--rate-limit", "10/60", "--format", "json", ...extra], { env, timeoutMs: 300_000 });
   try {
     const first = await plan(["--policy", policy]);
     if (first.stdout === "") throw new Error(`plan failed (exit ${first.exitCode}): ${first.stderr}`);
@@ -73,10 +74,16 @@ async function main(): Promise<void> {
     const a = median(without);
     const b = median(withPolicy);
     const list = (values: number[], digits = 0): string => values.map((v) => v.toFixed(digits)).join(", ");
-    console.log(`plan without policies: median ${a.toFixed(0)} ms of ${RUNS} (${list(without)}); CPU median ${median(cpuWithout).toFixed(0)} ms (${list(cpuWithout)})`);
-    console.log(`plan with 10 rules:    median ${b.toFixed(0)} ms of ${RUNS} (${list(withPolicy)}); CPU median ${median(cpuWith).toFixed(0)} ms (${list(cpuWith)})`);
+    console.log(
+      `plan without policies: median ${a.toFixed(0)} ms of ${RUNS} (${list(without)}); CPU median ${median(cpuWithout).toFixed(0)} ms (${list(cpuWithout)})`,
+    );
+    console.log(
+      `plan with 10 rules:    median ${b.toFixed(0)} ms of ${RUNS} (${list(withPolicy)}); CPU median ${median(cpuWith).toFixed(0)} ms (${list(cpuWith)})`,
+    );
     const sorted = [...pairRatios].sort((x, y) => x - y);
-    console.log(`ratio of pairs (with / without, alternating): median ${median(pairRatios).toFixed(3)}×, spread ${(sorted[0] as number).toFixed(3)}–${(sorted[sorted.length - 1] as number).toFixed(3)} (${list(pairRatios, 3)})`);
+    console.log(
+      `ratio of pairs (with / without, alternating): median ${median(pairRatios).toFixed(3)}×, spread ${(sorted[0] as number).toFixed(3)}–${(sorted[sorted.length - 1] as number).toFixed(3)} (${list(pairRatios, 3)})`,
+    );
     console.log(`CPU ratio (user+sys medians): ${(median(cpuWith) / median(cpuWithout)).toFixed(3)}×`);
     console.log(`ratio of medians: ${(b / a).toFixed(3)}× (bound: ≤ 1.05×) ${b / a <= 1.05 ? "PASS" : "MISS"}`);
   } finally {

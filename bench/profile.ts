@@ -116,7 +116,8 @@ export function summarizeProfile(path: string, root: string, top = 12): ProfileS
       const n = byId.get(cur);
       if (!n) break;
       const url = n.callFrame.url;
-      if (!url.includes("/bench/.build/dist/") && !(url.startsWith("file://") && !url.includes("node_modules") && !url.includes("/bench/"))) continue;
+      if (!url.includes("/bench/.build/dist/") && !(url.startsWith("file://") && !url.includes("node_modules") && !url.includes("/bench/")))
+        continue;
       const k = label(n, root);
       if (seen.has(k)) continue;
       seen.add(k);

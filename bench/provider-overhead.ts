@@ -21,7 +21,12 @@ const RESOURCES = Number(process.argv[2] ?? 20);
 const ROUNDS = Number(process.argv[3] ?? 5);
 const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKVRAxf3HT5xvW3Ho3XgIF+rZzBpbMCYiZRxbZHcl7wM bench@cubeform";
 
-const inputsOf = (name: string): Props => ({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY });
+const inputsOf = (name: string): Props => ({
+  name,
+  image: "ubuntu-24.04",
+  resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+  sshPublicKey: SSH_KEY,
+});
 
 function stats(samples: number[]): { mean: number; p50: number; p95: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -45,7 +50,12 @@ async function timeEach(ids: string[], work: (id: string, index: number) => Prom
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ clockSpeed: 1000, rateLimit: { limit: 10_000, windowMs: 1000 } });
-  const config = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url, "cubeform:rateLimit": "10000/1", "cubeform:pollInterval": "0.01" };
+  const config = {
+    "cubeform:apiKey": emulator.apiKey,
+    "cubeform:apiUrl": emulator.url,
+    "cubeform:rateLimit": "10000/1",
+    "cubeform:pollInterval": "0.01",
+  };
   const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, rateLimit: { limit: 10_000, windowMs: 1000 } });
   const plugin = await startPlugin();
   try {
@@ -53,7 +63,12 @@ async function main(): Promise<void> {
     const runtime = await import("cubeform/provider-runtime");
     const provider = await serializeProvider(cubeProvider);
     await plugin.configure(config);
-    await runtime.configure({ config: { get: (key: string) => (config as Record<string, string>)[key], require: (key: string) => (config as Record<string, string>)[key]! } });
+    await runtime.configure({
+      config: {
+        get: (key: string) => (config as Record<string, string>)[key],
+        require: (key: string) => (config as Record<string, string>)[key]!,
+      },
+    });
 
     const urnOf = (name: string) => plugin.urnOf(name, "pulumi-nodejs:dynamic/cubeform:Cube");
     const names = Array.from({ length: RESOURCES }, (_, i) => `bench-${i}`);
@@ -86,7 +101,9 @@ async function main(): Promise<void> {
     console.log(`  plugin (gRPC)   per res.: mean ${ms(plugged.mean)}  p50 ${ms(plugged.p50)}  p95 ${ms(plugged.p95)}`);
     console.log(`  in-process      per res.: mean ${ms(direct.mean)}  p50 ${ms(direct.p50)}  p95 ${ms(direct.p95)}`);
     console.log(`  HTTP only (2 GETs):       mean ${ms(http.mean)}  p50 ${ms(http.p50)}  p95 ${ms(http.p95)}`);
-    console.log(`  => overhead of the plugin beyond HTTP: ${ms(plugged.mean - http.mean)} per resource (${ms(plugged.mean - direct.mean)} of it gRPC + Struct + dispatch)`);
+    console.log(
+      `  => overhead of the plugin beyond HTTP: ${ms(plugged.mean - http.mean)} per resource (${ms(plugged.mean - direct.mean)} of it gRPC + Struct + dispatch)`,
+    );
   } finally {
     await plugin.close();
     await client.close();

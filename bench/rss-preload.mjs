@@ -7,6 +7,9 @@ const file = process.env.BENCH_USAGE_FILE;
 if (file) {
   process.on("exit", (code) => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssKb: usage.maxRSS, userMs: usage.userCPUTime / 1000, systemMs: usage.systemCPUTime / 1000, exitCode: code }));
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRssKb: usage.maxRSS, userMs: usage.userCPUTime / 1000, systemMs: usage.systemCPUTime / 1000, exitCode: code }),
+    );
   });
 }

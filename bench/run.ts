@@ -30,7 +30,20 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildCli, ROOT } from "./build.js";
 import { changeSet, cubeName, desiredYaml, fleet, groupedFleet, groupedYaml, seedStateFile } from "./fleet.js";
-import { CODE_CACHE_HOME, READS_IN_FLIGHT, roundTripMs, runCli, runFloor, runNode, startEmulatorProcess, startLatencyProxy, watchRounds, WORK_DIR, type CliRun, type EmulatorChild } from "./measure.js";
+import {
+  CODE_CACHE_HOME,
+  READS_IN_FLIGHT,
+  roundTripMs,
+  runCli,
+  runFloor,
+  runNode,
+  startEmulatorProcess,
+  startLatencyProxy,
+  watchRounds,
+  WORK_DIR,
+  type CliRun,
+  type EmulatorChild,
+} from "./measure.js";
 import { summarizeProfile, type ProfileSummary } from "./profile.js";
 import type { BenchStats } from "./emulator-process.js";
 
@@ -94,7 +107,14 @@ function pairRow(figure: string, measured: number[], floor: number[], maxRatio?:
   const ratios = measured.map((m, i) => m / (floor[i] ?? NaN)).filter(Number.isFinite);
   const ratio = median(ratios);
   const spread = `${ratio.toFixed(2)}× (pairs ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`;
-  row(figure, s(median(measured)), maxRatio === undefined ? "—" : `≤ ${maxRatio}×`, maxRatio === undefined ? "info" : pass(ratio <= maxRatio), s(median(floor)), spread);
+  row(
+    figure,
+    s(median(measured)),
+    maxRatio === undefined ? "—" : `≤ ${maxRatio}×`,
+    maxRatio === undefined ? "info" : pass(ratio <= maxRatio),
+    s(median(floor)),
+    spread,
+  );
   return ratio;
 }
 const pass = (ok: boolean): Verdict => (ok ? "PASS" : "MISS");
@@ -115,7 +135,10 @@ const medianOf = <T>(runs: T[], pick: (r: T) => number | null) => median(runs.ma
  * Runs each measurement `runs` times, interleaved (a, b, c, b, c, a, …: the order rotates so
  * that none always runs first after a pause), and answers the runs by name.
  */
-async function alternate<T extends Record<string, () => Promise<unknown>>>(runs: number, measurements: T): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>>[] }> {
+async function alternate<T extends Record<string, () => Promise<unknown>>>(
+  runs: number,
+  measurements: T,
+): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>>[] }> {
   const names = Object.keys(measurements) as (keyof T)[];
   const out = Object.fromEntries(names.map((n) => [n, []])) as unknown as { [K in keyof T]: Awaited<ReturnType<T[K]>>[] };
   for (let i = 0; i < runs; i++) {
@@ -139,7 +162,15 @@ function envFor(server: EmulatorChild): Record<string, string> {
 }
 
 interface PlanJson {
-  summary: { mutations: number; add: number; change: number; destroy: number; unmanaged: number; blocked: number; estimatedSeconds: number };
+  summary: {
+    mutations: number;
+    add: number;
+    change: number;
+    destroy: number;
+    unmanaged: number;
+    blocked: number;
+    estimatedSeconds: number;
+  };
   steps: { op: string }[];
 }
 
@@ -161,7 +192,13 @@ interface TimedPlan {
 
 const PLAN_ARGS = ["--rate-limit", "10/60", "--format", "json"];
 
-async function timedPlan(server: EmulatorChild, file: string, label: string, extra: string[] = [], env: Record<string, string> = {}): Promise<TimedPlan> {
+async function timedPlan(
+  server: EmulatorChild,
+  file: string,
+  label: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<TimedPlan> {
   await server.resetStats();
   await server.admin("DELETE", "/requests");
   const run = await runCli(["plan", "-f", file, ...PLAN_ARGS, ...extra], { env: { ...envFor(server), ...env }, timeoutMs: 300_000 });
@@ -176,7 +213,11 @@ async function profilePlan(server: EmulatorChild, file: string, name: string): P
   const dir = join(WORK_DIR, "profiles", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  await runCli(["plan", "-f", file, ...PLAN_ARGS], { env: envFor(server), nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir], timeoutMs: 300_000 });
+  await runCli(["plan", "-f", file, ...PLAN_ARGS], {
+    env: envFor(server),
+    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir],
+    timeoutMs: 300_000,
+  });
   const file0 = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (file0) profiles[name] = summarizeProfile(join(dir, file0), ROOT, 12);
 }
@@ -201,13 +242,20 @@ async function benchStartup(): Promise<void> {
     validate: () => runCli(["validate", "-f", file], { env: {} }),
     validateUncached: () => runCli(["validate", "-f", file], { env: { CUBEFORM_CODE_CACHE: "off" } }),
   });
-  if ([...runs.validate, ...runs.validateUncached].some((r) => r.exitCode !== 0)) throw new Error(`validate failed: ${runs.validate[0]?.stderr}`);
+  if ([...runs.validate, ...runs.validateUncached].some((r) => r.exitCode !== 0))
+    throw new Error(`validate failed: ${runs.validate[0]?.stderr}`);
   const wall = (list: CliRun[]) => list.map((r) => r.wallMs);
   const node = wall(runs.node);
   pairRow(`\`cubeform --version\` vs \`node -e 0\`: wall`, wall(runs.version), node, 2);
   pairRow(`\`cubeform validate\` (10 cubes) vs \`node -e 0\`: wall`, wall(runs.validate), node, 2.5);
-  pairRow(`\`cubeform validate\` without the code cache (CUBEFORM_CODE_CACHE=off; as a first run) vs \`node -e 0\`: wall`, wall(runs.validateUncached), node);
-  results.startup = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map((r) => ({ wallMs: r.wallMs, cpuMs: cpuOf(r), maxRssKb: r.maxRssKb }))]));
+  pairRow(
+    `\`cubeform validate\` without the code cache (CUBEFORM_CODE_CACHE=off; as a first run) vs \`node -e 0\`: wall`,
+    wall(runs.validateUncached),
+    node,
+  );
+  results.startup = Object.fromEntries(
+    Object.entries(runs).map(([k, v]) => [k, v.map((r) => ({ wallMs: r.wallMs, cpuMs: cpuOf(r), maxRssKb: r.maxRssKb }))]),
+  );
 }
 
 interface Fleet {
@@ -217,7 +265,9 @@ interface Fleet {
 }
 
 async function withFleet(n: number, body: (f: Fleet) => Promise<void>, grouped = false): Promise<void> {
-  log(`\n== ${n} cubes (2 domains, 2 ports each${grouped ? `; written as ${n / 100} groups of 100 replicas` : ""}); load average ${load()}`);
+  log(
+    `\n== ${n} cubes (2 domains, 2 ports each${grouped ? `; written as ${n / 100} groups of 100 replicas` : ""}); load average ${load()}`,
+  );
   const cubes = grouped ? groupedFleet(n) : fleet(n);
   const statePath = join(WORK_DIR, `state-${n}${grouped ? "-groups" : ""}.json`);
   const seeded = await seedStateFile(statePath, cubes, { apiKey: API_KEY, spaceId: SPACE_ID });
@@ -238,9 +288,17 @@ async function withFleet(n: number, body: (f: Fleet) => Promise<void>, grouped =
  * later ones use it, as a user's repeated plans do; with `firstRun`, runs without the load cache
  * (every run as a first one) are shown beside.
  */
-async function planBesideFloor(f: Fleet, maxRatio: number | undefined, maxRssMb: number | undefined, extra: Record<string, () => Promise<unknown>> = {}, options: { firstRun?: boolean } = {}): Promise<{ planMs: number; extra: Record<string, unknown[]> }> {
+async function planBesideFloor(
+  f: Fleet,
+  maxRatio: number | undefined,
+  maxRssMb: number | undefined,
+  extra: Record<string, () => Promise<unknown>> = {},
+  options: { firstRun?: boolean } = {},
+): Promise<{ planMs: number; extra: Record<string, unknown[]> }> {
   const { n, emulator } = f;
-  const firstRun: Record<string, () => Promise<TimedPlan>> = options.firstRun ? { firstRun: () => timedPlan(emulator, f.inSync, `plan ${n} (no load cache)`, [], { CUBEFORM_LOAD_CACHE: "off" }) } : {};
+  const firstRun: Record<string, () => Promise<TimedPlan>> = options.firstRun
+    ? { firstRun: () => timedPlan(emulator, f.inSync, `plan ${n} (no load cache)`, [], { CUBEFORM_LOAD_CACHE: "off" }) }
+    : {};
   const runs = await alternate(RUNS, {
     floor: () => runFloor(emulator),
     plan: () => timedPlan(emulator, f.inSync, `plan ${n}`),
@@ -252,7 +310,12 @@ async function planBesideFloor(f: Fleet, maxRatio: number | undefined, maxRssMb:
   const planMs = medianOf(plans, (p) => p.run.wallMs);
   const floorWalls = floors.map((r) => r.wallMs);
   const what = `plan ${n} (in sync) vs read floor`;
-  pairRow(`${what}: wall, ${RUNS} pairs`, plans.map((p) => p.run.wallMs), floorWalls, maxRatio);
+  pairRow(
+    `${what}: wall, ${RUNS} pairs`,
+    plans.map((p) => p.run.wallMs),
+    floorWalls,
+    maxRatio,
+  );
   if (options.firstRun) {
     const first = ((runs as unknown as Record<string, TimedPlan[]>).firstRun ?? []).map((p) => p.run.wallMs);
     pairRow(`${what}: wall of a first run of the file (CUBEFORM_LOAD_CACHE=off)`, first, floorWalls);
@@ -265,14 +328,38 @@ async function planBesideFloor(f: Fleet, maxRatio: number | undefined, maxRssMb:
   row(`plan ${n}: requests in flight (connections it opened)`, [...new Set(plans.map((p) => p.stats.connections))].join(", "));
   const rss = medianOf(plans, (p) => p.run.maxRssKb);
   const floorRss = medianOf(floors, (r) => r.maxRssKb);
-  row(`plan ${n}: peak RSS`, mb(rss), maxRssMb === undefined ? "—" : `≤ ${maxRssMb} MB`, maxRssMb === undefined ? "info" : pass(rss <= maxRssMb * 1024), mb(floorRss), `${(rss / floorRss).toFixed(2)}×`);
+  row(
+    `plan ${n}: peak RSS`,
+    mb(rss),
+    maxRssMb === undefined ? "—" : `≤ ${maxRssMb} MB`,
+    maxRssMb === undefined ? "info" : pass(rss <= maxRssMb * 1024),
+    mb(floorRss),
+    `${(rss / floorRss).toFixed(2)}×`,
+  );
   const first = plans[0]!;
   const min = minReads(n);
-  const allMin = plans.every((p) => p.stats.gets === min + PRICES && p.emulatorGets === min + PRICES) && floors.every((r) => r.reads === min);
-  row(`plan ${n}: API reads (page size ${PAGE_SIZE})`, readsText(first), `= ${min} minimum + ${PRICES} prices (floor: ${floors[0]?.reads})`, pass(allMin));
-  row(`plan ${n}: in sync`, `exit ${first.run.exitCode}, ${first.plan.summary.mutations} mutations`, "exit 0", pass(plans.every((p) => p.run.exitCode === 0 && p.plan.summary.mutations === 0)));
+  const allMin =
+    plans.every((p) => p.stats.gets === min + PRICES && p.emulatorGets === min + PRICES) && floors.every((r) => r.reads === min);
+  row(
+    `plan ${n}: API reads (page size ${PAGE_SIZE})`,
+    readsText(first),
+    `= ${min} minimum + ${PRICES} prices (floor: ${floors[0]?.reads})`,
+    pass(allMin),
+  );
+  row(
+    `plan ${n}: in sync`,
+    `exit ${first.run.exitCode}, ${first.plan.summary.mutations} mutations`,
+    "exit 0",
+    pass(plans.every((p) => p.run.exitCode === 0 && p.plan.summary.mutations === 0)),
+  );
   results[`plan${n}`] = {
-    plan: plans.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), maxRssKb: p.run.maxRssKb, serverCpuMs: p.stats.cpuMs, reads: p.stats.gets })),
+    plan: plans.map((p) => ({
+      wallMs: p.run.wallMs,
+      cpuMs: cpuOf(p.run),
+      maxRssKb: p.run.maxRssKb,
+      serverCpuMs: p.stats.cpuMs,
+      reads: p.stats.gets,
+    })),
     floor: floors.map((r) => ({ wallMs: r.wallMs, cpuMs: cpuOf(r), maxRssKb: r.maxRssKb, reads: r.reads })),
   };
   await profilePlan(emulator, f.inSync, `plan${n}`);
@@ -297,7 +384,14 @@ async function planThroughLatency(f: Fleet, maxRatio: number): Promise<void> {
     row(`round trip through the latency proxy (${LATENCY_DELAY_MS} ms each way; median of 31 GETs)`, `${rtt.toFixed(1)} ms`);
     const gets = minReads(f.n);
     for (const parallelism of SWEEP ? [undefined, 32, 64, 128, 256] : [undefined]) {
-      const plan = () => timedPlan(f.emulator, f.inSync, `plan ${f.n} at ${parallelism ?? "default"} in flight`, parallelism === undefined ? [] : ["--parallelism", String(parallelism)], { CUBE_API_URL: proxy.url });
+      const plan = () =>
+        timedPlan(
+          f.emulator,
+          f.inSync,
+          `plan ${f.n} at ${parallelism ?? "default"} in flight`,
+          parallelism === undefined ? [] : ["--parallelism", String(parallelism)],
+          { CUBE_API_URL: proxy.url },
+        );
       // The default adapts to the round trip: a first plan tells how many the bare reads get.
       const inFlight = parallelism ?? (await plan()).stats.connections;
       const reads = () => runFloor({ ...f.emulator, url: proxy.url }, inFlight, READS_IN_FLIGHT);
@@ -308,8 +402,26 @@ async function planThroughLatency(f: Fleet, maxRatio: number): Promise<void> {
       const what = `plan ${f.n} (in sync) through the latency proxy, ${parallelism === undefined ? `default (${seen} in flight)` : `--parallelism ${parallelism}`} vs the same reads alone at ${inFlight} in flight (reads-in-flight.mjs) through the same proxy: wall`;
       pairRow(what, planWalls, readsWalls, parallelism === undefined ? maxRatio : undefined);
       const floorMs = (gets / inFlight) * rtt;
-      row(`  the formula's latency floor (${gets} GETs ÷ ${inFlight} × round trip) vs the plan, and vs the bare reads ${s(median(readsWalls))}`, s(median(planWalls)), "—", "info", s(floorMs), `${(median(planWalls) / floorMs).toFixed(2)}× (reads ${(median(readsWalls) / floorMs).toFixed(2)}×)`);
-      results[`latency${f.n}p${parallelism ?? "default"}`] = { rttMs: rtt, floorMs, inFlight, reads: readsWalls, plan: runs.plan.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), exitCode: p.run.exitCode, connections: p.stats.connections })) };
+      row(
+        `  the formula's latency floor (${gets} GETs ÷ ${inFlight} × round trip) vs the plan, and vs the bare reads ${s(median(readsWalls))}`,
+        s(median(planWalls)),
+        "—",
+        "info",
+        s(floorMs),
+        `${(median(planWalls) / floorMs).toFixed(2)}× (reads ${(median(readsWalls) / floorMs).toFixed(2)}×)`,
+      );
+      results[`latency${f.n}p${parallelism ?? "default"}`] = {
+        rttMs: rtt,
+        floorMs,
+        inFlight,
+        reads: readsWalls,
+        plan: runs.plan.map((p) => ({
+          wallMs: p.run.wallMs,
+          cpuMs: cpuOf(p.run),
+          exitCode: p.run.exitCode,
+          connections: p.stats.connections,
+        })),
+      };
     }
   } finally {
     await proxy.stop();
@@ -326,7 +438,14 @@ async function benchThousand(): Promise<void> {
     const floorCpu = medianOf(await alternate(3, { floor: () => runFloor(emulator) }).then((r) => r.floor), cpuOf);
     const watch = await watchRounds(["-f", f.inSync, "--interval", "1s", "--rate-limit", "10/60"], WATCH_ROUNDS, { env: envFor(emulator) });
     const roundCpu = median(watch.roundCpuMs);
-    row(`watch on ${n} in-sync cubes: CPU per round (median of ${watch.roundCpuMs.length}; floor: the reads' process CPU)`, s(roundCpu), "≤ 0.3 s", pass(roundCpu <= 300), s(floorCpu), `${(roundCpu / floorCpu).toFixed(2)}×`);
+    row(
+      `watch on ${n} in-sync cubes: CPU per round (median of ${watch.roundCpuMs.length}; floor: the reads' process CPU)`,
+      s(roundCpu),
+      "≤ 0.3 s",
+      pass(roundCpu <= 300),
+      s(floorCpu),
+      `${(roundCpu / floorCpu).toFixed(2)}×`,
+    );
     results.watch1000 = { roundCpuMs: watch.roundCpuMs, floorCpuMs: floorCpu };
 
     // Plan with K changes, apply them paced, converge.
@@ -343,32 +462,84 @@ async function benchThousand(): Promise<void> {
     );
     await emulator.admin("POST", "/rate-limit", { limit: APPLY_RATE.limit, windowMs: APPLY_RATE.windowMs });
     await emulator.resetStats();
-    const apply = await runCli(["apply", "-f", changed, "--rate-limit", APPLY_RATE.flag, "--auto-approve", "--poll-interval", "100", "--wait-timeout", "60"], { env: envFor(emulator), timeoutMs: 180_000 });
+    const apply = await runCli(
+      ["apply", "-f", changed, "--rate-limit", APPLY_RATE.flag, "--auto-approve", "--poll-interval", "100", "--wait-timeout", "60"],
+      { env: envFor(emulator), timeoutMs: 180_000 },
+    );
     const applied = await emulator.stats();
     const byRoute: Record<string, number> = {};
     for (const m of applied.mutationLog) byRoute[`${m.method} ${m.route}`] = (byRoute[`${m.method} ${m.route}`] ?? 0) + 1;
     const floorMs = (Math.ceil(changes.minimalMutations / APPLY_RATE.limit) - 1) * APPLY_RATE.windowMs;
-    results.apply = { exitCode: apply.exitCode, wallMs: apply.wallMs, mutations: applied.mutations, status429: applied.status429, byRoute, reads: applied.gets, minimal: changes.minimalMutations, planned: k.plan.summary.mutations };
-    row(`apply K=${K} at ${APPLY_RATE.flag} (both sides): exit code`, `exit ${apply.exitCode}${apply.exitCode === 0 ? "" : `: ${apply.stderr.trim().split("\n").pop() ?? ""}`}`, "exit 0", pass(apply.exitCode === 0));
-    row(`apply: mutations sent (emulator log)`, `${applied.mutations} [${Object.entries(byRoute).map(([r, m]) => `${m}× ${r}`).join(", ")}]`, `= ${changes.minimalMutations} minimal = plan ${k.plan.summary.mutations}`, pass(applied.mutations === changes.minimalMutations && applied.mutations === k.plan.summary.mutations));
+    results.apply = {
+      exitCode: apply.exitCode,
+      wallMs: apply.wallMs,
+      mutations: applied.mutations,
+      status429: applied.status429,
+      byRoute,
+      reads: applied.gets,
+      minimal: changes.minimalMutations,
+      planned: k.plan.summary.mutations,
+    };
+    row(
+      `apply K=${K} at ${APPLY_RATE.flag} (both sides): exit code`,
+      `exit ${apply.exitCode}${apply.exitCode === 0 ? "" : `: ${apply.stderr.trim().split("\n").pop() ?? ""}`}`,
+      "exit 0",
+      pass(apply.exitCode === 0),
+    );
+    row(
+      `apply: mutations sent (emulator log)`,
+      `${applied.mutations} [${Object.entries(byRoute)
+        .map(([r, m]) => `${m}× ${r}`)
+        .join(", ")}]`,
+      `= ${changes.minimalMutations} minimal = plan ${k.plan.summary.mutations}`,
+      pass(applied.mutations === changes.minimalMutations && applied.mutations === k.plan.summary.mutations),
+    );
     row(`apply: 429 responses`, String(applied.status429), "0", pass(applied.status429 === 0));
     row(`apply: wall time (pacing floor ${s(floorMs)}; reads ${applied.gets} = plan + re-observe + waits)`, s(apply.wallMs));
     const after = await timedPlan(emulator, changed, "plan after apply");
-    row(`plan after apply: converged`, `exit ${after.run.exitCode}, ${after.plan.summary.mutations} mutations`, "exit 0", pass(after.run.exitCode === 0 && after.plan.summary.mutations === 0));
+    row(
+      `plan after apply: converged`,
+      `exit ${after.run.exitCode}, ${after.plan.summary.mutations} mutations`,
+      "exit 0",
+      pass(after.run.exitCode === 0 && after.plan.summary.mutations === 0),
+    );
   });
 }
 
 async function benchTenThousand(): Promise<void> {
   await withFleet(10_000, async (f) => {
     const target = cubeName(4_321);
-    const { planMs, extra } = await planBesideFloor(f, 1.5, 200, { target: () => timedPlan(f.emulator, f.inSync, "plan --target", ["--target", target]) }, { firstRun: true });
+    const { planMs, extra } = await planBesideFloor(
+      f,
+      1.5,
+      200,
+      { target: () => timedPlan(f.emulator, f.inSync, "plan --target", ["--target", target]) },
+      { firstRun: true },
+    );
     const targeted = extra.target as TimedPlan[];
     const targetMs = medianOf(targeted, (p) => p.run.wallMs);
-    row(`plan --target ${target} on ${f.n} cubes vs the full plan: wall (floor: the full plan)`, s(targetMs), "≤ 10 %", pass(targetMs <= planMs * 0.1), s(planMs), `${((100 * targetMs) / planMs).toFixed(1)} %`);
+    row(
+      `plan --target ${target} on ${f.n} cubes vs the full plan: wall (floor: the full plan)`,
+      s(targetMs),
+      "≤ 10 %",
+      pass(targetMs <= planMs * 0.1),
+      s(planMs),
+      `${((100 * targetMs) / planMs).toFixed(1)} %`,
+    );
     const t = targeted[0]!;
     const minTarget = minReads(f.n) - 2 * (f.n - 1) + PRICES;
-    row(`plan --target: API reads`, readsText(t), `= ${minTarget} (the pages + 2 + prices)`, pass(targeted.every((p) => p.stats.gets === minTarget)));
-    results.target10000 = targeted.map((p) => ({ wallMs: p.run.wallMs, cpuMs: cpuOf(p.run), reads: p.stats.gets, exitCode: p.run.exitCode }));
+    row(
+      `plan --target: API reads`,
+      readsText(t),
+      `= ${minTarget} (the pages + 2 + prices)`,
+      pass(targeted.every((p) => p.stats.gets === minTarget)),
+    );
+    results.target10000 = targeted.map((p) => ({
+      wallMs: p.run.wallMs,
+      cpuMs: cpuOf(p.run),
+      reads: p.stats.gets,
+      exitCode: p.run.exitCode,
+    }));
     await planThroughLatency(f, 1.1);
   });
 }
@@ -430,11 +601,18 @@ async function main(): Promise<void> {
   const total = performance.now() - started;
   const verdicts = rows.filter((r) => r.verdict !== "info");
   const missed = verdicts.filter((r) => r.verdict === "MISS").length;
-  process.stdout.write(`\ncubeform benchmarks — ${machine}; medians of ${RUNS} alternating runs; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${s(total)} in all\n\n`);
+  process.stdout.write(
+    `\ncubeform benchmarks — ${machine}; medians of ${RUNS} alternating runs; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}; ${s(total)} in all\n\n`,
+  );
   process.stdout.write(`${table()}\n`);
   process.stdout.write(`\n${verdicts.length - missed} PASS, ${missed} MISS\n`);
   if (Object.keys(profiles).length > 0) process.stdout.write(`${profileText()}\n`);
-  writeFileSync(join(ROOT, "bench", "results.json"), `${JSON.stringify({ at: new Date().toISOString(), machine, runs: RUNS, loadavg: loadavg(), totalMs: total, rows, results, profiles }, null, 2)}\n`);
+  writeFileSync(
+    join(ROOT, "bench", "results.json"),
+    `${JSON.stringify({ at: new Date().toISOString(), machine, runs: RUNS, loadavg: loadavg(), totalMs: total, rows, results, profiles }, null, 2)}\n`,
+  );
   process.stdout.write("\nraw figures: bench/results.json\n");
 }
 

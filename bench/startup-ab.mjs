@@ -30,16 +30,29 @@ const args = dash < 0 ? [] : argv.slice(dash + 1);
 const runsAt = own.indexOf("--runs");
 const RUNS = runsAt >= 0 ? Number(own[runsAt + 1]) : 31;
 const PRELOADED = !own.includes("--no-preload");
-const builds = own.filter((a, i) => a.includes("=") && own[i - 1] !== "--runs").map((a) => ({ label: a.slice(0, a.indexOf("=")), bin: a.slice(a.indexOf("=") + 1) }));
+const builds = own
+  .filter((a, i) => a.includes("=") && own[i - 1] !== "--runs")
+  .map((a) => ({ label: a.slice(0, a.indexOf("=")), bin: a.slice(a.indexOf("=") + 1) }));
 if (builds.length === 0) throw new Error("usage: node bench/startup-ab.mjs [--runs N] [--no-preload] LABEL=BIN … -- ARGS…");
 
 async function run(nodeArgs, label) {
   const usageFile = join(WORK, `ab-usage-${process.pid}.json`);
   rmSync(usageFile, { force: true });
   const cube = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("CUBE_")));
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...cube, XDG_CACHE_HOME: join(WORK, "cache-ab", label), BENCH_USAGE_FILE: usageFile };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    NO_COLOR: "1",
+    ...cube,
+    XDG_CACHE_HOME: join(WORK, "cache-ab", label),
+    BENCH_USAGE_FILE: usageFile,
+  };
   const started = performance.now();
-  const child = spawn(process.execPath, [...(PRELOADED ? ["--import", PRELOAD] : []), ...nodeArgs], { cwd: WORK, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(PRELOADED ? ["--import", PRELOAD] : []), ...nodeArgs], {
+    cwd: WORK,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stdout.resume();
   child.stderr.on("data", (d) => (stderr += d));

@@ -36,11 +36,23 @@ async function main(): Promise<void> {
   const file = join(WORK_DIR, `status-page-fleet-${CUBES}.yaml`);
   writeFileSync(file, desiredYaml(cubes));
   const emulator = await startEmulatorProcess({ statePath, rateLimit: { limit: 1_000_000, windowMs: 1_000 }, clockSpeed: 1_000 });
-  const child = spawn(process.execPath, [BUILT_CLI, "watch", "-f", file, "--interval", "200ms", "--rate-limit", "10/60", "--metrics-port", "0"], {
-    cwd: WORK_DIR,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", XDG_STATE_HOME: join(WORK_DIR, "state"), CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [BUILT_CLI, "watch", "-f", file, "--interval", "200ms", "--rate-limit", "10/60", "--metrics-port", "0"],
+    {
+      cwd: WORK_DIR,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NO_COLOR: "1",
+        XDG_STATE_HOME: join(WORK_DIR, "state"),
+        CUBE_API_URL: emulator.url,
+        CUBE_API_KEY: emulator.apiKey,
+        CUBE_SPACE_ID: emulator.spaceId,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let base = "";
   createInterface({ input: child.stderr }).on("line", (line) => {
     base ||= /status page: (http:\/\/[^ ]+)\//.exec(line)?.[1] ?? "";
@@ -69,8 +81,12 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     const early = at[10]!;
     const late = at[ROUNDS]!;
-    console.log(`watch -f on ${CUBES} in-sync cubes: RSS ${early.rss.toFixed(0)} MB at round 10, ${late.rss.toFixed(0)} MB at round ${ROUNDS} (history: ${rounds} rounds kept); peak RSS ${late.peak.toFixed(0)} MB`);
-    console.log(`GET / of that watch: median ${times[Math.floor(times.length / 2)]!.toFixed(2)} ms over ${times.length} requests (while rounds run every 200 ms)`);
+    console.log(
+      `watch -f on ${CUBES} in-sync cubes: RSS ${early.rss.toFixed(0)} MB at round 10, ${late.rss.toFixed(0)} MB at round ${ROUNDS} (history: ${rounds} rounds kept); peak RSS ${late.peak.toFixed(0)} MB`,
+    );
+    console.log(
+      `GET / of that watch: median ${times[Math.floor(times.length / 2)]!.toFixed(2)} ms over ${times.length} requests (while rounds run every 200 ms)`,
+    );
   } finally {
     child.kill("SIGTERM");
     await emulator.stop();

@@ -31,7 +31,14 @@ function heapMb(): number {
 function planOf(cubes: number, round: number): { plan: Plan; drift: ResourceChange[] } {
   const changes: ResourceChange[] = [];
   for (let i = 0; i < cubes; i++) {
-    changes.push({ address: `cube/web-${i}`, kind: "cube", cubeName: `web-${i}`, id: `cube_${round}_${i}`, action: "update", changes: [{ path: "resources.vcpu", before: 1, after: 2, forcesReplace: false }] });
+    changes.push({
+      address: `cube/web-${i}`,
+      kind: "cube",
+      cubeName: `web-${i}`,
+      id: `cube_${round}_${i}`,
+      action: "update",
+      changes: [{ path: "resources.vcpu", before: 1, after: 2, forcesReplace: false }],
+    });
   }
   const plan = {
     formatVersion: 1,
@@ -41,8 +48,25 @@ function planOf(cubes: number, round: number): { plan: Plan; drift: ResourceChan
     steps: [],
     summary: { add: 0, change: cubes, destroy: 0, blocked: 0 },
     options: {},
-    cost: { currency: "EUR", hoursPerMonth: 730, stoppedBills: "disk", note: "", tiers: [], before: cubes * 4.75, after: cubes * 5.5, delta: cubes * 0.75, cubes: [], budget: { monthly: 100_000, over: false } },
-    groups: Array.from({ length: 20 }, (_, g) => ({ name: `group-${g}`, replicas: 10, live: 10, replacing: g % 3, rollout: { batches: 5 } })),
+    cost: {
+      currency: "EUR",
+      hoursPerMonth: 730,
+      stoppedBills: "disk",
+      note: "",
+      tiers: [],
+      before: cubes * 4.75,
+      after: cubes * 5.5,
+      delta: cubes * 0.75,
+      cubes: [],
+      budget: { monthly: 100_000, over: false },
+    },
+    groups: Array.from({ length: 20 }, (_, g) => ({
+      name: `group-${g}`,
+      replicas: 10,
+      live: 10,
+      replacing: g % 3,
+      rollout: { batches: 5 },
+    })),
   } as unknown as Plan;
   return { plan, drift: changes };
 }
@@ -66,7 +90,21 @@ function feedRounds(recorder: WatchStatusRecorder): void {
     recorder.roundStarted(round);
     recorder.observer.roundStarted?.({ round, trigger: "interval", startedAt });
     const failed = round % 17 === 0;
-    recorder.observer.roundEnded?.({ round, trigger: "interval", startedAt, finishedAt: startedAt + 4000 + (round % 7) * 300, outcome: failed ? "failed" : "succeeded", revision: "0123456789abcdef0123456789abcdef01234567", ...(failed ? { error: { code: "server_error", message: "the API answered 503" } } : {}), drift, repaired: round % 5 === 0 ? drift.slice(0, 50) : [], plan, applying: true, mutations: round % 5 === 0 ? 50 : 0, converged: false });
+    recorder.observer.roundEnded?.({
+      round,
+      trigger: "interval",
+      startedAt,
+      finishedAt: startedAt + 4000 + (round % 7) * 300,
+      outcome: failed ? "failed" : "succeeded",
+      revision: "0123456789abcdef0123456789abcdef01234567",
+      ...(failed ? { error: { code: "server_error", message: "the API answered 503" } } : {}),
+      drift,
+      repaired: round % 5 === 0 ? drift.slice(0, 50) : [],
+      plan,
+      applying: true,
+      mutations: round % 5 === 0 ? 50 : 0,
+      converged: false,
+    });
     recorder.planned(drift.length, 0);
     recorder.roundEnded(failed ? "failed" : "succeeded", failed ? "the API answered 503" : undefined);
   }
@@ -74,15 +112,34 @@ function feedRounds(recorder: WatchStatusRecorder): void {
 
 async function main(): Promise<void> {
   if (gc === undefined) console.log("(run with node --expose-gc for the memory figure)");
-  const recorder = new WatchStatusRecorder({ kind: "git", repo: "https://git.example.com/acme/fleet.git", ref: "main", path: "fleet/", files: [] }, true);
-  recorder.connected("spc_bench", { pacer: { limit: 10, windowMs: 60_000, waiting: 0, store: { recent: () => [1, 2, 3], take: () => ({ id: "" }), redate: () => undefined } } as never });
+  const recorder = new WatchStatusRecorder(
+    { kind: "git", repo: "https://git.example.com/acme/fleet.git", ref: "main", path: "fleet/", files: [] },
+    true,
+  );
+  recorder.connected("spc_bench", {
+    pacer: {
+      limit: 10,
+      windowMs: 60_000,
+      waiting: 0,
+      store: { recent: () => [1, 2, 3], take: () => ({ id: "" }), redate: () => undefined },
+    } as never,
+  });
   const before = heapMb();
   feedRounds(recorder);
   const after = heapMb();
   const snapshot = () => recorder.snapshot({ ready: true, live: true }, (t) => t);
-  console.log(`history of ${ROUNDS} rounds at ${CUBES} cubes (every cube drifted): the heap grows by ${(after - before).toFixed(2)} MB (${before.toFixed(1)} → ${after.toFixed(1)} MB after a full GC)`);
+  console.log(
+    `history of ${ROUNDS} rounds at ${CUBES} cubes (every cube drifted): the heap grows by ${(after - before).toFixed(2)} MB (${before.toFixed(1)} → ${after.toFixed(1)} MB after a full GC)`,
+  );
 
-  const server = await serveMetrics({ host: "127.0.0.1", port: 0, registry: new Registry(), health: () => ({ ok: true, reason: "" }), status: snapshot, page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }) });
+  const server = await serveMetrics({
+    host: "127.0.0.1",
+    port: 0,
+    registry: new Registry(),
+    health: () => ({ ok: true, reason: "" }),
+    status: snapshot,
+    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
+  });
   const dispatcher = new Agent({ connections: 1 });
   try {
     for (const path of ["/", "/status"]) {
@@ -97,7 +154,9 @@ async function main(): Promise<void> {
         bytes = body.length;
         if (i >= 50) times.push(t);
       }
-      console.log(`GET ${path.padEnd(7)} at ${CUBES} cubes, ${ROUNDS} rounds: median ${median(times).toFixed(2)} ms, p95 ${p95(times).toFixed(2)} ms over ${REQUESTS} requests (${(bytes / 1024).toFixed(0)} KB)${path === "/" ? ` — target ≤ 20 ms: ${median(times) <= 20 ? "PASS" : "FAIL"}` : ""}`);
+      console.log(
+        `GET ${path.padEnd(7)} at ${CUBES} cubes, ${ROUNDS} rounds: median ${median(times).toFixed(2)} ms, p95 ${p95(times).toFixed(2)} ms over ${REQUESTS} requests (${(bytes / 1024).toFixed(0)} KB)${path === "/" ? ` — target ≤ 20 ms: ${median(times) <= 20 ? "PASS" : "FAIL"}` : ""}`,
+      );
     }
   } finally {
     await dispatcher.close();

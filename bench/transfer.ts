@@ -32,7 +32,12 @@ const TIMEOUT_MS = 900_000;
 
 function sizesFrom(argv: string[]): number[] {
   const at = argv.indexOf("--sizes");
-  return at >= 0 ? (argv[at + 1] ?? "").split(",").map(Number).filter((n) => n > 0) : [256, 1024];
+  return at >= 0
+    ? (argv[at + 1] ?? "")
+        .split(",")
+        .map(Number)
+        .filter((n) => n > 0)
+    : [256, 1024];
 }
 
 const rssMb = (run: CliRun) => (run.maxRssKb === null ? NaN : run.maxRssKb / 1024);
@@ -62,13 +67,21 @@ async function api<T>(emu: Emulator, method: string, path: string, body?: unknow
 
 /** The floor's upload: an import started over the API, its parts sent by the floor, then canceled. */
 async function uploadFloor(emu: Emulator, file: string, bytes: number, name: string): Promise<CliRun> {
-  const started = await api<{ importId: string; chunkSizeBytes: number; parts: { partNumber: number; url: string }[] }>(emu, "POST", "/cubes/imports", {
-    name,
-    fileSizeBytes: bytes,
-    sshPublicKey: SSH_KEY,
-  });
+  const started = await api<{ importId: string; chunkSizeBytes: number; parts: { partNumber: number; url: string }[] }>(
+    emu,
+    "POST",
+    "/cubes/imports",
+    {
+      name,
+      fileSizeBytes: bytes,
+      sshPublicKey: SSH_KEY,
+    },
+  );
   const urls = [...started.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => p.url);
-  const run = await runNode([FLOOR, "upload", file, String(started.chunkSizeBytes), String(CONCURRENCY), ...urls], { env: {}, timeoutMs: TIMEOUT_MS });
+  const run = await runNode([FLOOR, "upload", file, String(started.chunkSizeBytes), String(CONCURRENCY), ...urls], {
+    env: {},
+    timeoutMs: TIMEOUT_MS,
+  });
   await api(emu, "DELETE", `/cubes/imports/${started.importId}`);
   return check(run, "upload floor");
 }
@@ -99,15 +112,24 @@ async function main(): Promise<void> {
       const floorFile = join(WORK_DIR, `bench-${mib}-floor.cube`);
       for (const f of [file, `${file}.part`, floorFile]) rmSync(f, { force: true });
 
-      const download = check(await runCli(["backup", "download", backup.id, "--out", file, ...RATE], { env, timeoutMs: TIMEOUT_MS }), "backup download");
+      const download = check(
+        await runCli(["backup", "download", backup.id, "--out", file, ...RATE], { env, timeoutMs: TIMEOUT_MS }),
+        "backup download",
+      );
       if (statSync(file).size !== bytes) throw new Error(`download: ${statSync(file).size} bytes, expected ${bytes}`);
       const link = await api<{ url: string }>(emu, "GET", `/backups/${backup.id}/download`);
-      const downloadFloor = check(await runNode([FLOOR, "download", link.url, floorFile], { env: {}, timeoutMs: TIMEOUT_MS }), "download floor");
+      const downloadFloor = check(
+        await runNode([FLOOR, "download", link.url, floorFile], { env: {}, timeoutMs: TIMEOUT_MS }),
+        "download floor",
+      );
       rmSync(floorFile, { force: true });
       console.log(line("cubeform backup download", bytes, download, downloadFloor));
 
       const upload = check(
-        await runCli(["upload", file, "--name", `bench-${mib}`, "--ssh-key", SSH_KEY, "--concurrency", String(CONCURRENCY), ...RATE], { env, timeoutMs: TIMEOUT_MS }),
+        await runCli(["upload", file, "--name", `bench-${mib}`, "--ssh-key", SSH_KEY, "--concurrency", String(CONCURRENCY), ...RATE], {
+          env,
+          timeoutMs: TIMEOUT_MS,
+        }),
         "upload",
       );
       const floor = await uploadFloor(emu, file, bytes, `floor-${mib}`);
@@ -119,8 +141,14 @@ async function main(): Promise<void> {
     await emu.close();
   }
   const peak = Math.max(...peaks);
-  console.log(`\nhighest peak RSS of a transfer: ${peak.toFixed(0)} MB (target: flat across sizes, well under ${RSS_TARGET_MB} MB) — ${peak < RSS_TARGET_MB ? "PASS" : "MISS"}`);
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `\nhighest peak RSS of a transfer: ${peak.toFixed(0)} MB (target: flat across sizes, well under ${RSS_TARGET_MB} MB) — ${peak < RSS_TARGET_MB ? "PASS" : "MISS"}`,
+  );
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
 }
 
 await main();

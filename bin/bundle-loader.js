@@ -20,7 +20,20 @@
 // when another is written. CUBEFORM_CODE_CACHE=off turns it off;
 // CUBEFORM_DEBUG_LOAD=1 prints each chunk loaded and what the cache did, on stderr.
 "use strict";
-const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require("node:fs");
 const { createRequire } = require("node:module");
 const { basename, dirname, isAbsolute, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -61,7 +74,15 @@ function loadBundle(mainFile, env, stderr, v8Flags = "") {
     const cachedData = cached === "damaged" ? undefined : cached;
     // The chunk is its module function, wrapper included (build/cli-bundle.mjs CHUNK_WRAPPER).
     const script = new Script(source, { filename: file, cachedData });
-    const state = !cacheFile ? "off" : cached === "damaged" ? "damaged" : !cachedData ? "none" : script.cachedDataRejected ? "rejected" : "used";
+    const state = !cacheFile
+      ? "off"
+      : cached === "damaged"
+        ? "damaged"
+        : !cachedData
+          ? "none"
+          : script.cachedDataRejected
+            ? "rejected"
+            : "used";
     trace(`load ${name} (code cache: ${state})`);
     if (cacheFile && state !== "used") uncached.push({ script, cacheFile });
     let nodeRequire;

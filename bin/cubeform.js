@@ -12,7 +12,19 @@ const { loadBundle } = require("./bundle-loader.js");
 // which runs for hours (its rounds cost the same either way) nor where nothing is parsed. Set before
 // anything is compiled: V8's code cache depends on its flags (the loader keeps one cache per set).
 const command = process.argv[2] ?? "";
-const KEEPS_V8_DEFAULTS = new Set(["", "validate", "version", "completion", "emulator", "watch", "help", "--version", "-V", "--help", "-h"]);
+const KEEPS_V8_DEFAULTS = new Set([
+  "",
+  "validate",
+  "version",
+  "completion",
+  "emulator",
+  "watch",
+  "help",
+  "--version",
+  "-V",
+  "--help",
+  "-h",
+]);
 const v8Flags = KEEPS_V8_DEFAULTS.has(command) ? "" : "--liftoff-only";
 if (v8Flags) require("node:v8").setFlagsFromString(v8Flags);
 
@@ -41,10 +53,14 @@ const stopper = () => (stop ??= new AbortController());
 const onSignal = (signal) => {
   const code = signal === "SIGINT" ? 130 : 143;
   if (stopper().signal.aborted) {
-    process.stderr.write(`\n${signal} again: exiting at once. A request in flight may or may not have been carried out; run \`cubeform plan\` to see the space.\n`);
+    process.stderr.write(
+      `\n${signal} again: exiting at once. A request in flight may or may not have been carried out; run \`cubeform plan\` to see the space.\n`,
+    );
     process.exit(code);
   }
-  const what = SENDS_REQUESTS.has(command) ? " Nothing new will be sent; the request in flight (if any) finishes, then what was done is reported." : "";
+  const what = SENDS_REQUESTS.has(command)
+    ? " Nothing new will be sent; the request in flight (if any) finishes, then what was done is reported."
+    : "";
   process.stderr.write(`\n${signal}: stopping.${what} Press Ctrl-C again to exit at once.\n`);
   stopper().abort(signal);
 };

@@ -42,9 +42,14 @@ const zodEnglishOnly = {
   name: "zod-english-only",
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" } : undefined,
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" }
+        : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({ contents: `export { default as en } from "./en.js";`, resolveDir: dirname(args.path) }));
+    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: `export { default as en } from "./en.js";`,
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -53,7 +58,10 @@ const versionWrittenIn = {
   name: "version-written-in",
   setup(b) {
     const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    b.onLoad({ filter: /[\\/]reconciler[\\/]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: "ts" }));
+    b.onLoad({ filter: /[\\/]reconciler[\\/]version\.ts$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(version)};`,
+      loader: "ts",
+    }));
   },
 };
 
@@ -65,7 +73,11 @@ const versionWrittenIn = {
 const childProcessWhenUsed = {
   name: "child-process-when-used",
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "child-process-when-used" } : undefined));
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: "child_process", namespace: "child-process-when-used" }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: "child-process-when-used" }, () => ({
       contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });`,
       loader: "js",
@@ -81,15 +93,27 @@ const childProcessWhenUsed = {
 const http2WhenUsed = {
   name: "http2-when-used",
   setup(b) {
-    b.onResolve({ filter: /^node:http2$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: args.importer, namespace: "http2-when-used" } : undefined));
-    b.onLoad({ filter: /.*/, namespace: "http2-when-used" }, (args) => ({ contents: http2StandIn(readFileSync(args.path, "utf8")), loader: "js" }));
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)
+        ? { path: args.importer, namespace: "http2-when-used" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "http2-when-used" }, (args) => ({
+      contents: http2StandIn(readFileSync(args.path, "utf8")),
+      loader: "js",
+    }));
   },
 };
 
 /** The stand-in module: the constants client-h2 destructures (`constants: { … } = http2`), and connect() from node:http2 itself. */
 export function http2StandIn(clientH2) {
-  const names = /constants:\s*\{([^}]*)\}\s*\}\s*=\s*http2\b/.exec(clientH2)?.[1].split(",").map((name) => name.trim()).filter(Boolean);
-  if (!names?.length || names.some((name) => http2.constants[name] === undefined)) throw new Error("undici's client-h2 no longer reads node:http2's constants as http2-when-used expects");
+  const names = /constants:\s*\{([^}]*)\}\s*\}\s*=\s*http2\b/
+    .exec(clientH2)?.[1]
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!names?.length || names.some((name) => http2.constants[name] === undefined))
+    throw new Error("undici's client-h2 no longer reads node:http2's constants as http2-when-used expects");
   const constants = Object.fromEntries(names.map((name) => [name, http2.constants[name]]));
   return `let loaded; module.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (loaded ??= require("node:http2")).connect(...args) };`;
 }
@@ -102,7 +126,11 @@ export function http2StandIn(clientH2) {
 const undiciOnlyWhatIsUsed = {
   name: "undici-only-what-is-used",
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]index\.js$/ }, (args) => ({ contents: undiciIndexOf(readFileSync(args.path, "utf8"), undiciNamesUsed()), loader: "js", resolveDir: dirname(args.path) }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]index\.js$/ }, (args) => ({
+      contents: undiciIndexOf(readFileSync(args.path, "utf8"), undiciNamesUsed()),
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -111,7 +139,11 @@ function undiciNamesUsed() {
   const names = new Set();
   for (const file of readdirSync(join(ROOT, "client")).filter((f) => f.endsWith(".ts"))) {
     for (const [, list] of readFileSync(join(ROOT, "client", file), "utf8").matchAll(/^import \{([^}]*)\} from "undici";$/gm)) {
-      for (const name of list.split(",").map((n) => n.trim()).filter((n) => n && !n.startsWith("type "))) names.add(name);
+      for (const name of list
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n && !n.startsWith("type ")))
+        names.add(name);
     }
   }
   return [...names].sort();
@@ -124,7 +156,8 @@ export function undiciIndexOf(index, names) {
     if (line === undefined) throw new Error(`undici's index no longer requires ${name} as undici-only-what-is-used expects`);
     return line;
   });
-  if (!/^Object\.assign\(Dispatcher\.prototype, api\)$/m.test(index)) throw new Error("undici's index no longer adds its API to Dispatcher as undici-only-what-is-used expects");
+  if (!/^Object\.assign\(Dispatcher\.prototype, api\)$/m.test(index))
+    throw new Error("undici's index no longer adds its API to Dispatcher as undici-only-what-is-used expects");
   return `${lines.join("\n")}\nObject.assign(Dispatcher.prototype, api)\nmodule.exports = { ${[...new Set(["Dispatcher", ...names])].join(", ")} };\n`;
 }
 
@@ -151,7 +184,9 @@ export async function bundleCli(outDir = join(ROOT, "dist", "cli")) {
   const files = [];
   for (const output of result.outputFiles) {
     const name = relative(outDir, output.path);
-    const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) => path.replace(/^[\w-]+:/, ""));
+    const modules = Object.keys(result.metafile.outputs[relative(ROOT, output.path)]?.inputs ?? {}).map((path) =>
+      path.replace(/^[\w-]+:/, ""),
+    );
     const text = `${modules.map((path) => `// ${asciiOnly(path)}\n`).join("")}${CHUNK_WRAPPER[0]}${await asScript(output.text, name)}${CHUNK_WRAPPER[1]}`;
     // bin/bundle-loader.js reads the chunks as Latin-1, which is quicker than UTF-8 and the same for ASCII.
     if (/[^\x00-\x7f]/.test(text)) throw new Error(`${name}: a non-ASCII character is left in the chunk`);
@@ -192,7 +227,8 @@ async function asScript(esm, name) {
   // Whitespace and syntax minified (names kept, so stack traces still name every function):
   // V8 reads and deserializes a smaller script, ~1 ms of `cubeform validate`.
   const { code: minified } = await transform(code, { minifyWhitespace: true, minifySyntax: true, target: "node20", logLevel: "warning" });
-  if (/\bimport\(\s*["'`]/.test(minified.replace(/^\s*\/\/.*$/gm, ""))) throw new Error(`${name}: an import() is left in the CommonJS chunk`);
+  if (/\bimport\(\s*["'`]/.test(minified.replace(/^\s*\/\/.*$/gm, "")))
+    throw new Error(`${name}: an import() is left in the CommonJS chunk`);
   // esbuild escapes every non-ASCII character of the code (charset "ascii") but not of the
   // comments it keeps: escaped too, the chunk is one-byte text, which V8 keeps and scans faster.
   return asciiOnly(minified);

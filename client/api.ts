@@ -98,7 +98,11 @@ export interface CubeApi {
   cancelImport(importId: string): Promise<void>;
   completeImport(importId: string, body: Api.CompleteImportRequest): Promise<Api.ImportCompleted>;
   /** Uploads `file` as a new cube: start, every part, complete; an import whose parts did not all succeed is canceled (unless `keep`), never completed. */
-  importArchive(file: string, body: Omit<Api.CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<Api.ImportCompleted>;
+  importArchive(
+    file: string,
+    body: Omit<Api.CreateImportRequest, "fileSizeBytes">,
+    options: ImportArchiveOptions,
+  ): Promise<Api.ImportCompleted>;
 
   listWebhooks(): Promise<Api.Webhook[]>;
   createWebhook(body: Api.CreateWebhookRequest): Promise<Api.CreatedWebhook>;

@@ -47,6 +47,7 @@ export function checkBaseUrl(baseUrl: string): URL {
   if (url.username || url.password) throw new ConfigError("The API base URL must not contain credentials");
   if (url.search || url.hash) throw new ConfigError("The API base URL must not contain a query or fragment");
   if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return url;
-  if (url.protocol === "http:") throw new InsecureUrlError(`Refusing plain http to ${url.host}: use https (http is allowed only to loopback hosts)`);
+  if (url.protocol === "http:")
+    throw new InsecureUrlError(`Refusing plain http to ${url.host}: use https (http is allowed only to loopback hosts)`);
   throw new ConfigError(`Unsupported API base URL scheme ${url.protocol} (use https)`);
 }

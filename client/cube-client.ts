@@ -14,7 +14,17 @@ import { checkIdempotencyKey, newIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
 import { cubePageOf, domainsOf, imagesOf, pricingOf, regionsOf, tcpMappingsOf } from "./fast-check.js";
-import { attachDomainBody, createTcpMappingBody, domainOf, tcpMappingOf, type AttachDomainRequest, type AttachDomainResponse, type CreateTcpMappingRequest, type Domain, type TcpMapping } from "./vocabulary.js";
+import {
+  attachDomainBody,
+  createTcpMappingBody,
+  domainOf,
+  tcpMappingOf,
+  type AttachDomainRequest,
+  type AttachDomainResponse,
+  type CreateTcpMappingRequest,
+  type Domain,
+  type TcpMapping,
+} from "./vocabulary.js";
 
 export interface ClientOptions extends HttpOptions {
   /** The space to work in; resolved once with GET /space when absent. */
@@ -74,7 +84,9 @@ export class CubeClient implements CubeApi {
     const known = res.remembered?.validated;
     if (known !== undefined && known.schema === schema) return known.output as T;
     const quickly = quick?.(res.body);
-    const output = translate(quickly ?? (parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>));
+    const output = translate(
+      quickly ?? (parseResponse((await loadResponseSchemas())[schema], res.body, req.method, req.path, res.status) as Output<K>),
+    );
     if (res.remembered !== undefined) res.remembered.validated = { schema, output };
     return output;
   }
@@ -120,7 +132,11 @@ export class CubeClient implements CubeApi {
 
   /** `timeoutMs` bounds the whole read, resends included (a plan's cost must not hold the plan up). */
   getPricing(options: { timeoutMs?: number } = {}): Promise<Api.Pricing> {
-    return this.request("OnePricing", { method: "GET", path: "/pricing", auth: false, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }, pricingOf);
+    return this.request(
+      "OnePricing",
+      { method: "GET", path: "/pricing", auth: false, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+      pricingOf,
+    );
   }
 
   // ------------------------------------------------------------ cubes
@@ -189,10 +205,15 @@ export class CubeClient implements CubeApi {
         while (!ended && inFlight < LIST_PAGES_IN_FLIGHT && next <= total) {
           const page = next++;
           inFlight++;
-          this.listCubesPage(page, limit).then((result) => onPage(page, result), (error: unknown) => {
-            inFlight--;
-            fail(error);
-          }).catch(fail);
+          this.listCubesPage(page, limit)
+            .then(
+              (result) => onPage(page, result),
+              (error: unknown) => {
+                inFlight--;
+                fail(error);
+              },
+            )
+            .catch(fail);
         }
         if (inFlight === 0 && !failed) resolve();
       };
@@ -252,11 +273,18 @@ export class CubeClient implements CubeApi {
   // ------------------------------------------------------------ domains
 
   async listDomains(cubeId: string): Promise<Domain[]> {
-    return this.request("ListDomains", { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf, ({ items }) => items.map(domainOf));
+    return this.request("ListDomains", { method: "GET", path: await this.cubePath(cubeId, "/domains") }, domainsOf, ({ items }) =>
+      items.map(domainOf),
+    );
   }
 
   async attachDomain(cubeId: string, body: AttachDomainRequest, options: CreateOptions): Promise<AttachDomainResponse> {
-    const { domain, records } = await this.create("AttachDomainResult", await this.cubePath(cubeId, "/domains"), attachDomainBody(body), options);
+    const { domain, records } = await this.create(
+      "AttachDomainResult",
+      await this.cubePath(cubeId, "/domains"),
+      attachDomainBody(body),
+      options,
+    );
     return { domain: domainOf(domain), records };
   }
 
@@ -281,7 +309,9 @@ export class CubeClient implements CubeApi {
   }
 
   async createTcpMapping(cubeId: string, body: CreateTcpMappingRequest, options: CreateOptions): Promise<TcpMapping> {
-    return tcpMappingOf(await this.create("OneTcpMapping", await this.cubePath(cubeId, "/tcp-mappings"), createTcpMappingBody(body), options));
+    return tcpMappingOf(
+      await this.create("OneTcpMapping", await this.cubePath(cubeId, "/tcp-mappings"), createTcpMappingBody(body), options),
+    );
   }
 
   async deleteTcpMapping(cubeId: string, mappingId: string): Promise<void> {
@@ -361,10 +391,18 @@ export class CubeClient implements CubeApi {
   }
 
   async completeImport(importId: string, body: Api.CompleteImportRequest): Promise<Api.ImportCompleted> {
-    return this.request("ImportCompleted", { method: "POST", path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`), body });
+    return this.request("ImportCompleted", {
+      method: "POST",
+      path: await this.spacePath(`/cubes/imports/${seg(importId)}/complete`),
+      body,
+    });
   }
 
-  async importArchive(file: string, body: Omit<Api.CreateImportRequest, "fileSizeBytes">, options: ImportArchiveOptions): Promise<Api.ImportCompleted> {
+  async importArchive(
+    file: string,
+    body: Omit<Api.CreateImportRequest, "fileSizeBytes">,
+    options: ImportArchiveOptions,
+  ): Promise<Api.ImportCompleted> {
     const fileSizeBytes = (await stat(file)).size;
     const started = await this.startImport({ ...body, fileSizeBytes }, { idempotencyKey: options.idempotencyKey });
     options.onStarted?.(started);

@@ -1,5 +1,5 @@
 /** The API's CLI device login (RFC 8628): start, show the user code, poll until approved; the API key is handed to the caller, never logged. */
-import { z } from "zod";
+import type { z } from "zod";
 import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
@@ -36,13 +36,28 @@ export async function deviceLogin(baseUrl: string, options: DeviceLoginOptions):
       interval = Math.max(interval, (parseRetryAfter(res.retryAfter, Date.now()) ?? 5) * 1000);
       continue;
     }
-    if (res.status === 403) throw new CubeApiError("forbidden", "the login was denied in the browser", { status: 403, method: "POST", path: "/auth/cli/poll" });
-    if (res.status === 410) throw new CubeApiError("http_error", "the login code expired or was already used; run the login again", { status: 410, method: "POST", path: "/auth/cli/poll" });
-    throw new HttpError(`the login poll answered HTTP ${res.status}: ${errorText(res.body)}`, { status: res.status, method: "POST", path: "/auth/cli/poll" });
+    if (res.status === 403)
+      throw new CubeApiError("forbidden", "the login was denied in the browser", { status: 403, method: "POST", path: "/auth/cli/poll" });
+    if (res.status === 410)
+      throw new CubeApiError("http_error", "the login code expired or was already used; run the login again", {
+        status: 410,
+        method: "POST",
+        path: "/auth/cli/poll",
+      });
+    throw new HttpError(`the login poll answered HTTP ${res.status}: ${errorText(res.body)}`, {
+      status: res.status,
+      method: "POST",
+      path: "/auth/cli/poll",
+    });
   }
 }
 
-async function send(network: Network, base: string, path: string, body: unknown): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
+async function send(
+  network: Network,
+  base: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: unknown; retryAfter: string | undefined }> {
   let res: Awaited<ReturnType<Network["request"]>>;
   let text: string;
   try {
@@ -62,7 +77,8 @@ async function send(network: Network, base: string, path: string, body: unknown)
 
 async function post<S extends z.ZodType>(network: Network, base: string, path: string, body: unknown, schema: S): Promise<z.output<S>> {
   const res = await send(network, base, path, body);
-  if (res.status !== 200) throw new HttpError(`${path} answered HTTP ${res.status}: ${errorText(res.body)}`, { status: res.status, method: "POST", path });
+  if (res.status !== 200)
+    throw new HttpError(`${path} answered HTTP ${res.status}: ${errorText(res.body)}`, { status: res.status, method: "POST", path });
   return parse(schema, res.body, path, res.status);
 }
 
@@ -73,5 +89,7 @@ function parse<S extends z.ZodType>(schema: S, body: unknown, path: string, stat
 }
 
 function errorText(body: unknown): string {
-  return body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as { error: string }).error : "no details";
+  return body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string"
+    ? (body as { error: string }).error
+    : "no details";
 }

@@ -100,7 +100,10 @@ const proxiesLoopback = (env: Env): boolean => env.CUBEFORM_PROXY_LOOPBACK?.trim
 
 /** localhost (and *.localhost), 127.0.0.0/8, ::1 and IPv4-mapped 127.x: this machine, never a proxy's business. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (isIP(host) === 4) return host.startsWith("127.");
   if (isIP(host) === 6) return host === "::1" || /^::ffff:(7f[0-9a-f]{2}:|127\.)/.test(host);
@@ -144,7 +147,9 @@ class LoopbackDirect extends Dispatcher {
 
 /** The credentials of every proxy setting, in each form a request or message can carry them (system/redact.ts urlCredentials). */
 export function proxyCredentials(env: Env): string[] {
-  return [proxySetting(env, "http:"), proxySetting(env, "https:")].flatMap((found) => (found === undefined ? [] : urlCredentials(found.value)));
+  return [proxySetting(env, "http:"), proxySetting(env, "https:")].flatMap((found) =>
+    found === undefined ? [] : urlCredentials(found.value),
+  );
 }
 
 /** curl and git take a bare host:port as an http proxy. */
@@ -179,7 +184,10 @@ function bypassed(target: URL, noProxy: string): boolean {
     .some((entry) => {
       const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
       if (entryPort !== undefined && Number(entryPort) !== port) return false;
-      const bare = name.replace(/^\*?\./, "").replace(/^\[|\]$/g, "").toLowerCase();
+      const bare = name
+        .replace(/^\*?\./, "")
+        .replace(/^\[|\]$/g, "")
+        .toLowerCase();
       return host === bare || host.endsWith(`.${bare}`);
     });
 }
@@ -200,7 +208,8 @@ function caOptions(env: Env): { ca: string[] } | undefined {
   const file = env.CUBE_CA_FILE?.trim();
   if (!file) return undefined;
   const text = readCaFile("CUBE_CA_FILE", file);
-  if (!text.includes("-----BEGIN CERTIFICATE-----")) throw new ConfigError(`CUBE_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
+  if (!text.includes("-----BEGIN CERTIFICATE-----"))
+    throw new ConfigError(`CUBE_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
   // Setting `ca` replaces Node's store: keep its roots and NODE_EXTRA_CA_CERTS beside the file.
   const extra = env.NODE_EXTRA_CA_CERTS?.trim();
   return { ca: [...nodeTls().rootCertificates, ...(extra ? [readCaFile("NODE_EXTRA_CA_CERTS", extra)] : []), text] };
@@ -210,7 +219,8 @@ function readCaFile(variable: string, file: string): string {
   try {
     return readRegularText(file, CA_FILE);
   } catch (error) {
-    if (error instanceof FileReadError) throw new ConfigError(`${variable} ${file}${error.refusal === "not_regular" ? " is " : ": "}${error.reason}`);
+    if (error instanceof FileReadError)
+      throw new ConfigError(`${variable} ${file}${error.refusal === "not_regular" ? " is " : ": "}${error.reason}`);
     throw error;
   }
 }

@@ -17,7 +17,12 @@ export function partRecordFileOf(file: string): string {
   return `${file}.part.json`;
 }
 
-const PartRecord = z.object({ objectId: z.nullable(z.string()), etag: z.nullable(z.string()), lastModified: z.nullable(z.string()), total: z.nullable(z.number()) });
+const PartRecord = z.object({
+  objectId: z.nullable(z.string()),
+  etag: z.nullable(z.string()),
+  lastModified: z.nullable(z.string()),
+  total: z.nullable(z.number()),
+});
 export type PartRecord = z.infer<typeof PartRecord>;
 
 /** A record is a few hundred bytes; anything larger is not one of ours. */
@@ -50,7 +55,8 @@ export async function writePartRecord(file: string, record: PartRecord): Promise
 export function whyNotResumable(record: PartRecord | undefined, objectId: string | null, total: number | null): string | undefined {
   if (record === undefined) return "there is no record of which backup it holds";
   if (record.objectId !== objectId) return `it holds another backup (${record.objectId ?? "unknown"})`;
-  if (record.total !== null && total !== null && record.total !== total) return `it was for an archive of ${record.total} bytes, this one has ${total}`;
+  if (record.total !== null && total !== null && record.total !== total)
+    return `it was for an archive of ${record.total} bytes, this one has ${total}`;
   if (record.etag === null && record.lastModified === null) return "the storage gave no ETag or Last-Modified to check it against";
   return undefined;
 }
@@ -79,7 +85,8 @@ export async function checkFolderOf(file: string): Promise<void> {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
     throw error;
   });
-  if (info === undefined) throw new TransferError(`cannot download to ${file}: the folder ${folder} does not exist; nothing was downloaded`);
+  if (info === undefined)
+    throw new TransferError(`cannot download to ${file}: the folder ${folder} does not exist; nothing was downloaded`);
   if (!info.isDirectory()) throw new TransferError(`cannot download to ${file}: ${folder} is not a folder; nothing was downloaded`);
 }
 
@@ -89,7 +96,8 @@ export async function openPartForAppend(file: string): Promise<WriteStream> {
   try {
     return (await openForAppendNoFollow(part)).createWriteStream();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new TransferError(`${part} is a symbolic link: refusing to write through it; remove it and run the download again`);
+    if ((error as NodeJS.ErrnoException).code === "ELOOP")
+      throw new TransferError(`${part} is a symbolic link: refusing to write through it; remove it and run the download again`);
     throw error;
   }
 }

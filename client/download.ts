@@ -68,7 +68,11 @@ interface Transfer {
 }
 
 /** Downloads what `link()` points at into `file`; `link` is asked again when a URL is refused (e.g. expired). */
-export async function downloadArchive(link: () => Promise<BackupDownload>, file: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+export async function downloadArchive(
+  link: () => Promise<BackupDownload>,
+  file: string,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
   await checkFolderOf(file);
   let target = await link();
   const transfer = await beginTransfer(file, target.sizeBytes, options);
@@ -79,7 +83,9 @@ export async function downloadArchive(link: () => Promise<BackupDownload>, file:
     if (transfer.total !== null && have === transfer.total) break;
     if (transfer.total !== null && have > transfer.total) {
       await discardPart(file);
-      throw new TransferError(`${part} holds ${have} bytes, more than the archive's ${transfer.total}: it was removed, run the download again`);
+      throw new TransferError(
+        `${part} holds ${have} bytes, more than the archive's ${transfer.total}: it was removed, run the download again`,
+      );
     }
     try {
       if ((await fetchInto(target.url, transfer, have)) === "started-over" && have > 0) continue;
@@ -89,13 +95,19 @@ export async function downloadArchive(link: () => Promise<BackupDownload>, file:
       if (options.signal?.aborted) throw new TransferError(`download stopped; ${await keptText(file)}`);
       failures++;
       const limit = error instanceof StorageUnreachable && error.retryLimit !== undefined ? error.retryLimit : (options.maxResumes ?? 3);
-      if (failures > limit) throw new TransferError(`download failed: ${error instanceof Error ? error.message : String(error)}; ${await keptText(file)}`);
+      if (failures > limit)
+        throw new TransferError(`download failed: ${error instanceof Error ? error.message : String(error)}; ${await keptText(file)}`);
       if (error instanceof RefusedUrl) target = await link();
     }
   }
   const bytes = await sizeOf(part);
   await completePart(file);
-  return { file, bytes, resumedFrom: transfer.resumedFrom, ...(transfer.startedOver !== undefined ? { startedOver: transfer.startedOver } : {}) };
+  return {
+    file,
+    bytes,
+    resumedFrom: transfer.resumedFrom,
+    ...(transfer.startedOver !== undefined ? { startedOver: transfer.startedOver } : {}),
+  };
 }
 
 /** Keeps FILE.part only when its record says it holds this object; otherwise starts over and says why. */
@@ -147,7 +159,8 @@ async function fetchInto(url: string, transfer: Transfer, offset: number): Promi
 function get(url: string, transfer: Transfer, offset: number) {
   const { options, record } = transfer;
   const validator = record?.etag ?? record?.lastModified ?? undefined;
-  const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(validator !== undefined ? { "if-range": validator } : {}) } : {};
+  const headers: Record<string, string> =
+    offset > 0 ? { range: `bytes=${offset}-`, ...(validator !== undefined ? { "if-range": validator } : {}) } : {};
   return storageRequest(url, "GET", options, () => ({ method: "GET", headers, ...(options.signal ? { signal: options.signal } : {}) }));
 }
 
@@ -157,12 +170,19 @@ type Headers = Record<string, string | string[] | undefined>;
 async function placeAnswer(transfer: Transfer, status: number, headers: Headers, offset: number): Promise<number | undefined> {
   const answer = { etag: header(headers, "etag"), lastModified: header(headers, "last-modified") };
   if (status === 200) {
-    if (offset > 0) startOver(transfer, `the storage sent the whole archive again instead of the bytes from ${offset} (it changed since ${partFileOf(transfer.file)} was written, or does not resume)`);
+    if (offset > 0)
+      startOver(
+        transfer,
+        `the storage sent the whole archive again instead of the bytes from ${offset} (it changed since ${partFileOf(transfer.file)} was written, or does not resume)`,
+      );
     transfer.total ??= contentLength(headers);
     return placeAt(transfer, 0, answer);
   }
   const range = contentRange(headers);
-  if (range === undefined) throw new TransferError(`the storage answered 206 without a Content-Range of bytes (got ${JSON.stringify(header(headers, "content-range") ?? null)})`);
+  if (range === undefined)
+    throw new TransferError(
+      `the storage answered 206 without a Content-Range of bytes (got ${JSON.stringify(header(headers, "content-range") ?? null)})`,
+    );
   const why = rangeProblem(transfer, range, offset, answer.etag);
   if (why !== undefined) {
     await discardPart(transfer.file);
@@ -176,18 +196,29 @@ async function placeAnswer(transfer: Transfer, status: number, headers: Headers,
 /** Why a 206 cannot continue FILE.part, or undefined when it can (from its start, at or before the offset). */
 function rangeProblem(transfer: Transfer, range: ContentRange, offset: number, etag: string | undefined): string | undefined {
   const part = partFileOf(transfer.file);
-  if (range.total !== null && transfer.total !== null && range.total !== transfer.total) return `the storage's archive has ${range.total} bytes, not the ${transfer.total} expected`;
-  if (offset > 0 && etag !== undefined && transfer.record?.etag != null && etag !== transfer.record.etag) return `the storage's object changed since ${part} was written (ETag ${etag}, was ${transfer.record.etag})`;
+  if (range.total !== null && transfer.total !== null && range.total !== transfer.total)
+    return `the storage's archive has ${range.total} bytes, not the ${transfer.total} expected`;
+  if (offset > 0 && etag !== undefined && transfer.record?.etag != null && etag !== transfer.record.etag)
+    return `the storage's object changed since ${part} was written (ETag ${etag}, was ${transfer.record.etag})`;
   if (range.start > offset) return `the storage answered bytes from ${range.start} when ${offset} were asked for; the gap cannot be filled`;
   return undefined;
 }
 
-async function placeAt(transfer: Transfer, start: number, answer: { etag: string | undefined; lastModified: string | undefined }): Promise<number> {
+async function placeAt(
+  transfer: Transfer,
+  start: number,
+  answer: { etag: string | undefined; lastModified: string | undefined },
+): Promise<number> {
   await cutPartTo(transfer.file, start).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "ENOENT" || start !== 0) throw error;
   });
   if (start < transfer.resumedFrom) transfer.resumedFrom = start;
-  const record: PartRecord = { objectId: transfer.objectId, etag: answer.etag ?? null, lastModified: answer.lastModified ?? null, total: transfer.total };
+  const record: PartRecord = {
+    objectId: transfer.objectId,
+    etag: answer.etag ?? null,
+    lastModified: answer.lastModified ?? null,
+    total: transfer.total,
+  };
   if (start === 0 || transfer.record === undefined || record.etag !== transfer.record.etag) await writePartRecord(transfer.file, record);
   transfer.record = record;
   return start;

@@ -6,9 +6,26 @@ import { TerminationProtectedBody, ProxyProtocolMismatchBody, ErrorBody } from "
 import { cutShort, type Redactor } from "../system/redact.js";
 
 export type CubeApiErrorCode =
-  | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "termination_protected" | "proxy_protocol_port_mismatch"
-  | "unprocessable" | "rate_limited" | "server_error" | "http_error" | "network_error" | "timeout" | "invalid_response" | "invalid_argument"
-  | "config" | "insecure_url" | "redirect_refused" | "stopped" | "transfer_failed";
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "termination_protected"
+  | "proxy_protocol_port_mismatch"
+  | "unprocessable"
+  | "rate_limited"
+  | "server_error"
+  | "http_error"
+  | "network_error"
+  | "timeout"
+  | "invalid_response"
+  | "invalid_argument"
+  | "config"
+  | "insecure_url"
+  | "redirect_refused"
+  | "stopped"
+  | "transfer_failed";
 
 export interface ErrorContext {
   method?: string;
@@ -38,7 +55,15 @@ export class CubeApiError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { name: this.name, code: this.code, status: this.status, method: this.method, path: this.path, message: this.message, retries: this.retries };
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      message: this.message,
+      retries: this.retries,
+    };
     for (const field of (this.constructor as typeof CubeApiError).jsonFields) json[field] = this[field as keyof this];
     return json;
   }
@@ -89,7 +114,11 @@ export class TerminationProtectedError extends CubeApiError {
   static override readonly jsonFields = ["cubeId", "cube"];
   override readonly terminal = true;
   readonly cubeId: string;
-  constructor(message: string, context: ErrorContext, readonly cube: ProtectedCubeInfo) {
+  constructor(
+    message: string,
+    context: ErrorContext,
+    readonly cube: ProtectedCubeInfo,
+  ) {
     super("termination_protected", message, context);
     this.cubeId = cube.id;
   }
@@ -98,7 +127,12 @@ export class TerminationProtectedError extends CubeApiError {
 export class ProxyProtocolMismatchError extends CubeApiError {
   static override readonly jsonFields = ["port", "domains"];
   override readonly terminal = true;
-  constructor(message: string, context: ErrorContext, readonly port: number, readonly domains: string[]) {
+  constructor(
+    message: string,
+    context: ErrorContext,
+    readonly port: number,
+    readonly domains: string[],
+  ) {
     super("proxy_protocol_port_mismatch", message, context);
   }
 }
@@ -106,7 +140,11 @@ export class ProxyProtocolMismatchError extends CubeApiError {
 export class RateLimitedError extends CubeApiError {
   static override readonly jsonFields = ["retryAfterSeconds"];
   /** retryAfterSeconds: from Retry-After; undefined when the header was absent or unreadable. */
-  constructor(message: string, context: ErrorContext, readonly retryAfterSeconds: number | undefined) {
+  constructor(
+    message: string,
+    context: ErrorContext,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
     super("rate_limited", message, context);
   }
 }
@@ -146,7 +184,11 @@ export class TimeoutError extends CubeApiError {
 export class RedirectRefusedError extends CubeApiError {
   static override readonly jsonFields = ["locationOrigin"];
   /** locationOrigin: the origin of the Location header only (its path and query are not kept). */
-  constructor(message: string, context: ErrorContext, readonly locationOrigin: string | undefined) {
+  constructor(
+    message: string,
+    context: ErrorContext,
+    readonly locationOrigin: string | undefined,
+  ) {
     super("redirect_refused", message, context);
   }
 }

@@ -28,20 +28,28 @@ const oneOf = (values: readonly unknown[]): Check => {
   const set: ReadonlySet<unknown> = new Set(values);
   return (v) => (set.has(v) ? v : NO);
 };
-const nullable = (check: Check): Check => (v) => (v === null ? null : check(v));
-const arrayOf = (check: Check): Check => (v) => {
-  if (!Array.isArray(v)) return NO;
-  let out: unknown[] | undefined;
-  for (let i = 0; i < v.length; i++) {
-    const item: unknown = v[i];
-    const checked = check(item);
-    if (checked === NO) return NO;
-    if (checked !== item) out ??= v.slice(0, i);
-    out?.push(checked);
-  }
-  return out ?? v;
-};
-const object = (fields: Fields): Check => (v) => objectOf(v, fields);
+const nullable =
+  (check: Check): Check =>
+  (v) =>
+    v === null ? null : check(v);
+const arrayOf =
+  (check: Check): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return NO;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      const checked = check(item);
+      if (checked === NO) return NO;
+      if (checked !== item) out ??= v.slice(0, i);
+      out?.push(checked);
+    }
+    return out ?? v;
+  };
+const object =
+  (fields: Fields): Check =>
+  (v) =>
+    objectOf(v, fields);
 
 function objectOf(value: unknown, fields: Fields): Json | typeof NO {
   if (!isRecord(value)) return NO;
@@ -130,7 +138,10 @@ function fieldsOf(shape: Record<string, z.core.$ZodType>): Fields {
 }
 
 /** A list in the reference's envelope (`{<key>: […], pagination?}`) as listEnveloped gives it, or undefined (a bare array, or anything unusual, is zod's). */
-export function listOf<T>(key: string, schema: z.core.$ZodType): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
+export function listOf<T>(
+  key: string,
+  schema: z.core.$ZodType,
+): (body: unknown) => { items: T[]; pagination: Pagination | undefined } | undefined {
   let item: Check | undefined;
   let pagination: Fields | undefined;
   return (body) => {

@@ -126,7 +126,12 @@ export class HttpClient {
       sleep,
       onRetry: (req, error, delayMs) => {
         this.stats.retries++;
-        this.log({ ...eventBase("retry", req), attempt: req.progress.retries + 2, waitMs: delayMs, ...(error.status ? { status: error.status } : {}) });
+        this.log({
+          ...eventBase("retry", req),
+          attempt: req.progress.retries + 2,
+          waitMs: delayMs,
+          ...(error.status ? { status: error.status } : {}),
+        });
       },
     });
   }
@@ -151,7 +156,11 @@ export class HttpClient {
 
   /** One API call with every layer; a final error carries how many resends it took. */
   async call(request: CallRequest): Promise<ApiResponse> {
-    const req: ApiRequest = { ...request, progress: { retries: 0 }, ...(request.timeoutMs === undefined ? {} : { deadline: Date.now() + request.timeoutMs }) };
+    const req: ApiRequest = {
+      ...request,
+      progress: { retries: 0 },
+      ...(request.timeoutMs === undefined ? {} : { deadline: Date.now() + request.timeoutMs }),
+    };
     try {
       return await this.send(req);
     } catch (err) {

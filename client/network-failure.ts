@@ -16,8 +16,16 @@ export interface NetworkCause {
 }
 
 const UNTRUSTED = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_UNTRUSTED", "CERT_SIGNATURE_FAILURE", "CERT_REJECTED", "CERT_REVOKED", "INVALID_CA",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_REJECTED",
+  "CERT_REVOKED",
+  "INVALID_CA",
 ]);
 
 const PLAIN: Record<string, string> = {
@@ -40,10 +48,16 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
     // "…altnames: Host: h. is not in the cert's altnames: DNS:a, DNS:b" (or "…cert's list: 10.0.0.1" for an IP)
     const names = /.*(?:altnames|cert's list): (.*)$/.exec(detail ?? "")?.[1];
     const which = names ? `: it is for ${names}` : "";
-    return { code, text: `TLS: the server's certificate is not valid for the name ${host}${which} (${code}); use a URL with a name the certificate holds`, retryLimit: 0 };
+    return {
+      code,
+      text: `TLS: the server's certificate is not valid for the name ${host}${which} (${code}); use a URL with a name the certificate holds`,
+      retryLimit: 0,
+    };
   }
-  if (code === "CERT_HAS_EXPIRED") return { code, text: `TLS: the server's certificate has expired (${code}); the server must renew it`, retryLimit: 0 };
-  if (code === "CERT_NOT_YET_VALID") return { code, text: `TLS: the server's certificate is not valid yet (${code}); check this machine's clock`, retryLimit: 0 };
+  if (code === "CERT_HAS_EXPIRED")
+    return { code, text: `TLS: the server's certificate has expired (${code}); the server must renew it`, retryLimit: 0 };
+  if (code === "CERT_NOT_YET_VALID")
+    return { code, text: `TLS: the server's certificate is not valid yet (${code}); check this machine's clock`, retryLimit: 0 };
   if (UNTRUSTED.has(code)) {
     const what = detail && !detail.includes(code) ? `${code}: ${detail}` : code;
     return {
@@ -59,7 +73,10 @@ export function describeNetworkCause(code: string, detail: string | undefined, h
   if (code.startsWith("HPE_") || code === "UNEXPECTED_DATA") return { code, text: `the server's answer is not HTTP (${code})` };
   // undici's word for a "100 Continue" nobody asked for (cubeform sends no Expect header): it cannot read the answer after it.
   if (code === "UND_ERR_SOCKET" && detail === "bad response") {
-    return { code, text: `the server's answer began with a "100 Continue" that was not asked for (cubeform sends no Expect: 100-continue), which the HTTP client cannot read past (${code})` };
+    return {
+      code,
+      text: `the server's answer began with a "100 Continue" that was not asked for (cubeform sends no Expect: 100-continue), which the HTTP client cannot read past (${code})`,
+    };
   }
   return { code, text: PLAIN[code] ?? `network error (${code})` };
 }
@@ -79,7 +96,13 @@ function causeOf(failure: Failure, target: URL, proxy: Proxy | undefined): Netwo
 export function networkError(failure: Failure, method: string, path: string, base: URL, proxy?: Proxy): NetworkError {
   const cause = causeOf(failure, base, proxy);
   const where = proxy === undefined ? `Cube API ${method} ${path} at ${base.origin} failed:` : `Cube API ${method} ${path}:`;
-  return new NetworkError(`${where} ${cause.text}`, { method, path, origin: base.origin, reason: cause.code, retryLimit: cause.retryLimit });
+  return new NetworkError(`${where} ${cause.text}`, {
+    method,
+    path,
+    origin: base.origin,
+    reason: cause.code,
+    retryLimit: cause.retryLimit,
+  });
 }
 
 /** What went wrong at the proxy: a refused tunnel names the proxy's status; anything else is the connection to it. */
@@ -87,7 +110,11 @@ function proxyCause(code: string, message: string | undefined, proxy: Proxy): Ne
   const refused = /Proxy response \((\d+)\)/.exec(message ?? "")?.[1];
   if (refused !== undefined) {
     const hint = refused === "407" ? ": it asks for credentials (put them in the proxy URL)" : "";
-    return { code: `PROXY_${refused}`, text: `refused the tunnel to the API (HTTP ${refused})${hint}`, retryLimit: refused.startsWith("5") ? undefined : 0 };
+    return {
+      code: `PROXY_${refused}`,
+      text: `refused the tunnel to the API (HTTP ${refused})${hint}`,
+      retryLimit: refused.startsWith("5") ? undefined : 0,
+    };
   }
   const cause = describeNetworkCause(code, message, new URL(proxy.shown).hostname);
   return { ...cause, text: `failed: ${cause.text}` };
@@ -98,5 +125,9 @@ export function storageFailure(failure: Failure, method: string, url: string, ne
   const target = new URL(url);
   const proxy = network.proxyFor(target);
   const cause = causeOf(failure, target, proxy);
-  return new StorageUnreachable(`${method} to the storage at ${target.origin}${proxy === undefined ? " failed" : ""}: ${cause.text}`, target.origin, cause.retryLimit);
+  return new StorageUnreachable(
+    `${method} to the storage at ${target.origin}${proxy === undefined ? " failed" : ""}: ${cause.text}`,
+    target.origin,
+    cause.retryLimit,
+  );
 }

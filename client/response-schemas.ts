@@ -9,7 +9,13 @@ import { enveloped, listEnveloped } from "../schema/index.js";
 export { AcceptedShare, BackupDownload, BackupShares, DomainRecordsView, ImportCompleted, ImportStarted } from "../schema/index.js";
 
 /** A bare Domain (spec) or {domain, records} (reference). */
-export const AttachDomainResult = z.union([Api.AttachDomainResponse, z.pipe(Api.Domain, z.transform((domain) => ({ domain, records: [] })))]);
+export const AttachDomainResult = z.union([
+  Api.AttachDomainResponse,
+  z.pipe(
+    Api.Domain,
+    z.transform((domain) => ({ domain, records: [] })),
+  ),
+]);
 /** Mutations whose answer the client does not use: anything JSON (or nothing) is fine. */
 export const Ignored = z.unknown();
 

@@ -3,7 +3,7 @@
  * Idempotency-Key (else a lost answer leaves unknown whether it was performed). Backoff is full jitter, random(0,
  * min(maxDelayMs, baseDelayMs * 2^n)); a network failure that resending cannot pass (network-failure.ts) is not resent.
  */
-import { CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
+import { type CubeApiError, NetworkError, ServerError, TimeoutError } from "./errors.js";
 import { isMutating, type ApiRequest, type Send } from "./transport.js";
 
 export interface RetryOptions {

@@ -11,7 +11,12 @@ type StorageOptions = { network?: Network | undefined; signal?: AbortSignal | un
  * One request to a storage URL (https, or http to loopback) through `options.network` (default: the
  * process's proxies from process.env); no answer is a StorageUnreachable naming `what`, unless `signal` stopped it.
  */
-export function storageRequest(url: string, what: string, options: StorageOptions, request: () => Omit<Dispatcher.RequestOptions, "origin" | "path">) {
+export function storageRequest(
+  url: string,
+  what: string,
+  options: StorageOptions,
+  request: () => Omit<Dispatcher.RequestOptions, "origin" | "path">,
+) {
   checkBaseUrl(new URL(url).origin);
   const network = options.network ?? environmentNetwork();
   return network.request(url, request()).catch((error: unknown) => {

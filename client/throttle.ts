@@ -58,7 +58,11 @@ export function withThrottle(next: Send, options: ThrottleOptions): Send {
     };
     let ticket;
     try {
-      ticket = await options.pacer.acquire({ priority: req.progress.retries > 0, ...(options.signal ? { signal: options.signal } : {}), ...(options.waits ? { onWait } : {}) });
+      ticket = await options.pacer.acquire({
+        priority: req.progress.retries > 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.waits ? { onWait } : {}),
+      });
     } finally {
       if (waited) tell(() => options.waits?.ended());
     }

@@ -107,7 +107,8 @@ function transportFailure(failure: { code?: unknown; message?: unknown }, req: A
   const base = options.baseUrl;
   const context = { method: req.method, path: req.path, origin: base.origin };
   const where = `Cube API ${req.method} ${req.path} at ${base.origin}${options.proxy ? ` through the proxy ${options.proxy.shown}` : ""}`;
-  if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(`${where} timed out: no answer within ${req.timeoutMs ?? options.timeoutMs} ms`, context);
+  if (failure.code === "UND_ERR_HEADERS_TIMEOUT" || failure.code === "UND_ERR_BODY_TIMEOUT")
+    return new TimeoutError(`${where} timed out: no answer within ${req.timeoutMs ?? options.timeoutMs} ms`, context);
   return networkError(failure, req.method, req.path, base, options.proxy);
 }
 
@@ -119,14 +120,23 @@ function where(req: ApiRequest, options: TransportOptions): string {
 function cutShortError(cut: CutShort, req: ApiRequest, options: TransportOptions): NetworkError {
   const of = cut.expected === undefined ? "" : ` of ${cut.expected}`;
   const message = `${where(req, options)} (HTTP ${cut.status}) was cut short: the connection closed after ${cut.received}${of} bytes`;
-  return new NetworkError(message, { method: req.method, path: req.path, status: cut.status, origin: options.baseUrl.origin, reason: "cut_short" });
+  return new NetworkError(message, {
+    method: req.method,
+    path: req.path,
+    status: cut.status,
+    origin: options.baseUrl.origin,
+    reason: "cut_short",
+  });
 }
 
 /** cubeform sends no Accept-Encoding: an encoded body is something between (a proxy) or a server that ignores it, and is not read. */
 function refuseEncoded(encoding: string | undefined, req: ApiRequest, options: TransportOptions, status: number): void {
   const coding = encoding?.trim().toLowerCase();
   if (coding === undefined || coding === "" || coding === "identity") return;
-  throw new InvalidResponseError(`${where(req, options)} was ${visibleText(coding)}-encoded, which cubeform does not ask for (it sends no Accept-Encoding); is a proxy compressing it?`, { method: req.method, path: req.path, status });
+  throw new InvalidResponseError(
+    `${where(req, options)} was ${visibleText(coding)}-encoded, which cubeform does not ask for (it sends no Accept-Encoding); is a proxy compressing it?`,
+    { method: req.method, path: req.path, status },
+  );
 }
 
 const visibleText = (text: string): string => cutShort(text.replace(/[^\x21-\x7e]/g, "?"), 40);
@@ -144,7 +154,11 @@ interface Exchange {
 
 /** The connection ended after the final answer's head, before all of its body (the bytes its Content-Length promised). */
 class CutShort extends Error {
-  constructor(readonly status: number, readonly received: number, readonly expected: number | undefined) {
+  constructor(
+    readonly status: number,
+    readonly received: number,
+    readonly expected: number | undefined,
+  ) {
     super("answer cut short");
   }
 }
@@ -200,7 +214,14 @@ export function createTransport(options: TransportOptions): Transport {
     const path = basePath + req.path + queryString(req);
     let answer: Exchange;
     try {
-      answer = await exchange(dispatcher, { origin, path, method: req.method, headers: buildHeaders(options, req), body: req.body === undefined ? null : JSON.stringify(req.body), ...timeoutsOf(req) });
+      answer = await exchange(dispatcher, {
+        origin,
+        path,
+        method: req.method,
+        headers: buildHeaders(options, req),
+        body: req.body === undefined ? null : JSON.stringify(req.body),
+        ...timeoutsOf(req),
+      });
     } catch (err) {
       if (err instanceof CutShort) throw cutShortError(err, req, options);
       throw transportFailure(err as { code?: unknown; message?: unknown }, req, options);
@@ -241,7 +262,11 @@ function interpret(
   }
   const parsed = parseBody(text);
   if (status >= 200 && status < 300) {
-    if (!parsed.ok) throw new InvalidResponseError(`${where(req, options)} (HTTP ${status}, ${Buffer.byteLength(text)} bytes, ${contentTypeOf(header)}) is not JSON`, context);
+    if (!parsed.ok)
+      throw new InvalidResponseError(
+        `${where(req, options)} (HTTP ${status}, ${Buffer.byteLength(text)} bytes, ${contentTypeOf(header)}) is not JSON`,
+        context,
+      );
     return { status, body: parsed.value, replayed: header("idempotency-replayed") === "true" };
   }
   const body = parsed.ok ? parsed.value : cutShort(text, 200);

@@ -30,7 +30,12 @@ export interface UploadedPart {
 }
 
 /** Sends every part of `file` to its URL; returns their ETags in part order. */
-export async function uploadParts(file: string, fileSize: number, started: ImportStarted, options: UploadOptions = {}): Promise<UploadedPart[]> {
+export async function uploadParts(
+  file: string,
+  fileSize: number,
+  started: ImportStarted,
+  options: UploadOptions = {},
+): Promise<UploadedPart[]> {
   const chunk = started.chunkSizeBytes;
   const queue = [...started.parts].sort((a, b) => a.partNumber - b.partNumber);
   const done: UploadedPart[] = [];
@@ -64,7 +69,10 @@ export async function uploadParts(file: string, fileSize: number, started: Impor
   };
   await drainPool(queue, options.concurrency ?? 4, send, () => signal.aborted);
   if (options.signal?.aborted) throw new TransferError("upload stopped before every part was sent");
-  if (firstError !== undefined) throw firstError instanceof TransferError ? firstError : new TransferError(`upload failed: ${String((firstError as Error).message ?? firstError)}`);
+  if (firstError !== undefined)
+    throw firstError instanceof TransferError
+      ? firstError
+      : new TransferError(`upload failed: ${String((firstError as Error).message ?? firstError)}`);
   return done.sort((a, b) => a.partNumber - b.partNumber);
 }
 
@@ -88,8 +96,17 @@ async function sendWithRetries(job: PartJob): Promise<string> {
     } catch (error) {
       onBytes(0);
       const hopeless = error instanceof StorageUnreachable && error.retryLimit !== undefined && attempt > error.retryLimit;
-      if (signal.aborted || attempt >= attempts || hopeless || (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)) {
-        throw error instanceof TransferError ? error : new TransferError(`part ${part.partNumber} failed after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${(error as Error).message}`);
+      if (
+        signal.aborted ||
+        attempt >= attempts ||
+        hopeless ||
+        (error instanceof TransferError && error.status !== undefined && error.status < 500 && error.status !== 408 && error.status !== 429)
+      ) {
+        throw error instanceof TransferError
+          ? error
+          : new TransferError(
+              `part ${part.partNumber} failed after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${(error as Error).message}`,
+            );
       }
       await (options.sleep ?? sleep)(Math.min(500 * 2 ** (attempt - 1), 5_000));
     }
@@ -106,10 +123,11 @@ async function sendPart({ file, part, start, end, signal, options, onBytes }: Pa
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) {
-    throw new TransferError(`part ${part.partNumber} was refused (HTTP ${response.statusCode}): ${storageErrorText(text)}`, { status: response.statusCode });
+    throw new TransferError(`part ${part.partNumber} was refused (HTTP ${response.statusCode}): ${storageErrorText(text)}`, {
+      status: response.statusCode,
+    });
   }
   const etag = response.headers.etag;
   if (typeof etag !== "string" || etag === "") throw new TransferError(`part ${part.partNumber}: the storage answered without an ETag`);
   return etag;
 }
-

@@ -29,8 +29,9 @@ export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, met
   if (result.success) return result.data;
   const issue = firstIssue(result.error.issues as unknown as Issue[]);
   const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
-  throw new InvalidResponseError(
-    `Cube API ${method} ${path}: unexpected response body at ${where}: ${issue?.message ?? "invalid"}`,
-    { method, path, ...(status === undefined ? {} : { status }) },
-  );
+  throw new InvalidResponseError(`Cube API ${method} ${path}: unexpected response body at ${where}: ${issue?.message ?? "invalid"}`, {
+    method,
+    path,
+    ...(status === undefined ? {} : { status }),
+  });
 }

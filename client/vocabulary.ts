@@ -9,7 +9,10 @@ export type TcpMapping = Omit<Api.TcpMapping, "udpEnabled" | "whitelistedIps"> &
 export type AttachDomainRequest = Omit<Api.AttachDomainRequest, "domain"> & { hostname: string };
 export type AttachDomainResponse = { domain: Domain; records: Api.DnsRecord[] };
 /** `allow` (CIDRs, empty = open) is always sent, so the API's deprecated alias whitelistIps never is. */
-export type CreateTcpMappingRequest = Omit<Api.CreateTcpMappingRequest, "udpEnabled" | "whitelistedIps" | "whitelistIps"> & { udp: boolean; allow: string[] };
+export type CreateTcpMappingRequest = Omit<Api.CreateTcpMappingRequest, "udpEnabled" | "whitelistedIps" | "whitelistIps"> & {
+  udp: boolean;
+  allow: string[];
+};
 
 export function domainOf(domain: Api.Domain): Domain {
   const out = new Answer(domain, "domain") as unknown as Domain;
@@ -37,4 +40,8 @@ class Answer {
 
 export const attachDomainBody = ({ hostname, ...rest }: AttachDomainRequest): Api.AttachDomainRequest => ({ domain: hostname, ...rest });
 
-export const createTcpMappingBody = ({ udp, allow, ...rest }: CreateTcpMappingRequest): Api.CreateTcpMappingRequest => ({ ...rest, udpEnabled: udp, whitelistedIps: [...allow] });
+export const createTcpMappingBody = ({ udp, allow, ...rest }: CreateTcpMappingRequest): Api.CreateTcpMappingRequest => ({
+  ...rest,
+  udpEnabled: udp,
+  whitelistedIps: [...allow],
+});

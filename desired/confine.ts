@@ -16,7 +16,10 @@ export function isInside(dir: string, path: string): boolean {
 
 /** The real path of a file the fleet names; throws a message the loader puts at the field's position. */
 export function confinedPath(root: string, baseDir: string, named: string): string {
-  if (isAbsolute(named)) throw new Error(`an absolute path is refused in a fleet from a repository: name a file inside the repository, relative to the YAML file`);
+  if (isAbsolute(named))
+    throw new Error(
+      `an absolute path is refused in a fleet from a repository: name a file inside the repository, relative to the YAML file`,
+    );
   const wanted = resolve(baseDir, named);
   if (!isInside(root, wanted)) throw new Error(`the path leaves the repository checkout ("..") and is refused`);
   let real: string;
@@ -33,7 +36,8 @@ export function confinedPath(root: string, baseDir: string, named: string): stri
 /** The YAML file itself (the source's path, or an entry of its directory) must be inside the checkout too. */
 export function confineSource(root: string, absPath: string, shown: string): void {
   const real = tryOr(() => realpathSync(absPath), undefined); // a missing file is the loader's to report
-  if (real !== undefined && !isInside(root, real)) throw new SourceError("file_unreadable", () => `${shown} is a symlink that leads outside the repository checkout, and is refused`);
+  if (real !== undefined && !isInside(root, real))
+    throw new SourceError("file_unreadable", () => `${shown} is a symlink that leads outside the repository checkout, and is refused`);
 }
 
 /**
@@ -54,13 +58,28 @@ export function symlinkOut(root: string, path: string): string | undefined {
 
 /** Where a webhook's secret goes for a fleet from a repository: under the operator's directory, by a relative path that stays inside it (after symlinks). */
 export function secretPathUnder(secretsDir: string | undefined, named: string): string {
-  if (secretsDir === undefined) throw new InputProblem("a fleet from a repository writes webhook secrets only under a secrets directory the operator names, and none is named", "secretsDir");
-  if (isAbsolute(named)) throw new InputProblem("an absolute secretFile is refused in a fleet from a repository: name a path relative to the secrets directory", "secretsDir");
+  if (secretsDir === undefined)
+    throw new InputProblem(
+      "a fleet from a repository writes webhook secrets only under a secrets directory the operator names, and none is named",
+      "secretsDir",
+    );
+  if (isAbsolute(named))
+    throw new InputProblem(
+      "an absolute secretFile is refused in a fleet from a repository: name a path relative to the secrets directory",
+      "secretsDir",
+    );
   const base = tryOr(() => realpathSync(secretsDir), secretsDir);
   const wanted = resolve(base, named);
-  if (!isInside(base, wanted) || wanted === base) throw new InputProblem("the secretFile leaves the secrets directory and is refused", "secretsDir");
+  if (!isInside(base, wanted) || wanted === base)
+    throw new InputProblem("the secretFile leaves the secrets directory and is refused", "secretsDir");
   const existing = nearestExisting(wanted);
-  if (!isInside(base, tryOr(() => realpathSync(existing), existing))) throw new InputProblem("the secretFile leads outside the secrets directory through a symlink, and is refused", "secretsDir");
+  if (
+    !isInside(
+      base,
+      tryOr(() => realpathSync(existing), existing),
+    )
+  )
+    throw new InputProblem("the secretFile leads outside the secrets directory through a symlink, and is refused", "secretsDir");
   return wanted;
 }
 

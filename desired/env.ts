@@ -57,7 +57,12 @@ export function resolveEnvIn(root: unknown, env: Env, found: EnvFound, at: (stri
   const seen = new Set<object>();
   const problem = (key: string | number, message: string): void => void found.issues.push({ path: [...path, key], message });
   const resolve = (text: string, key: string | number): string =>
-    resolveEnvRefs(text, env, (name, ref) => problem(key, `environment variable ${name} is not set (referenced as ${ref})`), (name) => found.used.add(name));
+    resolveEnvRefs(
+      text,
+      env,
+      (name, ref) => problem(key, `environment variable ${name} is not set (referenced as ${ref})`),
+      (name) => found.used.add(name),
+    );
   const walk = (node: unknown): void => {
     // An alias's value is the same object as its anchor's: resolved once.
     if (typeof node !== "object" || node === null || seen.has(node)) return;
@@ -123,7 +128,13 @@ export function withReferences<T>(value: T, sealed: SealedEnv, env: Env): T {
 /** What withReferences wrote, with the variables' current values (check changedEnv first). */
 export function withValues<T>(value: T, sealed: SealedEnv, env: Env): T {
   if (!Object.keys(sealed.digests).some((name) => env[name])) return value;
-  return mapStrings(value, (text) => (text.includes("$") ? text.replace(/\$\$|\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name?: string) => (name === undefined ? "$" : (env[name] ?? match))) : text));
+  return mapStrings(value, (text) =>
+    text.includes("$")
+      ? text.replace(/\$\$|\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name?: string) =>
+          name === undefined ? "$" : (env[name] ?? match),
+        )
+      : text,
+  );
 }
 
 const escape = (text: string): string => (text.includes("$") ? text.replaceAll("$", "$$$$") : text);

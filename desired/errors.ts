@@ -36,7 +36,8 @@ export interface Worded {
  * LoadError's problems that an input solves gets that input's name. Anything else as it is.
  */
 export function inWords<T>(error: T, names: InputNames): T {
-  if (error instanceof Error && typeof (error as Partial<Worded>).wording === "function") error.message = (error as unknown as Worded).wording(names);
+  if (error instanceof Error && typeof (error as Partial<Worded>).wording === "function")
+    error.message = (error as unknown as Worded).wording(names);
   if (error instanceof LoadError) {
     for (const problem of error.problems) {
       const name = problem.input === undefined ? undefined : names[problem.input];
@@ -51,7 +52,10 @@ export function inWords<T>(error: T, names: InputNames): T {
 export class SourceError extends Error implements Worded {
   readonly exitCode = 1;
   readonly terminal: boolean = true;
-  constructor(readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit", readonly wording: Wording) {
+  constructor(
+    readonly code: "file_unreadable" | "invalid_option" | "untrusted_commit",
+    readonly wording: Wording,
+  ) {
     super(wording({}));
     this.name = new.target.name;
   }
@@ -59,15 +63,30 @@ export class SourceError extends Error implements Worded {
 
 /** A commit refused by the allowed signers: the source names it (nothing of it was checked out). */
 export class UntrustedCommitError extends SourceError {
-  constructor(readonly commit: string, readonly signersFile: string, readonly why: string) {
-    super("untrusted_commit", (n) => `commit ${commit.slice(0, 12)} is refused by ${n.allowedSigners ? `${n.allowedSigners} ` : "the allowed signers of "}${signersFile}: ${why}; nothing is applied until a commit signed by an allowed key`);
+  constructor(
+    readonly commit: string,
+    readonly signersFile: string,
+    readonly why: string,
+  ) {
+    super(
+      "untrusted_commit",
+      (n) =>
+        `commit ${commit.slice(0, 12)} is refused by ${n.allowedSigners ? `${n.allowedSigners} ` : "the allowed signers of "}${signersFile}: ${why}; nothing is applied until a commit signed by an allowed key`,
+    );
   }
 }
 
 /** A desired-state file that a source names (or a directory holds) and that is not read: missing, not a regular file, too large. */
 export class UnreadableFileError extends SourceError {
-  constructor(readonly file: string, readonly reason: string, readonly missing = false) {
-    super("file_unreadable", (n) => `cannot read ${file}: ${reason}${missing && n.file ? ` (use ${n.file} to name the desired-state file)` : ""}`);
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly missing = false,
+  ) {
+    super(
+      "file_unreadable",
+      (n) => `cannot read ${file}: ${reason}${missing && n.file ? ` (use ${n.file} to name the desired-state file)` : ""}`,
+    );
   }
 }
 
@@ -107,7 +126,11 @@ export class LoadError extends Error {
 
 /** The problems of a fleet at a commit of a repository (--repo): which commit failed, for a script reading JSON. */
 export class RepoLoadError extends LoadError {
-  constructor(file: string, problems: FileProblem[], readonly source: SourceRevision) {
+  constructor(
+    file: string,
+    problems: FileProblem[],
+    readonly source: SourceRevision,
+  ) {
     super(file, problems);
   }
 }
@@ -153,7 +176,10 @@ function escapeOf(char: string): string {
 export class GitSourceError extends Error implements Worded {
   readonly code = "git_failed";
   readonly exitCode = 1;
-  constructor(readonly wording: Wording, readonly terminal = false) {
+  constructor(
+    readonly wording: Wording,
+    readonly terminal = false,
+  ) {
     super(wording({}));
     this.name = new.target.name;
   }
@@ -161,7 +187,10 @@ export class GitSourceError extends Error implements Worded {
 
 /** A value of the file refused for want of an input (the secrets directory): the problem says which, for the front door to name. */
 export class InputProblem extends Error {
-  constructor(message: string, readonly input: LoadInput) {
+  constructor(
+    message: string,
+    readonly input: LoadInput,
+  ) {
     super(message);
     this.name = new.target.name;
   }

@@ -15,10 +15,21 @@ export interface FileAccess {
 }
 
 /** Relative to the YAML file; inside the checkout when there is one (`root`), and secrets then under `secretsDir` only. */
-export function fileAccess(baseDir: string, reads: ReferencedReads, options: { root?: string | undefined; secretsDir?: string | undefined }): FileAccess {
+export function fileAccess(
+  baseDir: string,
+  reads: ReferencedReads,
+  options: { root?: string | undefined; secretsDir?: string | undefined },
+): FileAccess {
   const { root, secretsDir } = options;
-  if (root === undefined) return { readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads), resolvePath: (path) => resolve(baseDir, path) };
-  return { readTextFile: (path, field) => readReferencedFile(confinedPath(root, baseDir, path), field, reads), resolvePath: (path) => secretPathUnder(secretsDir, path) };
+  if (root === undefined)
+    return {
+      readTextFile: (path, field) => readReferencedFile(resolve(baseDir, path), field, reads),
+      resolvePath: (path) => resolve(baseDir, path),
+    };
+  return {
+    readTextFile: (path, field) => readReferencedFile(confinedPath(root, baseDir, path), field, reads),
+    resolvePath: (path) => secretPathUnder(secretsDir, path),
+  };
 }
 
 /** normalize puts this message after "cannot read <path>: ", at the key that names the file. */

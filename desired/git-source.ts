@@ -63,7 +63,8 @@ export interface Checkout {
  * The operator's variables git is given: how to reach the server (proxies, CA certificates, the ssh agent) and where programs
  * are. Everything else (HOME, GNUPGHOME, XDG_*, GIT_TRACE*, GIT_CONFIG_*, GIT_SSH*, GIT_ASKPASS, GIT_EXEC_PATH, ...) stays out.
  */
-const PASSED_VARIABLES = /^(PATH|TMPDIR|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|GIT_SSL_CAINFO|GIT_SSL_CAPATH|SYSTEMROOT|(https?|all|no)_proxy|(HTTPS?|ALL|NO)_PROXY)$/;
+const PASSED_VARIABLES =
+  /^(PATH|TMPDIR|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|GIT_SSL_CAINFO|GIT_SSL_CAPATH|SYSTEMROOT|(https?|all|no)_proxy|(HTTPS?|ALL|NO)_PROXY)$/;
 
 /**
  * The configuration every git command runs with (no system or global file is read): only the transports cubeform accepts,
@@ -120,15 +121,33 @@ export class GitSource {
    * The first sync fetches without asking (a one-shot command syncs once); the second records the answer to compare with.
    */
   async sync(): Promise<Checkout> {
-    const known = (this.lastCommit !== undefined || this.refused !== undefined) && existsSync(join(this.dir, ".git")) ? await this.remoteHeads() : undefined;
+    const known =
+      (this.lastCommit !== undefined || this.refused !== undefined) && existsSync(join(this.dir, ".git"))
+        ? await this.remoteHeads()
+        : undefined;
     if (known !== undefined && known === this.refused?.heads) throw this.refused.error;
-    if (known !== undefined && known === this.lastHeads) return { commit: this.lastCommit as string, dir: realpathSync(this.dir), unchanged: true, release: async () => {} };
+    if (known !== undefined && known === this.lastHeads)
+      return { commit: this.lastCommit as string, dir: realpathSync(this.dir), unchanged: true, release: async () => {} };
     const lock = await this.lock();
     try {
       if (!existsSync(join(this.dir, ".git"))) await this.git(["init", "--quiet", "--template="], "init");
       else removeStaleLocks(this.dir);
       // git's own automatic gc would detach into the background, outside the lock: compact() does it.
-      await this.git(["fetch", "--quiet", "--no-auto-maintenance", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", this.url, this.ref ?? "HEAD"], "fetch");
+      await this.git(
+        [
+          "fetch",
+          "--quiet",
+          "--no-auto-maintenance",
+          "--depth",
+          "1",
+          "--no-tags",
+          "--no-recurse-submodules",
+          "--",
+          this.url,
+          this.ref ?? "HEAD",
+        ],
+        "fetch",
+      );
       const commit = (await this.git(["rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}"], "rev-parse")).trim();
       // Before checkout: no file of a refused commit is written.
       await this.verify(commit);
@@ -161,7 +180,13 @@ export class GitSource {
     const args = [...NO_GPG, "-c", "gpg.format=ssh", "-c", `gpg.ssh.allowedSignersFile=${file}`, "verify-commit", "--", commit];
     const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, undefined, this.home), this.options.timeoutMs);
     if (result.ok) return;
-    throw refuse(result.timedOut ? "verify-commit timed out" : /^exit \d+$/.test(result.stderr) ? "it is not signed" : `it is not signed by a key in that file (${result.stderr})`);
+    throw refuse(
+      result.timedOut
+        ? "verify-commit timed out"
+        : /^exit \d+$/.test(result.stderr)
+          ? "it is not signed"
+          : `it is not signed by a key in that file (${result.stderr})`,
+    );
   }
 
   private async remoteHeads(): Promise<string> {
@@ -176,7 +201,10 @@ export class GitSource {
     } catch (e) {
       if (!(e instanceof LockTimeout)) throw e;
       const waited = Math.round(this.options.timeoutMs / 1000);
-      throw new GitSourceError((n) => `the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${waited} s${n.gitTimeout ? `, ${n.gitTimeout}` : ""})`);
+      throw new GitSourceError(
+        (n) =>
+          `the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${waited} s${n.gitTimeout ? `, ${n.gitTimeout}` : ""})`,
+      );
     }
   }
 
@@ -192,7 +220,11 @@ export class GitSource {
 
   private async git(args: string[], step: string): Promise<string> {
     const credentials = this.options.credentials?.();
-    const result = await runGit(gitArgv(this.dir, args), gitEnv(this.options.env, this.url, credentials, this.home), this.options.timeoutMs);
+    const result = await runGit(
+      gitArgv(this.dir, args),
+      gitEnv(this.options.env, this.url, credentials, this.home),
+      this.options.timeoutMs,
+    );
     if (result.ok) return result.stdout;
     const failed = `git ${step} of ${this.url} (${this.refLabel}) failed: `;
     if (!result.timedOut) throw new GitSourceError(() => `${failed}${redact(result.stderr, credentials)}`);
@@ -220,8 +252,12 @@ export function signatureFormat(rawCommit: string): "ssh" | "OpenPGP" | "X.509" 
  */
 function removeStaleLocks(dir: string): void {
   const gitDir = join(dir, ".git");
-  const locks = tryOr(() => readdirSync(gitDir), [] as string[]).filter((name) => GIT_LOCK_FILES.test(name)).map((name) => join(gitDir, name));
-  const refLocks = tryOr(() => readdirSync(join(gitDir, "refs"), { recursive: true, encoding: "utf8" }), [] as string[]).filter((name) => name.endsWith(".lock"));
+  const locks = tryOr(() => readdirSync(gitDir), [] as string[])
+    .filter((name) => GIT_LOCK_FILES.test(name))
+    .map((name) => join(gitDir, name));
+  const refLocks = tryOr(() => readdirSync(join(gitDir, "refs"), { recursive: true, encoding: "utf8" }), [] as string[]).filter((name) =>
+    name.endsWith(".lock"),
+  );
   locks.push(...refLocks.map((name) => join(gitDir, "refs", name)));
   if (locks.length === 0 || gitRunningIn(dir)) return;
   for (const lock of locks) tryOr(() => unlinkSync(lock), undefined); // already gone
@@ -287,10 +323,23 @@ export function gitArgv(dir: string, args: readonly string[]): string[] {
  * no system or global config, `home` as HOME, no prompts, cubeform's own configuration and the credentials (never in argv or
  * the clone's config).
  */
-export function gitEnv(base: Record<string, string | undefined>, url: string, credentials: GitCredentials | undefined, home: string): Record<string, string> {
+export function gitEnv(
+  base: Record<string, string | undefined>,
+  url: string,
+  credentials: GitCredentials | undefined,
+  home: string,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && PASSED_VARIABLES.test(name)) env[name] = value;
-  Object.assign(env, { HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", LC_ALL: "C" });
+  Object.assign(env, {
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "",
+    SSH_ASKPASS: "",
+    LC_ALL: "C",
+  });
   const config: [string, string][] = [...OWN_CONFIG];
   if (credentials?.token !== undefined) {
     const basic = Buffer.from(`${credentials.username ?? "x-access-token"}:${credentials.token}`).toString("base64");
@@ -328,7 +377,8 @@ function shellQuote(text: string): string {
 /** A forge's token (GitHub, GitLab, Slack, AWS key ids) anywhere in a URL; a user name that is one is a credential too. */
 const TOKEN_PREFIX = /(gh[pousr]_|github_pat_|glpat-|gldt-|glptt-|glrt-|xox[abpr]-|AKIA)[A-Za-z0-9_-]{8,}/;
 /** A user name that is a secret rather than a name: a token's prefix, or 32+ characters mixing letters and digits. */
-const looksLikeToken = (user: string): boolean => TOKEN_PREFIX.test(user) || (/^[A-Za-z0-9_+/=.-]{32,}$/.test(user) && /\d/.test(user) && /[A-Za-z]/.test(user));
+const looksLikeToken = (user: string): boolean =>
+  TOKEN_PREFIX.test(user) || (/^[A-Za-z0-9_+/=.-]{32,}$/.test(user) && /\d/.test(user) && /[A-Za-z]/.test(user));
 
 const NO_CREDENTIALS = (n: InputNames): string =>
   `${n.repo ? `${n.repo}: ` : ""}put no credentials in the URL, in any form (user:password@, a token as the user, a query string): they would show in the process list, the clone's config and messages${n.gitToken ? `; use ${n.gitToken}` : ""}`;
@@ -344,7 +394,10 @@ const repoNamed = (n: InputNames, url: string): string => (n.repo ? `${n.repo} $
 export function normalizeUrl(url: string, cwd: string): string {
   if (TOKEN_PREFIX.test(url) || TOKEN_PREFIX.test(tryOr(() => decodeURIComponent(url), url))) throw refusedUrl(NO_CREDENTIALS);
   if (url === "" || url.startsWith("-")) throw refusedUrl((n) => `${repoNamed(n, JSON.stringify(url))} is not a repository URL`);
-  if (/^[a-z][a-z0-9+.-]*::/i.test(url)) throw refusedUrl((n) => `${repoNamed(n, url)}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`);
+  if (/^[a-z][a-z0-9+.-]*::/i.test(url))
+    throw refusedUrl(
+      (n) => `${repoNamed(n, url)}: git's "transport::address" form is not accepted; use https://, ssh://, file:// or a path`,
+    );
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     const scpUser = /^([^/]+)@[^/:@]+:/.exec(url)?.[1];
@@ -355,17 +408,27 @@ export function normalizeUrl(url: string, cwd: string): string {
   const parsed = tryOr(() => new URL(url), undefined);
   if (parsed === undefined) throw refusedUrl((n) => `${n.repo ? `${n.repo}: ` : ""}the ${scheme}:// URL given is not a valid URL`);
   const user = tryOr(() => decodeURIComponent(parsed.username), parsed.username);
-  if (parsed.password !== "" || ((scheme === "https" || scheme === "http") && user !== "") || looksLikeToken(user) || parsed.search !== "" || url.includes("?")) {
+  if (
+    parsed.password !== "" ||
+    ((scheme === "https" || scheme === "http") && user !== "") ||
+    looksLikeToken(user) ||
+    parsed.search !== "" ||
+    url.includes("?")
+  ) {
     throw refusedUrl(NO_CREDENTIALS);
   }
-  if (parsed.hash !== "" || url.includes("#")) throw refusedUrl((n) => `${n.repo ? `${n.repo}: ` : ""}a repository URL has no "#" fragment`);
-  if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) throw refusedUrl((n) => `${repoNamed(n, url)}: plain http is refused except to loopback; use https`);
-  if (!["https", "http", "ssh", "file"].includes(scheme)) throw refusedUrl((n) => `${repoNamed(n, url)}: only https://, ssh://, file:// URLs and local paths are accepted`);
+  if (parsed.hash !== "" || url.includes("#"))
+    throw refusedUrl((n) => `${n.repo ? `${n.repo}: ` : ""}a repository URL has no "#" fragment`);
+  if (scheme === "http" && !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname))
+    throw refusedUrl((n) => `${repoNamed(n, url)}: plain http is refused except to loopback; use https`);
+  if (!["https", "http", "ssh", "file"].includes(scheme))
+    throw refusedUrl((n) => `${repoNamed(n, url)}: only https://, ssh://, file:// URLs and local paths are accepted`);
   return url;
 }
 
 function checkRef(ref: string): void {
-  if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref)) throw refusedUrl((n) => `${n.ref ? `${n.ref} ` : "the ref "}${JSON.stringify(ref)} is not a branch, tag or commit name`);
+  if (ref === "" || ref.startsWith("-") || /[\s\0~^:?*[\\]|\.\.|@\{/.test(ref))
+    throw refusedUrl((n) => `${n.ref ? `${n.ref} ` : "the ref "}${JSON.stringify(ref)} is not a branch, tag or commit name`);
 }
 
 /**
@@ -373,8 +436,12 @@ function checkRef(ref: string): void {
  * its first "fatal:" or "error:" line (what failed) is kept when the explanation that follows is longer than the last lines.
  */
 function lastLines(stderr: string): string {
-  const advice = /^(fatal: Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)?$/;
-  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => !advice.test(line));
+  const advice =
+    /^(fatal: Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)?$/;
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => !advice.test(line));
   const tail = Math.max(0, lines.length - 3);
   const cause = lines.findIndex((line) => /^(fatal|error):/.test(line));
   return (cause >= 0 && cause < tail ? [lines[cause] as string, ...lines.slice(Math.max(tail, cause + 1))] : lines.slice(tail)).join("; ");

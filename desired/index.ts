@@ -37,7 +37,18 @@ export type { RepoLoaded, RepoLoader } from "./repo-load.js";
 export { shortCommit } from "./short-commit.js";
 export { LoadCache } from "./memory-cache.js";
 export { DiskLoadCache } from "./load-cache.js";
-export { formatProblem, inWords, GitSourceError, LoadError, RepoLoadError, SourceError, UntrustedCommitError, type FileProblem, type InputNames, type LoadInput } from "./errors.js";
+export {
+  formatProblem,
+  inWords,
+  GitSourceError,
+  LoadError,
+  RepoLoadError,
+  SourceError,
+  UntrustedCommitError,
+  type FileProblem,
+  type InputNames,
+  type LoadInput,
+} from "./errors.js";
 export { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 export { didYouMean } from "./suggest.js";
 export { SSH_PUBLIC_KEY_FILE } from "./limits.js";

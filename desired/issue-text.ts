@@ -39,7 +39,6 @@ export function longEnumMessage(got: unknown, allowed: string[]): string {
   return `${shown} is not one of the ${allowed.length} allowed values${hint || ` (${allowed.slice(0, 3).join(", ")}, …)`}`;
 }
 
-
 /** "cubes[0].resources.vcpu: " (empty for the document root). */
 export function formatPath(path: IssuePath): string {
   let text = "";
@@ -48,4 +47,3 @@ export function formatPath(path: IssuePath): string {
   }
   return text === "" ? "" : `${text}: `;
 }
-

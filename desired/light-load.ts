@@ -29,7 +29,12 @@ export function loadLight(source: string, options: LoadOptions, absPath: string,
   // Each cube is resolved and validated as soon as it is parsed: only validated cubes accumulate.
   const split = parseSplit<LightCube>(source, {
     // With targets, a cube no target names is read for its identity alone, from its text when it is plain enough.
-    ...(targets === undefined ? {} : { identify: ({ name, id, hostnames }) => (targets.has(name) ? undefined : { identity: { name, id, domains: hostnames.map((hostname) => ({ hostname })) } }) }),
+    ...(targets === undefined
+      ? {}
+      : {
+          identify: ({ name, id, hostnames }) =>
+            targets.has(name) ? undefined : { identity: { name, id, domains: hostnames.map((hostname) => ({ hostname })) } },
+        }),
     convert: (cube) => {
       const stub = targets === undefined ? undefined : untargetedStub(cube, targets);
       if (stub !== undefined) return stub;
@@ -52,7 +57,8 @@ export function loadLight(source: string, options: LoadOptions, absPath: string,
   const specStarts: (Position | undefined)[] = [];
   const untargeted: DeclaredCube[] = [];
   split.cubes.forEach((cube, i) => {
-    if (cube.spec === undefined) untargeted.push(cube.identity.id === undefined ? { name: cube.identity.name } : { name: cube.identity.name, id: cube.identity.id });
+    if (cube.spec === undefined)
+      untargeted.push(cube.identity.id === undefined ? { name: cube.identity.name } : { name: cube.identity.name, id: cube.identity.id });
     else {
       specs.push(cube.spec);
       specStarts.push(split.cubeStarts[i]);
@@ -64,7 +70,16 @@ export function loadLight(source: string, options: LoadOptions, absPath: string,
   if (targets !== undefined) desired.untargeted = untargeted;
   const cubePositions = positionsByName(document, specStarts);
   const cubeNames = split.cubes.map((c) => c.identity.name);
-  return { file: options.file, absPath, desired, secretEnvNames: [...found.secretNames], envNames: [...found.used], cubePositions, cubeNames, locate: locator(options.file, () => source) };
+  return {
+    file: options.file,
+    absPath,
+    desired,
+    secretEnvNames: [...found.secretNames],
+    envNames: [...found.used],
+    cubePositions,
+    cubeNames,
+    locate: locator(options.file, () => source),
+  };
 }
 
 /** A cube of the light load: validated (spec), or only identified when the targets leave it out. */
@@ -94,7 +109,6 @@ function untargetedStub(cube: unknown, targets: ReadonlySet<string>): LightCube 
 function isPlainString(value: unknown): value is string {
   return typeof value === "string" && value !== "" && !value.includes("${");
 }
-
 
 /** What `run` returns, or undefined when it throws an `Expected` error (any other is thrown on). */
 export function undefinedOn<T>(Expected: new (...args: never[]) => Error, run: () => T): T | undefined {

@@ -20,7 +20,10 @@ export const USER_DATA_FILE: ReadLimit = { maxBytes: USER_DATA_MAX_BYTES, what: 
 export const REFERENCED_FILES = { sshPublicKeyFile: SSH_PUBLIC_KEY_FILE, userDataFile: USER_DATA_FILE } as const;
 
 /** The largest any referenced file may be: for re-reading one to see whether it changed. */
-export const ANY_REFERENCED_FILE: ReadLimit = { maxBytes: Math.max(SSH_PUBLIC_KEY_FILE.maxBytes, USER_DATA_FILE.maxBytes), what: "a file the fleet names" };
+export const ANY_REFERENCED_FILE: ReadLimit = {
+  maxBytes: Math.max(SSH_PUBLIC_KEY_FILE.maxBytes, USER_DATA_FILE.maxBytes),
+  what: "a file the fleet names",
+};
 
 /** A load-cache entry: the loaded fleet as JSON, ~1.8× its file (~18 MB at 30,000 cubes); 4× the largest file. */
 export const LOAD_CACHE_ENTRY: ReadLimit = { maxBytes: 4 * FLEET_FILE.maxBytes, what: "a load-cache entry" };

@@ -65,7 +65,11 @@ const Header = z.object({
 type Header = z.infer<typeof Header>;
 
 export class DiskLoadCache {
-  constructor(private readonly dir: string, private readonly build: string, private readonly trace: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly dir: string,
+    private readonly build: string,
+    private readonly trace: (line: string) => void = () => {},
+  ) {}
 
   /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
   static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {
@@ -121,7 +125,15 @@ export class DiskLoadCache {
     const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
     const bodyHash = nodeCrypto().createHash("sha256");
     for (const chunk of chunks) bodyHash.update(chunk);
-    const header: Header = { format: FORMAT, build: this.build, source: sha256(source), body: bodyHash.digest("hex"), env, set: loaded.secretEnvNames, files: fileHashes(inputs.reads) };
+    const header: Header = {
+      format: FORMAT,
+      build: this.build,
+      source: sha256(source),
+      body: bodyHash.digest("hex"),
+      env,
+      set: loaded.secretEnvNames,
+      files: fileHashes(inputs.reads),
+    };
     const path = this.entryPath(key);
     if (this.write(path, [`${JSON.stringify(header)}\n`, ...chunks])) {
       this.trace(`kept ${key.file} for the next run (${path})`);
@@ -198,5 +210,7 @@ function fileHashes(reads: ReadonlyMap<string, string>): Record<string, string> 
 
 function sameFiles(kept: Record<string, string>, root: string | undefined): boolean {
   const inside = (path: string): boolean => root === undefined || tryOr(() => isInside(root, realpathSync(path)), false);
-  return Object.entries(kept).every(([path, hash]) => inside(path) && tryOr(() => sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash, false));
+  return Object.entries(kept).every(
+    ([path, hash]) => inside(path) && tryOr(() => sha256(readRegularText(path, ANY_REFERENCED_FILE)) === hash, false),
+  );
 }

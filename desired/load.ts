@@ -22,7 +22,12 @@ export type { IssuePath, LoadedFile, LoadOptions, Position } from "./load-types.
 
 /** Synchronous (the Pulumi Fleet component loads in its constructor). */
 export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
-  const absPath = options.source !== undefined ? resolve(options.cwd, "stdin.yaml") : isAbsolute(options.file) ? options.file : resolve(options.cwd, options.file);
+  const absPath =
+    options.source !== undefined
+      ? resolve(options.cwd, "stdin.yaml")
+      : isAbsolute(options.file)
+        ? options.file
+        : resolve(options.cwd, options.file);
   if (options.root !== undefined) confineSource(options.root, absPath, options.file);
   const read = options.source ?? readSource(absPath, options.file);
   // A load the disk cache answers needs the file's bytes (their digest), not its text: 3.5 MB decoded is ~3 ms.
@@ -57,7 +62,13 @@ function readSource(absPath: string, file: string): Buffer {
   }
 }
 
-const keptPart = ({ desired, secretEnvNames, envNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({ desired, secretEnvNames, envNames, cubePositions, cubeNames });
+const keptPart = ({ desired, secretEnvNames, envNames, cubePositions, cubeNames }: LoadedFile): KeptLoad => ({
+  desired,
+  secretEnvNames,
+  envNames,
+  cubePositions,
+  cubeNames,
+});
 
 /** The positioned load: every problem of the file, each where it is. */
 function loadPositioned(source: string, options: LoadOptions, absPath: string, reads: ReferencedReads): LoadedFile {
@@ -79,7 +90,16 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
     const desired = normalize(result.data, fileAccess(dirname(absPath), reads, options));
     if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
     const cubeNames = result.data.cubes.map((cube) => cube.name);
-    return { file: options.file, absPath, desired, secretEnvNames: [...found.secretNames], envNames: [...found.used], cubePositions: parsed.cubePositions(result.data), cubeNames, locate: (path) => parsed.positionOf(path) };
+    return {
+      file: options.file,
+      absPath,
+      desired,
+      secretEnvNames: [...found.secretNames],
+      envNames: [...found.used],
+      cubePositions: parsed.cubePositions(result.data),
+      cubeNames,
+      locate: (path) => parsed.positionOf(path),
+    };
   } catch (e) {
     if (!(e instanceof DesiredStateError)) throw e;
     // The walk's own message about the same spot (e.g. a literal password) is said once.

@@ -9,13 +9,19 @@ import type { LoadedFile, LoadMemo, LoadOptions } from "./load-types.js";
  * time stamp) and the environment and targets are the same. A file with problems is never kept.
  */
 export class LoadCache implements LoadMemo {
-  private readonly entries = new Map<string, { source: string; env: LoadOptions["env"]; targets: string; reads: ReferencedReads; loaded: LoadedFile }>();
+  private readonly entries = new Map<
+    string,
+    { source: string; env: LoadOptions["env"]; targets: string; reads: ReferencedReads; loaded: LoadedFile }
+  >();
   merged?: { parts: readonly LoadedFile[]; result: unknown };
 
   lookup(absPath: string, source: string, options: LoadOptions): LoadedFile | undefined {
     const entry = this.entries.get(absPath);
-    if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options)) return undefined;
-    return [...entry.reads].every(([path, text]) => tryOr(() => readRegularText(path, ANY_REFERENCED_FILE), undefined) === text) ? entry.loaded : undefined;
+    if (entry === undefined || entry.source !== source || entry.env !== options.env || entry.targets !== targetsKey(options))
+      return undefined;
+    return [...entry.reads].every(([path, text]) => tryOr(() => readRegularText(path, ANY_REFERENCED_FILE), undefined) === text)
+      ? entry.loaded
+      : undefined;
   }
 
   store(absPath: string, source: string, options: LoadOptions, reads: ReferencedReads, loaded: LoadedFile): void {

@@ -3,7 +3,14 @@ import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
 import { DEFAULT_SSH_PORT } from "../engine/cube-rules.js";
 import { groupIssues, groupSpec, memberHostname, memberInput, memberNameIssues } from "../engine/replicas.js";
-import type { DesiredCubeSpec, DesiredDomainSpec, DesiredGroupSpec, DesiredPortSpec, DesiredState, DesiredWebhookSpec, SecretRef } from "../engine/types.js";
+import type {
+  DesiredCubeSpec,
+  DesiredDomainSpec,
+  DesiredGroupSpec,
+  DesiredPortSpec,
+  DesiredState,
+  DesiredWebhookSpec,
+} from "../engine/types.js";
 import { exactEnvRef, PASSWORD_NOT_A_REFERENCE } from "./env.js";
 import type { FileAccess } from "./file-access.js";
 import { DesiredStateError, InputProblem, type DesiredStateIssue, type LoadInput } from "./errors.js";
@@ -54,7 +61,20 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   const budget = doc.budget && { monthly: doc.budget.monthly };
   const allowEmpty = doc.allowEmpty === true ? true : undefined;
   const policies = doc.policies?.length ? doc.policies : undefined;
-  return { prune: doc.prune ?? false, cubes, ...definedOnly({ spaceId: doc.space, allowEmpty, webhooks, ignoreWarnings, budget, policies, groups: groups.length > 0 ? groups : undefined, preview: doc.preview }) };
+  return {
+    prune: doc.prune ?? false,
+    cubes,
+    ...definedOnly({
+      spaceId: doc.space,
+      allowEmpty,
+      webhooks,
+      ignoreWarnings,
+      budget,
+      policies,
+      groups: groups.length > 0 ? groups : undefined,
+      preview: doc.preview,
+    }),
+  };
 }
 
 function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
@@ -63,11 +83,22 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
   return inputs.map((input, index) => {
     const path = ["webhooks", index];
     const firstUrl = seenBefore(seenUrls, input.url, index);
-    if (firstUrl !== undefined) issues.add([...path, "url"], `${input.url} is already declared by webhooks[${firstUrl}]; one endpoint per url`);
+    if (firstUrl !== undefined)
+      issues.add([...path, "url"], `${input.url} is already declared by webhooks[${firstUrl}]; one endpoint per url`);
     const secretPath = resolveSecretPath(input.secretFile, options, issues, [...path, "secretFile"]);
     const firstFile = seenBefore(seenFiles, secretPath, index);
-    if (firstFile !== undefined) issues.add([...path, "secretFile"], `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`);
-    return { url: input.url, events: [...new Set(input.events)], secretFile: input.secretFile, secretPath, ...definedOnly({ description: input.description }) };
+    if (firstFile !== undefined)
+      issues.add(
+        [...path, "secretFile"],
+        `${input.secretFile} is already the secretFile of webhooks[${firstFile}]; each endpoint needs its own`,
+      );
+    return {
+      url: input.url,
+      events: [...new Set(input.events)],
+      secretFile: input.secretFile,
+      secretPath,
+      ...definedOnly({ description: input.description }),
+    };
   });
 }
 
@@ -120,7 +151,13 @@ function declaresPair(holder: PairHolder, inline: "sshPublicKey" | "userData", f
   return holder[inline] !== undefined || holder[file] !== undefined;
 }
 
-function normalizeCube(input: DesiredCubeInput, path: Path, inherited: InheritedValues, options: NormalizeOptions, issues: IssueList): DesiredCubeSpec | undefined {
+function normalizeCube(
+  input: DesiredCubeInput,
+  path: Path,
+  inherited: InheritedValues,
+  options: NormalizeOptions,
+  issues: IssueList,
+): DesiredCubeSpec | undefined {
   const { defaults } = inherited;
   const sshPublicKey = declaresPair(input, "sshPublicKey", "sshPublicKeyFile")
     ? readPair(input, path, "sshPublicKey", "sshPublicKeyFile", options, issues)
@@ -166,13 +203,22 @@ function checkSshKey(input: DesiredCubeInput, path: Path, key: string | undefine
   const ownField = input.sshPublicKeyFile !== undefined ? "sshPublicKeyFile" : "sshPublicKey";
   const declared = declaresPair(input, "sshPublicKey", "sshPublicKeyFile");
   if (key === undefined) {
-    if (!declared && !defaultsDeclareKey) issues.add([...path, "sshPublicKey"], "an SSH key is required: set sshPublicKey or sshPublicKeyFile on the cube or in defaults");
+    if (!declared && !defaultsDeclareKey)
+      issues.add([...path, "sshPublicKey"], "an SSH key is required: set sshPublicKey or sshPublicKeyFile on the cube or in defaults");
     return;
   }
   const where = declared ? [...path, ownField] : ["defaults", defaultKeyField];
   const control = controlCharacter(key);
-  if (control !== undefined) issues.add(where, `the key holds a control character (${control}): a public key is one line of printable text, and the API would store it as sent`);
-  else if (!SSH_KEY_PATTERN.test(key)) issues.add(where, "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)");
+  if (control !== undefined)
+    issues.add(
+      where,
+      `the key holds a control character (${control}): a public key is one line of printable text, and the API would store it as sent`,
+    );
+  else if (!SSH_KEY_PATTERN.test(key))
+    issues.add(
+      where,
+      "not an OpenSSH public key (expected ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key)",
+    );
 }
 
 /** "U+0000 at character 43" for the first control character (a NUL, an escape) in `text`. */
@@ -219,7 +265,11 @@ function normalizePorts(ports: DesiredPort[], path: Path, sshPort: number, issue
   return ports.map((port, index) => {
     const first = seenBefore(seen, port.cubePort, index);
     if (first !== undefined) issues.add([...path, index, "cubePort"], `duplicate cubePort ${port.cubePort} (also ports[${first}])`);
-    if (port.cubePort === sshPort) issues.add([...path, index, "cubePort"], `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`);
+    if (port.cubePort === sshPort)
+      issues.add(
+        [...path, index, "cubePort"],
+        `cubePort ${port.cubePort} is the cube's SSH port; the SSH mapping is managed by sshPort, not ports`,
+      );
     const spec: DesiredPortSpec = { cubePort: port.cubePort, udp: port.udp ?? true, allow: (port.allow ?? []).map(ownString) };
     if (port.label !== undefined) spec.label = ownString(port.label);
     return spec;
@@ -252,7 +302,10 @@ function checkDuplicateCubes(cubes: readonly IdentityFields[], issues: IssueList
     const distinct = ids.every((id) => id !== undefined) && new Set(ids).size === ids.length;
     if (distinct) continue;
     for (const index of indexes.slice(1)) {
-      issues.add(["cubes", index, "name"], `duplicate cube name "${name}" (also cubes[${indexes[0]}]); give each an id: to pin distinct live cubes`);
+      issues.add(
+        ["cubes", index, "name"],
+        `duplicate cube name "${name}" (also cubes[${indexes[0]}]); give each an id: to pin distinct live cubes`,
+      );
     }
   }
   const byId = new Map<string, number>();
@@ -266,11 +319,17 @@ function checkDuplicateHostnames(cubes: readonly IdentityFields[], issues: Issue
   const seen = new Map<string, string>();
   cubes.forEach((cube, cubeIndex) => {
     (cube.domains ?? []).forEach((domain, domainIndex) => {
-      const hostnames = typeof cube.replicas === "number" ? Array.from({ length: cube.replicas }, (_, i) => memberHostname(domain.hostname, cube.name, i + 1)) : [domain.hostname];
+      const hostnames =
+        typeof cube.replicas === "number"
+          ? Array.from({ length: cube.replicas }, (_, i) => memberHostname(domain.hostname, cube.name, i + 1))
+          : [domain.hostname];
       for (const hostname of new Set(hostnames)) {
         const first = seenBefore(seen, hostname, `cubes[${cubeIndex}].domains[${domainIndex}]`);
         if (first !== undefined) {
-          issues.add(["cubes", cubeIndex, "domains", domainIndex, "hostname"], `duplicate hostname ${hostname} (also ${first}); a hostname can be attached to one cube only`);
+          issues.add(
+            ["cubes", cubeIndex, "domains", domainIndex, "hostname"],
+            `duplicate hostname ${hostname} (also ${first}); a hostname can be attached to one cube only`,
+          );
           break;
         }
       }

@@ -6,7 +6,16 @@ import { quoted, type FileProblem, type LoadInput, type Position } from "./error
 import { formatPath, knownKeysAt, longEnumMessage, MAX_VALUES_LISTED, unknownKeyHint, type IssuePath } from "./issue-text.js";
 import { positionsByName, type ParsedText } from "./parse.js";
 import { isUnknownLocalTag, isUnresolvedTag, TAG_OPTIONS, yamlLibrary as yaml } from "./yaml-split.js";
-import { deepOffset, findFirstAlias, MAX_ALIAS_COUNT, NUL_MESSAGE, TOO_DEEP, unclosedQuoteStart, unreadTagMessage, yamlErrorMessage } from "./yaml-messages.js";
+import {
+  deepOffset,
+  findFirstAlias,
+  MAX_ALIAS_COUNT,
+  NUL_MESSAGE,
+  TOO_DEEP,
+  unclosedQuoteStart,
+  unreadTagMessage,
+  yamlErrorMessage,
+} from "./yaml-messages.js";
 
 /** A YAML file parsed with positions; `schema` is the document's (the desired state's, or a policy file's: desired/policy.ts). */
 export class ParsedFile implements ParsedText {
@@ -14,7 +23,11 @@ export class ParsedFile implements ParsedText {
   readonly doc: Document.Parsed;
   private readonly lines = new (yaml().LineCounter)();
 
-  constructor(private readonly file: string, source: string, private readonly schema: $ZodType = DesiredStateDocument) {
+  constructor(
+    private readonly file: string,
+    source: string,
+    private readonly schema: $ZodType = DesiredStateDocument,
+  ) {
     this.doc = yaml().parseDocument(source, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, ...TAG_OPTIONS });
     for (const error of this.doc.errors) {
       const message = yamlErrorMessage(error.code, error.message);
@@ -27,7 +40,11 @@ export class ParsedFile implements ParsedText {
     }
     for (const warning of this.doc.warnings) {
       // An unknown tag (!vault, !secret) would silently become a plain string.
-      if (isUnknownLocalTag(warning)) this.addAt(warning.pos[0], `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`);
+      if (isUnknownLocalTag(warning))
+        this.addAt(
+          warning.pos[0],
+          `${warning.message.split("\n")[0]}: cubeform does not resolve YAML tags; write the plain value (a secret as \${env:NAME})`,
+        );
       else if (isUnresolvedTag(warning)) this.addAt(warning.pos[0], unreadTagMessage(warning.message));
     }
     const nul = source.indexOf("\0");
@@ -43,7 +60,10 @@ export class ParsedFile implements ParsedText {
       return;
     }
     if (contents === null || (yaml().isScalar(contents) && (contents.value === null || contents.value === ""))) {
-      this.addAt(0, `the file is empty: start it with "apiVersion: ${API_VERSION}" and a "cubes:" list (see examples/fleet.yaml, or write one from a live space with \`cubeform import\`)`);
+      this.addAt(
+        0,
+        `the file is empty: start it with "apiVersion: ${API_VERSION}" and a "cubes:" list (see examples/fleet.yaml, or write one from a live space with \`cubeform import\`)`,
+      );
       return;
     }
     if (!yaml().isMap(contents)) {
@@ -54,7 +74,10 @@ export class ParsedFile implements ParsedText {
     yaml().visit(this.doc, {
       Alias: (_key, node) => {
         if (node.resolve(this.doc) === undefined) {
-          this.addAt(node.range?.[0], `unknown alias *${node.source}: no anchor &${node.source} is defined before it; define "&${node.source}" on the value first, or write the value out`);
+          this.addAt(
+            node.range?.[0],
+            `unknown alias *${node.source}: no anchor &${node.source} is defined before it; define "&${node.source}" on the value first, or write the value out`,
+          );
         }
       },
     });
@@ -74,7 +97,10 @@ export class ParsedFile implements ParsedText {
     } catch (e) {
       const firstAlias = findFirstAlias(this.doc);
       if (e instanceof ReferenceError && /alias/i.test(e.message)) {
-        this.addAt(firstAlias, `aliases expand to too many values (more than ${MAX_ALIAS_COUNT} per alias; this looks like an "alias bomb"): write the values out, or use fewer nested aliases`);
+        this.addAt(
+          firstAlias,
+          `aliases expand to too many values (more than ${MAX_ALIAS_COUNT} per alias; this looks like an "alias bomb"): write the values out, or use fewer nested aliases`,
+        );
       } else if (e instanceof RangeError) {
         this.addAt(0, TOO_DEEP);
       } else {
@@ -134,11 +160,15 @@ export class ParsedFile implements ParsedText {
    * Problems found past the parse, each at its path: normalize's say the path ("cubes[0].image: …"), the references' do not.
    * With skipReportedSpots, one at a spot already reported is the same one said twice.
    */
-  addIssues(issues: readonly { path: IssuePath; message: string; input?: LoadInput }[], options: { sayPath: boolean; skipReportedSpots?: boolean }): void {
+  addIssues(
+    issues: readonly { path: IssuePath; message: string; input?: LoadInput }[],
+    options: { sayPath: boolean; skipReportedSpots?: boolean },
+  ): void {
     const reported = new Set(options.skipReportedSpots ? this.problems.map((p) => `${p.line}:${p.col}`) : []);
     for (const issue of issues) {
       const pos = this.positionOf(issue.path);
-      if (!reported.has(`${pos.line}:${pos.col}`)) this.addAtPath(issue.path, `${options.sayPath ? formatPath(issue.path) : ""}${issue.message}`, issue.input);
+      if (!reported.has(`${pos.line}:${pos.col}`))
+        this.addAtPath(issue.path, `${options.sayPath ? formatPath(issue.path) : ""}${issue.message}`, issue.input);
     }
   }
 
@@ -151,10 +181,12 @@ export class ParsedFile implements ParsedText {
 
   cubePositions(document: DesiredStateDocument): Record<string, Position> {
     const starts = document.cubes.map((_, i) => this.nodeAt(["cubes", i])?.range?.[0]);
-    return positionsByName(document, starts.map((offset) => (offset === undefined ? undefined : this.lines.linePos(offset))));
+    return positionsByName(
+      document,
+      starts.map((offset) => (offset === undefined ? undefined : this.lines.linePos(offset))),
+    );
   }
 }
-
 
 /** Where a path is, parsing the text with positions on first use only (only problems need it). */
 export function locator(file: string, source: () => string): (path: IssuePath) => Position {

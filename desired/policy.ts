@@ -36,7 +36,10 @@ export function loadPolicyFiles(options: PolicyLoadOptions): SourcedRule[] {
     }
     for (const sourced of loaded.rules) {
       const there = firstAt.get(sourced.rule.name);
-      if (there !== undefined) problems.push(problemAt(sourced.source, `rule ${quoted(sourced.rule.name)} is already defined at ${there}: give each rule its own name`));
+      if (there !== undefined)
+        problems.push(
+          problemAt(sourced.source, `rule ${quoted(sourced.rule.name)} is already defined at ${there}: give each rule its own name`),
+        );
       else firstAt.set(sourced.rule.name, sourced.source);
       rules.push(sourced);
     }
@@ -89,14 +92,19 @@ function readPolicyText(absPath: string, file: string): string {
 /** "FILE:LINE:COL" back into a problem's place. */
 function problemAt(source: string, message: string): FileProblem {
   const match = /^(.*):(\d+):(\d+)$/.exec(source);
-  return match === null ? { file: source, line: 0, col: 0, message } : { file: match[1] as string, line: Number(match[2]), col: Number(match[3]), message };
+  return match === null
+    ? { file: source, line: 0, col: 0, message }
+    : { file: match[1] as string, line: Number(match[2]), col: Number(match[3]), message };
 }
 
 /**
  * The rules a plan is checked against: the policy files' and the fleet's own. A fleet rule named as a policy file's rule is an error naming
  * both places: a fleet may add rules, never disable or weaken one it is given.
  */
-export function combineRules(policyRules: readonly SourcedRule[], fleet: { rules?: readonly PolicyRule[]; sources?: readonly string[] }): SourcedRule[] {
+export function combineRules(
+  policyRules: readonly SourcedRule[],
+  fleet: { rules?: readonly PolicyRule[]; sources?: readonly string[] },
+): SourcedRule[] {
   const given = new Map(policyRules.map((r) => [r.rule.name, r]));
   const problems: FileProblem[] = [];
   const combined = [...policyRules];
@@ -113,7 +121,9 @@ export function combineRules(policyRules: readonly SourcedRule[], fleet: { rules
         ),
       );
     } else if (again !== undefined) {
-      problems.push(problemAt(source, `policies[${i}]: rule ${quoted(rule.name)} is already defined at ${again}: give each rule its own name`));
+      problems.push(
+        problemAt(source, `policies[${i}]: rule ${quoted(rule.name)} is already defined at ${again}: give each rule its own name`),
+      );
     } else {
       seen.set(rule.name, source);
       combined.push({ rule, source });

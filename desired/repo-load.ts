@@ -44,7 +44,13 @@ export class RepoLoader {
       throw e;
     });
     try {
-      if (this.last?.commit !== checkout.commit || !checkout.unchanged) this.last = { commit: checkout.commit, result: await this.loadAt(checkout.dir, checkout.commit, diskCache).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) };
+      if (this.last?.commit !== checkout.commit || !checkout.unchanged)
+        this.last = {
+          commit: checkout.commit,
+          result: await this.loadAt(checkout.dir, checkout.commit, diskCache).catch((e: unknown) =>
+            e instanceof Error ? e : new Error(String(e)),
+          ),
+        };
     } finally {
       await checkout.release();
     }
@@ -56,11 +62,27 @@ export class RepoLoader {
     const { path, secretsDir, env, source } = this.options;
     const out = symlinkOut(dir, path);
     const at = `commit ${shortCommit(commit)}`;
-    if (out !== undefined) throw new SourceError("file_unreadable", (n) => `${at}: ${out === path ? out : `${out} (of ${n.path ?? "the path"} ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
-    if (!existsSync(join(dir, path))) throw new SourceError("file_unreadable", (n) => `${at} has no ${path}${n.path ? ` (${n.path})` : ""}: nothing is applied and nothing pruned until a commit has it`);
+    if (out !== undefined)
+      throw new SourceError(
+        "file_unreadable",
+        (n) =>
+          `${at}: ${out === path ? out : `${out} (of ${n.path ?? "the path"} ${path})`} is a symlink that leads outside the repository checkout, and is refused`,
+      );
+    if (!existsSync(join(dir, path)))
+      throw new SourceError(
+        "file_unreadable",
+        (n) => `${at} has no ${path}${n.path ? ` (${n.path})` : ""}: nothing is applied and nothing pruned until a commit has it`,
+      );
     const revision: SourceRevision = { repo: source.url, ref: source.ref ?? "HEAD", revision: commit, path };
     try {
-      const loaded = await loadDesiredFiles({ files: [path], cwd: dir, env, root: dir, secretsDir, ...(diskCache === undefined ? {} : { diskCache }) });
+      const loaded = await loadDesiredFiles({
+        files: [path],
+        cwd: dir,
+        env,
+        root: dir,
+        secretsDir,
+        ...(diskCache === undefined ? {} : { diskCache }),
+      });
       return { ...loaded, revision };
     } catch (e) {
       if (e instanceof LoadError) throw new RepoLoadError(`${path} at commit ${shortCommit(commit)}`, e.problems, revision);
@@ -71,5 +93,9 @@ export class RepoLoader {
 }
 
 function checkPath(path: string): void {
-  if (path === "" || isAbsolute(path) || !isInside("/checkout", join("/checkout", path))) throw new SourceError("invalid_option", (n) => `${n.path ?? "the path"} ${JSON.stringify(path)}: name a file or directory inside the repository, relative to its root`);
+  if (path === "" || isAbsolute(path) || !isInside("/checkout", join("/checkout", path)))
+    throw new SourceError(
+      "invalid_option",
+      (n) => `${n.path ?? "the path"} ${JSON.stringify(path)}: name a file or directory inside the repository, relative to its root`,
+    );
 }

@@ -48,18 +48,23 @@ export function loadDesiredFilesSync(options: LoadFilesOptions, stdin?: string):
   for (const name of names) {
     try {
       const { files: _files, openStdin: _stdin, ...common } = options;
-      if (name === STDIN && stdin === undefined) throw new SourceError("file_unreadable", () => "standard input is not read here: name the desired-state files");
-      loaded.push(loadDesiredStateSync({ ...common, file: name === STDIN ? STDIN_NAME : name, source: name === STDIN ? stdin : undefined }));
+      if (name === STDIN && stdin === undefined)
+        throw new SourceError("file_unreadable", () => "standard input is not read here: name the desired-state files");
+      loaded.push(
+        loadDesiredStateSync({ ...common, file: name === STDIN ? STDIN_NAME : name, source: name === STDIN ? stdin : undefined }),
+      );
     } catch (e) {
       // A file a directory holds that cannot be read is that file's problem, told beside the others'.
-      if (e instanceof UnreadableFileError && listed.has(name)) problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
+      if (e instanceof UnreadableFileError && listed.has(name))
+        problems.push({ file: name, line: 0, col: 0, message: `cannot read: ${e.reason}` });
       else if (e instanceof LoadError) problems.push(...e.problems);
       else throw e;
     }
   }
   if (problems.length > 0) throw new LoadError(filesOf(problems), problems);
   const last = options.cache?.merged;
-  if (last !== undefined && last.parts.length === loaded.length && last.parts.every((part, i) => part === loaded[i])) return last.result as LoadedFiles;
+  if (last !== undefined && last.parts.length === loaded.length && last.parts.every((part, i) => part === loaded[i]))
+    return last.result as LoadedFiles;
   const merged = merge(loaded);
   if (options.cache) options.cache.merged = { parts: loaded, result: merged };
   return merged;
@@ -99,7 +104,10 @@ function expand(files: readonly string[], cwd: string): { names: string[]; liste
 }
 
 function checkStdinOnce(files: readonly string[]): void {
-  if (files.filter((f) => f === STDIN).length > 1) throw new SourceError("invalid_option", (n) => (n.stdin ? `${n.stdin} (standard input) can be given only once` : "standard input can be named only once"));
+  if (files.filter((f) => f === STDIN).length > 1)
+    throw new SourceError("invalid_option", (n) =>
+      n.stdin ? `${n.stdin} (standard input) can be given only once` : "standard input can be named only once",
+    );
 }
 
 /** The YAML files of a directory (sorted), or undefined when `file` is not a directory. */
@@ -111,18 +119,33 @@ function directoryEntries(file: string, cwd: string): string[] | undefined {
     .filter((entry) => /\.ya?ml$/i.test(entry.name) && !entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
-  if (yamlFiles.length === 0) throw new SourceError("file_unreadable", (n) => `${file} is a directory with no .yaml or .yml files in it${n.file ? ` (${n.file} takes a file, a directory of them, or - for standard input)` : ""}`);
+  if (yamlFiles.length === 0)
+    throw new SourceError(
+      "file_unreadable",
+      (n) =>
+        `${file} is a directory with no .yaml or .yml files in it${n.file ? ` (${n.file} takes a file, a directory of them, or - for standard input)` : ""}`,
+    );
   return yamlFiles.map((entry) => join(file, entry));
 }
 
 async function readStdin(stdin: Stdin | undefined): Promise<string> {
-  if (stdin === undefined || stdin.isTTY) throw new SourceError("file_unreadable", (n) => `${n.stdin ?? "the source"} reads the desired state from standard input, but none is piped in${n.stdin ? ` (e.g. cat cubeform.yaml | cubeform plan ${n.stdin})` : ""}`);
+  if (stdin === undefined || stdin.isTTY)
+    throw new SourceError(
+      "file_unreadable",
+      (n) =>
+        `${n.stdin ?? "the source"} reads the desired state from standard input, but none is piped in${n.stdin ? ` (e.g. cat cubeform.yaml | cubeform plan ${n.stdin})` : ""}`,
+    );
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of stdin) {
     const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk as Uint8Array);
     bytes += buffer.length;
-    if (bytes > FLEET_FILE.maxBytes) throw new SourceError("file_unreadable", (n) => `${n.stdin ? `${n.stdin}: ` : ""}standard input is over the ${formatBytes(FLEET_FILE.maxBytes)} limit for ${FLEET_FILE.what}; nothing was read past it`);
+    if (bytes > FLEET_FILE.maxBytes)
+      throw new SourceError(
+        "file_unreadable",
+        (n) =>
+          `${n.stdin ? `${n.stdin}: ` : ""}standard input is over the ${formatBytes(FLEET_FILE.maxBytes)} limit for ${FLEET_FILE.what}; nothing was read past it`,
+      );
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -163,7 +186,11 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
       if (owner !== undefined && owner !== file) {
         const there = owner.locate(["cubes", indexOf(owner, name) ?? 0, "name"]);
         const here = file.locate(["cubes", indexOf(file, name) ?? 0, "name"]);
-        problems.push({ file: file.file, ...here, message: `cube "${name}" is also declared in ${owner.file}:${there.line}:${there.col}: declare each cube in one file only` });
+        problems.push({
+          file: file.file,
+          ...here,
+          message: `cube "${name}" is also declared in ${owner.file}:${there.line}:${there.col}: declare each cube in one file only`,
+        });
         return false;
       }
       if (owner === undefined) owners.set(name, file);
@@ -180,12 +207,20 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     cubeNameParts.push(file.cubeNames);
     const spaceId = file.desired.spaceId;
     if (spaceId !== undefined && space !== undefined && space.id !== spaceId) {
-      problems.push({ file: file.file, ...file.locate(["space"]), message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space` });
+      problems.push({
+        file: file.file,
+        ...file.locate(["space"]),
+        message: `space "${spaceId}" differs from space "${space.id}" in ${space.file}: the files of one run describe one space`,
+      });
     }
     if (spaceId !== undefined) space ??= { id: spaceId, file: file.file };
     const monthly = file.desired.budget?.monthly;
     if (monthly !== undefined && budget !== undefined && budget.monthly !== monthly) {
-      problems.push({ file: file.file, ...file.locate(["budget", "monthly"]), message: `budget.monthly ${monthly} differs from ${budget.monthly} in ${budget.file}: the files of one run have one budget` });
+      problems.push({
+        file: file.file,
+        ...file.locate(["budget", "monthly"]),
+        message: `budget.monthly ${monthly} differs from ${budget.monthly} in ${budget.file}: the files of one run have one budget`,
+      });
     }
     if (monthly !== undefined) budget ??= { monthly, file: file.file };
   }
@@ -212,7 +247,9 @@ function merge(loaded: LoadedFile[]): LoadedFiles {
     const twice = urls.find((url, i) => urls.indexOf(url) !== i);
     if (twice !== undefined) {
       const declaring = label(withWebhooks.filter((f) => f.desired.webhooks?.some((w) => w.url === twice)).map((f) => f.file));
-      throw new LoadError(declaring, [{ file: declaring, line: 0, col: 0, message: `webhook ${twice} is declared in more than one file: declare each webhook once` }]);
+      throw new LoadError(declaring, [
+        { file: declaring, line: 0, col: 0, message: `webhook ${twice} is declared in more than one file: declare each webhook once` },
+      ]);
     }
   }
   return {

@@ -3,7 +3,8 @@ import type { Document } from "yaml";
 import { visible } from "./errors.js";
 import { yamlLibrary as yaml } from "./yaml-split.js";
 
-export const NUL_MESSAGE = 'a NUL byte: YAML allows none anywhere in a file, comments included (a NUL inside a value is written "\\0" in a double-quoted string); is this a binary or UTF-16 file?';
+export const NUL_MESSAGE =
+  'a NUL byte: YAML allows none anywhere in a file, comments included (a NUL inside a value is written "\\0" in a double-quoted string); is this a binary or UTF-16 file?';
 
 /** "Unresolved tag: tag:yaml.org,2002:omap" → what to write instead. */
 export function unreadTagMessage(message: string): string {
@@ -14,26 +15,37 @@ export function unreadTagMessage(message: string): string {
 /** yaml's own default: an alias may expand to at most this many nodes. */
 export const MAX_ALIAS_COUNT = 100;
 
-export const TOO_DEEP = "the YAML is nested too deeply to read (a desired-state file needs only a few levels): check the indentation, or for a flow value the [ and { brackets";
+export const TOO_DEEP =
+  "the YAML is nested too deeply to read (a desired-state file needs only a few levels): check the indentation, or for a flow value the [ and { brackets";
 
 /** The parser's message made into what a user can act on. */
 export function yamlErrorMessage(code: string, message: string): string {
   const first = message.split("\n")[0] ?? message;
   if (code === "MULTIPLE_DOCS") {
-    return "the file holds more than one YAML document (a second \"---\" starts here): put every cube in one document's cubes: list, or split them into files of one document each (a run reads several files)";
+    return 'the file holds more than one YAML document (a second "---" starts here): put every cube in one document\'s cubes: list, or split them into files of one document each (a run reads several files)';
   }
   if (code === "RESOURCE_EXHAUSTION" || /call stack/i.test(first)) return TOO_DEEP;
   return first;
 }
 
 /** Where the quote opens of a "Missing closing quote" error (the parser reports the end of the file, where it gave up). */
-export function unclosedQuoteStart(doc: Document.Parsed, error: { code: string; message: string; pos: [number, number] }): number | undefined {
+export function unclosedQuoteStart(
+  doc: Document.Parsed,
+  error: { code: string; message: string; pos: [number, number] },
+): number | undefined {
   if (error.code !== "MISSING_CHAR" || !/closing ["']quote/.test(error.message)) return undefined;
   let start: number | undefined;
   yaml().visit(doc, {
     Scalar(_key, node) {
       const [from, , to] = node.range ?? [];
-      if ((node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") && from !== undefined && to !== undefined && from <= error.pos[0] && error.pos[0] <= to) start = from;
+      if (
+        (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") &&
+        from !== undefined &&
+        to !== undefined &&
+        from <= error.pos[0] &&
+        error.pos[0] <= to
+      )
+        start = from;
     },
   });
   return start;
@@ -70,4 +82,3 @@ export function findFirstAlias(doc: Document.Parsed): number | undefined {
   });
   return offset;
 }
-

@@ -168,9 +168,13 @@ const CORE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [
     scalarType("null", /^(?:~|[Nn]ull|NULL)?$/, () => null),
     scalarType("bool", /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === "t" || s[0] === "T"),
-    scalarType("int", /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/, (s) => (s.startsWith("0o") ? parseInt(s.slice(2), 8) : s.startsWith("0x") ? parseInt(s.slice(2), 16) : parseInt(s, 10))),
-    scalarType("float", /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (s) =>
-      /nan$/i.test(s) ? NaN : /inf$/i.test(s) ? (s[0] === "-" ? -Infinity : Infinity) : parseFloat(s),
+    scalarType("int", /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/, (s) =>
+      s.startsWith("0o") ? parseInt(s.slice(2), 8) : s.startsWith("0x") ? parseInt(s.slice(2), 16) : parseInt(s, 10),
+    ),
+    scalarType(
+      "float",
+      /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      (s) => (/nan$/i.test(s) ? NaN : /inf$/i.test(s) ? (s[0] === "-" ? -Infinity : Infinity) : parseFloat(s)),
     ),
   ],
 });
@@ -214,7 +218,8 @@ function itemStart(piece: Piece): Position | undefined {
   const lines = piece.lines;
   const first = /^( *-[ \t]*)(.?)/.exec(lines[0] ?? "");
   if (!first) return undefined;
-  if (first[2] !== "" && first[2] !== "#" && first[2] !== "\r") return plainStart(first[2]!) ? { line: piece.firstLine + 1, col: (first[1]?.length ?? 0) + 1 } : undefined;
+  if (first[2] !== "" && first[2] !== "#" && first[2] !== "\r")
+    return plainStart(first[2]!) ? { line: piece.firstLine + 1, col: (first[1]?.length ?? 0) + 1 } : undefined;
   for (let i = 1; i < lines.length && i < 64; i++) {
     const text = lines[i] as string;
     if (BLANK_OR_COMMENT.test(text)) continue;
@@ -232,7 +237,8 @@ function plainStart(char: string): boolean {
 function parseItemPositioned(piece: Piece, text: string): { value: unknown; start: Position } | undefined {
   const lines = new (yamlLibrary().LineCounter)();
   const doc = yamlLibrary().parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
-  if (doc.errors.length > 0 || doc.warnings.some(isUnresolvedTag) || !yamlLibrary().isSeq(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  if (doc.errors.length > 0 || doc.warnings.some(isUnresolvedTag) || !yamlLibrary().isSeq(doc.contents) || doc.contents.items.length !== 1)
+    return undefined;
   const offset = (doc.contents.items[0] as { range?: [number, number, number] } | null)?.range?.[0];
   if (offset === undefined) return undefined;
   const value = (doc.toJS() as unknown[])[0];
@@ -275,7 +281,13 @@ function plainValue(value: string): boolean {
   if (value.startsWith("{")) {
     if (!FLOW_MAP.test(value) || /:[,}]|:\s*:/.test(value)) return false;
     const keys = [...value.matchAll(/([A-Za-z_][A-Za-z0-9_]*): /g)].map((k) => k[1]);
-    return new Set(keys).size === keys.length && !value.slice(1, -1).split(",").some((pair) => /:\S*:(?:\s|$)/.test(pair) || (pair.match(/: /g)?.length ?? 0) > 1);
+    return (
+      new Set(keys).size === keys.length &&
+      !value
+        .slice(1, -1)
+        .split(",")
+        .some((pair) => /:\S*:(?:\s|$)/.test(pair) || (pair.match(/: /g)?.length ?? 0) > 1)
+    );
   }
   return PLAIN_VALUE.test(value) && !NOT_PLAIN_VALUE.test(value);
 }
@@ -371,7 +383,9 @@ export function scanIdentity(lines: readonly string[], forms?: LineForms): Scann
     if (!noteIdentity(map.role, key, value, found)) return undefined;
   }
   if (found.name === undefined || found.hostnames.length !== domainItems) return undefined;
-  return found.id === undefined ? { name: found.name, hostnames: found.hostnames } : { name: found.name, id: found.id, hostnames: found.hostnames };
+  return found.id === undefined
+    ? { name: found.name, hostnames: found.hostnames }
+    : { name: found.name, id: found.id, hostnames: found.hostnames };
 }
 
 /**
@@ -391,7 +405,14 @@ function placeLine(stack: Frame[], opened: { frame: Frame; key: string } | undef
   while (stack.length > 0 && (stack[stack.length - 1] as Frame).col > indent) stack.pop();
   // A key after a sequence written at its key's own indentation ("ports:\n- 1\nimage: x").
   const below = stack[stack.length - 2];
-  if (!dash && stack[stack.length - 1]?.kind === "seq" && stack[stack.length - 1]?.col === indent && below?.kind === "map" && below.col === indent) stack.pop();
+  if (
+    !dash &&
+    stack[stack.length - 1]?.kind === "seq" &&
+    stack[stack.length - 1]?.col === indent &&
+    below?.kind === "map" &&
+    below.col === indent
+  )
+    stack.pop();
   const top = stack[stack.length - 1];
   if (top === undefined || top.col !== indent) return undefined;
   if (dash ? top.kind !== "seq" : top.kind !== "map") return undefined;
@@ -400,7 +421,12 @@ function placeLine(stack: Frame[], opened: { frame: Frame; key: string } | undef
   return top;
 }
 
-function noteIdentity(role: Role, key: string, value: string | undefined, found: { name?: string; id?: string; hostnames: string[] }): boolean {
+function noteIdentity(
+  role: Role,
+  key: string,
+  value: string | undefined,
+  found: { name?: string; id?: string; hostnames: string[] },
+): boolean {
   if (role === "cube" && key === "domains") return value === undefined;
   const isIdentity = (role === "cube" && (key === "name" || key === "id")) || (role === "domain" && key === "hostname");
   if (!isIdentity) return true;

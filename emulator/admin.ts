@@ -30,7 +30,18 @@ import { DnsRecordType } from "../schema/api.js";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
 import type { Core } from "./core/core.js";
-import { badRequest, HttpError, json, mediaType, notFound, parseJsonBody, parseWith, SUCCESS, type ApiRequest, type ApiResponse } from "./core/http.js";
+import {
+  badRequest,
+  HttpError,
+  json,
+  mediaType,
+  notFound,
+  parseJsonBody,
+  parseWith,
+  SUCCESS,
+  type ApiRequest,
+  type ApiResponse,
+} from "./core/http.js";
 import { isoAt } from "./core/ids.js";
 import { createBackup } from "./resources/backups.js";
 import { answerDeviceLogin, deviceLoginForm, deviceLoginPage } from "./resources/cli-auth.js";
@@ -41,7 +52,12 @@ import type { EmulatorAdmin } from "./types.js";
 
 export const ADMIN_PREFIX = "/__emulator";
 
-const SystemCase = z.enum(["unfunded_storage_sweep", "snapshot_rollback_failure", "transfer_cancellation_cleanup", "orphan_directory_teardown"]);
+const SystemCase = z.enum([
+  "unfunded_storage_sweep",
+  "snapshot_rollback_failure",
+  "transfer_cancellation_cleanup",
+  "orphan_directory_teardown",
+]);
 const Schemas = {
   space: z.strictObject({ id: z.string().min(1).optional(), name: z.string().min(1).optional() }),
   dns: z.strictObject({ type: DnsRecordType, host: z.string().min(1), value: z.string().min(1) }),
@@ -70,7 +86,12 @@ const Schemas = {
   storageRate: z.strictObject({ bytesPerSecond: z.number().int().min(1024).nullable() }),
   imageFault: z.strictObject({ image: z.string().min(1), fault: z.enum(["error", "never-running"]).nullable() }),
   allowance: z.strictObject({ spaceId: z.string().min(1), allowance: z.number().int().min(0).nullable() }),
-  terminate: z.strictObject({ cubeId: z.string().min(1), actorType: z.enum(["admin", "system"]), reason: z.string().min(1), systemCase: SystemCase.optional() }),
+  terminate: z.strictObject({
+    cubeId: z.string().min(1),
+    actorType: z.enum(["admin", "system"]),
+    reason: z.string().min(1),
+    systemCase: SystemCase.optional(),
+  }),
 };
 
 export function createAdmin(core: Core): EmulatorAdmin {
@@ -149,10 +170,11 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   "POST /spaces": (admin, body) => json(201, admin.createSpace((body ?? {}) as { id?: string; name?: string })),
   "POST /dns": (admin, body) => ok(() => admin.publishDns(body as never)),
   "DELETE /dns": (admin, body, query) => ok(() => admin.removeDns((body ?? Object.fromEntries(query)) as never)),
-  "POST /dns/unavailable": (admin, body) => ok(() => {
-    const { host, unavailable } = parseWith(Schemas.dnsUnavailable, body);
-    admin.setDnsUnavailable(host, unavailable);
-  }),
+  "POST /dns/unavailable": (admin, body) =>
+    ok(() => {
+      const { host, unavailable } = parseWith(Schemas.dnsUnavailable, body);
+      admin.setDnsUnavailable(host, unavailable);
+    }),
   "POST /faults": (admin, body) => ok(() => admin.injectFault(body as never), 201),
   "DELETE /faults": (admin) => ok(() => admin.clearFaults()),
   "POST /clock": (admin, body) =>
@@ -178,7 +200,8 @@ const ADMIN_ROUTES: Record<string, AdminRoute> = {
   "POST /flush": (admin) => ok(() => admin.flushState()),
   "GET /audit": (admin, _body, query) => {
     const visibility = query.get("visibility");
-    if (visibility !== null && visibility !== "customer" && visibility !== "internal") throw badRequest("visibility must be customer or internal");
+    if (visibility !== null && visibility !== "customer" && visibility !== "internal")
+      throw badRequest("visibility must be customer or internal");
     return json(200, { auditRows: admin.auditRows({ visibility: visibility ?? undefined, spaceId: query.get("spaceId") ?? undefined }) });
   },
 };
@@ -197,12 +220,16 @@ const BROWSER_ROUTES: Record<string, (core: Core, req: ApiRequest) => ApiRespons
 export function adminHandler(admin: EmulatorAdmin, core: Core): (req: ApiRequest) => Promise<ApiResponse> {
   return async (req) => {
     const name = `${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`;
-    if (!isLoopbackHostHeader(req.headers.host)) return json(421, { error: `The emulator's admin surface answers only loopback Host headers (127.0.0.1, localhost, [::1]), not ${JSON.stringify(req.headers.host)}` });
+    if (!isLoopbackHostHeader(req.headers.host))
+      return json(421, {
+        error: `The emulator's admin surface answers only loopback Host headers (127.0.0.1, localhost, [::1]), not ${JSON.stringify(req.headers.host)}`,
+      });
     const page = BROWSER_ROUTES[name];
     if (page) return page(core, req);
     const route = ADMIN_ROUTES[name];
     if (!route) return json(404, { error: `No admin route ${req.method} ${req.path}` });
-    if (req.method === "POST" && mediaType(req) !== "application/json") return json(415, { error: "Admin POSTs need Content-Type: application/json" });
+    if (req.method === "POST" && mediaType(req) !== "application/json")
+      return json(415, { error: "Admin POSTs need Content-Type: application/json" });
     try {
       return route(admin, parseJsonBody(req.body), req.query);
     } catch (thrown) {

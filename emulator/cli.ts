@@ -33,13 +33,24 @@ export async function runEmulatorCommand(
   io: EmulatorCommandIo,
 ): Promise<{ emulator: RunningEmulator; stop(): Promise<void> }> {
   const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
-  const emulator = await startEmulator({ port: opts.port, apiKey: opts.apiKey, spaceId: opts.space, statePath: opts.state, rateLimit, deliverAnywhere: opts.deliverAnywhere });
+  const emulator = await startEmulator({
+    port: opts.port,
+    apiKey: opts.apiKey,
+    spaceId: opts.space,
+    statePath: opts.state,
+    rateLimit,
+    deliverAnywhere: opts.deliverAnywhere,
+  });
   io.stdout.write(`Cube API emulator listening on ${emulator.url}\n`);
   io.stdout.write(`Space: ${emulator.spaceId}\n`);
   // A key the user supplied is never echoed; a generated one is shown once, here.
   if (opts.apiKey === undefined) io.stdout.write(`API key (owner, generated): ${emulator.apiKey}\n`);
   if (opts.state !== undefined) io.stdout.write(`State file: ${opts.state}\n`);
-  io.stdout.write(opts.deliverAnywhere === true ? "Webhook deliveries: to any address (--deliver-anywhere)\n" : "Webhook deliveries: to loopback addresses only (--deliver-anywhere for any)\n");
+  io.stdout.write(
+    opts.deliverAnywhere === true
+      ? "Webhook deliveries: to any address (--deliver-anywhere)\n"
+      : "Webhook deliveries: to loopback addresses only (--deliver-anywhere for any)\n",
+  );
   io.stdout.write(`export CUBE_API_URL=${emulator.url}\n`);
   io.stdout.write(`export CUBE_SPACE_ID=${emulator.spaceId}\n`);
   if (opts.apiKey === undefined) io.stdout.write(`export CUBE_API_KEY=${emulator.apiKey}\n`);

@@ -73,7 +73,8 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   const mutating = isMutating(req.method);
   if (mutating) {
     const decision = core.rateLimiter.check(req.clientIp);
-    if (!decision.allowed) return { status: 429, headers: { "Retry-After": String(decision.retryAfterSeconds) }, body: { error: decision.message } };
+    if (!decision.allowed)
+      return { status: 429, headers: { "Retry-After": String(decision.retryAfterSeconds) }, body: { error: decision.message } };
   }
   if ("methodNotAllowed" in match) return error(405, `Method ${req.method} is not allowed on ${req.path}`);
   const { route, params } = match;
@@ -88,12 +89,21 @@ function dispatch(core: Core, req: ApiRequest): ApiResponse {
   const keyHolder = req.headers["x-api-key"] ? findKey(core.data, req.headers["x-api-key"]) : undefined;
   if (idempotencyKey && keyHolder) {
     const replay = findReplay(core, keyHolder.spaceId, idempotencyKey, now);
-    if (replay && replay.fingerprint !== fingerprint(req)) return error(422, "This Idempotency-Key was already used with a different request (method, path or body)");
+    if (replay && replay.fingerprint !== fingerprint(req))
+      return error(422, "This Idempotency-Key was already used with a different request (method, path or body)");
     if (replay) return { status: replay.status, headers: { [REPLAYED]: "true" }, body: replay.body };
   }
   const auth = authenticate(req, keyHolder);
   authorize(route, params, auth, mutating);
-  const response = route.handler({ core, params, query: req.query, body: parseRequest(route, req), auth, now, origin } satisfies RouteContext);
+  const response = route.handler({
+    core,
+    params,
+    query: req.query,
+    body: parseRequest(route, req),
+    auth,
+    now,
+    origin,
+  } satisfies RouteContext);
   if (idempotencyKey) storeOutcome(core, auth.spaceId, idempotencyKey, req, response, now);
   return response;
 }
@@ -115,16 +125,26 @@ function authenticate(req: ApiRequest, keyHolder: AuthInfo | undefined): AuthInf
 function authorize(route: Route, params: Record<string, string>, auth: AuthInfo, mutating: boolean): void {
   if (params.spaceId !== undefined && params.spaceId !== auth.spaceId) throw new HttpError(403, "This API key is not scoped to that space");
   if (mutating && auth.role === "read_only") {
-    throw new HttpError(403, route.readOnlyMessage ?? `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`);
+    throw new HttpError(
+      403,
+      route.readOnlyMessage ?? `This API key is read-only: ${route.method} ${route.path} needs a key with write permission`,
+    );
   }
 }
 
 /** The JSON body, after checking the query names against the route's documented ones; a route without a body takes none or `{}`. */
 function parseRequest(route: Route, req: ApiRequest): unknown {
-  checkQueryNames(req.query, (route.doc.query ?? []).map((param) => String(param.name)));
+  checkQueryNames(
+    req.query,
+    (route.doc.query ?? []).map((param) => String(param.name)),
+  );
   const body = parseJsonBody(req.body);
   const fields = body === undefined || route.doc.body ? [] : Object.keys(body);
-  if (fields.length > 0) throw new HttpError(400, `unknown field${fields.length > 1 ? "s" : ""}: ${fields.join(", ")} (${route.method} ${route.path} takes no request body)`);
+  if (fields.length > 0)
+    throw new HttpError(
+      400,
+      `unknown field${fields.length > 1 ? "s" : ""}: ${fields.join(", ")} (${route.method} ${route.path} takes no request body)`,
+    );
   return body;
 }
 
@@ -136,4 +156,3 @@ function fromThrown(thrown: unknown): ApiResponse {
 export function error(status: number, message: string): ApiResponse {
   return { status, body: { error: message } };
 }
-

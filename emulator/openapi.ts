@@ -26,7 +26,8 @@ const IDEMPOTENCY_HEADER: Schema = {
   name: "Idempotency-Key",
   in: "header",
   required: false,
-  description: "Optional (max 255 chars). A repeat within 24 h in the same Space returns the original response with Idempotency-Replayed: true.",
+  description:
+    "Optional (max 255 chars). A repeat within 24 h in the same Space returns the original response with Idempotency-Replayed: true.",
   schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
@@ -38,8 +39,10 @@ function jsonSchema(shape: Shape): Schema {
 }
 
 function errorResponse(status: number): Schema {
-  const schema = status === 409 ? { oneOf: [ref("Error"), ref("TerminationProtectedError"), ref("ProxyProtocolMismatchError")] } : ref("Error");
-  const headers = status === 429 ? { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait." } } : undefined;
+  const schema =
+    status === 409 ? { oneOf: [ref("Error"), ref("TerminationProtectedError"), ref("ProxyProtocolMismatchError")] } : ref("Error");
+  const headers =
+    status === 429 ? { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait." } } : undefined;
   return { description: ERROR_RESPONSES[status] ?? "Error", ...(headers ? { headers } : {}), content: { "application/json": { schema } } };
 }
 
@@ -53,7 +56,14 @@ function operation(path: string, method: string, op: Operation, isPublic: boolea
     tags: [op.tag],
     ...(isPublic ? { security: [] } : {}),
     parameters: [...pathParams, ...(op.query ?? []), ...(mutating ? [IDEMPOTENCY_HEADER] : [])],
-    ...(op.body ? { requestBody: { required: method === "post" && !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body) } } } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: method === "post" && !op.bodyOptional,
+            content: { "application/json": { schema: jsonSchema(op.body) } },
+          },
+        }
+      : {}),
     responses: {
       [okStatus]: { description: "Success", ...(okSchema ? { content: { "application/json": { schema: jsonSchema(okSchema) } } } : {}) },
       ...Object.fromEntries([...errors].sort().map((status) => [status, errorResponse(status)])),
@@ -79,7 +89,9 @@ const ERROR_SCHEMAS: Record<string, Schema> = {
 /** The reference's components with the emulator's additions; then the resources' own and the error bodies. */
 function componentSchemas(resourceSchemas: Record<string, Shape>): Record<string, Schema> {
   const reference = referenceOpenApi().components.schemas;
-  const patched = Object.fromEntries(Object.entries(ADDED_PROPERTIES).map(([name, properties]) => [name, withProperties(reference[name] ?? {}, properties)]));
+  const patched = Object.fromEntries(
+    Object.entries(ADDED_PROPERTIES).map(([name, properties]) => [name, withProperties(reference[name] ?? {}, properties)]),
+  );
   const added = Object.fromEntries(Object.entries(resourceSchemas).map(([name, shape]) => [name, jsonSchema(shape)]));
   return { ...reference, ...patched, ...added, ...ERROR_SCHEMAS };
 }

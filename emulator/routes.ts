@@ -9,7 +9,11 @@ export type { Route } from "./core/resource.js";
 let document: unknown;
 
 const serveDocument = () => json(200, (document ??= openApiDocument(ROUTES, Object.assign({}, ...RESOURCES.map((r) => r.schemas ?? {})))));
-const OPENAPI_ROUTE = publicRoute("GET", "/openapi.json", serveDocument, { summary: "This document", tag: "Public", ok: [200, { type: "object" }] });
+const OPENAPI_ROUTE = publicRoute("GET", "/openapi.json", serveDocument, {
+  summary: "This document",
+  tag: "Public",
+  ok: [200, { type: "object" }],
+});
 
 export const ROUTES: readonly Route[] = [...RESOURCES.flatMap((resource) => resource.routes), OPENAPI_ROUTE];
 
@@ -19,7 +23,9 @@ const literalSegments = (path: string): string[] => path.split("/").filter((part
 const literals = (path: string): number => literalSegments(path).length;
 
 /** Every route, more literal segments first: `/cubes/imports` is never read as the cube id "imports". */
-const bySpecificity = ROUTES.map((route) => ({ route, ...pathPattern(route.path) })).sort((a, b) => literals(b.route.path) - literals(a.route.path));
+const bySpecificity = ROUTES.map((route) => ({ route, ...pathPattern(route.path) })).sort(
+  (a, b) => literals(b.route.path) - literals(a.route.path),
+);
 
 /** The routes of each method, tried first: most requests match one of them. */
 const byMethod = new Map<string, typeof bySpecificity>();

@@ -53,7 +53,9 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
     method: (req.method ?? "GET").toUpperCase(),
     path: url.pathname,
     query: url.searchParams,
-    headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value])),
+    headers: Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]),
+    ),
     body,
     clientIp: req.socket.remoteAddress ?? "unknown",
     origin: listeningOrigin(req),
@@ -65,7 +67,11 @@ async function serve(handle: Handle, req: IncomingMessage, res: ServerResponse):
 
 /** 413 for a body over the limit, the rest read and dropped (destroying the socket would reset it before the client reads the answer). */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  send(res, { status: 413, headers: { connection: "close" }, body: { error: `Request body larger than ${BODY_LIMIT} bytes: send at most ${BODY_LIMIT} bytes` } });
+  send(res, {
+    status: 413,
+    headers: { connection: "close" },
+    body: { error: `Request body larger than ${BODY_LIMIT} bytes: send at most ${BODY_LIMIT} bytes` },
+  });
   req.resume();
 }
 

@@ -33,7 +33,8 @@ export async function runSteps(steps: Step[], ctx: ExecContext & RunOptions): Pr
     outcomes.push(...ran);
     const outcome = ran[ran.length - 1] as StepOutcome;
     if (outcome.status === "skipped") stopReason ??= "stop requested";
-    if (outcome.status === "failed" && (ctx.stopOnError ?? true)) stopReason = `an earlier step failed (${outcome.step.op} ${outcome.step.address})`;
+    if (outcome.status === "failed" && (ctx.stopOnError ?? true))
+      stopReason = `an earlier step failed (${outcome.step.op} ${outcome.step.address})`;
   }
   const counted = outcomes.filter((o) => o.status === "done" && o.step.op !== "rollout-batch" && isMutation(o.step)).length;
   const mutationsSent = mutationsBefore !== undefined && ctx.client.stats ? ctx.client.stats.mutations - mutationsBefore : counted;
@@ -44,9 +45,20 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   const { outcomes, mutationsSent } = await runSteps(plan.steps, options);
   if (options.shouldStop?.() || options.signal?.aborted) {
     // Sending nothing new after a stop request includes the reads of a fresh observation.
-    return { outcomes, blocked: plan.changes.filter((change) => change.blocked), after: plan, converged: false, mutationsSent, stopped: true };
+    return {
+      outcomes,
+      blocked: plan.changes.filter((change) => change.blocked),
+      after: plan,
+      converged: false,
+      mutationsSent,
+      stopped: true,
+    };
   }
-  const observed = await observe(options.client, { cubeNames: plan.options.targets, webhooks: options.desired.webhooks !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
+  const observed = await observe(options.client, {
+    cubeNames: plan.options.targets,
+    webhooks: options.desired.webhooks !== undefined,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const after = diff(options.desired, withoutDeletedCubes(observed, outcomes), plan.options);
   const converged = after.changes.every((change) => change.action === "noop" || change.blocked !== undefined);
   return { outcomes, blocked: plan.changes.filter((change) => change.blocked), after, converged, mutationsSent };

@@ -16,7 +16,13 @@ export interface ResourcePlan {
  * A domain's or port's ResourceChange, always one literal with its keys in this order. Not `{ ...base, action, … }`: past a few thousand calls V8 gives each
  * object spread there a hidden class of its own (~300 bytes of shape per change; 50,000 changes at 10,000 cubes).
  */
-export function resourceChange(base: ChangeBase, action: Action, before: View | null, after: View | null, changes: FieldChange[]): ResourceChange {
+export function resourceChange(
+  base: ChangeBase,
+  action: Action,
+  before: View | null,
+  after: View | null,
+  changes: FieldChange[],
+): ResourceChange {
   return { address: base.address, kind: base.kind, cubeName: base.cubeName, id: base.id, action, before, after, changes };
 }
 
@@ -32,7 +38,6 @@ export function withoutNoopBodies(change: ResourceChange): ResourceChange {
   return rest;
 }
 const NO_FIELD_CHANGES = Object.freeze([]) as unknown as FieldChange[];
-
 
 export function fieldChange(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
   return { path, before: before ?? null, after: after ?? null, forcesReplace };

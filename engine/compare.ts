@@ -44,8 +44,14 @@ export function sortedOrNull(list: readonly string[] | null | undefined): string
 export type PowerSide = "running" | "stopped" | "error" | "deleted";
 
 const POWER_SIDES: Record<CubeState, PowerSide> = {
-  pending: "running", booting: "running", running: "running", resizing: "running",
-  stopped: "stopped", stopping: "stopped", error: "error", deleted: "deleted",
+  pending: "running",
+  booting: "running",
+  running: "running",
+  resizing: "running",
+  stopped: "stopped",
+  stopping: "stopped",
+  error: "error",
+  deleted: "deleted",
 };
 
 export const powerSide = (state: CubeState): PowerSide => POWER_SIDES[state];

@@ -23,7 +23,8 @@ export interface FleetCube {
 }
 
 /** The budget refuses the plan: it adds cost above the budget, or (with a budget) its cost cannot be known. */
-export const isOverBudget = (cost: PlanCost | undefined): boolean => cost !== undefined && ("before" in cost ? cost.budget?.over === true : cost.blocked === true);
+export const isOverBudget = (cost: PlanCost | undefined): boolean =>
+  cost !== undefined && ("before" in cost ? cost.budget?.over === true : cost.blocked === true);
 
 /** A month is 28 to 31 days: a note naming hours outside this is not a month's billing. */
 const MONTH_HOURS = { min: 28 * 24, max: 31 * 24 };
@@ -37,9 +38,11 @@ export function implausiblePricing(pricing: Pricing, hoursPerMonth: number): str
     if (!(Number.isFinite(rate) && rate > 0)) return `rates.${name} is ${rate}, not a positive price`;
   }
   for (const tier of pricing.tiers) {
-    if (!(Number.isFinite(tier.multiplier) && tier.multiplier > 0)) return `the multiplier of tier ${JSON.stringify(tier.label)} is ${tier.multiplier}, not a positive factor`;
+    if (!(Number.isFinite(tier.multiplier) && tier.multiplier > 0))
+      return `the multiplier of tier ${JSON.stringify(tier.label)} is ${tier.multiplier}, not a positive factor`;
   }
-  if (!(hoursPerMonth >= MONTH_HOURS.min && hoursPerMonth <= MONTH_HOURS.max)) return `the note bills ${hoursPerMonth} hours a month (a month has ${MONTH_HOURS.min}-${MONTH_HOURS.max})`;
+  if (!(hoursPerMonth >= MONTH_HOURS.min && hoursPerMonth <= MONTH_HOURS.max))
+    return `the note bills ${hoursPerMonth} hours a month (a month has ${MONTH_HOURS.min}-${MONTH_HOURS.max})`;
   return undefined;
 }
 
@@ -54,7 +57,12 @@ export class ImplausiblePricingError extends EngineError {
 const FLEET_STEPS: ReadonlySet<Step["op"]> = new Set(["create-cube", "delete-cube", "power-off", "wake"]);
 
 export function fleetBefore(observed: ObservedState): FleetCube[] {
-  return observed.cubes.map(({ cube }) => ({ id: cube.id, name: cube.name, resources: cube.resources, stopped: powerSide(cube.state) === "stopped" }));
+  return observed.cubes.map(({ cube }) => ({
+    id: cube.id,
+    name: cube.name,
+    resources: cube.resources,
+    stopped: powerSide(cube.state) === "stopped",
+  }));
 }
 
 /** The fleet once the steps are carried out; a blocked change has none and leaves its cube as it is. */
@@ -62,7 +70,8 @@ export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCu
   if (!steps.some((step) => FLEET_STEPS.has(step.op))) return before;
   const fleet = new Map(before.map((cube) => [cube.id as string, cube]));
   for (const step of steps) {
-    if (step.op === "create-cube") fleet.set(`+${step.cube.cubeName}`, { id: null, name: step.cube.cubeName, resources: step.body.resources, stopped: false });
+    if (step.op === "create-cube")
+      fleet.set(`+${step.cube.cubeName}`, { id: null, name: step.cube.cubeName, resources: step.body.resources, stopped: false });
     else if (step.op === "delete-cube") fleet.delete(step.cube.cubeId);
     else if (step.op === "power-off" || step.op === "wake") {
       const key = step.cube.cubeId ?? `+${step.cube.cubeName}`;
@@ -76,7 +85,13 @@ export function fleetAfter(before: FleetCube[], steps: readonly Step[]): FleetCu
 /**
  * `listed`: the cubes `cubes[]` names (a --target plan: the targeted ones, as its changes); the totals count every cube.
  */
-export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube[], budget?: Budget, listed?: ReadonlySet<string>): KnownCost {
+export function planCost(
+  pricing: Pricing,
+  before: FleetCube[],
+  after: FleetCube[],
+  budget?: Budget,
+  listed?: ReadonlySet<string>,
+): KnownCost {
   const hoursPerMonth = Number(/(\d+(?:\.\d+)?)\s*(?:h|hours)\s*(?:per|a|\/)\s*month/i.exec(pricing.note)?.[1] ?? HOURS_PER_MONTH);
   const implausible = implausiblePricing(pricing, hoursPerMonth);
   if (implausible !== undefined) throw new ImplausiblePricingError(`implausible prices from GET /pricing: ${implausible}`);
@@ -107,7 +122,14 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
   const totalAfter = after === before ? totalBefore : total(after, "after");
   // forEach, not destructuring entries: this runs once per cube, before V8 optimizes it.
   const cubes: KnownCost["cubes"] = [];
-  byName.forEach((e, name) => cubes.push({ name, before: cents(e.before), after: cents(e.after), delta: e.before === e.after ? 0 : cents((e.after ?? 0) - (e.before ?? 0)) }));
+  byName.forEach((e, name) =>
+    cubes.push({
+      name,
+      before: cents(e.before),
+      after: cents(e.after),
+      delta: e.before === e.after ? 0 : cents((e.after ?? 0) - (e.before ?? 0)),
+    }),
+  );
   const tiers = new Map<string, KnownCost["tiers"][number]>();
   for (const cube of after) {
     const tier = tierOf(cube.resources.vcpu) ?? { label: "no tier", multiplier: 1 };
@@ -115,12 +137,35 @@ export function planCost(pricing: Pricing, before: FleetCube[], after: FleetCube
     if (seen === undefined) tiers.set(tier.label, { label: tier.label, multiplier: tier.multiplier, cubes: 1 });
     else seen.cubes++;
   }
-  if (!Number.isFinite(totalBefore) || !Number.isFinite(totalAfter)) throw new ImplausiblePricingError(`implausible prices from GET /pricing: the fleet's monthly cost comes to ${totalAfter}`);
-  const cost: KnownCost = { currency: pricing.currency, hoursPerMonth, stoppedBills, note: pricing.note, tiers: [...tiers.values()], before: cents(totalBefore), after: cents(totalAfter), delta: cents(totalAfter - totalBefore), cubes };
+  if (!Number.isFinite(totalBefore) || !Number.isFinite(totalAfter))
+    throw new ImplausiblePricingError(`implausible prices from GET /pricing: the fleet's monthly cost comes to ${totalAfter}`);
+  const cost: KnownCost = {
+    currency: pricing.currency,
+    hoursPerMonth,
+    stoppedBills,
+    note: pricing.note,
+    tiers: [...tiers.values()],
+    before: cents(totalBefore),
+    after: cents(totalAfter),
+    delta: cents(totalAfter - totalBefore),
+    cubes,
+  };
   if (budget !== undefined) {
     // A change that lowers the cost is never blocked, even when the fleet stays over the budget.
     const over = cost.delta > 0 && cost.after > budget.monthly;
-    cost.budget = { monthly: budget.monthly, over, ...(over ? { top: cubes.filter((c) => c.delta > 0).sort((a, b) => b.delta - a.delta).slice(0, TOP_CUBES).map((c) => c.name) } : {}) };
+    cost.budget = {
+      monthly: budget.monthly,
+      over,
+      ...(over
+        ? {
+            top: cubes
+              .filter((c) => c.delta > 0)
+              .sort((a, b) => b.delta - a.delta)
+              .slice(0, TOP_CUBES)
+              .map((c) => c.name),
+          }
+        : {}),
+    };
   }
   return cost;
 }

@@ -86,13 +86,17 @@ function replacedFieldChanges(spec: DesiredCubeSpec, live: ObservedCube, olds?: 
   if (isManaged(spec, "image") && cube.image !== spec.image) changes.push(fieldChange("image", cube.image, spec.image, true));
   if (isManaged(spec, "resources")) {
     for (const key of ["vcpu", "ramGb", "diskGb"] as const) {
-      if (cube.resources[key] !== spec.resources[key]) changes.push(fieldChange(`resources.${key}`, cube.resources[key], spec.resources[key], true));
+      if (cube.resources[key] !== spec.resources[key])
+        changes.push(fieldChange(`resources.${key}`, cube.resources[key], spec.resources[key], true));
     }
   }
   const region = managed(spec, "region");
-  if (region !== undefined && cube.region !== undefined && cube.region !== region) changes.push(fieldChange("region", cube.region, region, true));
-  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey) changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
-  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? "")) changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
+  if (region !== undefined && cube.region !== undefined && cube.region !== region)
+    changes.push(fieldChange("region", cube.region, region, true));
+  if (olds && isManaged(spec, "sshPublicKey") && olds.sshPublicKey !== spec.sshPublicKey)
+    changes.push(fieldChange("sshPublicKey", olds.sshPublicKey, spec.sshPublicKey, true));
+  if (olds && isManaged(spec, "userData") && (olds.userData ?? "") !== (spec.userData ?? ""))
+    changes.push(fieldChange("userData", SENSITIVE, SENSITIVE, true));
   return changes;
 }
 
@@ -100,7 +104,8 @@ function inPlaceFieldChanges(spec: DesiredCubeSpec, live: ObservedCube): FieldCh
   const { cube } = live;
   const changes: FieldChange[] = [];
   const protection = managed(spec, "terminationProtection");
-  if (protection !== undefined && protection !== cube.terminationProtection) changes.push(fieldChange("terminationProtection", cube.terminationProtection, protection));
+  if (protection !== undefined && protection !== cube.terminationProtection)
+    changes.push(fieldChange("terminationProtection", cube.terminationProtection, protection));
   const power = managed(spec, "power");
   const side = powerSide(cube.state);
   if (power !== undefined && side !== power) changes.push(fieldChange("power", side === "error" ? "error" : side, power));
@@ -123,7 +128,8 @@ export function createCubeBody(spec: DesiredCubeSpec): CreateCubeRequest {
 function createSteps(address: string, spec: DesiredCubeSpec): Step[] {
   const cube: CubeRef = { cubeName: spec.name, cubeId: null };
   const steps: Step[] = [{ op: "create-cube", address, cube, body: createCubeBody(spec) }];
-  if (spec.sshPort !== undefined && spec.sshPort !== DEFAULT_SSH_PORT) steps.push({ op: "set-ssh-port", address, cube, cubePort: spec.sshPort });
+  if (spec.sshPort !== undefined && spec.sshPort !== DEFAULT_SSH_PORT)
+    steps.push({ op: "set-ssh-port", address, cube, cubePort: spec.sshPort });
   if (spec.power === "stopped") steps.push({ op: "power-off", address, cube });
   else steps.push({ op: "wait-running", address, cube });
   return steps;
@@ -135,13 +141,20 @@ function inPlaceSteps(address: string, cube: CubeRef, changes: FieldChange[]): S
     if (change.path === "terminationProtection") steps.push({ op: "set-protection", address, cube, value: change.after === true });
     if (change.path === "sshPort") steps.push({ op: "set-ssh-port", address, cube, cubePort: change.after as number });
     // A cube in state "error" is reported, but no power step can fix it.
-    if (change.path === "power" && change.before === "running" && change.after === "stopped") steps.push({ op: "power-off", address, cube });
-    if (change.path === "power" && change.before === "stopped" && change.after === "running") steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
+    if (change.path === "power" && change.before === "running" && change.after === "stopped")
+      steps.push({ op: "power-off", address, cube });
+    if (change.path === "power" && change.before === "stopped" && change.after === "running")
+      steps.push({ op: "wake", address, cube }, { op: "wait-running", address, cube });
   }
   return steps;
 }
 
-function replacementBlock(spec: DesiredCubeSpec, live: ObservedCube, replaceChanges: FieldChange[], allowReplace: boolean): Blocked | undefined {
+function replacementBlock(
+  spec: DesiredCubeSpec,
+  live: ObservedCube,
+  replaceChanges: FieldChange[],
+  allowReplace: boolean,
+): Blocked | undefined {
   const paths = replaceChanges.map((change) => change.path).join(", ");
   const replaceAllowed = allowReplace || spec.lifecycle.allowReplace;
   const allowHint = "set lifecycle.allowReplace: true on the cube";
@@ -151,14 +164,20 @@ function replacementBlock(spec: DesiredCubeSpec, live: ObservedCube, replaceChan
     return { code: "termination_protected", reason: `${reason} (${paths} cannot change in place)` };
   }
   if (!replaceAllowed) {
-    return { code: "replace_not_allowed", reason: `replacing cube "${spec.name}" destroys its disk (${paths} cannot change in place); ${allowHint} to allow it` };
+    return {
+      code: "replace_not_allowed",
+      reason: `replacing cube "${spec.name}" destroys its disk (${paths} cannot change in place); ${allowHint} to allow it`,
+    };
   }
   return undefined;
 }
 
 /** Delete a live cube, then wait until the API no longer lists it (deletes are asynchronous). */
 export function deleteCubeSteps(address: string, cube: CubeRef & { cubeId: string }): Step[] {
-  return [{ op: "delete-cube", address, cube }, { op: "wait-deleted", address, cube }];
+  return [
+    { op: "delete-cube", address, cube },
+    { op: "wait-deleted", address, cube },
+  ];
 }
 
 const ordered = (steps: Step[]): Step[] => orderSteps(steps.map((step) => ({ step, group: 0 })));
@@ -168,7 +187,16 @@ export function planCube(input: CubePlanInput): CubePlan {
   const newRef: CubeRef = { cubeName: spec.name, cubeId: null };
   if (!live) {
     const after = newCubeView(spec);
-    const change: ResourceChange = { address, kind: "cube", cubeName: spec.name, id: null, action: "create", before: null, after, changes: viewFields(after, "created") };
+    const change: ResourceChange = {
+      address,
+      kind: "cube",
+      cubeName: spec.name,
+      id: null,
+      action: "create",
+      before: null,
+      after,
+      changes: viewFields(after, "created"),
+    };
     return { change, steps: createSteps(address, spec), deletesLive: false, target: newRef };
   }
   const liveRef = { cubeName: spec.name, cubeId: live.cube.id };

@@ -17,7 +17,18 @@ import { cubeDigestEntry } from "./digest.js";
 import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
 import { planRollouts, type MemberMatch, type RolloutTiming } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
-import type { CubeRef, DeclaredCube, DesiredCubeSpec, ObservedCube, ObservedState, Plan, PlanOptions, ResourceChange, DesiredState, RolloutRecord } from "./types.js";
+import type {
+  CubeRef,
+  DeclaredCube,
+  DesiredCubeSpec,
+  ObservedCube,
+  ObservedState,
+  Plan,
+  PlanOptions,
+  ResourceChange,
+  DesiredState,
+  RolloutRecord,
+} from "./types.js";
 
 interface Collector {
   changes: ResourceChange[];
@@ -73,7 +84,8 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const declared = [...desired.cubes, ...(desired.untargeted ?? [])];
   const targets = new Set(resolved.targets);
   // A group's name targets all its members.
-  const planned = (spec: DesiredCubeSpec): boolean => targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
+  const planned = (spec: DesiredCubeSpec): boolean =>
+    targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
   const early: (EarlyCube | undefined)[] = [];
   // Each cube's part of the digest, made while the other cubes are read; the digest itself only when asked for (buildPlan).
   const digestEntries = new Map<string, { live: ObservedCube; entry: string }>();
@@ -138,7 +150,9 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       const prune = resolved.prune && targets.size === 0 ? pruneMode(desired, declared.length) : "off";
       // Members a smaller replica count leaves over are the group's to remove (highest index first), not unmanaged cubes.
       const { leftovers, others } = splitLeftovers(desired.groups, unmanaged);
-      others.forEach((cube, index) => planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out));
+      others.forEach((cube, index) =>
+        planUnmanagedCube(cube, addressAt(cube.cube.name, cube.cube.id), prune, declared.length + index, out),
+      );
       leftovers.forEach((leftover, index) => {
         if (targets.size > 0 && !targets.has(leftover.live.cube.name) && !targets.has(leftover.group)) return;
         const replicas = desired.groups?.find((group) => group.name === leftover.group)?.replicas ?? 0;
@@ -155,8 +169,18 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         const made = digestEntries.get(cube.cube.id);
         return made?.live === cube ? made.entry : undefined;
       };
-      const grouped = desired.groups === undefined ? out.steps : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
-      const plan = buildPlan({ observed, options: resolved, changes: out.changes, steps: orderSteps(grouped), digestEntry, ...(context.rolloutTiming ? { timing: context.rolloutTiming } : {}) });
+      const grouped =
+        desired.groups === undefined
+          ? out.steps
+          : planRollouts(desired.groups, memberMatches(desired, matches), out.changes, out.steps, context.rollouts);
+      const plan = buildPlan({
+        observed,
+        options: resolved,
+        changes: out.changes,
+        steps: orderSteps(grouped),
+        digestEntry,
+        ...(context.rolloutTiming ? { timing: context.rolloutTiming } : {}),
+      });
       const groups = describeGroups(plan, desired);
       if (groups !== undefined) plan.groups = groups;
       return plan;
@@ -174,7 +198,8 @@ function memberMatches(desired: DesiredState, matches: CubeMatch[]): MemberMatch
 
 /** The listing's matching with the observed cubes for the stubs, when those are the listed cubes in order (same ids and names). */
 function sameMatching(listing: ListedMatching | undefined, live: ObservedCube[]): (CubeMatching & { addressOf: Addressing }) | undefined {
-  if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i])) return undefined;
+  if (listing === undefined || listing.cubes.length !== live.length || live.some((cube, i) => cube.cube !== listing.cubes[i]))
+    return undefined;
   const observedOf = (stub: ObservedCube): ObservedCube => live[(stub as ListedCube).at] as ObservedCube;
   const matches = listing.matches.map((match): CubeMatch => {
     if (match.kind === "matched") return { kind: "matched", live: observedOf(match.live) };
@@ -209,10 +234,28 @@ function countNames(specs: readonly DeclaredCube[], unmanaged: ObservedCube[], o
   return counts;
 }
 
-function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: string, options: PlanOptions, group: number, out: Collector, context: DiffContext): void {
+function planDeclaredCube(
+  spec: DesiredCubeSpec,
+  match: CubeMatch,
+  address: string,
+  options: PlanOptions,
+  group: number,
+  out: Collector,
+  context: DiffContext,
+): void {
   if (match.kind === "ambiguous") {
     const view = { name: spec.name, ids: match.candidates.map((cube) => cube.cube.id) };
-    out.changes.push({ address, kind: "cube", cubeName: spec.name, id: null, action: "noop", before: view, after: view, changes: [], blocked: { code: "ambiguous_name", reason: match.reason } });
+    out.changes.push({
+      address,
+      kind: "cube",
+      cubeName: spec.name,
+      id: null,
+      action: "noop",
+      before: view,
+      after: view,
+      changes: [],
+      blocked: { code: "ambiguous_name", reason: match.reason },
+    });
     return;
   }
   const live = match.kind === "matched" ? match.live : undefined;
@@ -222,7 +265,16 @@ function planDeclaredCube(spec: DesiredCubeSpec, match: CubeMatch, address: stri
   planSubResources(spec, live, cubePlan.target, cubePlan.deletesLive, address, group, out, context);
 }
 
-function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined, target: CubeRef, cubeDeleted: boolean, address: string, group: number, out: Collector, context: DiffContext): void {
+function planSubResources(
+  spec: DesiredCubeSpec,
+  live: ObservedCube | undefined,
+  target: CubeRef,
+  cubeDeleted: boolean,
+  address: string,
+  group: number,
+  out: Collector,
+  context: DiffContext,
+): void {
   const add = ({ change, steps }: { change: ResourceChange; steps: GroupedStep["step"][] }): void => {
     out.changes.push(withoutNoopBodies(change));
     out.steps.push(...steps.map((step) => ({ step, group })));
@@ -232,15 +284,35 @@ function planSubResources(spec: DesiredCubeSpec, live: ObservedCube | undefined,
     const liveDomains = live?.domains ?? [];
     for (const domain of domains) {
       const passwordChanged = domain.basicAuthPassword !== undefined && context.passwordChanged?.(spec.name, domain.hostname) === true;
-      add(planDomain({ cubeAddress: address, cube: target, spec: domain, live: liveDomains.find((d) => d.hostname === domain.hostname), cubeDeleted, passwordChanged }));
+      add(
+        planDomain({
+          cubeAddress: address,
+          cube: target,
+          spec: domain,
+          live: liveDomains.find((d) => d.hostname === domain.hostname),
+          cubeDeleted,
+          passwordChanged,
+        }),
+      );
     }
-    for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.hostname))) add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
+    for (const extra of liveDomains.filter((d) => !domains.some((domain) => domain.hostname === d.hostname)))
+      add(planDomain({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
   }
   const ports = managed(spec, "ports");
   if (ports !== undefined) {
     const livePorts = (live?.tcpMappings ?? []).filter((mapping) => !mapping.isSsh);
-    for (const port of ports) add(planPort({ cubeAddress: address, cube: target, spec: port, live: livePorts.find((m) => m.cubePort === port.cubePort), cubeDeleted }));
-    for (const extra of livePorts.filter((m) => !ports.some((port) => port.cubePort === m.cubePort))) add(planPort({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
+    for (const port of ports)
+      add(
+        planPort({
+          cubeAddress: address,
+          cube: target,
+          spec: port,
+          live: livePorts.find((m) => m.cubePort === port.cubePort),
+          cubeDeleted,
+        }),
+      );
+    for (const extra of livePorts.filter((m) => !ports.some((port) => port.cubePort === m.cubePort)))
+      add(planPort({ cubeAddress: address, cube: target, live: extra, cubeDeleted }));
   }
 }
 

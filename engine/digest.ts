@@ -22,7 +22,12 @@ function projectCube(observed: ObservedCube): ProjectedCube {
     power: powerSide(cube.state),
     sshPort: sshMapping(observed)?.cubePort ?? null,
     domains: observed.domains
-      .map((domain) => ({ id: domain.id, hostname: domain.hostname, port: domain.port, settings: canonical(liveDomainView(domain).settings) }))
+      .map((domain) => ({
+        id: domain.id,
+        hostname: domain.hostname,
+        port: domain.port,
+        settings: canonical(liveDomainView(domain).settings),
+      }))
       .sort(byId),
     ports: observed.tcpMappings
       .filter((mapping) => !mapping.isSsh)
@@ -126,9 +131,15 @@ export function digestOf(projection: StateProjection): string {
  * digestOf(projectState(observed, targets)), projecting cube by cube (a plan that is not saved
  * keeps no projection). `madeEarlier` answers the entries made while the cubes were read (diffAsRead).
  */
-export function stateDigest(observed: ObservedState, madeEarlier?: (cube: ObservedCube) => string | undefined, targets?: readonly string[]): string {
+export function stateDigest(
+  observed: ObservedState,
+  madeEarlier?: (cube: ObservedCube) => string | undefined,
+  targets?: readonly string[],
+): string {
   const planned = plannedBy(targets);
-  const entries = liveCubesById(observed).map((cube) => madeEarlier?.(cube) ?? (planned(cube.cube.name) ? cubeDigestEntry(cube) : identityEntry(cube.cube)));
+  const entries = liveCubesById(observed).map(
+    (cube) => madeEarlier?.(cube) ?? (planned(cube.cube.name) ? cubeDigestEntry(cube) : identityEntry(cube.cube)),
+  );
   return hashEntries(observed.spaceId, entries, observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks));
 }
 
@@ -165,7 +176,8 @@ function cubeDifferences(before: ProjectedCube, after: ProjectedCube): string[] 
   const out: string[] = [];
   const label = `cube "${before.name}"`;
   for (const field of ["image", "resources", "region", "terminationProtection", "power", "sshPort"] as const) {
-    if (!same(before[field], after[field])) out.push(`${label}: ${field} changed from ${JSON.stringify(before[field])} to ${JSON.stringify(after[field])}`);
+    if (!same(before[field], after[field]))
+      out.push(`${label}: ${field} changed from ${JSON.stringify(before[field])} to ${JSON.stringify(after[field])}`);
   }
   out.push(...listDifferences(`${label} domain`, before.domains, after.domains, (d) => d.hostname));
   out.push(...listDifferences(`${label} port`, before.ports, after.ports, (p) => String(p.cubePort)));

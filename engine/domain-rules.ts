@@ -1,7 +1,16 @@
 /** Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet diff and the Pulumi Domain resource. */
 import type { Domain } from "../client/api.js";
 import { domainAddress } from "./address.js";
-import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";
+import {
+  createdPlan,
+  cubeMoveChange,
+  deletedPlan,
+  fieldChange,
+  resourceChange,
+  type ChangeBase,
+  type ResourcePlan,
+  type View,
+} from "./change.js";
 import { SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
 import type { CubeRef, DesiredDomainSpec, FieldChange, Step } from "./types.js";
 
@@ -41,7 +50,20 @@ export function domainSettingChanges(spec: DesiredDomainSpec, live: Domain): Fie
 export function liveDomainView(live: Domain): View {
   const view: View = { id: live.id, hostname: live.hostname, port: live.port };
   const settings: View = {};
-  for (const key of ["securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig", "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "basicAuthUser", "proxyProtocol"] as const) {
+  for (const key of [
+    "securityHeadersMode",
+    "responseHeaderTimeoutSecs",
+    "responseHeaderOverrides",
+    "requestHeaderOverrides",
+    "maxRequestBodyMb",
+    "corsConfig",
+    "originScheme",
+    "responseCompression",
+    "ipAllowList",
+    "ipDenyList",
+    "basicAuthUser",
+    "proxyProtocol",
+  ] as const) {
     if (live[key] !== undefined) settings[key] = SET_SETTINGS.includes(key) ? sortedOrNull(live[key] as string[] | null) : live[key];
   }
   view.settings = settings;
@@ -70,14 +92,22 @@ function detachDomainStep(address: string, cubeName: string, live: Domain): Step
 }
 
 /** Only the differing settings; the password goes along whenever the user is patched (or the password changed). */
-function patchDomainStep(address: string, cube: CubeRef, spec: DesiredDomainSpec, live: Domain, changes: FieldChange[], passwordChanged: boolean): Step | undefined {
+function patchDomainStep(
+  address: string,
+  cube: CubeRef,
+  spec: DesiredDomainSpec,
+  live: Domain,
+  changes: FieldChange[],
+  passwordChanged: boolean,
+): Step | undefined {
   const body: Record<string, unknown> = {};
   for (const change of changes) {
     if (change.path.startsWith("settings.")) body[change.path.slice("settings.".length)] = change.after;
   }
   const userPatched = "basicAuthUser" in body && body.basicAuthUser !== null;
   const sendPassword = spec.basicAuthPassword !== undefined && (userPatched || passwordChanged);
-  if (sendPassword && !("basicAuthUser" in body) && spec.settings.basicAuthUser !== undefined) body.basicAuthUser = spec.settings.basicAuthUser;
+  if (sendPassword && !("basicAuthUser" in body) && spec.settings.basicAuthUser !== undefined)
+    body.basicAuthUser = spec.settings.basicAuthUser;
   if (Object.keys(body).length === 0 && !sendPassword) return undefined;
   const step: Step = { op: "patch-domain", address, cube, domainId: live.id, body };
   if (sendPassword && spec.basicAuthPassword) step.basicAuthPassword = { ...spec.basicAuthPassword };
@@ -95,7 +125,13 @@ export function planDomain(input: DomainPlanInput): ResourcePlan {
   return planExistingDomain(input, spec, live, address, base);
 }
 
-function planExistingDomain(input: DomainPlanInput, spec: DesiredDomainSpec, live: Domain, address: string, base: ChangeBase): ResourcePlan {
+function planExistingDomain(
+  input: DomainPlanInput,
+  spec: DesiredDomainSpec,
+  live: Domain,
+  address: string,
+  base: ChangeBase,
+): ResourcePlan {
   const before = liveDomainView(live);
   // Built only for a change that shows it (a noop's after is its before: most of a large plan).
   const after = (): View => desiredDomainView(spec, live);

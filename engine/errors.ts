@@ -2,7 +2,11 @@
 
 export class EngineError extends Error {
   /** `terminal`: trying again cannot fix it (a watch waits for a change rather than retrying). */
-  constructor(readonly code: string, message: string, readonly terminal = false) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly terminal = false,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -23,7 +27,11 @@ export class StalePlanError extends EngineError {
 }
 
 export class WaitTimeoutError extends EngineError {
-  constructor(message: string, readonly cubeId: string, readonly state: string) {
+  constructor(
+    message: string,
+    readonly cubeId: string,
+    readonly state: string,
+  ) {
     super("wait_timeout", message);
   }
 }

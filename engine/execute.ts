@@ -22,7 +22,13 @@ const AMBIGUOUS_CODES = new Set(["network_error", "timeout", "server_error", "in
 const mintedKeys = new WeakMap<Step, string>();
 
 /** `derive`: a key every writer of this create derives alike (cube creates), instead of a random one. */
-async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext, send: (key: string) => Promise<T>, derive?: (entry: JournalEntry) => string): Promise<T> {
+async function withIdempotencyKey<T>(
+  step: Step,
+  body: unknown,
+  ctx: ExecContext,
+  send: (key: string) => Promise<T>,
+  derive?: (entry: JournalEntry) => string,
+): Promise<T> {
   const entry = { spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(body) };
   const proposed = derive?.(entry);
   let key: string;
@@ -44,14 +50,22 @@ async function withIdempotencyKey<T>(step: Step, body: unknown, ctx: ExecContext
 
 export function cubeIdOf(step: Extract<Step, { cube: unknown }>, ctx: ExecContext): string {
   const id = step.cube.cubeId ?? ctx.cubeIds.get(step.cube.cubeName);
-  if (id === undefined) throw new StepError("unknown_cube", `cube "${step.cube.cubeName}" has no id: it was to be created earlier in this apply, and that did not happen`);
+  if (id === undefined)
+    throw new StepError(
+      "unknown_cube",
+      `cube "${step.cube.cubeName}" has no id: it was to be created earlier in this apply, and that did not happen`,
+    );
   return id;
 }
 
 function secretValue(ref: SecretRef, step: Step, ctx: ExecContext): string {
   const value = ctx.secrets(ref);
   if (value === undefined || value === "") {
-    throw new StepError("missing_secret", `environment variable ${ref.env} is not set; it holds basicAuthPassword of ${step.address}`, true);
+    throw new StepError(
+      "missing_secret",
+      `environment variable ${ref.env} is not set; it holds basicAuthPassword of ${step.address}`,
+      true,
+    );
   }
   return value;
 }
@@ -62,7 +76,11 @@ const RUNNING_SIDE_TRANSIENT = new Set(["pending", "booting", "resizing"]);
 async function refuseIfNameTaken(step: StepOf<"create-cube">, ctx: ExecContext): Promise<void> {
   const existing = (await ctx.client.listCubes()).find((cube) => cube.name === step.body.name && cube.state !== "deleted");
   if (existing === undefined) return;
-  if (ctx.journal?.pending && (await ctx.journal.pending({ spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(step.body) }))) return;
+  if (
+    ctx.journal?.pending &&
+    (await ctx.journal.pending({ spaceId: ctx.spaceId, address: step.address, bodyDigest: bodyDigest(step.body) }))
+  )
+    return;
   const what = `a cube named "${step.body.name}" (${existing.id}) appeared in the space after the plan was made (another run or person created it)`;
   throw new StepError("cube_appeared", `${what}; not creating a second one: run plan again`);
 }
@@ -80,11 +98,26 @@ async function createCube(step: StepOf<"create-cube">, ctx: ExecContext): Promis
   for (;;) {
     let replayed = false;
     const derive = (entry: JournalEntry) => derivedCreateKey(entry, gone);
-    const cube = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey, onReplayed: () => (replayed = true) }), derive);
+    const cube = await withIdempotencyKey(
+      step,
+      step.body,
+      ctx,
+      (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey, onReplayed: () => (replayed = true) }),
+      derive,
+    );
     if (!replayed || (await isLiveNamesake(cube.id, step.body.name, ctx))) return cube;
-    if (gone.length >= MAX_GONE_REPLAYS) throw new StepError("create_replayed", `creating cube "${step.body.name}" kept answering with cubes that are gone (${gone.join(", ")}): try again later`);
+    if (gone.length >= MAX_GONE_REPLAYS)
+      throw new StepError(
+        "create_replayed",
+        `creating cube "${step.body.name}" kept answering with cubes that are gone (${gone.join(", ")}): try again later`,
+      );
     gone.push(cube.id);
-    ctx.logger?.({ type: "note", address: step.address, op: step.op, message: `the create's key was answered with ${cube.id}, which is gone: creating it again with a new key` });
+    ctx.logger?.({
+      type: "note",
+      address: step.address,
+      op: step.op,
+      message: `the create's key was answered with ${cube.id}, which is gone: creating it again with a new key`,
+    });
   }
 }
 
@@ -111,7 +144,12 @@ const executors: { [O in StepOp]: Executor<O> } = {
     await ctx.onDeleteAccepted?.(step.cube.cubeId, step.cube.cubeName);
   },
   "wait-deleted": async (step, ctx) => {
-    await waitForCube(ctx, { cubeId: step.cube.cubeId, cubeName: step.cube.cubeName, target: "deleted", reached: (cube) => cube === undefined || cube.state === "deleted" });
+    await waitForCube(ctx, {
+      cubeId: step.cube.cubeId,
+      cubeName: step.cube.cubeName,
+      target: "deleted",
+      reached: (cube) => cube === undefined || cube.state === "deleted",
+    });
   },
   "set-protection": async (step, ctx) => {
     await ctx.client.setTerminationProtection(cubeIdOf(step, ctx), step.value);
@@ -119,46 +157,91 @@ const executors: { [O in StepOp]: Executor<O> } = {
   "power-off": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube just created (or booting) must be running before it can be powered off.
-    const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "running or stopped", failOnError: true, reached: (c) => c !== undefined && !RUNNING_SIDE_TRANSIENT.has(c.state) });
+    const cube = await waitForCube(ctx, {
+      cubeId,
+      cubeName: step.cube.cubeName,
+      target: "running or stopped",
+      failOnError: true,
+      reached: (c) => c !== undefined && !RUNNING_SIDE_TRANSIENT.has(c.state),
+    });
     if (cube?.state !== "running") return;
     await ctx.client.powerOff(cubeId);
     // Like a create waits for running: "matches the file" means stopped, not still stopping.
-    await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
+    await waitForCube(ctx, {
+      cubeId,
+      cubeName: step.cube.cubeName,
+      target: "stopped",
+      reached: (c) => c === undefined || c.state !== "stopping",
+    });
   },
   wake: async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube still stopping cannot be woken yet.
-    const cube = await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
+    const cube = await waitForCube(ctx, {
+      cubeId,
+      cubeName: step.cube.cubeName,
+      target: "stopped",
+      reached: (c) => c === undefined || c.state !== "stopping",
+    });
     if (cube?.state === "stopped") await ctx.client.wake(cubeId);
   },
   "wait-running": async (step, ctx) => {
-    await waitForCube(ctx, { cubeId: cubeIdOf(step, ctx), cubeName: step.cube.cubeName, target: "running", failOnError: true, reached: (cube) => cube?.state === "running" });
+    await waitForCube(ctx, {
+      cubeId: cubeIdOf(step, ctx),
+      cubeName: step.cube.cubeName,
+      target: "running",
+      failOnError: true,
+      reached: (cube) => cube?.state === "running",
+    });
   },
   "set-ssh-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // The SSH mapping is made when the cube boots.
-    await waitForCube(ctx, { cubeId, cubeName: step.cube.cubeName, target: "booted", failOnError: true, reached: (c) => c !== undefined && c.state !== "pending" });
+    await waitForCube(ctx, {
+      cubeId,
+      cubeName: step.cube.cubeName,
+      target: "booted",
+      failOnError: true,
+      reached: (c) => c !== undefined && c.state !== "pending",
+    });
     await ctx.client.setSshPort(cubeId, step.cubePort);
   },
   "attach-domain": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     // The digest covers the reference, never the password.
-    const response = await withIdempotencyKey(step, { ...step.body, basicAuthPassword: step.basicAuthPassword ?? null }, ctx, (idempotencyKey) => ctx.client.attachDomain(cubeId, body, { idempotencyKey }));
-    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: step.body.hostname }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
+    const response = await withIdempotencyKey(
+      step,
+      { ...step.body, basicAuthPassword: step.basicAuthPassword ?? null },
+      ctx,
+      (idempotencyKey) => ctx.client.attachDomain(cubeId, body, { idempotencyKey }),
+    );
+    if (step.basicAuthPassword)
+      await ctx.onSecretApplied?.(
+        { cubeName: step.cube.cubeName, hostname: step.body.hostname },
+        step.basicAuthPassword.env,
+        secretValue(step.basicAuthPassword, step, ctx),
+      );
     return { createdId: response.domain.id, records: response.records };
   },
   "patch-domain": async (step, ctx) => {
     const body = step.basicAuthPassword ? { ...step.body, basicAuthPassword: secretValue(step.basicAuthPassword, step, ctx) } : step.body;
     await ctx.client.patchDomain(cubeIdOf(step, ctx), step.domainId, body);
-    if (step.basicAuthPassword) await ctx.onSecretApplied?.({ cubeName: step.cube.cubeName, hostname: hostnameOf(step.address) }, step.basicAuthPassword.env, secretValue(step.basicAuthPassword, step, ctx));
+    if (step.basicAuthPassword)
+      await ctx.onSecretApplied?.(
+        { cubeName: step.cube.cubeName, hostname: hostnameOf(step.address) },
+        step.basicAuthPassword.env,
+        secretValue(step.basicAuthPassword, step, ctx),
+      );
   },
   "detach-domain": async (step, ctx) => {
     await ignoreNotFound(ctx.client.detachDomain(cubeIdOf(step, ctx), step.domainId));
   },
   "create-port": async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
-    const mapping = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) => ctx.client.createTcpMapping(cubeId, step.body, { idempotencyKey }));
+    const mapping = await withIdempotencyKey(step, step.body, ctx, (idempotencyKey) =>
+      ctx.client.createTcpMapping(cubeId, step.body, { idempotencyKey }),
+    );
     return { createdId: mapping.id };
   },
   "delete-port": async (step, ctx) => {
@@ -166,14 +249,21 @@ const executors: { [O in StepOp]: Executor<O> } = {
   },
   "create-webhook": async (step, ctx) => {
     const write = ctx.writeWebhookSecret;
-    if (!write) throw new StepError("no_secret_store", `${step.address}: nowhere to keep the signing secret the API returns once; not creating the endpoint`);
+    if (!write)
+      throw new StepError(
+        "no_secret_store",
+        `${step.address}: nowhere to keep the signing secret the API returns once; not creating the endpoint`,
+      );
     const created = await ctx.client.createWebhook(step.body);
     try {
       await write(step.secretPath, created.secret);
     } catch (e) {
       // A secret nobody can read makes the endpoint useless: take it back, leave nothing half-made.
       await ignoreNotFound(ctx.client.deleteWebhook(created.id));
-      throw new StepError("secret_not_written", `cannot write the signing secret to ${step.secretFile} (${(e as Error).message}); the endpoint was deleted again`);
+      throw new StepError(
+        "secret_not_written",
+        `cannot write the signing secret to ${step.secretFile} (${(e as Error).message}); the endpoint was deleted again`,
+      );
     }
     return { createdId: created.id };
   },
@@ -197,7 +287,9 @@ export async function executeStep(step: Step, ctx: ExecContext): Promise<StepOut
     // A wait cut short by the stop request rejects with the signal's reason, not an error.
     const stopped = ctx.signal?.aborted === true && !(e instanceof Error);
     const terminal = !stopped && (e as { terminal?: unknown } | undefined)?.terminal === true;
-    const error = stopped ? { code: "stopped", message: "not finished: the run was stopped" } : { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e), ...(terminal ? { terminal } : {}) };
+    const error = stopped
+      ? { code: "stopped", message: "not finished: the run was stopped" }
+      : { code: errorCode(e) ?? "error", message: e instanceof Error ? e.message : String(e), ...(terminal ? { terminal } : {}) };
     ctx.logger?.({ type: "step-failed", address: step.address, op: step.op, message: error.message });
     return { step, status: "failed", error };
   }

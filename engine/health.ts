@@ -24,7 +24,13 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 /** {name} {i} {id} {hostname} {publicIpv4} → the member's values (empty when it has none). */
 export function expandPlaceholders(text: string, target: ProbeTarget): string {
-  const values: Record<string, string> = { name: target.name, i: String(target.index), id: target.cube.id, hostname: target.hostname ?? "", publicIpv4: target.cube.publicIpv4 ?? "" };
+  const values: Record<string, string> = {
+    name: target.name,
+    i: String(target.index),
+    id: target.cube.id,
+    hostname: target.hostname ?? "",
+    publicIpv4: target.cube.publicIpv4 ?? "",
+  };
   return text.replace(/\{(name|i|id|hostname|publicIpv4)\}/g, (_, key: string) => values[key] ?? "");
 }
 

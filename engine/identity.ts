@@ -62,8 +62,16 @@ function matchByName(spec: DeclaredCube, candidates: ObservedCube[]): CubeMatch 
   if (candidates.length === 0) return { kind: "absent" };
   const ids = candidates.map((cube) => cube.cube.id).join(", ");
   if (spec.id !== undefined) {
-    return { kind: "ambiguous", candidates, reason: `cube "${spec.name}" pins id ${spec.id}, which does not exist, but live cubes named "${spec.name}" do (${ids}); set id: to one of them or remove the id and the other cubes` };
+    return {
+      kind: "ambiguous",
+      candidates,
+      reason: `cube "${spec.name}" pins id ${spec.id}, which does not exist, but live cubes named "${spec.name}" do (${ids}); set id: to one of them or remove the id and the other cubes`,
+    };
   }
   if (candidates.length === 1 && candidates[0]) return { kind: "matched", live: candidates[0] };
-  return { kind: "ambiguous", candidates, reason: `${candidates.length} live cubes are named "${spec.name}" (${ids}); pin one with id: in the file, or delete the others` };
+  return {
+    kind: "ambiguous",
+    candidates,
+    reason: `${candidates.length} live cubes are named "${spec.name}" (${ids}); pin one with id: in the file, or delete the others`,
+  };
 }

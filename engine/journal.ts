@@ -32,11 +32,15 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
  * with no lock in common that create the same cube at once send one key, and the API creates it once (its keys: 24 h, per space).
  */
 export function derivedCreateKey(entry: Entry, goneIds: readonly string[]): string {
-  const digest = createHash("sha256").update(JSON.stringify(["cubeform create v1", entry.spaceId, entry.address, entry.bodyDigest, goneIds])).digest("hex");
+  const digest = createHash("sha256")
+    .update(JSON.stringify(["cubeform create v1", entry.spaceId, entry.address, entry.bodyDigest, goneIds]))
+    .digest("hex");
   return `cf-d1-${digest.slice(0, 48)}`;
 }
 
 /** sha256 of a request body in canonical form: the same body always has the same digest. */
 export function bodyDigest(body: unknown): string {
-  return createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex");
 }

@@ -38,6 +38,9 @@ export interface GroupedStep {
 export function orderSteps(items: GroupedStep[]): Step[] {
   return items
     .map((item, index) => ({ ...item, index }))
-    .sort((a, b) => stepPhase(a.step) - stepPhase(b.step) || a.group - b.group || ORDER[a.step.op].rank - ORDER[b.step.op].rank || a.index - b.index)
+    .sort(
+      (a, b) =>
+        stepPhase(a.step) - stepPhase(b.step) || a.group - b.group || ORDER[a.step.op].rank - ORDER[b.step.op].rank || a.index - b.index,
+    )
     .map((item) => item.step);
 }

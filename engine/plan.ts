@@ -23,7 +23,12 @@ export function estimatePacedSeconds(mutations: number, rateLimit: PlanOptions["
   return (Math.ceil((mutations - limit) / limit) * windowMs) / 1000;
 }
 
-export function summarize(changes: ResourceChange[], steps: Step[], rateLimit: PlanOptions["rateLimit"], timing: RolloutTiming = DEFAULT_ROLLOUT_TIMING): PlanSummary {
+export function summarize(
+  changes: ResourceChange[],
+  steps: Step[],
+  rateLimit: PlanOptions["rateLimit"],
+  timing: RolloutTiming = DEFAULT_ROLLOUT_TIMING,
+): PlanSummary {
   const summary: PlanSummary = { add: 0, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 0, estimatedSeconds: 0 };
   for (const change of changes) {
     if (change.unmanaged) summary.unmanaged += 1;

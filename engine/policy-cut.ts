@@ -19,26 +19,43 @@ export function cutRefusedChanges(plan: Plan): PolicyCut {
   const refused = new Map<string, Blocked>();
   if (blocking.length === 0) return { plan, refused };
   const open = plan.changes.filter((c) => c.action !== "noop" && c.blocked === undefined);
-  for (const v of blocking) for (const change of open) if (judged(v, change)) refused.set(change.address, { code: "policy_violation", reason: reasonOf(v) });
+  for (const v of blocking)
+    for (const change of open) if (judged(v, change)) refused.set(change.address, { code: "policy_violation", reason: reasonOf(v) });
   // What is made anew (a create, a replacement) takes along what lives on it.
   for (const change of open) {
     if (!refused.has(change.address) || change.kind !== "cube" || !(change.action === "create" || isReplace(change.action))) continue;
     const prefix = `${change.address}/`;
     for (const part of open) {
-      if (part.address.startsWith(prefix) && !refused.has(part.address)) refused.set(part.address, { code: "policy_violation", reason: `depends on ${change.address}, refused by policy (${refused.get(change.address)?.reason})` });
+      if (part.address.startsWith(prefix) && !refused.has(part.address))
+        refused.set(part.address, {
+          code: "policy_violation",
+          reason: `depends on ${change.address}, refused by policy (${refused.get(change.address)?.reason})`,
+        });
     }
   }
   if (refused.size === 0) return { plan, refused };
   const changes = plan.changes.map((c) => (refused.has(c.address) ? { ...c, blocked: refused.get(c.address) as Blocked } : c));
-  const made = new Set(open.filter((c) => refused.has(c.address) && c.kind === "cube" && (c.action === "create" || isReplace(c.action))).map((c) => c.address));
+  const made = new Set(
+    open.filter((c) => refused.has(c.address) && c.kind === "cube" && (c.action === "create" || isReplace(c.action))).map((c) => c.address),
+  );
   const steps = withoutSteps(plan.steps, (address) => refused.has(address) || made.has(cubeOf(address)));
-  return { plan: { ...plan, changes, steps, summary: { ...summarize(changes, steps, plan.options.rateLimit), estimatedSeconds: plan.summary.estimatedSeconds } }, refused };
+  return {
+    plan: {
+      ...plan,
+      changes,
+      steps,
+      summary: { ...summarize(changes, steps, plan.options.rateLimit), estimatedSeconds: plan.summary.estimatedSeconds },
+    },
+    refused,
+  };
 }
 
 /** The changes of a plan made after an apply marked as the apply's plan had them: a refused change left undone stays refused, not open. */
 export function markRefused(plan: Plan, refused: ReadonlyMap<string, Blocked>): Plan {
   if (refused.size === 0) return plan;
-  const changes = plan.changes.map((c) => (c.action !== "noop" && c.blocked === undefined && refused.has(c.address) ? { ...c, blocked: refused.get(c.address) as Blocked } : c));
+  const changes = plan.changes.map((c) =>
+    c.action !== "noop" && c.blocked === undefined && refused.has(c.address) ? { ...c, blocked: refused.get(c.address) as Blocked } : c,
+  );
   return { ...plan, changes, summary: summarize(changes, plan.steps, plan.options.rateLimit) };
 }
 

@@ -6,7 +6,18 @@
 import type { Domain, TcpMapping } from "../client/api.js";
 import type { PolicyRule } from "../schema/policy.js";
 import { cubeAddress, domainAddress, portAddress, webhookAddress } from "./address.js";
-import { isReplace, type DesiredCubeSpec, type DesiredState, type ObservedCube, type ObservedState, type Plan, type PolicyOverride, type PolicyReport, type PolicyViolation, type ResourceChange } from "./types.js";
+import {
+  isReplace,
+  type DesiredCubeSpec,
+  type DesiredState,
+  type ObservedCube,
+  type ObservedState,
+  type Plan,
+  type PolicyOverride,
+  type PolicyReport,
+  type PolicyViolation,
+  type ResourceChange,
+} from "./types.js";
 
 export type { PolicyOverride, PolicyReport, PolicyViolation } from "./types.js";
 
@@ -19,7 +30,8 @@ export interface SourcedRule {
 }
 
 /** A violation that stops an apply: mandatory, made by the change, not overridden. */
-export const blocksApply = (v: PolicyViolation): boolean => v.enforcement === "mandatory" && v.status === "new" && v.overridden === undefined;
+export const blocksApply = (v: PolicyViolation): boolean =>
+  v.enforcement === "mandatory" && v.status === "new" && v.overridden === undefined;
 
 export const policyBlocks = (plan: Pick<Plan, "policy">): PolicyViolation[] => plan.policy?.violations.filter(blocksApply) ?? [];
 
@@ -99,13 +111,19 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
   }
   for (const { rule, source } of rules) {
     const matches = cubeMatcher(rule);
-    violations.push(...replicaViolations(rule, source, matches, input), ...groupCostViolations(rule, source, matches, input, costs), ...webhookViolations(rule, source, input, changes), ...changeCostViolations(rule, source, input.plan));
+    violations.push(
+      ...replicaViolations(rule, source, matches, input),
+      ...groupCostViolations(rule, source, matches, input, costs),
+      ...webhookViolations(rule, source, input, changes),
+      ...changeCostViolations(rule, source, input.plan),
+    );
   }
   return applyOverrides({ rules: rules.length, violations }, input.overrides);
 }
 
 /** A rule without names, groups or a preview setting judges every cube: no glob to test. */
-const matchesEveryCube = (rule: PolicyRule): boolean => rule.match?.names === undefined && rule.match?.groups === undefined && (rule.match?.previews ?? "include") === "include";
+const matchesEveryCube = (rule: PolicyRule): boolean =>
+  rule.match?.names === undefined && rule.match?.groups === undefined && (rule.match?.previews ?? "include") === "include";
 
 /** The report with each mandatory violation of an overridden rule, made by the change, let through with the override's reason. */
 export function applyOverrides(report: PolicyReport, overrides: readonly PolicyOverride[] | undefined): PolicyReport {
@@ -120,18 +138,39 @@ export function applyOverrides(report: PolicyReport, overrides: readonly PolicyO
 }
 
 const keyOf = (f: Finding): string => `${f.address}\0${f.check}`;
-const isMade = (change: ResourceChange | undefined): boolean => change !== undefined && (change.action === "create" || isReplace(change.action));
+const isMade = (change: ResourceChange | undefined): boolean =>
+  change !== undefined && (change.action === "create" || isReplace(change.action));
 
-function violation(rule: PolicyRule, source: string, f: Finding, cubeName: string | undefined, status: PolicyViolation["status"]): PolicyViolation {
-  if (cubeName === undefined) return { rule: rule.name, enforcement: rule.enforcement, address: f.address, check: f.check, saw: f.saw, fix: f.fix, status, source };
-  return { rule: rule.name, enforcement: rule.enforcement, address: f.address, cubeName, check: f.check, saw: f.saw, fix: f.fix, status, source };
+function violation(
+  rule: PolicyRule,
+  source: string,
+  f: Finding,
+  cubeName: string | undefined,
+  status: PolicyViolation["status"],
+): PolicyViolation {
+  if (cubeName === undefined)
+    return { rule: rule.name, enforcement: rule.enforcement, address: f.address, check: f.check, saw: f.saw, fix: f.fix, status, source };
+  return {
+    rule: rule.name,
+    enforcement: rule.enforcement,
+    address: f.address,
+    cubeName,
+    check: f.check,
+    saw: f.saw,
+    fix: f.fix,
+    status,
+    source,
+  };
 }
 
 // ---------------------------------------------------------------- matching
 
 /** `*` any run of characters, `?` one; the rest literal. */
 export function globPattern(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${body}$`);
 }
 
@@ -167,7 +206,11 @@ function livePorts(mappings: readonly TcpMapping[]): CubeSubject["ports"] {
 }
 
 function liveDomain(d: Domain): CubeSubject["domains"][number] {
-  return { hostname: d.hostname, basicAuth: typeof d.basicAuthUser === "string" && d.basicAuthUser !== "", ipAllowList: d.ipAllowList ?? [] };
+  return {
+    hostname: d.hostname,
+    basicAuth: typeof d.basicAuthUser === "string" && d.basicAuthUser !== "",
+    ipAllowList: d.ipAllowList ?? [],
+  };
 }
 
 function liveSubject(o: ObservedCube, monthlyCost?: number | null): CubeSubject {
@@ -202,8 +245,12 @@ function desiredSubject(spec: DesiredCubeSpec, live: ObservedCube | undefined, m
     image: ignored("image") ? (live?.cube.image ?? spec.image) : spec.image,
     region: (ignored("region") ? live?.cube.region : undefined) ?? spec.region ?? live?.cube.region ?? null,
     resources: ignored("resources") && live ? live.cube.resources : spec.resources,
-    terminationProtection: (ignored("terminationProtection") ? undefined : spec.terminationProtection) ?? live?.cube.terminationProtection ?? false,
-    ports: spec.ports === undefined || ignored("ports") ? livePorts(live?.tcpMappings ?? []) : spec.ports.map((p) => ({ cubePort: p.cubePort, udp: p.udp, allow: p.allow })),
+    terminationProtection:
+      (ignored("terminationProtection") ? undefined : spec.terminationProtection) ?? live?.cube.terminationProtection ?? false,
+    ports:
+      spec.ports === undefined || ignored("ports")
+        ? livePorts(live?.tcpMappings ?? [])
+        : spec.ports.map((p) => ({ cubePort: p.cubePort, udp: p.udp, allow: p.allow })),
     domains,
     ...(monthlyCost === undefined ? {} : { monthlyCost }),
   };
@@ -242,14 +289,22 @@ const portsOpen: Check = (cube, address) =>
     .map((p) => ({
       address: portAddress(address, p.cubePort),
       check: "deny.portsOpenToInternet",
-      saw: p.allow.length === 0 ? `port ${p.cubePort} has no allow list: open to the whole internet` : `port ${p.cubePort} allows ${p.allow.filter((c) => OPEN.has(c)).join(", ")}: the whole internet`,
+      saw:
+        p.allow.length === 0
+          ? `port ${p.cubePort} has no allow list: open to the whole internet`
+          : `port ${p.cubePort} allows ${p.allow.filter((c) => OPEN.has(c)).join(", ")}: the whole internet`,
       fix: `list the addresses that may connect in the port's allow (e.g. allow: [203.0.113.0/24]), without 0.0.0.0/0 or ::/0`,
     }));
 
 const udpPorts: Check = (cube, address) =>
   cube.ports
     .filter((p) => p.udp)
-    .map((p) => ({ address: portAddress(address, p.cubePort), check: "deny.udpPorts", saw: `port ${p.cubePort} publishes UDP (udp: true, the default)`, fix: "set udp: false on the port" }));
+    .map((p) => ({
+      address: portAddress(address, p.cubePort),
+      check: "deny.udpPorts",
+      saw: `port ${p.cubePort} publishes UDP (udp: true, the default)`,
+      fix: "set udp: false on the port",
+    }));
 
 const openDomains: Check = (cube, address) =>
   cube.domains
@@ -267,7 +322,9 @@ function allowedValue(field: "image" | "region", globs: readonly string[]): Chec
     const value = cube[field];
     // A cube without a region is placed where the API decides: only a declared or live region is judged.
     if (value === null || allows(value)) return [];
-    return [{ address, check: `allowed.${field}s`, saw: `${field} ${value} is not allowed`, fix: `use an allowed ${field}: ${globs.join(", ")}` }];
+    return [
+      { address, check: `allowed.${field}s`, saw: `${field} ${value} is not allowed`, fix: `use an allowed ${field}: ${globs.join(", ")}` },
+    ];
   };
 }
 
@@ -279,22 +336,55 @@ function maxChecks(max: NonNullable<PolicyRule["max"]>): Check[] {
     const limit = max[field];
     if (limit === undefined) continue;
     checks.push((cube, address) =>
-      cube.resources[field] <= limit ? [] : [{ address, check: `max.${field}`, saw: `resources.${field} is ${cube.resources[field]}, over the maximum of ${limit}`, fix: `set resources.${field} to ${limit} or less` }],
+      cube.resources[field] <= limit
+        ? []
+        : [
+            {
+              address,
+              check: `max.${field}`,
+              saw: `resources.${field} is ${cube.resources[field]}, over the maximum of ${limit}`,
+              fix: `set resources.${field} to ${limit} or less`,
+            },
+          ],
     );
   }
   const perCube = max.monthlyCostPerCube;
   if (perCube !== undefined) {
     checks.push((cube, address) => {
-      if (cube.monthlyCost === undefined) return [{ address, check: "max.monthlyCostPerCube", saw: "the cube's monthly cost is unknown (the prices could not be read)", fix: "run again when the prices can be read" }];
+      if (cube.monthlyCost === undefined)
+        return [
+          {
+            address,
+            check: "max.monthlyCostPerCube",
+            saw: "the cube's monthly cost is unknown (the prices could not be read)",
+            fix: "run again when the prices can be read",
+          },
+        ];
       if (cube.monthlyCost === null || cube.monthlyCost <= perCube) return [];
-      return [{ address, check: "max.monthlyCostPerCube", saw: `the cube costs ${cube.monthlyCost.toFixed(2)} a month, over the maximum of ${perCube.toFixed(2)}`, fix: "give the cube fewer resources" }];
+      return [
+        {
+          address,
+          check: "max.monthlyCostPerCube",
+          saw: `the cube costs ${cube.monthlyCost.toFixed(2)} a month, over the maximum of ${perCube.toFixed(2)}`,
+          fix: "give the cube fewer resources",
+        },
+      ];
     });
   }
   return checks;
 }
 
 const protectionRequired: Check = (cube, address) =>
-  cube.terminationProtection ? [] : [{ address, check: "require.terminationProtection", saw: "terminationProtection is off", fix: "set terminationProtection: true on the cube" }];
+  cube.terminationProtection
+    ? []
+    : [
+        {
+          address,
+          check: "require.terminationProtection",
+          saw: "terminationProtection is off",
+          fix: "set terminationProtection: true on the cube",
+        },
+      ];
 
 // ---------------------------------------------------------------- checks beyond one cube
 
@@ -318,14 +408,25 @@ function replicaViolations(rule: PolicyRule, source: string, matches: (name: str
     const high = bounds.max !== undefined && n > bounds.max;
     if (!low && !high) continue;
     const limit = low ? `at least ${bounds.min}` : `at most ${bounds.max}`;
-    const finding = { address: `group/${group}`, check: low ? "replicas.min" : "replicas.max", saw: `group ${group} has ${n} ${n === 1 ? "member" : "members"}; the rule wants ${limit}`, fix: `declare ${limit} members (${group}-1 … ${group}-N)` };
+    const finding = {
+      address: `group/${group}`,
+      check: low ? "replicas.min" : "replicas.max",
+      saw: `group ${group} has ${n} ${n === 1 ? "member" : "members"}; the rule wants ${limit}`,
+      fix: `declare ${limit} members (${group}-1 … ${group}-N)`,
+    };
     found.push(violation(rule, source, finding, undefined, before.get(group) === n ? "existing" : "new"));
   }
   return found;
 }
 
 /** max.monthlyCostPerGroup: the members of each group the rule matches, their monthly costs together after the change (existing when unchanged). */
-function groupCostViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput, costs: ReturnType<typeof cubeCosts>): PolicyViolation[] {
+function groupCostViolations(
+  rule: PolicyRule,
+  source: string,
+  matches: (name: string) => boolean,
+  input: PolicyInput,
+  costs: ReturnType<typeof cubeCosts>,
+): PolicyViolation[] {
   const limit = rule.max?.monthlyCostPerGroup;
   if (limit === undefined || input.plan.cost === undefined) return [];
   const groups = new Map<string, string[]>();
@@ -337,13 +438,29 @@ function groupCostViolations(rule: PolicyRule, source: string, matches: (name: s
   for (const [group, members] of groups) {
     const base = { address: `group/${group}`, check: "max.monthlyCostPerGroup" };
     if (costs === undefined) {
-      found.push(violation(rule, source, { ...base, saw: `the monthly cost of group ${group} is unknown (the prices could not be read)`, fix: "run again when the prices can be read" }, undefined, "new"));
+      found.push(
+        violation(
+          rule,
+          source,
+          {
+            ...base,
+            saw: `the monthly cost of group ${group} is unknown (the prices could not be read)`,
+            fix: "run again when the prices can be read",
+          },
+          undefined,
+          "new",
+        ),
+      );
       continue;
     }
     const sum = (side: "before" | "after"): number => members.reduce((total, name) => total + (costs.get(name)?.[side] ?? 0), 0);
     const after = sum("after");
     if (after <= limit) continue;
-    const finding = { ...base, saw: `group ${group} (${members.length} ${members.length === 1 ? "member" : "members"}) costs ${after.toFixed(2)} a month, over the maximum of ${limit.toFixed(2)}`, fix: "declare fewer replicas, or give them fewer resources" };
+    const finding = {
+      ...base,
+      saw: `group ${group} (${members.length} ${members.length === 1 ? "member" : "members"}) costs ${after.toFixed(2)} a month, over the maximum of ${limit.toFixed(2)}`,
+      fix: "declare fewer replicas, or give them fewer resources",
+    };
     found.push(violation(rule, source, finding, undefined, Math.abs(sum("before") - after) < 0.005 ? "existing" : "new"));
   }
   return found;
@@ -358,7 +475,12 @@ function webhookViolations(rule: PolicyRule, source: string, input: PolicyInput,
     const host = hostOf(webhook.url);
     if (host !== undefined && allows(host)) continue;
     const address = webhookAddress(webhook.url);
-    const finding = { address, check: "allowed.webhookHosts", saw: `webhook endpoint ${webhook.url} sends to ${host ?? "an unreadable host"}, not an allowed host`, fix: `send webhooks to an allowed host: ${hosts.join(", ")}` };
+    const finding = {
+      address,
+      check: "allowed.webhookHosts",
+      saw: `webhook endpoint ${webhook.url} sends to ${host ?? "an unreadable host"}, not an allowed host`,
+      fix: `send webhooks to an allowed host: ${hosts.join(", ")}`,
+    };
     found.push(violation(rule, source, finding, undefined, isMade(changes.get(address)) ? "new" : "existing"));
   }
   return found;
@@ -378,9 +500,22 @@ function changeCostViolations(rule: PolicyRule, source: string, plan: Plan): Pol
   if (limit === undefined || plan.cost === undefined) return [];
   const cost = plan.cost;
   const base = { address: "plan", check: "max.monthlyCostIncrease" };
-  if (!("delta" in cost)) return [violation(rule, source, { ...base, saw: `the cost of the change is unknown (${cost.unknown})`, fix: "run again when the prices can be read" }, undefined, "new")];
+  if (!("delta" in cost))
+    return [
+      violation(
+        rule,
+        source,
+        { ...base, saw: `the cost of the change is unknown (${cost.unknown})`, fix: "run again when the prices can be read" },
+        undefined,
+        "new",
+      ),
+    ];
   if (cost.delta <= limit) return [];
-  const finding = { ...base, saw: `the change adds ${cost.delta.toFixed(2)} ${cost.currency} a month, over the maximum of ${limit.toFixed(2)}`, fix: "make a smaller change, or split it" };
+  const finding = {
+    ...base,
+    saw: `the change adds ${cost.delta.toFixed(2)} ${cost.currency} a month, over the maximum of ${limit.toFixed(2)}`,
+    fix: "make a smaller change, or split it",
+  };
   return [violation(rule, source, finding, undefined, "new")];
 }
 
@@ -400,17 +535,54 @@ const COST_CHECK = "max.monthlyCostPerCube";
 
 /** The rules a cube's own inputs break (its cost, ports and domains are not known here). */
 export function checkCubeInputs(rules: readonly SourcedRule[], cube: CubeInputs): PolicyViolation[] {
-  const subject: CubeSubject = { name: cube.name, image: cube.image, region: cube.region ?? null, resources: cube.resources, terminationProtection: cube.terminationProtection ?? false, ports: [], domains: [] };
-  return judgeAlone(rules, subject, cubeAddress(cube.name), (rule) => cubeMatcher(rule)(cube.name), (f) => f.check !== COST_CHECK);
+  const subject: CubeSubject = {
+    name: cube.name,
+    image: cube.image,
+    region: cube.region ?? null,
+    resources: cube.resources,
+    terminationProtection: cube.terminationProtection ?? false,
+    ports: [],
+    domains: [],
+  };
+  return judgeAlone(
+    rules,
+    subject,
+    cubeAddress(cube.name),
+    (rule) => cubeMatcher(rule)(cube.name),
+    (f) => f.check !== COST_CHECK,
+  );
 }
 
 /** The rules a published port breaks on its own: those of rules that match every cube (a port alone does not know its cube's name). */
-export function checkPortInputs(rules: readonly SourcedRule[], port: { cubePort: number; udp: boolean; allow: string[] }): PolicyViolation[] {
-  const subject: CubeSubject = { name: "", image: "", region: null, resources: { vcpu: 0, ramGb: 0, diskGb: 0 }, terminationProtection: true, ports: [port], domains: [] };
-  return judgeAlone(rules, subject, "cube", (rule) => rule.match?.names === undefined && rule.match?.groups === undefined, (f) => PORT_CHECKS.has(f.check));
+export function checkPortInputs(
+  rules: readonly SourcedRule[],
+  port: { cubePort: number; udp: boolean; allow: string[] },
+): PolicyViolation[] {
+  const subject: CubeSubject = {
+    name: "",
+    image: "",
+    region: null,
+    resources: { vcpu: 0, ramGb: 0, diskGb: 0 },
+    terminationProtection: true,
+    ports: [port],
+    domains: [],
+  };
+  return judgeAlone(
+    rules,
+    subject,
+    "cube",
+    (rule) => rule.match?.names === undefined && rule.match?.groups === undefined,
+    (f) => PORT_CHECKS.has(f.check),
+  );
 }
 
-function judgeAlone(rules: readonly SourcedRule[], subject: CubeSubject, address: string, applies: (rule: PolicyRule) => boolean, keep: (f: Finding) => boolean): PolicyViolation[] {
+function judgeAlone(
+  rules: readonly SourcedRule[],
+  subject: CubeSubject,
+  address: string,
+  applies: (rule: PolicyRule) => boolean,
+  keep: (f: Finding) => boolean,
+): PolicyViolation[] {
   const found: PolicyViolation[] = [];
   for (const { rule, source } of rules) {
     const check = cubeCheck(rule);

@@ -1,7 +1,16 @@
 /** Diff rules of one published TCP port (identity: cubePort in its cube; the SSH mapping is none): the API cannot change one, any difference replaces it. */
 import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
-import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange, type ChangeBase, type ResourcePlan, type View } from "./change.js";
+import {
+  createdPlan,
+  cubeMoveChange,
+  deletedPlan,
+  fieldChange,
+  resourceChange,
+  type ChangeBase,
+  type ResourcePlan,
+  type View,
+} from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
 import type { CubeRef, DesiredPortSpec, FieldChange, ProjectedCube, Step } from "./types.js";
 
@@ -20,7 +29,13 @@ export function livePortView(live: TcpMapping): ProjectedCube["ports"][number] {
 }
 
 export function desiredPortView(spec: DesiredPortSpec, live?: TcpMapping): View {
-  return { id: null, cubePort: spec.cubePort, label: spec.label ?? live?.label ?? null, udp: spec.udp, allow: sortedOrNull(spec.allow) ?? [] };
+  return {
+    id: null,
+    cubePort: spec.cubePort,
+    label: spec.label ?? live?.label ?? null,
+    udp: spec.udp,
+    allow: sortedOrNull(spec.allow) ?? [],
+  };
 }
 
 /** Every difference forces a replacement; the label counts only when declared. */
@@ -28,7 +43,8 @@ export function portFieldChanges(spec: DesiredPortSpec, live: TcpMapping): Field
   const changes: FieldChange[] = [];
   if (live.cubePort !== spec.cubePort) changes.push(fieldChange("cubePort", live.cubePort, spec.cubePort, true));
   if (live.udp !== spec.udp) changes.push(fieldChange("udp", live.udp, spec.udp, true));
-  if (!sameSet(live.allow, spec.allow)) changes.push(fieldChange("allow", sortedOrNull(live.allow) ?? [], sortedOrNull(spec.allow) ?? [], true));
+  if (!sameSet(live.allow, spec.allow))
+    changes.push(fieldChange("allow", sortedOrNull(live.allow) ?? [], sortedOrNull(spec.allow) ?? [], true));
   if (spec.label !== undefined && (live.label ?? "") !== spec.label) changes.push(fieldChange("label", live.label, spec.label, true));
   return changes;
 }

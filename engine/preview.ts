@@ -57,9 +57,15 @@ export function findPreviews<C extends LiveCube>(cubes: readonly C[], declared: 
   }
   return [...byId.entries()]
     .map(([id, members]) => {
-      const times = members.flatMap((c) => [c.createdAt, c.updatedAt]).filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)));
+      const times = members
+        .flatMap((c) => [c.createdAt, c.updatedAt])
+        .filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)));
       const last = times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
-      return { id, cubes: [...members].sort((a, b) => a.name.localeCompare(b.name)), ...(last === undefined ? {} : { lastChangedAt: last }) };
+      return {
+        id,
+        cubes: [...members].sort((a, b) => a.name.localeCompare(b.name)),
+        ...(last === undefined ? {} : { lastChangedAt: last }),
+      };
     })
     .sort((a, b) => Number(a.id.slice(3)) - Number(b.id.slice(3)));
 }
@@ -93,7 +99,9 @@ export function previewDesiredState(fleet: DesiredState, id: string): DesiredSta
   if (problem !== undefined) throw new PreviewError("invalid_preview_id", problem);
   const block: PreviewBlock = fleet.preview ?? {};
   const declared = new Set(fleet.cubes.map((cube) => cube.name));
-  const cubes = fleet.cubes.filter((cube) => block.replicas === undefined || cube.group === undefined || cube.group.index <= block.replicas).map((cube) => previewCube(cube, id, block, declared));
+  const cubes = fleet.cubes
+    .filter((cube) => block.replicas === undefined || cube.group === undefined || cube.group.index <= block.replicas)
+    .map((cube) => previewCube(cube, id, block, declared));
   const space = block.space ?? fleet.spaceId;
   const sameSpace = block.space === undefined || block.space === fleet.spaceId;
   return {
@@ -108,11 +116,20 @@ export function previewDesiredState(fleet: DesiredState, id: string): DesiredSta
 
 function previewCube(cube: DesiredCubeSpec, id: string, block: PreviewBlock, declared: ReadonlySet<string>): DesiredCubeSpec {
   const name = previewName(cube.name, id);
-  if (!CubeName.safeParse(name).success) throw new PreviewError("preview_name_invalid", `cube "${cube.name}" would be "${name}" in preview ${id}: a cube name has at most 64 characters; shorten the name in the file`);
-  if (declared.has(name)) throw new PreviewError("preview_name_taken", `cube "${cube.name}" would be "${name}" in preview ${id}, a cube the file declares itself; rename one of them`);
+  if (!CubeName.safeParse(name).success)
+    throw new PreviewError(
+      "preview_name_invalid",
+      `cube "${cube.name}" would be "${name}" in preview ${id}: a cube name has at most 64 characters; shorten the name in the file`,
+    );
+  if (declared.has(name))
+    throw new PreviewError(
+      "preview_name_taken",
+      `cube "${cube.name}" would be "${name}" in preview ${id}, a cube the file declares itself; rename one of them`,
+    );
   const { id: _pinned, group: _group, terminationProtection: _protection, domains, ...rest } = cube;
   const first = domains?.[0];
-  const previewDomains = first === undefined || block.hostname === undefined ? [] : [{ ...first, hostname: previewHostname(block.hostname, cube.name, id) }];
+  const previewDomains =
+    first === undefined || block.hostname === undefined ? [] : [{ ...first, hostname: previewHostname(block.hostname, cube.name, id) }];
   return {
     ...rest,
     name,
@@ -124,7 +141,11 @@ function previewCube(cube: DesiredCubeSpec, id: string, block: PreviewBlock, dec
 
 function previewHostname(template: string, name: string, id: string): string {
   const hostname = template.replaceAll("{name}", name.toLowerCase()).replaceAll("{id}", id);
-  if (!Hostname.safeParse(hostname).success) throw new PreviewError("preview_hostname_invalid", `preview.hostname makes "${hostname}" for cube "${name}": not a lowercase hostname (at most 63 characters a label)`);
+  if (!Hostname.safeParse(hostname).success)
+    throw new PreviewError(
+      "preview_hostname_invalid",
+      `preview.hostname makes "${hostname}" for cube "${name}": not a lowercase hostname (at most 63 characters a label)`,
+    );
   return hostname;
 }
 

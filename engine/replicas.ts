@@ -47,20 +47,32 @@ export function groupIssues(input: DesiredCubeInput, path: Path): GroupIssue[] {
   const domains = input.domains ?? [];
   if (input.replicas === undefined) {
     domains.forEach((domain, d) => {
-      if (PLACEHOLDER.test(domain.hostname)) issues.push({ path: [...path, "domains", d, "hostname"], message: "{i} and {name} stand for a replica's index and name: they need replicas: on the entry" });
+      if (PLACEHOLDER.test(domain.hostname))
+        issues.push({
+          path: [...path, "domains", d, "hostname"],
+          message: "{i} and {name} stand for a replica's index and name: they need replicas: on the entry",
+        });
     });
     return issues;
   }
   const last = memberName(input.name, input.replicas);
-  if (!CubeName.safeParse(last).success) issues.push({ path: [...path, "replicas"], message: `member name "${last}" is not a valid cube name (at most 64 characters): shorten the entry's name` });
+  if (!CubeName.safeParse(last).success)
+    issues.push({
+      path: [...path, "replicas"],
+      message: `member name "${last}" is not a valid cube name (at most 64 characters): shorten the entry's name`,
+    });
   domains.forEach((domain, d) => {
     const at = [...path, "domains", d, "hostname"];
     if (input.replicas !== 1 && !PLACEHOLDER.test(domain.hostname)) {
-      issues.push({ path: at, message: `every one of the ${input.replicas} replicas would claim ${domain.hostname}; a hostname is attached to one cube only: put {i} or {name} in it (web-{i}.example.com)` });
+      issues.push({
+        path: at,
+        message: `every one of the ${input.replicas} replicas would claim ${domain.hostname}; a hostname is attached to one cube only: put {i} or {name} in it (web-{i}.example.com)`,
+      });
       return;
     }
     const expanded = expand(domain.hostname, last, input.replicas as number);
-    if (!Hostname.safeParse(expanded).success) issues.push({ path: at, message: `for member ${last} this is ${expanded}, not a lowercase hostname` });
+    if (!Hostname.safeParse(expanded).success)
+      issues.push({ path: at, message: `for member ${last} this is ${expanded}, not a lowercase hostname` });
   });
   return issues;
 }
@@ -76,7 +88,11 @@ export function memberNameIssues(inputs: readonly DesiredCubeInput[]): GroupIssu
     if (input.replicas === undefined) return;
     for (let i = 1; i <= input.replicas; i++) {
       const other = declared.get(memberName(input.name, i));
-      if (other !== undefined) issues.push({ path: ["cubes", other, "name"], message: `"${memberName(input.name, i)}" is a member of the group cubes[${index}] (${input.name}, replicas: ${input.replicas}); rename one of them` });
+      if (other !== undefined)
+        issues.push({
+          path: ["cubes", other, "name"],
+          message: `"${memberName(input.name, i)}" is a member of the group cubes[${index}] (${input.name}, replicas: ${input.replicas}); rename one of them`,
+        });
     }
   });
   return issues;

@@ -22,7 +22,13 @@ export interface CubeResourceInput {
 export function planCubeResource(input: CubeResourceInput): ResourcePlan {
   const news = withoutSubResources(input.news);
   const olds = input.olds && withoutSubResources(input.olds);
-  const { change, steps } = planCube({ address: cubeAddress(news.name), spec: news, live: input.live, olds, allowReplace: input.allowReplace ?? news.lifecycle.allowReplace });
+  const { change, steps } = planCube({
+    address: cubeAddress(news.name),
+    spec: news,
+    live: input.live,
+    olds,
+    allowReplace: input.allowReplace ?? news.lifecycle.allowReplace,
+  });
   return { change, steps };
 }
 
@@ -47,7 +53,12 @@ export type DomainResourceInput = SubResourceInput<DesiredDomainSpec, Domain> & 
 export type PortResourceInput = SubResourceInput<DesiredPortSpec, TcpMapping>;
 
 function ruleInput<Spec, Live>(input: SubResourceInput<Spec, Live>) {
-  return { cubeAddress: cubeAddress(input.cubeName), cube: { cubeName: input.cubeName, cubeId: input.cubeId }, spec: input.news, live: input.live };
+  return {
+    cubeAddress: cubeAddress(input.cubeName),
+    cube: { cubeName: input.cubeName, cubeId: input.cubeId },
+    spec: input.news,
+    live: input.live,
+  };
 }
 
 /** A hostname, port or cube change replaces the domain (detach, then attach: hostnames are unique). */

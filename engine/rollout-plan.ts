@@ -7,7 +7,18 @@ import { planCube } from "./cube-rules.js";
 import { planDomain } from "./domain-rules.js";
 import { orderSteps, type GroupedStep } from "./phases.js";
 import { planPort } from "./port-rules.js";
-import type { DesiredCubeSpec, DesiredGroupSpec, ObservedCube, ResourceChange, RolloutBatchStep, RolloutFrom, RolloutMember, RolloutRecord, RolloutSpec, Step } from "./types.js";
+import type {
+  DesiredCubeSpec,
+  DesiredGroupSpec,
+  ObservedCube,
+  ResourceChange,
+  RolloutBatchStep,
+  RolloutFrom,
+  RolloutMember,
+  RolloutRecord,
+  RolloutSpec,
+  Step,
+} from "./types.js";
 import { isMutation, isReplace } from "./types.js";
 
 /** A declared member and the live cube it is. */
@@ -28,21 +39,30 @@ export function planRollouts(
 ): GroupedStep[] {
   const withRollout = groups.filter((group): group is DesiredGroupSpec & { rollout: RolloutSpec } => group.rollout !== undefined);
   if (withRollout.length === 0) return steps;
-  const cubeChanges = new Map(changes.filter((change) => change.kind === "cube" && !change.unmanaged).map((change) => [change.cubeName, change]));
+  const cubeChanges = new Map(
+    changes.filter((change) => change.kind === "cube" && !change.unmanaged).map((change) => [change.cubeName, change]),
+  );
   let rest = steps;
   const batches: GroupedStep[] = [];
   for (const group of withRollout) {
-    const record = records.find((r) => r.group === group.name && (r.phase === "replacing" || r.phase === "checking" || r.phase === "failed"));
+    const record = records.find(
+      (r) => r.group === group.name && (r.phase === "replacing" || r.phase === "checking" || r.phase === "failed"),
+    );
     const inFlight = new Map((record?.members ?? []).map((member) => [member.name, member.from]));
     const powered = new Set(rest.flatMap(({ step }) => (isPowerStep(step) ? [step.cube.cubeName] : [])));
     const taken = members
-      .filter((m) => m.spec.group?.group === group.name && takesPart(cubeChanges.get(m.spec.name), m.live, inFlight.has(m.spec.name), powered.has(m.spec.name)))
+      .filter(
+        (m) =>
+          m.spec.group?.group === group.name &&
+          takesPart(cubeChanges.get(m.spec.name), m.live, inFlight.has(m.spec.name), powered.has(m.spec.name)),
+      )
       .sort((a, b) => (a.spec.group?.index ?? 0) - (b.spec.group?.index ?? 0));
     if (taken.length === 0) continue;
     const names = new Set(taken.map((m) => m.spec.name));
     const own = (step: Step): boolean => "cube" in step && names.has(step.cube.cubeName);
     const stepsOf = new Map<string, Step[]>();
-    for (const { step } of rest) if (own(step) && "cube" in step) stepsOf.set(step.cube.cubeName, [...(stepsOf.get(step.cube.cubeName) ?? []), step]);
+    for (const { step } of rest)
+      if (own(step) && "cube" in step) stepsOf.set(step.cube.cubeName, [...(stepsOf.get(step.cube.cubeName) ?? []), step]);
     rest = rest.filter(({ step }) => !own(step));
     const toMember = (m: MemberMatch): RolloutMember => rolloutMember(m, stepsOf.get(m.spec.name) ?? [], inFlight.get(m.spec.name));
     // The members a crashed run left in flight come first, as their own batch: checked (and put back) before anything else is touched.
@@ -75,8 +95,23 @@ function rolloutMember({ spec, live }: MemberMatch, steps: Step[], recorded: Rol
   const power = ordered.some((step) => step.op === "create-cube") ? undefined : ordered.find(isPowerStep)?.op;
   if (power !== undefined && live !== undefined) {
     const cube = { cubeName: spec.name, cubeId: live.cube.id };
-    const revert: Step[] = power === "wake" ? [{ op: "power-off", address, cube }] : [{ op: "wake", address, cube }, { op: "wait-running", address, cube }];
-    return { cubeName: spec.name, index: spec.group?.index ?? 0, address, ...(hostname === undefined ? {} : { hostname }), steps: ordered.filter((step) => step.op !== "wait-running"), revert, from, power };
+    const revert: Step[] =
+      power === "wake"
+        ? [{ op: "power-off", address, cube }]
+        : [
+            { op: "wake", address, cube },
+            { op: "wait-running", address, cube },
+          ];
+    return {
+      cubeName: spec.name,
+      index: spec.group?.index ?? 0,
+      address,
+      ...(hostname === undefined ? {} : { hostname }),
+      steps: ordered.filter((step) => step.op !== "wait-running"),
+      revert,
+      from,
+      power,
+    };
   }
   return {
     cubeName: spec.name,
@@ -85,15 +120,23 @@ function rolloutMember({ spec, live }: MemberMatch, steps: Step[], recorded: Rol
     ...(hostname === undefined ? {} : { hostname }),
     // The batch's health check waits for the member to run, within the rollout's deadline.
     steps: ordered.filter((step) => step.op !== "wait-running"),
-    revert: freshSteps({ ...spec, image: from.image, resources: { ...from.resources }, ...(from.region === undefined ? {} : { region: from.region }) }, address),
+    revert: freshSteps(
+      { ...spec, image: from.image, resources: { ...from.resources }, ...(from.region === undefined ? {} : { region: from.region }) },
+      address,
+    ),
     from,
   };
 }
 
 function fromLive(live: ObservedCube | undefined, spec: DesiredCubeSpec): RolloutFrom {
   const cube = live?.cube;
-  if (cube === undefined) return { image: spec.image, resources: { ...spec.resources }, ...(spec.region === undefined ? {} : { region: spec.region }) };
-  return { image: cube.image, resources: { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb }, ...(cube.region === undefined ? {} : { region: cube.region }) };
+  if (cube === undefined)
+    return { image: spec.image, resources: { ...spec.resources }, ...(spec.region === undefined ? {} : { region: spec.region }) };
+  return {
+    image: cube.image,
+    resources: { vcpu: cube.resources.vcpu, ramGb: cube.resources.ramGb, diskGb: cube.resources.diskGb },
+    ...(cube.region === undefined ? {} : { region: cube.region }),
+  };
 }
 
 /** Everything that makes the member anew from `spec` (the spec it had): the cube, its domains and ports, then the wait for it to run. */
@@ -106,14 +149,21 @@ function freshSteps(spec: DesiredCubeSpec, address: string): Step[] {
 }
 
 /** The members a crashed run left in flight, then the canaries on their own, then batches of at most maxUnavailable, in index order. */
-function batchSteps(group: DesiredGroupSpec & { rollout: RolloutSpec }, resumed: RolloutMember[], members: RolloutMember[], resuming: boolean): RolloutBatchStep[] {
+function batchSteps(
+  group: DesiredGroupSpec & { rollout: RolloutSpec },
+  resumed: RolloutMember[],
+  members: RolloutMember[],
+  resuming: boolean,
+): RolloutBatchStep[] {
   const { rollout } = group;
   const chunks: { members: RolloutMember[]; canary: boolean }[] = [];
-  for (let at = 0; at < resumed.length; at += rollout.maxUnavailable) chunks.push({ members: resumed.slice(at, at + rollout.maxUnavailable), canary: false });
+  for (let at = 0; at < resumed.length; at += rollout.maxUnavailable)
+    chunks.push({ members: resumed.slice(at, at + rollout.maxUnavailable), canary: false });
   // A resumed rollout had its canaries (the batch in flight is checked first).
   const canaries = resuming ? 0 : Math.min(rollout.canary, members.length);
   if (canaries > 0) chunks.push({ members: members.slice(0, canaries), canary: true });
-  for (let at = canaries; at < members.length; at += rollout.maxUnavailable) chunks.push({ members: members.slice(at, at + rollout.maxUnavailable), canary: false });
+  for (let at = canaries; at < members.length; at += rollout.maxUnavailable)
+    chunks.push({ members: members.slice(at, at + rollout.maxUnavailable), canary: false });
   return chunks.map((chunk, i) => ({
     op: "rollout-batch",
     address: `cube/${group.name}[1..${group.replicas}]`,
@@ -146,22 +196,32 @@ const polled = (ms: number, pollMs: number): number => (pollMs > 0 ? Math.ceil(m
 
 /** One batch's waits: its members' deletions (one after the other: each delete waits until its cube is gone), then their boot and healthyFor (side by side), each seen at a poll. */
 export function batchWaitMs(step: RolloutBatchStep, timing: RolloutTiming): number {
-  return deletingMembers(step) * polled(timing.deleteMs, timing.pollMs) + polled(timing.bootMs, timing.pollMs) + polled(step.rollout.healthyForMs, timing.pollMs);
+  return (
+    deletingMembers(step) * polled(timing.deleteMs, timing.pollMs) +
+    polled(timing.bootMs, timing.pollMs) +
+    polled(step.rollout.healthyForMs, timing.pollMs)
+  );
 }
 
-const deletingMembers = (step: RolloutBatchStep): number => step.members.filter((member) => member.steps.some((s) => s.op === "delete-cube")).length;
+const deletingMembers = (step: RolloutBatchStep): number =>
+  step.members.filter((member) => member.steps.some((s) => s.op === "delete-cube")).length;
 
 /**
  * The plan's estimate when it has rollout batches: its mutations in order through the rate limit's window (each waits until fewer than `limit`
  * went in the window before it), the batches one after the other with their waits between their deletes, creates and the next batch.
  * Returns the whole estimate and the part that is rollout waits, in seconds.
  */
-export function rolloutEstimate(steps: readonly Step[], rateLimit: { limit: number; windowMs: number }, timing: RolloutTiming): { seconds: number; waitSeconds: number } {
+export function rolloutEstimate(
+  steps: readonly Step[],
+  rateLimit: { limit: number; windowMs: number },
+  timing: RolloutTiming,
+): { seconds: number; waitSeconds: number } {
   const sent: number[] = [];
   let now = 0;
   let waits = 0;
   const send = (): void => {
-    if (rateLimit.limit > 0 && sent.length >= rateLimit.limit) now = Math.max(now, (sent[sent.length - rateLimit.limit] as number) + rateLimit.windowMs);
+    if (rateLimit.limit > 0 && sent.length >= rateLimit.limit)
+      now = Math.max(now, (sent[sent.length - rateLimit.limit] as number) + rateLimit.windowMs);
     sent.push(now);
   };
   for (const step of steps) {

@@ -34,7 +34,10 @@ export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext 
       outcomes.push({ step, status: "skipped", error: { code: "not_run", message: "not run: stop requested" } });
       continue;
     }
-    if (step.op === "create-cube" && !batch.members.some((m) => m.cubeName === step.cube.cubeName && m.steps.some((s) => s.op === "delete-cube"))) {
+    if (
+      step.op === "create-cube" &&
+      !batch.members.some((m) => m.cubeName === step.cube.cubeName && m.steps.some((s) => s.op === "delete-cube"))
+    ) {
       // A member a stopped run was deleting: its old cube must be gone before the new one takes the name.
       await waitNameFree(step.cube.cubeName, ctx);
     }
@@ -45,7 +48,8 @@ export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext 
       break;
     }
   }
-  if (outcomes.some((o) => o.status === "skipped")) return [...outcomes, { step: batch, status: "skipped", error: { code: "not_run", message: "not finished: stop requested" } }];
+  if (outcomes.some((o) => o.status === "skipped"))
+    return [...outcomes, { step: batch, status: "skipped", error: { code: "not_run", message: "not finished: stop requested" } }];
   if (failure === undefined) {
     await ctx.rolloutProgress?.(batch, "checking");
     failure = await healthGate(batch, ctx, startedAt, label);
@@ -61,21 +65,40 @@ export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext 
 const cubeNameOf = (step: Step): string => ("cube" in step ? step.cube.cubeName : step.address);
 
 /** Stops the rollout: with autoRevert, the touched members are put back first; the batch's outcome says who failed, why, and where the group is. */
-async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: BatchFailure, done: StepOutcome[], label: string): Promise<StepOutcome[]> {
+async function failBatch(
+  batch: RolloutBatchStep,
+  ctx: ExecContext,
+  failure: BatchFailure,
+  done: StepOutcome[],
+  label: string,
+): Promise<StepOutcome[]> {
   await ctx.rolloutProgress?.(batch, "failed");
   // Touched: replaced in this run, or left replaced (or missing) by a run that stopped mid-batch.
-  const ran = (member: RolloutMember, op: Step["op"]): boolean => done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && o.step.op === op);
+  const ran = (member: RolloutMember, op: Step["op"]): boolean =>
+    done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && o.step.op === op);
   const touched = batch.members.filter((member) =>
-    member.power !== undefined ? ran(member, member.power) :
-      !member.steps.some((step) => step.op === "delete-cube") ||
-      done.some((o) => o.status === "done" && "cube" in o.step && o.step.cube.cubeName === member.cubeName && (o.step.op === "delete-cube" || o.step.op === "create-cube")),
+    member.power !== undefined
+      ? ran(member, member.power)
+      : !member.steps.some((step) => step.op === "delete-cube") ||
+        done.some(
+          (o) =>
+            o.status === "done" &&
+            "cube" in o.step &&
+            o.step.cube.cubeName === member.cubeName &&
+            (o.step.op === "delete-cube" || o.step.op === "create-cube"),
+        ),
   );
   const check = describeCheck(batch);
   let message = `${label} of group ${batch.group}: member ${failure.member} failed (${check}): ${failure.what}`;
   const outcomes: StepOutcome[] = [];
   const putBack: string[] = [];
   if (batch.rollout.autoRevert && touched.length > 0) {
-    ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message: `${label}: putting ${touched.map((m) => m.cubeName).join(", ")} back on the last healthy spec` });
+    ctx.logger?.({
+      type: "rollout",
+      address: batch.address,
+      op: batch.op,
+      message: `${label}: putting ${touched.map((m) => m.cubeName).join(", ")} back on the last healthy spec`,
+    });
     const reverted: string[] = [];
     for (const member of touched) {
       const result = await revertMember(member, ctx);
@@ -93,7 +116,10 @@ async function failBatch(batch: RolloutBatchStep, ctx: ExecContext, failure: Bat
   }
   message += `; the members not yet replaced were not touched: the group is on the old spec${batch.batch > 1 ? ` except the ${batch.batch - 1} earlier ${batch.batch - 1 === 1 ? "batch" : "batches"}` : ""}`;
   ctx.logger?.({ type: "step-failed", address: batch.address, op: batch.op, message });
-  return [...outcomes, { step: batch, status: "failed", error: { code: "rollout_failed", message }, ...(putBack.length > 0 ? { reverted: putBack } : {}) }];
+  return [
+    ...outcomes,
+    { step: batch, status: "failed", error: { code: "rollout_failed", message }, ...(putBack.length > 0 ? { reverted: putBack } : {}) },
+  ];
 }
 
 /** Deletes what the rollout made of the member (if anything), then creates it as it was; a power change is undone by the opposite power step. */
@@ -110,7 +136,13 @@ async function revertMember(member: RolloutMember, ctx: ExecContext): Promise<St
   const cubeId = ctx.cubeIds.get(member.cubeName) ?? (await liveIdOf(member.cubeName, ctx));
   ctx.cubeIds.delete(member.cubeName);
   const cube = { cubeName: member.cubeName, cubeId: cubeId ?? "" };
-  const steps: Step[] = cubeId === undefined ? [] : [{ op: "delete-cube", address: member.address, cube }, { op: "wait-deleted", address: member.address, cube }];
+  const steps: Step[] =
+    cubeId === undefined
+      ? []
+      : [
+          { op: "delete-cube", address: member.address, cube },
+          { op: "wait-deleted", address: member.address, cube },
+        ];
   for (const step of [...steps, ...member.revert]) {
     const outcome = await executeStep(step, ctx);
     outcomes.push(outcome);
@@ -133,7 +165,12 @@ async function liveIdOf(name: string, ctx: ExecContext): Promise<string | undefi
 
 function describeCheck(batch: RolloutBatchStep): string {
   const { healthCheck, healthyForMs, deadlineMs } = batch.rollout;
-  const what = healthCheck.kind === "http" ? `http check ${healthCheck.url} expecting ${healthCheck.expectStatus}` : healthCheck.kind === "tcp" ? `tcp check on port ${healthCheck.port}` : "running check";
+  const what =
+    healthCheck.kind === "http"
+      ? `http check ${healthCheck.url} expecting ${healthCheck.expectStatus}`
+      : healthCheck.kind === "tcp"
+        ? `tcp check on port ${healthCheck.port}`
+        : "running check";
   return `${what}, healthy for ${formatDuration(healthyForMs)} within ${formatDuration(deadlineMs)}`;
 }
 
@@ -164,13 +201,23 @@ async function healthGate(batch: RolloutBatchStep, ctx: ExecContext, startedAt: 
       const result =
         member.power === "power-off"
           ? { ok: cube.state === "stopped", saw: `the cube is ${cube.state}` }
-          : await probe(healthCheck, { name: member.cubeName, index: member.index, cube, ...(member.hostname === undefined ? {} : { hostname: member.hostname }) });
+          : await probe(healthCheck, {
+              name: member.cubeName,
+              index: member.index,
+              cube,
+              ...(member.hostname === undefined ? {} : { hostname: member.hostname }),
+            });
       const now = nowOf(ctx);
       if (result.ok) {
         state.passingSince ??= now;
         if (!state.healthy && now - state.passingSince >= healthyForMs) {
           state.healthy = true;
-          ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message: `${label}: ${member.cubeName} healthy (${result.saw})` });
+          ctx.logger?.({
+            type: "rollout",
+            address: batch.address,
+            op: batch.op,
+            message: `${label}: ${member.cubeName} healthy (${result.saw})`,
+          });
         }
       } else if (state.healthy) {
         return { member: member.cubeName, what: `the check failed after it had passed: ${result.saw}` };
@@ -183,13 +230,20 @@ async function healthGate(batch: RolloutBatchStep, ctx: ExecContext, startedAt: 
     const elapsed = nowOf(ctx) - startedAt;
     if (elapsed >= deadlineMs) {
       const first = states.find((s) => !s.healthy) as MemberHealth;
-      return { member: first.member.cubeName, what: `not healthy within the deadline of ${formatDuration(deadlineMs)}; last seen: ${first.last.saw}` };
+      return {
+        member: first.member.cubeName,
+        what: `not healthy within the deadline of ${formatDuration(deadlineMs)}; last seen: ${first.last.saw}`,
+      };
     }
     // A countdown every few seconds, or when a member turns healthy.
     const healthy = states.filter((s) => s.healthy).length;
     if (healthy !== said.healthy || nowOf(ctx) - said.at >= COUNTDOWN_EVERY_MS) {
       said = { at: nowOf(ctx), healthy };
-      ctx.logger?.({ type: "wait", address: batch.address, message: `${label}: ${healthy} of ${states.length} healthy; deadline in ${formatDuration(deadlineMs - elapsed)}` });
+      ctx.logger?.({
+        type: "wait",
+        address: batch.address,
+        message: `${label}: ${healthy} of ${states.length} healthy; deadline in ${formatDuration(deadlineMs - elapsed)}`,
+      });
     }
     await sleepFor(ctx, Math.min(pollMs, deadlineMs - elapsed));
   }

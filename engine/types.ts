@@ -208,8 +208,21 @@ export type Step =
   | { op: "wake"; address: string; cube: CubeRef }
   | { op: "wait-running"; address: string; cube: CubeRef }
   | { op: "set-ssh-port"; address: string; cube: CubeRef; cubePort: number }
-  | { op: "attach-domain"; address: string; cube: CubeRef; body: Omit<AttachDomainRequest, "basicAuthPassword">; basicAuthPassword?: SecretRef }
-  | { op: "patch-domain"; address: string; cube: CubeRef; domainId: string; body: Omit<PatchDomainRequest, "basicAuthPassword">; basicAuthPassword?: SecretRef }
+  | {
+      op: "attach-domain";
+      address: string;
+      cube: CubeRef;
+      body: Omit<AttachDomainRequest, "basicAuthPassword">;
+      basicAuthPassword?: SecretRef;
+    }
+  | {
+      op: "patch-domain";
+      address: string;
+      cube: CubeRef;
+      domainId: string;
+      body: Omit<PatchDomainRequest, "basicAuthPassword">;
+      basicAuthPassword?: SecretRef;
+    }
   | { op: "detach-domain"; address: string; cube: CubeRef; domainId: string }
   | { op: "create-port"; address: string; cube: CubeRef; body: CreateTcpMappingRequest }
   | { op: "delete-port"; address: string; cube: CubeRef; mappingId: string }
@@ -269,10 +282,15 @@ export const isMutation = (step: Step): boolean => !WAIT_OPS.includes(step.op);
 
 /** The API mutations a step sends when it goes as planned (a rollout batch: its members' steps). */
 export const mutationsOf = (step: Step): number =>
-  step.op === "rollout-batch" ? step.members.reduce((sum, member) => sum + member.steps.filter(isMutation).length, 0) : isMutation(step) ? 1 : 0;
+  step.op === "rollout-batch"
+    ? step.members.reduce((sum, member) => sum + member.steps.filter(isMutation).length, 0)
+    : isMutation(step)
+      ? 1
+      : 0;
 
 /** The steps, a rollout batch's members' steps in its place. */
-export const flatSteps = (steps: readonly Step[]): Step[] => steps.flatMap((step) => (step.op === "rollout-batch" ? step.members.flatMap((member) => member.steps) : [step]));
+export const flatSteps = (steps: readonly Step[]): Step[] =>
+  steps.flatMap((step) => (step.op === "rollout-batch" ? step.members.flatMap((member) => member.steps) : [step]));
 
 export interface PlanSummary {
   add: number;
@@ -489,6 +507,9 @@ export interface IdempotencyJournal {
   pending?(entry: { spaceId: string; address: string; bodyDigest: string }): Promise<boolean>;
 }
 
-export interface EngineLogger {
-  (event: { type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout" | "note"; address?: string; op?: StepOp; message?: string }): void;
-}
+export type EngineLogger = (event: {
+  type: "step-start" | "step-done" | "step-failed" | "wait" | "observe" | "rollout" | "note";
+  address?: string;
+  op?: StepOp;
+  message?: string;
+}) => void;

@@ -23,7 +23,9 @@ export async function waitForCube(ctx: ExecContext, spec: WaitSpec): Promise<Cub
     const cube = await ignoreNotFound(ctx.client.getCube(spec.cubeId));
     if (spec.reached(cube)) return cube;
     if (cube && spec.failOnError && cube.state === "error") {
-      throw new CubeErrorStateError(`cube "${spec.cubeName}" (${spec.cubeId}) is in state error while waiting for it to be ${spec.target}; look at it in the dashboard, then delete or replace it`);
+      throw new CubeErrorStateError(
+        `cube "${spec.cubeName}" (${spec.cubeId}) is in state error while waiting for it to be ${spec.target}; look at it in the dashboard, then delete or replace it`,
+      );
     }
     const remaining = deadline - nowOf(ctx);
     if (remaining <= 0) {

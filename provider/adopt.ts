@@ -25,7 +25,10 @@ export function withoutSpentAdoptId(olds: Props, inputs: Props): Props {
 }
 
 export class AdoptionMismatch extends Error {
-  constructor(what: string, readonly differences: FieldChange[]) {
+  constructor(
+    what: string,
+    readonly differences: FieldChange[],
+  ) {
     const lines = differences.map((change) => `  ${change.path}: live ${show(change.before)}, declared ${show(change.after)}`);
     super(
       `Cannot adopt ${what}: the live resource differs from the declared inputs, and nothing was changed.\n${lines.join("\n")}\n` +
@@ -36,7 +39,9 @@ export class AdoptionMismatch extends Error {
 }
 
 export function adoptionNotFound(what: string, id: string): Error {
-  return new Error(`Cannot adopt ${what}: no live resource has id ${id} in this space (nothing was changed). Check adoptId, or remove it to create a new one.`);
+  return new Error(
+    `Cannot adopt ${what}: no live resource has id ${id} in this space (nothing was changed). Check adoptId, or remove it to create a new one.`,
+  );
 }
 
 /** Throws unless the engine's plan for the live resource is a no-op. */

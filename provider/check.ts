@@ -23,15 +23,17 @@ export const CubeInputSchema = CreateCubeRequest.extend({
   adoptId: AdoptId,
 });
 
-export const DomainInputSchema = DomainSettings.omit({ confirmMixedProxyProtocol: true }).extend({
-  port: AttachDomainRequest.shape.port,
-  cubeId: CubeId,
-  hostname: Hostname,
-  basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
-  ipAllowList: DesiredDomain.shape.ipAllowList,
-  ipDenyList: DesiredDomain.shape.ipDenyList,
-  adoptId: AdoptId,
-}).superRefine(requireUserWithPassword);
+export const DomainInputSchema = DomainSettings.omit({ confirmMixedProxyProtocol: true })
+  .extend({
+    port: AttachDomainRequest.shape.port,
+    cubeId: CubeId,
+    hostname: Hostname,
+    basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
+    ipAllowList: DesiredDomain.shape.ipAllowList,
+    ipDenyList: DesiredDomain.shape.ipDenyList,
+    adoptId: AdoptId,
+  })
+  .superRefine(requireUserWithPassword);
 
 /** The file's port entry (`udp`, `allow`) without its defaults: an absent input stays absent. */
 export const TcpMappingInputSchema = z.strictObject({
@@ -79,7 +81,10 @@ function isAboutUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
 
 function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({ property: formatIssuePath([...issue.path, key]), reason: `unknown property ${JSON.stringify(key)}` }));
+    return issue.keys.map((key) => ({
+      property: formatIssuePath([...issue.path, key]),
+      reason: `unknown property ${JSON.stringify(key)}`,
+    }));
   }
   const property = formatIssuePath(issue.path);
   const missing = issue.code === "invalid_type" && valueAt(inputs, issue.path) === undefined;
@@ -87,7 +92,11 @@ function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
 }
 
 /** `dropNulls`: a null top-level input is "not set" (no field is nullable); `aliases`: the kind whose deprecated input names are renamed. */
-export function checkInputs(schema: z.ZodType, news: Record<string, unknown>, options: { dropNulls: boolean; aliases?: AliasedKind }): CheckOutcome {
+export function checkInputs(
+  schema: z.ZodType,
+  news: Record<string, unknown>,
+  options: { dropNulls: boolean; aliases?: AliasedKind },
+): CheckOutcome {
   const given = options.aliases ? withCurrentNames(options.aliases, userInputs(news)) : userInputs(news);
   const inputs = options.dropNulls ? withoutNulls(given) : given;
   const result = schema.safeParse(inputs);

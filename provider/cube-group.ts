@@ -6,7 +6,18 @@
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import * as z from "zod/mini";
 import { DesiredStateError, normalize } from "../desired/index.js";
-import { apply, diff, sameValue, formatIssuePath, memberIndex, observe, type DesiredState, type Plan, type ResourceChange, type StepOutcome } from "../engine/index.js";
+import {
+  apply,
+  diff,
+  sameValue,
+  formatIssuePath,
+  memberIndex,
+  observe,
+  type DesiredState,
+  type Plan,
+  type ResourceChange,
+  type StepOutcome,
+} from "../engine/index.js";
 import { API_VERSION, DesiredCubeInput, MAX_REPLICAS } from "../schema/desired.js";
 import { containsUnknown, userInputs, type CheckFailure } from "./check.js";
 import { execContext } from "./steps.js";
@@ -15,11 +26,13 @@ import type { CubeGroupMemberOutput as CubeGroupMember } from "./types.js";
 import { digestMatches, saltedDigestOrNull, type Props } from "./values.js";
 
 /** The file's group entry, as inputs: files are the program's to read, a pinned id and lifecycle are Pulumi's own options. */
-export const CubeGroupInputSchema = z.extend(z.omit(DesiredCubeInput, { id: true, sshPublicKeyFile: true, userDataFile: true, lifecycle: true }), {
-  replicas: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_REPLICAS)),
-});
+export const CubeGroupInputSchema = z.extend(
+  z.omit(DesiredCubeInput, { id: true, sshPublicKeyFile: true, userDataFile: true, lifecycle: true }),
+  {
+    replicas: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_REPLICAS)),
+  },
+);
 type GroupInputs = z.infer<typeof CubeGroupInputSchema>;
-
 
 /** Where each input is in the desired-state document the group is normalized as. */
 const ENTRY_PATH = ["cubes", 0] as const;
@@ -56,7 +69,11 @@ function inputPath(path: readonly (string | number)[]): string {
 
 /** The inputs as a one-entry desired-state document, normalized as the CLI normalizes a file. */
 function desiredOf(inputs: GroupInputs): DesiredState {
-  const document = { apiVersion: API_VERSION, prune: false, cubes: [{ ...inputs, domains: inputs.domains ?? [], ports: inputs.ports ?? [], lifecycle: { allowReplace: true, ignoreChanges: [] } }] };
+  const document = {
+    apiVersion: API_VERSION,
+    prune: false,
+    cubes: [{ ...inputs, domains: inputs.domains ?? [], ports: inputs.ports ?? [], lifecycle: { allowReplace: true, ignoreChanges: [] } }],
+  };
   return normalize(document as Parameters<typeof normalize>[0], {
     readTextFile: () => {
       throw new Error("a CubeGroup takes its values inline: read the file in the program");
@@ -150,7 +167,9 @@ async function liveMembers(group: string): Promise<CubeGroupMember[]> {
 
 /** A blocked change (a protected member the change would delete or replace) refuses the whole update before anything is sent. */
 function requireUnblocked(plan: Plan, group: string, replicas: number): void {
-  const blocked = plan.changes.filter((change): change is ResourceChange & { blocked: NonNullable<ResourceChange["blocked"]> } => change.blocked !== undefined);
+  const blocked = plan.changes.filter(
+    (change): change is ResourceChange & { blocked: NonNullable<ResourceChange["blocked"]> } => change.blocked !== undefined,
+  );
   if (blocked.length === 0) return;
   const lines = blocked.map((change) =>
     change.blocked.code === "termination_protected"

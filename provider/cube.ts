@@ -67,7 +67,18 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
   if (typeof outs.region === "string") cube.region = outs.region;
   const sshPort = outs.sshPort;
   if (typeof sshPort !== "number") return { cube, domains: [], tcpMappings: [] };
-  const ssh: TcpMapping = { id: "ssh", cubeId: id, cubePort: sshPort, hostPort: outs.sshHostPort ?? 0, host: outs.sshHost ?? null, label: "SSH", status: "active", isSsh: true, udp: false, allow: [] };
+  const ssh: TcpMapping = {
+    id: "ssh",
+    cubeId: id,
+    cubePort: sshPort,
+    hostPort: outs.sshHostPort ?? 0,
+    host: outs.sshHost ?? null,
+    label: "SSH",
+    status: "active",
+    isSsh: true,
+    udp: false,
+    allow: [],
+  };
   return { cube, domains: [], tcpMappings: [ssh] };
 }
 
@@ -175,7 +186,10 @@ async function refuseUnknownNamesake(name: string, steps: Step[]): Promise<void>
 
 function namesakeMessage(name: string, namesakes: Cube[]): string {
   const ids = namesakes.map((cube) => `${cube.id} (${cube.state})`).join(", ");
-  const advice = namesakes.length === 1 ? `set adoptId: "${namesakes[0]!.id}" on this resource and run pulumi up again` : "set adoptId to the id of the one to keep, and delete the others";
+  const advice =
+    namesakes.length === 1
+      ? `set adoptId: "${namesakes[0]!.id}" on this resource and run pulumi up again`
+      : "set adoptId to the id of the one to keep, and delete the others";
   const why = `the space already has a live cube of that name that this stack has no record of: ${ids}`;
   const whose = "It may be this stack's own (an earlier pulumi up lost the API's answer) or one made outside it.";
   return `Cube "${name}" was not created: ${why}. ${whose} To manage it, ${advice}; otherwise give this resource another name. Nothing was changed.`;

@@ -43,21 +43,36 @@ function passwordChanged(inputs: DomainInputs, outs: Partial<DomainOutputs>): bo
 /** The old outputs as the live view: diff needs no HTTP. State of older releases names the hostname by its deprecated name (aliases.ts). */
 function liveFromOutputs(outs: Partial<DomainOutputs>): Domain {
   const live: Record<string, unknown> = {
-    id: outs.domainId ?? "", cubeId: outs.cubeId ?? "", hostname: stateValue<string>(outs, "Domain", "hostname") ?? "", port: outs.port ?? null,
-    status: outs.status ?? "", isWildcard: outs.isWildcard ?? false, basicAuthEnabled: outs.basicAuthEnabled ?? false,
+    id: outs.domainId ?? "",
+    cubeId: outs.cubeId ?? "",
+    hostname: stateValue<string>(outs, "Domain", "hostname") ?? "",
+    port: outs.port ?? null,
+    status: outs.status ?? "",
+    isWildcard: outs.isWildcard ?? false,
+    basicAuthEnabled: outs.basicAuthEnabled ?? false,
   };
   for (const key of DOMAIN_SETTING_NAMES) if (outs[key] !== undefined) live[key] = outs[key];
   return live as Domain;
 }
 
 function recordOutputs(records: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk" | "purpose">[]): DomainRecordOutput[] {
-  return records.map((record) => ({ type: record.type, host: record.host, value: record.value, mustBeGrey: record.mustBeGrey, proxyOk: record.proxyOk, purpose: record.purpose }));
+  return records.map((record) => ({
+    type: record.type,
+    host: record.host,
+    value: record.value,
+    mustBeGrey: record.mustBeGrey,
+    proxyOk: record.proxyOk,
+    purpose: record.purpose,
+  }));
 }
 
 /** The outputs of a live domain; its DNS records are read unless the attach just returned them. */
 async function domainOutputs(live: Domain, passwordDigest: string | null, attached: DnsRecord[] = []): Promise<DomainOutputs> {
   const records = recordOutputs(attached.length > 0 ? attached : (await apiClient().getDomainRecords(live.cubeId, live.id)).records);
-  const settings = Object.fromEntries(DOMAIN_SETTING_NAMES.map((key) => [key, live[key] ?? null])) as Pick<DomainOutputs, (typeof DOMAIN_SETTING_NAMES)[number]>;
+  const settings = Object.fromEntries(DOMAIN_SETTING_NAMES.map((key) => [key, live[key] ?? null])) as Pick<
+    DomainOutputs,
+    (typeof DOMAIN_SETTING_NAMES)[number]
+  >;
   return {
     ...settings,
     domainId: live.id,

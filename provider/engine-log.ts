@@ -24,7 +24,9 @@ function engineStubs(): EngineStubs | null {
   try {
     const require = createRequire(plugin);
     const grpc = require("@grpc/grpc-js") as { credentials: { createInsecure(): unknown } };
-    const services = require("@pulumi/pulumi/proto/engine_grpc_pb.js") as { EngineClient: new (address: string, credentials: unknown) => EngineStubs["client"] };
+    const services = require("@pulumi/pulumi/proto/engine_grpc_pb.js") as {
+      EngineClient: new (address: string, credentials: unknown) => EngineStubs["client"];
+    };
     const messages = require("@pulumi/pulumi/proto/engine_pb.js") as { LogRequest: new () => ReturnType<EngineStubs["request"]> };
     engine = { client: new services.EngineClient(address, grpc.credentials.createInsecure()), request: () => new messages.LogRequest() };
   } catch {

@@ -5,7 +5,11 @@ import { MIN_SECRET_LENGTH, redactorFor } from "../system/redact.js";
 /** The resource exists but is not as desired: the plugin packs `id` and `properties` into ErrorResourceInitFailed, so Pulumi keeps it. */
 export class ResourceInitFailed extends Error {
   readonly reasons: string[];
-  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+  ) {
     super(message);
     this.name = "ResourceInitFailed";
     this.reasons = [message];
@@ -37,8 +41,12 @@ export async function withSecretsRedacted<T>(props: (Record<string, unknown> | u
   try {
     return await body();
   } catch (error) {
-    const secrets = props.flatMap((p) => SECRET_PROPS.map((key) => p?.[key])).filter((v): v is string => typeof v === "string" && v.length > 0);
-    const resolved = Object.values(process.env).filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && secrets.some((s) => s.includes(v)));
+    const secrets = props
+      .flatMap((p) => SECRET_PROPS.map((key) => p?.[key]))
+      .filter((v): v is string => typeof v === "string" && v.length > 0);
+    const resolved = Object.values(process.env).filter(
+      (v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH && secrets.some((s) => s.includes(v)),
+    );
     if (error instanceof Error && secrets.length > 0) redactError(error, [...secrets, ...resolved]);
     throw error;
   }

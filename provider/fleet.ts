@@ -57,8 +57,18 @@ export class Fleet extends pulumi.ComponentResource {
     const cube = new Cube(
       `${fleet}-${spec.name}`,
       {
-        name: spec.name, image: spec.image, resources: spec.resources, sshPublicKey: spec.sshPublicKey,
-        ...declaredOnly({ region: spec.region, userData: spec.userData, terminationProtection: spec.terminationProtection, power: spec.power, sshPort: spec.sshPort, adoptId: spec.id }),
+        name: spec.name,
+        image: spec.image,
+        resources: spec.resources,
+        sshPublicKey: spec.sshPublicKey,
+        ...declaredOnly({
+          region: spec.region,
+          userData: spec.userData,
+          terminationProtection: spec.terminationProtection,
+          power: spec.power,
+          sshPort: spec.sshPort,
+          adoptId: spec.id,
+        }),
       },
       { parent: this, ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}) },
     );
@@ -74,7 +84,13 @@ export class Fleet extends pulumi.ComponentResource {
     }
     this.domains[`${cubeName}/${spec.hostname}`] = new Domain(
       `${fleet}-${cubeName}-${spec.hostname}`,
-      { cubeId: cube.cubeId, hostname: spec.hostname, port: spec.port, ...spec.settings, ...(password ? { basicAuthPassword: pulumi.secret(password) } : {}) },
+      {
+        cubeId: cube.cubeId,
+        hostname: spec.hostname,
+        port: spec.port,
+        ...spec.settings,
+        ...(password ? { basicAuthPassword: pulumi.secret(password) } : {}),
+      },
       { parent: this },
     );
   }
@@ -89,7 +105,11 @@ export class Fleet extends pulumi.ComponentResource {
 
   /** As with the CLI, the signing secret goes to the entry's secretFile (0600), and stays secret in state. */
   private addWebhook(fleet: string, spec: DesiredWebhookSpec): void {
-    const webhook = new Webhook(`${fleet}-webhook-${spec.url}`, { url: spec.url, events: spec.events, ...declaredOnly({ description: spec.description }) }, { parent: this });
+    const webhook = new Webhook(
+      `${fleet}-webhook-${spec.url}`,
+      { url: spec.url, events: spec.events, ...declaredOnly({ description: spec.description }) },
+      { parent: this },
+    );
     this.webhooks[spec.url] = webhook;
     webhook.secret.apply((secret) => {
       if (typeof secret !== "string" || secret === "" || pulumi.runtime.isDryRun()) return;

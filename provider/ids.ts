@@ -19,7 +19,10 @@ export function underCube(id: string, cubeId: string): string {
 }
 
 /** Finds a child by its Pulumi id; undefined when it (or its cube) no longer exists. */
-export async function findChild<T extends { id: string }>(id: string, list: (cubeId: string) => Promise<T[]>): Promise<{ cubeId: string; childId: string; item: T } | undefined> {
+export async function findChild<T extends { id: string }>(
+  id: string,
+  list: (cubeId: string) => Promise<T[]>,
+): Promise<{ cubeId: string; childId: string; item: T } | undefined> {
   const ref = parseChildId(id);
   const cubeIds = ref.cubeId !== undefined ? [ref.cubeId] : (await apiClient().listCubes()).map((cube) => cube.id);
   for (const cubeId of cubeIds) {

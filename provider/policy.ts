@@ -24,10 +24,16 @@ const PROPERTY: Record<string, string> = {
 
 function policyFiles(): string[] {
   const configured = currentSettings().policy ?? process.env.CUBEFORM_POLICY ?? "";
-  return configured.split(delimiter).map((f) => f.trim()).filter((f) => f !== "");
+  return configured
+    .split(delimiter)
+    .map((f) => f.trim())
+    .filter((f) => f !== "");
 }
 
-const failureOf = (v: PolicyViolation): CheckFailure => ({ property: PROPERTY[v.check] ?? "", reason: `policy ${v.rule} (mandatory, ${v.source}): ${v.saw}; fix: ${v.fix}` });
+const failureOf = (v: PolicyViolation): CheckFailure => ({
+  property: PROPERTY[v.check] ?? "",
+  reason: `policy ${v.rule} (mandatory, ${v.source}): ${v.saw}; fix: ${v.fix}`,
+});
 
 /**
  * Check failures for the mandatory rules the inputs break; none while an input the rules read is unknown (preview). The advisory rules they
@@ -46,8 +52,13 @@ export async function policyFailures(kind: "Cube" | "TcpMapping", inputs: Props)
   const violations =
     kind === "Cube"
       ? checkCubeInputs(rules, inputs as unknown as Parameters<typeof checkCubeInputs>[1])
-      : checkPortInputs(rules, { cubePort: inputs.cubePort as number, udp: (inputs.udp as boolean | undefined) ?? true, allow: (inputs.allow as string[] | undefined) ?? [] });
+      : checkPortInputs(rules, {
+          cubePort: inputs.cubePort as number,
+          udp: (inputs.udp as boolean | undefined) ?? true,
+          allow: (inputs.allow as string[] | undefined) ?? [],
+        });
   const name = typeof inputs.name === "string" ? `${kind} ${inputs.name}` : kind;
-  for (const v of violations.filter((v) => v.enforcement === "advisory")) await warnEngine(`${name}: policy ${v.rule} (advisory, ${v.source}): ${v.saw}; fix: ${v.fix}`);
+  for (const v of violations.filter((v) => v.enforcement === "advisory"))
+    await warnEngine(`${name}: policy ${v.rule} (advisory, ${v.source}): ${v.saw}; fix: ${v.fix}`);
   return violations.filter((v) => v.enforcement === "mandatory").map(failureOf);
 }

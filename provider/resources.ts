@@ -9,7 +9,21 @@
  */
 import pulumi from "@pulumi/pulumi";
 import { deprecatedNamesIn, deprecationWarning, type AliasedKind } from "./aliases.js";
-import type { CubeGroupInputs, CubeGroupMemberOutput, CubeInputs, CubeOutputs, CubeResourcesShape, DomainInputs, DomainOutputs, DomainRecordOutput, Power, TcpMappingInputs, TcpMappingOutputs, WebhookInputs, WebhookOutputs } from "./types.js";
+import type {
+  CubeGroupInputs,
+  CubeGroupMemberOutput,
+  CubeInputs,
+  CubeOutputs,
+  CubeResourcesShape,
+  DomainInputs,
+  DomainOutputs,
+  DomainRecordOutput,
+  Power,
+  TcpMappingInputs,
+  TcpMappingOutputs,
+  WebhookInputs,
+  WebhookOutputs,
+} from "./types.js";
 
 type Provider = pulumi.dynamic.ResourceProvider;
 
@@ -157,8 +171,23 @@ export interface CubeArgs extends Omit<Inputs<CubeInputs>, "name" | "resources">
 }
 
 const CUBE_OUTPUTS = [
-  "cubeId", "name", "state", "publicIpv4", "sshUser", "sshHost", "sshHostPort", "sshPort", "image", "region", "resources",
-  "terminationProtection", "terminationProtectionChangedAt", "terminationProtectionChangedBy", "sshPublicKey", "userDataDigest", "power",
+  "cubeId",
+  "name",
+  "state",
+  "publicIpv4",
+  "sshUser",
+  "sshHost",
+  "sshHostPort",
+  "sshPort",
+  "image",
+  "region",
+  "resources",
+  "terminationProtection",
+  "terminationProtectionChangedAt",
+  "terminationProtectionChangedBy",
+  "sshPublicKey",
+  "userDataDigest",
+  "power",
 ] as const satisfies readonly (keyof CubeOutputs)[];
 
 export class Cube extends pulumi.dynamic.Resource {
@@ -206,9 +235,27 @@ export type DomainArgs = DomainArgsBase &
   );
 
 const DOMAIN_OUTPUTS = [
-  "domainId", "cubeId", "hostname", "port", "records", "isWildcard", "status", "basicAuthEnabled", "basicAuthPasswordDigest",
-  "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
-  "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "basicAuthUser", "proxyProtocol",
+  "domainId",
+  "cubeId",
+  "hostname",
+  "port",
+  "records",
+  "isWildcard",
+  "status",
+  "basicAuthEnabled",
+  "basicAuthPasswordDigest",
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "basicAuthUser",
+  "proxyProtocol",
 ] as const satisfies readonly (keyof DomainOutputs)[];
 
 /** Outputs that may reveal the password: the engine keeps them encrypted in state. */
@@ -255,7 +302,15 @@ export interface TcpMappingArgs extends Inputs<TcpMappingInputs> {
 }
 
 const TCP_MAPPING_OUTPUTS = [
-  "mappingId", "cubeId", "cubePort", "host", "hostPort", "label", "udp", "allow", "status",
+  "mappingId",
+  "cubeId",
+  "cubePort",
+  "host",
+  "hostPort",
+  "label",
+  "udp",
+  "allow",
+  "status",
 ] as const satisfies readonly (keyof TcpMappingOutputs)[];
 
 export class TcpMapping extends pulumi.dynamic.Resource {
@@ -279,7 +334,15 @@ export class TcpMapping extends pulumi.dynamic.Resource {
 
 export type WebhookArgs = Inputs<WebhookInputs>;
 
-const WEBHOOK_OUTPUTS = ["webhookId", "url", "events", "description", "enabled", "createdAt", "secret"] as const satisfies readonly (keyof WebhookOutputs)[];
+const WEBHOOK_OUTPUTS = [
+  "webhookId",
+  "url",
+  "events",
+  "description",
+  "enabled",
+  "createdAt",
+  "secret",
+] as const satisfies readonly (keyof WebhookOutputs)[];
 
 /**
  * A webhook endpoint of the space. Any change replaces it (the API has no PATCH) with a new

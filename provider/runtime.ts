@@ -61,10 +61,17 @@ export async function domainUpdate(id: string, olds: Props, news: Props): Promis
 
 // ------------------------------------------------------------------ TcpMapping
 
-export { diffTcpMapping as tcpMappingDiff, createTcpMapping as tcpMappingCreate, deleteTcpMapping as tcpMappingDelete } from "./tcp-mapping.js";
+export {
+  diffTcpMapping as tcpMappingDiff,
+  createTcpMapping as tcpMappingCreate,
+  deleteTcpMapping as tcpMappingDelete,
+} from "./tcp-mapping.js";
 
 export async function tcpMappingCheck(olds: Props, news: Props): Promise<CheckResult> {
-  return spendAdoptId(olds, await withPolicy("TcpMapping", checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" })));
+  return spendAdoptId(
+    olds,
+    await withPolicy("TcpMapping", checkInputs(TcpMappingInputSchema, news, { dropNulls: true, aliases: "TcpMapping" })),
+  );
 }
 export async function tcpMappingRead(id: string, _props?: Props): Promise<ReadResult> {
   return readTcpMapping(id);

@@ -68,7 +68,9 @@ function resolveClientConfig(): { baseUrl: string; apiKey: string; spaceId?: str
   try {
     return clientConfigFromEnv(env);
   } catch {
-    throw new Error("cubeform: no API key. Set it with `pulumi config set --secret cubeform:apiKey <key>` or the CUBE_API_KEY environment variable.");
+    throw new Error(
+      "cubeform: no API key. Set it with `pulumi config set --secret cubeform:apiKey <key>` or the CUBE_API_KEY environment variable.",
+    );
   }
 }
 

@@ -1,5 +1,17 @@
 /** Engine steps for one Pulumi resource: the executors do the HTTP; this supplies the shared context and makes a failed step an error. */
-import { bodyDigest, cubeAddress, type ExecContext, memoryJournal, runSteps, type CubeRef, type IdempotencyJournal, type ResourcePlan, type SecretRef, type Step, type StepOutcome } from "../engine/index.js";
+import {
+  bodyDigest,
+  cubeAddress,
+  type ExecContext,
+  memoryJournal,
+  runSteps,
+  type CubeRef,
+  type IdempotencyJournal,
+  type ResourcePlan,
+  type SecretRef,
+  type Step,
+  type StepOutcome,
+} from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
 import { ignoreNotFound } from "../engine/context.js";
 import { StepFailure } from "./errors.js";
@@ -60,6 +72,10 @@ export async function deleteChildResource<L extends { cubeId: string; id: string
 ): Promise<void> {
   const ref = parseChildId(id);
   const target = { ...live, cubeId: ref.cubeId ?? live.cubeId, id: ref.childId };
-  const planned = planDelete({ cubeAddress: cubeAddress(target.cubeId), cube: { cubeName: target.cubeId, cubeId: target.cubeId }, live: target });
+  const planned = planDelete({
+    cubeAddress: cubeAddress(target.cubeId),
+    cube: { cubeName: target.cubeId, cubeId: target.cubeId },
+    live: target,
+  });
   await ignoreNotFound(runOrThrow(planned.steps));
 }

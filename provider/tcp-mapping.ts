@@ -19,7 +19,12 @@ import { declared, declaredOnly, type Props } from "./values.js";
 const DEFAULT_UDP = true;
 
 function portSpec(inputs: TcpMappingInputs): DesiredPortSpec {
-  return { cubePort: inputs.cubePort, udp: declared(inputs.udp) ?? DEFAULT_UDP, allow: [...(declared(inputs.allow) ?? [])], ...declaredOnly({ label: inputs.label }) };
+  return {
+    cubePort: inputs.cubePort,
+    udp: declared(inputs.udp) ?? DEFAULT_UDP,
+    allow: [...(declared(inputs.allow) ?? [])],
+    ...declaredOnly({ label: inputs.label }),
+  };
 }
 
 function inputsOf(props: Props): TcpMappingInputs {
@@ -33,8 +38,15 @@ function plan(inputs: TcpMappingInputs, live?: TcpMapping): ResourcePlan {
 /** The old outputs as the live view: diff needs no HTTP. State of older releases has the deprecated names (aliases.ts). */
 function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
   return {
-    id: outs.mappingId ?? "", cubeId: outs.cubeId ?? "", cubePort: outs.cubePort ?? 0, hostPort: outs.hostPort ?? 0, host: outs.host ?? null,
-    label: outs.label ?? null, status: outs.status ?? "", isSsh: false, udp: stateValue<boolean>(outs, "TcpMapping", "udp") ?? DEFAULT_UDP,
+    id: outs.mappingId ?? "",
+    cubeId: outs.cubeId ?? "",
+    cubePort: outs.cubePort ?? 0,
+    hostPort: outs.hostPort ?? 0,
+    host: outs.host ?? null,
+    label: outs.label ?? null,
+    status: outs.status ?? "",
+    isSsh: false,
+    udp: stateValue<boolean>(outs, "TcpMapping", "udp") ?? DEFAULT_UDP,
     allow: stateValue<string[]>(outs, "TcpMapping", "allow") ?? [],
   };
 }
@@ -43,8 +55,15 @@ function liveFromOutputs(outs: Partial<TcpMappingOutputs>): TcpMapping {
 async function outputsFor(live: TcpMapping): Promise<TcpMappingOutputs> {
   const host = live.host ?? (await apiClient().getCube(live.cubeId)).publicIpv4;
   return {
-    mappingId: live.id, cubeId: live.cubeId, cubePort: live.cubePort, host, hostPort: live.hostPort,
-    label: live.label, udp: live.udp, allow: live.allow, status: live.status,
+    mappingId: live.id,
+    cubeId: live.cubeId,
+    cubePort: live.cubePort,
+    host,
+    hostPort: live.hostPort,
+    label: live.label,
+    udp: live.udp,
+    allow: live.allow,
+    status: live.status,
   };
 }
 
@@ -84,7 +103,13 @@ export async function readTcpMapping(id: string): Promise<ReadResult> {
   const found = await findMapping(id);
   if (!found || found.item.isSsh) return {};
   const outs = await outputsFor(found.item);
-  const inputs: Props = { cubeId: outs.cubeId, cubePort: outs.cubePort, udp: outs.udp, allow: outs.allow, ...declaredOnly({ label: outs.label }) };
+  const inputs: Props = {
+    cubeId: outs.cubeId,
+    cubePort: outs.cubePort,
+    udp: outs.udp,
+    allow: outs.allow,
+    ...declaredOnly({ label: outs.label }),
+  };
   return { id: childId(found.cubeId, found.childId), props: outs, inputs };
 }
 

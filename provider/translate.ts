@@ -17,7 +17,8 @@ export function toDiffResult(change: ResourceChange, extraReplaces: string[] = [
 
 /** update() only changes in place: a replacement it is asked for means the resource changed outside Pulumi. */
 export function requireInPlace(what: string, change: ResourceChange): void {
-  if (isReplace(change.action)) throw new Error(`${what} changed outside Pulumi (${replacePaths(change).join(", ")}); run pulumi refresh, then pulumi up.`);
+  if (isReplace(change.action))
+    throw new Error(`${what} changed outside Pulumi (${replacePaths(change).join(", ")}); run pulumi refresh, then pulumi up.`);
 }
 
 export const goneError = (what: string): Error => new Error(`${what} no longer exists; run pulumi refresh to forget it.`);

@@ -31,7 +31,9 @@ export function declared<T>(value: T | null | undefined): T | undefined {
 
 /** `props` without the members that are not declared (null or undefined). */
 export function declaredOnly<T extends object>(props: T): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(props).filter(([, value]) => value !== null && value !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+  return Object.fromEntries(Object.entries(props).filter(([, value]) => value !== null && value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], null>;
+  };
 }
 
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

@@ -14,15 +14,37 @@ import { declaredOnly, str, type Props } from "./values.js";
 
 function spec(props: Props): DesiredWebhookSpec {
   const inputs = userInputs(props) as unknown as WebhookInputs;
-  return { url: inputs.url, events: [...inputs.events], secretFile: "", secretPath: "", ...declaredOnly({ description: inputs.description }) };
+  return {
+    url: inputs.url,
+    events: [...inputs.events],
+    secretFile: "",
+    secretPath: "",
+    ...declaredOnly({ description: inputs.description }),
+  };
 }
 
 function liveFromOutputs(id: string, outs: Partial<WebhookOutputs>): Webhook {
-  return { id, url: outs.url ?? "", events: outs.events ?? [], enabled: outs.enabled ?? true, description: outs.description ?? null, createdAt: outs.createdAt ?? "", updatedAt: outs.createdAt ?? "" };
+  return {
+    id,
+    url: outs.url ?? "",
+    events: outs.events ?? [],
+    enabled: outs.enabled ?? true,
+    description: outs.description ?? null,
+    createdAt: outs.createdAt ?? "",
+    updatedAt: outs.createdAt ?? "",
+  };
 }
 
 function outputsOf(live: Webhook, secret: string | null): WebhookOutputs {
-  return { webhookId: live.id, url: live.url, events: [...live.events], description: live.description ?? null, enabled: live.enabled, createdAt: live.createdAt, secret };
+  return {
+    webhookId: live.id,
+    url: live.url,
+    events: [...live.events],
+    description: live.description ?? null,
+    enabled: live.enabled,
+    createdAt: live.createdAt,
+    secret,
+  };
 }
 
 export async function diffWebhook(id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -2,7 +2,17 @@
  * The CLI's words for what the library layers report by code: the flags that name a load's inputs (desired/ names none), and
  * what a blocked plan entry can be unblocked with.
  */
-import { inWords, loadFleet, type FleetSource, type InputNames, type LoadedFiles, type LoadedFleet, type LoadFilesOptions, type RepoLoaded, type RepoSource } from "../desired/index.js";
+import {
+  inWords,
+  loadFleet,
+  type FleetSource,
+  type InputNames,
+  type LoadedFiles,
+  type LoadedFleet,
+  type LoadFilesOptions,
+  type RepoLoaded,
+  type RepoSource,
+} from "../desired/index.js";
 
 export const CLI_NAMES: InputNames = {
   file: "-f/--file",

@@ -27,7 +27,8 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   const stubs = new Map<Command, CommandEntry>();
   for (const entry of COMMANDS) {
     if (entry === invoked || invoked?.registersEveryCommand) (await entry.load()).register(program, io);
-    else if (invoked === undefined || argv.includes("--help") || argv.includes("-h")) stubs.set(program.command(entry.name).description(entry.summary), entry);
+    else if (invoked === undefined || argv.includes("--help") || argv.includes("-h"))
+      stubs.set(program.command(entry.name).description(entry.summary), entry);
   }
   giveFormatShortFlag(program);
   markNativeYaml(program);

@@ -26,7 +26,12 @@ export async function confirm(c: Confirmation, io: CliIo, out: NodeJS.WritableSt
 export const STOPPED = Symbol("stopped");
 
 /** The line typed in answer, or STOPPED when the run is asked to stop (Ctrl-C, SIGTERM) before one is. */
-export function ask(question: string, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, signal: AbortSignal | undefined): Promise<string | typeof STOPPED> {
+export function ask(
+  question: string,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  signal: AbortSignal | undefined,
+): Promise<string | typeof STOPPED> {
   output.write(question);
   const rl = createInterface({ input, terminal: false });
   return new Promise((resolveAnswer) => {

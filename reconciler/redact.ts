@@ -28,12 +28,15 @@ export function secretValues(env: CliIo["env"]): string[] {
   const named = Object.entries(env)
     .filter(([name, value]) => SECRET_NAMES.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
-  const proxies = Object.entries(env).flatMap(([name, value]) => (PROXY_NAMES.test(name) && value !== undefined ? urlCredentials(value.trim()) : []));
+  const proxies = Object.entries(env).flatMap(([name, value]) =>
+    PROXY_NAMES.test(name) && value !== undefined ? urlCredentials(value.trim()) : [],
+  );
   return [...named, ...proxies];
 }
 
 /** The sequences cubeform writes itself (colors.ts, progress lines); any other control character is shown as an escape. */
-const OWN_SEQUENCES = /\r\x1b\[2K|\x1b\[(?:1|2|22|31|32|33|39)m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const OWN_SEQUENCES =
+  /\r\x1b\[2K|\x1b\[(?:1|2|22|31|32|33|39)m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function neutralizeControls(text: string): string {
   return text.replace(OWN_SEQUENCES, (match) => (match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
@@ -55,7 +58,11 @@ export function inertWorkflowCommands(): (text: string) => string {
   };
 }
 
-function safeStream(target: NodeJS.WritableStream, secrets: SecretSet, commands: (text: string) => string = (text) => text): NodeJS.WritableStream {
+function safeStream(
+  target: NodeJS.WritableStream,
+  secrets: SecretSet,
+  commands: (text: string) => string = (text) => text,
+): NodeJS.WritableStream {
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
       const accepted = target.write(commands(neutralizeControls(secrets.redact(chunk.toString()))));
@@ -76,7 +83,11 @@ export function redactingIo(io: CliIo): CliIo {
   secrets.add(...secretValues(io.env));
   // Copied by descriptor: a stdin the bin opens only when read (a getter) stays unopened.
   const redacted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as CliIo;
-  return Object.assign(redacted, { secrets, stdout: safeStream(io.stdout, secrets), stderr: safeStream(io.stderr, secrets, inertWorkflowCommands()) });
+  return Object.assign(redacted, {
+    secrets,
+    stdout: safeStream(io.stdout, secrets),
+    stderr: safeStream(io.stderr, secrets, inertWorkflowCommands()),
+  });
 }
 
 /**

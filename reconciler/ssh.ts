@@ -65,7 +65,14 @@ export function sshTarget(ssh: CubeSshInfo & { host: string }, cubeName: string)
 /** ssh's arguments: options, then `--`, then the destination (and the remote command, if any). */
 export function sshArgs(target: SshTarget, options: { knownHosts?: string; identity?: string } = {}): string[] {
   const pinning = options.knownHosts ? ["-o", `UserKnownHostsFile=${options.knownHosts}`, "-o", "StrictHostKeyChecking=yes"] : [];
-  return [...pinning, ...(options.identity ? ["-i", options.identity] : []), "-p", String(target.port), "--", `${target.user}@${target.host}`];
+  return [
+    ...pinning,
+    ...(options.identity ? ["-i", options.identity] : []),
+    "-p",
+    String(target.port),
+    "--",
+    `${target.user}@${target.host}`,
+  ];
 }
 
 /** The command as a person pastes it into a shell. */
@@ -73,4 +80,5 @@ export const sshCommandLine = (target: SshTarget): string => shellCommand(["ssh"
 
 export const knownHostsPattern = (target: SshTarget): string => `[${target.host}]:${target.port}`;
 
-export const knownHostsLines = (target: SshTarget): string[] => target.hostKeys.map((key) => `${knownHostsPattern(target)} ${key.type} ${key.key}`);
+export const knownHostsLines = (target: SshTarget): string[] =>
+  target.hostKeys.map((key) => `${knownHostsPattern(target)} ${key.type} ${key.key}`);

@@ -42,7 +42,9 @@ export function addressProblem(text: string): string | undefined {
   const family = isIPv4(address) ? 4 : isIPv6(address) && !address.includes("%") ? 6 : undefined;
   if (family === undefined) {
     const looksV4 = /^[\d.]+$/.test(address);
-    const hint = looksV4 ? "an IPv4 address is four numbers from 0 to 255, like 203.0.113.7" : "write an IPv4 or IPv6 address, optionally with a prefix: 203.0.113.0/24, 2001:db8::/32";
+    const hint = looksV4
+      ? "an IPv4 address is four numbers from 0 to 255, like 203.0.113.7"
+      : "write an IPv4 or IPv6 address, optionally with a prefix: 203.0.113.0/24, 2001:db8::/32";
     return `"${text}" is not an IP address or CIDR (${hint})`;
   }
   if (prefix === undefined) return undefined;

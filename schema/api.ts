@@ -10,7 +10,20 @@ import { Domain, Pagination } from "./listed.js";
 
 // The schemas the desired-state file shares with the API (common.ts, so loading the file's schema builds no API schema), and
 // the answers every plan reads (listed.ts, read by the client's quick check): zod/mini, so z.optional(X) here, not X.optional().
-export { Cidr, CorsConfig, CubeName, HeaderOverrides, Hostname, OriginScheme, ProxyProtocol, SecurityHeadersMode, SSH_KEY_PATTERN, USER_DATA_MAX_BYTES, WEBHOOK_EVENTS, WebhookEvent } from "./common.js";
+export {
+  Cidr,
+  CorsConfig,
+  CubeName,
+  HeaderOverrides,
+  Hostname,
+  OriginScheme,
+  ProxyProtocol,
+  SecurityHeadersMode,
+  SSH_KEY_PATTERN,
+  USER_DATA_MAX_BYTES,
+  WEBHOOK_EVENTS,
+  WebhookEvent,
+} from "./common.js";
 export { Cube, CubeResources, CubeState, Domain, Image, Pagination, Pricing, PricingTier, Region, TcpMapping } from "./listed.js";
 
 export const Timestamp = z.string();
@@ -23,7 +36,10 @@ export type Space = z.infer<typeof Space>;
 export const SshPublicKey = z
   .string()
   .max(16384, "sshPublicKey must be at most 16384 characters")
-  .regex(SSH_KEY_PATTERN, "sshPublicKey must start with ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key");
+  .regex(
+    SSH_KEY_PATTERN,
+    "sshPublicKey must start with ssh-ed25519, ssh-rsa, ecdsa-sha2-*, ssh-dss or sk-*@openssh.com followed by the key",
+  );
 
 export const UserData = z
   .string()
@@ -83,8 +99,17 @@ export type DomainSettings = z.infer<typeof DomainSettings>;
  * goes with the write-only password; confirmMixedProxyProtocol is a request flag).
  */
 export const DOMAIN_PROXY_SETTINGS = [
-  "securityHeadersMode", "responseHeaderTimeoutSecs", "responseHeaderOverrides", "requestHeaderOverrides", "maxRequestBodyMb", "corsConfig",
-  "originScheme", "responseCompression", "ipAllowList", "ipDenyList", "proxyProtocol",
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "proxyProtocol",
 ] as const satisfies readonly (keyof DomainSettings)[];
 /** Every domain setting a desired state or a Pulumi Domain declares (the password aside). */
 export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const satisfies readonly (keyof DomainSettings)[];

@@ -17,11 +17,16 @@ export const Cidr = z.string().check(
 );
 
 /** Names become the hostname inside the Cube: 1–64 characters, letters, digits and inner hyphens. */
-export const CubeName = z.string().check(
-  z.minLength(1, "name must not be empty"),
-  z.maxLength(64, "name must be at most 64 characters"),
-  z.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/, "name may contain letters, digits and hyphens, and must start and end with a letter or digit"),
-);
+export const CubeName = z
+  .string()
+  .check(
+    z.minLength(1, "name must not be empty"),
+    z.maxLength(64, "name must be at most 64 characters"),
+    z.regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/,
+      "name may contain letters, digits and hyphens, and must start and end with a letter or digit",
+    ),
+  );
 
 export const SSH_KEY_PATTERN = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
 
@@ -64,21 +69,56 @@ export const domainSettingFields = {
 };
 
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-export const Hostname = z.string().check(z.maxLength(253), z.regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com"));
+export const Hostname = z
+  .string()
+  .check(z.maxLength(253), z.regex(HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com"));
 
 export const WEBHOOK_EVENTS = [
-  "cube.created", "cube.running", "cube.stopped", "cube.error", "cube.deleted", "cube.cold_restarted",
-  "cube.transfer.started", "cube.transfer.completed", "cube.transfer.failed",
-  "cube.resize.started", "cube.resize.completed", "cube.resize.failed",
-  "resource.alert.memory", "resource.alert.cpu", "resource.alert.disk",
-  "domain.alert.error_4xx", "domain.alert.error_5xx",
-  "snapshot.created", "snapshot.restored", "snapshot.deleted", "snapshot.pinned", "snapshot.promoted_to_backup", "snapshot.exported",
-  "backup.created", "backup.deleted", "backup.redeployed",
-  "domain.added", "domain.active", "domain.removed",
-  "tcp_mapping.added", "tcp_mapping.removed", "tcp_mapping.updated",
-  "hosting.provisioned", "hosting.suspended", "hosting.unsuspended", "hosting.deleted", "hosting.plan_changed",
-  "hosting.renewed", "hosting.cancellation_scheduled", "hosting.suspended_for_non_payment", "hosting.deleted_after_recovery",
-  "member.invited", "member.joined", "member.removed", "member.role_changed",
+  "cube.created",
+  "cube.running",
+  "cube.stopped",
+  "cube.error",
+  "cube.deleted",
+  "cube.cold_restarted",
+  "cube.transfer.started",
+  "cube.transfer.completed",
+  "cube.transfer.failed",
+  "cube.resize.started",
+  "cube.resize.completed",
+  "cube.resize.failed",
+  "resource.alert.memory",
+  "resource.alert.cpu",
+  "resource.alert.disk",
+  "domain.alert.error_4xx",
+  "domain.alert.error_5xx",
+  "snapshot.created",
+  "snapshot.restored",
+  "snapshot.deleted",
+  "snapshot.pinned",
+  "snapshot.promoted_to_backup",
+  "snapshot.exported",
+  "backup.created",
+  "backup.deleted",
+  "backup.redeployed",
+  "domain.added",
+  "domain.active",
+  "domain.removed",
+  "tcp_mapping.added",
+  "tcp_mapping.removed",
+  "tcp_mapping.updated",
+  "hosting.provisioned",
+  "hosting.suspended",
+  "hosting.unsuspended",
+  "hosting.deleted",
+  "hosting.plan_changed",
+  "hosting.renewed",
+  "hosting.cancellation_scheduled",
+  "hosting.suspended_for_non_payment",
+  "hosting.deleted_after_recovery",
+  "member.invited",
+  "member.joined",
+  "member.removed",
+  "member.role_changed",
 ] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

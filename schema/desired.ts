@@ -1,7 +1,7 @@
 /** The desired-state document (cubeform.yaml), in zod/mini (see zod-english.ts); schema/generate.ts makes the editors' JSON Schema of it. */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { Cidr, CorsConfig, CubeName, domainSettingFields, Hostname, webhookFields } from "./common.js";
+import { Cidr, CorsConfig, CubeName, domainSettingFields, webhookFields } from "./common.js";
 import { PolicyRule } from "./policy.js";
 import { PreviewBlock } from "./preview.js";
 
@@ -13,19 +13,38 @@ export type Power = z.infer<typeof Power>;
 export const DesiredResources = z.strictObject({
   vcpu: z.number().check(z.int(), z.minimum(1)),
   ramGb: z.number().check(z.int(), z.minimum(1)),
-  diskGb: z.number().check(z.int(), z.minimum(10), z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5")),
+  diskGb: z.number().check(
+    z.int(),
+    z.minimum(10),
+    z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
+  ),
 });
 
 /** Fields a user may list in lifecycle.ignoreChanges. */
-export const IGNORABLE_FIELDS = ["image", "region", "resources", "sshPublicKey", "userData", "terminationProtection", "power", "sshPort", "domains", "ports"] as const;
+export const IGNORABLE_FIELDS = [
+  "image",
+  "region",
+  "resources",
+  "sshPublicKey",
+  "userData",
+  "terminationProtection",
+  "power",
+  "sshPort",
+  "domains",
+  "ports",
+] as const;
 
 /** The API takes Basic Auth as a pair: a password alone is a 400 at apply time. */
-export function requireUserWithPassword(domain: { basicAuthUser?: string | null | undefined; basicAuthPassword?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+export function requireUserWithPassword(
+  domain: { basicAuthUser?: string | null | undefined; basicAuthPassword?: string | undefined },
+  ctx: z.core.$RefinementCtx,
+): void {
   if (domain.basicAuthPassword === undefined || (domain.basicAuthUser !== undefined && domain.basicAuthUser !== null)) return;
   ctx.addIssue({
     code: "custom",
     path: ["basicAuthPassword"],
-    message: "basicAuthPassword needs basicAuthUser: add basicAuthUser: <name> to this domain (the API sets Basic Auth as a user and password pair)",
+    message:
+      "basicAuthPassword needs basicAuthUser: add basicAuthUser: <name> to this domain (the API sets Basic Auth as a user and password pair)",
   });
 }
 
@@ -34,10 +53,15 @@ const LABEL_PART = String.raw`(?:[a-z0-9]|\{i\}|\{name\})`;
 const DESIRED_HOSTNAME = new RegExp(String.raw`^(\*\.)?(?:${LABEL_PART}(?:(?:[a-z0-9-]|\{i\}|\{name\})*${LABEL_PART})?\.)+[a-z]{2,63}$`);
 
 /** A hostname, in which `{i}` and `{name}` stand for a replica's index and name (checked again once expanded). */
-export const DesiredHostname = z.string().check(
-  z.maxLength(253),
-  z.regex(DESIRED_HOSTNAME, "domain must be a lowercase hostname such as app.example.com or *.example.com ({i} and {name} stand for a replica's index and name)"),
-);
+export const DesiredHostname = z
+  .string()
+  .check(
+    z.maxLength(253),
+    z.regex(
+      DESIRED_HOSTNAME,
+      "domain must be a lowercase hostname such as app.example.com or *.example.com ({i} and {name} stand for a replica's index and name)",
+    ),
+  );
 
 export const DesiredDomain = z
   .strictObject({
@@ -75,7 +99,12 @@ const port = () => z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 /** How a member is found healthy: one of http, tcp or running (the default). `{name}` `{i}` `{id}` `{hostname}` `{publicIpv4}` are the member's. */
 export const HealthCheck = z
   .strictObject({
-    http: z.optional(z.strictObject({ url: z.string().check(z.minLength(1)), expectStatus: z._default(z.number().check(z.int(), z.minimum(100), z.maximum(599)), 200) })),
+    http: z.optional(
+      z.strictObject({
+        url: z.string().check(z.minLength(1)),
+        expectStatus: z._default(z.number().check(z.int(), z.minimum(100), z.maximum(599)), 200),
+      }),
+    ),
     tcp: z.optional(z.strictObject({ port: port() })),
     running: z.optional(z.literal(true)),
     /** The check must pass continuously this long. */
@@ -84,7 +113,10 @@ export const HealthCheck = z
     deadline: z._default(RolloutDuration, "10m"),
   })
   .check(
-    z.refine((check) => [check.http, check.tcp, check.running].filter((kind) => kind !== undefined).length <= 1, "set one of http, tcp or running, not several"),
+    z.refine(
+      (check) => [check.http, check.tcp, check.running].filter((kind) => kind !== undefined).length <= 1,
+      "set one of http, tcp or running, not several",
+    ),
   );
 export type HealthCheck = z.infer<typeof HealthCheck>;
 

@@ -12,7 +12,13 @@ export const POLICY_KIND = "Policy";
 export const Enforcement = z.enum(["advisory", "mandatory"]);
 export type Enforcement = z.infer<typeof Enforcement>;
 
-const RuleName = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a rule name may contain letters, digits, '.', '_' and '-'"));
+const RuleName = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(100),
+    z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a rule name may contain letters, digits, '.', '_' and '-'"),
+  );
 const Glob = z.string().check(z.minLength(1));
 const Positive = z.number().check(z.positive());
 
@@ -86,12 +92,16 @@ export type PolicyRule = z.infer<typeof PolicyRule>;
 function exactlyOneKind(rule: Record<string, unknown>, ctx: z.core.$RefinementCtx): void {
   const kinds = RULE_KINDS.filter((kind) => rule[kind] !== undefined);
   if (kinds.length !== 1) {
-    const message = kinds.length === 0 ? `a rule needs one check: ${RULE_KINDS.join(", ")}` : `a rule has one check, this one has ${kinds.join(" and ")}: make one rule of each`;
+    const message =
+      kinds.length === 0
+        ? `a rule needs one check: ${RULE_KINDS.join(", ")}`
+        : `a rule has one check, this one has ${kinds.join(" and ")}: make one rule of each`;
     ctx.addIssue({ code: "custom", path: kinds.length > 1 ? [kinds[1] as string] : [], message });
     return;
   }
   const checks = rule[kinds[0] as string] as Record<string, unknown>;
-  if (!Object.values(checks).some((v) => v !== undefined && v !== false)) ctx.addIssue({ code: "custom", path: [kinds[0] as string], message: `${kinds[0]} checks nothing: set one of its keys` });
+  if (!Object.values(checks).some((v) => v !== undefined && v !== false))
+    ctx.addIssue({ code: "custom", path: [kinds[0] as string], message: `${kinds[0]} checks nothing: set one of its keys` });
 }
 
 export const PolicyDocument = z.strictObject({

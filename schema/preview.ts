@@ -8,8 +8,14 @@ export const PREVIEW_PLACEHOLDERS = ["{name}", "{id}"] as const;
 const HostnameTemplate = z.string().check(
   z.minLength(1),
   z.maxLength(253),
-  z.refine((s) => s.includes("{name}") && s.includes("{id}"), "must contain {name} and {id} (each preview and each of its cubes needs a hostname of its own), e.g. \"{name}-{id}.preview.example.com\""),
-  z.refine((s) => /^[a-z0-9.*{}-]+$/.test(s.replaceAll("{name}", "").replaceAll("{id}", "")) && !/\{(?!name\}|id\})/.test(s), "may use only {name} and {id} as placeholders, around lowercase letters, digits, hyphens and dots"),
+  z.refine(
+    (s) => s.includes("{name}") && s.includes("{id}"),
+    'must contain {name} and {id} (each preview and each of its cubes needs a hostname of its own), e.g. "{name}-{id}.preview.example.com"',
+  ),
+  z.refine(
+    (s) => /^[a-z0-9.*{}-]+$/.test(s.replaceAll("{name}", "").replaceAll("{id}", "")) && !/\{(?!name\}|id\})/.test(s),
+    "may use only {name} and {id} as placeholders, around lowercase letters, digits, hyphens and dots",
+  ),
 );
 
 export const PreviewBlock = z.strictObject({
@@ -26,7 +32,11 @@ export const PreviewBlock = z.strictObject({
     z.strictObject({
       vcpu: z.number().check(z.int(), z.minimum(1)),
       ramGb: z.number().check(z.int(), z.minimum(1)),
-      diskGb: z.number().check(z.int(), z.minimum(10), z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5")),
+      diskGb: z.number().check(
+        z.int(),
+        z.minimum(10),
+        z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
+      ),
     }),
   ),
 });

@@ -21,7 +21,10 @@ export function limiter(concurrency: number): Limiter {
         running++;
         task()
           .then(resolve, reject)
-          .finally(() => (running--, next()));
+          .finally(() => {
+            running--;
+            next();
+          });
       };
       if (running < concurrency) start();
       else queue.push(start);
@@ -43,7 +46,12 @@ export async function mapBounded<T, R>(items: readonly T[], concurrency: number,
 }
 
 /** `concurrency` workers take the items in order until none is left or `stopped()` says so. */
-export async function drainPool<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>, stopped = () => false): Promise<void> {
+export async function drainPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+  stopped = () => false,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let index = next++; index < items.length && !stopped(); index = next++) await work(items[index] as T, index);
@@ -57,7 +65,13 @@ export type Grant = { id: string; at: number };
 export type Taken = { id: string } | { times: number[] };
 
 /** A sliding-window log, not a token bucket (which can start limit+1 in a window): a start only while fewer than `limit` are after `cutoff`. */
-export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, limit: number, newId: () => string): { grants: Grant[]; result: Taken } {
+export function takeFrom(
+  grants: readonly Grant[],
+  now: number,
+  cutoff: number,
+  limit: number,
+  newId: () => string,
+): { grants: Grant[]; result: Taken } {
   const live = grants.filter((g) => g.at > cutoff);
   if (live.length >= limit) return { grants: live, result: { times: timesAfter(live, cutoff) } };
   const id = newId();
@@ -66,5 +80,8 @@ export function takeFrom(grants: readonly Grant[], now: number, cutoff: number, 
 
 /** The times of the starts after `cutoff`, oldest first. */
 export function timesAfter(grants: readonly Grant[], cutoff: number): number[] {
-  return grants.filter((g) => g.at > cutoff).map((g) => g.at).sort((a, b) => a - b);
+  return grants
+    .filter((g) => g.at > cutoff)
+    .map((g) => g.at)
+    .sort((a, b) => a - b);
 }

@@ -4,7 +4,22 @@
  * whatever the umask; an existing file keeps its mode. Files cubeform reads: only a regular file, up to a bound that fits
  * what it is; a device, a pipe or a larger file is refused unread.
  */
-import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { fsPromises, nodeCrypto } from "./builtins.js";
 import { basename, dirname, join } from "node:path";
@@ -49,7 +64,8 @@ export function writeFileAtomicSync(path: string, data: Chunk | Iterable<Chunk>,
     const fd = openSync(temp, "wx", mode);
     try {
       fchmodSync(fd, mode);
-      for (const chunk of typeof data === "string" || data instanceof Uint8Array ? [data] : data) writeSync(fd, typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+      for (const chunk of typeof data === "string" || data instanceof Uint8Array ? [data] : data)
+        writeSync(fd, typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
     } finally {
       closeSync(fd);
     }
@@ -115,7 +131,11 @@ export type ReadRefusal = "missing" | "dangling_symlink" | "symlink_loop" | "not
 /** A file not read: `reason` says why without the path ("not a regular file (a character device)"). */
 export class FileReadError extends Error {
   readonly code = "file_unreadable";
-  constructor(readonly path: string, readonly refusal: ReadRefusal, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly refusal: ReadRefusal,
+    readonly reason: string,
+  ) {
     super(`cannot read ${path}: ${reason}`);
     this.name = new.target.name;
   }
@@ -183,7 +203,8 @@ export async function readRegularTextAsync(path: string, limit: ReadLimit): Prom
 /** The size fstat gives a regular file within the bound; anything else is refused before a byte is read. */
 function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
   if (!stats.isFile()) throw new FileReadError(path, "not_regular", `not a regular file (${kindOf(stats)})`);
-  if (stats.size > limit.maxBytes) throw new FileReadError(path, "too_large", `it is ${overLimit(stats.size, limit.maxBytes)} for ${limit.what}`);
+  if (stats.size > limit.maxBytes)
+    throw new FileReadError(path, "too_large", `it is ${overLimit(stats.size, limit.maxBytes)} for ${limit.what}`);
   return stats.size;
 }
 
@@ -191,7 +212,11 @@ function regularSize(path: string, stats: Stats, limit: ReadLimit): number {
 class BoundedSink {
   buffer: Buffer;
   length = 0;
-  constructor(private readonly path: string, private readonly limit: ReadLimit, size: number) {
+  constructor(
+    private readonly path: string,
+    private readonly limit: ReadLimit,
+    size: number,
+  ) {
     // /proc files say 0 and have text: start with a page.
     this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 4096), limit.maxBytes) + 1);
   }
@@ -205,7 +230,12 @@ class BoundedSink {
     if (n === 0) return false;
     this.length += n;
     if (this.room() > 0) return true;
-    if (this.length > this.limit.maxBytes) throw new FileReadError(this.path, "too_large", `it grew past the ${formatBytes(this.limit.maxBytes)} limit for ${this.limit.what} while it was read`);
+    if (this.length > this.limit.maxBytes)
+      throw new FileReadError(
+        this.path,
+        "too_large",
+        `it grew past the ${formatBytes(this.limit.maxBytes)} limit for ${this.limit.what} while it was read`,
+      );
     const bigger = Buffer.allocUnsafe(Math.min(this.buffer.length * 2, this.limit.maxBytes + 1));
     this.buffer.copy(bigger, 0, 0, this.length);
     this.buffer = bigger;
@@ -222,7 +252,9 @@ function openRefusal(path: string, error: unknown): FileReadError {
   if (code === "ELOOP") return new FileReadError(path, "symlink_loop", "a symlink that loops (too many levels of symbolic links)");
   if (code === "ENOENT" || code === "ENOTDIR") {
     const target = tryOr(() => readlinkSync(path), undefined);
-    return target === undefined ? new FileReadError(path, "missing", "no such file") : new FileReadError(path, "dangling_symlink", `a symlink to ${target}, which does not exist`);
+    return target === undefined
+      ? new FileReadError(path, "missing", "no such file")
+      : new FileReadError(path, "dangling_symlink", `a symlink to ${target}, which does not exist`);
   }
   if (code === "EACCES") return new FileReadError(path, "unreadable", "permission denied");
   return new FileReadError(path, "unreadable", (error as Error).message);

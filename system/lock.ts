@@ -36,7 +36,10 @@ export interface LockOptions {
 
 export class LockTimeout extends Error {
   readonly code = "lock_timeout";
-  constructor(readonly path: string, readonly holder: LockOwner | undefined) {
+  constructor(
+    readonly path: string,
+    readonly holder: LockOwner | undefined,
+  ) {
     super(`${path} is held by ${holder ? `pid ${holder.pid} on ${holder.host}` : "another process"}`);
   }
 }
@@ -111,7 +114,9 @@ const LOCK_OWNER: ReadLimit = { maxBytes: 64 * 1024, what: "a lock file" };
 export function readOwner(path: string): LockOwner | undefined {
   // Gone meanwhile: the next round tries again.
   const parsed = tryOr(() => JSON.parse(readRegularText(path, LOCK_OWNER)) as Partial<LockOwner> | null, undefined);
-  return typeof parsed?.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string" ? (parsed as LockOwner) : undefined;
+  return typeof parsed?.token === "string" && typeof parsed.pid === "number" && typeof parsed.host === "string"
+    ? (parsed as LockOwner)
+    : undefined;
 }
 
 /** Its process is gone (same host), or it has held longer than any holder may. Another host's lock is never stale. */

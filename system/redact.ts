@@ -7,8 +7,14 @@ export const MIN_SECRET_LENGTH = 6;
 /** Each secret as written and as a JSON string holds it, once and twice (an API echoing the body escapes it; `--format json` again). */
 export function redactorFor(...secrets: string[]): Redactor {
   const json = (text: string): string => JSON.stringify(text).slice(1, -1);
-  const forms = [...new Set(secrets.filter((s) => s !== "").flatMap((s) => [s, json(s), json(json(s))]))].sort((a, b) => b.length - a.length);
-  return (text) => cutSecrets(forms.reduce((out, form) => (out.includes(form) ? out.split(form).join("[REDACTED]") : out), text), forms);
+  const forms = [...new Set(secrets.filter((s) => s !== "").flatMap((s) => [s, json(s), json(json(s))]))].sort(
+    (a, b) => b.length - a.length,
+  );
+  return (text) =>
+    cutSecrets(
+      forms.reduce((out, form) => (out.includes(form) ? out.split(form).join("[REDACTED]") : out), text),
+      forms,
+    );
 }
 
 /** Marks where a text was cut short (cutShort): the start of a secret may stand just before it. */
@@ -37,7 +43,8 @@ function longestPrefixEnding(text: string, form: string): number {
 }
 
 /** Headers whose value is a credential, whoever holds it: shown as [REDACTED] wherever the name is followed by its value. */
-const CREDENTIAL_HEADERS = /(?<![\w-])(proxy-authorization|authorization|x-api-key|set-cookie|cookie)((?:\\*")?\s*[:=]\s*(?:\\*")?)[^"\\\r\n]+/gi;
+const CREDENTIAL_HEADERS =
+  /(?<![\w-])(proxy-authorization|authorization|x-api-key|set-cookie|cookie)((?:\\*")?\s*[:=]\s*(?:\\*")?)[^"\\\r\n]+/gi;
 
 /**
  * A credential header's value in an echoed request (`"proxy-authorization":"Basic …"`, a JSON

@@ -34,7 +34,9 @@ export function parseDuration(text: string, source: string, bareUnit: Unit = "s"
   const ms = durationMs(text, bareUnit);
   if (ms === undefined || !(ms > 0)) {
     const bare = ` or a number of ${bareUnit === "s" ? "seconds" : bareUnit}`;
-    throw new InvalidValueError(`invalid option ${source}: expected a duration such as 500ms, 5s, 10m or 1h${bare} (got ${JSON.stringify(text)})`);
+    throw new InvalidValueError(
+      `invalid option ${source}: expected a duration such as 500ms, 5s, 10m or 1h${bare} (got ${JSON.stringify(text)})`,
+    );
   }
   return ms;
 }

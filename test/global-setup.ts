@@ -10,10 +10,14 @@ import { fileURLToPath } from "node:url";
  */
 export default function setup(): () => void {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"], {
-    cwd: root,
-    stdio: "inherit",
-  });
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
   execFileSync(process.execPath, ["build/cli-bundle.mjs"], { cwd: root, stdio: "inherit" });
   // Locks and the shared pacing window live in the user's state directory: a test that forgets
   // to choose one still never touches the real one, nor another run's.

@@ -34,7 +34,14 @@ describe("source layout", () => {
       ["e.ts", ["e.ts"]],
     ]);
     expect(describeCycles(findCycles(edges))).toBe("a.ts → b.ts → c.ts → a.ts\ne.ts → e.ts");
-    expect(findCycles(new Map([["a.ts", ["b.ts"]], ["b.ts", []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("has no import cycle, type-only imports and import() included", () => {
@@ -54,23 +61,35 @@ describe("source layout", () => {
   it("one vocabulary inside: the API's names of a TCP mapping's fields appear only in client/, the emulator and the API's schemas", () => {
     // The provider still accepts the input names of earlier releases: its alias table and the deprecated arguments it types.
     const mayName = (file: string) =>
-      file.startsWith("client/") || file.startsWith("emulator/") || ["schema/api.ts", "schema/listed.ts", "provider/aliases.ts", "provider/resources.ts"].includes(file);
+      file.startsWith("client/") ||
+      file.startsWith("emulator/") ||
+      ["schema/api.ts", "schema/listed.ts", "provider/aliases.ts", "provider/resources.ts"].includes(file);
     const named = (file: string) => apiNamesIn(file).map((name) => `${file}: ${name}`);
     expect([...graph.edges.keys()].filter((file) => !mayName(file)).flatMap(named)).toEqual([]);
     // The check sees the names where they are (identifiers and strings, not comments).
     expect(apiNamesIn("client/vocabulary.ts")).toEqual(expect.arrayContaining(["udpEnabled", "whitelistedIps"]));
-    expect(apiNamesOf('const a = { udpEnabled: 1 }; a["whitelistedIps"]; // whitelistIps', "x.ts")).toEqual(["udpEnabled", "whitelistedIps"]);
+    expect(apiNamesOf('const a = { udpEnabled: 1 }; a["whitelistedIps"]; // whitelistIps', "x.ts")).toEqual([
+      "udpEnabled",
+      "whitelistedIps",
+    ]);
   });
 
   it("desired/ is entered by its front door (index.ts; git.ts for a repository source; errors.ts, light enough for the CLI's start-up), never by a deep import", () => {
     const doors = new Set(["desired/index.ts", "desired/git.ts", "desired/errors.ts"]);
-    const deep = importsFromTo(folders.filter((f) => f !== "desired").map((f) => `${f}/`), ["desired/"]).filter((edge) => !doors.has(edge.split(" → ")[1] ?? ""));
+    const deep = importsFromTo(
+      folders.filter((f) => f !== "desired").map((f) => `${f}/`),
+      ["desired/"],
+    ).filter((edge) => !doors.has(edge.split(" → ")[1] ?? ""));
     expect(deep).toEqual([]);
   });
 
   it("engine/ reads no file: it imports neither node:fs nor system/files.ts nor the loader", () => {
     const engineFiles = [...graph.edges.keys()].filter((file) => file.startsWith("engine/"));
-    const reads = engineFiles.flatMap((file) => specifiersOf(file).filter((spec) => /^(node:)?fs(\/|$)|system\/files\.js$|\/desired\//.test(spec)).map((spec) => `${file} → ${spec}`));
+    const reads = engineFiles.flatMap((file) =>
+      specifiersOf(file)
+        .filter((spec) => /^(node:)?fs(\/|$)|system\/files\.js$|\/desired\//.test(spec))
+        .map((spec) => `${file} → ${spec}`),
+    );
     expect(reads).toEqual([]);
     expect(specifiersOf("desired/load.ts")).toContain("../system/files.js"); // the check sees what a file imports
   });
@@ -79,26 +98,38 @@ describe("source layout", () => {
     const library = [...graph.edges.keys()].filter((file) => /^(desired|engine|client)\//.test(file));
     expect(library.flatMap((file) => flagsIn(file).map((flag) => `${file}: ${flag}`))).toEqual([]);
     // The check reads strings and template parts, not comments; a git argument alone ("--quiet") is not a message.
-    expect(flagsOf('const a = `commit ${c} has no ${p} (--path): x`; git(["fetch", "--quiet"]); // pass --repo', "x.ts")).toEqual(["--path"]);
+    expect(flagsOf('const a = `commit ${c} has no ${p} (--path): x`; git(["fetch", "--quiet"]); // pass --repo', "x.ts")).toEqual([
+      "--path",
+    ]);
     expect(flagsOf('throw new Error("use -f/--file to name it")', "x.ts")).toEqual(["-f"]);
   });
 
   it("reconciler/ has floors: actions never import each other, only commands/ (and main.ts, for the list) import commands/", () => {
     expect(importsFromTo(["reconciler/actions/"], ["reconciler/actions/"])).toEqual([]);
-    const outside = [...graph.edges.keys()].filter((file) => file.startsWith("reconciler/") && !file.startsWith("reconciler/commands/")).map((file) => `${file}/`);
-    const intoCommands = importsFromTo(outside.map((f) => f.slice(0, -1)), ["reconciler/commands/"]);
+    const outside = [...graph.edges.keys()]
+      .filter((file) => file.startsWith("reconciler/") && !file.startsWith("reconciler/commands/"))
+      .map((file) => `${file}/`);
+    const intoCommands = importsFromTo(
+      outside.map((f) => f.slice(0, -1)),
+      ["reconciler/commands/"],
+    );
     expect(intoCommands).toEqual(["reconciler/main.ts → reconciler/commands/index.ts"]);
   });
 
   it("reconciler/'s root holds only the CLI's entry and what every floor shares: a new file goes into a floor", () => {
-    const loose = readdirSync(join(REPO_ROOT, "reconciler"), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+    const loose = readdirSync(join(REPO_ROOT, "reconciler"), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
+      .sort();
     expect(loose).toEqual(["completion.ts", "errors.ts", "hints.ts", "io.ts", "main.ts", "prompt.ts", "redact.ts", "ssh.ts", "version.ts"]);
   });
 
   /** `file → target` for each import from a file under one of the folders `from` into one under `to`. */
   function importsFromTo(from: string[], to: string[]): string[] {
     const under = (folders: string[]) => (path: string) => folders.some((folder) => path.startsWith(folder));
-    return [...graph.edges].filter(([file]) => under(from)(file)).flatMap(([file, targets]) => targets.filter(under(to)).map((target) => `${file} → ${target}`));
+    return [...graph.edges]
+      .filter(([file]) => under(from)(file))
+      .flatMap(([file, targets]) => targets.filter(under(to)).map((target) => `${file} → ${target}`));
   }
 });
 
@@ -134,7 +165,8 @@ function flagsOf(text: string, file: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     const isText = ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node);
-    if (isText && /\s/.test(node.text)) for (const m of node.text.matchAll(/(?:^|[\s("'`])(--[a-z][a-z-]*|-f)(?=[\s)/:,;]|$)/g)) found.push(m[1] as string);
+    if (isText && /\s/.test(node.text))
+      for (const m of node.text.matchAll(/(?:^|[\s("'`])(--[a-z][a-z-]*|-f)(?=[\s)/:,;]|$)/g)) found.push(m[1] as string);
     ts.forEachChild(node, visit);
   };
   visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));

@@ -18,7 +18,7 @@ const get = async (path) => {
   return (await call(base, "GET", path, { key })).json;
 };
 const listed = (json) => {
-  const page = Array.isArray(json) ? json : json?.cubes ?? [];
+  const page = Array.isArray(json) ? json : (json?.cubes ?? []);
   cubes += page.length;
   for (const cube of page) queue.push(`${S}/cubes/${cube.id}/domains`, `${S}/cubes/${cube.id}/tcp-mappings`);
 };

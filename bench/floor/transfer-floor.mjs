@@ -34,7 +34,5 @@ async function upload(file, chunk, concurrency, urls) {
 }
 
 const bytes =
-  mode === "download"
-    ? await download(args[0], args[1])
-    : await upload(args[0], Number(args[1]), Number(args[2]), args.slice(3));
+  mode === "download" ? await download(args[0], args[1]) : await upload(args[0], Number(args[1]), Number(args[2]), args.slice(3));
 process.stdout.write(`${JSON.stringify({ bytes })}\n`);

@@ -3,7 +3,10 @@ export class EmulatedClock {
   private baseReal: number;
   private baseEmulated: number;
 
-  constructor(private speed: number, startAt: number) {
+  constructor(
+    private speed: number,
+    startAt: number,
+  ) {
     this.baseReal = Date.now();
     this.baseEmulated = Math.max(startAt, this.baseReal);
   }

@@ -46,12 +46,21 @@ export class Core {
   constructor(options: EmulatorOptions = {}) {
     this.store = new Store(options.statePath);
     this.clock = new EmulatedClock(options.clockSpeed ?? 1, this.store.data.clockNow);
-    this.scheduler = new Scheduler(this.store, this.clock, (job) => this.runJob(job), () => this.save());
+    this.scheduler = new Scheduler(
+      this.store,
+      this.clock,
+      (job) => this.runJob(job),
+      () => this.save(),
+    );
     if (options.rateLimit) this.rateLimiter.configure(options.rateLimit);
     this.defaultPageSize = checkPageSize(options.defaultPageSize ?? 20);
     this.deliverAnywhere = options.deliverAnywhere ?? false;
     const createdAt = isoAt(this.now());
-    this.spaceId = ensureSpace(this.data, { id: options.spaceId ?? (this.data.initialSpaceId || undefined), name: options.spaceName }, createdAt);
+    this.spaceId = ensureSpace(
+      this.data,
+      { id: options.spaceId ?? (this.data.initialSpaceId || undefined), name: options.spaceName },
+      createdAt,
+    );
     this.data.initialSpaceId = this.spaceId;
     // Keys are kept hashed: a supplied key is registered again (same hash); a generated one is new.
     this.apiKey = addKey(this.data, this.spaceId, "owner", options.apiKey);

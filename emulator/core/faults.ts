@@ -20,7 +20,8 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const matches = (f: Armed, method: string, path: string): boolean => (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path));
+const matches = (f: Armed, method: string, path: string): boolean =>
+  (!f.method || f.method === method) && (!f.pattern || f.pattern.test(path));
 
 export class FaultList {
   private faults: (Armed & { remaining: number })[] = [];
@@ -47,7 +48,8 @@ export class FaultList {
     }
     for (const rated of this.rated) {
       if (!matches(rated, method, path) || rated.random() >= (rated.rate ?? 0)) continue;
-      if (rated.statuses && rated.statuses.length > 0) return { ...rated, status: rated.statuses[Math.floor(rated.random() * rated.statuses.length)] };
+      if (rated.statuses && rated.statuses.length > 0)
+        return { ...rated, status: rated.statuses[Math.floor(rated.random() * rated.statuses.length)] };
       return rated;
     }
     return undefined;

@@ -88,7 +88,9 @@ export function parseJsonBody(body: string): Record<string, unknown> | undefined
     throw badRequest("Request body is not valid JSON");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw badRequest(`Request body must be a JSON object, not ${parsed === null ? "null" : Array.isArray(parsed) ? "an array" : `a ${typeof parsed}`}`);
+    throw badRequest(
+      `Request body must be a JSON object, not ${parsed === null ? "null" : Array.isArray(parsed) ? "an array" : `a ${typeof parsed}`}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }

@@ -23,11 +23,20 @@ export interface Operation {
 }
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-export const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: "object", properties, required });
+export const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
+  type: "object",
+  properties,
+  required,
+});
 export const listOf = (key: string, item: string): Schema => object({ [key]: { type: "array", items: ref(item) } });
 export const SUCCESS_SCHEMA: Shape = SuccessResponse;
-export const intQueryParam = (name: string, min: number, max: number, description: string): Schema =>
-  ({ name, in: "query", required: false, description, schema: { type: "integer", minimum: min, maximum: max } });
+export const intQueryParam = (name: string, min: number, max: number, description: string): Schema => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema: { type: "integer", minimum: min, maximum: max },
+});
 
 export function withProperties(schema: Schema, properties: Record<string, Schema>): Schema {
   return { ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...properties } };

@@ -18,10 +18,7 @@ export type Route = {
   doc: Operation;
   /** The 403 a read-only key gets on this (mutating) route, when the reference words it. */
   readOnlyMessage?: string;
-} & (
-  | { public: true; handler: (ctx: PublicContext) => ApiResponse }
-  | { public?: false; handler: RouteHandler }
-);
+} & ({ public: true; handler: (ctx: PublicContext) => ApiResponse } | { public?: false; handler: RouteHandler });
 
 /** A route that needs an API key; `doc` describes it in the OpenAPI document. */
 export function route(method: string, path: string, handler: RouteHandler, doc: Operation, readOnlyMessage?: string): Route {
@@ -59,7 +56,11 @@ export interface StorageRoute {
 /** A storage request refused with a JSON error; a body it was sending (an upload) is not read, and goes with the connection. */
 export function refuseStorage(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    connection: "close",
+  });
   res.end(body);
   req.resume();
 }

@@ -47,7 +47,8 @@ export interface TcpRecord extends Omit<TcpMapping, "host"> {
 }
 
 /** Every setting of the API's Domain is stored; the fields worked out when it is shown are not. */
-export interface DomainRecord extends Required<Omit<Domain, "ingressStatus" | "basicAuthEnabled" | "wildcardCertState" | "acmeDelegationTarget">> {
+export interface DomainRecord
+  extends Required<Omit<Domain, "ingressStatus" | "basicAuthEnabled" | "wildcardCertState" | "acmeDelegationTarget">> {
   spaceId: string;
   port: number;
   /** Random token used in the ownership TXT value and the ACME delegation target. */
@@ -70,7 +71,16 @@ export interface BackupRecord {
   originalCubeName: string | null;
   sizeBytes: number;
   diskSizeGb: number | null;
-  config: { vcpus: number; ramMb: number; diskLimitGb: number; imageId: string; regionId: string | null; regionName: string | null; domains: string[]; tcpPorts: number[] } | null;
+  config: {
+    vcpus: number;
+    ramMb: number;
+    diskLimitGb: number;
+    imageId: string;
+    regionId: string | null;
+    regionName: string | null;
+    domains: string[];
+    tcpPorts: number[];
+  } | null;
   sharedFromBackupId: string | null;
   redeployedCubeId: string | null;
   completedAt: string | null;

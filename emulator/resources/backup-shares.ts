@@ -45,7 +45,9 @@ function createShare(ctx: RouteContext): ApiResponse {
   if (backup.status !== "complete") throw conflict(`Backup is not complete (it is ${backup.status}); only a complete backup can be shared`);
   if (body.destinationSpaceId === ctx.auth.spaceId) throw badRequest("destinationSpaceId: a backup cannot be shared with its own space");
   if (!Object.hasOwn(ctx.core.data.spaces, body.destinationSpaceId)) throw notFound("Destination space");
-  const duplicate = Object.values(ctx.core.data.backupShares).find((s) => s.backupId === backup.id && s.destinationSpaceId === body.destinationSpaceId && isOpen(s, ctx.now));
+  const duplicate = Object.values(ctx.core.data.backupShares).find(
+    (s) => s.backupId === backup.id && s.destinationSpaceId === body.destinationSpaceId && isOpen(s, ctx.now),
+  );
   if (duplicate) throw conflict(`This backup already has a pending share to that space (${duplicate.id})`);
   const share: ShareRecord = {
     id: newId("shr"),
@@ -78,7 +80,8 @@ function requireShare(ctx: RouteContext, side: "destination" | "source"): ShareR
   const share = rowOf(ctx.core.data.backupShares, id);
   if (!share || (share.sourceSpaceId !== ctx.auth.spaceId && share.destinationSpaceId !== ctx.auth.spaceId)) throw notFound("Backup share");
   const party = side === "destination" ? share.destinationSpaceId : share.sourceSpaceId;
-  if (party !== ctx.auth.spaceId) throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
+  if (party !== ctx.auth.spaceId)
+    throw new HttpError(403, side === "destination" ? RESPOND_FORBIDDEN : "Only the space that raised this share can cancel it.");
   if (share.status !== "pending") throw conflict(`This share is already ${share.status}`);
   if (ctx.now > share.expiresAtMs) throw conflict("This share has expired (shares must be answered within 48 hours)");
   return share;
@@ -91,7 +94,16 @@ function acceptShare(ctx: RouteContext): ApiResponse {
   const allowance = ctx.core.data.backupAllowance[share.destinationSpaceId];
   if (allowance !== undefined && backupsOf(ctx.core, share.destinationSpaceId).length >= allowance) throw new HttpError(422, NO_ALLOWANCE);
   const at = isoAt(ctx.now);
-  const copy: BackupRecord = { ...source, config: source.config && { ...source.config }, id: newId("bkp"), spaceId: share.destinationSpaceId, sharedFromBackupId: source.id, redeployedCubeId: null, createdAt: at, completedAt: at };
+  const copy: BackupRecord = {
+    ...source,
+    config: source.config && { ...source.config },
+    id: newId("bkp"),
+    spaceId: share.destinationSpaceId,
+    sharedFromBackupId: source.id,
+    redeployedCubeId: null,
+    createdAt: at,
+    completedAt: at,
+  };
   ctx.core.data.backups[copy.id] = copy;
   share.status = "accepted";
   share.copyBackupId = copy.id;
@@ -100,11 +112,13 @@ function acceptShare(ctx: RouteContext): ApiResponse {
 }
 
 /** Decline (by the destination) or cancel (by the source): the offer ends, nothing is copied. */
-const endShare = (side: "destination" | "source", status: "declined" | "canceled") => (ctx: RouteContext): ApiResponse => {
-  const share = requireShare(ctx, side);
-  share.status = status;
-  return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
-};
+const endShare =
+  (side: "destination" | "source", status: "declined" | "canceled") =>
+  (ctx: RouteContext): ApiResponse => {
+    const share = requireShare(ctx, side);
+    share.status = status;
+    return json(200, { share: shareView(ctx.core, share, ctx.auth.spaceId) });
+  };
 const declineShare = endShare("destination", "declined");
 const cancelShare = endShare("source", "canceled");
 
@@ -124,14 +138,31 @@ export const backupSharesResource: Resource = {
       tag: "Backups",
       ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
     }),
-    route("POST", `${SHARE}/accept`, acceptShare, {
-      summary: "Accept a share: the copy is made in this space",
+    route(
+      "POST",
+      `${SHARE}/accept`,
+      acceptShare,
+      {
+        summary: "Accept a share: the copy is made in this space",
+        tag: "Backups",
+        ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })],
+        errors: [404, 409, 422],
+      },
+      RESPOND_FORBIDDEN,
+    ),
+    route(
+      "POST",
+      `${SHARE}/decline`,
+      declineShare,
+      { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] },
+      RESPOND_FORBIDDEN,
+    ),
+    route("POST", `${SHARE}/cancel`, cancelShare, {
+      summary: "Cancel a share this space raised",
       tag: "Backups",
-      ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })],
-      errors: [404, 409, 422],
-    }, RESPOND_FORBIDDEN),
-    route("POST", `${SHARE}/decline`, declineShare, { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }, RESPOND_FORBIDDEN),
-    route("POST", `${SHARE}/cancel`, cancelShare, { summary: "Cancel a share this space raised", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] }),
+      ok: [200, ONE_SHARE],
+      errors: [404, 409],
+    }),
   ],
   schemas: { BackupShare: BackupShare },
 };

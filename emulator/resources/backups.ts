@@ -23,7 +23,10 @@ const BACKUP = "/spaces/{spaceId}/backups/{backupId}";
 
 export function backupView(backup: BackupRecord): Backup {
   const { spaceId: _space, contentSeed: _seed, ...view } = backup;
-  return { ...view, config: backup.config && { ...backup.config, domains: [...backup.config.domains], tcpPorts: [...backup.config.tcpPorts] } };
+  return {
+    ...view,
+    config: backup.config && { ...backup.config, domains: [...backup.config.domains], tcpPorts: [...backup.config.tcpPorts] },
+  };
 }
 
 export function requireBackup(ctx: RouteContext): BackupRecord {
@@ -61,15 +64,25 @@ function downloadBackup(ctx: RouteContext): ApiResponse {
 /** The archive bytes: 200 whole, 206 for a satisfiable Range, 416 otherwise. */
 async function streamArchive(core: Core, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const backup = rowOf(core.data.backups, params.backupId ?? "");
-  if (!backup || backup.status !== "complete") return refuseStorage(req, res, 404, "Backup archive not found");
+  if (backup?.status !== "complete") return refuseStorage(req, res, 404, "Backup archive not found");
   const size = backup.sizeBytes;
   const validators = { etag: `"${backup.contentSeed}"`, "last-modified": new Date(backup.completedAt ?? backup.createdAt).toUTCString() };
   const range = rangeApplies(req.headers["if-range"], validators) ? parseRange(req.headers.range, size) : ({ kind: "full" } as const);
-  const headers = { "content-type": "application/octet-stream", "accept-ranges": "bytes", ...validators, "content-disposition": `attachment; filename="${archiveFilename(backup)}"` };
-  if (range.kind === "unsatisfiable") return void res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
+  const headers = {
+    "content-type": "application/octet-stream",
+    "accept-ranges": "bytes",
+    ...validators,
+    "content-disposition": `attachment; filename="${archiveFilename(backup)}"`,
+  };
+  if (range.kind === "unsatisfiable")
+    return void res.writeHead(416, { ...headers, "content-range": `bytes */${size}`, "content-length": 0 }).end();
   const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
   const status = range.kind === "partial" ? 206 : 200;
-  res.writeHead(status, { ...headers, "content-length": end - start + 1, ...(status === 206 ? { "content-range": `bytes ${start}-${end}/${size}` } : {}) });
+  res.writeHead(status, {
+    ...headers,
+    "content-length": end - start + 1,
+    ...(status === 206 ? { "content-range": `bytes ${start}-${end}/${size}` } : {}),
+  });
   if (req.method === "HEAD") return void res.end();
   await pipeline(Readable.from(paced(core, archiveBytes(backup.contentSeed, start, end))), res);
 }
@@ -128,14 +141,26 @@ function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["confi
     regionId: region?.id ?? null,
     regionName: region?.name ?? null,
     domains: core.index.domains.ofCube(cube.id).map((d) => d.domain),
-    tcpPorts: core.index.tcp.ofCube(cube.id).filter((m) => !m.isSsh).map((m) => m.cubePort),
+    tcpPorts: core.index.tcp
+      .ofCube(cube.id)
+      .filter((m) => !m.isSsh)
+      .map((m) => m.cubePort),
   };
 }
 
 export const backupsResource: Resource = {
   routes: [
-    route("GET", "/spaces/{spaceId}/backups", listBackups, { summary: "List backups, newest first", tag: "Backups", ok: [200, listOf("backups", "Backup")] }),
-    route("GET", BACKUP, getBackup, { summary: "Get a backup", tag: "Backups", ok: [200, object({ backup: ref("Backup") })], errors: [404] }),
+    route("GET", "/spaces/{spaceId}/backups", listBackups, {
+      summary: "List backups, newest first",
+      tag: "Backups",
+      ok: [200, listOf("backups", "Backup")],
+    }),
+    route("GET", BACKUP, getBackup, {
+      summary: "Get a backup",
+      tag: "Backups",
+      ok: [200, object({ backup: ref("Backup") })],
+      errors: [404],
+    }),
     route("GET", `${BACKUP}/download`, downloadBackup, {
       summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
       tag: "Backups",

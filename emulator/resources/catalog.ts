@@ -12,9 +12,21 @@ export const REGIONS: readonly Region[] = [
 
 export const IMAGES: readonly Image[] = [
   { id: "ubuntu-24.04", name: "Ubuntu", version: "24.04", description: "Ubuntu 24.04 LTS", defaultUser: "ubuntu" },
-  { id: "ubuntu-24.04-docker", name: "Ubuntu + Docker", version: "24.04", description: "Ubuntu 24.04 LTS with Docker preinstalled", defaultUser: "ubuntu" },
+  {
+    id: "ubuntu-24.04-docker",
+    name: "Ubuntu + Docker",
+    version: "24.04",
+    description: "Ubuntu 24.04 LTS with Docker preinstalled",
+    defaultUser: "ubuntu",
+  },
   { id: "debian-13", name: "Debian", version: "13", description: "Debian 13 (trixie)", defaultUser: "debian" },
-  { id: "debian-13-docker", name: "Debian + Docker", version: "13", description: "Debian 13 (trixie) with Docker preinstalled", defaultUser: "debian" },
+  {
+    id: "debian-13-docker",
+    name: "Debian + Docker",
+    version: "13",
+    description: "Debian 13 (trixie) with Docker preinstalled",
+    defaultUser: "debian",
+  },
 ];
 
 export const PRICING: Pricing = {
@@ -56,9 +68,21 @@ export function costPerHour(resources: CubeResources): number {
 /** Public: no API key needed. */
 export const catalogResource: Resource = {
   routes: [
-    publicRoute("GET", "/regions", () => json(200, { regions: REGIONS }), { summary: "List regions", tag: "Public", ok: [200, listOf("regions", "Region")] }),
-    publicRoute("GET", "/images", () => json(200, { images: IMAGES }), { summary: "List OS images", tag: "Public", ok: [200, listOf("images", "Image")] }),
-    publicRoute("GET", "/pricing", () => json(200, PRICING), { summary: "Hourly rates and volume tiers", tag: "Public", ok: [200, ref("Pricing")] }),
+    publicRoute("GET", "/regions", () => json(200, { regions: REGIONS }), {
+      summary: "List regions",
+      tag: "Public",
+      ok: [200, listOf("regions", "Region")],
+    }),
+    publicRoute("GET", "/images", () => json(200, { images: IMAGES }), {
+      summary: "List OS images",
+      tag: "Public",
+      ok: [200, listOf("images", "Image")],
+    }),
+    publicRoute("GET", "/pricing", () => json(200, PRICING), {
+      summary: "Hourly rates and volume tiers",
+      tag: "Public",
+      ok: [200, ref("Pricing")],
+    }),
   ],
   schemas: { Pricing: Pricing },
 };

@@ -27,7 +27,13 @@ function userCode(): string {
 
 function startLogin(ctx: PublicContext): ApiResponse {
   const deviceCode = randomHex(32);
-  const record: DeviceLoginRecord = { deviceCodeHash: sha256Hex(deviceCode), userCode: userCode(), status: "pending", spaceId: null, expiresAtMs: ctx.now + DEVICE_CODE_TTL_S * 1000 };
+  const record: DeviceLoginRecord = {
+    deviceCodeHash: sha256Hex(deviceCode),
+    userCode: userCode(),
+    status: "pending",
+    spaceId: null,
+    expiresAtMs: ctx.now + DEVICE_CODE_TTL_S * 1000,
+  };
   ctx.core.data.deviceLogins[record.userCode] = record;
   const verificationUri = `${ctx.origin}/__emulator/device`;
   return json(200, {
@@ -48,7 +54,8 @@ function pollLogin(ctx: PublicContext): ApiResponse {
     throw new HttpError(410, "The device code expired, was already consumed, or is unknown: start the login again");
   }
   if (record.status === "denied") throw new HttpError(403, "The login request was denied");
-  if (record.status === "pending") throw new HttpError(428, "authorization_pending: the login has not been approved yet; keep polling at the given interval");
+  if (record.status === "pending")
+    throw new HttpError(428, "authorization_pending: the login has not been approved yet; keep polling at the given interval");
   const spaceId = record.spaceId as string;
   record.status = "consumed";
   return json(200, { apiKey: addKey(ctx.core.data, spaceId, "owner"), spaceId });
@@ -57,7 +64,7 @@ function pollLogin(ctx: PublicContext): ApiResponse {
 /** Admin surface: the user approves (or denies) the login with this user code, for a space. */
 export function answerDeviceLogin(core: Core, input: { userCode: string; spaceId?: string; approve?: boolean }): void {
   const record = rowOf(core.data.deviceLogins, input.userCode);
-  if (!record || record.status !== "pending" || core.now() > record.expiresAtMs) throw notFound("Pending login with that user code");
+  if (record?.status !== "pending" || core.now() > record.expiresAtMs) throw notFound("Pending login with that user code");
   if (input.approve === false) {
     record.status = "denied";
     return;
@@ -71,9 +78,17 @@ export function answerDeviceLogin(core: Core, input: { userCode: string; spaceId
 /** The page the CLI's verification URL opens: the code, and a form that approves or denies it. */
 export function deviceLoginPage(core: Core, req: ApiRequest): ApiResponse {
   const code = req.query.get("code") ?? "";
-  if (code === "") return page(200, `<p>Enter the code the terminal shows.</p>\n<form method="get"><input name="code" autocomplete="off" required> <button>Continue</button></form>`);
+  if (code === "")
+    return page(
+      200,
+      `<p>Enter the code the terminal shows.</p>\n<form method="get"><input name="code" autocomplete="off" required> <button>Continue</button></form>`,
+    );
   const record = pendingLogin(core, code);
-  if (!record) return page(404, `<p>No login is waiting with the code <code>${escapeHtml(code)}</code>: it expired, was answered already, or never existed. Start the login again.</p>`);
+  if (!record)
+    return page(
+      404,
+      `<p>No login is waiting with the code <code>${escapeHtml(code)}</code>: it expired, was answered already, or never existed. Start the login again.</p>`,
+    );
   const fields = `<input type="hidden" name="code" value="${escapeHtml(record.userCode)}"><input type="hidden" name="token" value="${formToken(core, record.userCode)}">`;
   return page(
     200,
@@ -92,7 +107,8 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
   if (!sameOrigin(req)) return page(403, "<p>This form is answered only from the emulator's own device-login page.</p>");
   const form = new URLSearchParams(req.body);
   const userCode = form.get("code") ?? "";
-  if (!tokenMatches(core, userCode, form.get("token") ?? "")) return page(403, "<p>The form's token does not match: open the login link again.</p>");
+  if (!tokenMatches(core, userCode, form.get("token") ?? ""))
+    return page(403, "<p>The form's token does not match: open the login link again.</p>");
   const approve = form.get("answer") === "approve";
   try {
     core.mutate(() => answerDeviceLogin(core, { userCode, approve }));
@@ -100,7 +116,12 @@ export function deviceLoginForm(core: Core, req: ApiRequest): ApiResponse {
     if (error instanceof HttpError) return page(error.status, `<p>${escapeHtml(error.message)}: start the login again.</p>`);
     throw error;
   }
-  return page(200, approve ? "<p>Approved. The command line receives its key at its next poll; you can close this page.</p>" : "<p>Denied. The command line stops waiting at its next poll.</p>");
+  return page(
+    200,
+    approve
+      ? "<p>Approved. The command line receives its key at its next poll; you can close this page.</p>"
+      : "<p>Denied. The command line stops waiting at its next poll.</p>",
+  );
 }
 
 function pendingLogin(core: Core, userCode: string): DeviceLoginRecord | undefined {

@@ -36,7 +36,15 @@ export function createCube(ctx: RouteContext): ApiResponse {
   const region = requireRegion(body.region);
   const cube = insertCube(
     ctx.core,
-    { spaceId: ctx.auth.spaceId, name: body.name, image, region: region.slug, resources: body.resources, sshPublicKey: body.sshPublicKey, userData: body.userData ?? null },
+    {
+      spaceId: ctx.auth.spaceId,
+      name: body.name,
+      image,
+      region: region.slug,
+      resources: body.resources,
+      sshPublicKey: body.sshPublicKey,
+      userData: body.userData ?? null,
+    },
     ctx.now,
   );
   if (body.terminationProtection === true) setProtection(ctx, cube, true, "create");
@@ -184,12 +192,32 @@ export const cubesResource: Resource = {
       tag: "Cubes",
       ok: [200, object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") })],
       errors: [400],
-      query: [intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."), intQueryParam("limit", 1, 100, "Page size (default 20).")],
+      query: [
+        intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."),
+        intQueryParam("limit", 1, 100, "Page size (default 20)."),
+      ],
     }),
-    route("POST", "/spaces/{spaceId}/cubes", createCube, { summary: "Create a Cube", tag: "Cubes", body: CreateCubeRequest, ok: [201, ONE_CUBE], errors: [400] }),
+    route("POST", "/spaces/{spaceId}/cubes", createCube, {
+      summary: "Create a Cube",
+      tag: "Cubes",
+      body: CreateCubeRequest,
+      ok: [201, ONE_CUBE],
+      errors: [400],
+    }),
     route("GET", CUBE_PATH, getCube, { summary: "Get a Cube", tag: "Cubes", ok: [200, ONE_CUBE], errors: [404] }),
-    route("PATCH", CUBE_PATH, patchCube, { summary: "Toggle termination protection", tag: "Cubes", body: PatchCubeRequest, ok: [200, ONE_CUBE], errors: [400, 404] }),
-    route("DELETE", CUBE_PATH, deleteCube, { summary: "Delete a Cube (asynchronous)", tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] }),
+    route("PATCH", CUBE_PATH, patchCube, {
+      summary: "Toggle termination protection",
+      tag: "Cubes",
+      body: PatchCubeRequest,
+      ok: [200, ONE_CUBE],
+      errors: [400, 404],
+    }),
+    route("DELETE", CUBE_PATH, deleteCube, {
+      summary: "Delete a Cube (asynchronous)",
+      tag: "Cubes",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [404, 409],
+    }),
   ],
   jobs: [cubeStateJob, cubeGoneJob],
 };

@@ -103,6 +103,7 @@ function record(core: Core, delivery: DeliveryRecord, status: number | null, att
 export function resumePendingDeliveries(core: Core): void {
   const scheduled = new Set(core.data.jobs.flatMap((job) => (job.kind === deliveryAttemptJob.kind ? [job.deliveryId] : [])));
   for (const delivery of Object.values(core.data.deliveries)) {
-    if (delivery.status === "pending" && !scheduled.has(delivery.id)) deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
+    if (delivery.status === "pending" && !scheduled.has(delivery.id))
+      deliveryAttemptJob.schedule(core, { deliveryId: delivery.id }, core.now());
   }
 }

@@ -27,7 +27,14 @@ export function setDnsUnavailable(data: StateData, host: string, unavailable: bo
 }
 
 /** A record a domain needs; its id is its purpose. */
-function needed(purpose: string, type: DnsType, host: string, value: string, note: string, proxy: { mustBeGrey?: true; proxyOk?: true } = {}): DnsRecord {
+function needed(
+  purpose: string,
+  type: DnsType,
+  host: string,
+  value: string,
+  note: string,
+  proxy: { mustBeGrey?: true; proxyOk?: true } = {},
+): DnsRecord {
   return { id: purpose, purpose, type, host, value, note, mustBeGrey: proxy.mustBeGrey ?? false, proxyOk: proxy.proxyOk ?? false };
 }
 
@@ -39,7 +46,13 @@ export function requiredRecords(domain: DomainRecord): DnsRecord[] {
   if (!domain.isWildcard) return [routing];
   const apex = domain.domain.slice(2);
   return [
-    needed("ownership", "TXT", `_krova-verify.${apex}`, `krova-verify=${domain.token}`, "Proves you own the domain. TXT records are never proxied."),
+    needed(
+      "ownership",
+      "TXT",
+      `_krova-verify.${apex}`,
+      `krova-verify=${domain.token}`,
+      "Proves you own the domain. TXT records are never proxied.",
+    ),
     routing,
     needed("certificate", "CNAME", `_acme-challenge.${apex}`, acmeTarget(domain), GREY_NOTE, { mustBeGrey: true }),
   ];
@@ -48,7 +61,12 @@ export function requiredRecords(domain: DomainRecord): DnsRecord[] {
 export function checkRecord(data: StateData, record: DnsRecord): DnsRecordStatus {
   const host = normalizeName(record.host);
   if (data.dns.unavailable.includes(host)) {
-    return { ...record, state: "unknown", detail: `Could not look up ${record.host} right now; this says nothing about your DNS.`, observed: null };
+    return {
+      ...record,
+      state: "unknown",
+      detail: `Could not look up ${record.host} right now; this says nothing about your DNS.`,
+      observed: null,
+    };
   }
   const atHost = data.dns.records.filter((r) => r.host === host);
   const sameType = atHost.filter((r) => r.type === record.type);

@@ -1,6 +1,12 @@
 /** Custom domains: attach with proxy settings, list, patch, detach, and the records view. */
 import { randomBytes, scryptSync } from "node:crypto";
-import { AttachDomainRequest, DOMAIN_PROXY_SETTINGS, DomainRecordsView, PatchDomainRequest, type DomainSettings } from "../../schema/api.js";
+import {
+  AttachDomainRequest,
+  DOMAIN_PROXY_SETTINGS,
+  DomainRecordsView,
+  PatchDomainRequest,
+  type DomainSettings,
+} from "../../schema/api.js";
 import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
@@ -128,11 +134,16 @@ function hashPassword(password: string): string {
 /** Domains of one cube port must agree on PROXY protocol unless the caller confirms (reference 409). */
 function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirmed: boolean): void {
   if (confirmed) return;
-  const others = core.index.domains.ofCube(domain.cubeId).filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
+  const others = core.index.domains
+    .ofCube(domain.cubeId)
+    .filter((d) => d.id !== domain.id && d.port === domain.port && d.proxyProtocol !== domain.proxyProtocol);
   if (others.length === 0) return;
   const names = others.map((d) => d.domain);
   const message = `Domains ${names.join(", ")} on port ${domain.port} use a different PROXY protocol setting; send confirmMixedProxyProtocol: true to mix them`;
-  throw new HttpError(409, message, { error: message, errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names } });
+  throw new HttpError(409, message, {
+    error: message,
+    errorMeta: { code: "proxy_protocol_port_mismatch", port: domain.port, domains: names },
+  });
 }
 
 const DOMAINS = `${CUBE_PATH}/domains`;
@@ -140,7 +151,12 @@ const DOMAIN = `${DOMAINS}/{mappingId}`;
 
 export const domainsResource: Resource = {
   routes: [
-    route("GET", DOMAINS, listDomains, { summary: "List custom domains of a Cube", tag: "Domains", ok: [200, listOf("domains", "Domain")], errors: [404] }),
+    route("GET", DOMAINS, listDomains, {
+      summary: "List custom domains of a Cube",
+      tag: "Domains",
+      ok: [200, listOf("domains", "Domain")],
+      errors: [404],
+    }),
     route("POST", DOMAINS, attachDomain, {
       summary: "Attach a custom domain",
       tag: "Domains",

@@ -5,7 +5,14 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CompleteImportRequest, CreateImportRequest, CubeImport, ImportCompleted, ImportStarted, SSH_KEY_PATTERN } from "../../schema/api.js";
+import {
+  CompleteImportRequest,
+  CreateImportRequest,
+  CubeImport,
+  ImportCompleted,
+  ImportStarted,
+  SSH_KEY_PATTERN,
+} from "../../schema/api.js";
 import { pathRow, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
@@ -29,7 +36,16 @@ const IMPORT = `${IMPORTS}/{importId}`;
 
 function importView(core: Core, imp: ImportRecord): CubeImport {
   settle(core, imp);
-  return { id: imp.id, name: imp.name, status: imp.status, cubeId: imp.cubeId, error: imp.error, createdAt: imp.createdAt, updatedAt: imp.updatedAt, completedAt: imp.completedAt };
+  return {
+    id: imp.id,
+    name: imp.name,
+    status: imp.status,
+    cubeId: imp.cubeId,
+    error: imp.error,
+    createdAt: imp.createdAt,
+    updatedAt: imp.updatedAt,
+    completedAt: imp.completedAt,
+  };
 }
 
 /** provisioning → complete once its cube runs; uploading → expired after the upload window. */
@@ -38,7 +54,8 @@ function settle(core: Core, imp: ImportRecord): void {
   if (imp.status === "provisioning" && imp.cubeId) {
     const cube = core.index.cubes.get(imp.cubeId);
     if (cube?.state === "running") Object.assign(imp, { status: "complete", completedAt: isoAt(now), updatedAt: isoAt(now) });
-    else if (!cube || cube.state === "error") Object.assign(imp, { status: "failed", error: "The imported cube did not boot", updatedAt: isoAt(now) });
+    else if (!cube || cube.state === "error")
+      Object.assign(imp, { status: "failed", error: "The imported cube did not boot", updatedAt: isoAt(now) });
   }
   if (imp.status === "uploading" && now > imp.expiresAtMs) Object.assign(imp, { status: "expired", parts: {}, updatedAt: isoAt(now) });
 }
@@ -52,7 +69,8 @@ function requireImport(ctx: RouteContext): ImportRecord {
 function startImport(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateImportRequest, ctx.body);
   if (body.sshKeyMode === "replace") {
-    if (!body.sshPublicKey) throw badRequest("sshPublicKey is required when sshKeyMode is replace (the default); send one, or sshKeyMode keep");
+    if (!body.sshPublicKey)
+      throw badRequest("sshPublicKey is required when sshKeyMode is replace (the default); send one, or sshKeyMode keep");
     if (!SSH_KEY_PATTERN.test(body.sshPublicKey.trim())) throw badRequest("sshPublicKey: not an OpenSSH public key (ssh-ed25519 AAAA…)");
   }
   const region = requireRegion(body.region);
@@ -83,7 +101,14 @@ function startImport(ctx: RouteContext): ApiResponse {
     partNumber: i + 1,
     url: ctx.core.presigner.url(ctx.origin, `/imports/${imp.id}/parts/${i + 1}`, imp.expiresAtMs),
   }));
-  return json(201, { importId: imp.id, uploadId: randomHex(16), key: `imports/${imp.spaceId}/${imp.id}.cube`, chunkSizeBytes, parts, expiresAt: isoAt(imp.expiresAtMs) });
+  return json(201, {
+    importId: imp.id,
+    uploadId: randomHex(16),
+    key: `imports/${imp.spaceId}/${imp.id}.cube`,
+    chunkSizeBytes,
+    parts,
+    expiresAt: isoAt(imp.expiresAtMs),
+  });
 }
 
 function getImport(ctx: RouteContext): ApiResponse {
@@ -93,7 +118,8 @@ function getImport(ctx: RouteContext): ApiResponse {
 /** Cancels an upload in progress: the import and its parts are gone. */
 function cancelImport(ctx: RouteContext): ApiResponse {
   const imp = requireImport(ctx);
-  if (imp.status !== "uploading") throw conflict(`Cannot cancel an import that is ${imp.status}; only an upload in progress can be canceled`);
+  if (imp.status !== "uploading")
+    throw conflict(`Cannot cancel an import that is ${imp.status}; only an upload in progress can be canceled`);
   delete ctx.core.data.imports[imp.id];
   return json(200, SUCCESS);
 }
@@ -106,16 +132,21 @@ function completeImport(ctx: RouteContext): ApiResponse {
   checkParts(imp, body.parts);
   const image = requireImage(body.config.imageId, "config.imageId");
   if (body.config.ramMb % 1024 !== 0) throw badRequest("config.ramMb must be a whole number of GB (a multiple of 1024)");
-  if (body.config.diskLimitGb < 10 || body.config.diskLimitGb % 5 !== 0) throw badRequest("config.diskLimitGb must be at least 10 and a multiple of 5");
-  const cube = insertCube(ctx.core, {
-    spaceId: imp.spaceId,
-    name: imp.name,
-    image,
-    region: imp.region ?? (REGIONS[0]?.slug as string),
-    resources: { vcpu: body.config.vcpus, ramGb: body.config.ramMb / 1024, diskGb: body.config.diskLimitGb },
-    sshPublicKey: imp.sshPublicKey ?? "",
-    userData: body.config.userData ?? imp.userData,
-  }, ctx.now);
+  if (body.config.diskLimitGb < 10 || body.config.diskLimitGb % 5 !== 0)
+    throw badRequest("config.diskLimitGb must be at least 10 and a multiple of 5");
+  const cube = insertCube(
+    ctx.core,
+    {
+      spaceId: imp.spaceId,
+      name: imp.name,
+      image,
+      region: imp.region ?? (REGIONS[0]?.slug as string),
+      resources: { vcpu: body.config.vcpus, ramGb: body.config.ramMb / 1024, diskGb: body.config.diskLimitGb },
+      sshPublicKey: imp.sshPublicKey ?? "",
+      userData: body.config.userData ?? imp.userData,
+    },
+    ctx.now,
+  );
   launchCube(ctx.core, cube, ctx.now);
   Object.assign(imp, { status: "provisioning", cubeId: cube.id, updatedAt: isoAt(ctx.now) });
   return json(200, { importId: imp.id, cubeId: cube.id, status: "provisioning" });
@@ -125,15 +156,20 @@ function completeImport(ctx: RouteContext): ApiResponse {
 function checkParts(imp: ImportRecord, parts: { partNumber: number; etag: string }[]): void {
   const seen = new Set<number>();
   for (const part of parts) {
-    if (part.partNumber > imp.partCount) throw badRequest(`parts: part ${part.partNumber} does not exist (this import has ${imp.partCount} parts)`);
+    if (part.partNumber > imp.partCount)
+      throw badRequest(`parts: part ${part.partNumber} does not exist (this import has ${imp.partCount} parts)`);
     if (seen.has(part.partNumber)) throw badRequest(`parts: part ${part.partNumber} is listed twice`);
     seen.add(part.partNumber);
     const uploaded = imp.parts[String(part.partNumber)];
     if (!uploaded) throw badRequest(`parts: part ${part.partNumber} was never uploaded`);
-    if (uploaded.etag !== part.etag.replace(/^"|"$/g, "")) throw badRequest(`parts: the ETag of part ${part.partNumber} does not match the uploaded part`);
+    if (uploaded.etag !== part.etag.replace(/^"|"$/g, ""))
+      throw badRequest(`parts: the ETag of part ${part.partNumber} does not match the uploaded part`);
   }
   const missing = Array.from({ length: imp.partCount }, (_, i) => i + 1).filter((n) => !seen.has(n));
-  if (missing.length > 0) throw badRequest(`parts: missing part${missing.length > 1 ? "s" : ""} ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""} of ${imp.partCount}`);
+  if (missing.length > 0)
+    throw badRequest(
+      `parts: missing part${missing.length > 1 ? "s" : ""} ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""} of ${imp.partCount}`,
+    );
   const total = Object.values(imp.parts).reduce((sum, p) => sum + p.sizeBytes, 0);
   if (total !== imp.fileSizeBytes) throw badRequest(`the uploaded parts hold ${total} bytes, but fileSizeBytes was ${imp.fileSizeBytes}`);
 }
@@ -144,8 +180,10 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
   const imp = rowOf(core.data.imports, id);
   const partNumber = Number(params.partNumber);
   if (imp) settle(core, imp);
-  if (!imp || imp.status !== "uploading") return refuseStorage(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount) return refuseStorage(req, res, 400, `No part ${params.partNumber} in this import`);
+  if (imp?.status !== "uploading")
+    return refuseStorage(req, res, imp ? 409 : 404, imp ? `Import is ${imp.status}, not uploading` : "Import not found");
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > imp.partCount)
+    return refuseStorage(req, res, 400, `No part ${params.partNumber} in this import`);
   const hash = createHash("md5");
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -158,7 +196,8 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
   if (size !== expected) return refuseStorage(req, res, 400, `Part ${partNumber} must be ${expected} bytes; got ${size}`);
   const etag = hash.digest("hex");
   // Still uploading? (a cancel may have come while the bytes arrived)
-  if (core.data.imports[id] !== imp || imp.status !== "uploading") return refuseStorage(req, res, 409, "The import was canceled or completed during the upload");
+  if (core.data.imports[id] !== imp || imp.status !== "uploading")
+    return refuseStorage(req, res, 409, "The import was canceled or completed during the upload");
   imp.parts[String(partNumber)] = { etag, sizeBytes: size };
   imp.updatedAt = isoAt(core.now());
   core.save();
@@ -174,7 +213,12 @@ export const importsResource: Resource = {
       ok: [201, ref("ImportStarted")],
       errors: [400],
     }),
-    route("GET", IMPORT, getImport, { summary: "Get the current state of an import", tag: "Imports", ok: [200, object({ import: ref("CubeImport") })], errors: [404] }),
+    route("GET", IMPORT, getImport, {
+      summary: "Get the current state of an import",
+      tag: "Imports",
+      ok: [200, object({ import: ref("CubeImport") })],
+      errors: [404],
+    }),
     route("DELETE", IMPORT, cancelImport, {
       summary: "Cancel an in-flight upload (only allowed in 'uploading' state)",
       tag: "Imports",

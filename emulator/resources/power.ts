@@ -30,13 +30,36 @@ function transition(path: string, t: Transition, restart = false): Route {
     scheduleState(ctx.core, cube, t.to, ctx.now + t.delay);
     return json(200, SUCCESS);
   };
-  return { method: "POST", path: `${CUBE_PATH}/${path}`, handler, doc: { summary: t.summary, tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] } };
+  return {
+    method: "POST",
+    path: `${CUBE_PATH}/${path}`,
+    handler,
+    doc: { summary: t.summary, tag: "Cubes", ok: [200, SUCCESS_SCHEMA], errors: [404, 409] },
+  };
 }
 
 export const powerResource: Resource = {
   routes: [
-    transition("power-off", { verb: "power off", from: "running", via: "stopping", to: "stopped", delay: DELAYS.stopping, summary: "Power off a running Cube" }),
-    transition("wake", { verb: "wake", from: "stopped", via: "booting", to: "running", delay: DELAYS.booting, summary: "Start a stopped Cube" }),
-    transition("restart", { verb: "restart", from: "running", via: "booting", to: "running", delay: DELAYS.booting, summary: "Cold-restart a running Cube" }, true),
+    transition("power-off", {
+      verb: "power off",
+      from: "running",
+      via: "stopping",
+      to: "stopped",
+      delay: DELAYS.stopping,
+      summary: "Power off a running Cube",
+    }),
+    transition("wake", {
+      verb: "wake",
+      from: "stopped",
+      via: "booting",
+      to: "running",
+      delay: DELAYS.booting,
+      summary: "Start a stopped Cube",
+    }),
+    transition(
+      "restart",
+      { verb: "restart", from: "running", via: "booting", to: "running", delay: DELAYS.booting, summary: "Cold-restart a running Cube" },
+      true,
+    ),
   ],
 };

@@ -18,7 +18,8 @@ export function listSnapshots(ctx: RouteContext): ApiResponse {
 export function createSnapshot(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateSnapshotRequest, ctx.body ?? {});
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.snapshots.ofCube(cube.id).some((s) => s.status === "pending")) throw conflict("A snapshot of this Cube is already in progress");
+  if (ctx.core.index.snapshots.ofCube(cube.id).some((s) => s.status === "pending"))
+    throw conflict("A snapshot of this Cube is already in progress");
   const snapshot: SnapshotRecord = {
     id: newId("snap"),
     spaceId: cube.spaceId,
@@ -65,7 +66,12 @@ const SNAPSHOTS = `${CUBE_PATH}/snapshots`;
 
 export const snapshotsResource: Resource = {
   routes: [
-    route("GET", SNAPSHOTS, listSnapshots, { summary: "List snapshots of a Cube", tag: "Snapshots", ok: [200, listOf("snapshots", "Snapshot")], errors: [404] }),
+    route("GET", SNAPSHOTS, listSnapshots, {
+      summary: "List snapshots of a Cube",
+      tag: "Snapshots",
+      ok: [200, listOf("snapshots", "Snapshot")],
+      errors: [404],
+    }),
     route("POST", SNAPSHOTS, createSnapshot, {
       summary: "Create a snapshot",
       tag: "Snapshots",
@@ -74,7 +80,12 @@ export const snapshotsResource: Resource = {
       ok: [201, object({ snapshot: ref("Snapshot") })],
       errors: [400, 404, 409],
     }),
-    route("DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot, { summary: "Delete a snapshot", tag: "Snapshots", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot, {
+      summary: "Delete a snapshot",
+      tag: "Snapshots",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [404],
+    }),
     route("POST", `${CUBE_PATH}/restore`, restoreSnapshot, {
       summary: "Restore a Cube from a snapshot",
       tag: "Snapshots",

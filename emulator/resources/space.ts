@@ -13,7 +13,12 @@ function getSpace(ctx: RouteContext): ApiResponse {
 
 export const spaceResource: Resource = {
   routes: [
-    route("GET", "/space", getSpace, { summary: "Resolve the space this API key is scoped to", tag: "Spaces", ok: [200, ref("Space")], errors: [401, 404] }),
+    route("GET", "/space", getSpace, {
+      summary: "Resolve the space this API key is scoped to",
+      tag: "Spaces",
+      ok: [200, ref("Space")],
+      errors: [401, 404],
+    }),
     route("GET", "/spaces/{spaceId}/audit-log", (ctx) => json(200, { auditRows: customerAuditLog(ctx.core, ctx.auth.spaceId) }), {
       summary: "Customer-visible audit rows of the space (emulator addition)",
       tag: "Spaces",

@@ -13,10 +13,24 @@ import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
 
 /** The host port comes from the pool of the cube's server: unique on that server. */
-function addMapping(core: Core, cube: CubeRecord, now: number, fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">): TcpRecord {
+function addMapping(
+  core: Core,
+  cube: CubeRecord,
+  now: number,
+  fields: Pick<TcpRecord, "cubePort" | "label" | "isSsh" | "udpEnabled" | "whitelistedIps">,
+): TcpRecord {
   const at = isoAt(now);
   const hostPort = core.index.servers.allocatePort(cube.server);
-  const mapping: TcpRecord = { id: newId("tcp"), spaceId: cube.spaceId, cubeId: cube.id, hostPort, status: "active", createdAt: at, updatedAt: at, ...fields };
+  const mapping: TcpRecord = {
+    id: newId("tcp"),
+    spaceId: cube.spaceId,
+    cubeId: cube.id,
+    hostPort,
+    status: "active",
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
   core.index.tcp.put(mapping);
   return mapping;
 }
@@ -33,7 +47,8 @@ export function listTcpMappings(ctx: RouteContext): ApiResponse {
 export function createTcpMapping(ctx: RouteContext): ApiResponse {
   const body = parseWith(CreateTcpMappingRequest, ctx.body);
   const cube = requireLiveCube(ctx);
-  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => m.cubePort === body.cubePort)) throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
+  if (ctx.core.index.tcp.ofCube(cube.id).some((m) => m.cubePort === body.cubePort))
+    throw conflict(`Cube port ${body.cubePort} is already mapped on this Cube`);
   // whitelistIps is the deprecated alias; whitelistedIps wins when both are sent.
   const cidrs = body.whitelistedIps ?? body.whitelistIps ?? [];
   const mapping = addMapping(ctx.core, cube, ctx.now, {
@@ -51,7 +66,8 @@ export function createTcpMapping(ctx: RouteContext): ApiResponse {
 export function deleteTcpMapping(ctx: RouteContext): ApiResponse {
   const cube = requireCube(ctx);
   const mapping = ctx.core.index.tcp.requireOf(cube.id, ctx.params.mappingId, "TCP mapping");
-  if (mapping.isSsh) throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
+  if (mapping.isSsh)
+    throw badRequest("The SSH mapping cannot be deleted; change its port with PUT /spaces/{spaceId}/cubes/{cubeId}/ssh-port");
   const view = tcpView(ctx.core.index, mapping);
   ctx.core.index.tcp.delete(mapping);
   ctx.core.events.emit(cube.spaceId, "tcp_mapping.removed", { tcpMapping: view }, ctx.now);
@@ -109,7 +125,12 @@ const MAPPINGS = `${CUBE_PATH}/tcp-mappings`;
 
 export const tcpResource: Resource = {
   routes: [
-    route("GET", `${CUBE_PATH}/ssh`, getSsh, { summary: "SSH connection info", tag: "Cubes", ok: [200, ref("CubeSshInfo")], errors: [404] }),
+    route("GET", `${CUBE_PATH}/ssh`, getSsh, {
+      summary: "SSH connection info",
+      tag: "Cubes",
+      ok: [200, ref("CubeSshInfo")],
+      errors: [404],
+    }),
     route("PUT", `${CUBE_PATH}/ssh-port`, putSshPort, {
       summary: "Change the in-Cube SSH port (host port unchanged)",
       tag: "Cubes",
@@ -117,7 +138,12 @@ export const tcpResource: Resource = {
       ok: [200, SshPortResponse],
       errors: [400, 404, 409],
     }),
-    route("GET", MAPPINGS, listTcpMappings, { summary: "List TCP mappings of a Cube", tag: "TCP mappings", ok: [200, listOf("tcpMappings", "TcpMapping")], errors: [404] }),
+    route("GET", MAPPINGS, listTcpMappings, {
+      summary: "List TCP mappings of a Cube",
+      tag: "TCP mappings",
+      ok: [200, listOf("tcpMappings", "TcpMapping")],
+      errors: [404],
+    }),
     route("POST", MAPPINGS, createTcpMapping, {
       summary: "Create a TCP mapping",
       tag: "TCP mappings",

@@ -95,7 +95,10 @@ export function snapshotView(snapshot: SnapshotRecord): Snapshot {
 }
 
 /** The single GET returns description; the list omits it (reference); only create adds the secret. */
-export function webhookView(webhook: WebhookRecord, options: { description?: boolean; secret?: boolean } = {}): Webhook & { secret?: string } {
+export function webhookView(
+  webhook: WebhookRecord,
+  options: { description?: boolean; secret?: boolean } = {},
+): Webhook & { secret?: string } {
   return {
     id: webhook.id,
     url: webhook.url,

@@ -73,8 +73,18 @@ export const webhooksResource: Resource = {
       ok: [201, object({ webhook: { allOf: [ref("Webhook"), object({ secret: { type: "string" } })] } })],
       errors: [400],
     }),
-    route("GET", WEBHOOK, getWebhook, { summary: "Get a webhook (no secret)", tag: "Webhooks", ok: [200, object({ webhook: ref("Webhook") })], errors: [404] }),
-    route("DELETE", WEBHOOK, deleteWebhook, { summary: "Delete a webhook (cascades deliveries)", tag: "Webhooks", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
+    route("GET", WEBHOOK, getWebhook, {
+      summary: "Get a webhook (no secret)",
+      tag: "Webhooks",
+      ok: [200, object({ webhook: ref("Webhook") })],
+      errors: [404],
+    }),
+    route("DELETE", WEBHOOK, deleteWebhook, {
+      summary: "Delete a webhook (cascades deliveries)",
+      tag: "Webhooks",
+      ok: [200, SUCCESS_SCHEMA],
+      errors: [404],
+    }),
     route("GET", `${WEBHOOK}/deliveries`, listDeliveries, {
       summary: "Webhook delivery history, newest first",
       tag: "Webhooks",

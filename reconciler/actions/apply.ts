@@ -17,13 +17,31 @@ import { canRecheck, refuseChangedSources } from "../session/saved-plan-sources.
 import { STDIN } from "../../desired/index.js";
 import { renderContext } from "../render/context.js";
 import { rememberLoadedSecrets } from "../redact.js";
-import { checkPolicies, policyRules, refusedLines, refuseWhenAllRefused, withoutRefusedChanges, type PolicyFlags } from "../session/policy.js";
+import {
+  checkPolicies,
+  policyRules,
+  refusedLines,
+  refuseWhenAllRefused,
+  withoutRefusedChanges,
+  type PolicyFlags,
+} from "../session/policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
 import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
 import { ApplyStatusReport, type CommitStatusSettings } from "../commit-status/index.js";
 import type { RepoLoaded } from "../../desired/index.js";
-import { computePlan, loadForSession, observeConcurrency, planAgain, sameJson, withConnection, withSpaceLock, type LockFlags, type PlanFlags, type SessionContext } from "../session/session.js";
+import {
+  computePlan,
+  loadForSession,
+  observeConcurrency,
+  planAgain,
+  sameJson,
+  withConnection,
+  withSpaceLock,
+  type LockFlags,
+  type PlanFlags,
+  type SessionContext,
+} from "../session/session.js";
 
 export interface ApplyContext extends SessionContext, PlanFlags, LockFlags, StepWaits {
   /** A plan saved by `plan --out`. */
@@ -58,31 +76,37 @@ async function applyOnce(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices): 
   if (ctx.commitStatus === undefined) return applySource(ctx, io, notices);
   // --status-provider: pending once the commit is loaded, success or failure when apply ends (a commit that does not load: failure).
   const report = new ApplyStatusReport(ctx.commitStatus, io, () => ctx.repo?.lastCommit);
-  return report.around(() => applySource(ctx, io, notices, report), () => withConnection(ctx, io, async (conn) => conn.spaceId));
+  return report.around(
+    () => applySource(ctx, io, notices, report),
+    () => withConnection(ctx, io, async (conn) => conn.spaceId),
+  );
 }
 
 async function applySource(ctx: ApplyContext, io: CliIo, notices?: ApplyNotices, report?: ApplyStatusReport): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const out = progressOut(ctx, io);
-  return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
-    report?.started(conn.spaceId, (loaded as Partial<RepoLoaded>).revision?.revision);
-    const { plan: planned } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
-    const plan = withoutRefusedChanges(planned);
-    notices?.planned(plan);
-    out.write(renderPlan(plan, "text", renderContext(loaded, io)));
-    refuseOverBudget(plan);
-    refuseWhenAllRefused(planned, plan);
-    for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
-    if (!hasChanges(plan)) {
-      if (ctx.format === "json") io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
-      return 0;
-    }
-    const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
-    if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
-    writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
-    checkSecrets(loaded.secretEnvNames, io);
-    return execute(conn, plan, loaded.desired, ctx, io, notices, report);
-  }));
+  return withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId, stopSendsOnSignal: true }, io, (conn) =>
+    withSpaceLock(conn, "apply", ctx, io, out, async () => {
+      report?.started(conn.spaceId, (loaded as Partial<RepoLoaded>).revision?.revision);
+      const { plan: planned } = await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, out, loaded, io.env);
+      const plan = withoutRefusedChanges(planned);
+      notices?.planned(plan);
+      out.write(renderPlan(plan, "text", renderContext(loaded, io)));
+      refuseOverBudget(plan);
+      refuseWhenAllRefused(planned, plan);
+      for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
+      if (!hasChanges(plan)) {
+        if (ctx.format === "json")
+          io.stdout.write(renderApplyResultJson({ outcomes: [], blocked: [], after: plan, converged: true, mutationsSent: 0 }));
+        return 0;
+      }
+      const applicable = visibleChanges(plan).filter((c) => c.blocked === undefined).length;
+      if (applicable > 0 && !ctx.autoApprove) await confirmApply(applicable, io, out);
+      writeLine(out, applicable > 0 ? "\nApplying:" : "\nNothing can be applied: every change is blocked.");
+      checkSecrets(loaded.secretEnvNames, io);
+      return execute(conn, plan, loaded.desired, ctx, io, notices, report);
+    }),
+  );
 }
 
 async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo, notices?: ApplyNotices): Promise<number> {
@@ -94,29 +118,48 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo, no
   // .cubeform/ beside the files the plan was made from (where plan found the emulator's state).
   const files = sources?.files.map((file) => (file === STDIN ? file : resolve(sources.cwd, file))) ?? [];
   const out = progressOut(ctx, io);
-  return withConnection({ ...ctx, files, fileSpaceId: saved.desired.spaceId, stopSendsOnSignal: true }, io, (conn) => withSpaceLock(conn, "apply", ctx, io, out, async () => {
-    if (saved.spaceId !== conn.spaceId) throw new CliError("plan_other_space", `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`);
-    const { plan: planned, observed } = await planAgain(conn, saved.desired, { ...saved.options, rateLimit: ctx.rateLimit }, ctx, io.env, out);
-    try {
-      checkPlanIsCurrent(saved, observed);
-    } catch (e) {
-      if ((e as { code?: unknown }).code !== "stale_plan") throw e;
-      throw new CliError("stale_plan", `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`);
-    }
-    refuseRewrittenSteps(saved, planned, planFile);
-    if (saved.source !== undefined) planned.source = saved.source;
-    recheckPolicies(saved, planned, observed, ctx.policy, planFile);
-    const plan = withoutRefusedChanges(planned);
-    notices?.planned(plan);
-    // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
-    out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
-    refuseOverBudget(plan);
-    refuseWhenAllRefused(planned, plan);
-    for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
-    writeLine(out, `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`);
-    checkSecrets(secretNamesOf(plan), io);
-    return execute(conn, plan, saved.desired, ctx, io, notices);
-  }));
+  return withConnection({ ...ctx, files, fileSpaceId: saved.desired.spaceId, stopSendsOnSignal: true }, io, (conn) =>
+    withSpaceLock(conn, "apply", ctx, io, out, async () => {
+      if (saved.spaceId !== conn.spaceId)
+        throw new CliError(
+          "plan_other_space",
+          `${planFile} was made for space ${saved.spaceId}, but this run is connected to space ${conn.spaceId}`,
+        );
+      const { plan: planned, observed } = await planAgain(
+        conn,
+        saved.desired,
+        { ...saved.options, rateLimit: ctx.rateLimit },
+        ctx,
+        io.env,
+        out,
+      );
+      try {
+        checkPlanIsCurrent(saved, observed);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== "stale_plan") throw e;
+        throw new CliError(
+          "stale_plan",
+          `refusing to apply ${planFile}: ${(e as Error).message.replace(/\. Run plan again\.$/, "")}; run \`cubeform plan --out ${planFile}\` again`,
+        );
+      }
+      refuseRewrittenSteps(saved, planned, planFile);
+      if (saved.source !== undefined) planned.source = saved.source;
+      recheckPolicies(saved, planned, observed, ctx.policy, planFile);
+      const plan = withoutRefusedChanges(planned);
+      notices?.planned(plan);
+      // What is about to be done, field by field, as apply derived it again (a CI log keeps it).
+      out.write(renderPlan(plan, "text", renderContext({ file: saved.file, cubePositions: {} }, io)));
+      refuseOverBudget(plan);
+      refuseWhenAllRefused(planned, plan);
+      for (const line of refusedLines(plan)) writeLine(out, `\n${line}`);
+      writeLine(
+        out,
+        `\n${escapeText(`Applying the ${plural(plan.steps.length, "step", "steps")} of ${planFile} (made from ${saved.file}${checkable ? ", unchanged since" : "; apply cannot read it again to check that it is unchanged"}).`)}`,
+      );
+      checkSecrets(secretNamesOf(plan), io);
+      return execute(conn, plan, saved.desired, ctx, io, notices);
+    }),
+  );
 }
 
 /**
@@ -125,7 +168,10 @@ async function applySavedPlan(ctx: ApplyContext, planFile: string, io: CliIo, no
  */
 function refuseRewrittenSteps(saved: SavedPlan, derived: Plan, planFile: string): void {
   if (sameJson(JSON.parse(JSON.stringify(derived.steps)), saved.steps)) return;
-  throw new CliError("plan_modified", `refusing to apply ${planFile}: the plan file's steps do not match its desired state (edited after it was saved?); make a new plan: cubeform plan --out ${planFile}`);
+  throw new CliError(
+    "plan_modified",
+    `refusing to apply ${planFile}: the plan file's steps do not match its desired state (edited after it was saved?); make a new plan: cubeform plan --out ${planFile}`,
+  );
 }
 
 /**
@@ -136,7 +182,10 @@ function refuseRewrittenSteps(saved: SavedPlan, derived: Plan, planFile: string)
 function recheckPolicies(saved: SavedPlan, plan: Plan, observed: ObservedState, flags: PolicyFlags | undefined, planFile: string): void {
   const rules = policyRules(flags, saved.desired);
   if (saved.policy !== undefined && (flags?.files.length ?? 0) === 0 && rules.length === 0) {
-    throw new CliError("policy_files_missing", `refusing to apply ${planFile}: it was checked against policy rules; give apply the same policy files (--policy FILE or CUBEFORM_POLICY)`);
+    throw new CliError(
+      "policy_files_missing",
+      `refusing to apply ${planFile}: it was checked against policy rules; give apply the same policy files (--policy FILE or CUBEFORM_POLICY)`,
+    );
   }
   const names = new Set(rules.map((r) => r.rule.name));
   const given = flags?.overrides ?? [];
@@ -147,25 +196,50 @@ function recheckPolicies(saved: SavedPlan, plan: Plan, observed: ObservedState, 
 function refuseOverBudget(plan: Plan): void {
   const over = overBudgetMessage(plan);
   if (over === undefined) return;
-  if (plan.cost !== undefined && "unknown" in plan.cost) throw new CliError("unknown_cost", `refusing to apply: ${over}; try again when the prices can be read, or pass --allow-unknown-cost to apply without checking the budget`);
+  if (plan.cost !== undefined && "unknown" in plan.cost)
+    throw new CliError(
+      "unknown_cost",
+      `refusing to apply: ${over}; try again when the prices can be read, or pass --allow-unknown-cost to apply without checking the budget`,
+    );
   throw new CliError("over_budget", `refusing to apply: ${over}; lower those cubes, or raise budget.monthly in the file`);
 }
 
 function confirmApply(changes: number, io: CliIo, out: NodeJS.WritableStream): Promise<void> {
   const question = `\n${changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`}`;
-  const withoutTerminal = "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)";
+  const withoutTerminal =
+    "refusing to apply without confirmation: stdin is not a terminal; pass --auto-approve, or save a plan (cubeform plan --out plan.json) and apply it (cubeform apply plan.json)";
   return confirm({ question, what: "apply", withoutTerminal }, io, out);
 }
 
-async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx: ApplyContext, io: CliIo, notices?: ApplyNotices, statuses?: ApplyStatusReport): Promise<number> {
+async function execute(
+  conn: Connection,
+  plan: Plan,
+  desired: DesiredState,
+  ctx: ApplyContext,
+  io: CliIo,
+  notices?: ApplyNotices,
+  statuses?: ApplyStatusReport,
+): Promise<number> {
   const { waitTimeoutMs, pollIntervalMs } = ctx;
-  const result = await applyPlan(conn, plan, desired, { env: io.env, out: progressOut(ctx, io), shouldStop: () => io.signal?.aborted === true, waitTimeoutMs, pollIntervalMs, io });
+  const result = await applyPlan(conn, plan, desired, {
+    env: io.env,
+    out: progressOut(ctx, io),
+    shouldStop: () => io.signal?.aborted === true,
+    waitTimeoutMs,
+    pollIntervalMs,
+    io,
+  });
   notices?.applied(result);
   statuses?.applied(result);
   const others = ctx.targets.length > 0 && !result.stopped ? await untargetedDifferences(conn, desired, ctx) : undefined;
   const reach = result.stopped ? {} : await reachAfterApply(conn, result);
   const overrides = plan.policy?.overrides;
-  const report = { ...result, ...(others ? { untargeted: others } : {}), ...reach, ...(overrides?.length ? { policyOverrides: overrides } : {}) };
+  const report = {
+    ...result,
+    ...(others ? { untargeted: others } : {}),
+    ...reach,
+    ...(overrides?.length ? { policyOverrides: overrides } : {}),
+  };
   io.stdout.write(ctx.format === "json" ? renderApplyResultJson(report) : renderApplyResult(report));
   if (result.stopped) return io.signal?.reason === "SIGTERM" ? 143 : 130;
   return applyExitCode(result);
@@ -175,7 +249,13 @@ async function execute(conn: Connection, plan: Plan, desired: DesiredState, ctx:
 async function untargetedDifferences(conn: Connection, desired: DesiredState, ctx: ApplyContext): Promise<string[]> {
   const { plan } = await computePlan(conn, desired, { ...ctx, targets: [] }, ctx.rateLimit);
   const targeted = new Set(ctx.targets);
-  return [...new Set(visibleChanges(plan).filter((c) => !targeted.has(c.cubeName)).map((c) => c.cubeName))];
+  return [
+    ...new Set(
+      visibleChanges(plan)
+        .filter((c) => !targeted.has(c.cubeName))
+        .map((c) => c.cubeName),
+    ),
+  ];
 }
 
 /** What apply did, plus (with --target) the other cubes that still differ, and how to reach the cubes it changed. */
@@ -196,17 +276,25 @@ export const REACH_SHOWN = 20;
 async function reachAfterApply(conn: Connection, result: ApplyResult): Promise<ReachReport> {
   const changed = new Set<string>();
   for (const o of result.outcomes) {
-    if (o.status === "done" && "cube" in o.step && o.step.op !== "delete-cube" && o.step.op !== "wait-deleted") changed.add(o.step.cube.cubeName);
+    if (o.status === "done" && "cube" in o.step && o.step.op !== "delete-cube" && o.step.op !== "wait-deleted")
+      changed.add(o.step.cube.cubeName);
   }
   if (changed.size === 0) return { reach: [] };
   const read = async (): Promise<ReachReport> => {
-    const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted" && changed.has(cube.name)).sort((a, b) => a.name.localeCompare(b.name));
-    const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), { concurrency: observeConcurrency(conn), dnsPace: DEFAULT_DNS_PACE });
+    const live = (await conn.client.listCubes())
+      .filter((cube) => cube.state !== "deleted" && changed.has(cube.name))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const reach = await readReach(conn.client, live.slice(0, REACH_SHOWN), {
+      concurrency: observeConcurrency(conn),
+      dnsPace: DEFAULT_DNS_PACE,
+    });
     return { reach, ...(live.length > REACH_SHOWN ? { reachLeftOut: live.length - REACH_SHOWN } : {}) };
   };
   // The apply's own result is printed whatever these extra reads do: a deadline bounds them.
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${REACH_DEADLINE_MS / 1000} s`)), REACH_DEADLINE_MS)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${REACH_DEADLINE_MS / 1000} s`)), REACH_DEADLINE_MS)),
+  );
   try {
     return await Promise.race([read(), deadline]);
   } catch (e) {
@@ -241,7 +329,11 @@ export function renderApplyResultJson(result: ApplyReport): string {
       ...(o.records ? { records: o.records } : {}),
     })),
     blocked: result.blocked.map((c) => ({ address: c.address, code: c.blocked?.code, reason: c.blocked?.reason })),
-    remaining: visibleChanges(result.after).map((c) => ({ address: c.address, action: c.action, ...(c.blocked ? { blocked: c.blocked.code } : {}) })),
+    remaining: visibleChanges(result.after).map((c) => ({
+      address: c.address,
+      action: c.action,
+      ...(c.blocked ? { blocked: c.blocked.code } : {}),
+    })),
     ...(result.untargeted ? { untargetedDiffering: result.untargeted } : {}),
     ...(result.policyOverrides ? { policyOverrides: result.policyOverrides } : {}),
     reach: result.reach ?? [],
@@ -264,7 +356,9 @@ export function renderApplyResult(result: ApplyReport): string {
     lines.push(...stoppedLines(result));
     return `${lines.join("\n")}\n`;
   }
-  lines.push(`Apply finished: ${plural(done, "step", "steps")} done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`);
+  lines.push(
+    `Apply finished: ${plural(done, "step", "steps")} done, ${failed.length} failed, ${skipped} skipped, ${result.blocked.length} blocked; ${mutationsSent(result.mutationsSent)}.`,
+  );
   lines.push(convergenceLine(result));
   for (const o of result.policyOverrides ?? []) lines.push(escapeText(`Policy rule ${o.rule} was overridden for this apply: ${o.reason}`));
   lines.push(...reachLines(result));
@@ -272,10 +366,16 @@ export function renderApplyResult(result: ApplyReport): string {
 }
 
 function reachLines(result: ApplyReport): string[] {
-  if (result.reachError !== undefined) return ["", `Could not read how to reach the cubes: ${result.reachError}; run \`cubeform show\` to see it.`];
+  if (result.reachError !== undefined)
+    return ["", `Could not read how to reach the cubes: ${result.reachError}; run \`cubeform show\` to see it.`];
   if (result.reach === undefined || result.reach.length === 0) return [];
-  const lines = ["", "How to reach the cubes this apply changed (`cubeform show` prints this for every cube):", renderReachText(result.reach).trimEnd()];
-  if (result.reachLeftOut) lines.push(`…and ${result.reachLeftOut} more ${result.reachLeftOut === 1 ? "cube" : "cubes"}: \`cubeform show\` lists them all.`);
+  const lines = [
+    "",
+    "How to reach the cubes this apply changed (`cubeform show` prints this for every cube):",
+    renderReachText(result.reach).trimEnd(),
+  ];
+  if (result.reachLeftOut)
+    lines.push(`…and ${result.reachLeftOut} more ${result.reachLeftOut === 1 ? "cube" : "cubes"}: \`cubeform show\` lists them all.`);
   return lines;
 }
 
@@ -283,7 +383,9 @@ function reachLines(result: ApplyReport): string[] {
 export function stoppedLines(result: ApplyReport): string[] {
   const done = result.outcomes.filter((o) => o.status === "done");
   const notDone = result.outcomes.filter((o) => o.status !== "done" && !(o.status === "failed" && o.error?.code !== "stopped"));
-  const lines = [`Stopped: ${done.length} of ${result.outcomes.length} steps done; ${mutationsSent(result.mutationsSent)}; nothing was sent after the stop request.`];
+  const lines = [
+    `Stopped: ${done.length} of ${result.outcomes.length} steps done; ${mutationsSent(result.mutationsSent)}; nothing was sent after the stop request.`,
+  ];
   for (const o of done) lines.push(`  done:     ${o.step.op} ${o.step.address}`);
   for (const o of notDone) lines.push(`  not done: ${o.step.op} ${o.step.address}`);
   lines.push("The space does not match the file yet: run `cubeform apply` again to finish.");
@@ -300,7 +402,8 @@ export function convergenceLine(result: ApplyReport): string {
   const remaining = visibleChanges(result.after);
   const open = remaining.filter((c) => c.blocked === undefined).length;
   const blocked = Math.max(remaining.length - open, result.blocked.length);
-  if (open > 0) return `The space has not converged: ${plural(open, "change remains", "changes remain")}; run \`cubeform plan\` to see them.`;
+  if (open > 0)
+    return `The space has not converged: ${plural(open, "change remains", "changes remain")}; run \`cubeform plan\` to see them.`;
   if (blocked > 0) {
     return `The space does not match the file: ${plural(blocked, "blocked change remains", "blocked changes remain")} (the reasons are above); change the file or the cube as the reason says, then apply again.`;
   }
@@ -336,11 +439,13 @@ export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mu
 /** Checks up front that every referenced secret is set; the engine reads them by reference. */
 function checkSecrets(names: string[], io: CliIo): void {
   const missing = names.find((name) => io.env[name] === undefined);
-  if (missing !== undefined) throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
+  if (missing !== undefined)
+    throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
 }
 
 function secretNamesOf(plan: Plan): string[] {
   const names = new Set<string>();
-  for (const step of flatSteps(plan.steps)) if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
+  for (const step of flatSteps(plan.steps))
+    if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
   return [...names];
 }

@@ -7,7 +7,18 @@ import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText, shellCommand } from "../render/escape.js";
 import { knownHostsLines, knownHostsPattern, sshAnswerProblem, sshArgs, sshCommandLine, sshTarget, type SshTarget } from "../ssh.js";
-import { confirmDay2, findCube, orDash, printJson, say, withApi, type Confirmable, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
+import {
+  confirmDay2,
+  findCube,
+  orDash,
+  printJson,
+  say,
+  withApi,
+  type Confirmable,
+  type Day2Context,
+  type WaitFlags,
+  waitForState,
+} from "../session/day2.js";
 import { details, table } from "../render/table.js";
 import { userDir } from "../../system/dirs.js";
 import { FileReadError, readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
@@ -20,13 +31,27 @@ export async function runCubeList(ctx: Day2Context & { wide?: boolean }, io: Cli
   else {
     const sorted = [...cubes].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     const headers = ["NAME", "ID", "STATE", "IMAGE", "SIZE", "REGION", "IPV4", "PROTECTED", ...(ctx.wide ? WIDE_HEADERS : [])];
-    io.stdout.write(table(headers, sorted.map((c) => [...listRow(c), ...(ctx.wide ? wideRow(c) : [])])));
+    io.stdout.write(
+      table(
+        headers,
+        sorted.map((c) => [...listRow(c), ...(ctx.wide ? wideRow(c) : [])]),
+      ),
+    );
   }
   return 0;
 }
 
 function listRow(c: Cube): string[] {
-  return [c.name, c.id, c.state, c.image, `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`, orDash(c.region), orDash(c.publicIpv4), c.terminationProtection ? "yes" : "no"];
+  return [
+    c.name,
+    c.id,
+    c.state,
+    c.image,
+    `${c.resources.vcpu} vCPU / ${c.resources.ramGb} GB / ${c.resources.diskGb} GB`,
+    orDash(c.region),
+    orDash(c.publicIpv4),
+    c.terminationProtection ? "yes" : "no",
+  ];
 }
 
 const WIDE_HEADERS = ["SSH USER", "SERVER DOMAIN", "COST/HOUR", "CREATED"];
@@ -63,7 +88,9 @@ export async function runCubeShow(ctx: Day2Context & { cube: string }, io: CliIo
 function sshShown(ssh: CubeSshInfo, cubeName: string): string {
   if (!ssh.host) return "not reachable yet (no host assigned)";
   const problem = sshAnswerProblem(ssh);
-  return problem === undefined ? sshCommandLine(sshTarget({ ...ssh, host: ssh.host }, cubeName)) : `not shown: the API's answer is not usable (${problem})`;
+  return problem === undefined
+    ? sshCommandLine(sshTarget({ ...ssh, host: ssh.host }, cubeName))
+    : `not shown: the API's answer is not usable (${problem})`;
 }
 
 export type PowerAction = "restart" | "power-off" | "wake";
@@ -76,7 +103,11 @@ export interface PowerContext extends Day2Context, Confirmable, WaitFlags {
 const SETTLES_IN: Record<PowerAction, CubeState> = { restart: "running", "power-off": "stopped", wake: "running" };
 const DONE: Record<PowerAction, string> = { restart: "restarting", "power-off": "powering off", wake: "waking" };
 /** States in which the action's outcome already holds (or is under way): repeating it is success. */
-const ALREADY: Record<PowerAction, readonly CubeState[]> = { restart: ["booting"], "power-off": ["stopped", "stopping"], wake: ["running", "booting"] };
+const ALREADY: Record<PowerAction, readonly CubeState[]> = {
+  restart: ["booting"],
+  "power-off": ["stopped", "stopping"],
+  wake: ["running", "booting"],
+};
 
 /** The request an action sends for a cube in `state` (none when its outcome holds); `restart` starts a stopped cube, as systemctl does. */
 export function powerRequest(action: PowerAction, state: CubeState): PowerAction | undefined {
@@ -154,7 +185,13 @@ async function settledMeanwhile(client: CubeApi, cube: Cube, ctx: PowerContext, 
 }
 
 async function sendPower(client: CubeApi, cube: Cube, request: PowerAction, ctx: PowerContext, io: CliIo): Promise<void> {
-  if (request === "power-off") await confirmDay2(ctx, io, `power off cube "${cube.name}"`, `Power off cube "${cube.name}" (${cube.state})? Its processes stop; the disk is kept.`);
+  if (request === "power-off")
+    await confirmDay2(
+      ctx,
+      io,
+      `power off cube "${cube.name}"`,
+      `Power off cube "${cube.name}" (${cube.state})? Its processes stop; the disk is kept.`,
+    );
   if (request !== ctx.action) say(io, ctx, `Cube "${cube.name}" is ${cube.state}: waking it instead of restarting.`);
   if (request === "restart") await client.restart(cube.id);
   else if (request === "power-off") await client.powerOff(cube.id);
@@ -176,9 +213,18 @@ export async function runCubeSsh(ctx: SshContext, io: CliIo): Promise<number> {
     const found = await findCube(client, ctx.cube);
     return { cube: found, ssh: await client.getSsh(found.id) };
   });
-  if (cube.state === "stopped" && ctx.exec) throw new CliError("cube_stopped", `cube "${cube.name}" is stopped: ssh cannot reach it; start it with \`cubeform cube wake ${cube.name} --wait\``);
-  if (cube.state === "stopped") writeLine(io.stderr, escapeText(`Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`));
-  if (!ssh.host) throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
+  if (cube.state === "stopped" && ctx.exec)
+    throw new CliError(
+      "cube_stopped",
+      `cube "${cube.name}" is stopped: ssh cannot reach it; start it with \`cubeform cube wake ${cube.name} --wait\``,
+    );
+  if (cube.state === "stopped")
+    writeLine(
+      io.stderr,
+      escapeText(`Note: cube "${cube.name}" is stopped: this command connects once it runs (\`cubeform cube wake ${cube.name}\`).`),
+    );
+  if (!ssh.host)
+    throw new CliError("no_ssh_host", `cube "${cube.name}" has no host yet (it is ${cube.state}); try again once it is running`);
   const target = sshTarget({ ...ssh, host: ssh.host }, cube.name);
   const knownHosts = target.hostKeys.length > 0 ? await pinHostKeys(target, io) : undefined;
   const args = [...sshArgs(target, { knownHosts, identity: ctx.identity }), ...ctx.command];

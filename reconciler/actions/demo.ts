@@ -44,7 +44,13 @@ async function demo(conn: Connection, loaded: LoadedFiles, io: CliIo): Promise<n
   out.write(renderPlan(plan, "text", renderContext(loaded, io)));
 
   heading(out, "2. Apply (auto-approved)");
-  const result = await applyPlan(conn, plan, loaded.desired, { env: io.env, out, shouldStop: () => io.signal?.aborted === true, waitTimeoutMs: 60_000, pollIntervalMs: 50 });
+  const result = await applyPlan(conn, plan, loaded.desired, {
+    env: io.env,
+    out,
+    shouldStop: () => io.signal?.aborted === true,
+    waitTimeoutMs: 60_000,
+    pollIntervalMs: 50,
+  });
   for (const line of applySummaryLines(result)) writeLine(out, line);
 
   heading(out, "3. DNS records to publish at your DNS provider");
@@ -76,7 +82,10 @@ function printSecondPlan(plan: Plan, loaded: LoadedFiles, io: CliIo): number {
   }
   writeLine(io.stdout, "No changes. Your fleet matches the file.");
   writeLine(io.stdout, "");
-  writeLine(io.stdout, `Next: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`);
+  writeLine(
+    io.stdout,
+    `Next: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`,
+  );
   return 0;
 }
 

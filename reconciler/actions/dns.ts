@@ -3,7 +3,7 @@
  * `missing` (not published yet) and `unknown` (could not check) are states to show, never errors.
  */
 import type { CubeApi, Domain } from "../../client/api.js";
-import type { Cube, DnsRecordStatus } from "../../schema/api.js";
+import type { Cube } from "../../schema/api.js";
 import type { RateLimit } from "../session/connect.js";
 import { readCubeDns, type CubeDns, type DnsReadPace } from "../report/dns-reads.js";
 import { CliError } from "../errors.js";
@@ -13,7 +13,6 @@ import { escapeText as t } from "../render/escape.js";
 import { isComplete, renderDns, stateText, type DnsFormat } from "../render/dns.js";
 import { withConnection } from "../session/session.js";
 import { findCube, type WaitFlags } from "../session/day2.js";
-import { table } from "../render/table.js";
 
 export interface DnsContext extends WaitFlags {
   cube: string;
@@ -49,7 +48,14 @@ async function domainsOf(client: CubeApi, cube: Cube, hostname: string | undefin
   return [domain];
 }
 
-async function waitUntilComplete(client: CubeApi, cube: Cube, domains: Domain[], first: CubeDns, ctx: DnsContext, io: CliIo): Promise<CubeDns> {
+async function waitUntilComplete(
+  client: CubeApi,
+  cube: Cube,
+  domains: Domain[],
+  first: CubeDns,
+  ctx: DnsContext,
+  io: CliIo,
+): Promise<CubeDns> {
   const deadline = Date.now() + ctx.timeoutMs;
   let report = first;
   let lastProgress = "";
@@ -72,6 +78,10 @@ function progressLine(report: CubeDns): string {
 function incompleteMessage(report: CubeDns, ctx: DnsContext): string {
   const pending = report.domains
     .filter((d) => !d.complete)
-    .flatMap((d) => (d.error !== undefined ? [`${d.hostname} (${d.error})`] : d.records.filter((r) => r.state !== "found").map((r) => `${r.type} ${r.host} → ${r.value} (${stateText(r)})`)));
+    .flatMap((d) =>
+      d.error !== undefined
+        ? [`${d.hostname} (${d.error})`]
+        : d.records.filter((r) => r.state !== "found").map((r) => `${r.type} ${r.host} → ${r.value} (${stateText(r)})`),
+    );
   return `DNS of cube "${report.cube.name}" is not complete after ${formatDuration(ctx.timeoutMs)}; still needed: ${pending.join("; ")}`;
 }

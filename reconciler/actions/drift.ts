@@ -25,7 +25,14 @@ export interface DriftContext extends SessionContext {
 export async function runDrift(ctx: DriftContext, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const report = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn): Promise<DriftReport> => {
-    const { plan, observed } = await computePlan(conn, loaded.desired, { targets: ctx.targets, prune: false, allowReplace: false, ...(ctx.policy ? { policy: ctx.policy } : {}) }, ctx.rateLimit, io.stderr, loaded);
+    const { plan, observed } = await computePlan(
+      conn,
+      loaded.desired,
+      { targets: ctx.targets, prune: false, allowReplace: false, ...(ctx.policy ? { policy: ctx.policy } : {}) },
+      ctx.rateLimit,
+      io.stderr,
+      loaded,
+    );
     return { formatVersion: 1, plan, dns: await checkDns(conn, loaded.desired, observed, ctx.dnsPace ?? DEFAULT_DNS_PACE) };
   });
   const render = renderContext(loaded, io);
@@ -52,8 +59,15 @@ async function checkDns(conn: Connection, desired: DesiredState, observed: Obser
     for (const domainSpec of spec.domains ?? []) {
       const domain = live.domains.find((d) => d.hostname === domainSpec.hostname);
       if (domain === undefined) continue;
-      reads.push({ base: { address: domainAddress(cubeAddress(spec.name), domain.hostname), cubeName: spec.name, hostname: domain.hostname }, cubeId: live.cube.id, domainId: domain.id });
+      reads.push({
+        base: { address: domainAddress(cubeAddress(spec.name), domain.hostname), cubeName: spec.name, hostname: domain.hostname },
+        cubeId: live.cube.id,
+        domainId: domain.id,
+      });
     }
   }
-  return readPaced(reads, pace, async ({ base, cubeId, domainId }) => ({ ...base, ...(await readRecordView(conn.client, cubeId, domainId)) }));
+  return readPaced(reads, pace, async ({ base, cubeId, domainId }) => ({
+    ...base,
+    ...(await readRecordView(conn.client, cubeId, domainId)),
+  }));
 }

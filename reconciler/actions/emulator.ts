@@ -6,7 +6,10 @@ import type { CliIo } from "../io.js";
 export type EmulatorContext = EmulatorCommandOptions & { cwd: string };
 
 export async function runEmulator({ cwd, ...options }: EmulatorContext, io: CliIo): Promise<number> {
-  const { stop } = await runEmulatorCommand({ ...options, state: options.state === undefined ? undefined : resolve(cwd, options.state) }, io);
+  const { stop } = await runEmulatorCommand(
+    { ...options, state: options.state === undefined ? undefined : resolve(cwd, options.state) },
+    io,
+  );
   await untilAborted(io.signal);
   // The emulator's own handler may have closed it already; closing twice is harmless here.
   await stop().catch(() => undefined);

@@ -11,7 +11,21 @@ import type { Day2Context } from "../session/day2.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
-import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, findGroups, leftOutWebhooks, memberTemplate, portFields, publishedPorts, SSH_KEY_VARIABLE, type ImportedGroup, type Plain } from "../render/imported.js";
+import {
+  cubeFields,
+  cubesInOrder,
+  domainSettings,
+  domainsInOrder,
+  duplicatedNames,
+  findGroups,
+  leftOutWebhooks,
+  memberTemplate,
+  portFields,
+  publishedPorts,
+  SSH_KEY_VARIABLE,
+  type ImportedGroup,
+  type Plain,
+} from "../render/imported.js";
 import { observeFor, withConnection } from "../session/session.js";
 import { writeFileAtomic } from "../../system/files.js";
 
@@ -30,11 +44,19 @@ export async function runImport(ctx: ImportContext, io: CliIo): Promise<number> 
   if (target !== undefined && !ctx.force && existsSync(target)) {
     throw new CliError("output_exists", `${ctx.output} already exists; pass --force to overwrite it`);
   }
-  const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) => observeFor(conn, [], undefined, { webhooks: true }));
-  const text = ctx.format === "pulumi" ? (await import("../render/import-pulumi.js")).importedPulumiProgram(observed, new Date()) : importedYaml(observed, new Date());
+  const observed = await withConnection({ ...ctx, files: [], format: "text" }, io, (conn) =>
+    observeFor(conn, [], undefined, { webhooks: true }),
+  );
+  const text =
+    ctx.format === "pulumi"
+      ? (await import("../render/import-pulumi.js")).importedPulumiProgram(observed, new Date())
+      : importedYaml(observed, new Date());
   if (target === undefined) io.stdout.write(text);
   else await writeFileAtomic(target, text, { overwrite: ctx.force });
-  writeLine(io.stderr, escapeText(`Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`));
+  writeLine(
+    io.stderr,
+    escapeText(`Imported ${countLine(observed)} from space ${observed.spaceId}${ctx.output ? ` into ${ctx.output}` : ""}.`),
+  );
   if (ctx.output) writeLine(io.stderr, nextStep(ctx.format, ctx.output));
   return 0;
 }
@@ -105,7 +127,9 @@ function cubeEntry(observed: ObservedCube, pinId: boolean): Plain {
   return {
     ...cubeFields(observed, pinId ? { name: observed.cube.name, id: observed.cube.id } : { name: observed.cube.name }),
     // The file requires a port; a live domain without one gets a comment (see decorateCube).
-    ...(domains.length > 0 ? { domains: domains.map((d) => ({ hostname: d.hostname, ...(d.port !== null ? { port: d.port } : {}), ...domainSettings(d) })) } : {}),
+    ...(domains.length > 0
+      ? { domains: domains.map((d) => ({ hostname: d.hostname, ...(d.port !== null ? { port: d.port } : {}), ...domainSettings(d) })) }
+      : {}),
     ...(ports.length > 0 ? { ports: ports.map((m) => ({ cubePort: m.cubePort, ...portFields(m) })) } : {}),
   };
 }
@@ -128,7 +152,8 @@ function decorateDomains(doc: Document, observed: ObservedCube, index: number): 
     const node = doc.getIn(["cubes", index, "domains", d], true);
     for (const key of ["ipAllowList", "ipDenyList"]) flowStyle(doc.getIn(["cubes", index, "domains", d, key], true));
     if (domain.port === null) commentKey(node, "hostname", " The API shows no port for this domain: add the port it routes to.");
-    if (domain.basicAuthUser) commentKey(node, "basicAuthUser", " The password cannot be read: add basicAuthPassword: ${env:NAME} to manage it.");
+    if (domain.basicAuthUser)
+      commentKey(node, "basicAuthUser", " The password cannot be read: add basicAuthPassword: ${env:NAME} to manage it.");
   });
 }
 

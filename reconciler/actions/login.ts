@@ -25,14 +25,35 @@ export async function runLogin(ctx: LoginContext, io: CliIo): Promise<number> {
     ...(io.signal ? { signal: io.signal } : {}),
     onCode: (started) => {
       writeLine(io.stderr, escapeText(`To log in, open ${started.verificationUriComplete}`));
-      writeLine(io.stderr, escapeText(`and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`));
+      writeLine(
+        io.stderr,
+        escapeText(`and confirm the code ${started.userCode} (it expires in ${Math.round(started.expiresIn / 60)} minutes). Waiting…`),
+      );
     },
   }).finally(() => network.dispatcher.close());
   const client = createClient({ baseUrl: baseUrl || DEFAULT_BASE_URL, apiKey: approved.apiKey, spaceId: approved.spaceId, env: io.env });
   // The name is a convenience; the key works without it.
-  const spaceName = await client.getSpace().then((space) => space.name, () => null).finally(() => client.close());
-  const path = saveContext(io.env, { name: ctx.context, apiKey: approved.apiKey, spaceId: approved.spaceId, spaceName, baseUrl: baseUrl || DEFAULT_BASE_URL });
+  const spaceName = await client
+    .getSpace()
+    .then(
+      (space) => space.name,
+      () => null,
+    )
+    .finally(() => client.close());
+  const path = saveContext(io.env, {
+    name: ctx.context,
+    apiKey: approved.apiKey,
+    spaceId: approved.spaceId,
+    spaceName,
+    baseUrl: baseUrl || DEFAULT_BASE_URL,
+  });
   if (ctx.format === "json") printJson(io, { context: ctx.context, spaceId: approved.spaceId, spaceName, baseUrl, configFile: path });
-  else writeLine(io.stdout, escapeText(`Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`));
+  else
+    writeLine(
+      io.stdout,
+      escapeText(
+        `Logged in to space ${spaceName ? `"${spaceName}" ` : ""}(${approved.spaceId}). Saved as context "${ctx.context}" in ${path}.`,
+      ),
+    );
   return 0;
 }

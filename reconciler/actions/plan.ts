@@ -18,12 +18,24 @@ export interface PlanContext extends SessionContext, PlanFlags {
 export async function runPlan(ctx: PlanContext, io: CliIo): Promise<number> {
   // A saved plan keeps the whole desired state (apply reports the untargeted cubes that differ).
   const loaded = await loadForSession(ctx, io, { targetedLoad: ctx.out === undefined });
-  const plan = await withConnection({ ...ctx, fileSpaceId: loaded.desired.spaceId }, io, async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan);
+  const plan = await withConnection(
+    { ...ctx, fileSpaceId: loaded.desired.spaceId },
+    io,
+    async (conn) => (await computePlan(conn, loaded.desired, ctx, ctx.rateLimit, io.stderr, loaded, io.env)).plan,
+  );
   await writePlan(io.stdout, plan, ctx.format, renderContext(loaded, io));
   if (ctx.format === "github") await appendStepSummary(io, renderPlanMarkdown(plan, renderContext(loaded, io)));
   if (ctx.out !== undefined) {
-    await writeSavedPlan(resolve(ctx.cwd, ctx.out), plan, loaded.desired, loaded.file, { files: ctx.files, cwd: resolve(ctx.cwd) }, { names: loaded.envNames, env: io.env });
-    if (ctx.format === "text") writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
+    await writeSavedPlan(
+      resolve(ctx.cwd, ctx.out),
+      plan,
+      loaded.desired,
+      loaded.file,
+      { files: ctx.files, cwd: resolve(ctx.cwd) },
+      { names: loaded.envNames, env: io.env },
+    );
+    if (ctx.format === "text")
+      writeLine(io.stdout, `\nSaved the plan to ${ctx.out}. Apply exactly these steps with: cubeform apply ${ctx.out}`);
   }
   return exitCodeOf(plan, ctx.failOn);
 }

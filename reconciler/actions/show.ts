@@ -22,18 +22,28 @@ export async function runShow(ctx: ShowContext, io: CliIo): Promise<number> {
   const { spaceId, reach } = await withConnection({ ...ctx, format: "text", fileSpaceId: desired?.spaceId }, io, async (conn) => {
     const live = (await conn.client.listCubes()).filter((cube) => cube.state !== "deleted");
     const cubes = chosen(live, declared, ctx.targets);
-    return { spaceId: conn.spaceId, reach: await readReach(conn.client, cubes, { concurrency: observeConcurrency(conn), dnsPace: ctx.dnsPace }) };
+    return {
+      spaceId: conn.spaceId,
+      reach: await readReach(conn.client, cubes, { concurrency: observeConcurrency(conn), dnsPace: ctx.dnsPace }),
+    };
   });
   if (ctx.format === "json") {
     const json: ReachJson = { formatVersion: 1, spaceId, cubes: reach };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return 0;
   }
-  if (reach.length === 0) writeLine(io.stdout, declared === undefined ? "No cubes in this space." : "None of the declared cubes exists in the space yet (run cubeform apply).");
+  if (reach.length === 0)
+    writeLine(
+      io.stdout,
+      declared === undefined ? "No cubes in this space." : "None of the declared cubes exists in the space yet (run cubeform apply).",
+    );
   else io.stdout.write(renderReachText(reach));
   if (declared !== undefined) {
-    const missing = declared.filter((name) => (ctx.targets.length === 0 || ctx.targets.includes(name)) && !reach.some((cube) => cube.name === name));
-    if (missing.length > 0) writeLine(io.stderr, escapeText(`Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`));
+    const missing = declared.filter(
+      (name) => (ctx.targets.length === 0 || ctx.targets.includes(name)) && !reach.some((cube) => cube.name === name),
+    );
+    if (missing.length > 0)
+      writeLine(io.stderr, escapeText(`Not in the space yet: ${missing.join(", ")} (declared in the file; run cubeform apply).`));
   }
   return 0;
 }
@@ -43,7 +53,8 @@ function chosen(live: Cube[], declared: string[] | undefined, targets: string[])
   if (declared === undefined) {
     const names = [...new Set(live.map((cube) => cube.name))];
     for (const target of targets) {
-      if (!names.includes(target)) throw new CliError("unknown_target", `--target ${target}: the space has no cube named "${target}"${didYouMean(target, names)}`);
+      if (!names.includes(target))
+        throw new CliError("unknown_target", `--target ${target}: the space has no cube named "${target}"${didYouMean(target, names)}`);
     }
   }
   return live

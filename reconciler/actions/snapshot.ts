@@ -7,7 +7,19 @@ import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 import { formatBytes } from "../render/progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import { confirmDay2, findCube, orDash, pick, printJson, say, withApi, type Confirmable, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
+import {
+  confirmDay2,
+  findCube,
+  orDash,
+  pick,
+  printJson,
+  say,
+  withApi,
+  type Confirmable,
+  type Day2Context,
+  type WaitFlags,
+  waitForState,
+} from "../session/day2.js";
 import { table } from "../render/table.js";
 
 export interface SnapshotContext extends Day2Context {
@@ -22,7 +34,13 @@ export async function runSnapshotList(ctx: SnapshotContext, io: CliIo): Promise<
   const snapshots = await withApi(ctx, io, async (client) => client.listSnapshots((await findCube(client, ctx.cube)).id));
   if (ctx.format === "json") printJson(io, snapshots);
   else if (snapshots.length === 0) say(io, ctx, `No snapshots of cube "${ctx.cube}".`);
-  else io.stdout.write(table(["NAME", "ID", "STATUS", "SIZE", "KIND", "CREATED"], snapshots.map((s) => [s.name, s.id, s.status, s.sizeBytes == null ? "-" : formatBytes(s.sizeBytes), orDash(s.kind), s.createdAt])));
+  else
+    io.stdout.write(
+      table(
+        ["NAME", "ID", "STATUS", "SIZE", "KIND", "CREATED"],
+        snapshots.map((s) => [s.name, s.id, s.status, s.sizeBytes == null ? "-" : formatBytes(s.sizeBytes), orDash(s.kind), s.createdAt]),
+      ),
+    );
   return 0;
 }
 
@@ -34,12 +52,19 @@ export async function runSnapshotTake(ctx: TakeContext, io: CliIo): Promise<numb
   const snapshot = await withApi(ctx, io, async (client) => {
     const cube = await findCube(client, ctx.cube);
     if (ctx.name !== undefined) await refuseTakenName(client, cube, ctx.name);
-    const taken = await client.createSnapshot(cube.id, ctx.name === undefined ? {} : { name: ctx.name }, { idempotencyKey: newIdempotencyKey() });
+    const taken = await client.createSnapshot(cube.id, ctx.name === undefined ? {} : { name: ctx.name }, {
+      idempotencyKey: newIdempotencyKey(),
+    });
     say(io, ctx, `Taking snapshot "${taken.name}" (${taken.id}) of cube "${cube.name}".`);
     return ctx.wait ? waitForComplete(client, cube, taken, ctx, io) : taken;
   });
   if (ctx.format === "json") printJson(io, { ...snapshot, changed: true });
-  else if (ctx.wait) say(io, ctx, `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`);
+  else if (ctx.wait)
+    say(
+      io,
+      ctx,
+      `Snapshot "${snapshot.name}" is complete (${snapshot.sizeBytes == null ? "size unknown" : formatBytes(snapshot.sizeBytes)}).`,
+    );
   return 0;
 }
 
@@ -60,7 +85,8 @@ async function waitForComplete(client: CubeApi, cube: Cube, snapshot: Snapshot, 
     if (!now) throw new CliError("snapshot_gone", `snapshot ${snapshot.id} disappeared while waiting for it`);
     if (now.status === "complete") return now;
     if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for snapshot "${snapshot.name}" (it is ${now.status})`);
-    if (Date.now() >= deadline) throw new CliError("wait_timeout", `snapshot "${snapshot.name}" is still ${now.status} after ${formatDuration(ctx.timeoutMs)}`);
+    if (Date.now() >= deadline)
+      throw new CliError("wait_timeout", `snapshot "${snapshot.name}" is still ${now.status} after ${formatDuration(ctx.timeoutMs)}`);
     writeLine(io.stderr, escapeText(`  ${snapshot.name}: ${now.status}`));
     await sleep(ctx.intervalMs, io.signal);
   }
@@ -75,24 +101,45 @@ export async function runSnapshotRestore(ctx: RestoreContext, io: CliIo): Promis
   const { cube, snapshot, after } = await withApi(ctx, io, async (client) => {
     const cube = await client.getCube((await findCube(client, ctx.cube)).id);
     const snapshot = await findSnapshot(client, cube, ctx.snapshot);
-    if (snapshot.status !== "complete") throw new CliError("snapshot_not_complete", `snapshot "${snapshot.name}" is ${snapshot.status}; it can be restored once complete`);
+    if (snapshot.status !== "complete")
+      throw new CliError("snapshot_not_complete", `snapshot "${snapshot.name}" is ${snapshot.status}; it can be restored once complete`);
     const protection = cube.terminationProtection ? " Termination protection does not prevent this." : "";
-    await confirmDay2(ctx, io, `restore cube "${cube.name}" from snapshot "${snapshot.name}"`, `Restore cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.createdAt})? Its disk is replaced: what was written since is lost.${protection}`);
+    await confirmDay2(
+      ctx,
+      io,
+      `restore cube "${cube.name}" from snapshot "${snapshot.name}"`,
+      `Restore cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.createdAt})? Its disk is replaced: what was written since is lost.${protection}`,
+    );
     await client.restoreSnapshot(cube.id, snapshot.id, { idempotencyKey: newIdempotencyKey() });
     if (ctx.format !== "json") say(io, ctx, `Restoring cube "${cube.name}" from snapshot "${snapshot.name}" (${snapshot.id}).`);
     const settled = cube.state === "stopped" ? "stopped" : "running";
     return { cube, snapshot, after: ctx.wait ? await waitForState(client, cube, settled, ctx, io) : undefined };
   });
-  if (ctx.format === "json") printJson(io, { cubeId: cube.id, snapshotId: snapshot.id, result: after ? "restored" : "restoring", changed: true, ...(after ? { state: after.state } : {}) });
+  if (ctx.format === "json")
+    printJson(io, {
+      cubeId: cube.id,
+      snapshotId: snapshot.id,
+      result: after ? "restored" : "restoring",
+      changed: true,
+      ...(after ? { state: after.state } : {}),
+    });
   else if (after) say(io, ctx, `Cube "${cube.name}" is ${after.state} again, restored from snapshot "${snapshot.name}".`);
   return 0;
 }
 
-export async function runSnapshotDelete(ctx: SnapshotContext & Confirmable & { snapshot: string; ignoreNotFound?: boolean }, io: CliIo): Promise<number> {
+export async function runSnapshotDelete(
+  ctx: SnapshotContext & Confirmable & { snapshot: string; ignoreNotFound?: boolean },
+  io: CliIo,
+): Promise<number> {
   const found = await withApi(ctx, io, async (client) => {
     const cube = await findCube(client, ctx.cube);
     const snapshot = await findSnapshot(client, cube, ctx.snapshot);
-    await confirmDay2(ctx, io, `delete snapshot "${snapshot.name}" of cube "${cube.name}"`, `Delete snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}"? It cannot be undone.`);
+    await confirmDay2(
+      ctx,
+      io,
+      `delete snapshot "${snapshot.name}" of cube "${cube.name}"`,
+      `Delete snapshot "${snapshot.name}" (${snapshot.id}) of cube "${cube.name}"? It cannot be undone.`,
+    );
     await client.deleteSnapshot(cube.id, snapshot.id);
     return { cube, snapshot };
   }).catch((error: unknown) => {

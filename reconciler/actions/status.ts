@@ -36,8 +36,13 @@ function statusUrl(text: string): URL {
   } catch {
     throw new CliError("invalid_option", `invalid option --url: not a URL: ${escapeText(text)} (e.g. http://127.0.0.1:9464)`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError("invalid_option", `invalid option --url: ${escapeText(url.protocol)} is not http: or https:`);
-  if (url.username || url.password) throw new CliError("invalid_option", "invalid option --url: put credentials in --status-auth-file, not in the URL (it shows in process lists)");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new CliError("invalid_option", `invalid option --url: ${escapeText(url.protocol)} is not http: or https:`);
+  if (url.username || url.password)
+    throw new CliError(
+      "invalid_option",
+      "invalid option --url: put credentials in --status-auth-file, not in the URL (it shows in process lists)",
+    );
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/status`;
   url.search = "";
   return url;
@@ -52,9 +57,15 @@ async function fetchStatus(target: URL, headers: Record<string, string>, timeout
       throw new CliError("unreachable", `cannot reach ${where}: ${escapeText(causeOf(error))}`);
     });
     const body = await response.body.text();
-    if (response.statusCode === 401) throw new CliError("unauthorized", `${where} asks for credentials: pass the watch's --status-auth-file${headers.authorization ? " (the ones sent were refused)" : ""}`);
-    if (response.statusCode !== 200) throw new CliError("bad_answer", `${where} answered ${response.statusCode}: ${escapeText(body.slice(0, 200).trim())}`);
-    if (body.length > MAX_STATUS_BYTES) throw new CliError("bad_answer", `${where} answered more than ${MAX_STATUS_BYTES} bytes: not a watch's /status`);
+    if (response.statusCode === 401)
+      throw new CliError(
+        "unauthorized",
+        `${where} asks for credentials: pass the watch's --status-auth-file${headers.authorization ? " (the ones sent were refused)" : ""}`,
+      );
+    if (response.statusCode !== 200)
+      throw new CliError("bad_answer", `${where} answered ${response.statusCode}: ${escapeText(body.slice(0, 200).trim())}`);
+    if (body.length > MAX_STATUS_BYTES)
+      throw new CliError("bad_answer", `${where} answered more than ${MAX_STATUS_BYTES} bytes: not a watch's /status`);
     return parsed(body, where);
   } finally {
     await network.dispatcher.close();
@@ -69,14 +80,15 @@ function parsed(body: string, where: string): WatchStatus {
     throw new CliError("bad_answer", `${where} did not answer JSON: is it a cubeform watch's --metrics-port?`);
   }
   const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
-  if (version !== 1) throw new CliError("bad_answer", `${where} answered formatVersion ${escapeText(String(version))}: this cubeform reads version 1`);
+  if (version !== 1)
+    throw new CliError("bad_answer", `${where} answered formatVersion ${escapeText(String(version))}: this cubeform reads version 1`);
   return value as WatchStatus;
 }
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code === "ECONNREFUSED" || (error as { code?: string })?.code === "ECONNREFUSED") return "connection refused (is watch running with --metrics-port?)";
+  if (cause?.code === "ECONNREFUSED" || (error as { code?: string })?.code === "ECONNREFUSED")
+    return "connection refused (is watch running with --metrics-port?)";
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "no answer in time";
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
-

@@ -46,7 +46,12 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
     try {
       completed = await client.importArchive(
         file,
-        { name: ctx.name, sshKeyMode: ctx.keepSshKeys ? "keep" : "replace", ...(sshPublicKey ? { sshPublicKey } : {}), ...(ctx.region ? { region: ctx.region } : {}) },
+        {
+          name: ctx.name,
+          sshKeyMode: ctx.keepSshKeys ? "keep" : "replace",
+          ...(sshPublicKey ? { sshPublicKey } : {}),
+          ...(ctx.region ? { region: ctx.region } : {}),
+        },
         {
           idempotencyKey: newIdempotencyKey(),
           config,
@@ -55,14 +60,21 @@ export async function runUpload(ctx: UploadContext, io: CliIo): Promise<number> 
           ...(io.signal ? { signal: io.signal } : {}),
           onStarted: (started) => {
             importId = started.importId;
-            writeLine(io.stderr, escapeText(`import ${started.importId}: ${started.parts.length} part${started.parts.length === 1 ? "" : "s"} of ${formatBytes(started.chunkSizeBytes)}, ${ctx.concurrency} at a time`));
+            writeLine(
+              io.stderr,
+              escapeText(
+                `import ${started.importId}: ${started.parts.length} part${started.parts.length === 1 ? "" : "s"} of ${formatBytes(started.chunkSizeBytes)}, ${ctx.concurrency} at a time`,
+              ),
+            );
           },
           onProgress: (p) => progress.update(p),
         },
       );
     } catch (error) {
       if (!importId) throw error;
-      const what = ctx.keep ? `import ${importId} was kept (--keep); cancel it with the API's DELETE or let it expire` : `import ${importId} was canceled; nothing was created`;
+      const what = ctx.keep
+        ? `import ${importId} was kept (--keep); cancel it with the API's DELETE or let it expire`
+        : `import ${importId} was canceled; nothing was created`;
       const reason = io.signal?.aborted ? "upload stopped" : `upload failed: ${(error as Error).message}`;
       throw new CliError(io.signal?.aborted ? "stopped" : "upload_failed", `${reason}; ${what}`, io.signal?.aborted ? 130 : 1);
     }
@@ -83,7 +95,10 @@ async function refuseTakenName(client: CubeApi, name: string): Promise<void> {
   const taken = (await client.listCubes()).filter((c) => c.state !== "deleted" && c.name === name);
   if (taken.length === 0) return;
   const which = taken.map((c) => `${c.id}, ${c.state}`).join("; ");
-  throw new CliError("cube_name_taken", `a cube named "${name}" already exists in this space (${which}): nothing was uploaded; choose another --name, or delete that cube first`);
+  throw new CliError(
+    "cube_name_taken",
+    `a cube named "${name}" already exists in this space (${which}): nothing was uploaded; choose another --name, or delete that cube first`,
+  );
 }
 
 type Config = { vcpus: number; ramMb: number; diskLimitGb: number; imageId: string };
@@ -96,7 +111,9 @@ const FLAGS = { vcpus: "--vcpu", ramMb: "--ram-gb", diskLimitGb: "--disk-gb" } a
  * the backup, the size flags are required.
  */
 async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number, io: CliIo): Promise<Config> {
-  const backups = await client.listBackups().catch((e: unknown) => (isCubeApiError(e) && (e.status === 403 || e.status === 404) ? [] : Promise.reject(e)));
+  const backups = await client
+    .listBackups()
+    .catch((e: unknown) => (isCubeApiError(e) && (e.status === 403 || e.status === 404) ? [] : Promise.reject(e)));
   const sizes = new Map<string, { config: Config; backup: string }>();
   for (const b of backups) {
     const c = b.config;
@@ -110,10 +127,21 @@ async function archiveConfig(client: CubeApi, ctx: UploadContext, bytes: number,
   const size = (key: keyof typeof FLAGS): number | undefined => given[key] ?? origin?.config[key];
   const missing = (Object.keys(FLAGS) as (keyof typeof FLAGS)[]).filter((key) => size(key) === undefined).map((key) => FLAGS[key]);
   if (missing.length > 0) {
-    const why = sizes.size > 1 ? `${sizes.size} backups of different sizes have its ${bytes} bytes` : `no backup of this space has its ${bytes} bytes`;
-    throw new CliError("upload_size_unknown", `the size of the cube ${ctx.archive} was made from is not known (the API reads none from an archive, and ${why}): pass ${missing.join(", ")}`);
+    const why =
+      sizes.size > 1
+        ? `${sizes.size} backups of different sizes have its ${bytes} bytes`
+        : `no backup of this space has its ${bytes} bytes`;
+    throw new CliError(
+      "upload_size_unknown",
+      `the size of the cube ${ctx.archive} was made from is not known (the API reads none from an archive, and ${why}): pass ${missing.join(", ")}`,
+    );
   }
-  const config = { vcpus: size("vcpus") as number, ramMb: size("ramMb") as number, diskLimitGb: size("diskLimitGb") as number, imageId: ctx.image ?? origin?.config.imageId ?? DEFAULT_IMAGE };
+  const config = {
+    vcpus: size("vcpus") as number,
+    ramMb: size("ramMb") as number,
+    diskLimitGb: size("diskLimitGb") as number,
+    imageId: ctx.image ?? origin?.config.imageId ?? DEFAULT_IMAGE,
+  };
   if (origin === undefined) return config;
   const from = `${ctx.archive} was made from a ${shownConfig(origin.config)} cube (backup "${origin.backup}")`;
   if (shownConfig(config) === shownConfig(origin.config)) say(io, { ...ctx, format: "json" }, `${from}: the new cube gets the same.`);
@@ -127,14 +155,18 @@ async function archiveSize(file: string, shown: string): Promise<number> {
   });
   if (!info.isFile()) throw new CliError("archive_not_file", `${shown} is not a file`);
   const size = info.size;
-  if (size < IMPORT_MIN_BYTES) throw new CliError("archive_too_small", `${shown} is ${size} bytes; a .cube archive is at least 1 MiB (${IMPORT_MIN_BYTES} bytes)`);
+  if (size < IMPORT_MIN_BYTES)
+    throw new CliError("archive_too_small", `${shown} is ${size} bytes; a .cube archive is at least 1 MiB (${IMPORT_MIN_BYTES} bytes)`);
   return size;
 }
 
 function publicKey(ctx: UploadContext, io: CliIo): string {
   const given = ctx.sshKey ?? io.env.CUBE_SSH_PUBLIC_KEY;
   if (given === undefined || given.trim() === "") {
-    throw new CliError("no_ssh_key", "no SSH key for the new cube: pass --ssh-key ~/.ssh/id_ed25519.pub (or set CUBE_SSH_PUBLIC_KEY), or --keep-ssh-keys to keep the archive's own");
+    throw new CliError(
+      "no_ssh_key",
+      "no SSH key for the new cube: pass --ssh-key ~/.ssh/id_ed25519.pub (or set CUBE_SSH_PUBLIC_KEY), or --keep-ssh-keys to keep the archive's own",
+    );
   }
   let key = given.trim();
   if (!SSH_KEY_PATTERN.test(key)) {
@@ -144,7 +176,8 @@ function publicKey(ctx: UploadContext, io: CliIo): string {
     } catch {
       throw new CliError("bad_ssh_key", `--ssh-key: "${given}" is neither an OpenSSH public key nor a readable file`);
     }
-    if (!SSH_KEY_PATTERN.test(key)) throw new CliError("bad_ssh_key", `--ssh-key: ${given} does not hold an OpenSSH public key (ssh-ed25519 AAAA…)`);
+    if (!SSH_KEY_PATTERN.test(key))
+      throw new CliError("bad_ssh_key", `--ssh-key: ${given} does not hold an OpenSSH public key (ssh-ed25519 AAAA…)`);
   }
   return key;
 }

@@ -17,12 +17,18 @@ export async function runValidate(ctx: ValidateContext, io: CliIo): Promise<numb
     reportWarnings(loaded, io, ctx.format);
     const n = loaded.desired.cubes.length;
     const revision = "revision" in loaded ? (loaded.revision as SourceRevision) : undefined;
-    if (ctx.format === "json") writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n, ...(revision ? { source: revision } : {}) }));
-    else writeLine(io.stdout, escapeText(`ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file}${revision ? ` at commit ${revision.revision} of ${revision.repo}` : ""})`));
+    if (ctx.format === "json")
+      writeLine(io.stdout, JSON.stringify({ valid: true, file: loaded.file, cubes: n, ...(revision ? { source: revision } : {}) }));
+    else
+      writeLine(
+        io.stdout,
+        escapeText(
+          `ok: ${n} ${n === 1 ? "cube" : "cubes"} (${loaded.file}${revision ? ` at commit ${revision.revision} of ${revision.repo}` : ""})`,
+        ),
+      );
     return 0;
   } catch (e) {
     if (e instanceof LoadError) reportProblems(e, ctx.format, io);
     throw e;
   }
 }
-

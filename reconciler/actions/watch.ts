@@ -66,13 +66,19 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
 /** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
 
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
-  if (ctx.repo === undefined && ctx.files.includes(STDIN)) throw new CliError("invalid_option", "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory");
+  if (ctx.repo === undefined && ctx.files.includes(STDIN))
+    throw new CliError(
+      "invalid_option",
+      "watch re-reads the file every round, so it cannot read it from standard input (-f -): name a file or directory",
+    );
   const metrics = watchMetrics();
   const health = new WatchHealth(ctx.intervalMs, stuckAfterMs(ctx));
   const status = new WatchStatusRecorder(sourceOf(ctx), ctx.apply);
   const server = ctx.metricsPort === undefined ? undefined : await startServer(ctx, { metrics, health, status }, io);
   const loadCache = new LoadCache();
-  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics, status.features)], (error) => writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`));
+  const events = new WatchEvents([status.observer, ...observersFor(ctx, io, metrics, status.features)], (error) =>
+    writeLine(io.stderr, `an observer of the loop failed: ${messageOf(error)}`),
+  );
   try {
     const fileSpaceId = await fileSpaceOf(ctx, io, loadCache);
     return await withConnection({ ...ctx, format: "text", stopSendsOnSignal: true, repeatedReads: true, fileSpaceId }, io, async (conn) => {
@@ -117,13 +123,22 @@ async function fileSpaceOf(ctx: WatchContext, io: CliIo, cache: LoadCache): Prom
 }
 
 /** The webhook receiver: deliveries are verified against the secretFiles of the file's endpoints (webhook-secrets.ts). */
-async function listen(ctx: WatchContext, address: { host: string; port: number }, wake: Wake, secrets: WebhookSecrets, io: CliIo): Promise<Listener> {
+async function listen(
+  ctx: WatchContext,
+  address: { host: string; port: number },
+  wake: Wake,
+  secrets: WebhookSecrets,
+  io: CliIo,
+): Promise<Listener> {
   const listener = await startListener({
     ...address,
     secrets: () => secrets.current(),
     ...(ctx.repo !== undefined ? { push: pushOptions(ctx, ctx.repo, wake, io) } : {}),
     onEvent: (event, deliveryId) => {
-      writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`));
+      writeLine(
+        io.stderr,
+        escapeText(`[${new Date().toISOString()}] event ${event}${deliveryId ? ` (${deliveryId})` : ""}: starting a round`),
+      );
       wake.fire("service-event");
     },
     onRefused: (reason) => writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${reason}`)),
@@ -135,7 +150,10 @@ async function listen(ctx: WatchContext, address: { host: string; port: number }
 function pushOptions(ctx: WatchContext, repo: RepoLoader, wake: Wake, io: CliIo): PushOptions {
   const file = ctx.pushSecretFile;
   return {
-    secret: async () => (file === undefined ? undefined : (await readRegularTextAsync(file, { maxBytes: 4096, what: "a push secret file" }).catch(() => "")).trim() || undefined),
+    secret: async () =>
+      file === undefined
+        ? undefined
+        : (await readRegularTextAsync(file, { maxBytes: 4096, what: "a push secret file" }).catch(() => "")).trim() || undefined,
     ...(repo.options.source.ref !== undefined ? { ref: repo.options.source.ref } : {}),
     onPush: (forge, ref) => {
       writeLine(io.stderr, escapeText(`[${new Date().toISOString()}] ${forge} push to ${ref}: starting a round`));
@@ -170,7 +188,13 @@ function observersFor(ctx: WatchContext, io: CliIo, metrics: WatchMetrics, featu
   }
   if (ctx.commitStatus) {
     features.enable("commitStatuses");
-    observers.push(commitStatusObserver(ctx.commitStatus, io, { counter: metrics.commitStatuses, fetchedRevision: () => ctx.repo?.lastCommit, sent: commitStatusRecorder(features) }));
+    observers.push(
+      commitStatusObserver(ctx.commitStatus, io, {
+        counter: metrics.commitStatuses,
+        fetchedRevision: () => ctx.repo?.lastCommit,
+        sent: commitStatusRecorder(features),
+      }),
+    );
   }
   return observers;
 }
@@ -197,7 +221,10 @@ async function startServer(ctx: WatchContext, { metrics, health, status }: Omit<
     page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
     ...(auth !== undefined ? { auth } : {}),
   });
-  writeLine(io.stderr, `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz; state: ${server.url}/status)`);
+  writeLine(
+    io.stderr,
+    `metrics: ${server.url}/metrics (health: ${server.url}/healthz, ${server.url}/livez, ${server.url}/readyz; state: ${server.url}/status)`,
+  );
   writeLine(io.stderr, `status page: ${server.url}/${auth !== undefined ? " (credentials from --status-auth-file)" : ""}`);
   return server;
 }
@@ -214,7 +241,14 @@ class Watcher {
   private readonly status: WatchStatusRecorder;
   private readonly events: WatchEvents;
   /** What this round has seen so far, for its RoundEnd event. */
-  private roundFacts: { drift: readonly ResourceChange[]; repaired: ResourceChange[]; outcomes?: readonly StepOutcome[]; plan?: Plan; mutations: number; held?: RoundEnd["held"] } = { drift: [], repaired: [], mutations: 0 };
+  private roundFacts: {
+    drift: readonly ResourceChange[];
+    repaired: ResourceChange[];
+    outcomes?: readonly StepOutcome[];
+    plan?: Plan;
+    mutations: number;
+    held?: RoundEnd["held"];
+  } = { drift: [], repaired: [], mutations: 0 };
 
   constructor(
     private readonly ctx: WatchContext,
@@ -252,7 +286,9 @@ class Watcher {
   /** The secrets of the file's webhook endpoints, before the first round (a file that does not load yet, or a repository not fetched yet: none). */
   async loadSecrets(secrets: WebhookSecrets): Promise<WebhookSecrets> {
     if (this.ctx.repo !== undefined) return secrets;
-    const loaded = await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(() => undefined);
+    const loaded = await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache }).catch(
+      () => undefined,
+    );
     await secrets.refresh(loaded?.desired.webhooks?.map((webhook) => webhook.secretPath) ?? []);
     return secrets;
   }
@@ -310,11 +346,37 @@ class Watcher {
     }
   }
 
-  private endRound(start: { round: number; trigger: RoundTrigger; startedAt: number }, outcome: RoundEnd["outcome"], error?: unknown): void {
+  private endRound(
+    start: { round: number; trigger: RoundTrigger; startedAt: number },
+    outcome: RoundEnd["outcome"],
+    error?: unknown,
+  ): void {
     const facts = this.roundFacts;
-    const failure = error === undefined ? {} : { error: { code: hasCode(error) ? error.code : undefined, message: this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error) } };
+    const failure =
+      error === undefined
+        ? {}
+        : {
+            error: {
+              code: hasCode(error) ? error.code : undefined,
+              message: this.io.secrets?.redact(describeFailure(error)) ?? describeFailure(error),
+            },
+          };
     const converged = outcome === "succeeded" && facts.plan !== undefined && visibleChanges(facts.plan).length === 0;
-    this.events.roundEnded({ ...start, finishedAt: Date.now(), outcome, revision: this.roundRevision, ...failure, drift: facts.drift, repaired: facts.repaired, ...(facts.outcomes ? { outcomes: facts.outcomes } : {}), plan: facts.plan, applying: this.ctx.apply, mutations: facts.mutations, ...(facts.held ? { held: facts.held } : {}), converged });
+    this.events.roundEnded({
+      ...start,
+      finishedAt: Date.now(),
+      outcome,
+      revision: this.roundRevision,
+      ...failure,
+      drift: facts.drift,
+      repaired: facts.repaired,
+      ...(facts.outcomes ? { outcomes: facts.outcomes } : {}),
+      plan: facts.plan,
+      applying: this.ctx.apply,
+      mutations: facts.mutations,
+      ...(facts.held ? { held: facts.held } : {}),
+      converged,
+    });
   }
 
   /** A rejected key (401/403) before any round succeeded ends watch at once. */
@@ -336,7 +398,9 @@ class Watcher {
     if (!this.ctx.apply) return this.planAndApply();
     // One writer per space: a manual apply beside this loop waits for the round, or the round for it.
     const lockTimeoutMs = this.ctx.lockTimeoutMs ?? this.ctx.intervalMs;
-    return withSpaceLock(this.conn, "watch --apply", { cwd: this.ctx.cwd, lockTimeoutMs }, this.io, this.io.stderr, () => this.planAndApply());
+    return withSpaceLock(this.conn, "watch --apply", { cwd: this.ctx.cwd, lockTimeoutMs }, this.io, this.io.stderr, () =>
+      this.planAndApply(),
+    );
   }
 
   private async planAndApply(): Promise<Result> {
@@ -344,7 +408,16 @@ class Watcher {
     this.webhookSecretPaths = (loaded.desired.webhooks ?? []).map((webhook) => webhook.secretPath);
     rememberLoadedSecrets(this.io, loaded);
     reportWarnings(loaded, this.io);
-    const { plan: planned } = await computePlan(this.conn, loaded.desired, this.ctx, this.ctx.rateLimit, undefined, loaded, this.io.env, this.planMemo);
+    const { plan: planned } = await computePlan(
+      this.conn,
+      loaded.desired,
+      this.ctx,
+      this.ctx.rateLimit,
+      undefined,
+      loaded,
+      this.io.env,
+      this.planMemo,
+    );
     // A mandatory policy violation refuses its changes and what depends on them before any mutation, as apply does; the rest is applied.
     const plan = this.ctx.apply ? withoutRefusedChanges(planned) : planned;
     this.record(plan);
@@ -352,9 +425,14 @@ class Watcher {
     this.roundFacts.plan = plan;
     // Over the file's budget, every change waits (the plan printed says why), as apply refuses it.
     const refusedByPolicy = planned.steps.length > 0 && plan.steps.length === 0;
-    if (this.ctx.apply && planned.steps.length > 0) this.roundFacts.held = isOverBudget(plan.cost) ? "budget" : refusedByPolicy ? "policy" : undefined;
+    if (this.ctx.apply && planned.steps.length > 0)
+      this.roundFacts.held = isOverBudget(plan.cost) ? "budget" : refusedByPolicy ? "policy" : undefined;
     if (!this.ctx.apply || plan.steps.length === 0 || this.ctx.signal.aborted || isOverBudget(plan.cost)) {
-      if (refusedByPolicy) writeLine(this.io.stdout, `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`);
+      if (refusedByPolicy)
+        writeLine(
+          this.io.stdout,
+          `${this.prefix()}: not applied: ${policyBlocks(plan).length} mandatory policy violations (listed below); nothing was sent`,
+        );
       this.reportPlan(plan, loaded);
       return {};
     }
@@ -381,7 +459,10 @@ class Watcher {
    */
   private async loadSource(): Promise<LoadedFiles> {
     try {
-      const loaded = this.ctx.repo !== undefined ? await this.loadRepo(this.ctx.repo) : await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
+      const loaded =
+        this.ctx.repo !== undefined
+          ? await this.loadRepo(this.ctx.repo)
+          : await loadFleetForCli({ files: this.ctx.files, cwd: this.ctx.cwd, env: this.io.env, cache: this.loadCache });
       this.lastGood = loaded;
       this.metrics.sourceFailing.set(0);
       this.status.sourceLoaded(this.roundRevision);
@@ -428,17 +509,23 @@ class Watcher {
       const commit = repo.lastCommit;
       this.status.fetched(commit);
       if (commit !== undefined) this.metrics.sourceRevision.set({ revision: commit });
-      this.health.setDetail(revisionDetail(commit, this.roundRevision ?? (this.lastGood === undefined ? undefined : revisionOf(this.lastGood))));
+      this.health.setDetail(
+        revisionDetail(commit, this.roundRevision ?? (this.lastGood === undefined ? undefined : revisionOf(this.lastGood))),
+      );
     }
   }
 
   /** One line a round while the source fails, with a file's problems when the failure is new. */
   private reportSourceFailure(error: unknown, lastGood: LoadedFiles): void {
     const message = messageOf(error);
-    if (message !== this.lastSourceMessage && error instanceof LoadError) for (const problem of error.problems) writeLine(this.io.stderr, formatProblem(problem));
+    if (message !== this.lastSourceMessage && error instanceof LoadError)
+      for (const problem of error.problems) writeLine(this.io.stderr, formatProblem(problem));
     const revision = revisionOf(lastGood);
     const enforced = revision !== undefined ? `the last good commit ${shortCommit(revision)}` : "the files as they last loaded";
-    writeLine(this.io.stderr, `${this.prefix()}: the source failed: ${message}${message === this.lastSourceMessage ? " (unchanged)" : ""}; reconciling ${enforced}`);
+    writeLine(
+      this.io.stderr,
+      `${this.prefix()}: the source failed: ${message}${message === this.lastSourceMessage ? " (unchanged)" : ""}; reconciling ${enforced}`,
+    );
     this.lastSourceMessage = message;
   }
 
@@ -453,7 +540,10 @@ class Watcher {
     const failure = firstFailure(result);
     if (failure !== undefined) throw Object.assign(new Error(failure.message), { code: failure.code, terminal: failure.terminal });
     const left = visibleChanges(result.after).length - blockedChanges(result.after).length;
-    writeLine(this.io.stdout, `${this.prefix()}: ${left === 0 ? "in sync" : `${left} ${left === 1 ? "change" : "changes"} left for the next round`}`);
+    writeLine(
+      this.io.stdout,
+      `${this.prefix()}: ${left === 0 ? "in sync" : `${left} ${left === 1 ? "change" : "changes"} left for the next round`}`,
+    );
     this.lastReported = "";
     return {};
   }
@@ -469,9 +559,13 @@ class Watcher {
     const changes = visibleChanges(plan);
     const key = JSON.stringify(changes.map((c) => [c.address, c.action, c.changes, c.blocked]));
     if (changes.length === 0) writeLine(this.io.stdout, `${this.prefix()}: in sync`);
-    else if (key === this.lastReported) writeLine(this.io.stdout, `${this.prefix()}: ${changesPending(changes.length)} (unchanged since the last round)`);
+    else if (key === this.lastReported)
+      writeLine(this.io.stdout, `${this.prefix()}: ${changesPending(changes.length)} (unchanged since the last round)`);
     else {
-      writeLine(this.io.stdout, `${this.prefix()}: ${changesPending(changes.length)}${this.ctx.apply ? " (all blocked)" : "; run with --apply to make them"}`);
+      writeLine(
+        this.io.stdout,
+        `${this.prefix()}: ${changesPending(changes.length)}${this.ctx.apply ? " (all blocked)" : "; run with --apply to make them"}`,
+      );
       this.io.stdout.write(renderPlan(plan, "text", { ...renderContext(loaded, this.io), color: false }));
     }
     this.lastReported = key;

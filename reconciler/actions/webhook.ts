@@ -14,9 +14,17 @@ export interface DeliveriesContext extends Day2Context {
 async function findWebhook(client: CubeApi, ref: string): Promise<Webhook> {
   const webhooks = await client.listWebhooks();
   const byUrl = webhooks.filter((w) => w.url === ref);
-  if (byUrl.length > 1) throw new CliError("ambiguous_webhook", `${byUrl.length} webhook endpoints have the url ${ref} (${byUrl.map((w) => w.id).join(", ")}); name one by its id`);
+  if (byUrl.length > 1)
+    throw new CliError(
+      "ambiguous_webhook",
+      `${byUrl.length} webhook endpoints have the url ${ref} (${byUrl.map((w) => w.id).join(", ")}); name one by its id`,
+    );
   const found = byUrl[0] ?? webhooks.find((w) => w.id === ref);
-  if (found === undefined) throw new CliError("webhook_not_found", `no webhook endpoint has the url (or id) "${ref}" in this space; \`cubeform webhook list\` shows them`);
+  if (found === undefined)
+    throw new CliError(
+      "webhook_not_found",
+      `no webhook endpoint has the url (or id) "${ref}" in this space; \`cubeform webhook list\` shows them`,
+    );
   return found;
 }
 
@@ -24,7 +32,13 @@ export async function runWebhookList(ctx: Day2Context, io: CliIo): Promise<numbe
   const webhooks = await withApi(ctx, io, (client) => client.listWebhooks());
   if (ctx.format === "json") printJson(io, webhooks);
   else if (webhooks.length === 0) say(io, ctx, "No webhook endpoints in this space.");
-  else io.stdout.write(table(["URL", "ID", "ENABLED", "EVENTS"], webhooks.map((w) => [w.url, w.id, w.enabled ? "yes" : "no", [...w.events].sort().join(",")])));
+  else
+    io.stdout.write(
+      table(
+        ["URL", "ID", "ENABLED", "EVENTS"],
+        webhooks.map((w) => [w.url, w.id, w.enabled ? "yes" : "no", [...w.events].sort().join(",")]),
+      ),
+    );
   return 0;
 }
 
@@ -40,8 +54,20 @@ export async function runWebhookDeliveries(ctx: DeliveriesContext, io: CliIo): P
     const found = await findWebhook(client, ctx.webhook);
     return { webhook: found, deliveries: await client.listWebhookDeliveries(found.id, ctx.limit) };
   });
-  const rows = deliveries.map((d) => [d.createdAt, d.event, d.status, String(d.attempts), orDash(d.lastAttemptAt), orDash(lastError(d)), d.id]);
-  if (ctx.format === "json") printJson(io, { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })) });
+  const rows = deliveries.map((d) => [
+    d.createdAt,
+    d.event,
+    d.status,
+    String(d.attempts),
+    orDash(d.lastAttemptAt),
+    orDash(lastError(d)),
+    d.id,
+  ]);
+  if (ctx.format === "json")
+    printJson(io, {
+      webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled },
+      deliveries: deliveries.map((d) => ({ ...d, lastError: lastError(d) })),
+    });
   else if (deliveries.length === 0) say(io, ctx, `No deliveries to ${webhook.url} (${webhook.id}) in the last 30 days.`);
   else io.stdout.write(table(["CREATED", "EVENT", "STATUS", "ATTEMPTS", "LAST ATTEMPT", "LAST ERROR", "ID"], rows));
   return 0;

@@ -50,7 +50,10 @@ export const StepWaitOptions = z.object({ waitTimeout: z._default(z.string(), "1
 export type StepWaits = { waitTimeoutMs: number; pollIntervalMs: number };
 
 export function stepWaits(options: z.output<typeof StepWaitOptions>): StepWaits {
-  return { waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"), pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms") };
+  return {
+    waitTimeoutMs: durationFlag(options.waitTimeout, "--wait-timeout", "s"),
+    pollIntervalMs: durationFlag(options.pollInterval, "--poll-interval", "ms"),
+  };
 }
 
 export const YesOption = z.object({ yes: z._default(z.boolean(), false) });

@@ -44,7 +44,10 @@ export const DNS_FORMATS = ["text", "json", "zone"] as const;
 export const DAY2_FORMATS = ["text", "json"] as const;
 
 export function waitOptionsOf(raw: unknown): { wait: boolean; timeoutMs: number; intervalMs: number } {
-  const { wait, timeout, interval } = parseOptions(z.object({ wait: z._default(z.boolean(), false), timeout: z.string(), interval: z.string() }), raw);
+  const { wait, timeout, interval } = parseOptions(
+    z.object({ wait: z._default(z.boolean(), false), timeout: z.string(), interval: z.string() }),
+    raw,
+  );
   return { wait, timeoutMs: parseDuration(timeout, "--timeout"), intervalMs: parseDuration(interval, "--interval") };
 }
 
@@ -66,9 +69,15 @@ export type RepoOptions = z.infer<typeof RepoOptions>;
 /** -f and --repo name two different sources; the --repo-only flags without --repo are a mistake. */
 export function checkRepoFlags(options: RepoOptions & { file?: readonly string[] }, rawFiles: unknown): void {
   const filesGiven = Array.isArray(rawFiles) && rawFiles.length > 0;
-  if (options.repo !== undefined && filesGiven) throw new CliError("invalid_option", "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)");
+  if (options.repo !== undefined && filesGiven)
+    throw new CliError(
+      "invalid_option",
+      "-f and --repo name two sources: use one (with --repo, --path names the file inside the repository)",
+    );
   if (options.repo !== undefined) return;
-  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts", "allowedSigners"] as const).find((name) => options[name] !== undefined);
+  const orphan = (["ref", "secretsDir", "gitTokenEnv", "gitTokenFile", "sshKey", "sshKnownHosts", "allowedSigners"] as const).find(
+    (name) => options[name] !== undefined,
+  );
   if (orphan !== undefined) throw new CliError("invalid_option", `${flagName(orphan)} needs --repo`);
 }
 

@@ -28,10 +28,20 @@ export function register(program: Command, io: CliIo): void {
     .command("apply")
     .description("make the space match the file (or carry out a saved plan)")
     .argument("[plan]", "a plan saved with `cubeform plan --out`; applied exactly, without asking");
-  addStatusOptions(addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true })))
+  addStatusOptions(
+    addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: true })),
+  )
     .option("--auto-approve", "do not ask for confirmation", false)
-    .option("--lock-timeout <duration>", "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)", "5m")
-    .addOption(new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)").choices(ApplyFormat.options).default("text"))
+    .option(
+      "--lock-timeout <duration>",
+      "how long to wait while another run on this machine applies to the same space (0: do not wait; a bare number: seconds)",
+      "5m",
+    )
+    .addOption(
+      new Option("--format <format>", "text, or json: the result as JSON on stdout (progress on stderr)")
+        .choices(ApplyFormat.options)
+        .default("text"),
+    )
     .addHelpText(
       "after",
       `
@@ -54,14 +64,29 @@ Exit codes: 0 when the space matches the file, 1 when a step failed, a change is
     .action(async (planFile: string | undefined, raw: unknown) => {
       const { runApply } = await import("../actions/apply.js");
       const { sessionContext } = await import("../session/repo-source.js");
-      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(ApplyOptions, raw);
+      const { waitTimeout, pollInterval, lockTimeout, policy, overridePolicy, reason, notify, notifyFormat, notifySecretFile, ...options } =
+        parseOptions(ApplyOptions, raw);
       const { flags, rest: parsed } = takeStatusFlags(options);
       const { policyFlags } = await import("../session/policy.js");
-      const waits = { ...stepWaits({ waitTimeout, pollInterval }), lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }) };
-      const context = { ...(await sessionContext(parsed, raw, io)), ...waits, policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)), notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io) };
+      const waits = {
+        ...stepWaits({ waitTimeout, pollInterval }),
+        lockTimeoutMs: durationFlag(lockTimeout, "--lock-timeout", "s", { zero: true }),
+      };
+      const context = {
+        ...(await sessionContext(parsed, raw, io)),
+        ...waits,
+        policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)),
+        notify: await notifySettings({ notify, notifyFormat, notifySecretFile }, io),
+      };
       const { statusSettings } = await import("../commit-status/index.js");
       const commitStatus = statusSettings(flags, parsed.repo, cwdOf(io), io.env);
-      if (commitStatus !== undefined && planFile !== undefined) throw new CliError("invalid_option", "--status-provider posts on the commit apply loads from --repo; a saved plan is applied without --repo");
-      exitWith(await runApply({ ...context, ...(planFile !== undefined ? { planFile } : {}), ...(commitStatus ? { commitStatus } : {}) }, io));
+      if (commitStatus !== undefined && planFile !== undefined)
+        throw new CliError(
+          "invalid_option",
+          "--status-provider posts on the commit apply loads from --repo; a saved plan is applied without --repo",
+        );
+      exitWith(
+        await runApply({ ...context, ...(planFile !== undefined ? { planFile } : {}), ...(commitStatus ? { commitStatus } : {}) }, io),
+      );
     });
 }

@@ -34,10 +34,12 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
     exitWith(await runBackupList(context(raw, io), io));
   });
 
-  addDay2Options(backup.command("show").description("one backup: size, origin, config").argument("<backup>", "name or id")).action(async (ref: string, raw: unknown) => {
-    const { runBackupShow } = await import("../actions/backup.js");
-    exitWith(await runBackupShow({ ...context(raw, io), backup: ref }, io));
-  });
+  addDay2Options(backup.command("show").description("one backup: size, origin, config").argument("<backup>", "name or id")).action(
+    async (ref: string, raw: unknown) => {
+      const { runBackupShow } = await import("../actions/backup.js");
+      exitWith(await runBackupShow({ ...context(raw, io), backup: ref }, io));
+    },
+  );
 
   addDay2Options(
     backup
@@ -52,13 +54,15 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
     exitWith(await runBackupDownload({ ...context(raw, io), backup: ref, force, out }, io));
   });
 
-  addYesOption(addDay2Options(
-    backup
-      .command("share")
-      .description("offer a backup to another space (pending until that space accepts, 48 h)")
-      .argument("<backup>", "name or id")
-      .requiredOption("--to <space>", "the destination space's id"),
-  )).action(async (ref: string, raw: unknown) => {
+  addYesOption(
+    addDay2Options(
+      backup
+        .command("share")
+        .description("offer a backup to another space (pending until that space accepts, 48 h)")
+        .argument("<backup>", "name or id")
+        .requiredOption("--to <space>", "the destination space's id"),
+    ),
+  ).action(async (ref: string, raw: unknown) => {
     const { runBackupShare } = await import("../actions/backup.js");
     const { to } = parseOptions(z.object({ to: z.string().trim().min(1, "name the destination space's id") }), raw);
     const { yes } = parseOptions(YesOption, raw);
@@ -75,10 +79,12 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
     ["decline", "decline a share offered to this space"],
     ["cancel", "withdraw a share this space offered"],
   ] as const) {
-    addDay2Options(backup.command(answer).description(summary).argument("<share>", "the share's id (see `cubeform backup shares`)")).action(async (share: string, raw: unknown) => {
-      const { runBackupAnswer } = await import("../actions/backup.js");
-      exitWith(await runBackupAnswer({ ...context(raw, io), share, answer }, io));
-    });
+    addDay2Options(backup.command(answer).description(summary).argument("<share>", "the share's id (see `cubeform backup shares`)")).action(
+      async (share: string, raw: unknown) => {
+        const { runBackupAnswer } = await import("../actions/backup.js");
+        exitWith(await runBackupAnswer({ ...context(raw, io), share, answer }, io));
+      },
+    );
   }
   shareExamples(backup);
 }

@@ -19,7 +19,8 @@ Examples:
 The script is generated from this version's commands: generate it again after an upgrade.`,
     )
     .action((shell: string) => {
-      if (!(SHELLS as readonly string[]).includes(shell)) throw new CliError("invalid_option", `no completion for shell "${shell}"; choose ${SHELLS.join(", ")}`);
+      if (!(SHELLS as readonly string[]).includes(shell))
+        throw new CliError("invalid_option", `no completion for shell "${shell}"; choose ${SHELLS.join(", ")}`);
       io.stdout.write(completionScript(shell as Shell, nodeOf(program, true)));
     });
 }

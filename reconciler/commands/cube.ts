@@ -43,10 +43,14 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
   list.action(async (raw: unknown) => {
     const { runCubeList } = await import("../actions/cube.js");
     const wide = (raw as { format?: unknown }).format === "wide";
-    exitWith(await runCubeList({ ...context({ ...(raw as object), format: wide ? "text" : (raw as { format?: unknown }).format }, io), wide }, io));
+    exitWith(
+      await runCubeList({ ...context({ ...(raw as object), format: wide ? "text" : (raw as { format?: unknown }).format }, io), wide }, io),
+    );
   });
 
-  addDay2Options(cube.command("show").description("one cube: state, size, address, protection, ssh").argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
+  addDay2Options(
+    cube.command("show").description("one cube: state, size, address, protection, ssh").argument("<cube>", "name or id"),
+  ).action(async (ref: string, raw: unknown) => {
     const { runCubeShow } = await import("../actions/cube.js");
     exitWith(await runCubeShow({ ...context(raw, io), cube: ref }, io));
   });
@@ -57,15 +61,30 @@ Exit codes: 0 done, 1 error (one line on stderr); \`ssh --exec\` exits with ssh'
     ["wake", "start a stopped cube"],
   ] as const) {
     const command = cube.command(action).description(summary).argument("<cube>", "name or id");
-    addYesOption(addWaitOptions(addDay2Options(command), "wait until the cube has settled (running, or stopped for power-off)", { timeout: "5m", interval: "2s" })).action(async (ref: string, raw: unknown) => {
+    addYesOption(
+      addWaitOptions(addDay2Options(command), "wait until the cube has settled (running, or stopped for power-off)", {
+        timeout: "5m",
+        interval: "2s",
+      }),
+    ).action(async (ref: string, raw: unknown) => {
       const { runCubePower } = await import("../actions/cube.js");
       const { yes } = parseOptions(YesOption, raw);
       exitWith(await runCubePower({ ...context(raw, io), cube: ref, action, yes, ...waitOptionsOf(raw) }, io));
     });
   }
 
-  for (const [action, value] of [["protect", true], ["unprotect", false]] as const) {
-    addDay2Options(cube.command(action).description(`turn termination protection ${value ? "on (the cube cannot be deleted)" : "off (a delete or prune can then remove it)"}`).argument("<cube>", "name or id")).action(async (ref: string, raw: unknown) => {
+  for (const [action, value] of [
+    ["protect", true],
+    ["unprotect", false],
+  ] as const) {
+    addDay2Options(
+      cube
+        .command(action)
+        .description(
+          `turn termination protection ${value ? "on (the cube cannot be deleted)" : "off (a delete or prune can then remove it)"}`,
+        )
+        .argument("<cube>", "name or id"),
+    ).action(async (ref: string, raw: unknown) => {
       const { runCubeProtect } = await import("../actions/cube.js");
       exitWith(await runCubeProtect({ ...context(raw, io), cube: ref, value }, io));
     });

@@ -18,9 +18,16 @@ export function register(program: Command, io: CliIo): void {
     .description("show the DNS records a cube's domains need and whether they are published")
     .argument("<cube>", "the cube, by name (or id)")
     .argument("[domain]", "only this domain of the cube");
-  addWaitOptions(addDnsReadOptions(addConnectOptions(command)), "poll until every record is found (or the timeout passes)", { timeout: "10m", interval: "5s" })
+  addWaitOptions(addDnsReadOptions(addConnectOptions(command)), "poll until every record is found (or the timeout passes)", {
+    timeout: "10m",
+    interval: "5s",
+  })
     // Offered to shell completion; checked by the schema above (which still takes the old name "table").
-    .addOption(Object.assign(new Option("--format <format>", `output format: ${DNS_FORMATS.join(", ")}`).default("text"), { argChoices: [...DNS_FORMATS] }))
+    .addOption(
+      Object.assign(new Option("--format <format>", `output format: ${DNS_FORMATS.join(", ")}`).default("text"), {
+        argChoices: [...DNS_FORMATS],
+      }),
+    )
     .addHelpText(
       "after",
       `

@@ -7,7 +7,13 @@ import { dnsPaceOf, DnsReadOptions, SessionOptions } from "../arguments/connect.
 import { addNotifyOptions, NotifyOptions, notifySettings } from "./notify-options.js";
 import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
-const DriftOptions = z.object({ ...SessionOptions.shape, ...FormatOption.shape, ...DnsReadOptions.shape, ...NotifyOptions.shape, policy: PolicyOptions.shape.policy });
+const DriftOptions = z.object({
+  ...SessionOptions.shape,
+  ...FormatOption.shape,
+  ...DnsReadOptions.shape,
+  ...NotifyOptions.shape,
+  policy: PolicyOptions.shape.policy,
+});
 
 export function register(program: Command, io: CliIo): void {
   const command = program.command("drift").description("report how the space differs from the file (read-only)");
@@ -37,6 +43,16 @@ Exit codes: 0 in sync, 2 drift, 1 error.`,
       const { policyFlags } = await import("../session/policy.js");
       const { cwdOf } = await import("../io.js");
       const policyOf = policyFlags({ policy }, io.env, cwdOf(io));
-      exitWith(await runDrift({ ...(await sessionContext(parsed, raw, io)), dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }), policy: policyOf, ...(notifyTo ? { notify: notifyTo } : {}) }, io));
+      exitWith(
+        await runDrift(
+          {
+            ...(await sessionContext(parsed, raw, io)),
+            dnsPace: dnsPaceOf({ dnsConcurrency, dnsRate }),
+            policy: policyOf,
+            ...(notifyTo ? { notify: notifyTo } : {}),
+          },
+          io,
+        ),
+      );
     });
 }

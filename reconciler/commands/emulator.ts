@@ -22,7 +22,10 @@ export function register(program: Command, io: CliIo): void {
     .option("--space <id>", "id of the initial space")
     .option("--state <file>", "JSON file that keeps the emulator's state across restarts")
     .option("--rate-limit <N/SECONDS>", "mutations allowed per window (default 10/60)")
-    .option("--deliver-anywhere", "send webhook deliveries to any address (default: only to loopback addresses; others are recorded failed, nothing sent)")
+    .option(
+      "--deliver-anywhere",
+      "send webhook deliveries to any address (default: only to loopback addresses; others are recorded failed, nothing sent)",
+    )
     .addHelpText(
       "after",
       `

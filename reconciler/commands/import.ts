@@ -9,16 +9,30 @@ const ImportOptions = z.object({
   ...ConnectOptions.shape,
   output: z.string().min(1).optional(),
   force: z.boolean().default(false),
-  format: z.enum(["yaml", "pulumi"], { message: "--format (-o) must be yaml or pulumi; the file to write is -O/--output FILE" }).default("yaml"),
+  format: z
+    .enum(["yaml", "pulumi"], { message: "--format (-o) must be yaml or pulumi; the file to write is -O/--output FILE" })
+    .default("yaml"),
 });
 
 export function register(program: Command, io: CliIo): void {
-  const command = program.command("import").description("write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)");
+  const command = program
+    .command("import")
+    .description(
+      "write a desired-state file (or a Pulumi program) that describes the live space (adopt an existing fleet; see also: upload)",
+    );
   addConnectOptions(command)
     .option("-O, --output <file>", "write the YAML (or the program) here instead of stdout; -o is --format, as everywhere")
     .option("--force", "overwrite --output when it exists", false)
     // Offered to shell completion; checked by the schema above.
-    .addOption(Object.assign(new Option("--format <format>", "yaml (a desired-state file) or pulumi (a TypeScript Pulumi program that adopts the live resources)").default("yaml"), { argChoices: ["yaml", "pulumi"] }))
+    .addOption(
+      Object.assign(
+        new Option(
+          "--format <format>",
+          "yaml (a desired-state file) or pulumi (a TypeScript Pulumi program that adopts the live resources)",
+        ).default("yaml"),
+        { argChoices: ["yaml", "pulumi"] },
+      ),
+    )
     .addHelpText(
       "after",
       `

@@ -16,9 +16,21 @@ export const NotifyOptions = z.object({
 
 export function addNotifyOptions(command: Command): Command {
   return command
-    .addOption(new Option("--notify <url>", "post events (drift, failed applies, broken commits, reverted rollouts, held changes) to this url as JSON (repeatable; https, or http to this machine)").argParser(collect))
-    .addOption(new Option("--notify-format <format>", "json (versioned events), or slack (an incoming webhook's {text, blocks})").choices(["json", "slack"]).default("json"))
-    .option("--notify-secret-file <path>", "sign each event: X-Cubeform-Signature: t=…,v1=HMAC-SHA256(secret, `${t}.${body}`), secret read from this file");
+    .addOption(
+      new Option(
+        "--notify <url>",
+        "post events (drift, failed applies, broken commits, reverted rollouts, held changes) to this url as JSON (repeatable; https, or http to this machine)",
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option("--notify-format <format>", "json (versioned events), or slack (an incoming webhook's {text, blocks})")
+        .choices(["json", "slack"])
+        .default("json"),
+    )
+    .option(
+      "--notify-secret-file <path>",
+      "sign each event: X-Cubeform-Signature: t=…,v1=HMAC-SHA256(secret, `${t}.${body}`), secret read from this file",
+    );
 }
 
 /** The checked settings (urls parsed, secret read and added to the run's secrets), or undefined without --notify. */

@@ -19,8 +19,14 @@ export function addConnectOptions(command: Command): Command {
   return command
     .option("--emulator", "run against the embedded local emulator (state in .cubeform/ beside the file)", false)
     .option("--rate-limit <N/SECONDS>", "mutations allowed per window, as the API enforces it", "10/60")
-    .option("--parallelism <n>", `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM}, widened up to 256 when the round trip is long)`)
-    .option("--state-dir <dir>", "where the create journal and secret digests are kept (default: $CUBEFORM_STATE_DIR, else .cubeform/ beside the file)");
+    .option(
+      "--parallelism <n>",
+      `API requests in flight at once: reads (mutations are paced by --rate-limit) (default: ${DEFAULT_PARALLELISM}, widened up to 256 when the round trip is long)`,
+    )
+    .option(
+      "--state-dir <dir>",
+      "where the create journal and secret digests are kept (default: $CUBEFORM_STATE_DIR, else .cubeform/ beside the file)",
+    );
 }
 
 export function addFormatOption(command: Command): Command {
@@ -46,7 +52,9 @@ export function exitWith(code: number): void {
 export { parseRateLimit };
 
 export function addDay2Options(command: Command): Command {
-  return addConnectOptions(command).addOption(new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"));
+  return addConnectOptions(command).addOption(
+    new Option("--format <format>", "output format (json: for scripts; progress goes to stderr)").choices(DAY2_FORMATS).default("text"),
+  );
 }
 
 /** `--wait` with how long (`--timeout`) and how often (`--interval`) it checks. */
@@ -60,7 +68,10 @@ export function addWaitOptions(command: Command, waitsFor: string, defaults: { t
 /** `--repo URL [--ref REF] [--path PATH]` and its credentials: the desired state from a git repository instead of -f. */
 export function addRepoOptions(command: Command): Command {
   return command
-    .option("--repo <url>", "read the desired state from a git repository (https://, ssh://, user@host:path, file:// or a local path) instead of -f")
+    .option(
+      "--repo <url>",
+      "read the desired state from a git repository (https://, ssh://, user@host:path, file:// or a local path) instead of -f",
+    )
     .option("--ref <ref>", "with --repo: the branch, tag or commit (default: the remote's default branch)")
     .option("--path <path>", "with --repo: a file or directory of .yaml files inside the repository", "cubeform.yaml")
     .option("--secrets-dir <dir>", "with --repo: where webhooks' secretFiles are written (never into the checkout)")
@@ -69,7 +80,10 @@ export function addRepoOptions(command: Command): Command {
     .option("--git-username <name>", "the user name sent with the token", "x-access-token")
     .option("--ssh-key <file>", "with an ssh --repo: the private key file")
     .option("--ssh-known-hosts <file>", "with an ssh --repo: the known_hosts file (host keys are always checked)")
-    .option("--allowed-signers <file>", "with --repo: apply only commits with an SSH signature by a key in this file (git's gpg.ssh.allowedSignersFile format)")
+    .option(
+      "--allowed-signers <file>",
+      "with --repo: apply only commits with an SSH signature by a key in this file (git's gpg.ssh.allowedSignersFile format)",
+    )
     .option("--git-timeout <duration>", "kill a git command that takes longer (e.g. 30s, 2m; a bare number: seconds)", "60s");
 }
 
@@ -78,9 +92,16 @@ export function addPlanFlagOptions(command: Command): Command {
   return command
     .option("--prune", "delete cubes of the space that the file does not declare (never protected ones)", false)
     .option("--allow-replace", "allow replacing cubes (destroys their disks)", false)
-    .option("--allow-unknown-cost", "with a budget set, go ahead when the prices cannot be read or are implausible (the budget is then not checked)", false)
+    .option(
+      "--allow-unknown-cost",
+      "with a budget set, go ahead when the prices cannot be read or are implausible (the budget is then not checked)",
+      false,
+    )
     .addOption(
-      new Option("--pricing-timeout <duration>", "how long the prices (GET /pricing) may take before the cost is unknown (a bare number: seconds)")
+      new Option(
+        "--pricing-timeout <duration>",
+        "how long the prices (GET /pricing) may take before the cost is unknown (a bare number: seconds)",
+      )
         .argParser((text: string) => durationFlag(text, "--pricing-timeout", "s"))
         .default(10_000, "10s"),
     );
@@ -105,7 +126,9 @@ export function addYesOption(command: Command): Command {
 
 /** Gives each subcommand of a group the group's example lines that run it, for `cubeform GROUP SUB --help`. */
 export function shareExamples(group: Command): Command {
-  const lines = helpTextAfter(group).split("\n").filter((line) => line.startsWith("  $ "));
+  const lines = helpTextAfter(group)
+    .split("\n")
+    .filter((line) => line.startsWith("  $ "));
   for (const sub of group.commands) {
     const runsIt = new RegExp(`\\bcubeform ${group.name()} ${sub.name()}(?![\\w-])`);
     const own = lines.filter((line) => runsIt.test(line));

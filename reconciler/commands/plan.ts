@@ -20,7 +20,10 @@ export function register(program: Command, io: CliIo): void {
   addPolicyOptions(addPlanFlagOptions(addSessionOptions(addFormatOption(command))), { overrides: true })
     .option("--out <path>", "save the plan (JSON) for `cubeform apply <path>`")
     .addOption(
-      new Option("--fail-on <what>", "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name, a prune of an empty source, a cost over the budget or unknown with one), or exit 1 on a mandatory policy violation (policy)")
+      new Option(
+        "--fail-on <what>",
+        "exit 2 on any change (changes), or only on a change apply would refuse (blocked: protected, a replacement not allowed, an ambiguous name, a prune of an empty source, a cost over the budget or unknown with one), or exit 1 on a mandatory policy violation (policy)",
+      )
         .choices(["changes", "blocked", "policy"])
         .default("changes"),
     )
@@ -48,6 +51,11 @@ mandatory policy rule is violated by the change (not overridden), else 0.`,
       const { policy, overridePolicy, reason, ...parsed } = parseOptions(PlanOptions, raw);
       const { policyFlags } = await import("../session/policy.js");
       const { cwdOf } = await import("../io.js");
-      exitWith(await runPlan({ ...(await sessionContext(parsed, raw, io)), policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)) }, io));
+      exitWith(
+        await runPlan(
+          { ...(await sessionContext(parsed, raw, io)), policy: policyFlags({ policy, overridePolicy, reason }, io.env, cwdOf(io)) },
+          io,
+        ),
+      );
     });
 }

@@ -12,9 +12,19 @@ export const PolicyOptions = z.object({
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function addPolicyOptions(command: Command, options: { overrides: boolean }): Command {
-  command.addOption(new Option("--policy <file>", "check the plan against this policy file's rules (repeatable; default: the files CUBEFORM_POLICY names)").argParser(collect));
+  command.addOption(
+    new Option(
+      "--policy <file>",
+      "check the plan against this policy file's rules (repeatable; default: the files CUBEFORM_POLICY names)",
+    ).argParser(collect),
+  );
   if (!options.overrides) return command;
   return command
-    .addOption(new Option("--override-policy <rule>", "let this mandatory policy rule pass for this apply (repeatable; needs --reason, which is printed and recorded)").argParser(collect))
+    .addOption(
+      new Option(
+        "--override-policy <rule>",
+        "let this mandatory policy rule pass for this apply (repeatable; needs --reason, which is printed and recorded)",
+      ).argParser(collect),
+    )
     .option("--reason <text>", "why the overridden rule may pass (with --override-policy)");
 }

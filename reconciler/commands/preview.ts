@@ -49,28 +49,43 @@ removed. Exit codes: 0 done (or nothing to do), 1 error, refused (cost above pre
 cube kept.`,
     );
 
-  const up = addPreviewOptions(preview.command("up").description("create or update the preview of the file's fleet for one pull request"), PreviewFormat.options)
+  const up = addPreviewOptions(
+    preview.command("up").description("create or update the preview of the file's fleet for one pull request"),
+    PreviewFormat.options,
+  )
     .requiredOption("--id <id>", "the preview's id: pr-<number>")
     .option("--allow-unknown-cost", "with preview.maxMonthly set, go ahead when the prices cannot be read", false)
-    .addOption(new Option("--pricing-timeout <duration>", "how long the prices (GET /pricing) may take").argParser((text: string) => durationFlag(text, "--pricing-timeout", "s")).default(10_000, "10s"));
+    .addOption(
+      new Option("--pricing-timeout <duration>", "how long the prices (GET /pricing) may take")
+        .argParser((text: string) => durationFlag(text, "--pricing-timeout", "s"))
+        .default(10_000, "10s"),
+    );
   up.action(async (raw: unknown) => {
     const { runPreviewUp } = await import("../actions/preview.js");
     exitWith(await runPreviewUp({ ...(await previewContext(raw, io)), id: parseOptions(IdOption, raw).id }, io));
   });
 
-  const down = addPreviewOptions(preview.command("down").description("remove one preview (nothing to do: exit 0)"), ["text", "json"]).requiredOption("--id <id>", "the preview's id: pr-<number>");
+  const down = addPreviewOptions(preview.command("down").description("remove one preview (nothing to do: exit 0)"), [
+    "text",
+    "json",
+  ]).requiredOption("--id <id>", "the preview's id: pr-<number>");
   down.action(async (raw: unknown) => {
     const { runPreviewDown } = await import("../actions/preview.js");
     exitWith(await runPreviewDown({ ...(await previewContext(raw, io)), id: parseOptions(IdOption, raw).id }, io));
   });
 
-  addPreviewOptions(preview.command("list").description("the previews of the space, from the live API"), ["text", "json"]).action(async (raw: unknown) => {
-    const { runPreviewList } = await import("../actions/preview.js");
-    exitWith(await runPreviewList(await previewContext(raw, io), io));
-  });
+  addPreviewOptions(preview.command("list").description("the previews of the space, from the live API"), ["text", "json"]).action(
+    async (raw: unknown) => {
+      const { runPreviewList } = await import("../actions/preview.js");
+      exitWith(await runPreviewList(await previewContext(raw, io), io));
+    },
+  );
 
-  const sweep = addPreviewOptions(preview.command("sweep").description("remove the previews that are not kept (--keep) or are old (--older-than)"), ["text", "json"])
-    .option("--keep <ids>", "comma-separated ids to keep (the open pull requests); \"\" keeps none")
+  const sweep = addPreviewOptions(
+    preview.command("sweep").description("remove the previews that are not kept (--keep) or are old (--older-than)"),
+    ["text", "json"],
+  )
+    .option("--keep <ids>", 'comma-separated ids to keep (the open pull requests); "" keeps none')
     .option("--older-than <duration>", "only previews no cube of which was created or changed for this long (e.g. 72h)")
     .option("--dry-run", "say what would be removed, remove nothing", false);
   sweep.action(async (raw: unknown) => {
@@ -78,18 +93,37 @@ cube kept.`,
     const options = parseOptions(SweepOptions, raw);
     if (options.keep === undefined && options.olderThan === undefined) {
       const { CliError } = await import("../errors.js");
-      throw new CliError("invalid_option", "preview sweep needs --keep IDS (the open pull requests) or --older-than DURATION: without either it would remove every preview");
+      throw new CliError(
+        "invalid_option",
+        "preview sweep needs --keep IDS (the open pull requests) or --older-than DURATION: without either it would remove every preview",
+      );
     }
-    const keep = options.keep?.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+    const keep = options.keep
+      ?.split(",")
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0);
     const olderThanMs = options.olderThan === undefined ? undefined : durationFlag(options.olderThan, "--older-than", "s");
-    exitWith(await runPreviewSweep({ ...(await previewContext(raw, io)), ...(keep ? { keep } : {}), ...(olderThanMs === undefined ? {} : { olderThanMs }), dryRun: options.dryRun }, io));
+    exitWith(
+      await runPreviewSweep(
+        {
+          ...(await previewContext(raw, io)),
+          ...(keep ? { keep } : {}),
+          ...(olderThanMs === undefined ? {} : { olderThanMs }),
+          dryRun: options.dryRun,
+        },
+        io,
+      ),
+    );
   });
   shareExamples(preview);
 }
 
 async function previewContext(raw: unknown, io: CliIo) {
   const { sessionContext } = await import("../session/repo-source.js");
-  const { waitTimeout, pollInterval, lockTimeout, allowUnknownCost, pricingTimeout, format, ...session } = parseOptions(z.looseObject(PreviewOptions.shape), raw);
+  const { waitTimeout, pollInterval, lockTimeout, allowUnknownCost, pricingTimeout, format, ...session } = parseOptions(
+    z.looseObject(PreviewOptions.shape),
+    raw,
+  );
   const fileGiven = ((raw as { file?: unknown[] }).file ?? []).length > 0 || session.repo !== undefined;
   const context = await sessionContext({ ...session, target: [] }, raw, io);
   return {

@@ -17,7 +17,11 @@ export function register(program: Command, io: CliIo): void {
   const command = program
     .command("show")
     .description("how to reach the space's cubes: ssh command, TCP host:port, DNS records to publish (read-only)")
-    .addOption(new Option("-f, --file <path>", "only the cubes this desired-state file declares (repeatable; a directory; - for standard input)").argParser(collect).default([], "every cube of the space"));
+    .addOption(
+      new Option("-f, --file <path>", "only the cubes this desired-state file declares (repeatable; a directory; - for standard input)")
+        .argParser(collect)
+        .default([], "every cube of the space"),
+    );
   addDnsReadOptions(addTargetOption(addConnectOptions(command)))
     .addOption(new Option("--format <format>", "output format (json: for scripts)").choices(DAY2_FORMATS).default("text"))
     .addHelpText(

@@ -32,7 +32,10 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
       .command("take")
       .description("take a snapshot of a cube (one at a time per cube)")
       .argument("<cube>", "name or id")
-      .option("--name <name>", "the snapshot's name (default: the cube's name and the time; one the cube's snapshots already have is refused)"),
+      .option(
+        "--name <name>",
+        "the snapshot's name (default: the cube's name and the time; one the cube's snapshots already have is refused)",
+      ),
     "wait until the snapshot is complete",
   ).action(async (cube: string, raw: unknown) => {
     const { runSnapshotTake } = await import("../actions/snapshot.js");
@@ -40,10 +43,12 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     exitWith(await runSnapshotTake({ ...context(raw, io), cube, ...waitOptionsOf(raw), name }, io));
   });
 
-  addDay2Options(snapshot.command("list").description("the snapshots of a cube").argument("<cube>", "name or id")).action(async (cube: string, raw: unknown) => {
-    const { runSnapshotList } = await import("../actions/snapshot.js");
-    exitWith(await runSnapshotList({ ...context(raw, io), cube }, io));
-  });
+  addDay2Options(snapshot.command("list").description("the snapshots of a cube").argument("<cube>", "name or id")).action(
+    async (cube: string, raw: unknown) => {
+      const { runSnapshotList } = await import("../actions/snapshot.js");
+      exitWith(await runSnapshotList({ ...context(raw, io), cube }, io));
+    },
+  );
 
   addYesOption(
     addWaitingOptions(
@@ -60,7 +65,15 @@ Cubes and snapshots are named by name or id. Exit codes: 0 done, 1 error (one li
     exitWith(await runSnapshotRestore({ ...context(raw, io), cube, snapshot: ref, yes, ...waitOptionsOf(raw) }, io));
   });
 
-  addYesOption(addDay2Options(snapshot.command("delete").description("delete a snapshot of a cube (asks first)").argument("<cube>", "name or id").argument("<snapshot>", "name or id")))
+  addYesOption(
+    addDay2Options(
+      snapshot
+        .command("delete")
+        .description("delete a snapshot of a cube (asks first)")
+        .argument("<cube>", "name or id")
+        .argument("<snapshot>", "name or id"),
+    ),
+  )
     .option("--ignore-not-found", "a snapshot (or cube) that does not exist is success: nothing to delete, exit 0", false)
     .action(async (cube: string, ref: string, raw: unknown) => {
       const { runSnapshotDelete } = await import("../actions/snapshot.js");

@@ -34,6 +34,16 @@ came, 1 when it did not (connection refused, 401, not a watch).`,
     .action(async (raw: unknown) => {
       const { runStatus } = await import("../actions/status.js");
       const { url, statusAuthFile, format, timeout } = parseOptions(StatusOptions, { url: "", ...(raw as object) });
-      exitWith(await runStatus({ url, format, timeoutMs: timeout * 1000, statusAuthFile: statusAuthFile === undefined ? undefined : resolve(cwdOf(io), statusAuthFile) }, io));
+      exitWith(
+        await runStatus(
+          {
+            url,
+            format,
+            timeoutMs: timeout * 1000,
+            statusAuthFile: statusAuthFile === undefined ? undefined : resolve(cwdOf(io), statusAuthFile),
+          },
+          io,
+        ),
+      );
     });
 }

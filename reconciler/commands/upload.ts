@@ -12,7 +12,12 @@ const UploadOptions = z.object({
   keepSshKeys: z.boolean().default(false),
   vcpu: z.coerce.number().int().min(1).optional(),
   ramGb: z.coerce.number().int().min(1).optional(),
-  diskGb: z.coerce.number().int().min(10).refine((n) => n % 5 === 0, "a multiple of 5").optional(),
+  diskGb: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .refine((n) => n % 5 === 0, "a multiple of 5")
+    .optional(),
   image: z.string().min(1).optional(),
   region: z.string().min(1).optional(),
   concurrency: z.coerce.number().int().min(1).max(16).default(4),

@@ -29,16 +29,29 @@ const WatchOptions = z.object({
 });
 
 export function register(program: Command, io: CliIo): void {
-  const command = program.command("watch").description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
-  addStatusOptions(addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })))
+  const command = program
+    .command("watch")
+    .description("keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)");
+  addStatusOptions(
+    addNotifyOptions(addPolicyOptions(addPlanFlagOptions(addStepWaitOptions(addSessionOptions(command))), { overrides: false })),
+  )
     .option("--apply", "apply the changes each round (without it: report drift only)", false)
     .option("--interval <duration>", "time between rounds (e.g. 30s, 5m, 1h; a bare number: seconds)", "60s")
     .option("--once", "run one round and exit (1 when it failed)", false)
     .option("--metrics-port <port>", "serve /metrics (Prometheus) and /healthz on this port (0: any free port)")
     .option("--metrics-host <address>", "address to serve them on", "127.0.0.1")
-    .option("--status-auth-file <path>", "with --metrics-port: the status page (/) and /status ask for the credentials in this file: USER:PASSWORD (basic auth) or a TOKEN (bearer); /metrics and the probes stay open")
-    .option("--listen <address>", "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)")
-    .option("--push-secret-file <path>", "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once")
+    .option(
+      "--status-auth-file <path>",
+      "with --metrics-port: the status page (/) and /status ask for the credentials in this file: USER:PASSWORD (basic auth) or a TOKEN (bearer); /metrics and the probes stay open",
+    )
+    .option(
+      "--listen <address>",
+      "receive the service's webhook deliveries on [HOST:]PORT and start a round as soon as a cube, domain or TCP-mapping event arrives (the interval stays the fallback)",
+    )
+    .option(
+      "--push-secret-file <path>",
+      "with --repo and --listen: the secret of the forge's push webhook (GitHub, GitLab, Gitea); a push to the watched ref starts a round at once",
+    )
     .addHelpText(
       "after",
       `
@@ -95,9 +108,22 @@ CUBEFORM_STATUS_TOKEN. Statuses are queued and retried; a forge that is down nev
     .action(async (raw: unknown) => {
       const { runWatch } = await import("../actions/watch.js");
       const { sessionContext } = await import("../session/repo-source.js");
-      const { interval, waitTimeout, pollInterval, listen, pushSecretFile, statusAuthFile, policy, notify, notifyFormat, notifySecretFile, ...options } = parseOptions(WatchOptions, raw);
+      const {
+        interval,
+        waitTimeout,
+        pollInterval,
+        listen,
+        pushSecretFile,
+        statusAuthFile,
+        policy,
+        notify,
+        notifyFormat,
+        notifySecretFile,
+        ...options
+      } = parseOptions(WatchOptions, raw);
       const { flags, rest: parsed } = takeStatusFlags(options);
-      if (statusAuthFile !== undefined && parsed.metricsPort === undefined) throw new CliError("invalid_option", "--status-auth-file guards the status page of --metrics-port: add --metrics-port PORT");
+      if (statusAuthFile !== undefined && parsed.metricsPort === undefined)
+        throw new CliError("invalid_option", "--status-auth-file guards the status page of --metrics-port: add --metrics-port PORT");
       const { statusSettings } = await import("../commit-status/index.js");
       const { policyFlags } = await import("../session/policy.js");
       const { parseListenAddress } = await import("../watch/listener.js");

@@ -5,7 +5,9 @@ import { addDay2Options, exitWith, shareExamples } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
 import { day2Context as context } from "../arguments/connect.js";
 
-const DeliveriesOptions = z.object({ limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50) });
+const DeliveriesOptions = z.object({
+  limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50),
+});
 
 export function register(program: Command, io: CliIo): void {
   const webhook = program

@@ -34,7 +34,14 @@ export class ApplyStatusReport {
   applied(result: ApplyResult): void {
     const failed = firstFailure(result);
     const blocked = result.blocked.length;
-    this.reason = failed !== undefined ? failed.message : blocked > 0 ? `${blocked} ${blocked === 1 ? "change" : "changes"} blocked: ${result.blocked[0]!.address}: ${result.blocked[0]!.blocked?.reason ?? "not allowed"}` : result.converged ? undefined : "the space did not converge";
+    this.reason =
+      failed !== undefined
+        ? failed.message
+        : blocked > 0
+          ? `${blocked} ${blocked === 1 ? "change" : "changes"} blocked: ${result.blocked[0]!.address}: ${result.blocked[0]!.blocked?.reason ?? "not allowed"}`
+          : result.converged
+            ? undefined
+            : "the space did not converge";
   }
 
   /**
@@ -52,7 +59,12 @@ export class ApplyStatusReport {
       if (this.loaded) this.end("failed", message);
       else {
         const spaceId = await spaceOf().catch(() => undefined);
-        this.observer.roundStarted({ round: 1, trigger: "start", startedAt: this.startedAt, ...(spaceId !== undefined ? { spaceId } : {}) });
+        this.observer.roundStarted({
+          round: 1,
+          trigger: "start",
+          startedAt: this.startedAt,
+          ...(spaceId !== undefined ? { spaceId } : {}),
+        });
         this.end("source-failed", message);
       }
       throw error;

@@ -13,8 +13,18 @@ export function giteaForge(apiUrl: string, repository: string): Forge {
     request(status: CommitStatus, token: string): StatusRequest {
       return {
         url: `${trimSlash(apiUrl)}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/statuses/${encodeURIComponent(status.sha)}`,
-        headers: { authorization: `token ${token}`, accept: "application/json", "content-type": "application/json", "user-agent": "cubeform" },
-        body: JSON.stringify({ state: status.state, context: status.context, description: status.description, ...(status.targetUrl ? { target_url: status.targetUrl } : {}) }),
+        headers: {
+          authorization: `token ${token}`,
+          accept: "application/json",
+          "content-type": "application/json",
+          "user-agent": "cubeform",
+        },
+        body: JSON.stringify({
+          state: status.state,
+          context: status.context,
+          description: status.description,
+          ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+        }),
       };
     },
   };

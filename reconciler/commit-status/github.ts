@@ -21,7 +21,12 @@ export function githubForge(apiUrl: string, repository: string): Forge {
           "content-type": "application/json",
           "user-agent": "cubeform",
         },
-        body: JSON.stringify({ state: status.state, description: status.description, context: status.context, ...(status.targetUrl ? { target_url: status.targetUrl } : {}) }),
+        body: JSON.stringify({
+          state: status.state,
+          description: status.description,
+          context: status.context,
+          ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+        }),
       };
     },
   };

@@ -16,7 +16,12 @@ export function gitlabForge(apiUrl: string, project: string): Forge {
       return {
         url: `${trimSlash(apiUrl)}/projects/${encodeURIComponent(project)}/statuses/${encodeURIComponent(status.sha)}`,
         headers: { "private-token": token, accept: "application/json", "content-type": "application/json", "user-agent": "cubeform" },
-        body: JSON.stringify({ state: GITLAB_STATES[status.state], name: status.context, description: status.description, ...(status.targetUrl ? { target_url: status.targetUrl } : {}) }),
+        body: JSON.stringify({
+          state: GITLAB_STATES[status.state],
+          name: status.context,
+          description: status.description,
+          ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+        }),
       };
     },
   };

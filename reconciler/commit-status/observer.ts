@@ -41,8 +41,14 @@ export class CommitStatusObserver implements WatchObserver {
     if (event.brokenRevision !== undefined) this.post(event.brokenRevision, "failure", `does not load: ${event.sourceError ?? "invalid"}`);
     const revision = event.revision;
     if (revision === undefined) return;
-    if (this.open !== undefined && this.open !== revision) this.post(this.open, "error", `superseded by ${short(revision)} before it was applied`);
-    if (!this.has(revision, "success") && !this.has(revision, "failure") && this.post(revision, "pending", "reconciling the space to this commit")) this.open = revision;
+    if (this.open !== undefined && this.open !== revision)
+      this.post(this.open, "error", `superseded by ${short(revision)} before it was applied`);
+    if (
+      !this.has(revision, "success") &&
+      !this.has(revision, "failure") &&
+      this.post(revision, "pending", "reconciling the space to this commit")
+    )
+      this.open = revision;
   }
 
   roundEnded(event: RoundEnd): void {
@@ -57,7 +63,8 @@ export class CommitStatusObserver implements WatchObserver {
     const failure = failureOf(event);
     if (failure !== undefined) {
       if (!this.has(revision, "success")) this.post(revision, "failure", failure);
-    } else if (event.converged) this.post(revision, "success", event.applying ? "applied: the space matches this commit" : "the space matches this commit");
+    } else if (event.converged)
+      this.post(revision, "success", event.applying ? "applied: the space matches this commit" : "the space matches this commit");
     else return;
     if (this.open === revision) this.open = undefined;
   }
@@ -78,7 +85,13 @@ export class CommitStatusObserver implements WatchObserver {
     this.posted.delete(sha);
     this.posted.set(sha, states);
     if (this.posted.size > REMEMBERED) this.posted.delete(this.posted.keys().next().value!);
-    const status: CommitStatus = { sha, state, context: this.options.contextFor(this.space), description: cut(this.options.redact?.(description) ?? description), ...(this.options.targetUrl ? { targetUrl: this.options.targetUrl } : {}) };
+    const status: CommitStatus = {
+      sha,
+      state,
+      context: this.options.contextFor(this.space),
+      description: cut(this.options.redact?.(description) ?? description),
+      ...(this.options.targetUrl ? { targetUrl: this.options.targetUrl } : {}),
+    };
     this.options.queue.push(status);
     return true;
   }
@@ -90,7 +103,8 @@ function failureOf(event: RoundEnd): string | undefined {
   if (event.held === "budget") return "held: the plan's cost is over the file's budget";
   if (event.held === "policy") return "held: a mandatory policy rule refuses the change";
   const blocked = event.plan === undefined ? [] : blockedChanges(event.plan);
-  if (blocked.length > 0) return `${blocked.length} ${blocked.length === 1 ? "change" : "changes"} blocked: ${blocked[0]!.address}: ${blocked[0]!.blocked?.reason ?? "not allowed"}`;
+  if (blocked.length > 0)
+    return `${blocked.length} ${blocked.length === 1 ? "change" : "changes"} blocked: ${blocked[0]!.address}: ${blocked[0]!.blocked?.reason ?? "not allowed"}`;
   return undefined;
 }
 

@@ -83,17 +83,24 @@ export class StatusQueue {
       const last = result.kind === "final" || attempt >= maxAttempts || this.closing.signal.aborted;
       this.options.counted(status, last ? "failed" : "retried", result.reason);
       if (last) {
-        this.options.log(`commit status ${status.state} of ${short(status.sha)} (${status.context}) not posted to ${this.options.forge.name}: ${result.reason}${result.kind === "final" ? "" : ` (gave up after ${attempt} tries)`}`);
+        this.options.log(
+          `commit status ${status.state} of ${short(status.sha)} (${status.context}) not posted to ${this.options.forge.name}: ${result.reason}${result.kind === "final" ? "" : ` (gave up after ${attempt} tries)`}`,
+        );
         return;
       }
       // Exponential backoff with jitter, and never sooner than the forge's Retry-After (GitHub's rate limits send one).
       const delayMs = Math.min(Math.max(result.retryAfterMs ?? 0, backoff.next()), MAX_RETRY_AFTER_MS);
-      if (attempt === 1) this.options.log(`commit status ${status.state} of ${short(status.sha)} (${status.context}): ${result.reason}; retrying (statuses wait, rounds do not)`);
+      if (attempt === 1)
+        this.options.log(
+          `commit status ${status.state} of ${short(status.sha)} (${status.context}): ${result.reason}; retrying (statuses wait, rounds do not)`,
+        );
       await this.pause(delayMs);
     }
   }
 
-  private async attempt(status: CommitStatus): Promise<{ kind: "posted" } | { kind: "retry"; reason: string; retryAfterMs?: number } | { kind: "final"; reason: string }> {
+  private async attempt(
+    status: CommitStatus,
+  ): Promise<{ kind: "posted" } | { kind: "retry"; reason: string; retryAfterMs?: number } | { kind: "final"; reason: string }> {
     let request;
     try {
       request = this.options.forge.request(status, this.options.token());
@@ -108,12 +115,20 @@ export class StatusQueue {
       const retryAfter = parseRetryAfter(headerOf(response.headers, "retry-after"), Date.now());
       const retryAfterMs = retryAfter === undefined ? undefined : retryAfter * 1000;
       // GitHub's secondary rate limit is a 403 with Retry-After; a 403 without one is a refusal.
-      if (response.statusCode >= 500 || response.statusCode === 429 || response.statusCode === 408 || (response.statusCode === 403 && retryAfterMs !== undefined)) {
+      if (
+        response.statusCode >= 500 ||
+        response.statusCode === 429 ||
+        response.statusCode === 408 ||
+        (response.statusCode === 403 && retryAfterMs !== undefined)
+      ) {
         return { kind: "retry", reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       }
       return { kind: "final", reason };
     } catch (error) {
-      return { kind: "retry", reason: `${this.options.forge.name} unreachable: ${(error as { code?: string }).code ?? (error as Error).message}` };
+      return {
+        kind: "retry",
+        reason: `${this.options.forge.name} unreachable: ${(error as { code?: string }).code ?? (error as Error).message}`,
+      };
     }
   }
 

@@ -37,18 +37,35 @@ export interface CommitStatusSettings {
 }
 
 /** undefined without --status-provider; any other --status-* flag then is a mistake. */
-export function statusSettings(flags: StatusFlags, repoUrl: string | undefined, cwd: string, env: Record<string, string | undefined>): CommitStatusSettings | undefined {
+export function statusSettings(
+  flags: StatusFlags,
+  repoUrl: string | undefined,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): CommitStatusSettings | undefined {
   const provider = flags.statusProvider;
   if (provider === undefined) {
-    const orphan = (["statusUrl", "statusRepo", "statusContext", "statusTokenFile", "statusTargetUrl"] as const).find((key) => flags[key] !== undefined);
-    if (orphan !== undefined) throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --status-provider`);
+    const orphan = (["statusUrl", "statusRepo", "statusContext", "statusTokenFile", "statusTargetUrl"] as const).find(
+      (key) => flags[key] !== undefined,
+    );
+    if (orphan !== undefined)
+      throw new CliError("invalid_option", `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --status-provider`);
     return undefined;
   }
-  if (repoUrl === undefined) throw new CliError("invalid_option", "--status-provider needs --repo: a status is posted on the commit the desired state was loaded from");
+  if (repoUrl === undefined)
+    throw new CliError(
+      "invalid_option",
+      "--status-provider needs --repo: a status is posted on the commit the desired state was loaded from",
+    );
   const derived = fromRepoUrl(repoUrl);
   const repository = flags.statusRepo ?? derived?.path;
-  if (repository === undefined) throw new CliError("invalid_option", `--status-provider ${provider}: cannot tell the repository from ${repoUrl}; name it with --status-repo ${provider === "gitlab" ? "GROUP/PROJECT (or the project's id)" : "OWNER/NAME"}`);
-  if (provider !== "gitlab" && !/^[^/\s]+\/[^/\s]+$/.test(repository)) throw new CliError("invalid_option", `--status-repo ${repository}: expected OWNER/NAME`);
+  if (repository === undefined)
+    throw new CliError(
+      "invalid_option",
+      `--status-provider ${provider}: cannot tell the repository from ${repoUrl}; name it with --status-repo ${provider === "gitlab" ? "GROUP/PROJECT (or the project's id)" : "OWNER/NAME"}`,
+    );
+  if (provider !== "gitlab" && !/^[^/\s]+\/[^/\s]+$/.test(repository))
+    throw new CliError("invalid_option", `--status-repo ${repository}: expected OWNER/NAME`);
   const apiUrl = checkedApiUrl(flags.statusUrl ?? defaultApiUrl(provider, derived?.host), provider, repoUrl);
   const tokenFile = flags.statusTokenFile === undefined ? undefined : resolve(cwd, flags.statusTokenFile);
   const token = (): string => (tokenFile !== undefined ? readTokenFile(tokenFile) : tokenFromEnv(env));
@@ -87,16 +104,24 @@ function defaultApiUrl(provider: StatusProvider, host: string | undefined): stri
 }
 
 function checkedApiUrl(url: string | undefined, provider: StatusProvider, repoUrl: string): string {
-  if (url === undefined) throw new CliError("invalid_option", `--status-provider ${provider}: cannot tell the forge's API from ${repoUrl}; name it with --status-url`);
+  if (url === undefined)
+    throw new CliError(
+      "invalid_option",
+      `--status-provider ${provider}: cannot tell the forge's API from ${repoUrl}; name it with --status-url`,
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new CliError("invalid_option", `--status-url ${url}: not a URL`);
   }
-  if (parsed.username !== "" || parsed.password !== "") throw new CliError("invalid_option", "--status-url: put no credentials in the URL; use --status-token-file or CUBEFORM_STATUS_TOKEN");
+  if (parsed.username !== "" || parsed.password !== "")
+    throw new CliError("invalid_option", "--status-url: put no credentials in the URL; use --status-token-file or CUBEFORM_STATUS_TOKEN");
   if (parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopbackHost(parsed.hostname))) return url;
-  throw new CliError("invalid_option", `--status-url ${url}: use https (plain http only to this machine's loopback): the token travels with every status`);
+  throw new CliError(
+    "invalid_option",
+    `--status-url ${url}: use https (plain http only to this machine's loopback): the token travels with every status`,
+  );
 }
 
 /** The host and repository path of a git URL (https://host/a/b.git, ssh://git@host/a/b.git, git@host:a/b.git); undefined for file:// and local paths. */
@@ -121,7 +146,11 @@ export function fromRepoUrl(url: string): { host: string; path: string } | undef
 
 function tokenFromEnv(env: Record<string, string | undefined>): string {
   const value = env[TOKEN_VARIABLE]?.trim();
-  if (!value) throw new CliError("missing_secret", `--status-provider: no token; put it in a file named by --status-token-file, or in ${TOKEN_VARIABLE}`);
+  if (!value)
+    throw new CliError(
+      "missing_secret",
+      `--status-provider: no token; put it in a file named by --status-token-file, or in ${TOKEN_VARIABLE}`,
+    );
   return value;
 }
 

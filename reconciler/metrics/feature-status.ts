@@ -72,7 +72,8 @@ export class FeatureStatus {
   }
 
   snapshot(redact: (text: string) => string): FeatureLists {
-    const redactError = <T extends { error: string | null }>(entry: T): T => (entry.error === null ? entry : { ...entry, error: redact(entry.error) });
+    const redactError = <T extends { error: string | null }>(entry: T): T =>
+      entry.error === null ? entry : { ...entry, error: redact(entry.error) };
     return {
       previews: this.previews === null ? null : [...this.previews],
       commitStatuses: this.commitStatuses?.map(redactError) ?? null,

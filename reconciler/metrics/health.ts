@@ -94,7 +94,8 @@ export class WatchHealth {
     if (lastFinished === -Infinity) return { ok: false, reason: "no round has finished yet" };
     const age = this.now() - lastFinished;
     const window = Math.max(MIN_READY_WINDOW_MS, READY_INTERVALS * this.intervalMs);
-    if (age > window) return { ok: false, reason: `the last round finished ${Math.round(age / 1000)} s ago (more than ${Math.round(window / 1000)} s)` };
+    if (age > window)
+      return { ok: false, reason: `the last round finished ${Math.round(age / 1000)} s ago (more than ${Math.round(window / 1000)} s)` };
     return { ok: true, reason: "" };
   }
 

@@ -84,7 +84,9 @@ export class LabeledGauge {
   }
 
   render(): string {
-    const series = [...this.values].map(([labelValue, value]) => `${this.name}{${this.label}="${escapeLabel(labelValue)}"} ${formatValue(value)}\n`).join("");
+    const series = [...this.values]
+      .map(([labelValue, value]) => `${this.name}{${this.label}="${escapeLabel(labelValue)}"} ${formatValue(value)}\n`)
+      .join("");
     return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${series}`;
   }
 }
@@ -122,7 +124,13 @@ export class Registry {
   }
 
   render(): string {
-    return this.metrics.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`).join("") + this.labeled.map((m) => m.render()).join("") + this.infos.map((m) => m.render()).join("");
+    return (
+      this.metrics
+        .map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}\n${m.name} ${formatValue(m.value)}\n`)
+        .join("") +
+      this.labeled.map((m) => m.render()).join("") +
+      this.infos.map((m) => m.render()).join("")
+    );
   }
 
   private add(metric: Metric): Metric {
@@ -138,4 +146,5 @@ const escapeLabel = (text: string): string => text.replace(/\\/g, "\\\\").replac
 
 const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 
-const formatValue = (value: number): string => (Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value));
+const formatValue = (value: number): string =>
+  Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value);

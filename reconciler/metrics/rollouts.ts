@@ -37,6 +37,8 @@ export class RolloutsUnderWay {
   /** "rollout_in_progress: web (batch 2 of 5, checking)", one line per group; undefined when none. */
   detail(): string | undefined {
     if (this.groups.size === 0) return undefined;
-    return [...this.groups].map(([group, at]) => `rollout_in_progress: ${group} (batch ${at.batch} of ${at.batches}, ${at.phase})`).join("\n");
+    return [...this.groups]
+      .map(([group, at]) => `rollout_in_progress: ${group} (batch ${at.batch} of ${at.batches}, ${at.phase})`)
+      .join("\n");
   }
 }

@@ -98,7 +98,8 @@ export class RoundHistory implements WatchObserver {
       this.fleet = fleetOf(event.plan);
       this.groups = (event.plan.groups ?? []).map(groupOf);
     }
-    if (event.repaired.length > 0) this.repaired = { round: event.round, at: new Date(event.finishedAt).toISOString(), ...listOf(event.repaired) };
+    if (event.repaired.length > 0)
+      this.repaired = { round: event.round, at: new Date(event.finishedAt).toISOString(), ...listOf(event.repaired) };
   }
 
   /** Why round `number` ran: the one under way or the last one ended. */
@@ -143,7 +144,13 @@ function fleetOf(plan: Plan): FleetFacts {
   const cubes = plan.changes.filter((change) => change.kind === "cube" && change.action !== "create").length;
   const cost = plan.cost;
   if (cost === undefined) return { cubes, cost: null, costUnknown: null, budget: null };
-  if ("unknown" in cost) return { cubes, cost: null, costUnknown: cost.unknown, budget: cost.budget ? { perMonth: cost.budget.monthly, over: cost.blocked === true } : null };
+  if ("unknown" in cost)
+    return {
+      cubes,
+      cost: null,
+      costUnknown: cost.unknown,
+      budget: cost.budget ? { perMonth: cost.budget.monthly, over: cost.blocked === true } : null,
+    };
   return {
     cubes,
     cost: { perMonth: cost.before, afterChanges: cost.after, currency: cost.currency },
@@ -153,5 +160,12 @@ function fleetOf(plan: Plan): FleetFacts {
 }
 
 function groupOf(group: NonNullable<Plan["groups"]>[number]): GroupFacts {
-  return { name: group.name, replicas: group.replicas, live: group.live, replacing: group.replacing, batches: group.rollout?.batches ?? null, warning: group.warning ?? null };
+  return {
+    name: group.name,
+    replicas: group.replicas,
+    live: group.live,
+    replacing: group.replacing,
+    batches: group.rollout?.batches ?? null,
+    warning: group.warning ?? null,
+  };
 }

@@ -45,10 +45,15 @@ export interface MetricsServer {
 export async function serveMetrics(options: MetricsServerOptions): Promise<MetricsServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "method not allowed: this port is read-only (GET, HEAD)\n", { allow: "GET, HEAD" });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return send(res, 405, "text/plain; charset=utf-8", "method not allowed: this port is read-only (GET, HEAD)\n", {
+        allow: "GET, HEAD",
+      });
     const guarded = (path === "/" && options.page !== undefined) || (path === "/status" && options.status !== undefined);
     if (guarded && options.auth !== undefined && !options.auth.allows(req.headers.authorization)) {
-      return send(res, 401, "text/plain; charset=utf-8", "credentials required (the watch's --status-auth-file)\n", { "www-authenticate": options.auth.challenge });
+      return send(res, 401, "text/plain; charset=utf-8", "credentials required (the watch's --status-auth-file)\n", {
+        "www-authenticate": options.auth.challenge,
+      });
     }
     if (path === "/" && options.page) {
       const page = options.page();
@@ -57,11 +62,21 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
     if (path === "/metrics") return send(res, 200, PROMETHEUS_CONTENT_TYPE, options.registry.render());
     if (path === "/healthz" || path === "/readyz") return probe(res, options.health());
     if (path === "/livez") return probe(res, options.live?.() ?? { ok: true, reason: "" });
-    if (path === "/status" && options.status) return send(res, 200, "application/json; charset=utf-8", `${JSON.stringify(options.status(), null, 2)}\n`);
-    send(res, 404, "text/plain; charset=utf-8", `not found: try ${options.page ? "/ (the status page), " : ""}/metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`);
+    if (path === "/status" && options.status)
+      return send(res, 200, "application/json; charset=utf-8", `${JSON.stringify(options.status(), null, 2)}\n`);
+    send(
+      res,
+      404,
+      "text/plain; charset=utf-8",
+      `not found: try ${options.page ? "/ (the status page), " : ""}/metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`,
+    );
   });
   const why = (e: NodeJS.ErrnoException): string => (e.code === "EADDRINUSE" ? "the port is in use" : e.message);
-  await listenOn(server, options, (e) => new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${why(e)}`));
+  await listenOn(
+    server,
+    options,
+    (e) => new CliError("metrics_listen", `cannot serve metrics on ${options.host}:${options.port}: ${why(e)}`),
+  );
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
@@ -76,10 +91,21 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
 }
 
 function probe(res: import("node:http").ServerResponse, health: Health): void {
-  send(res, health.ok ? 200 : 503, "text/plain; charset=utf-8", `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`);
+  send(
+    res,
+    health.ok ? 200 : 503,
+    "text/plain; charset=utf-8",
+    `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`,
+  );
 }
 
-function send(res: import("node:http").ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+function send(
+  res: import("node:http").ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...SAFE_HEADERS, ...headers, "content-type": contentType, "cache-control": "no-store" });
   res.end(body);
 }

@@ -24,13 +24,20 @@ export async function readStatusAuthFile(path: string): Promise<string> {
   try {
     return await readRegularTextAsync(path, { maxBytes: 4096, what: "a status auth file" });
   } catch (error) {
-    throw new CliError("file_unreadable", `cannot read the status auth file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(
+      "file_unreadable",
+      `cannot read the status auth file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 export function statusAuth(text: string, path: string): StatusAuth {
   const secret = secretOf(text);
-  if (secret === "") throw new CliError("invalid_option", `the status auth file ${path} is empty: write USER:PASSWORD (basic auth) or a TOKEN (bearer) on one line`);
+  if (secret === "")
+    throw new CliError(
+      "invalid_option",
+      `the status auth file ${path} is empty: write USER:PASSWORD (basic auth) or a TOKEN (bearer) on one line`,
+    );
   const expected = digest(authorizationFor(secret));
   return {
     allows: (authorization) => authorization !== undefined && timingSafeEqual(digest(normalized(authorization)), expected),

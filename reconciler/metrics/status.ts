@@ -199,7 +199,10 @@ export class WatchStatusRecorder {
       } catch {
         used = this.pacing?.status.used ?? 0;
       }
-      this.pacing = { at: now, status: { limit: pacer.limit, windowMs: pacer.windowMs, used, left: Math.max(0, pacer.limit - used), waiting: 0 } };
+      this.pacing = {
+        at: now,
+        status: { limit: pacer.limit, windowMs: pacer.windowMs, used, left: Math.max(0, pacer.limit - used), waiting: 0 },
+      };
     }
     return { ...this.pacing.status, waiting: pacer.waiting };
   }
@@ -208,7 +211,16 @@ export class WatchStatusRecorder {
     const inFlight = new Map(this.rolloutsInFlight.map((record) => [record.group, record]));
     const statuses: RolloutStatus[] = groups.map((group) => ({ ...group, inFlight: flight(inFlight.get(group.name)) }));
     for (const record of this.rolloutsInFlight) {
-      if (!groups.some((group) => group.name === record.group)) statuses.push({ name: record.group, replicas: record.members.length, live: 0, replacing: 0, batches: null, warning: null, inFlight: flight(record) });
+      if (!groups.some((group) => group.name === record.group))
+        statuses.push({
+          name: record.group,
+          replicas: record.members.length,
+          live: 0,
+          replacing: 0,
+          batches: null,
+          warning: null,
+          inFlight: flight(record),
+        });
     }
     return statuses;
   }
@@ -270,7 +282,14 @@ export class WatchStatusRecorder {
       lastRound:
         round === undefined
           ? null
-          : { number: round.number, trigger: this.history.triggerOf(round.number), startedAt: iso(round.startedAt) as string, finishedAt: iso(round.finishedAt), outcome: round.outcome, revision: round.revision ?? null },
+          : {
+              number: round.number,
+              trigger: this.history.triggerOf(round.number),
+              startedAt: iso(round.startedAt) as string,
+              finishedAt: iso(round.finishedAt),
+              outcome: round.outcome,
+              revision: round.revision ?? null,
+            },
       generatedAt: new Date(this.now()).toISOString(),
       rounds: history.rounds.map((record) => (record.error === null ? record : { ...record, error: redact(record.error) })),
       drift: history.drift,

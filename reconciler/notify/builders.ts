@@ -7,11 +7,16 @@ const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n ==
 
 export function driftDetected(origin: EventOrigin, entries: readonly DriftEntry[], applying: boolean): NotifyEvent {
   const what = applying ? "repairing" : "run with --apply to repair";
-  return newEvent("drift.detected", origin, `${count(entries.length, "resource")} ${entries.length === 1 ? "differs" : "differ"} from the desired state (${what})`, {
-    fingerprint: setFingerprint(entries),
-    resources: entries,
-    applying,
-  });
+  return newEvent(
+    "drift.detected",
+    origin,
+    `${count(entries.length, "resource")} ${entries.length === 1 ? "differs" : "differ"} from the desired state (${what})`,
+    {
+      fingerprint: setFingerprint(entries),
+      resources: entries,
+      applying,
+    },
+  );
 }
 
 export function driftRepaired(origin: EventOrigin, entries: DriftNews["repaired"], mutations: number): NotifyEvent {
@@ -26,14 +31,25 @@ export function driftRepaired(origin: EventOrigin, entries: DriftNews["repaired"
 
 export function driftFlapping(origin: EventOrigin, flapping: DriftNews["flapping"]): NotifyEvent {
   const window = Math.round((flapping[0]?.windowSeconds ?? 0) / 60);
-  return newEvent("drift.flapping", origin, `${count(flapping.length, "resource")} keep drifting after repair: no more drift notifications for ${flapping.length === 1 ? "it" : "them"} until quiet for ${window} min`, {
-    resources: flapping,
-    lines: flapping.map((f) => `${f.address}: detected ${f.detections} times within ${Math.round(f.windowSeconds / 60)} min`),
-  });
+  return newEvent(
+    "drift.flapping",
+    origin,
+    `${count(flapping.length, "resource")} keep drifting after repair: no more drift notifications for ${flapping.length === 1 ? "it" : "them"} until quiet for ${window} min`,
+    {
+      resources: flapping,
+      lines: flapping.map((f) => `${f.address}: detected ${f.detections} times within ${Math.round(f.windowSeconds / 60)} min`),
+    },
+  );
 }
 
-export function applyFailed(origin: EventOrigin, error: { code: string | undefined; message: string }, outcomes: readonly StepOutcome[] = []): NotifyEvent {
-  const failed = outcomes.filter((o) => o.status === "failed").map((o) => ({ op: o.step.op, address: o.step.address, code: o.error?.code ?? null, message: o.error?.message ?? "" }));
+export function applyFailed(
+  origin: EventOrigin,
+  error: { code: string | undefined; message: string },
+  outcomes: readonly StepOutcome[] = [],
+): NotifyEvent {
+  const failed = outcomes
+    .filter((o) => o.status === "failed")
+    .map((o) => ({ op: o.step.op, address: o.step.address, code: o.error?.code ?? null, message: o.error?.message ?? "" }));
   return newEvent("apply.failed", origin, `apply failed: ${error.message}`, {
     error: { code: error.code ?? null, message: error.message },
     failedSteps: failed,
@@ -49,7 +65,9 @@ export function rolloutsReverted(origin: EventOrigin, outcomes: readonly StepOut
     const { group, address, batch, batches } = o.step;
     const message = o.error?.message ?? "";
     const summary = `rollout of group ${group} failed at batch ${batch} of ${batches} and was reverted: ${count(o.reverted.length, "member")} back on the last healthy spec`;
-    events.push(newEvent("rollout.reverted", origin, summary, { group, address, batch, batches, reverted: o.reverted, message, lines: [message] }));
+    events.push(
+      newEvent("rollout.reverted", origin, summary, { group, address, batch, batches, reverted: o.reverted, message, lines: [message] }),
+    );
   }
   return events;
 }
@@ -67,7 +85,16 @@ export function budgetBlocked(origin: EventOrigin, plan: Plan): NotifyEvent {
     ? `changes held: they bring the fleet to ${known.after.toFixed(2)} ${known.currency}/month, over the budget of ${known.budget.monthly.toFixed(2)}`
     : "changes held: their cost cannot be known and a budget is set";
   return newEvent("budget.blocked", origin, summary, {
-    ...(known ? { currency: known.currency, before: known.before, after: known.after, delta: known.delta, budget: known.budget?.monthly ?? null, top: known.budget?.top ?? [] } : { unknown: cost !== undefined && "unknown" in cost ? cost.unknown : null, budget: cost?.budget?.monthly ?? null }),
+    ...(known
+      ? {
+          currency: known.currency,
+          before: known.before,
+          after: known.after,
+          delta: known.delta,
+          budget: known.budget?.monthly ?? null,
+          top: known.budget?.top ?? [],
+        }
+      : { unknown: cost !== undefined && "unknown" in cost ? cost.unknown : null, budget: cost?.budget?.monthly ?? null }),
     lines: (known?.budget?.top ?? []).map((name) => `${name} +${(known?.cubes.find((c) => c.name === name)?.delta ?? 0).toFixed(2)}`),
   });
 }
@@ -81,11 +108,16 @@ export function policyBlocked(origin: EventOrigin, plan: Plan): NotifyEvent {
 }
 
 export function policyOverridden(origin: EventOrigin, overrides: readonly PolicyOverride[], outcome: "applied" | "failed"): NotifyEvent {
-  return newEvent("policy.overridden", origin, `${count(overrides.length, "mandatory policy rule")} overridden for this apply (${outcome})`, {
-    overrides,
-    outcome,
-    lines: overrides.map((o) => `${o.rule}: ${o.reason}`),
-  });
+  return newEvent(
+    "policy.overridden",
+    origin,
+    `${count(overrides.length, "mandatory policy rule")} overridden for this apply (${outcome})`,
+    {
+      overrides,
+      outcome,
+      lines: overrides.map((o) => `${o.rule}: ${o.reason}`),
+    },
+  );
 }
 
 /** Why a plan's changes were held, when they were (as apply and watch --apply decide it). */

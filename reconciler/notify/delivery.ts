@@ -59,7 +59,9 @@ export class Deliveries {
     private readonly options: DeliveryOptions,
   ) {
     this.retry = { ...RETRY, ...options.retry };
-    this.queues = targets.map((target) => new TargetQueue(target, this.options, this.retry, options.maxQueue ?? MAX_QUEUE, () => this.report()));
+    this.queues = targets.map(
+      (target) => new TargetQueue(target, this.options, this.retry, options.maxQueue ?? MAX_QUEUE, () => this.report()),
+    );
   }
 
   /** Queues the event for every target and returns at once. */
@@ -156,7 +158,9 @@ class TargetQueue {
       if (!retryable || attempt >= this.retry.attempts || this.abandoned) {
         this.options.counters.dropped();
         this.options.settled?.(event, where, `not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`);
-        this.options.log(`notify ${where}: ${event.type} ${event.id} not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`);
+        this.options.log(
+          `notify ${where}: ${event.type} ${event.id} not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`,
+        );
         return;
       }
       const waitMs = this.waitMs(attempt, "status" in answer ? answer.retryAfter : undefined);
@@ -197,5 +201,5 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
 
 function errorText(error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  return typeof code === "string" ? code : error instanceof Error ? error.message.split("\n")[0] ?? "error" : "error";
+  return typeof code === "string" ? code : error instanceof Error ? (error.message.split("\n")[0] ?? "error") : "error";
 }

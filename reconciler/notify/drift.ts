@@ -50,7 +50,15 @@ function shown(key: "live" | "desired", value: unknown): Record<string, unknown>
 
 /** The fingerprint of a set of drifted resources (an event's). */
 export function setFingerprint(entries: readonly DriftEntry[]): string {
-  return createHash("sha256").update(entries.map((e) => `${e.address} ${e.fingerprint}`).sort().join("\n")).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(
+      entries
+        .map((e) => `${e.address} ${e.fingerprint}`)
+        .sort()
+        .join("\n"),
+    )
+    .digest("hex")
+    .slice(0, 16);
 }
 
 interface Tracked {
@@ -102,7 +110,11 @@ export class DriftTracker {
     if (state.flapping) return;
     if (state.detections.length >= this.flap.threshold) {
       state.flapping = true;
-      news.flapping.push({ address: entry.address, detections: state.detections.length, windowSeconds: Math.round(this.flap.windowMs / 1000) });
+      news.flapping.push({
+        address: entry.address,
+        detections: state.detections.length,
+        windowSeconds: Math.round(this.flap.windowMs / 1000),
+      });
       return;
     }
     news.detected.push(entry);

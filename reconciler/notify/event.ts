@@ -47,8 +47,25 @@ export interface EventOrigin {
   revision: string | null;
 }
 
-export function newEvent(type: NotifyEventType, origin: EventOrigin, summary: string, details: Record<string, unknown>, now = new Date()): NotifyEvent {
-  return { version: NOTIFY_EVENT_VERSION, type, id: randomUUID(), time: now.toISOString(), space: origin.space, revision: origin.revision, source: origin.source, command: origin.command, summary, details };
+export function newEvent(
+  type: NotifyEventType,
+  origin: EventOrigin,
+  summary: string,
+  details: Record<string, unknown>,
+  now = new Date(),
+): NotifyEvent {
+  return {
+    version: NOTIFY_EVENT_VERSION,
+    type,
+    id: randomUUID(),
+    time: now.toISOString(),
+    space: origin.space,
+    revision: origin.revision,
+    source: origin.source,
+    command: origin.command,
+    summary,
+    details,
+  };
 }
 
 /** A repository url as events show it: no user, password or token, no query (they may carry credentials). */

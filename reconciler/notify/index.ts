@@ -4,5 +4,5 @@ export { Notifier, resolveNotify, checkNotifyUrl, type NotifyConfig, type Notify
 export { NotifyObserver } from "./watch-observer.js";
 export { notifySource } from "./source.js";
 export { SIGNATURE_HEADER, signatureHeader } from "./sign.js";
-export { type DeliveryCounters, type NotifyFormat } from "./delivery.js";
+export type { DeliveryCounters, NotifyFormat } from "./delivery.js";
 export { ApplyNotices, notifyDrift } from "./one-shot.js";

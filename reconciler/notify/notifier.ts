@@ -38,7 +38,12 @@ export class Notifier {
   private readonly deliveries: Deliveries;
   private readonly network: Network;
 
-  constructor(settings: NotifySettings, io: CliIo, counters: DeliveryCounters = NO_COUNTERS, options: Partial<Pick<DeliveryOptions, "retry" | "log" | "post" | "settled">> = {}) {
+  constructor(
+    settings: NotifySettings,
+    io: CliIo,
+    counters: DeliveryCounters = NO_COUNTERS,
+    options: Partial<Pick<DeliveryOptions, "retry" | "log" | "post" | "settled">> = {},
+  ) {
     const { secret } = settings;
     const redact = (text: string): string => io.secrets?.redact(text) ?? text;
     this.network = new Network(io.env);
@@ -46,14 +51,21 @@ export class Notifier {
       post: options.post ?? ((url, body, headers) => this.network.post(url, body, headers)),
       render: (event, format, nowMs) => {
         const body = redact(JSON.stringify(format === "slack" ? slackBody(event) : event));
-        const headers: Record<string, string> = { "content-type": "application/json", "user-agent": `cubeform/${VERSION}`, "x-cubeform-event": event.type, "x-cubeform-delivery": event.id };
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "user-agent": `cubeform/${VERSION}`,
+          "x-cubeform-event": event.type,
+          "x-cubeform-delivery": event.id,
+        };
         if (secret !== undefined) headers[SIGNATURE_HEADER] = signatureHeader(secret, body, nowMs / 1000);
         return { body, headers };
       },
       counters,
       log: options.log ?? ((line) => io.stderr.write(`${redact(line)}\n`)),
       ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.settled ? { settled: (event, channel, error) => options.settled?.(event, channel, error === null ? null : redact(error)) } : {}),
+      ...(options.settled
+        ? { settled: (event, channel, error) => options.settled?.(event, channel, error === null ? null : redact(error)) }
+        : {}),
     });
   }
 
@@ -69,7 +81,12 @@ export class Notifier {
   }
 }
 
-const NO_COUNTERS: DeliveryCounters = { sent: () => undefined, failed: () => undefined, dropped: () => undefined, waiting: () => undefined };
+const NO_COUNTERS: DeliveryCounters = {
+  sent: () => undefined,
+  failed: () => undefined,
+  dropped: () => undefined,
+  waiting: () => undefined,
+};
 
 /** https anywhere, plain http only to this machine (as for the API); no credentials in the url (sign with --notify-secret-file instead). */
 export function checkNotifyUrl(text: string): URL {
@@ -79,7 +96,11 @@ export function checkNotifyUrl(text: string): URL {
   } catch {
     throw new CliError("invalid_option", "--notify: not a url (expected https://…)");
   }
-  if (url.username || url.password) throw new CliError("invalid_option", `--notify ${url.protocol}//${url.host}: a url must not carry a user or password; sign the events with --notify-secret-file instead`);
+  if (url.username || url.password)
+    throw new CliError(
+      "invalid_option",
+      `--notify ${url.protocol}//${url.host}: a url must not carry a user or password; sign the events with --notify-secret-file instead`,
+    );
   if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return url;
   throw new CliError("invalid_option", `--notify ${url.protocol}//${url.host}: use https (plain http is allowed only to this machine)`);
 }

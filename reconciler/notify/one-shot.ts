@@ -36,7 +36,13 @@ export class ApplyNotices {
     for (const event of reverted) this.notifier.send(event);
     const failed = result.outcomes.find((o) => o.status === "failed" && o.error?.code !== "stopped");
     if (failed !== undefined && reverted.length === 0) {
-      this.notifier.send(applyFailed(this.origin, { code: failed.error?.code, message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}` }, result.outcomes));
+      this.notifier.send(
+        applyFailed(
+          this.origin,
+          { code: failed.error?.code, message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}` },
+          result.outcomes,
+        ),
+      );
     }
     const overrides = this.plan?.policy?.overrides ?? [];
     if (overrides.length > 0) this.notifier.send(policyOverridden(this.origin, overrides, failed === undefined ? "applied" : "failed"));
@@ -56,7 +62,10 @@ export class ApplyNotices {
 
   async close(io: CliIo): Promise<void> {
     const dropped = await this.notifier.close(ONE_SHOT_DEADLINE_MS);
-    if (dropped > 0) io.stderr.write(`notify: ${dropped} ${dropped === 1 ? "event was" : "events were"} not delivered within ${ONE_SHOT_DEADLINE_MS / 1000} s\n`);
+    if (dropped > 0)
+      io.stderr.write(
+        `notify: ${dropped} ${dropped === 1 ? "event was" : "events were"} not delivered within ${ONE_SHOT_DEADLINE_MS / 1000} s\n`,
+      );
   }
 }
 

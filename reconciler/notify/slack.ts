@@ -27,15 +27,24 @@ export function slackBody(event: NotifyEvent): { text: string; blocks: unknown[]
     text,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text } },
-      { type: "context", elements: [{ type: "mrkdwn", text: escape(`cubeform ${event.command} · ${sourceLabel(event)} · ${event.time} · id ${event.id}`) }] },
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: escape(`cubeform ${event.command} · ${sourceLabel(event)} · ${event.time} · id ${event.id}`) }],
+      },
     ],
   };
 }
 
 function detailLines(event: NotifyEvent): string[] {
-  const details = event.details as { resources?: { address: string; action: string; fields?: { path: string }[]; by?: string }[]; lines?: string[] };
+  const details = event.details as {
+    resources?: { address: string; action: string; fields?: { path: string }[]; by?: string }[];
+    lines?: string[];
+  };
   if (Array.isArray(details.lines)) return details.lines;
-  return (details.resources ?? []).map((r) => `${r.address}: ${r.action}${r.fields?.length ? ` (${r.fields.map((f) => f.path).join(", ")})` : ""}${r.by === "outside" ? " (no longer differs)" : ""}`);
+  return (details.resources ?? []).map(
+    (r) =>
+      `${r.address}: ${r.action}${r.fields?.length ? ` (${r.fields.map((f) => f.path).join(", ")})` : ""}${r.by === "outside" ? " (no longer differs)" : ""}`,
+  );
 }
 
 function sourceLabel(event: NotifyEvent): string {

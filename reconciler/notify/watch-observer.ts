@@ -4,10 +4,19 @@
  * waits for a receiver: events are queued (delivery.ts).
  */
 import type { RevisionLoaded, RoundEnd, WatchObserver } from "../watch/events.js";
-import { applyFailed, budgetBlocked, driftDetected, driftFlapping, driftRepaired, policyBlocked, rolloutsReverted, sourceBroken } from "./builders.js";
-import { driftEntry, DriftTracker, FLAP } from "./drift.js";
+import {
+  applyFailed,
+  budgetBlocked,
+  driftDetected,
+  driftFlapping,
+  driftRepaired,
+  policyBlocked,
+  rolloutsReverted,
+  sourceBroken,
+} from "./builders.js";
+import { driftEntry, DriftTracker, type FLAP } from "./drift.js";
 import type { EventOrigin, NotifySource } from "./event.js";
-import { Notifier } from "./notifier.js";
+import type { Notifier } from "./notifier.js";
 import { OncePer } from "./once.js";
 
 /** How long the end of watch waits for queued notifications. */
@@ -32,11 +41,13 @@ export class NotifyObserver implements WatchObserver {
   revisionLoaded(event: RevisionLoaded): void {
     this.revision = event.revision ?? null;
     if (event.brokenRevision !== undefined) {
-      if (this.brokenTold.first(`commit ${event.brokenRevision}`)) this.notifier.send(sourceBroken(this.origin(), event.brokenRevision, event.sourceError ?? "does not load", this.revision));
+      if (this.brokenTold.first(`commit ${event.brokenRevision}`))
+        this.notifier.send(sourceBroken(this.origin(), event.brokenRevision, event.sourceError ?? "does not load", this.revision));
       return;
     }
     // Local files that broke after a good load (no commit to name): once per distinct error, as a round that ends at the source.
-    if (event.sourceError !== undefined && this.brokenTold.first(`error ${event.sourceError}`)) this.notifier.send(sourceBroken(this.origin(), null, event.sourceError, this.revision));
+    if (event.sourceError !== undefined && this.brokenTold.first(`error ${event.sourceError}`))
+      this.notifier.send(sourceBroken(this.origin(), null, event.sourceError, this.revision));
   }
 
   roundEnded(event: RoundEnd): void {
@@ -71,20 +82,24 @@ export class NotifyObserver implements WatchObserver {
     const origin = this.origin();
     const plan = event.plan!;
     const at = event.revision ?? "files";
-    if (event.held === "budget" && this.heldTold.first(`budget ${at} ${JSON.stringify(plan.cost)}`)) this.notifier.send(budgetBlocked(origin, plan));
+    if (event.held === "budget" && this.heldTold.first(`budget ${at} ${JSON.stringify(plan.cost)}`))
+      this.notifier.send(budgetBlocked(origin, plan));
     if (event.held === "policy") {
       const blocked = policyBlocked(origin, plan);
       if (this.heldTold.first(`policy ${at} ${JSON.stringify(blocked.details.violations)}`)) this.notifier.send(blocked);
     }
     if (event.outcome !== "failed" || !event.applying) return;
-    const reverted = rolloutsReverted(origin, event.outcomes ?? []).filter((e) => this.heldTold.first(`rollout ${at} ${String(e.details.group)} ${String(e.details.batch)}`));
+    const reverted = rolloutsReverted(origin, event.outcomes ?? []).filter((e) =>
+      this.heldTold.first(`rollout ${at} ${String(e.details.group)} ${String(e.details.batch)}`),
+    );
     for (const revert of reverted) this.notifier.send(revert);
     // A reverted rollout is the failure: told once, as rollout.reverted.
     const reverts = (event.outcomes ?? []).some((o) => (o.reverted?.length ?? 0) > 0);
     const error = event.error ?? { code: undefined, message: "the apply failed" };
     // By what failed, not the message (it may name a request id): the same failure every round is one event.
     const failed = (event.outcomes ?? []).filter((o) => o.status === "failed").map((o) => `${o.step.op} ${o.step.address}`);
-    if (!reverts && this.heldTold.first(`apply ${at} ${error.code ?? ""} ${failed.join(",") || error.message}`)) this.notifier.send(applyFailed(origin, error, event.outcomes ?? []));
+    if (!reverts && this.heldTold.first(`apply ${at} ${error.code ?? ""} ${failed.join(",") || error.message}`))
+      this.notifier.send(applyFailed(origin, error, event.outcomes ?? []));
   }
 
   private origin(): EventOrigin {

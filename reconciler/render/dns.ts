@@ -1,7 +1,7 @@
 /** How `cubeform dns` (and the demo) print a cube's DNS records: a table, JSON or zone-file lines. Pure. */
 import { isIP } from "node:net";
 import type { DnsRecordStatus } from "../../schema/api.js";
-import { DNS_FORMATS } from "../arguments/options.js";
+import type { DNS_FORMATS } from "../arguments/options.js";
 import { escapeText as t, zoneName, zoneString } from "./escape.js";
 import { proxyAdvice as advice } from "../report/reach.js";
 import { table } from "./table.js";
@@ -33,10 +33,24 @@ function renderTable(report: CubeDns): string {
   const lines: string[] = [];
   for (const domain of report.domains) {
     const found = domain.records.filter((r) => r.state === "found").length;
-    const status = domain.error !== undefined ? `could not be checked: ${domain.error}` : domain.complete ? "complete" : `${found} of ${domain.records.length} records found`;
+    const status =
+      domain.error !== undefined
+        ? `could not be checked: ${domain.error}`
+        : domain.complete
+          ? "complete"
+          : `${found} of ${domain.records.length} records found`;
     lines.push(t(`${report.cube.name}  ${domain.hostname}  (${status})`));
-    const rows = table(["TYPE", "HOST", "VALUE", "STATE", "PROXY"], domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)]));
-    lines.push(...rows.trimEnd().split("\n").map((row) => `  ${row}`), "");
+    const rows = table(
+      ["TYPE", "HOST", "VALUE", "STATE", "PROXY"],
+      domain.records.map((r) => [r.type, r.host, r.value, stateText(r), proxyAdvice(r)]),
+    );
+    lines.push(
+      ...rows
+        .trimEnd()
+        .split("\n")
+        .map((row) => `  ${row}`),
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -47,7 +47,10 @@ export function escapeMarkdown(text: string): string {
 /** As escapeMarkdown, for text in the middle of a line: what only starts markup at a line's start (`4.75`, `- `) stays as it is. */
 export function inlineMarkdown(text: string, atLineStart: (line: string) => string = (line) => line): string {
   // Entities last: their "#" must not be escaped in turn (`&\#39;` shows as text).
-  return atLineStart(escapeText(text).replace(/[\\`*_[\]|~@]|:(?=\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)).replace(/[&<>"']/g, (c) => HTML[c] as string);
+  return atLineStart(escapeText(text).replace(/[\\`*_[\]|~@]|:(?=\/)|(?<=\bwww)\./gi, (c) => `\\${c}`)).replace(
+    /[&<>"']/g,
+    (c) => HTML[c] as string,
+  );
 }
 
 /** Code-styled markdown for a value (a backtick in it cannot end the span: none is used). */
@@ -67,7 +70,9 @@ export const shellCommand = (argv: readonly string[]): string => argv.map(shellW
  * name characters as `\DDD`, so a value cannot end its record or start another.
  */
 export function zoneName(text: string): string {
-  return [...Buffer.from(text, "utf8")].map((byte) => (/[A-Za-z0-9._*-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, "0")}`)).join("");
+  return [...Buffer.from(text, "utf8")]
+    .map((byte) => (/[A-Za-z0-9._*-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, "0")}`))
+    .join("");
 }
 
 /** A zone-file character string (a TXT value): quoted, `"` and `\` escaped, unprintable bytes as `\DDD`. */

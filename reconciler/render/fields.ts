@@ -40,7 +40,9 @@ export function changeFieldLines(change: ResourceChange, layout: FieldLayout): s
 /** `~ path: old → new` for each field change (drift and updates). */
 export function fieldChangeLines(changes: FieldChange[], layout: FieldLayout): string[] {
   const fit = { ...layout, width: Math.max(MIN_WIDTH, layout.width) };
-  return byFileOrder(changes, (f) => f.path.slice(f.path.lastIndexOf(".") + 1), fit.keyOrder).flatMap((f) => changedField(f.path, f.before, f.after, f.forcesReplace, fit.indent, fit.width));
+  return byFileOrder(changes, (f) => f.path.slice(f.path.lastIndexOf(".") + 1), fit.keyOrder).flatMap((f) =>
+    changedField(f.path, f.before, f.after, f.forcesReplace, fit.indent, fit.width),
+  );
 }
 
 /** One value on one line: JSON for data, markers as they are. */
@@ -58,11 +60,20 @@ export function inlineValue(value: unknown): string {
 
 function viewLines(view: Record<string, unknown> | null, symbol: Symbol, layout: FieldLayout): string[] {
   if (view === null) return [];
-  return viewEntries(view, layout.keyOrder).flatMap(([key, value]) => fieldOrGroup(key, value, symbol, layout.indent, layout.width, layout.keyOrder));
+  return viewEntries(view, layout.keyOrder).flatMap(([key, value]) =>
+    fieldOrGroup(key, value, symbol, layout.indent, layout.width, layout.keyOrder),
+  );
 }
 
 /** A plain object opens as a group, one member per line; anything else is one field. */
-function fieldOrGroup(key: string, value: unknown, symbol: Symbol, indent: string, width: number, keyOrder: string[] | undefined): string[] {
+function fieldOrGroup(
+  key: string,
+  value: unknown,
+  symbol: Symbol,
+  indent: string,
+  width: number,
+  keyOrder: string[] | undefined,
+): string[] {
   if (!isPlainObject(value)) return field(`${symbol} ${t(key)}: `, value, indent, width);
   const members = memberEntries(value, keyOrder);
   return [`${indent}${symbol} ${t(key)}:`, ...members.flatMap(([k, v]) => field(`${symbol} ${t(k)}: `, v, indent + STEP, width))];
@@ -85,11 +96,13 @@ function replaceLines(change: ResourceChange, layout: FieldLayout): string[] {
       continue;
     }
     lines.push(`${layout.indent}${[...byPath.keys()].some((path) => path.startsWith(`${key}.`)) ? "~" : " "} ${t(key)}:`);
-    for (const [member, v] of memberEntries(value, layout.keyOrder)) lines.push(...render(`${key}.${member}`, v, layout.indent + STEP, member));
+    for (const [member, v] of memberEntries(value, layout.keyOrder))
+      lines.push(...render(`${key}.${member}`, v, layout.indent + STEP, member));
     shown.add(key);
   }
   // Changes that have no field in the new view (a domain moving to a cube made by this apply).
-  for (const f of change.changes) if (!shown.has(f.path)) lines.push(...changedField(f.path, f.before, f.after, f.forcesReplace, layout.indent, layout.width));
+  for (const f of change.changes)
+    if (!shown.has(f.path)) lines.push(...changedField(f.path, f.before, f.after, f.forcesReplace, layout.indent, layout.width));
   return lines;
 }
 

@@ -6,7 +6,9 @@ import type { LoadedFiles } from "../../desired/index.js";
  * The keys of a declared domain in the order the file writes them, for the text plan. Located lazily (the first domain asked for parses the file for
  * positions), so plans without domain changes never pay for it.
  */
-export function domainKeyOrder(loaded: Pick<LoadedFiles, "desired" | "locateCube">): (cubeName: string, hostname: string) => string[] | undefined {
+export function domainKeyOrder(
+  loaded: Pick<LoadedFiles, "desired" | "locateCube">,
+): (cubeName: string, hostname: string) => string[] | undefined {
   let byName: Map<string, DesiredCubeSpec> | undefined;
   return (cubeName, hostname) => {
     // Built on first use: a plan of many cubes asks once per domain shown.

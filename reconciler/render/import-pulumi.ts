@@ -6,7 +6,18 @@
 import { powerSide, type ObservedCube, type ObservedState } from "../../engine/index.js";
 import type { Domain, TcpMapping } from "../../client/api.js";
 import { codeComment as comment } from "./escape.js";
-import { cubeFields, cubesInOrder, domainSettings, domainsInOrder, duplicatedNames, leftOutWebhooks, portFields, publishedPorts, SSH_KEY_VARIABLE, type Plain } from "./imported.js";
+import {
+  cubeFields,
+  cubesInOrder,
+  domainSettings,
+  domainsInOrder,
+  duplicatedNames,
+  leftOutWebhooks,
+  portFields,
+  publishedPorts,
+  SSH_KEY_VARIABLE,
+  type Plain,
+} from "./imported.js";
 
 /** Marks a value written as code, not as a literal. */
 class Code {
@@ -29,7 +40,9 @@ function header(observed: ObservedState, now: Date): string {
  * after checking that it matches what is declared here (nothing is changed; a mismatch fails and
  * names the fields). Later runs of \`pulumi up\` show no changes until you edit this program.
  * Not readable from the API, so not written here: SSH public keys (used only when a cube is
- * created or replaced), userData (cloud-init) and basic-auth passwords.${leftOutWebhooks(observed, comment).map((line) => `\n *${line}`).join("")}
+ * created or replaced), userData (cloud-init) and basic-auth passwords.${leftOutWebhooks(observed, comment)
+   .map((line) => `\n *${line}`)
+   .join("")}
  *
  *   pulumi config set sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"   # or export ${SSH_KEY_VARIABLE}
  *   pulumi up
@@ -66,8 +79,16 @@ function domainStatement(domain: Domain, cubeResource: string, cubeRef: Code): s
   if (domain.port === null) {
     return `// ${comment(domain.hostname)} (id ${comment(`${domain.cubeId}/${domain.id}`)}): the API shows no port for it; declare it with the port it routes to and adoptId ${literal(`${domain.cubeId}/${domain.id}`)}.`;
   }
-  const inputs = { adoptId: `${domain.cubeId}/${domain.id}`, cubeId: cubeRef, hostname: domain.hostname, port: domain.port, ...domainSettings(domain) };
-  const note = domain.basicAuthUser ? `// The password cannot be read: add basicAuthPassword: config.requireSecret("...") to manage it.\n` : "";
+  const inputs = {
+    adoptId: `${domain.cubeId}/${domain.id}`,
+    cubeId: cubeRef,
+    hostname: domain.hostname,
+    port: domain.port,
+    ...domainSettings(domain),
+  };
+  const note = domain.basicAuthUser
+    ? `// The password cannot be read: add basicAuthPassword: config.requireSecret("...") to manage it.\n`
+    : "";
   return `${note}new Domain(${literal(name)}, ${literal(inputs)});`;
 }
 
@@ -78,7 +99,9 @@ function mappingStatement(mapping: TcpMapping, cubeResource: string, cubeRef: Co
 
 /** Words a `const` cannot be named (a cube may be named "delete"). */
 const RESERVED = new Set(
-  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await async of arguments eval undefined".split(" "),
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await async of arguments eval undefined".split(
+    " ",
+  ),
 );
 
 /** TypeScript identifiers from cube names ("web-1" → web1), never two alike. */
@@ -103,7 +126,9 @@ function literal(value: unknown, indent = ""): string {
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Plain).filter(([, member]) => member !== undefined);
     const inner = `${indent}  `;
-    const parts = entries.map(([key, member]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(member, inner)}`);
+    const parts = entries.map(
+      ([key, member]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(member, inner)}`,
+    );
     const flat = `{ ${parts.join(", ")} }`;
     if (flat.length + indent.length <= 100 && !parts.some((part) => part.includes("\n"))) return entries.length === 0 ? "{}" : flat;
     return `{\n${parts.map((part) => `${inner}${part},`).join("\n")}\n${indent}}`;

@@ -54,16 +54,26 @@ export function cubeFields(observed: ObservedCube, head: Plain, afterResources: 
 
 /** The domain settings to write: empty values mean "not set"; values the file cannot spell stay unmanaged. */
 export function domainSettings(domain: Domain): Plain {
-  return Object.fromEntries(DOMAIN_DECLARED_SETTINGS.filter((key) => canonical(domain[key]) !== null && DesiredDomain.shape[key].safeParse(domain[key]).success).map((key) => [key, domain[key]]));
+  return Object.fromEntries(
+    DOMAIN_DECLARED_SETTINGS.filter(
+      (key) => canonical(domain[key]) !== null && DesiredDomain.shape[key].safeParse(domain[key]).success,
+    ).map((key) => [key, domain[key]]),
+  );
 }
 
-export const domainsInOrder = (observed: ObservedCube): Domain[] => [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
+export const domainsInOrder = (observed: ObservedCube): Domain[] =>
+  [...observed.domains].sort((a, b) => a.hostname.localeCompare(b.hostname));
 
-export const publishedPorts = (observed: ObservedCube): TcpMapping[] => observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort);
+export const publishedPorts = (observed: ObservedCube): TcpMapping[] =>
+  observed.tcpMappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort);
 
 /** A published port's fields after its cubePort. */
 export function portFields(mapping: TcpMapping): Plain {
-  return { ...(mapping.label !== null ? { label: mapping.label } : {}), udp: mapping.udp, ...(mapping.allow.length > 0 ? { allow: mapping.allow } : {}) };
+  return {
+    ...(mapping.label !== null ? { label: mapping.label } : {}),
+    udp: mapping.udp,
+    ...(mapping.allow.length > 0 ? { allow: mapping.allow } : {}),
+  };
 }
 
 /** Live cubes NAME-1 … NAME-N (N ≥ 2) written as one entry with `replicas: N`. */

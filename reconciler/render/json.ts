@@ -10,7 +10,10 @@ import type { DriftReport } from "./types.js";
 
 export const JSON_FORMAT_VERSION = 3;
 
-export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & { formatVersion: typeof JSON_FORMAT_VERSION; changes: ResourceChange[] };
+export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & {
+  formatVersion: typeof JSON_FORMAT_VERSION;
+  changes: ResourceChange[];
+};
 
 /** What a script receives for one change: bodies only where they say something. */
 export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoopBodies;

@@ -6,20 +6,39 @@ import type { DriftReport, RenderContext } from "./types.js";
 import { escapeMarkdown, markdownCode } from "./escape.js";
 import { policyMarkdown } from "./policy.js";
 import { inlineValue } from "./fields.js";
-import { ACTION_WORDS, blockedLine, changedGroups, costLine, groupAddress, groupDescription, rolloutLine, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import {
+  ACTION_WORDS,
+  blockedLine,
+  changedGroups,
+  costLine,
+  groupAddress,
+  groupDescription,
+  rolloutLine,
+  overBudgetMessage,
+  pacingLine,
+  summaryLine,
+  symbolOf,
+  unmanagedCubes,
+  visibleChanges,
+} from "./values.js";
 
 const KIND_TITLES: Record<ResourceKind, string> = { cube: "Cubes", domain: "Domains", port: "TCP ports", webhook: "Webhook endpoints" };
 
 export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cubeform plan"): string {
   const lines = [`### ${title}`, ""];
   const { source } = plan;
-  if (source !== undefined) lines.push(`Source: ${markdownCode(source.repo)} ${markdownCode(source.ref)} at commit ${markdownCode(shortCommit(source.revision))} (${markdownCode(source.path)})`, "");
+  if (source !== undefined)
+    lines.push(
+      `Source: ${markdownCode(source.repo)} ${markdownCode(source.ref)} at commit ${markdownCode(shortCommit(source.revision))} (${markdownCode(source.path)})`,
+      "",
+    );
   const changes = visibleChanges(plan).filter((c) => !(c.unmanaged && c.action === "noop"));
   if (changes.length === 0) lines.push(`No changes: the space matches ${markdownCode(ctx.file)}.`, "");
   lines.push(...groupTable(plan));
   for (const kind of Object.keys(KIND_TITLES) as ResourceKind[]) lines.push(...kindTable(kind, changes));
   const unmanaged = unmanagedCubes(plan).filter((c) => c.action === "noop");
-  if (unmanaged.length > 0) lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
+  if (unmanaged.length > 0)
+    lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
   lines.push(...policyMarkdown(plan));
   lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
   const cost = costLine(plan);
@@ -37,7 +56,8 @@ export function renderDriftMarkdown(report: DriftReport, ctx: RenderContext): st
   if (incomplete.length > 0) {
     lines.push("", "#### DNS records not all found", "", "| Domain | Record | State |", "| --- | --- | --- |");
     for (const check of incomplete) {
-      for (const r of check.records.filter((r) => r.state !== "found")) lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${cell(r.state)} |`);
+      for (const r of check.records.filter((r) => r.state !== "found"))
+        lines.push(`| ${cell(check.hostname)} | ${cell(`${r.type} ${r.host} → ${r.value}`)} | ${cell(r.state)} |`);
       if (check.error) lines.push(`| ${cell(check.hostname)} | (could not be checked) | ${cell(check.error)} |`);
     }
   }
@@ -50,7 +70,12 @@ function groupTable(plan: Plan): string[] {
   if (groups.length === 0) return [];
   const lines = ["#### Groups of replicas", "", "| Group | Change | Rollout |", "| --- | --- | --- |"];
   for (const group of groups) {
-    const how = group.rollout !== undefined ? rolloutLine(group.rollout) : group.warning !== undefined ? `:warning: ${group.warning}` : "no rollout: members change in the plan's usual order";
+    const how =
+      group.rollout !== undefined
+        ? rolloutLine(group.rollout)
+        : group.warning !== undefined
+          ? `:warning: ${group.warning}`
+          : "no rollout: members change in the plan's usual order";
     lines.push(`| ${markdownCode(groupAddress(group))} | ${cell(groupDescription(group))} | ${cell(how)} |`);
   }
   lines.push("");

@@ -57,7 +57,10 @@ export function policyCountLine(plan: Plan): string {
   const others = report.violations.length - blocking;
   const rules = `${report.rules} ${report.rules === 1 ? "rule" : "rules"} checked`;
   if (report.violations.length === 0) return `${rules}, no violation.`;
-  const parts = [blocking > 0 ? `${blocking} mandatory ${blocking === 1 ? "violation blocks" : "violations block"} apply` : "", others > 0 ? `${others} ${others === 1 ? "warning" : "warnings"}` : ""].filter(Boolean);
+  const parts = [
+    blocking > 0 ? `${blocking} mandatory ${blocking === 1 ? "violation blocks" : "violations block"} apply` : "",
+    others > 0 ? `${others} ${others === 1 ? "warning" : "warnings"}` : "",
+  ].filter(Boolean);
   return `${rules}: ${parts.join(", ")}.`;
 }
 
@@ -69,20 +72,31 @@ export function policyMarkdown(plan: Plan): string[] {
   if (report.violations.length > 0) {
     lines.push("| | Resource | Rule | Saw | Fix |", "| --- | --- | --- | --- | --- |");
     for (const v of report.violations) {
-      lines.push(`| ${blocksApply(v) ? ":no_entry:" : ":warning:"} | ${markdownCode(v.address)} | ${markdownCode(v.rule)} (${escapeMarkdown(standing(v))}) | ${escapeMarkdown(v.saw)} | ${escapeMarkdown(v.fix)} |`);
+      lines.push(
+        `| ${blocksApply(v) ? ":no_entry:" : ":warning:"} | ${markdownCode(v.address)} | ${markdownCode(v.rule)} (${escapeMarkdown(standing(v))}) | ${escapeMarkdown(v.saw)} | ${escapeMarkdown(v.fix)} |`,
+      );
     }
     lines.push("");
   }
-  for (const o of report.overrides ?? []) lines.push(`Override: rule ${markdownCode(o.rule)} passes for this apply; reason: ${escapeMarkdown(o.reason)}`, "");
+  for (const o of report.overrides ?? [])
+    lines.push(`Override: rule ${markdownCode(o.rule)} passes for this apply; reason: ${escapeMarkdown(o.reason)}`, "");
   return lines;
 }
 
 /** GitHub annotations: an error per violation that blocks apply, a warning for the others, at the cube's line. */
-export function policyAnnotations(plan: Plan, ctx: RenderContext, annotate: (level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string) => string): string {
+export function policyAnnotations(
+  plan: Plan,
+  ctx: RenderContext,
+  annotate: (level: "warning" | "error", where: { file: string; line?: number; col?: number }, message: string) => string,
+): string {
   return (plan.policy?.violations ?? [])
     .map((v) => {
       const where = { file: ctx.file, ...(v.cubeName === undefined ? {} : ctx.cubePositions[v.cubeName]) };
-      return annotate(blocksApply(v) ? "error" : "warning", where, `${v.address}: policy ${v.rule} (${standing(v)}): ${v.saw}; fix: ${v.fix}`);
+      return annotate(
+        blocksApply(v) ? "error" : "warning",
+        where,
+        `${v.address}: policy ${v.rule} (${standing(v)}): ${v.saw}; fix: ${v.fix}`,
+      );
     })
     .join("");
 }

@@ -32,12 +32,17 @@ export function renderPreviewUpJson(report: PreviewUpReport): string {
   return `${JSON.stringify({ formatVersion: 1, ...report }, null, 2)}\n`;
 }
 
-const money = (cost: NonNullable<PreviewUpReport["cost"]>): string => `${cost.monthly.toFixed(2)} ${cost.currency}/month${cost.maxMonthly === undefined ? "" : ` (at most ${cost.maxMonthly})`}`;
+const money = (cost: NonNullable<PreviewUpReport["cost"]>): string =>
+  `${cost.monthly.toFixed(2)} ${cost.currency}/month${cost.maxMonthly === undefined ? "" : ` (at most ${cost.maxMonthly})`}`;
 
 export function renderPreviewUpText(report: PreviewUpReport): string {
   const lines = [""];
   lines.push(...report.problems.map(escapeText));
-  lines.push(escapeText(`Preview ${report.id} in space ${report.spaceId}: ${report.cubes.length} ${report.cubes.length === 1 ? "cube" : "cubes"}${report.converged ? "" : " (not converged: run preview up again)"}; ${report.mutationsSent} API ${report.mutationsSent === 1 ? "mutation" : "mutations"} sent.`));
+  lines.push(
+    escapeText(
+      `Preview ${report.id} in space ${report.spaceId}: ${report.cubes.length} ${report.cubes.length === 1 ? "cube" : "cubes"}${report.converged ? "" : " (not converged: run preview up again)"}; ${report.mutationsSent} API ${report.mutationsSent === 1 ? "mutation" : "mutations"} sent.`,
+    ),
+  );
   if (report.removed.length > 0) lines.push(escapeText(`Removed (no longer in the file): ${report.removed.join(", ")}`));
   lines.push(`Cost: ${report.cost === null ? "unknown (the prices could not be read)" : escapeText(money(report.cost))}`);
   for (const cube of report.cubes) {
@@ -52,7 +57,10 @@ export function renderPreviewUpText(report: PreviewUpReport): string {
 /** A pull request comment: a heading the CI job can find again to edit the comment in place, then a table per cube. */
 export function renderPreviewUpMarkdown(report: PreviewUpReport): string {
   const lines = [`<!-- cubeform-preview:${report.id} -->`, `### Preview \`${report.id}\`${report.converged ? "" : " (not converged)"}`, ""];
-  lines.push(`Space ${markdownCode(report.spaceId)} · cost ${report.cost === null ? "unknown" : inlineMarkdown(money(report.cost))} · ${report.mutationsSent} API mutations`, "");
+  lines.push(
+    `Space ${markdownCode(report.spaceId)} · cost ${report.cost === null ? "unknown" : inlineMarkdown(money(report.cost))} · ${report.mutationsSent} API mutations`,
+    "",
+  );
   for (const problem of report.problems) lines.push(`- :warning: ${escapeMarkdown(problem)}`);
   if (report.problems.length > 0) lines.push("");
   lines.push("| Cube | URL | SSH |", "| --- | --- | --- |");
@@ -76,11 +84,15 @@ export interface PreviewListEntry {
 }
 
 export function renderPreviewListText(spaceId: string, previews: readonly PreviewListEntry[]): string {
-  if (previews.length === 0) return escapeText(`No previews in space ${spaceId}.`) + "\n";
+  if (previews.length === 0) return `${escapeText(`No previews in space ${spaceId}.`)}\n`;
   const lines = [escapeText(`Previews in space ${spaceId}:`)];
   for (const preview of previews) {
     const protectedCount = preview.cubes.filter((c) => c.protected).length;
-    lines.push(escapeText(`  ${preview.id.padEnd(10)} ${preview.cubes.length} ${preview.cubes.length === 1 ? "cube " : "cubes"}  last changed ${preview.lastChangedAt ?? "unknown"}${protectedCount > 0 ? `  (${protectedCount} protected: never removed)` : ""}`));
+    lines.push(
+      escapeText(
+        `  ${preview.id.padEnd(10)} ${preview.cubes.length} ${preview.cubes.length === 1 ? "cube " : "cubes"}  last changed ${preview.lastChangedAt ?? "unknown"}${protectedCount > 0 ? `  (${protectedCount} protected: never removed)` : ""}`,
+      ),
+    );
     lines.push(escapeText(`             ${preview.cubes.map((c) => c.name).join(", ")}`));
   }
   return `${lines.join("\n")}\n`;
@@ -103,7 +115,7 @@ export function renderRemovalJson(report: PreviewRemovalReport): string {
 }
 
 export function renderRemovalText(report: PreviewRemovalReport, what: string): string {
-  if (report.previews.length === 0) return escapeText(`${what}: nothing to remove in space ${report.spaceId}.`) + "\n";
+  if (report.previews.length === 0) return `${escapeText(`${what}: nothing to remove in space ${report.spaceId}.`)}\n`;
   const lines: string[] = [];
   if (report.dryRun === true) {
     lines.push(escapeText(`${what} would remove, in space ${report.spaceId}:`));
@@ -111,6 +123,10 @@ export function renderRemovalText(report: PreviewRemovalReport, what: string): s
     return `${lines.join("\n")}\n`;
   }
   for (const kept of report.kept) lines.push(escapeText(`Kept ${kept.name}: ${kept.reason}`));
-  lines.push(escapeText(`${what}: removed ${report.removed.length} ${report.removed.length === 1 ? "cube" : "cubes"} of ${report.previews.map((p) => p.id).join(", ")} in space ${report.spaceId}; ${report.kept.length} kept; ${report.mutationsSent} API ${report.mutationsSent === 1 ? "mutation" : "mutations"} sent.`));
+  lines.push(
+    escapeText(
+      `${what}: removed ${report.removed.length} ${report.removed.length === 1 ? "cube" : "cubes"} of ${report.previews.map((p) => p.id).join(", ")} in space ${report.spaceId}; ${report.kept.length} kept; ${report.mutationsSent} API ${report.mutationsSent === 1 ? "mutation" : "mutations"} sent.`,
+    ),
+  );
   return `${lines.join("\n")}\n`;
 }

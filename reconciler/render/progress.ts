@@ -32,7 +32,9 @@ function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds)) return "?";
   if (seconds < 60) return `${Math.ceil(seconds)}s`;
   const minutes = Math.floor(seconds / 60);
-  return minutes < 60 ? `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, "0")}s` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+  return minutes < 60
+    ? `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, "0")}s`
+    : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 /** `label` may hold an API value (a file name): shown escaped, like everything printed. */
@@ -48,7 +50,10 @@ export function progressLine(io: CliIo, label: string, now: () => number = Date.
     const elapsed = (now() - started) / 1000;
     const moved = p.bytes - (first ?? p.bytes);
     const rate = elapsed > 0 ? moved / elapsed : 0;
-    const amount = p.total === null ? formatBytes(p.bytes) : `${formatBytes(p.bytes)} / ${formatBytes(p.total)} (${Math.floor((p.bytes / Math.max(p.total, 1)) * 100)}%)`;
+    const amount =
+      p.total === null
+        ? formatBytes(p.bytes)
+        : `${formatBytes(p.bytes)} / ${formatBytes(p.total)} (${Math.floor((p.bytes / Math.max(p.total, 1)) * 100)}%)`;
     const eta = p.total !== null && rate > 0 ? `  ETA ${formatSeconds((p.total - p.bytes) / rate)}` : "";
     return `${shown}  ${amount}  ${formatBytes(rate)}/s${eta}`;
   };

@@ -6,13 +6,32 @@ import { escapeText as t } from "./escape.js";
 import { changeFieldLines, DEFAULT_WIDTH, fieldChangeLines, wrap, type FieldLayout } from "./fields.js";
 import type { DomainDnsCheck, DriftReport, RenderContext } from "./types.js";
 import { policyLinesUnder, policyTextSection } from "./policy.js";
-import { ACTION_WORDS, rolloutLine, blockedLine, costLine, driftedChanges, hasChanges, overBudgetMessage, pacingLine, summaryLine, symbolOf, unmanagedCubes, visibleChanges } from "./values.js";
+import {
+  ACTION_WORDS,
+  rolloutLine,
+  blockedLine,
+  costLine,
+  driftedChanges,
+  hasChanges,
+  overBudgetMessage,
+  pacingLine,
+  summaryLine,
+  symbolOf,
+  unmanagedCubes,
+  visibleChanges,
+} from "./values.js";
 
 export function renderPlanText(plan: Plan, ctx: RenderContext): string {
   const c = paletteFor(ctx.color);
   // No separate drift section: without a state file every in-place change is drift, and the
   // changes already show each field live → file.
-  const sections = [headerLines(plan), unmanagedSection(plan, c), changesSection(plan, ctx, c), policyTextSection(plan, c), summarySection(plan, ctx)];
+  const sections = [
+    headerLines(plan),
+    unmanagedSection(plan, c),
+    changesSection(plan, ctx, c),
+    policyTextSection(plan, c),
+    summarySection(plan, ctx),
+  ];
   return joinSections(sections);
 }
 
@@ -50,7 +69,11 @@ export function sourceLine(plan: Plan): string {
 function driftSection(plan: Plan, ctx: RenderContext, c: Palette): string {
   const drifted = driftedChanges(plan);
   if (drifted.length === 0) return "";
-  const lines = [c.bold(`Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${t(ctx.file)} (live → file):`)];
+  const lines = [
+    c.bold(
+      `Drift: ${drifted.length} live ${drifted.length === 1 ? "resource differs" : "resources differ"} from ${t(ctx.file)} (live → file):`,
+    ),
+  ];
   for (const change of drifted) {
     lines.push(`  ${c.yellow("~")} ${t(change.address)}`);
     lines.push(...fieldChangeLines(change.changes, layoutFor(change, ctx)));
@@ -62,7 +85,10 @@ function unmanagedSection(plan: Plan, c: Palette): string {
   const cubes = unmanagedCubes(plan);
   if (cubes.length === 0) return "";
   const lines = [c.bold(`Unmanaged cubes (in the space, not in the file; deleted only with --prune or prune: true):`)];
-  for (const cube of cubes) lines.push(`  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : cube.blocked ? ` → blocked (${cube.blocked.code === "termination_protected" ? "protected" : "the source declares no cubes"}: not deleted)` : ` → ${ACTION_WORDS[cube.action]}`}`);
+  for (const cube of cubes)
+    lines.push(
+      `  ? ${t(cube.address)}${cube.id ? ` (id ${t(cube.id)})` : ""}${cube.action === "noop" ? "" : cube.blocked ? ` → blocked (${cube.blocked.code === "termination_protected" ? "protected" : "the source declares no cubes"}: not deleted)` : ` → ${ACTION_WORDS[cube.action]}`}`,
+    );
   return lines.join("\n");
 }
 
@@ -108,7 +134,9 @@ function groupedChanges(plan: Plan, changes: ResourceChange[]): ChangeLine[] {
 /** "cube/web[1..4] (group of 4 replicas; 2 live, 2 replaced)" and its warning or rollout. */
 function groupHeaderLines(group: PlanGroup, c: Palette): string[] {
   const scaled = group.live !== group.replicas && group.live > 0 ? `, scaling ${group.live} → ${group.replicas}` : "";
-  const lines = [`  ${c.bold(t(`cube/${group.name}[1..${group.replicas}]`))} ${c.dim(`(group of ${group.replicas} replicas${scaled}; ${group.replacing} to replace)`)}`];
+  const lines = [
+    `  ${c.bold(t(`cube/${group.name}[1..${group.replicas}]`))} ${c.dim(`(group of ${group.replicas} replicas${scaled}; ${group.replacing} to replace)`)}`,
+  ];
   if (group.rollout !== undefined) lines.push(`      ${t(rolloutLine(group.rollout))}`);
   if (group.warning !== undefined) lines.push(`      ${c.yellow(`warning: ${t(group.warning)}`)}`);
   return lines;
@@ -125,22 +153,35 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
   const lines = [c.bold("DNS records not all found (missing = not published yet, unknown = the service could not check):")];
   for (const check of incomplete) {
     lines.push(`  ${t(check.hostname)} (${t(check.address)})${check.error ? `: could not be checked: ${t(check.error)}` : ""}`);
-    for (const r of check.records) if (r.state !== "found") lines.push(`      ${t(r.state).padEnd(8)} ${t(r.type)} ${t(r.host)} → ${t(r.value)}`);
+    for (const r of check.records)
+      if (r.state !== "found") lines.push(`      ${t(r.state).padEnd(8)} ${t(r.type)} ${t(r.host)} → ${t(r.value)}`);
   }
   const unchecked = checks.filter((check) => check.error !== undefined).length;
-  if (unchecked > 0) lines.push(`${unchecked} of ${checks.length} domains could not be checked (listed above); run drift again later, or lower --dns-rate.`);
+  if (unchecked > 0)
+    lines.push(`${unchecked} of ${checks.length} domains could not be checked (listed above); run drift again later, or lower --dns-rate.`);
   return lines.join("\n");
 }
 
 function summarySection(plan: Plan, ctx: RenderContext): string {
   const overBudget = overBudgetMessage(plan);
-  return wrapped(ctx, summaryLine(plan), pacingLine(plan), costLine(plan), blockedLine(plan), overBudget && `Blocked by the budget: ${overBudget}.`);
+  return wrapped(
+    ctx,
+    summaryLine(plan),
+    pacingLine(plan),
+    costLine(plan),
+    blockedLine(plan),
+    overBudget && `Blocked by the budget: ${overBudget}.`,
+  );
 }
 
 /** Lines escaped and wrapped to the output's width, the rest of a long one indented. */
 function wrapped(ctx: RenderContext, ...lines: (string | undefined)[]): string {
   const width = ctx.width ?? DEFAULT_WIDTH;
-  return lines.flatMap((line) => (line === undefined ? [] : wrap(t(line), width, width - 2).map((part, i) => (i === 0 ? part : `  ${part}`).trimEnd()))).join("\n");
+  return lines
+    .flatMap((line) =>
+      line === undefined ? [] : wrap(t(line), width, width - 2).map((part, i) => (i === 0 ? part : `  ${part}`).trimEnd()),
+    )
+    .join("\n");
 }
 
 function colorSymbol(change: ResourceChange, c: Palette): string {

@@ -37,7 +37,8 @@ export function formatValue(value: unknown): string {
 export const visibleChanges = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.action !== "noop" || c.blocked !== undefined);
 
 /** Existing, declared resources whose live state differs from the file. */
-export const driftedChanges = (plan: Plan): ResourceChange[] => visibleChanges(plan).filter((c) => c.id !== null && !c.unmanaged && c.action !== "delete");
+export const driftedChanges = (plan: Plan): ResourceChange[] =>
+  visibleChanges(plan).filter((c) => c.id !== null && !c.unmanaged && c.action !== "delete");
 
 export const unmanagedCubes = (plan: Plan): ResourceChange[] => plan.changes.filter((c) => c.unmanaged === true && c.kind === "cube");
 
@@ -76,12 +77,15 @@ export function blockedLine(plan: Plan): string | undefined {
 export function costLine(plan: Plan): string | undefined {
   const cost = plan.cost;
   if (cost === undefined) return undefined;
-  if ("unknown" in cost) return `Cost: unknown (${cost.unknown})${cost.budget && cost.blocked !== true ? `; the budget of ${money(cost.budget.monthly)}/month is not checked` : ""}.`;
+  if ("unknown" in cost)
+    return `Cost: unknown (${cost.unknown})${cost.budget && cost.blocked !== true ? `; the budget of ${money(cost.budget.monthly)}/month is not checked` : ""}.`;
   const unit = `${cost.currency}/month`;
   const change = cost.delta === 0 ? "no change" : `${cost.delta > 0 ? "+" : "-"}${money(Math.abs(cost.delta))} ${unit}`;
   const fleet = cost.delta === 0 ? money(cost.after) : `${money(cost.before)} → ${money(cost.after)}`;
   const tiers = cost.tiers.map((t) => `${t.label} ×${t.multiplier} (${t.cubes} ${t.cubes === 1 ? "cube" : "cubes"})`).join(", ");
-  const budget = cost.budget ? `, ${cost.after <= cost.budget.monthly ? "within" : "over"} the budget of ${money(cost.budget.monthly)}` : "";
+  const budget = cost.budget
+    ? `, ${cost.after <= cost.budget.monthly ? "within" : "over"} the budget of ${money(cost.budget.monthly)}`
+    : "";
   const stopped = cost.stoppedBills === "disk" ? "stopped cubes bill disk only" : "stopped cubes counted in full";
   return `Cost: ${change} (fleet ${fleet} ${unit}${budget}; ${cost.hoursPerMonth} h/month, ${tiers ? `tier by cube vCPUs: ${tiers}, ` : ""}${stopped})`;
 }
@@ -90,7 +94,9 @@ export function costLine(plan: Plan): string | undefined {
 export function overBudgetMessage(plan: Plan): string | undefined {
   if (plan.cost !== undefined && "unknown" in plan.cost) {
     const { blocked, budget } = plan.cost;
-    return blocked === true && budget !== undefined ? `the change may add cost and its cost cannot be known, with a budget of ${money(budget.monthly)}/month (budget.monthly) set` : undefined;
+    return blocked === true && budget !== undefined
+      ? `the change may add cost and its cost cannot be known, with a budget of ${money(budget.monthly)}/month (budget.monthly) set`
+      : undefined;
   }
   const cost = plan.cost as KnownCost | undefined;
   if (cost?.budget?.over !== true) return undefined;
@@ -127,4 +133,3 @@ export function rolloutLine(rollout: NonNullable<PlanGroup["rollout"]>): string 
   const revert = rollout.autoRevert ? "; a failed check reverts the failed members" : "; a failed check stops the rollout";
   return `rollout: ${rollout.batches} ${rollout.batches === 1 ? "batch" : "batches"} of at most ${rollout.maxUnavailable}${canary}, each passing its ${check} for ${formatSeconds(rollout.healthyForMs / 1000)} s within ${formatSeconds(rollout.deadlineMs / 1000)} s${revert}`;
 }
-

@@ -11,7 +11,8 @@ function formatAt(argv: readonly string[]): { index: number; value: string; inli
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") return undefined;
-    if ((arg === "-o" || arg === "--format") && i + 1 < argv.length) return { index: i + 1, value: argv[i + 1] as string, inline: undefined };
+    if ((arg === "-o" || arg === "--format") && i + 1 < argv.length)
+      return { index: i + 1, value: argv[i + 1] as string, inline: undefined };
     if (arg.startsWith("--format=")) return { index: i, value: arg.slice("--format=".length), inline: "--format=" };
     if (/^-o[^-]/.test(arg)) return { index: i, value: arg.slice(2).replace(/^=/, ""), inline: "-o" };
   }
@@ -32,7 +33,8 @@ function invoked(program: Command, argv: readonly string[]): Command | undefined
   return command;
 }
 
-const choicesOf = (command: Command | undefined): readonly string[] => (command?.options.find((o) => o.long === "--format") as (Option & { argChoices?: string[] }) | undefined)?.argChoices ?? [];
+const choicesOf = (command: Command | undefined): readonly string[] =>
+  (command?.options.find((o) => o.long === "--format") as (Option & { argChoices?: string[] }) | undefined)?.argChoices ?? [];
 
 /** Lists yaml beside json in each --format's choices (help, completion): the value itself is turned into json before parsing. */
 export function offerYaml(command: Command): void {
@@ -45,7 +47,11 @@ export function offerYaml(command: Command): void {
  * When the arguments ask a command whose json is turned into yaml here for `yaml`: the arguments with json instead, and an io whose stdout
  * is kept until `finish()` writes it as YAML. undefined otherwise (the command's own yaml, as `version` and `import` have, or no yaml asked).
  */
-export function yamlRun(program: Command, argv: readonly string[], io: CliIo): { argv: string[]; io: CliIo; finish(): Promise<void> } | undefined {
+export function yamlRun(
+  program: Command,
+  argv: readonly string[],
+  io: CliIo,
+): { argv: string[]; io: CliIo; finish(): Promise<void> } | undefined {
   const at = formatAt(argv);
   if (at === undefined || at.value !== "yaml") return undefined;
   const command = invoked(program, argv);

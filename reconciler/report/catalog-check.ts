@@ -37,7 +37,8 @@ function catalogOf(client: CubeApi): Promise<Catalog> {
 export async function checkCatalog(client: CubeApi, plan: Plan, source: CatalogSource): Promise<void> {
   const asked = plan.changes.flatMap((c) => {
     if (c.kind !== "cube" || !c.after || (c.action !== "create" && !isReplace(c.action))) return [];
-    const sent = (field: "image" | "region") => (c.action === "create" || c.changes.some((f) => f.path === field) ? (c.after?.[field] as string | undefined) : undefined);
+    const sent = (field: "image" | "region") =>
+      c.action === "create" || c.changes.some((f) => f.path === field) ? (c.after?.[field] as string | undefined) : undefined;
     return [{ cubeName: c.cubeName, image: sent("image"), region: sent("region") }];
   });
   if (!asked.some((cube) => cube.image !== undefined || cube.region !== undefined)) return;
@@ -55,7 +56,10 @@ export async function checkCatalog(client: CubeApi, plan: Plan, source: CatalogS
     }
   }
   const problems = [...bad.values()].map(({ at, field, value, cubes }): FileProblem => {
-    const known = field === "image" ? `images: ${offered.image.join(", ")} (GET /images)` : `regions: ${offered.region.join(", ")} (GET /regions), or leave region out to let the API pick one`;
+    const known =
+      field === "image"
+        ? `images: ${offered.image.join(", ")} (GET /images)`
+        : `regions: ${offered.region.join(", ")} (GET /regions), or leave region out to let the API pick one`;
     const who = cubes.length === 1 ? `cube "${cubes[0]}"` : `cubes ${cubes.map((c) => `"${c}"`).join(", ")}`;
     return { ...at, message: `${who}: ${field} "${value}" is not offered by the API${didYouMean(value, offered[field])}; ${known}` };
   });

@@ -28,7 +28,12 @@ const realClock: PaceClock = { now: () => performance.now(), sleep };
  * `read` for every item, at most `pace.concurrency` at a time and at most `pace.rate.limit`
  * started in any `pace.rate.windowMs`; the answers in the items' order.
  */
-export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, read: (item: T) => Promise<R>, clock: PaceClock = realClock): Promise<R[]> {
+export async function readPaced<T, R>(
+  items: readonly T[],
+  pace: DnsReadPace,
+  read: (item: T) => Promise<R>,
+  clock: PaceClock = realClock,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let started: Grant[] = [];
   /** Waits for a start slot in the window; the slot is taken synchronously once free. */
@@ -49,7 +54,11 @@ export async function readPaced<T, R>(items: readonly T[], pace: DnsReadPace, re
 }
 
 /** One domain's record view; a read that fails is "could not be checked" (`error`), never thrown. */
-export async function readRecordView(client: CubeApi, cubeId: string, domainId: string): Promise<{ records: DnsRecordStatus[]; complete: boolean; error?: string }> {
+export async function readRecordView(
+  client: CubeApi,
+  cubeId: string,
+  domainId: string,
+): Promise<{ records: DnsRecordStatus[]; complete: boolean; error?: string }> {
   try {
     const view = await client.getDomainRecords(cubeId, domainId);
     return { records: view.records, complete: view.summary.complete };

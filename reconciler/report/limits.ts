@@ -23,17 +23,25 @@ export function capWarnings(desired: DesiredState): LimitWarning[] {
       totals[key] += cube.resources[key];
       const cap = DEFAULT_SPACE_CAPS[key];
       if (cube.resources[key] > cap) {
-        warnings.push({ kind: KINDS[key], cubeName: cube.name, message: `cube "${cube.name}": resources.${key} ${cube.resources[key]} is above a space's default cap of ${cap} ${UNITS[key]}. ${API_JUDGES}` });
+        warnings.push({
+          kind: KINDS[key],
+          cubeName: cube.name,
+          message: `cube "${cube.name}": resources.${key} ${cube.resources[key]} is above a space's default cap of ${cap} ${UNITS[key]}. ${API_JUDGES}`,
+        });
       }
     }
   }
   for (const key of keys) {
     const cap = DEFAULT_SPACE_CAPS[key];
     if (totals[key] > cap && !warnings.some((w) => w.kind === KINDS[key])) {
-      warnings.push({ kind: KINDS[key], message: `the cubes together ask for ${totals[key]} ${UNITS[key]}, above a space's default cap of ${cap}. ${API_JUDGES}` });
+      warnings.push({
+        kind: KINDS[key],
+        message: `the cubes together ask for ${totals[key]} ${UNITS[key]}, above a space's default cap of ${cap}. ${API_JUDGES}`,
+      });
     }
   }
   return warnings;
 }
 
-const API_JUDGES = "Only the API knows your space's caps (they can be raised per space): if apply is refused, lower it or ask for a higher cap.";
+const API_JUDGES =
+  "Only the API knows your space's caps (they can be raised per space): if apply is refused, lower it or ask for a higher cap.";

@@ -34,7 +34,10 @@ export function reportWarnings(loaded: LoadedFiles, io: CliIo, format?: Format):
     const found = warning.cubeName === undefined ? undefined : loaded.locateCube(warning.cubeName, ["resources"]);
     const at = found === undefined || found.line === 0 ? { file: loaded.file } : found;
     const message = `${warning.message} (To silence it: warnings: { ignore: [${warning.kind}] } in the file.)`;
-    const line = format === "github" ? annotation("warning", at, message) : `${escapeText(`warning: ${"line" in at ? `${at.file}:${at.line}:${at.col}` : at.file}: ${message}`)}\n`;
+    const line =
+      format === "github"
+        ? annotation("warning", at, message)
+        : `${escapeText(`warning: ${"line" in at ? `${at.file}:${at.line}:${at.col}` : at.file}: ${message}`)}\n`;
     if (seen.has(line)) continue;
     seen.add(line);
     (format === "github" ? io.stdout : io.stderr).write(line);

@@ -51,7 +51,11 @@ export interface DomainReach {
 }
 
 /** Reads how to reach each cube, `concurrency` cubes at once (each: ssh, TCP mappings, domains); the answers in the cubes' order. */
-export async function readReach(client: CubeApi, cubes: readonly Cube[], options: { concurrency: number; dnsPace: DnsReadPace }): Promise<CubeReach[]> {
+export async function readReach(
+  client: CubeApi,
+  cubes: readonly Cube[],
+  options: { concurrency: number; dnsPace: DnsReadPace },
+): Promise<CubeReach[]> {
   const base = await mapBounded(cubes, options.concurrency, (cube) => readCube(client, cube));
   const domains = base.flatMap((entry) => entry.domains.map((domain) => ({ cube: entry.cube, domain })));
   const records = await readPaced(domains, options.dnsPace, ({ cube, domain }) => readRecords(client, cube.id, domain));
@@ -62,13 +66,23 @@ export async function readReach(client: CubeApi, cubes: readonly Cube[], options
     state: cube.state,
     publicIpv4: cube.publicIpv4,
     ...sshReach(ssh),
-    tcp: mappings.filter((m) => !m.isSsh).sort((a, b) => a.cubePort - b.cubePort).map(tcpReach),
+    tcp: mappings
+      .filter((m) => !m.isSsh)
+      .sort((a, b) => a.cubePort - b.cubePort)
+      .map(tcpReach),
     domains: own.map(() => records[next++] as DomainReach),
   }));
 }
 
-async function readCube(client: CubeApi, cube: Cube): Promise<{ cube: Cube; ssh: CubeSshInfo | null; mappings: TcpMapping[]; domains: Domain[] }> {
-  const [ssh, mappings, domains] = await Promise.all([client.getSsh(cube.id).catch(() => null), client.listTcpMappings(cube.id), client.listDomains(cube.id)]);
+async function readCube(
+  client: CubeApi,
+  cube: Cube,
+): Promise<{ cube: Cube; ssh: CubeSshInfo | null; mappings: TcpMapping[]; domains: Domain[] }> {
+  const [ssh, mappings, domains] = await Promise.all([
+    client.getSsh(cube.id).catch(() => null),
+    client.listTcpMappings(cube.id),
+    client.listDomains(cube.id),
+  ]);
   return { cube, ssh, mappings, domains: [...domains].sort((a, b) => a.hostname.localeCompare(b.hostname)) };
 }
 
@@ -76,11 +90,30 @@ async function readRecords(client: CubeApi, cubeId: string, domain: Domain): Pro
   const base = { hostname: domain.hostname, port: domain.port ?? null };
   const view = await readRecordView(client, cubeId, domain.id);
   if (view.error !== undefined) return { ...base, complete: null, records: [], error: view.error };
-  return { ...base, complete: view.complete, records: view.records.map((r) => ({ type: r.type, host: r.host, value: r.value, state: r.state, mustBeGrey: r.mustBeGrey, proxyOk: r.proxyOk })) };
+  return {
+    ...base,
+    complete: view.complete,
+    records: view.records.map((r) => ({
+      type: r.type,
+      host: r.host,
+      value: r.value,
+      state: r.state,
+      mustBeGrey: r.mustBeGrey,
+      proxyOk: r.proxyOk,
+    })),
+  };
 }
 
 function tcpReach(m: TcpMapping): TcpReach {
-  return { cubePort: m.cubePort, label: m.label, udp: m.udp, address: m.host ? `${m.host}:${m.hostPort}` : null, host: m.host, hostPort: m.hostPort, allow: m.allow };
+  return {
+    cubePort: m.cubePort,
+    label: m.label,
+    udp: m.udp,
+    address: m.host ? `${m.host}:${m.hostPort}` : null,
+    host: m.host,
+    hostPort: m.hostPort,
+    allow: m.allow,
+  };
 }
 
 /** The ssh command of a cube whose answer passes the checks of ssh.ts; else why it is not shown. */
@@ -97,7 +130,9 @@ export function renderReachText(reach: readonly CubeReach[]): string {
   const lines: string[] = [];
   for (const cube of reach) {
     lines.push(t(`${cube.name} (${cube.id}, ${cube.state}${cube.publicIpv4 ? `, ${cube.publicIpv4}` : ""})`));
-    lines.push(`  ssh:     ${cube.ssh ? cube.ssh.command : cube.sshProblem ? `not shown: ${cube.sshProblem}` : "no host yet (the cube has no server assigned; try again once it runs)"}`);
+    lines.push(
+      `  ssh:     ${cube.ssh ? cube.ssh.command : cube.sshProblem ? `not shown: ${cube.sshProblem}` : "no host yet (the cube has no server assigned; try again once it runs)"}`,
+    );
     for (const port of cube.tcp) lines.push(`  tcp:     ${t(tcpLine(port))}`);
     for (const domain of cube.domains) lines.push(...domainLines(domain));
   }
@@ -105,13 +140,18 @@ export function renderReachText(reach: readonly CubeReach[]): string {
 }
 
 function tcpLine(port: TcpReach): string {
-  const what = [port.label, port.udp ? "tcp+udp" : "tcp", port.allow.length > 0 ? `from ${port.allow.join(", ")}` : "open to the internet"].filter(Boolean).join(", ");
+  const what = [port.label, port.udp ? "tcp+udp" : "tcp", port.allow.length > 0 ? `from ${port.allow.join(", ")}` : "open to the internet"]
+    .filter(Boolean)
+    .join(", ");
   return `${port.cubePort} → ${port.address ?? "no host yet"}  (${what})`;
 }
 
 function domainLines(domain: DomainReach): string[] {
   const to = domain.port === null ? "" : ` → port ${domain.port}`;
-  if (domain.complete === null) return [`  domain:  ${t(domain.hostname)}${to}; its DNS records could not be read: ${t(domain.error ?? "unknown error")} (see cubeform dns)`];
+  if (domain.complete === null)
+    return [
+      `  domain:  ${t(domain.hostname)}${to}; its DNS records could not be read: ${t(domain.error ?? "unknown error")} (see cubeform dns)`,
+    ];
   const found = domain.records.filter((r) => r.state === "found").length;
   const status = domain.complete ? "DNS records published" : `publish these DNS records (${found} of ${domain.records.length} found)`;
   return [`  domain:  ${t(domain.hostname)}${to}; ${status}:`, ...domain.records.map((r) => `             ${recordLine(r)}`)];
@@ -123,9 +163,15 @@ export function recordLine(r: DomainRecord): string {
   return `${t(r.type).padEnd(5)} ${t(r.host)} → ${t(r.value)}${advice ? `  [${advice}]` : ""}${r.state && r.state !== "found" ? `  ${STATE_WORDS[r.state]}` : ""}`;
 }
 
-export const proxyAdvice = (r: Pick<DnsRecord, "mustBeGrey" | "proxyOk">): string => (r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "");
+export const proxyAdvice = (r: Pick<DnsRecord, "mustBeGrey" | "proxyOk">): string =>
+  r.mustBeGrey ? "DNS only (grey cloud)" : r.proxyOk ? "may be proxied" : "";
 
-const STATE_WORDS: Record<DnsRecordState, string> = { found: "found", missing: "not published yet", mismatch: "wrong value published", unknown: "could not check" };
+const STATE_WORDS: Record<DnsRecordState, string> = {
+  found: "found",
+  missing: "not published yet",
+  mismatch: "wrong value published",
+  unknown: "could not check",
+};
 
 export interface ReachJson {
   formatVersion: 1;

@@ -81,7 +81,8 @@ export interface Connection {
 /** A refused key (401/403) names where it came from: the variable or the config context, never the key. */
 export function sayWhereTheKeyIsFrom(error: unknown, keyFrom: string | undefined): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (keyFrom !== undefined && (code === "unauthorized" || code === "forbidden") && error instanceof Error) error.message += `; the key came from ${keyFrom}`;
+  if (keyFrom !== undefined && (code === "unauthorized" || code === "forbidden") && error instanceof Error)
+    error.message += `; the key came from ${keyFrom}`;
   return error;
 }
 
@@ -137,18 +138,35 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
         rateWaits.close();
         await client.close();
       };
-      return { ...shared, client, spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, spaceId), close, keyFrom, spaceFrom };
+      return {
+        ...shared,
+        client,
+        spaceId,
+        pacer,
+        lockScope,
+        deletions: new DeletionLog(machineDir, lockScope, spaceId),
+        close,
+        keyFrom,
+        spaceFrom,
+      };
     } catch (e) {
       await client.close();
       throw sayWhereTheKeyIsFrom(sayWhereTheSpaceIsFrom(e, config.spaceId ?? "", spaceFrom), keyFrom);
     }
   }
   if (options.fileSpaceId !== undefined && options.fileSpaceId !== EMULATOR_DEFAULTS.spaceId) {
-    writeLine(io.stderr, `warning: the embedded emulator plays one space, ${EMULATOR_DEFAULTS.spaceId}; the file's space ${options.fileSpaceId} is not used (nothing outside this machine is touched)`);
+    writeLine(
+      io.stderr,
+      `warning: the embedded emulator plays one space, ${EMULATOR_DEFAULTS.spaceId}; the file's space ${options.fileSpaceId} is not used (nothing outside this machine is touched)`,
+    );
   }
   const statePath = join(dir, "emulator-state.json");
   // Said when it is not where the user stands: a run from another folder sees which emulator it uses.
-  if (dirname(dir) !== resolve(options.cwd)) writeLine(io.stderr, `emulator: state in ${relative(options.cwd, statePath)}${dir === stateDir(options.dir ?? options.cwd) ? " (beside the file)" : ""}`);
+  if (dirname(dir) !== resolve(options.cwd))
+    writeLine(
+      io.stderr,
+      `emulator: state in ${relative(options.cwd, statePath)}${dir === stateDir(options.dir ?? options.cwd) ? " (beside the file)" : ""}`,
+    );
   // Loaded only here: a run against the real API never pays for the emulator's modules.
   const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator({ statePath, ...EMULATOR_DEFAULTS, ...(options.rateLimit ? { rateLimit } : {}) });
@@ -156,14 +174,34 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     // The embedded emulator lives in this process only: its own window, one lock per project directory.
     const pacer = new MutationPacer(rateLimit);
     // No proxy settings: the emulator is in this process, which a proxy elsewhere cannot reach.
-    const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, env: {}, connections, pacer, rateWaits, ...signal, ...memo });
+    const client = createClient({
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      spaceId: emulator.spaceId,
+      env: {},
+      connections,
+      pacer,
+      rateWaits,
+      ...signal,
+      ...memo,
+    });
     const close = async () => {
       rateWaits.close();
       await client.close();
       await emulator.close();
     };
     const lockScope = `emulator:${dir}`;
-    return { ...shared, client, spaceId: emulator.spaceId, pacer, lockScope, deletions: new DeletionLog(machineDir, lockScope, emulator.spaceId), emulator, close, spaceFrom: "key" };
+    return {
+      ...shared,
+      client,
+      spaceId: emulator.spaceId,
+      pacer,
+      lockScope,
+      deletions: new DeletionLog(machineDir, lockScope, emulator.spaceId),
+      emulator,
+      close,
+      spaceFrom: "key",
+    };
   } catch (e) {
     await emulator.close();
     throw e;
@@ -177,7 +215,12 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
 function withFileSpace(config: ClientConfig, fileSpaceId: string | undefined, io: CliIo): { config: ClientConfig; spaceFrom: SpaceFrom } {
   if (fileSpaceId === undefined) return { config, spaceFrom: config.spaceId === undefined ? "key" : "environment" };
   if (config.spaceId !== undefined && config.spaceId !== fileSpaceId) {
-    writeLine(io.stderr, escapeText(`warning: the file says space: ${fileSpaceId}, the environment says ${config.spaceId} (CUBE_SPACE_ID, KROVA_SPACE_ID or the krova context): using the file's, ${fileSpaceId}`));
+    writeLine(
+      io.stderr,
+      escapeText(
+        `warning: the file says space: ${fileSpaceId}, the environment says ${config.spaceId} (CUBE_SPACE_ID, KROVA_SPACE_ID or the krova context): using the file's, ${fileSpaceId}`,
+      ),
+    );
   }
   return { config: { ...config, spaceId: fileSpaceId }, spaceFrom: "file" };
 }
@@ -185,7 +228,8 @@ function withFileSpace(config: ClientConfig, fileSpaceId: string | undefined, io
 /** A space the key may not use (403) says where its id came from. */
 export function sayWhereTheSpaceIsFrom(error: unknown, spaceId: string, spaceFrom: SpaceFrom): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (spaceFrom === "file" && code === "forbidden" && error instanceof Error) error.message += `; the space is the file's (space: ${spaceId}): use a key of that space, or fix space: in the file`;
+  if (spaceFrom === "file" && code === "forbidden" && error instanceof Error)
+    error.message += `; the space is the file's (space: ${spaceId}): use a key of that space, or fix space: in the file`;
   return error;
 }
 
@@ -195,10 +239,16 @@ function configFromEnv(env: CliIo["env"]): { config: ClientConfig; keyFrom: stri
   } catch (e) {
     if ((e as { code?: unknown }).code !== "config") throw e;
     const fromFile = credentialsFrom(
-      { baseUrl: env.CUBE_API_URL?.trim() || env.KROVA_BASE_URL?.trim() || undefined, spaceId: env.CUBE_SPACE_ID?.trim() || env.KROVA_SPACE_ID?.trim() || undefined },
+      {
+        baseUrl: env.CUBE_API_URL?.trim() || env.KROVA_BASE_URL?.trim() || undefined,
+        spaceId: env.CUBE_SPACE_ID?.trim() || env.KROVA_SPACE_ID?.trim() || undefined,
+      },
       env,
     );
     if (fromFile) return fromFile;
-    throw new CliError("no_api_key", `${(e as Error).message}, run \`cubeform login\` (saves a key where the krova CLI keeps it), or pass --emulator to use the local emulator`);
+    throw new CliError(
+      "no_api_key",
+      `${(e as Error).message}, run \`cubeform login\` (saves a key where the krova CLI keeps it), or pass --emulator to use the local emulator`,
+    );
   }
 }

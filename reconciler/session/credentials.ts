@@ -25,7 +25,12 @@ const Context = z.looseObject({
 export type KrovaContext = z.infer<typeof Context>;
 
 const ConfigFile = z.looseObject({ currentContext: z.nullish(z.string()), contexts: z._default(z.array(Context), []) });
-const LegacyFile = z.looseObject({ apiKey: text(), spaceId: z.nullish(z.string()), spaceName: z.nullish(z.string()), baseUrl: z.nullish(z.string()) });
+const LegacyFile = z.looseObject({
+  apiKey: text(),
+  spaceId: z.nullish(z.string()),
+  spaceName: z.nullish(z.string()),
+  baseUrl: z.nullish(z.string()),
+});
 export type KrovaConfig = z.infer<typeof ConfigFile>;
 
 export const DEFAULT_CONTEXT = "default";
@@ -46,10 +51,14 @@ export function readKrovaConfig(env: Env): { path: string; config: KrovaConfig }
     text = readRegularText(path, KROVA_CONFIG);
     const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0) {
-      throw new CliError("config_mode", `${path} holds API keys but other users can read it (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`);
+      throw new CliError(
+        "config_mode",
+        `${path} holds API keys but other users can read it (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`,
+      );
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error instanceof FileReadError && error.refusal === "missing")) return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error instanceof FileReadError && error.refusal === "missing"))
+      return undefined;
     if (error instanceof FileReadError) throw new CliError("config_unreadable", `${error.message}; fix it or run \`cubeform login\` again`);
     throw error;
   }
@@ -63,7 +72,10 @@ export function readKrovaConfig(env: Env): { path: string; config: KrovaConfig }
   if (parsed.success && (parsed.data.contexts.length > 0 || !LegacyFile.safeParse(raw).success)) return { path, config: parsed.data };
   const legacy = LegacyFile.safeParse(raw);
   if (legacy.success) return { path, config: { currentContext: DEFAULT_CONTEXT, contexts: [{ ...legacy.data, name: DEFAULT_CONTEXT }] } };
-  throw new CliError("config_invalid", `${path}: ${parsed.error?.issues[0]?.message ?? "not a krova CLI config"}; fix it or run \`cubeform login\` again`);
+  throw new CliError(
+    "config_invalid",
+    `${path}: ${parsed.error?.issues[0]?.message ?? "not a krova CLI config"}; fix it or run \`cubeform login\` again`,
+  );
 }
 
 /** The context KROVA_CONTEXT (else currentContext, else the only one) names; undefined without a file. */
@@ -71,12 +83,16 @@ export function contextFromFile(env: Env): { path: string; context: KrovaContext
   const found = readKrovaConfig(env);
   if (!found) return undefined;
   const { path, config } = found;
-  const wanted = env.KROVA_CONTEXT?.trim() || config.currentContext || (config.contexts.length === 1 ? config.contexts[0]?.name : undefined);
+  const wanted =
+    env.KROVA_CONTEXT?.trim() || config.currentContext || (config.contexts.length === 1 ? config.contexts[0]?.name : undefined);
   if (!wanted) return undefined;
   const context = config.contexts.find((c) => c.name === wanted);
   if (!context) {
     const names = config.contexts.map((c) => c.name).join(", ") || "none";
-    throw new CliError("config_context", `${path} has no context "${wanted}"${env.KROVA_CONTEXT ? " (from KROVA_CONTEXT)" : ""}; contexts: ${names}`);
+    throw new CliError(
+      "config_context",
+      `${path} has no context "${wanted}"${env.KROVA_CONTEXT ? " (from KROVA_CONTEXT)" : ""}; contexts: ${names}`,
+    );
   }
   return { path, context };
 }
@@ -87,7 +103,11 @@ export function credentialsFrom(envConfig: Partial<ClientConfig>, env: Env): { c
   if (!found) return undefined;
   const { context, path } = found;
   const spaceId = envConfig.spaceId ?? context.spaceId ?? undefined;
-  const config = { baseUrl: envConfig.baseUrl ?? context.baseUrl ?? "https://krova.cloud/api/v1", apiKey: context.apiKey, ...(spaceId ? { spaceId } : {}) };
+  const config = {
+    baseUrl: envConfig.baseUrl ?? context.baseUrl ?? "https://krova.cloud/api/v1",
+    apiKey: context.apiKey,
+    ...(spaceId ? { spaceId } : {}),
+  };
   return { config, keyFrom: `the context "${context.name}"${env.KROVA_CONTEXT?.trim() ? " (KROVA_CONTEXT)" : ""} of ${path}` };
 }
 

@@ -29,16 +29,31 @@ export function printJson(io: CliIo, value: unknown): void {
 export function pick<T extends { id: string; name: string }>(items: T[], ref: string, kind: string, where: string): T {
   const byName = items.filter((item) => item.name === ref);
   if (byName.length > 1) {
-    throw new CliError(`ambiguous_${kind}`, `${byName.length} ${kind}s are named "${ref}" (${byName.map((i) => i.id).join(", ")}); name one by its id`);
+    throw new CliError(
+      `ambiguous_${kind}`,
+      `${byName.length} ${kind}s are named "${ref}" (${byName.map((i) => i.id).join(", ")}); name one by its id`,
+    );
   }
   const found = byName[0] ?? items.find((item) => item.id === ref);
-  if (found === undefined) throw new CliError(`${kind}_not_found`, `no ${kind} named (or with id) "${ref}" ${where}${didYouMean(ref, items.map((item) => item.name))}`);
+  if (found === undefined)
+    throw new CliError(
+      `${kind}_not_found`,
+      `no ${kind} named (or with id) "${ref}" ${where}${didYouMean(
+        ref,
+        items.map((item) => item.name),
+      )}`,
+    );
   return found;
 }
 
 /** A live cube by name or id (deleted ones left out). */
 export async function findCube(client: CubeApi, ref: string): Promise<Cube> {
-  return pick((await client.listCubes()).filter((c) => c.state !== "deleted"), ref, "cube", "in this space");
+  return pick(
+    (await client.listCubes()).filter((c) => c.state !== "deleted"),
+    ref,
+    "cube",
+    "in this space",
+  );
 }
 
 /** A command that destroys or replaces data: with --yes it goes ahead, else it asks (or refuses without a terminal). */
@@ -72,8 +87,13 @@ export async function waitForState(client: CubeApi, cube: Cube, state: CubeState
     last = now.state;
     if (now.state === state) return now;
     if (now.state === "error") throw new CliError("cube_error", `cube "${cube.name}" went into the error state while waiting for ${state}`);
-    if (io.signal?.aborted) throw new CliError("stopped", `stopped while waiting for cube "${cube.name}" to be ${state} (it is ${now.state})`);
-    if (Date.now() >= deadline) throw new CliError("wait_timeout", `cube "${cube.name}" is still ${now.state} after ${formatDuration(ctx.timeoutMs)}; it did not reach ${state}`);
+    if (io.signal?.aborted)
+      throw new CliError("stopped", `stopped while waiting for cube "${cube.name}" to be ${state} (it is ${now.state})`);
+    if (Date.now() >= deadline)
+      throw new CliError(
+        "wait_timeout",
+        `cube "${cube.name}" is still ${now.state} after ${formatDuration(ctx.timeoutMs)}; it did not reach ${state}`,
+      );
     await sleep(ctx.intervalMs, io.signal);
   }
 }

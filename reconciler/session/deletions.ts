@@ -46,6 +46,9 @@ export class DeletionLog {
     if (Object.keys(entries).length === 0) return { observed, deleting: [] };
     const deleting = observed.cubes.filter((c) => entries[c.cube.id] !== undefined);
     if (deleting.length === 0) return { observed, deleting: [] };
-    return { observed: { ...observed, cubes: observed.cubes.filter((c) => entries[c.cube.id] === undefined) }, deleting: deleting.map((c) => c.cube.name) };
+    return {
+      observed: { ...observed, cubes: observed.cubes.filter((c) => entries[c.cube.id] === undefined) },
+      deleting: deleting.map((c) => c.cube.name),
+    };
   }
 }

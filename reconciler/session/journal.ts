@@ -20,7 +20,10 @@ export class FileJournal implements IdempotencyJournal {
     path: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.file = new StateFile(path, (value): value is JournalEntry => isEntry(value) && now() - Date.parse(value.writtenAt) < JOURNAL_MAX_AGE_MS);
+    this.file = new StateFile(
+      path,
+      (value): value is JournalEntry => isEntry(value) && now() - Date.parse(value.writtenAt) < JOURNAL_MAX_AGE_MS,
+    );
   }
 
   async keyFor(entry: EntryId, proposed?: string): Promise<string> {

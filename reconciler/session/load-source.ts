@@ -1,5 +1,5 @@
 /** Where the desired state comes from (-f files or --repo), loaded for a command, and its problems printed in the machine formats. */
-import { LoadError } from "../errors.js";
+import type { LoadError } from "../errors.js";
 import { RepoLoadError, type LoadedFiles, type LoadFilesOptions, type RepoLoader } from "../../desired/index.js";
 import { writeLine, type CliIo } from "../io.js";
 import { loadFleetForCli } from "../hints.js";
@@ -15,7 +15,8 @@ export interface SourceFlags {
 
 /** The desired state: the ref's commit with --repo, else the files (standard input opened only for `-f -`). */
 export function loadSource(ctx: SourceFlags, io: CliIo, options: Partial<LoadFilesOptions> = {}): Promise<LoadedFiles> {
-  if (ctx.repo !== undefined) return loadFleetForCli({ repo: ctx.repo, ...(options.diskCache === undefined ? {} : { diskCache: options.diskCache }) });
+  if (ctx.repo !== undefined)
+    return loadFleetForCli({ repo: ctx.repo, ...(options.diskCache === undefined ? {} : { diskCache: options.diskCache }) });
   return loadFleetForCli({
     files: ctx.files,
     cwd: ctx.cwd,
@@ -29,5 +30,9 @@ export function loadSource(ctx: SourceFlags, io: CliIo, options: Partial<LoadFil
 export function reportProblems(e: LoadError, format: Format, io: CliIo): void {
   if (format === "github") io.stdout.write(renderProblemsGithub(e.problems));
   // From a repository: the commit that failed, as a loaded plan names the commit it is of.
-  if (format === "json") writeLine(io.stdout, JSON.stringify({ valid: false, problems: e.problems, ...(e instanceof RepoLoadError ? { source: e.source } : {}) }));
+  if (format === "json")
+    writeLine(
+      io.stdout,
+      JSON.stringify({ valid: false, problems: e.problems, ...(e instanceof RepoLoadError ? { source: e.source } : {}) }),
+    );
 }

@@ -3,7 +3,16 @@
  * a mandatory rule stops. The rules are loaded by desired/policy.ts and judged by engine/policy.ts.
  */
 import { delimiter, resolve } from "node:path";
-import { applyOverrides, cutRefusedChanges, evaluatePolicies, policyBlocks, type DesiredState, type ObservedState, type Plan, type PolicyOverride, type SourcedRule } from "../../engine/index.js";
+import {
+  cutRefusedChanges,
+  evaluatePolicies,
+  policyBlocks,
+  type DesiredState,
+  type ObservedState,
+  type Plan,
+  type PolicyOverride,
+  type SourcedRule,
+} from "../../engine/index.js";
 import { combineRules, loadPolicyFiles, POLICY_FILE } from "../../desired/index.js";
 import { readRegularText, tryOr } from "../../system/files.js";
 import { CliError } from "../errors.js";
@@ -17,11 +26,21 @@ export interface PolicyFlags {
 }
 
 /** --policy FILE (repeatable), else the files CUBEFORM_POLICY names (separated as PATH is); --override-policy RULE needs --reason. */
-export function policyFlags(options: { policy?: string[]; overridePolicy?: string[]; reason?: string | undefined }, env: Record<string, string | undefined>, cwd: string): PolicyFlags {
-  const files = options.policy !== undefined && options.policy.length > 0 ? options.policy : (env.CUBEFORM_POLICY ?? "").split(delimiter).filter((f) => f !== "");
+export function policyFlags(
+  options: { policy?: string[]; overridePolicy?: string[]; reason?: string | undefined },
+  env: Record<string, string | undefined>,
+  cwd: string,
+): PolicyFlags {
+  const files =
+    options.policy !== undefined && options.policy.length > 0
+      ? options.policy
+      : (env.CUBEFORM_POLICY ?? "").split(delimiter).filter((f) => f !== "");
   const rules = options.overridePolicy ?? [];
   if (rules.length > 0 && (options.reason === undefined || options.reason.trim() === "")) {
-    throw new CliError("invalid_option", "--override-policy needs --reason TEXT: say why the rule may pass for this apply (the reason is printed and recorded)");
+    throw new CliError(
+      "invalid_option",
+      "--override-policy needs --reason TEXT: say why the rule may pass for this apply (the reason is printed and recorded)",
+    );
   }
   if (rules.length === 0 && options.reason !== undefined) throw new CliError("invalid_option", "--reason goes with --override-policy RULE");
   return { files, cwd, overrides: rules.map((rule) => ({ rule, reason: (options.reason as string).trim() })) };
@@ -30,7 +49,10 @@ export function policyFlags(options: { policy?: string[]; overridePolicy?: strin
 /** The rules a plan is checked against: the policy files' and the fleet's own (an error names both places when they clash). */
 export function policyRules(flags: PolicyFlags | undefined, desired: DesiredState, source?: { policySources?: string[] }): SourcedRule[] {
   const fromFiles = flags === undefined || flags.files.length === 0 ? [] : loadedOnce(flags);
-  return combineRules(fromFiles, { ...(desired.policies ? { rules: desired.policies } : {}), ...(source?.policySources ? { sources: source.policySources } : {}) });
+  return combineRules(fromFiles, {
+    ...(desired.policies ? { rules: desired.policies } : {}),
+    ...(source?.policySources ? { sources: source.policySources } : {}),
+  });
 }
 
 /**
@@ -41,18 +63,26 @@ const loaded = new WeakMap<PolicyFlags, { texts: string[]; rules: SourcedRule[] 
 function loadedOnce(flags: PolicyFlags): SourcedRule[] {
   const texts = flags.files.map((file) => tryOr(() => readRegularText(resolve(flags.cwd, file), POLICY_FILE), ""));
   const known = loaded.get(flags);
-  if (known !== undefined && known.texts.every((text, i) => text !== "" && text === texts[i])) return known.rules;
+  if (known?.texts.every((text, i) => text !== "" && text === texts[i])) return known.rules;
   const rules = loadPolicyFiles({ files: flags.files, cwd: flags.cwd });
   loaded.set(flags, { texts, rules });
   return rules;
 }
 
 /** The plan's policy report, when any rule applies; an override of a rule that does not exist is an error (a typo would pass silently). */
-export function checkPolicies(plan: Plan, rules: readonly SourcedRule[], input: { desired: DesiredState; observed: ObservedState; overrides: readonly PolicyOverride[] }): void {
+export function checkPolicies(
+  plan: Plan,
+  rules: readonly SourcedRule[],
+  input: { desired: DesiredState; observed: ObservedState; overrides: readonly PolicyOverride[] },
+): void {
   if (rules.length === 0 && input.overrides.length === 0) return;
   const names = new Set(rules.map((r) => r.rule.name));
   const unknown = input.overrides.find((o) => !names.has(o.rule));
-  if (unknown !== undefined) throw new CliError("invalid_option", `--override-policy ${unknown.rule}: no policy rule has that name${rules.length > 0 ? ` (the rules: ${[...names].join(", ")})` : ""}`);
+  if (unknown !== undefined)
+    throw new CliError(
+      "invalid_option",
+      `--override-policy ${unknown.rule}: no policy rule has that name${rules.length > 0 ? ` (the rules: ${[...names].join(", ")})` : ""}`,
+    );
   plan.policy = evaluatePolicies(rules, { desired: input.desired, observed: input.observed, plan, overrides: input.overrides });
 }
 

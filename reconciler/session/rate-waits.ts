@@ -72,7 +72,8 @@ export function describeWait(wait: RateWait, doing: string | undefined, remainin
   // Rounded, not ceiled: the pacer's margin makes a 2 s window a 2.05 s wait, which is "2 s".
   const seconds = `${Math.max(1, Math.round(remainingMs / 1000))} s`;
   const request = `${wait.method} ${wait.path}`;
-  if (wait.reason === "rate_limited") return `The API answered 429 (rate limited) to ${request}: waiting ${seconds} before sending it again${doing ? ` (${doing})` : ""}`;
+  if (wait.reason === "rate_limited")
+    return `The API answered 429 (rate limited) to ${request}: waiting ${seconds} before sending it again${doing ? ` (${doing})` : ""}`;
   const limit = `${rateLimit.limit} ${rateLimit.limit === 1 ? "mutation" : "mutations"} per ${formatSeconds(rateLimit.windowMs / 1000)} s`;
   return `Rate limit (${limit}): waiting ${seconds} before ${doing ? `${doing} (${request})` : request}`;
 }

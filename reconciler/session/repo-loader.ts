@@ -55,12 +55,22 @@ function newRepoLoader(options: RepoOptions & { repo: string }, cwd: string, io:
     timeoutMs: parseDuration(options.gitTimeout, "--git-timeout"),
     ...(options.allowedSigners !== undefined ? { allowedSignersFile: resolve(cwd, options.allowedSigners) } : {}),
   });
-  return new RepoLoader({ source, path: options.path, env: io.env, ...(options.secretsDir !== undefined ? { secretsDir: resolve(cwd, options.secretsDir) } : {}) });
+  return new RepoLoader({
+    source,
+    path: options.path,
+    env: io.env,
+    ...(options.secretsDir !== undefined ? { secretsDir: resolve(cwd, options.secretsDir) } : {}),
+  });
 }
 
 function credentialsOf(options: RepoOptions, cwd: string, env: Record<string, string | undefined>): GitCredentials {
   const credentials: GitCredentials = { username: options.gitUsername };
-  const token = options.gitTokenEnv !== undefined ? tokenFromEnv(options.gitTokenEnv, env) : options.gitTokenFile !== undefined ? readTokenFile(resolve(cwd, options.gitTokenFile)) : undefined;
+  const token =
+    options.gitTokenEnv !== undefined
+      ? tokenFromEnv(options.gitTokenEnv, env)
+      : options.gitTokenFile !== undefined
+        ? readTokenFile(resolve(cwd, options.gitTokenFile))
+        : undefined;
   if (token !== undefined) credentials.token = token;
   if (options.sshKey !== undefined) credentials.sshKeyFile = resolve(cwd, options.sshKey);
   if (options.sshKnownHosts !== undefined) credentials.knownHostsFile = resolve(cwd, options.sshKnownHosts);
@@ -78,7 +88,12 @@ function readTokenFile(path: string): string {
   try {
     token = readRegularText(path, TOKEN_FILE).trim();
   } catch (e) {
-    throw new CliError("missing_secret", `--git-token-file ${path}: ${e instanceof FileReadError ? e.reason : (e as Error).message}`, 1, true);
+    throw new CliError(
+      "missing_secret",
+      `--git-token-file ${path}: ${e instanceof FileReadError ? e.reason : (e as Error).message}`,
+      1,
+      true,
+    );
   }
   if (token === "") throw new CliError("missing_secret", `--git-token-file ${path}: the file is empty`, 1, true);
   return token;

@@ -13,7 +13,13 @@ const PHASES = new Set(["replacing", "checking", "healthy", "failed", "reverted"
 
 function isEntry(value: unknown): value is Entry {
   const v = value as Partial<Entry> | null;
-  return typeof v?.spaceId === "string" && typeof v.group === "string" && typeof v.batch === "number" && PHASES.has(String(v.phase)) && Array.isArray(v.members);
+  return (
+    typeof v?.spaceId === "string" &&
+    typeof v.group === "string" &&
+    typeof v.batch === "number" &&
+    PHASES.has(String(v.phase)) &&
+    Array.isArray(v.members)
+  );
 }
 
 export class RolloutJournal {

@@ -25,7 +25,10 @@ export async function refuseChangedSources(sources: PlanSources, desired: Desire
   const now = await reload(sources, planFile, env);
   const difference = firstDifference(desired, JSON.parse(JSON.stringify(now.desired)) as DesiredState, now);
   if (difference === undefined) return;
-  throw new CliError("stale_plan", `refusing to apply ${planFile}: ${difference} since the plan was made; make a new plan: cubeform plan --out ${planFile}`);
+  throw new CliError(
+    "stale_plan",
+    `refusing to apply ${planFile}: ${difference} since the plan was made; make a new plan: cubeform plan --out ${planFile}`,
+  );
 }
 
 async function reload(sources: PlanSources, planFile: string, env: Env): Promise<LoadedFiles> {
@@ -33,7 +36,10 @@ async function reload(sources: PlanSources, planFile: string, env: Env): Promise
     return await loadFleetForCli({ files: sources.files, cwd: sources.cwd, env });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new CliError("stale_plan", `refusing to apply ${planFile}: the files it was made from (${sources.files.join(", ")}) no longer load: ${reason}`);
+    throw new CliError(
+      "stale_plan",
+      `refusing to apply ${planFile}: the files it was made from (${sources.files.join(", ")}) no longer load: ${reason}`,
+    );
   }
 }
 

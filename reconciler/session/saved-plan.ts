@@ -51,7 +51,14 @@ export function contentDigestOf(plan: object): string {
 /** What to suggest for making a plan: never the user's YAML file (that would overwrite it). */
 const planPathToSuggest = (shown: string): string => (/\.json$/i.test(shown) ? shown : "plan.json");
 
-export async function writeSavedPlan(path: string, plan: Plan, desired: DesiredState, file: string, sources: PlanSources, resolved: { names: string[]; env: Env }): Promise<void> {
+export async function writeSavedPlan(
+  path: string,
+  plan: Plan,
+  desired: DesiredState,
+  file: string,
+  sources: PlanSources,
+  resolved: { names: string[]; env: Env },
+): Promise<void> {
   const env = sealEnv(resolved.names, resolved.env);
   const content: SavedPlan = { ...withReferences({ ...plan, file, sources, desired }, env, resolved.env), env };
   const saved: SavedPlan = { ...content, contentDigest: contentDigestOf(content) };
@@ -79,7 +86,10 @@ export async function readSavedPlan(absPath: string, path: string, env: Env): Pr
     json = JSON.parse(text);
   } catch {
     if (/^\s*(apiVersion|cubes)\s*:/m.test(text)) {
-      throw new CliError("plan_invalid", `${path} is a desired-state file, not a saved plan: apply it with \`cubeform apply -f ${path}\`, or save a plan with \`cubeform plan -f ${path} --out plan.json\` and apply that`);
+      throw new CliError(
+        "plan_invalid",
+        `${path} is a desired-state file, not a saved plan: apply it with \`cubeform apply -f ${path}\`, or save a plan with \`cubeform plan -f ${path} --out plan.json\` and apply that`,
+      );
     }
     throw new CliError("plan_invalid", `${path} is not JSON, so not a saved plan; make one with: cubeform plan --out ${suggest}`);
   }
@@ -87,7 +97,10 @@ export async function readSavedPlan(absPath: string, path: string, env: Env): Pr
   if (!checked.success) throw new CliError("plan_invalid", `${path} is not a cubeform plan; make one with: cubeform plan --out ${suggest}`);
   const { contentDigest, formatVersion } = checked.data;
   if (formatVersion !== PLAN_FORMAT) {
-    throw new CliError("stale_plan", `refusing to apply ${path}: it was saved by another release of cubeform (plan format ${formatVersion}; this release applies format ${PLAN_FORMAT}); make a new plan: cubeform plan --out ${suggest}`);
+    throw new CliError(
+      "stale_plan",
+      `refusing to apply ${path}: it was saved by another release of cubeform (plan format ${formatVersion}; this release applies format ${PLAN_FORMAT}); make a new plan: cubeform plan --out ${suggest}`,
+    );
   }
   if (contentDigest === undefined || contentDigest !== contentDigestOf(json as object)) {
     throw new CliError(
@@ -99,7 +112,10 @@ export async function readSavedPlan(absPath: string, path: string, env: Env): Pr
   const changed = changedEnv(sealed, env);
   if (changed.length > 0) {
     const refs = changed.map((name) => `\${env:${name}}`).join(", ");
-    throw new CliError("stale_plan", `refusing to apply ${path}: the file's ${refs} ${changed.length === 1 ? "has" : "have"} another value (or none) than when the plan was made; make a new plan: cubeform plan --out ${suggest}`);
+    throw new CliError(
+      "stale_plan",
+      `refusing to apply ${path}: the file's ${refs} ${changed.length === 1 ? "has" : "have"} another value (or none) than when the plan was made; make a new plan: cubeform plan --out ${suggest}`,
+    );
   }
   return withValues(json as SavedPlan, sealed, env);
 }

@@ -7,7 +7,8 @@ import { StateFile } from "./state-file.js";
 
 type Entry = { salt: string; digest: string; env: string; appliedAt: string };
 
-const isEntry = (entry: unknown): entry is Entry => typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
+const isEntry = (entry: unknown): entry is Entry =>
+  typeof (entry as Partial<Entry> | null)?.salt === "string" && typeof (entry as Entry).digest === "string";
 
 export type SecretSlot = { spaceId: string; cubeName: string; hostname: string };
 
@@ -26,7 +27,12 @@ export class SecretMemory {
   async remember(slot: SecretSlot, env: string, value: string): Promise<void> {
     await this.file.update((entries) => {
       const salt = randomBytes(16);
-      entries[slotKey(slot)] = { salt: salt.toString("base64"), digest: digestOf(value, salt).toString("base64"), env, appliedAt: new Date().toISOString() };
+      entries[slotKey(slot)] = {
+        salt: salt.toString("base64"),
+        digest: digestOf(value, salt).toString("base64"),
+        env,
+        appliedAt: new Date().toISOString(),
+      };
     });
   }
 

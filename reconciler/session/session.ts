@@ -2,7 +2,23 @@
  * The steps plan, apply and drift share: load the file (before any connection), connect,
  * observe and diff. The connection is closed whatever happens.
  */
-import { DEFAULT_ROLLOUT_TIMING, diff, diffAsRead, flatSteps, fleetAfter, fleetBefore, observe, planCost, type DesiredState, type DiffContext, type ObservedState, type ObserveOptions, type Plan, type PlanCost, type PlanOptions } from "../../engine/index.js";
+import {
+  DEFAULT_ROLLOUT_TIMING,
+  diff,
+  diffAsRead,
+  flatSteps,
+  fleetAfter,
+  fleetBefore,
+  observe,
+  planCost,
+  type DesiredState,
+  type DiffContext,
+  type ObservedState,
+  type ObserveOptions,
+  type Plan,
+  type PlanCost,
+  type PlanOptions,
+} from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
 import { MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
 import type { Pricing } from "../../schema/api.js";
@@ -57,14 +73,20 @@ const READ_CPU_MS = 0.2;
  * With no --parallelism, cubes read at once for the round trip a plan measures: ~`round trip ÷ CPU per read` reads in flight keep
  * the connections busy without the client waiting on its own CPU; never below the default (loopback stays as it is), at most 256.
  */
-const widenedFor = (conn: Connection) => (roundTripMs: number): number =>
-  Math.min(MAX_DEFAULT_CONNECTIONS / 2, Math.max(observeConcurrency(conn), Math.round(roundTripMs / READ_CPU_MS / 2)));
+const widenedFor =
+  (conn: Connection) =>
+  (roundTripMs: number): number =>
+    Math.min(MAX_DEFAULT_CONNECTIONS / 2, Math.max(observeConcurrency(conn), Math.round(roundTripMs / READ_CPU_MS / 2)));
 
 /**
  * Loads the files; a problem or an unknown --target ends the command before it connects.
  * `targetedLoad` (plan only): untargeted cubes are read for their identity, not validated.
  */
-export async function loadForSession(ctx: SessionContext & { targets?: string[]; policy?: PolicyFlags }, io: CliIo, options: { targetedLoad?: boolean } = {}): Promise<LoadedFiles> {
+export async function loadForSession(
+  ctx: SessionContext & { targets?: string[]; policy?: PolicyFlags },
+  io: CliIo,
+  options: { targetedLoad?: boolean } = {},
+): Promise<LoadedFiles> {
   let loaded: LoadedFiles;
   const targets = options.targetedLoad === true && ctx.targets !== undefined && ctx.targets.length > 0 ? { targets: ctx.targets } : {};
   try {
@@ -87,7 +109,11 @@ function diskCacheOf(io: CliIo): { diskCache?: DiskLoadCache } {
   return diskCache ? { diskCache } : {};
 }
 
-export async function withConnection<T>(ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean; fileSpaceId?: string | undefined }, io: CliIo, body: (conn: Connection) => Promise<T>): Promise<T> {
+export async function withConnection<T>(
+  ctx: SessionContext & { stopSendsOnSignal?: boolean; repeatedReads?: boolean; fileSpaceId?: string | undefined },
+  io: CliIo,
+  body: (conn: Connection) => Promise<T>,
+): Promise<T> {
   const conn = await connect(
     {
       ...(ctx.fileSpaceId === undefined ? {} : { fileSpaceId: ctx.fileSpaceId }),
@@ -117,7 +143,14 @@ export interface LockFlags {
 }
 
 /** Runs `body` holding this machine's lock of the space, waiting for another run's up to the timeout. */
-export async function withSpaceLock<T>(conn: Connection, command: string, flags: LockFlags & { cwd: string }, io: CliIo, progress: NodeJS.WritableStream, body: () => Promise<T>): Promise<T> {
+export async function withSpaceLock<T>(
+  conn: Connection,
+  command: string,
+  flags: LockFlags & { cwd: string },
+  io: CliIo,
+  progress: NodeJS.WritableStream,
+  body: () => Promise<T>,
+): Promise<T> {
   const lock = await acquireSpaceLock({
     origin: conn.lockScope,
     spaceId: conn.spaceId,
@@ -126,7 +159,12 @@ export async function withSpaceLock<T>(conn: Connection, command: string, flags:
     timeoutMs: flags.lockTimeoutMs,
     ...(io.signal ? { signal: io.signal } : {}),
     onWait: (owner) =>
-      writeLine(progress, escapeText(`Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`)),
+      writeLine(
+        progress,
+        escapeText(
+          `Waiting for the lock of space ${conn.spaceId}: ${owner ? `${describeOwner(owner)} holds it` : "another run holds it"} (up to ${Math.round(flags.lockTimeoutMs / 1000)} s, --lock-timeout)…`,
+        ),
+      ),
   });
   try {
     return await body();
@@ -142,19 +180,36 @@ async function rotatedPasswords(conn: Connection, desired: DesiredState, env: Re
     for (const domain of cube.domains ?? []) {
       const value = domain.basicAuthPassword ? env[domain.basicAuthPassword.env] : undefined;
       if (!value) continue;
-      if (await conn.secretMemory.differs({ spaceId: conn.spaceId, cubeName: cube.name, hostname: domain.hostname }, value)) rotated.add(`${cube.name} ${domain.hostname}`);
+      if (await conn.secretMemory.differs({ spaceId: conn.spaceId, cubeName: cube.name, hostname: domain.hostname }, value))
+        rotated.add(`${cube.name} ${domain.hostname}`);
     }
   }
   return rotated;
 }
 
 /** The space as a plan sees it: without the cubes whose deletion this machine started (`notice` says which). */
-export async function observeFor(conn: Connection, targets: string[], notice?: NodeJS.WritableStream, options: Pick<ObserveOptions, "webhooks" | "onListed" | "onRead"> = {}): Promise<ObservedState> {
+export async function observeFor(
+  conn: Connection,
+  targets: string[],
+  notice?: NodeJS.WritableStream,
+  options: Pick<ObserveOptions, "webhooks" | "onListed" | "onRead"> = {},
+): Promise<ObservedState> {
   const widens = conn.widens ? { concurrencyFor: widenedFor(conn) } : {};
-  const listed = await observe(conn.client, { ...options, ...widens, concurrency: observeConcurrency(conn), webhooks: options.webhooks === true, ...(targets.length > 0 ? { cubeNames: targets } : {}) });
+  const listed = await observe(conn.client, {
+    ...options,
+    ...widens,
+    concurrency: observeConcurrency(conn),
+    webhooks: options.webhooks === true,
+    ...(targets.length > 0 ? { cubeNames: targets } : {}),
+  });
   const { observed, deleting } = await conn.deletions.exclude(listed);
   if (deleting.length > 0 && notice) {
-    writeLine(notice, escapeText(`Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`));
+    writeLine(
+      notice,
+      escapeText(
+        `Not counted as present: ${deleting.length === 1 ? "cube" : "cubes"} ${deleting.map((n) => `"${n}"`).join(", ")}, whose deletion is under way.`,
+      ),
+    );
   }
   return observed;
 }
@@ -228,31 +283,50 @@ export async function computePlan(
   const planOptions = { prune: flags.prune, allowReplace: flags.allowReplace, targets: flags.targets, rateLimit };
   const rollouts = await conn.rollouts.records(conn.spaceId);
   const rolloutTiming = { ...DEFAULT_ROLLOUT_TIMING, ...(flags.pollIntervalMs === undefined ? {} : { pollMs: flags.pollIntervalMs }) };
-  const context: DiffContext = { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`), rolloutTiming, ...(rollouts.length > 0 ? { rollouts } : {}) };
+  const context: DiffContext = {
+    passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`),
+    rolloutTiming,
+    ...(rollouts.length > 0 ? { rollouts } : {}),
+  };
   // Each cube is planned as its reads come in; a watch's plan is usually answered from its memo instead.
   const early = memo === undefined ? diffAsRead(desired, planOptions, context) : undefined;
   // Read beside the space's reads: the plan waits for no extra round trip.
-  const pricing = source === undefined ? undefined : conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then((p) => ({ p }), (error: unknown) => ({ error }));
-  const observed = await observeFor(conn, flags.targets, notice, { webhooks: desired.webhooks !== undefined, ...(early ? { onListed: early.listed, onRead: early.read } : {}) });
+  const pricing =
+    source === undefined
+      ? undefined
+      : conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then(
+          (p) => ({ p }),
+          (error: unknown) => ({ error }),
+        );
+  const observed = await observeFor(conn, flags.targets, notice, {
+    webhooks: desired.webhooks !== undefined,
+    ...(early ? { onListed: early.listed, onRead: early.read } : {}),
+  });
   const basis = memo === undefined ? undefined : planBasis(observed, rotated, flags);
   const remembered =
     memo?.plan !== undefined && memo.basis !== undefined && basis !== undefined && memo.desired === desired && sameBasis(memo.basis, basis)
       ? { ...memo.plan, createdAt: observed.observedAt }
       : undefined;
   const plan = remembered ?? early?.finish(observed) ?? diff(desired, observed, planOptions, context);
-  if (memo !== undefined && remembered === undefined) Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
+  if (memo !== undefined && remembered === undefined)
+    Object.assign(memo, { desired, basis, plan: plan.steps.length === 0 || memo.keepPlansWithSteps ? plan : undefined });
   withPacedEstimate(conn, plan);
   if (source?.revision !== undefined) plan.source = source.revision;
   if (source !== undefined) await checkCatalog(conn.client, plan, source);
-  if (pricing !== undefined) plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
-  if (hasPolicies(flags.policy, desired)) checkPolicies(plan, policyRules(flags.policy, desired, source), { desired, observed, overrides: flags.policy?.overrides ?? [] });
+  if (pricing !== undefined)
+    plan.cost = costOf(await pricing, observed, plan, desired, flags.allowUnknownCost === true, conn.client, notice);
+  if (hasPolicies(flags.policy, desired))
+    checkPolicies(plan, policyRules(flags.policy, desired, source), { desired, observed, overrides: flags.policy?.overrides ?? [] });
   return { plan, observed };
 }
 
 /** A file for one space is never planned against another (a watch connects once, then re-reads the file every round). */
 function refuseOtherSpace(conn: Connection, desired: DesiredState): void {
   if (desired.spaceId === undefined || desired.spaceId === conn.spaceId || conn.emulator !== undefined) return;
-  throw new CliError("space_mismatch", `the file says space: ${desired.spaceId}, but this run is connected to space ${conn.spaceId}: nothing was planned; run again (the file's space is used when a run starts)`);
+  throw new CliError(
+    "space_mismatch",
+    `the file says space: ${desired.spaceId}, but this run is connected to space ${conn.spaceId}: nothing was planned; run again (the file's space is used when a run starts)`,
+  );
 }
 
 /** The real wait: other runs of this machine may have used part of the window already. */
@@ -276,7 +350,10 @@ export async function planAgain(
 ): Promise<{ plan: Plan; observed: ObservedState }> {
   refuseOtherSpace(conn, desired);
   const rotated = await rotatedPasswords(conn, desired, env);
-  const pricing = conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then((p) => ({ p }), (error: unknown) => ({ error }));
+  const pricing = conn.client.getPricing({ timeoutMs: flags.pricingTimeout ?? DEFAULT_PRICING_TIMEOUT_MS }).then(
+    (p) => ({ p }),
+    (error: unknown) => ({ error }),
+  );
   const observed = await observeFor(conn, options.targets, notice, { webhooks: desired.webhooks !== undefined });
   const plan = diff(desired, observed, options, { passwordChanged: (cubeName, hostname) => rotated.has(`${cubeName} ${hostname}`) });
   withPacedEstimate(conn, plan);
@@ -293,7 +370,15 @@ export const DEFAULT_PRICING_TIMEOUT_MS = 10_000;
  * Without trustworthy prices the plan is whole but its cost unknown: said once per connection on `notice`. With a budget it
  * blocks like a plan over the budget, unless `allowUnknown` (--allow-unknown-cost).
  */
-function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedState, plan: Plan, { budget }: DesiredState, allowUnknown: boolean, client: CubeApi, notice?: NodeJS.WritableStream): PlanCost {
+function costOf(
+  read: { p: Pricing } | { error: unknown },
+  observed: ObservedState,
+  plan: Plan,
+  { budget }: DesiredState,
+  allowUnknown: boolean,
+  client: CubeApi,
+  notice?: NodeJS.WritableStream,
+): PlanCost {
   let failure: unknown;
   if ("p" in read) {
     const before = fleetBefore(observed);
@@ -308,10 +393,16 @@ function costOf(read: { p: Pricing } | { error: unknown }, observed: ObservedSta
   const message = failure instanceof Error ? failure.message : String(failure);
   const unknown = "p" in read ? message : `GET /pricing failed: ${message}`;
   // Only a change that can add cost is held back: an unknown price never blocks a plan that only lowers it.
-  const blocked = budget !== undefined && !allowUnknown && flatSteps(plan.steps).some((step) => step.op === "create-cube" || step.op === "wake");
+  const blocked =
+    budget !== undefined && !allowUnknown && flatSteps(plan.steps).some((step) => step.op === "create-cube" || step.op === "wake");
   if (notice !== undefined && !warnedUnknownCost.has(client)) {
     warnedUnknownCost.add(client);
-    const consequence = budget === undefined ? "" : blocked ? `; with a budget (${budget.monthly}/month) set, changes are refused until the prices can be read (--allow-unknown-cost to go ahead unchecked)` : `; the budget (${budget.monthly}/month) is not checked (--allow-unknown-cost)`;
+    const consequence =
+      budget === undefined
+        ? ""
+        : blocked
+          ? `; with a budget (${budget.monthly}/month) set, changes are refused until the prices can be read (--allow-unknown-cost to go ahead unchecked)`
+          : `; the budget (${budget.monthly}/month) is not checked (--allow-unknown-cost)`;
     writeLine(notice, escapeText(`warning: the cost of this plan is unknown: ${unknown}${consequence}`));
   }
   return { unknown, ...(budget ? { budget } : {}), ...(blocked ? { blocked } : {}) };

@@ -32,9 +32,16 @@ export async function acquireSpaceLock(request: LockRequest): Promise<HeldLock> 
   const path = lockPathFor(request.lockDir ?? join(machineDir(), "locks"), request.origin, request.spaceId);
   const { command, cwd, timeoutMs, onWait, signal, pollMs } = request;
   try {
-    return await acquireLock(path, { timeoutMs, about: { command, cwd }, ...(onWait ? { onWait } : {}), ...(signal ? { signal } : {}), ...(pollMs ? { pollMs } : {}) });
+    return await acquireLock(path, {
+      timeoutMs,
+      about: { command, cwd },
+      ...(onWait ? { onWait } : {}),
+      ...(signal ? { signal } : {}),
+      ...(pollMs ? { pollMs } : {}),
+    });
   } catch (e) {
-    if (e instanceof LockWaitStopped) throw new CliError("stopped", "stopped while waiting for the lock of the space: nothing was sent", 130);
+    if (e instanceof LockWaitStopped)
+      throw new CliError("stopped", "stopped while waiting for the lock of the space: nothing was sent", 130);
     if (e instanceof LockTimeout) throw lockTimeout(request, e.holder, path);
     throw e;
   }

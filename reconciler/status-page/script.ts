@@ -16,14 +16,21 @@ function refreshLoop(render: (status: any) => string, refreshMs: number): void {
   if (main === null || stamp === null) return;
   const tick = (): void => {
     fetch("status", { headers: { accept: "application/json" }, credentials: "same-origin" })
-      .then((response) => (response.ok ? response.json() : Promise.reject(new Error("HTTP " + response.status))))
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
       .then((status: any) => {
         main.innerHTML = render(status);
-        stamp.textContent = "updated " + String(status.generatedAt).replace("T", " ").replace(/\.\d+Z$/, "Z") + " · refreshes every " + refreshMs / 1000 + " s";
+        stamp.textContent =
+          "updated " +
+          String(status.generatedAt)
+            .replace("T", " ")
+            .replace(/\.\d+Z$/, "Z") +
+          " · refreshes every " +
+          refreshMs / 1000 +
+          " s";
         stamp.className = "muted";
       })
       .catch((error: unknown) => {
-        stamp.textContent = "could not refresh (" + String(error instanceof Error ? error.message : error) + "); showing the last answer";
+        stamp.textContent = `could not refresh (${String(error instanceof Error ? error.message : error)}); showing the last answer`;
         stamp.className = "bad";
       })
       .finally(() => setTimeout(tick, refreshMs));

@@ -1,5 +1,17 @@
 /** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
-import { apply, markRefused, refusedOf, type RolloutBatchStep, type RolloutPhase, type ApplyResult, type DesiredState, type EngineLogger, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
+import {
+  apply,
+  markRefused,
+  refusedOf,
+  type RolloutBatchStep,
+  type RolloutPhase,
+  type ApplyResult,
+  type DesiredState,
+  type EngineLogger,
+  type Plan,
+  type ResourceChange,
+  type StepOutcome,
+} from "../../engine/index.js";
 import type { Connection } from "../session/connect.js";
 import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
@@ -61,23 +73,36 @@ function stepLogger(out: NodeJS.WritableStream, waits: Pick<Connection, "rateWai
     else if (event.type === "step-failed") writeLine(out, escapeText(`  ✗ ${what}${event.message ? `: ${event.message}` : ""}`));
     else if (event.type === "note") writeLine(out, escapeText(`  • ${what}${event.message ? `: ${event.message}` : ""}`));
     else if (event.type === "rollout") writeLine(out, escapeText(`  ▸ ${event.address} ${event.message ?? ""}`));
-    else if (event.type === "wait" && waits !== undefined) writeLine(out, escapeText(`  … ${what}${event.message ? ` ${event.message}` : ""}`));
+    else if (event.type === "wait" && waits !== undefined)
+      writeLine(out, escapeText(`  … ${what}${event.message ? ` ${event.message}` : ""}`));
   };
 }
 
-export const failedLine = (o: StepOutcome): string => escapeText(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
-export const blockedLine = (change: ResourceChange): string => escapeText(`Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`);
+export const failedLine = (o: StepOutcome): string =>
+  escapeText(`Failed: ${o.step.op} ${o.step.address}: ${o.error?.message ?? "unknown error"}`);
+export const blockedLine = (change: ResourceChange): string =>
+  escapeText(`Blocked: ${change.address}: ${change.blocked?.reason ?? "not allowed"}`);
 export const mutationsSent = (n: number): string => `${n} API ${n === 1 ? "mutation" : "mutations"} sent`;
 
 /** One line per failed step and blocked change, then a count; empty lines are never written. */
 export function applySummaryLines(result: ApplyResult): string[] {
   const failed = result.outcomes.filter((o) => o.status === "failed").map(failedLine);
   const done = result.outcomes.filter((o) => o.status === "done").length;
-  return [...failed, ...result.blocked.map(blockedLine), `Applied ${done} of ${result.outcomes.length} steps; ${mutationsSent(result.mutationsSent)}.`];
+  return [
+    ...failed,
+    ...result.blocked.map(blockedLine),
+    `Applied ${done} of ${result.outcomes.length} steps; ${mutationsSent(result.mutationsSent)}.`,
+  ];
 }
 
 /** A failed step's error, for callers that turn a failed apply into one error. */
 export function firstFailure(result: ApplyResult): { code: string; message: string; terminal: boolean } | undefined {
   const failed = result.outcomes.find((o) => o.status === "failed");
-  return failed ? { code: failed.error?.code ?? "step_failed", message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}`, terminal: failed.error?.terminal === true } : undefined;
+  return failed
+    ? {
+        code: failed.error?.code ?? "step_failed",
+        message: `${failed.step.op} ${failed.step.address}: ${failed.error?.message ?? "failed"}`,
+        terminal: failed.error?.terminal === true,
+      }
+    : undefined;
 }

@@ -47,7 +47,11 @@ export interface Listener {
 export function parseListenAddress(text: string): { host: string; port: number } {
   const match = /^(?:(.*):)?(\d{1,5})$/.exec(text.trim());
   const port = Number(match?.[2]);
-  if (!match || port > 65535) throw new CliError("invalid_option", `invalid option --listen: expected PORT or HOST:PORT such as 127.0.0.1:4666 (got ${JSON.stringify(text)})`);
+  if (!match || port > 65535)
+    throw new CliError(
+      "invalid_option",
+      `invalid option --listen: expected PORT or HOST:PORT such as 127.0.0.1:4666 (got ${JSON.stringify(text)})`,
+    );
   const host = (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1") || "127.0.0.1";
   return { host, port };
 }

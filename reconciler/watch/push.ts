@@ -22,14 +22,22 @@ export function forgeOf(headers: IncomingHttpHeaders): Forge | undefined {
 }
 
 /** `watchedRef` undefined: the remote's default branch (as the payload names it). */
-export function checkPush(forge: Forge, headers: IncomingHttpHeaders, body: Buffer, secret: string | undefined, watchedRef: string | undefined): PushVerdict {
-  if (secret === undefined || secret === "") return { kind: "refused", reason: `a ${forge} push arrived, but no --push-secret-file is set to check it` };
+export function checkPush(
+  forge: Forge,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  secret: string | undefined,
+  watchedRef: string | undefined,
+): PushVerdict {
+  if (secret === undefined || secret === "")
+    return { kind: "refused", reason: `a ${forge} push arrived, but no --push-secret-file is set to check it` };
   if (!signed(forge, headers, body, secret)) return { kind: "refused", reason: `a ${forge} push with a missing or wrong signature` };
   const event = String(headers[`x-${forge}-event`] ?? "");
   if (event !== "push" && event !== "Push Hook" && event !== "Tag Push Hook") return { kind: "ignored", reason: `${forge} event ${event}` };
   const payload = parse(body);
   const ref = typeof payload?.ref === "string" ? payload.ref : "";
-  if (!matches(ref, watchedRef, defaultBranchOf(payload))) return { kind: "ignored", reason: `a push to ${ref || "an unnamed ref"}, not the watched ref` };
+  if (!matches(ref, watchedRef, defaultBranchOf(payload)))
+    return { kind: "ignored", reason: `a push to ${ref || "an unnamed ref"}, not the watched ref` };
   return { kind: "sync", forge, ref };
 }
 

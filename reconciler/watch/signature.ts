@@ -6,12 +6,21 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const TOLERANCE_SECONDS = 300;
 
-export type SignatureVerdict = { ok: true; timestamp: number } | { ok: false; error: "malformed_header" | "timestamp_out_of_tolerance" | "invalid_signature" };
+export type SignatureVerdict =
+  | { ok: true; timestamp: number }
+  | { ok: false; error: "malformed_header" | "timestamp_out_of_tolerance" | "invalid_signature" };
 
-export function verifySignature(header: string | undefined, rawBody: Buffer, secrets: readonly string[], nowSeconds: number): SignatureVerdict {
+export function verifySignature(
+  header: string | undefined,
+  rawBody: Buffer,
+  secrets: readonly string[],
+  nowSeconds: number,
+): SignatureVerdict {
   const fields = (header ?? "").split(",").map((part) => part.trim().split("="));
   const t = fields.find(([key]) => key === "t")?.[1];
-  const candidates = fields.filter(([key, value]) => key === "v1" && value !== undefined && /^[0-9a-f]{64}$/.test(value)).map(([, value]) => Buffer.from(value!, "hex"));
+  const candidates = fields
+    .filter(([key, value]) => key === "v1" && value !== undefined && /^[0-9a-f]{64}$/.test(value))
+    .map(([, value]) => Buffer.from(value!, "hex"));
   if (t === undefined || !/^(0|[1-9][0-9]*)$/.test(t) || candidates.length === 0) return { ok: false, error: "malformed_header" };
   if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) return { ok: false, error: "timestamp_out_of_tolerance" };
   for (const secret of secrets) {

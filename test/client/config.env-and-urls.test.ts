@@ -52,13 +52,16 @@ describe("base URL safety", () => {
     },
   );
 
-  test.each(["http://127.0.0.1:8080/api/v1", "http://127.1.2.3/api/v1", "http://localhost:1/api/v1", "http://[::1]:8/api/v1", "https://krova.cloud/api/v1"])(
-    "%s is accepted",
-    async (baseUrl) => {
-      const client = createClient({ baseUrl, apiKey: "kro_x" });
-      await client.close();
-    },
-  );
+  test.each([
+    "http://127.0.0.1:8080/api/v1",
+    "http://127.1.2.3/api/v1",
+    "http://localhost:1/api/v1",
+    "http://[::1]:8/api/v1",
+    "https://krova.cloud/api/v1",
+  ])("%s is accepted", async (baseUrl) => {
+    const client = createClient({ baseUrl, apiKey: "kro_x" });
+    await client.close();
+  });
 
   test("other schemes, credentials in the URL and an empty key are config errors", () => {
     expect(() => createClient({ baseUrl: "ftp://krova.cloud", apiKey: "k" })).toThrow(ConfigError);

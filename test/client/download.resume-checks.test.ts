@@ -42,7 +42,11 @@ async function storage(answer: Answer): Promise<Storage> {
       return;
     }
     const start = answer(Number(asked));
-    res.writeHead(206, { etag: ETAG, "content-range": `bytes ${start}-${ARCHIVE.length - 1}/${ARCHIVE.length}`, "content-length": ARCHIVE.length - start });
+    res.writeHead(206, {
+      etag: ETAG,
+      "content-range": `bytes ${start}-${ARCHIVE.length - 1}/${ARCHIVE.length}`,
+      "content-length": ARCHIVE.length - start,
+    });
     res.end(ARCHIVE.subarray(start));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -59,7 +63,12 @@ function interruptedDownload(bytes: number, etag = ETAG): string {
 }
 
 function linkTo(server: Storage) {
-  return async () => ({ url: server.url, filename: "latest.cube", sizeBytes: ARCHIVE.length, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+  return async () => ({
+    url: server.url,
+    filename: "latest.cube",
+    sizeBytes: ARCHIVE.length,
+    expiresAt: new Date(Date.now() + 60_000).toISOString(),
+  });
 }
 
 describe("resuming FILE.part", () => {

@@ -25,7 +25,9 @@ describe("a create whose response is lost after the server committed it", () => 
   test("without retries the loss surfaces as a network error (and the cube exists: the reason keys are needed)", async () => {
     const { emulator, client } = await start({}, { retry: { maxRetries: 0 } });
     emulator.admin.injectFault({ kind: "drop-after-commit", method: "POST", path: "/cubes$" });
-    await expect(client.createCube(cubeBody("lost"), { idempotencyKey: newIdempotencyKey() })).rejects.toMatchObject({ code: "network_error" });
+    await expect(client.createCube(cubeBody("lost"), { idempotencyKey: newIdempotencyKey() })).rejects.toMatchObject({
+      code: "network_error",
+    });
     expect(await client.listCubes()).toHaveLength(1);
   });
 });

@@ -8,7 +8,9 @@ describe("listCubes against the emulator", () => {
   test("25 cubes at page size 10 are read in 3 pages", async () => {
     const fast = { limit: 100, windowMs: 1000 };
     const { emulator, client } = await start({ defaultPageSize: 10, rateLimit: fast }, { rateLimit: fast });
-    const created = await Promise.all(Array.from({ length: 25 }, (_, i) => client.createCube(cubeBody(`page-${i}`), { idempotencyKey: newIdempotencyKey() })));
+    const created = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => client.createCube(cubeBody(`page-${i}`), { idempotencyKey: newIdempotencyKey() })),
+    );
     emulator.admin.clearRequests();
 
     const listed = await client.listCubes({ pageSize: 10 });

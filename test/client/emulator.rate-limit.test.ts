@@ -6,7 +6,9 @@ const start = useEmulator();
 
 /** 5 creates, then 25 protection toggles: 30 mutations in all. */
 async function thirtyMutations(client: Awaited<ReturnType<typeof start>>["client"]): Promise<void> {
-  const cubes = await Promise.all(Array.from({ length: 5 }, (_, i) => client.createCube(cubeBody(`rl-${i}`), { idempotencyKey: newIdempotencyKey() })));
+  const cubes = await Promise.all(
+    Array.from({ length: 5 }, (_, i) => client.createCube(cubeBody(`rl-${i}`), { idempotencyKey: newIdempotencyKey() })),
+  );
   await Promise.all(Array.from({ length: 25 }, (_, i) => client.setTerminationProtection(cubes[i % 5]!.id, i % 2 === 0)));
 }
 
@@ -14,7 +16,10 @@ describe("mutations against the emulator's rate limit (10 per 1000 ms)", () => {
   test("with pacing matched to the limit, 30 mutations see zero 429", async () => {
     const { emulator, client } = await start({ rateLimit: { limit: 10, windowMs: 1000 } });
     await thirtyMutations(client);
-    const statuses = emulator.admin.requests().filter((r) => r.mutating).map((r) => r.status);
+    const statuses = emulator.admin
+      .requests()
+      .filter((r) => r.mutating)
+      .map((r) => r.status);
     expect(statuses).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toEqual([]);
     expect(client.stats).toMatchObject({ mutations: 30, rateLimited: 0, retries: 0 });

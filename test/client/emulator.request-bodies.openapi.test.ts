@@ -38,11 +38,21 @@ describe("the client against the emulator: every operation, every request body c
     await c.getSsh(cube.id);
     await c.setSshPort(cube.id, 2222);
 
-    const mapping = await c.createTcpMapping(cube.id, { cubePort: 5432, label: "db", udp: false, allow: ["203.0.113.0/24"] }, { idempotencyKey: newIdempotencyKey() });
+    const mapping = await c.createTcpMapping(
+      cube.id,
+      { cubePort: 5432, label: "db", udp: false, allow: ["203.0.113.0/24"] },
+      { idempotencyKey: newIdempotencyKey() },
+    );
     await c.listTcpMappings(cube.id);
     const attached = await c.attachDomain(
       cube.id,
-      { hostname: "app.example.com", port: 8080, securityHeadersMode: "app_managed", corsConfig: { allowedOrigins: ["https://a.example"] }, ipAllowList: ["10.0.0.0/8"] },
+      {
+        hostname: "app.example.com",
+        port: 8080,
+        securityHeadersMode: "app_managed",
+        corsConfig: { allowedOrigins: ["https://a.example"] },
+        ipAllowList: ["10.0.0.0/8"],
+      },
       { idempotencyKey: newIdempotencyKey() },
     );
     expect(attached.records.length).toBeGreaterThan(0);

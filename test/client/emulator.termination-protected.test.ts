@@ -22,6 +22,11 @@ describe("deleting a protected cube", () => {
     const unprotected = await client.setTerminationProtection(cube.id, false);
     expect(unprotected.terminationProtection).toBe(false);
     await client.deleteCube(cube.id);
-    expect(emulator.admin.requests().filter((r) => r.method === "DELETE").map((r) => r.status)).toEqual([409, 200]);
+    expect(
+      emulator.admin
+        .requests()
+        .filter((r) => r.method === "DELETE")
+        .map((r) => r.status),
+    ).toEqual([409, 200]);
   });
 });

@@ -32,12 +32,23 @@ describe("responses in the reference's envelopes and the spec's bare shapes", ()
 
   test("attachDomain accepts {domain, records} and a bare domain", async () => {
     const domain = { id: "d1", cubeId: "c1", domain: "app.example.com", port: 80, status: "active", isWildcard: false };
-    const record = { id: "routing", type: "CNAME", host: "app.example.com", value: "dns.krova.cloud", purpose: "routing", mustBeGrey: false, proxyOk: true };
+    const record = {
+      id: "routing",
+      type: "CNAME",
+      host: "app.example.com",
+      value: "dns.krova.cloud",
+      purpose: "routing",
+      mustBeGrey: false,
+      proxyOk: true,
+    };
     const c = await clientFor((_req, i) => ({ status: 201, body: i === 0 ? { domain, records: [record] } : domain }));
     const enveloped = await c.attachDomain("c1", { hostname: "app.example.com", port: 80 }, { idempotencyKey: "k1" });
     expect(enveloped.records).toHaveLength(1);
     const bare = await c.attachDomain("c1", { hostname: "app.example.com", port: 80 }, { idempotencyKey: "k2" });
-    expect(bare).toEqual({ domain: { id: "d1", cubeId: "c1", hostname: "app.example.com", port: 80, status: "active", isWildcard: false }, records: [] });
+    expect(bare).toEqual({
+      domain: { id: "d1", cubeId: "c1", hostname: "app.example.com", port: 80, status: "active", isWildcard: false },
+      records: [],
+    });
   });
 
   test("an unexpected body is an invalid_response naming the path and the field", async () => {

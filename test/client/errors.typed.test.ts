@@ -52,7 +52,10 @@ describe("HTTP statuses become typed errors carrying the server's message", () =
   });
 
   test("the PROXY-protocol 409 is typed with the port and the other domains", async () => {
-    const body = { error: "Domains b.example.com use PROXY v2 on port 80", errorMeta: { code: "proxy_protocol_port_mismatch", port: 80, domains: ["b.example.com"] } };
+    const body = {
+      error: "Domains b.example.com use PROXY v2 on port 80",
+      errorMeta: { code: "proxy_protocol_port_mismatch", port: 80, domains: ["b.example.com"] },
+    };
     const h = await harness(() => ({ status: 409, body }));
     const err = await h.client.patchDomain("c1", "d1", { proxyProtocol: null }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxyProtocolMismatchError);

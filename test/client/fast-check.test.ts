@@ -33,7 +33,11 @@ beforeAll(async () => {
     const cube = await client.createCube(cubeBody("c00000"), { idempotencyKey: newIdempotencyKey() });
     await waitForState(client, cube.id, "running");
     await client.attachDomain(cube.id, { hostname: "www.c00000.example.com", port: 8080 }, { idempotencyKey: newIdempotencyKey() });
-    await client.createTcpMapping(cube.id, { cubePort: 5432, label: "postgres", udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() });
+    await client.createTcpMapping(
+      cube.id,
+      { cubePort: 5432, label: "postgres", udp: false, allow: ["10.0.0.0/8"] },
+      { idempotencyKey: newIdempotencyKey() },
+    );
     const answer = async (path: string): Promise<Record<string, Record<string, unknown>[]>> => {
       const response = await fetch(`${emulator.url}/spaces/${emulator.spaceId}${path}`, { headers: { "X-API-KEY": emulator.apiKey } });
       return (await response.json()) as Record<string, Record<string, unknown>[]>;
@@ -63,7 +67,11 @@ const PAGINATION = { page: 1, limit: 100, total: 2, totalPages: 1 };
 
 const page = (cubes: unknown[], extra: Record<string, unknown> = { pagination: PAGINATION }) => ({ cubes, ...extra });
 
-function agrees(body: unknown, quickOf: (body: unknown) => unknown = cubePageOf, schema: { safeParse(body: unknown): { success: boolean; data?: unknown } } = ListCubes): "quick" | "zod" {
+function agrees(
+  body: unknown,
+  quickOf: (body: unknown) => unknown = cubePageOf,
+  schema: { safeParse(body: unknown): { success: boolean; data?: unknown } } = ListCubes,
+): "quick" | "zod" {
   const quick = quickOf(body);
   const parsed = schema.safeParse(body);
   if (quick === undefined) return "zod";
@@ -75,10 +83,32 @@ function agrees(body: unknown, quickOf: (body: unknown) => unknown = cubePageOf,
 
 /** JSON with every object's keys sorted: equal for equal values whatever their key order. */
 function sortedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
 }
 
-const ODD_VALUES: unknown[] = [undefined, null, "", "x", 0, -0, 1, 1.5, -3, 1e20, Number.MAX_SAFE_INTEGER + 1, true, false, [], {}, { vcpu: 1 }, ["running"]];
+const ODD_VALUES: unknown[] = [
+  undefined,
+  null,
+  "",
+  "x",
+  0,
+  -0,
+  1,
+  1.5,
+  -3,
+  1e20,
+  Number.MAX_SAFE_INTEGER + 1,
+  true,
+  false,
+  [],
+  {},
+  { vcpu: 1 },
+  ["running"],
+];
 
 function mutations(cube: Record<string, unknown>, extraKeys: string[] = ["serverDomain", "costPerHour", "region", "createdAt"]): unknown[] {
   const out: unknown[] = [];
@@ -87,7 +117,11 @@ function mutations(cube: Record<string, unknown>, extraKeys: string[] = ["server
     const { [key]: _dropped, ...without } = cube;
     out.push(without);
     for (const value of ODD_VALUES) out.push({ ...cube, [key]: value });
-    for (const value of ODD_VALUES) out.push({ ...cube, resources: { ...(cube.resources as object), [key === "id" ? "vcpu" : key === "name" ? "ramGb" : "diskGb"]: value } });
+    for (const value of ODD_VALUES)
+      out.push({
+        ...cube,
+        resources: { ...(cube.resources as object), [key === "id" ? "vcpu" : key === "name" ? "ramGb" : "diskGb"]: value },
+      });
   }
   out.push(Object.fromEntries(Object.entries(cube).reverse()));
   out.push(JSON.parse(`{"__proto__": {"x": 1}, ${JSON.stringify(cube).slice(1)}`));
@@ -140,7 +174,13 @@ const ListTcpMappings = listEnveloped("tcpMappings", TcpMapping);
 
 test("domains and TCP mappings: the API's answers go the quick way; any one change answers as zod or is left to zod", () => {
   const cases = [
-    { key: "domains", quick: domainsOf, schema: ListDomains, base: EMULATOR_DOMAIN, extra: ["ingressStatus", "securityHeadersMode", "corsConfig", "proxyProtocol", "wildcardCertState", "ipAllowList"] },
+    {
+      key: "domains",
+      quick: domainsOf,
+      schema: ListDomains,
+      base: EMULATOR_DOMAIN,
+      extra: ["ingressStatus", "securityHeadersMode", "corsConfig", "proxyProtocol", "wildcardCertState", "ipAllowList"],
+    },
     { key: "tcpMappings", quick: tcpMappingsOf, schema: ListTcpMappings, base: EMULATOR_MAPPING, extra: ["createdAt", "whitelistedIps"] },
   ];
   for (const { key, quick, schema, base, extra } of cases) {
@@ -177,8 +217,14 @@ test("the prices (GET /pricing, read by every plan): the API's answer goes the q
     const { [key]: _dropped, ...without } = base;
     for (const body of [without, { pricing: without }]) answered[agrees(body, pricingOf, OnePricing)]++;
     for (const value of ODD_VALUES) {
-      const changed = [{ ...base, [key]: value }, { ...base, tiers: [tier, { ...tier, [key]: value }] }, { ...base, rates: { ...(base.rates as object), [key]: value } }];
-      for (const body of changed) for (const enveloping of [body, { pricing: body }, { pricing: body, [key]: value }]) answered[agrees(enveloping, pricingOf, OnePricing)]++;
+      const changed = [
+        { ...base, [key]: value },
+        { ...base, tiers: [tier, { ...tier, [key]: value }] },
+        { ...base, rates: { ...(base.rates as object), [key]: value } },
+      ];
+      for (const body of changed)
+        for (const enveloping of [body, { pricing: body }, { pricing: body, [key]: value }])
+          answered[agrees(enveloping, pricingOf, OnePricing)]++;
     }
   }
   for (const value of ODD_VALUES) answered[agrees(value, pricingOf, OnePricing)]++;
@@ -208,7 +254,8 @@ test("a field added to the zod schema is checked the quick way with no other edi
   const cube = { ...MINIMAL_CUBE, publicIpv6: "2001:db8::1", cores: [0, 1] };
   expect(agrees(page([cube]), quick, schema)).toBe("quick");
   expect(quick(page([cube]))!.items[0]).toBe(cube);
-  for (const odd of [{ ...cube, publicIpv6: 6 }, { ...cube, cores: [0.5] }, MINIMAL_CUBE]) expect(agrees(page([odd]), quick, schema)).toBe("zod");
+  for (const odd of [{ ...cube, publicIpv6: 6 }, { ...cube, cores: [0.5] }, MINIMAL_CUBE])
+    expect(agrees(page([odd]), quick, schema)).toBe("zod");
   expect(agrees(page([{ ...cube, cores: undefined }]), quick, schema)).toBe("zod");
   expect(agrees(page([{ ...cube, publicIpv6: null, cores: [] }]), quick, schema)).toBe("quick");
 

@@ -22,7 +22,11 @@ describe("logger events", () => {
     await h.client.powerOff("c1");
     await h.client.wake("c1");
     const allowed = new Set(["type", "method", "path", "status", "attempt", "waitMs"]);
-    for (const e of h.events) expect(Object.keys(e).every((k) => allowed.has(k)), JSON.stringify(e)).toBe(true);
+    for (const e of h.events)
+      expect(
+        Object.keys(e).every((k) => allowed.has(k)),
+        JSON.stringify(e),
+      ).toBe(true);
     expect(h.events.map((e) => `${e.type} ${e.method} ${e.status ?? "-"} #${e.attempt}`)).toEqual([
       "request GET 503 #1",
       "retry GET 503 #2",

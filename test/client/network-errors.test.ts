@@ -49,7 +49,13 @@ async function httpsServer(cert: string): Promise<{ origin: string; connections:
 
 /** A client with fast, real retries (3 resends allowed): what is not resent shows in `retries`. */
 function client(origin: string, extra: { timeoutMs?: number } = {}) {
-  const c = createClient({ baseUrl: `${origin}/api/v1`, apiKey: "kro_network_test", spaceId: "s1", retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
+  const c = createClient({
+    baseUrl: `${origin}/api/v1`,
+    apiKey: "kro_network_test",
+    spaceId: "s1",
+    retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 },
+    ...extra,
+  });
   closers.push(() => c.close());
   return c;
 }
@@ -67,7 +73,10 @@ async function failure(promise: Promise<unknown>): Promise<CubeApiError & { orig
 const calls = {
   read: (c: ReturnType<typeof client>) => c.getCube("c1"),
   mutation: (c: ReturnType<typeof client>) =>
-    c.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAA test" }, { idempotencyKey: "network-test-1" }),
+    c.createCube(
+      { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAA test" },
+      { idempotencyKey: "network-test-1" },
+    ),
 };
 
 describe.each(Object.entries(calls))("%s", (_path, call) => {
@@ -128,7 +137,13 @@ describe.each(Object.entries(calls))("%s", (_path, call) => {
   test("no answer in time: a timeout naming the origin", async () => {
     const silent = createServer((socket) => socket.on("error", () => {}));
     const origin = `http://127.0.0.1:${await listen(silent)}`;
-    const c = createClient({ baseUrl: `${origin}/api/v1`, apiKey: "kro_network_test", spaceId: "s1", retry: { maxRetries: 0 }, timeoutMs: 150 });
+    const c = createClient({
+      baseUrl: `${origin}/api/v1`,
+      apiKey: "kro_network_test",
+      spaceId: "s1",
+      retry: { maxRetries: 0 },
+      timeoutMs: 150,
+    });
     closers.push(() => c.close());
     const error = await failure(call(c));
     expect(error).toMatchObject({ code: "timeout", origin });
@@ -144,12 +159,24 @@ test("the API key never appears in a network error, however it is printed", asyn
 
 test("what each TLS verification failure says, and that none is resent", () => {
   const host = "api.example.com";
-  expect(describeNetworkCause("ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames: Host: api.example.com. is not in the cert's altnames: DNS:other.example", host)).toEqual({
+  expect(
+    describeNetworkCause(
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      "Hostname/IP does not match certificate's altnames: Host: api.example.com. is not in the cert's altnames: DNS:other.example",
+      host,
+    ),
+  ).toEqual({
     code: "ERR_TLS_CERT_ALTNAME_INVALID",
     text: "TLS: the server's certificate is not valid for the name api.example.com: it is for DNS:other.example (ERR_TLS_CERT_ALTNAME_INVALID); use a URL with a name the certificate holds",
     retryLimit: 0,
   });
-  for (const code of ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_NOT_YET_VALID", "EPROTO"]) {
+  for (const code of [
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "CERT_NOT_YET_VALID",
+    "EPROTO",
+  ]) {
     expect(describeNetworkCause(code, undefined, host)).toMatchObject({ code, retryLimit: 0 });
   }
   for (const code of ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "HPE_INVALID_CONSTANT"]) {
@@ -191,7 +218,14 @@ describe("transfers to the storage (presigned URLs)", () => {
     await closers.pop()!(); // nothing listens there any more
     const origin = `http://127.0.0.1:${port}`;
     const file = tempFile("archive.cube", 16);
-    const started = { importId: "i1", uploadId: "u1", key: "k", chunkSizeBytes: 16, parts: [{ partNumber: 1, url: `${origin}/__storage/imports/i1/parts/1` }], expiresAt };
+    const started = {
+      importId: "i1",
+      uploadId: "u1",
+      key: "k",
+      chunkSizeBytes: 16,
+      parts: [{ partNumber: 1, url: `${origin}/__storage/imports/i1/parts/1` }],
+      expiresAt,
+    };
     const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
     expect(error.code).toBe("transfer_failed");
     expect(error.message).toContain(`PUT of part 1 to the storage at ${origin} failed: connection refused (ECONNREFUSED)`);
@@ -200,9 +234,18 @@ describe("transfers to the storage (presigned URLs)", () => {
   test("a part upload to a storage with an untrusted certificate is tried once, not three times", async () => {
     const server = await httpsServer("tls-localhost");
     const file = tempFile("archive.cube", 16);
-    const started = { importId: "i1", uploadId: "u1", key: "k", chunkSizeBytes: 16, parts: [{ partNumber: 1, url: `${server.origin}/__storage/imports/i1/parts/1` }], expiresAt };
+    const started = {
+      importId: "i1",
+      uploadId: "u1",
+      key: "k",
+      chunkSizeBytes: 16,
+      parts: [{ partNumber: 1, url: `${server.origin}/__storage/imports/i1/parts/1` }],
+      expiresAt,
+    };
     const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
-    expect(error.message).toContain(`PUT of part 1 to the storage at ${server.origin} failed: TLS: the server's certificate is not trusted`);
+    expect(error.message).toContain(
+      `PUT of part 1 to the storage at ${server.origin} failed: TLS: the server's certificate is not trusted`,
+    );
     expect(server.connections()).toBe(1);
   });
 });

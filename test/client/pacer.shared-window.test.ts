@@ -23,7 +23,11 @@ describe("the pacing window shared by the processes of one machine", () => {
     const a = new MutationPacer({ ...options, store: new FileWindowStore(file) });
     const b = new MutationPacer({ ...options, store: new FileWindowStore(file) });
     const times: number[] = [];
-    await Promise.all([...Array.from({ length: 3 }, () => a.acquire()), ...Array.from({ length: 3 }, () => b.acquire())].map((p) => p.then(() => times.push(clock.now()))));
+    await Promise.all(
+      [...Array.from({ length: 3 }, () => a.acquire()), ...Array.from({ length: 3 }, () => b.acquire())].map((p) =>
+        p.then(() => times.push(clock.now())),
+      ),
+    );
     times.sort((x, y) => x - y);
     expect(times.slice(0, 3)).toEqual([0, 0, 0]);
     expect(times.slice(3).every((t) => t >= 1000)).toBe(true);

@@ -36,7 +36,9 @@ describe("listCubes walks every page", () => {
     });
     const cubes = await h.client.listCubes({ pageSize: 10 });
     expect(cubes.map((c) => c.id)).toEqual(Array.from({ length: 500 }, (_, i) => `c${i + 1}`));
-    expect(h.server.received.map((r) => Number(r.query.get("page"))).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(h.server.received.map((r) => Number(r.query.get("page"))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     expect(most).toBeLessThanOrEqual(8);
     expect(most).toBeGreaterThan(1);
   });
@@ -50,7 +52,8 @@ describe("listCubes walks every page", () => {
       const page = Number(r.query.get("page"));
       if (page === 12) laterPageAsked();
       // Page 2 is answered once page 12 is asked for, or after 2 s (reading in batches of 8 never asks for it while page 2 is out).
-      if (page === 2) page12AskedWhilePage2Out = await Promise.race([asked, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+      if (page === 2)
+        page12AskedWhilePage2Out = await Promise.race([asked, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
       return serve(r);
     });
     const handedOut: string[] = [];

@@ -27,9 +27,15 @@ const mapping = (id: string, cubePort: number) => ({
 
 test("an unchanged answer is read again but gives the same objects; a changed one is parsed anew", async () => {
   let ports = [22];
-  const h = await harness((r) => (r.path.endsWith("/tcp-mappings") ? { body: { tcpMappings: ports.map((p) => mapping(`m${p}`, p)) } } : { body: { cubes: [sampleCube("c1")] } }), {
-    readMemo: new ReadMemo(),
-  });
+  const h = await harness(
+    (r) =>
+      r.path.endsWith("/tcp-mappings")
+        ? { body: { tcpMappings: ports.map((p) => mapping(`m${p}`, p)) } }
+        : { body: { cubes: [sampleCube("c1")] } },
+    {
+      readMemo: new ReadMemo(),
+    },
+  );
   const first = await h.client.listTcpMappings("c1");
   const second = await h.client.listTcpMappings("c1");
   expect(second).toBe(first);
@@ -46,7 +52,9 @@ test("an unchanged answer is read again but gives the same objects; a changed on
 
 test("a changed answer that breaks the schema fails as without the memo", async () => {
   let broken = false;
-  const h = await harness(() => ({ body: { tcpMappings: [broken ? { ...mapping("m22", 22), cubePort: "22" } : mapping("m22", 22)] } }), { readMemo: new ReadMemo() });
+  const h = await harness(() => ({ body: { tcpMappings: [broken ? { ...mapping("m22", 22), cubePort: "22" } : mapping("m22", 22)] } }), {
+    readMemo: new ReadMemo(),
+  });
   await h.client.listTcpMappings("c1");
   broken = true;
   await expect(h.client.listTcpMappings("c1")).rejects.toThrow(/unexpected response body at tcpMappings\.0\.cubePort/);

@@ -15,10 +15,12 @@ describe("redirects are never followed", () => {
     const client = createClient({ baseUrl: api.url, apiKey: "kro_redirect_canary", spaceId: "s1" });
     try {
       const read = await client.getSpace().catch((e: unknown) => e);
-      const write = await client.createCube(
-        { name: "a", image: "i", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAA" },
-        { idempotencyKey: "k1" },
-      ).catch((e: unknown) => e);
+      const write = await client
+        .createCube(
+          { name: "a", image: "i", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAA" },
+          { idempotencyKey: "k1" },
+        )
+        .catch((e: unknown) => e);
       for (const err of [read, write]) {
         expect(err).toBeInstanceOf(RedirectRefusedError);
         expect(err).toMatchObject({ code: "redirect_refused", status, locationOrigin: other.origin, retries: 0 });

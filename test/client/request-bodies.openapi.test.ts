@@ -6,9 +6,36 @@ import { CREATE_BODY, sampleCube } from "./support/server.js";
 const harness = useHarness();
 
 const domain = { id: "d1", cubeId: "c1", domain: "app.example.com", port: 80, status: "active", isWildcard: false };
-const mapping = { id: "m1", cubeId: "c1", cubePort: 80, hostPort: 30001, host: "h", label: null, status: "active", isSsh: false, udpEnabled: true, whitelistedIps: [] };
-const snapshot = { id: "sn1", cubeId: "c1", name: "s", sizeBytes: null, status: "pending", kind: "manual", createdAt: "2026-01-01T00:00:00Z" };
-const webhook = { id: "w1", url: "https://example.com/h", events: ["cube.created"], enabled: true, createdAt: "2026-01-01", updatedAt: "2026-01-01", secret: "whsec" };
+const mapping = {
+  id: "m1",
+  cubeId: "c1",
+  cubePort: 80,
+  hostPort: 30001,
+  host: "h",
+  label: null,
+  status: "active",
+  isSsh: false,
+  udpEnabled: true,
+  whitelistedIps: [],
+};
+const snapshot = {
+  id: "sn1",
+  cubeId: "c1",
+  name: "s",
+  sizeBytes: null,
+  status: "pending",
+  kind: "manual",
+  createdAt: "2026-01-01T00:00:00Z",
+};
+const webhook = {
+  id: "w1",
+  url: "https://example.com/h",
+  events: ["cube.created"],
+  enabled: true,
+  createdAt: "2026-01-01",
+  updatedAt: "2026-01-01",
+  secret: "whsec",
+};
 
 /** Answers each operation with a plausible body, so every client method completes. */
 function answer(r: { method: string; path: string }) {
@@ -26,7 +53,10 @@ describe("every request body the client sends validates against the reference Op
   test("all mutating operations", async () => {
     const h = await harness(answer);
     const c = h.client;
-    await c.createCube({ ...CREATE_BODY, region: "eu-nuremberg", userData: "#cloud-config\n", terminationProtection: true }, { idempotencyKey: "k1" });
+    await c.createCube(
+      { ...CREATE_BODY, region: "eu-nuremberg", userData: "#cloud-config\n", terminationProtection: true },
+      { idempotencyKey: "k1" },
+    );
     await c.createCube(CREATE_BODY, { idempotencyKey: "k2" });
     await c.setTerminationProtection("c1", true);
     await c.setTerminationProtection("c1", false);
@@ -84,6 +114,8 @@ describe("every request body the client sends validates against the reference Op
     expect(validateRequest("PUT", "/spaces/{spaceId}/cubes/{cubeId}/ssh-port", { cubePort: "22" })).not.toEqual([]);
     expect(validateRequest("PATCH", "/spaces/{spaceId}/cubes/{cubeId}/domains/{mappingId}", { maxRequestBodyMb: null })).toEqual([]);
     expect(validateRequest("POST", "/spaces/{spaceId}/cubes/{cubeId}/power-off", { force: true })).not.toEqual([]);
-    expect(matchPathTemplate("DELETE", "/spaces/s/cubes/c/tcp-mappings/m")).toBe("/spaces/{spaceId}/cubes/{cubeId}/tcp-mappings/{mappingId}");
+    expect(matchPathTemplate("DELETE", "/spaces/s/cubes/c/tcp-mappings/m")).toBe(
+      "/spaces/{spaceId}/cubes/{cubeId}/tcp-mappings/{mappingId}",
+    );
   });
 });

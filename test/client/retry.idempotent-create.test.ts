@@ -7,7 +7,9 @@ const harness = useHarness();
 
 describe("creates carry an Idempotency-Key and are resent with the same key", () => {
   test("createCube: 503, reset, then 201 — three sends, one key", async () => {
-    const h = await harness((_r, i) => (i === 0 ? { status: 503, body: { error: "busy" } } : i === 1 ? "reset" : { status: 201, body: { cube: sampleCube("c1") } }));
+    const h = await harness((_r, i) =>
+      i === 0 ? { status: 503, body: { error: "busy" } } : i === 1 ? "reset" : { status: 201, body: { cube: sampleCube("c1") } },
+    );
     const key = newIdempotencyKey();
     const cube = await h.client.createCube(CREATE_BODY, { idempotencyKey: key });
     expect(cube.id).toBe("c1");
@@ -17,12 +19,35 @@ describe("creates carry an Idempotency-Key and are resent with the same key", ()
   });
 
   test("each create method sends the header", async () => {
-    const mapping = { id: "m1", cubeId: "c1", cubePort: 80, hostPort: 30001, host: "h", label: null, status: "active", isSsh: false, udpEnabled: true, whitelistedIps: [] };
-    const snapshot = { id: "sn1", cubeId: "c1", name: "s", sizeBytes: null, status: "pending", kind: "manual", createdAt: "2026-01-01T00:00:00Z" };
+    const mapping = {
+      id: "m1",
+      cubeId: "c1",
+      cubePort: 80,
+      hostPort: 30001,
+      host: "h",
+      label: null,
+      status: "active",
+      isSsh: false,
+      udpEnabled: true,
+      whitelistedIps: [],
+    };
+    const snapshot = {
+      id: "sn1",
+      cubeId: "c1",
+      name: "s",
+      sizeBytes: null,
+      status: "pending",
+      kind: "manual",
+      createdAt: "2026-01-01T00:00:00Z",
+    };
     const domain = { id: "d1", cubeId: "c1", domain: "a.example.com", port: 80, status: "active", isWildcard: false };
     const h = await harness((r) => ({
       status: 201,
-      body: r.path.endsWith("/tcp-mappings") ? { tcpMapping: mapping } : r.path.endsWith("/snapshots") ? { snapshot } : { domain, records: [] },
+      body: r.path.endsWith("/tcp-mappings")
+        ? { tcpMapping: mapping }
+        : r.path.endsWith("/snapshots")
+          ? { snapshot }
+          : { domain, records: [] },
     }));
     await h.client.createTcpMapping("c1", { cubePort: 80, udp: true, allow: [] }, { idempotencyKey: "k-tcp" });
     await h.client.createSnapshot("c1", { name: "s" }, { idempotencyKey: "k-snap" });

@@ -29,14 +29,27 @@ describe("5xx and network failures of a mutation without an Idempotency-Key are 
 
   test("a webhook create (no Idempotency-Key on that endpoint) is not resent after 502", async () => {
     const h = await harness(() => ({ status: 502, body: { error: "bad gateway" } }));
-    await expect(h.client.createWebhook({ url: "https://example.com/hook", events: ["cube.created"] })).rejects.toMatchObject({ status: 502 });
+    await expect(h.client.createWebhook({ url: "https://example.com/hook", events: ["cube.created"] })).rejects.toMatchObject({
+      status: 502,
+    });
     expect(h.server.received).toHaveLength(1);
   });
 });
 
 describe("reads are retried on 5xx and network failures", () => {
   test("GET: 503, reset, 504, then 200", async () => {
-    const cube = { id: "c1", name: "a", state: "running", publicIpv4: null, image: "i", sshUser: "u", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, terminationProtection: false, terminationProtectionChangedAt: null, terminationProtectionChangedBy: null };
+    const cube = {
+      id: "c1",
+      name: "a",
+      state: "running",
+      publicIpv4: null,
+      image: "i",
+      sshUser: "u",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      terminationProtection: false,
+      terminationProtectionChangedAt: null,
+      terminationProtectionChangedBy: null,
+    };
     const h = await harness((_r, i) => [unavailable, "reset" as const, { status: 504, body: { error: "t" } }][i] ?? { body: { cube } });
     expect((await h.client.getCube("c1")).id).toBe("c1");
     expect(h.server.received).toHaveLength(4);

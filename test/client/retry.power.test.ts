@@ -6,7 +6,13 @@ const harness = useHarness();
 
 describe("power requests are resent after a 5xx, under one Idempotency-Key", () => {
   test.each(["powerOff", "wake", "restart"] as const)("%s: 503, 502, then 200", async (call) => {
-    const h = await harness((_r, i) => [{ status: 503, body: { error: "busy" } }, { status: 502, body: { error: "bad gateway" } }][i] ?? { body: { success: true } });
+    const h = await harness(
+      (_r, i) =>
+        [
+          { status: 503, body: { error: "busy" } },
+          { status: 502, body: { error: "bad gateway" } },
+        ][i] ?? { body: { success: true } },
+    );
     await h.client[call]("c1");
     expect(h.server.received).toHaveLength(3);
     const keys = h.server.received.map((r) => r.headers["idempotency-key"]);

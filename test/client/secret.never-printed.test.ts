@@ -18,7 +18,18 @@ describe("the API key never appears in the output of a failing run", () => {
     expect(run.status, output).toBe(0);
     expect(run.stdout).toContain("DONE failures=11");
     // Every failure kind really happened (the run cannot pass by failing early).
-    for (const code of ["unauthorized", "server_error", "network_error", "invalid_response", "termination_protected", "redirect_refused", "rate_limited", "bad_request", "invalid_argument", "insecure_url"]) {
+    for (const code of [
+      "unauthorized",
+      "server_error",
+      "network_error",
+      "invalid_response",
+      "termination_protected",
+      "redirect_refused",
+      "rate_limited",
+      "bad_request",
+      "invalid_argument",
+      "insecure_url",
+    ]) {
       expect(output).toContain(`"code":"${code}"`);
     }
     expect(output).toContain("[REDACTED]");

@@ -14,7 +14,8 @@ describe("spaceId()", () => {
 
   test("resolves once with GET /space, shared by concurrent callers", async () => {
     const h = await harness(
-      (r) => (r.path === "/space" ? { body: space } : { body: { cubes: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 1 } } }),
+      (r) =>
+        r.path === "/space" ? { body: space } : { body: { cubes: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 1 } } },
       { spaceId: undefined },
     );
     const ids = await Promise.all([h.client.spaceId(), h.client.spaceId(), h.client.listCubes().then(() => h.client.spaceId())]);
@@ -24,16 +25,16 @@ describe("spaceId()", () => {
   });
 
   test("a failed lookup is not cached", async () => {
-    const h = await harness((_r, i) => (i === 0 ? { status: 401, body: { error: "Invalid API key" } } : { body: { space } }), { spaceId: undefined });
+    const h = await harness((_r, i) => (i === 0 ? { status: 401, body: { error: "Invalid API key" } } : { body: { space } }), {
+      spaceId: undefined,
+    });
     await expect(h.client.spaceId()).rejects.toMatchObject({ code: "unauthorized" });
     expect(await h.client.spaceId()).toBe("sp-resolved");
   });
 
   test("lookups of regions, images and pricing do not send the key", async () => {
     const h = await harness((r) =>
-      r.path === "/regions"
-        ? { body: { regions: [{ id: "r1", name: "Nuremberg", slug: "eu-nuremberg" }] } }
-        : { body: { images: [] } },
+      r.path === "/regions" ? { body: { regions: [{ id: "r1", name: "Nuremberg", slug: "eu-nuremberg" }] } } : { body: { images: [] } },
     );
     expect(await h.client.listRegions()).toHaveLength(1);
     await h.client.listImages();

@@ -89,12 +89,17 @@ test("bytes after a complete answer are never taken as the next request's answer
   const { url } = await wireServer((n, socket) => {
     const body = cubeBody(`c${n}`);
     const stray = cubeBody("stray");
-    socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(stray)}\r\n\r\n${stray}`);
+    socket.write(
+      `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(stray)}\r\n\r\n${stray}`,
+    );
   });
   const c = client(url);
   expect((await c.getCube("c0")).id).toBe("c0");
   // The second request gets its own answer (on a new connection) or fails: never "stray".
-  const second = await c.getCube("c1").then((cube) => cube.id, (error: { code?: string }) => error.code);
+  const second = await c.getCube("c1").then(
+    (cube) => cube.id,
+    (error: { code?: string }) => error.code,
+  );
   expect(second).not.toBe("stray");
 });
 
@@ -140,7 +145,12 @@ const c = createClient({ baseUrl: process.argv[1], apiKey: "kro_tls_test", space
 try { console.log((await c.getCube("x")).id); } catch (e) { console.log(e.code); } finally { await c.close(); }`;
   // A child process (not spawnSync: this process serves the answers), since Node reads NODE_EXTRA_CA_CERTS at start.
   const run = async (env: Record<string, string>) =>
-    (await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, url], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", ...env } })).stdout.trim();
+    (
+      await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, url], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", ...env },
+      })
+    ).stdout.trim();
   const [trusted, untrusted] = await Promise.all([run({ NODE_EXTRA_CA_CERTS: cert }), run({})]);
   expect(trusted).toBe("tls-ok");
   // Without the root, the certificate is refused: nothing is read from an untrusted server.

@@ -55,9 +55,20 @@ describe("uploadParts", () => {
   test("sends every part with at most `concurrency` in flight; a failing part is retried on its own", async () => {
     const archive = randomBytes(5 * MIB + 3);
     const storage = await flakyStorage({ 2: 2 });
-    const started = { importId: "imp_1", uploadId: "u", key: "k", chunkSizeBytes: MIB, expiresAt: "2030-01-01T00:00:00Z", parts: Array.from({ length: 6 }, (_, i) => ({ partNumber: i + 1, url: `${storage.origin}/parts/${i + 1}` })) };
+    const started = {
+      importId: "imp_1",
+      uploadId: "u",
+      key: "k",
+      chunkSizeBytes: MIB,
+      expiresAt: "2030-01-01T00:00:00Z",
+      parts: Array.from({ length: 6 }, (_, i) => ({ partNumber: i + 1, url: `${storage.origin}/parts/${i + 1}` })),
+    };
     const progress: number[] = [];
-    const parts = await uploadParts(tempFile(archive), archive.length, started, { concurrency: 2, sleep: async () => {}, onProgress: (p) => progress.push(p.bytes) });
+    const parts = await uploadParts(tempFile(archive), archive.length, started, {
+      concurrency: 2,
+      sleep: async () => {},
+      onProgress: (p) => progress.push(p.bytes),
+    });
     expect(parts).toEqual(Array.from({ length: 6 }, (_, i) => ({ partNumber: i + 1, etag: `"etag-${i + 1}"` })));
     expect(storage.attempts).toEqual({ 1: 1, 2: 3, 3: 1, 4: 1, 5: 1, 6: 1 });
     expect(storage.maxInFlight()).toBeLessThanOrEqual(2);
@@ -69,8 +80,17 @@ describe("uploadParts", () => {
   test("a part that keeps failing fails the upload, naming the part; the other parts are not all sent", async () => {
     const archive = randomBytes(3 * MIB);
     const storage = await flakyStorage({ 1: 99 });
-    const started = { importId: "imp_1", uploadId: "u", key: "k", chunkSizeBytes: MIB, expiresAt: "2030-01-01T00:00:00Z", parts: [1, 2, 3].map((n) => ({ partNumber: n, url: `${storage.origin}/parts/${n}` })) };
-    await expect(uploadParts(tempFile(archive), archive.length, started, { concurrency: 1, maxPartAttempts: 3, sleep: async () => {} })).rejects.toThrow(/part 1 was refused \(HTTP 500\): storage hiccup/);
+    const started = {
+      importId: "imp_1",
+      uploadId: "u",
+      key: "k",
+      chunkSizeBytes: MIB,
+      expiresAt: "2030-01-01T00:00:00Z",
+      parts: [1, 2, 3].map((n) => ({ partNumber: n, url: `${storage.origin}/parts/${n}` })),
+    };
+    await expect(
+      uploadParts(tempFile(archive), archive.length, started, { concurrency: 1, maxPartAttempts: 3, sleep: async () => {} }),
+    ).rejects.toThrow(/part 1 was refused \(HTTP 500\): storage hiccup/);
     expect(storage.attempts[1]).toBe(3);
     expect(storage.attempts[3]).toBeUndefined();
   });
@@ -84,20 +104,26 @@ describe("importArchive", () => {
     onTestFinished(() => client.close());
     const file = tempFile(randomBytes(3 * MIB));
     let importId = "";
-    const upload = client.importArchive(file, { name: "restored", sshKeyMode: "keep" }, {
-      idempotencyKey: "imp-1",
-      config: { vcpus: 1, ramMb: 1024, diskLimitGb: 10, imageId: "ubuntu-24.04" },
-      sleep: async () => {},
-      // The archive shrinks after the import started: its last part can never be sent whole.
-      onStarted: (started) => {
-        importId = started.importId;
-        truncateSync(file, 2 * MIB + 10);
+    const upload = client.importArchive(
+      file,
+      { name: "restored", sshKeyMode: "keep" },
+      {
+        idempotencyKey: "imp-1",
+        config: { vcpus: 1, ramMb: 1024, diskLimitGb: 10, imageId: "ubuntu-24.04" },
+        sleep: async () => {},
+        // The archive shrinks after the import started: its last part can never be sent whole.
+        onStarted: (started) => {
+          importId = started.importId;
+          truncateSync(file, 2 * MIB + 10);
+        },
       },
-    });
+    );
     await expect(upload).rejects.toThrow(/part 3/);
     await expect(client.getImport(importId)).rejects.toMatchObject({ code: "not_found" });
     expect(await client.listCubes()).toEqual([]);
     expect(emu.admin.requests().filter((r) => r.path.endsWith("/complete"))).toEqual([]);
-    expect(emu.admin.requests().some((r) => r.method === "DELETE" && r.path.endsWith(`/imports/${importId}`) && r.status === 200)).toBe(true);
+    expect(emu.admin.requests().some((r) => r.method === "DELETE" && r.path.endsWith(`/imports/${importId}`) && r.status === 200)).toBe(
+      true,
+    );
   });
 });

@@ -10,11 +10,33 @@ const harness = useHarness();
 
 const apiDomain = { id: "d1", cubeId: "c1", domain: "app.example.com", port: 8080, status: "active", isWildcard: false };
 const apiMapping = {
-  id: "m1", cubeId: "c1", cubePort: 5432, hostPort: 30001, host: "h", label: "pg", status: "active", isSsh: false,
-  udpEnabled: false, whitelistedIps: [{ id: "w1", cidr: "10.0.0.0/8" }, { id: "w2", cidr: "1.2.3.4/32" }],
+  id: "m1",
+  cubeId: "c1",
+  cubePort: 5432,
+  hostPort: 30001,
+  host: "h",
+  label: "pg",
+  status: "active",
+  isSsh: false,
+  udpEnabled: false,
+  whitelistedIps: [
+    { id: "w1", cidr: "10.0.0.0/8" },
+    { id: "w2", cidr: "1.2.3.4/32" },
+  ],
 };
 const domain = { id: "d1", cubeId: "c1", hostname: "app.example.com", port: 8080, status: "active", isWildcard: false };
-const mapping = { id: "m1", cubeId: "c1", cubePort: 5432, hostPort: 30001, host: "h", label: "pg", status: "active", isSsh: false, udp: false, allow: ["10.0.0.0/8", "1.2.3.4/32"] };
+const mapping = {
+  id: "m1",
+  cubeId: "c1",
+  cubePort: 5432,
+  hostPort: 30001,
+  host: "h",
+  label: "pg",
+  status: "active",
+  isSsh: false,
+  udp: false,
+  allow: ["10.0.0.0/8", "1.2.3.4/32"],
+};
 
 describe("the client's vocabulary", () => {
   test("listed domains and mappings come in the file's names, from the reference's envelope and from the spec's bare list", async () => {
@@ -32,10 +54,18 @@ describe("the client's vocabulary", () => {
 
   test("request bodies go out in the API's names; whitelistedIps is sent even when empty; answers come back in the file's names", async () => {
     const h = await harness((r) =>
-      r.path.endsWith("/tcp-mappings") ? { status: 201, body: { tcpMapping: apiMapping } } : r.method === "PATCH" ? { body: { domain: apiDomain } } : { status: 201, body: { domain: apiDomain, records: [] } },
+      r.path.endsWith("/tcp-mappings")
+        ? { status: 201, body: { tcpMapping: apiMapping } }
+        : r.method === "PATCH"
+          ? { body: { domain: apiDomain } }
+          : { status: 201, body: { domain: apiDomain, records: [] } },
     );
-    expect(await h.client.createTcpMapping("c1", { cubePort: 5432, label: "pg", udp: true, allow: [] }, { idempotencyKey: "k1" })).toEqual(mapping);
-    expect(await h.client.attachDomain("c1", { hostname: "app.example.com", port: 8080, responseCompression: true }, { idempotencyKey: "k2" })).toEqual({ domain, records: [] });
+    expect(await h.client.createTcpMapping("c1", { cubePort: 5432, label: "pg", udp: true, allow: [] }, { idempotencyKey: "k1" })).toEqual(
+      mapping,
+    );
+    expect(
+      await h.client.attachDomain("c1", { hostname: "app.example.com", port: 8080, responseCompression: true }, { idempotencyKey: "k2" }),
+    ).toEqual({ domain, records: [] });
     expect(await h.client.patchDomain("c1", "d1", { responseCompression: false })).toEqual(domain);
     expect(h.server.received.map((r) => r.body)).toEqual([
       { cubePort: 5432, label: "pg", udpEnabled: true, whitelistedIps: [] },

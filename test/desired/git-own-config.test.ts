@@ -61,7 +61,11 @@ test("issue 32 item 7: the operator's git config, hooks, filters, traces and GIT
     GIT_EXEC_PATH: join(root, "nowhere"),
     GNUPGHOME: join(root, "gnupg"),
   };
-  const loader = new RepoLoader({ source: new GitSource({ url: repo.url, cwd: repo.work, env, timeoutMs: 20_000 }), path: "cubeform.yaml", env });
+  const loader = new RepoLoader({
+    source: new GitSource({ url: repo.url, cwd: repo.work, env, timeoutMs: 20_000 }),
+    path: "cubeform.yaml",
+    env,
+  });
   const loaded = await loader.load();
   expect(loaded.revision.revision).toBe(commit);
   expect(loaded.desired.cubes.map((c) => c.name)).toEqual(["web"]);

@@ -16,7 +16,14 @@ const fleet = (...names: string[]): string =>
   `apiVersion: cubeform/v1\ndefaults:\n  image: ubuntu-24.04\n  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n  sshPublicKey: ${KEY}\ncubes:\n${names.map((n) => `  - name: ${n}\n`).join("")}`;
 
 function loader(repo: TestRepo, options: { ref?: string; path?: string; token?: string } = {}): RepoLoader {
-  const source = new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000, ...(options.ref ? { ref: options.ref } : {}), ...(options.token ? { credentials: () => ({ token: options.token as string }) } : {}) });
+  const source = new GitSource({
+    url: repo.url,
+    cwd: repo.work,
+    env: repo.env,
+    timeoutMs: 20_000,
+    ...(options.ref ? { ref: options.ref } : {}),
+    ...(options.token ? { credentials: () => ({ token: options.token as string }) } : {}),
+  });
   return new RepoLoader({ source, path: options.path ?? "cubeform.yaml", env: repo.env });
 }
 
@@ -72,21 +79,33 @@ test("a deleted branch or an absent path is an error naming what is missing, nev
   await expect(onBranch.load()).rejects.toThrow(/couldn't find remote ref feature/);
 
   const commit = repo.commit({ "cubeform.yaml": null, "other.yaml": fleet("x") });
-  const error = await loader(repo).load().catch((e: unknown) => e);
+  const error = await loader(repo)
+    .load()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SourceError);
   expect((error as Error).message).toContain(`commit ${commit.slice(0, 12)} has no cubeform.yaml`);
 });
 
 test("an https token reaches git in its environment only, scoped to the repository's origin: never argv, never the clone's config, never an error", async () => {
   const token = "ghp_SECRETtoken1234567890";
-  const env = gitEnv({ PATH: "/bin", GIT_DIR: "/elsewhere" }, "https://git.example.com/acme/fleet.git", { token, username: "x-access-token" }, "/cache/home");
+  const env = gitEnv(
+    { PATH: "/bin", GIT_DIR: "/elsewhere" },
+    "https://git.example.com/acme/fleet.git",
+    { token, username: "x-access-token" },
+    "/cache/home",
+  );
   const argv = gitArgv("/cache/x", ["fetch", "--depth", "1", "--", "https://git.example.com/acme/fleet.git", "main"]);
   expect(argv.join(" ")).not.toContain(token);
   expect(env.GIT_DIR).toBeUndefined();
   expect(env.GIT_TERMINAL_PROMPT).toBe("0");
-  const keys = Object.keys(env).filter((k) => k.startsWith("GIT_CONFIG_KEY_")).map((k) => env[k]);
+  const keys = Object.keys(env)
+    .filter((k) => k.startsWith("GIT_CONFIG_KEY_"))
+    .map((k) => env[k]);
   expect(keys).toContain("http.https://git.example.com/.extraHeader");
-  const header = Object.keys(env).filter((k) => k.startsWith("GIT_CONFIG_VALUE_")).map((k) => env[k]).find((v) => v?.startsWith("Authorization"));
+  const header = Object.keys(env)
+    .filter((k) => k.startsWith("GIT_CONFIG_VALUE_"))
+    .map((k) => env[k])
+    .find((v) => v?.startsWith("Authorization"));
   expect(Buffer.from(String(header).replace("Authorization: Basic ", ""), "base64").toString()).toBe(`x-access-token:${token}`);
 
   const repo = testRepo();
@@ -97,15 +116,29 @@ test("an https token reaches git in its environment only, scoped to the reposito
   const config = readFileSync(join(clones, readdirOne(clones), ".git", "config"), "utf8");
   expect(config).not.toContain(token);
   expect(config).not.toContain(Buffer.from(`x-access-token:${token}`).toString("base64"));
-  const failing = new GitSource({ url: repo.url, ref: "nope", cwd: repo.work, env: repo.env, timeoutMs: 20_000, credentials: () => ({ token }) });
+  const failing = new GitSource({
+    url: repo.url,
+    ref: "nope",
+    cwd: repo.work,
+    env: repo.env,
+    timeoutMs: 20_000,
+    credentials: () => ({ token }),
+  });
   const message = String(await failing.sync().catch((e: unknown) => (e as Error).message));
   expect(message).toMatch(/couldn't find remote ref nope/);
   expect(message).not.toContain(token);
 });
 
 test("an ssh key and known-hosts file go to ssh through GIT_SSH_COMMAND, with host keys checked", () => {
-  const env = gitEnv({}, "ssh://git@example.com/fleet.git", { sshKeyFile: "/keys/deploy key", knownHostsFile: "/keys/known_hosts" }, "/cache/home");
-  expect(env.GIT_SSH_COMMAND).toBe("ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes -i '/keys/deploy key' -o 'UserKnownHostsFile=/keys/known_hosts'");
+  const env = gitEnv(
+    {},
+    "ssh://git@example.com/fleet.git",
+    { sshKeyFile: "/keys/deploy key", knownHostsFile: "/keys/known_hosts" },
+    "/cache/home",
+  );
+  expect(env.GIT_SSH_COMMAND).toBe(
+    "ssh -o BatchMode=yes -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes -i '/keys/deploy key' -o 'UserKnownHostsFile=/keys/known_hosts'",
+  );
 });
 
 test.each([
@@ -137,10 +170,13 @@ test("a remote that does not answer fails the fetch at the timeout", async () =>
     socket.resume();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    server.close(() => resolve());
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
   const repo = testRepo();
   const port = (server.address() as AddressInfo).port;
   const source = new GitSource({ url: `http://127.0.0.1:${port}/fleet.git`, cwd: repo.work, env: repo.env, timeoutMs: 800 });
@@ -152,7 +188,9 @@ test("a remote that does not answer fails the fetch at the timeout", async () =>
   await waitFor(() => open.size === 0, { timeoutMs: 5_000, message: "the connections closed" });
 });
 
-test("issue 21 item 7: a repository that grows large: 30 pushes replacing a 384 KiB file keep the cached clone under 2 MiB", { timeout: 120_000 }, async () => {
+test("issue 21 item 7: a repository that grows large: 30 pushes replacing a 384 KiB file keep the cached clone under 2 MiB", {
+  timeout: 120_000,
+}, async () => {
   const repo = testRepo();
   const repoLoader = loader(repo);
   const clones = join(repo.env.XDG_CACHE_HOME as string, "cubeform", "git");
@@ -168,7 +206,10 @@ test("issue 21 item 7: a repository that grows large: 30 pushes replacing a 384 
 });
 
 function bytesUnder(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, e) => sum + (e.isFile() ? statSync(join(e.parentPath, e.name)).size : 0), 0);
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce(
+    (sum, e) => sum + (e.isFile() ? statSync(join(e.parentPath, e.name)).size : 0),
+    0,
+  );
 }
 
 function readdirOne(dir: string): string {

@@ -24,7 +24,14 @@ const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMpCyp4nE5zvDqG7tY7k3bq3Vg4m6i1
 
 /** A fleet of `cubes` cubes (past MIN_CACHED_BYTES at 400): an image from the environment, a key file, a password. */
 function fleet(cubes: number, vcpu = 1): string {
-  const lines = ["apiVersion: cubeform/v1", "defaults:", "  image: ${env:BASE_IMAGE}", "  resources: { vcpu: " + vcpu + ", ramGb: 2, diskGb: 10 }", "  sshPublicKeyFile: keys/id.pub", "cubes:"];
+  const lines = [
+    "apiVersion: cubeform/v1",
+    "defaults:",
+    "  image: ${env:BASE_IMAGE}",
+    `  resources: { vcpu: ${vcpu}, ramGb: 2, diskGb: 10 }`,
+    "  sshPublicKeyFile: keys/id.pub",
+    "cubes:",
+  ];
   for (let i = 0; i < cubes; i++) {
     lines.push(`  - name: c${i}`, "    domains:", `      - hostname: www.c${i}.example.com`, "        port: 8080");
     if (i === 0) lines.push("        basicAuthUser: admin", "        basicAuthPassword: ${env:WEB_PASSWORD}");
@@ -47,7 +54,16 @@ function plan(dir: string, args: string[] = [], env: Record<string, string | und
     cwd: dir,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    env: definedOnly({ PATH: process.env.PATH ?? "", HOME: dir, XDG_CACHE_HOME: join(dir, "cache"), XDG_STATE_HOME: join(dir, "state"), CUBEFORM_DEBUG_LOAD: "1", BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD, ...env }),
+    env: definedOnly({
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      XDG_CACHE_HOME: join(dir, "cache"),
+      XDG_STATE_HOME: join(dir, "state"),
+      CUBEFORM_DEBUG_LOAD: "1",
+      BASE_IMAGE: "ubuntu-24.04",
+      WEB_PASSWORD: PASSWORD,
+      ...env,
+    }),
   });
   const lines = run.stderr.split("\n");
   let parsed: Run["plan"];
@@ -56,10 +72,16 @@ function plan(dir: string, args: string[] = [], env: Record<string, string | und
   } catch {
     parsed = undefined;
   }
-  return { status: run.status, plan: parsed, stderr: lines.filter((l) => !l.startsWith("cubeform: ")).join("\n"), cache: lines.filter((l) => l.startsWith("cubeform: load cache: ")).map((l) => l.slice("cubeform: load cache: ".length)) };
+  return {
+    status: run.status,
+    plan: parsed,
+    stderr: lines.filter((l) => !l.startsWith("cubeform: ")).join("\n"),
+    cache: lines.filter((l) => l.startsWith("cubeform: load cache: ")).map((l) => l.slice("cubeform: load cache: ".length)),
+  };
 }
 
-const definedOnly = (env: Record<string, string | undefined>): Record<string, string> => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+const definedOnly = (env: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 function space(name: string, yaml = fleet(400)): string {
   const dir = join(temp, name);
@@ -83,7 +105,11 @@ const withoutDates = (run: Run): string => JSON.stringify(run.plan).replace(/"cr
 test("what is kept is JSON that reads back as exactly what the load answered (no undefined members, dates or classes)", () => {
   const dir = space("json");
   for (const file of [join(dir, "fleet.yaml"), fileURLToPath(new URL("../../examples/fleet.yaml", import.meta.url))]) {
-    const { desired, secretEnvNames, envNames, cubePositions, cubeNames } = loadDesiredStateSync({ file, cwd: dir, env: { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD } });
+    const { desired, secretEnvNames, envNames, cubePositions, cubeNames } = loadDesiredStateSync({
+      file,
+      cwd: dir,
+      env: { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD },
+    });
     const kept = { desired, secretEnvNames, envNames, cubePositions, cubeNames };
     expect(JSON.parse(JSON.stringify(kept))).toStrictEqual(kept);
   }

@@ -9,7 +9,8 @@ import { LoadCache } from "../../desired/index.js";
 import { loadDesiredFiles } from "../../desired/sources.js";
 import { SSH_KEY, tempProject } from "../reconciler/support/cli.js";
 
-const FLEET = (power: string) => `apiVersion: cubeform/v1\ncubes:\n  - name: web\n    image: ubuntu-24.04\n    region: eu-nuremberg\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n    userDataFile: init.sh\n    power: ${power}\n`;
+const FLEET = (power: string) =>
+  `apiVersion: cubeform/v1\ncubes:\n  - name: web\n    image: ubuntu-24.04\n    region: eu-nuremberg\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n    userDataFile: init.sh\n    power: ${power}\n`;
 
 test("an unchanged file and its userDataFile are not loaded again; a change to either is", async () => {
   const cwd = tempProject();

@@ -41,10 +41,24 @@ describe("normalize", () => {
             name: "web",
             userDataFile: "init.sh",
             terminationProtection: true,
-            domains: [{ hostname: "app.example.com", port: 8080, basicAuthUser: "admin", basicAuthPassword: "${env:WEB_PASS}", ipAllowList: ["10.0.0.0/8"] }],
+            domains: [
+              {
+                hostname: "app.example.com",
+                port: 8080,
+                basicAuthUser: "admin",
+                basicAuthPassword: "${env:WEB_PASS}",
+                ipAllowList: ["10.0.0.0/8"],
+              },
+            ],
             ports: [{ cubePort: 5432, allow: ["1.2.3.4/32"], udp: false, label: "pg" }, { cubePort: 6379 }],
           },
-          { name: "db", image: "debian-13", sshPublicKey: KEY, power: "stopped", lifecycle: { allowReplace: true, ignoreChanges: ["image"] } },
+          {
+            name: "db",
+            image: "debian-13",
+            sshPublicKey: KEY,
+            power: "stopped",
+            lifecycle: { allowReplace: true, ignoreChanges: ["image"] },
+          },
         ],
       }),
       { readTextFile },
@@ -60,7 +74,14 @@ describe("normalize", () => {
       userData: "#!/bin/sh\necho hi\n",
       terminationProtection: true,
       power: "running",
-      domains: [{ hostname: "app.example.com", port: 8080, settings: { basicAuthUser: "admin", ipAllowList: ["10.0.0.0/8"] }, basicAuthPassword: { env: "WEB_PASS" } }],
+      domains: [
+        {
+          hostname: "app.example.com",
+          port: 8080,
+          settings: { basicAuthUser: "admin", ipAllowList: ["10.0.0.0/8"] },
+          basicAuthPassword: { env: "WEB_PASS" },
+        },
+      ],
       ports: [
         { cubePort: 5432, udp: false, allow: ["1.2.3.4/32"], label: "pg" },
         { cubePort: 6379, udp: true, allow: [] },
@@ -81,7 +102,13 @@ describe("normalize", () => {
         { name: "a" },
         { name: "b", image: "x", resources, sshPublicKey: KEY, sshPublicKeyFile: "keys/id.pub" },
         { name: "c", image: "x", resources, sshPublicKeyFile: "missing.pub" },
-        { name: "d", image: "x", resources, sshPublicKey: KEY, domains: [{ hostname: "a.example.com", port: 80, basicAuthUser: "admin", basicAuthPassword: "hunter2" }] },
+        {
+          name: "d",
+          image: "x",
+          resources,
+          sshPublicKey: KEY,
+          domains: [{ hostname: "a.example.com", port: 80, basicAuthUser: "admin", basicAuthPassword: "hunter2" }],
+        },
       ],
     });
     expect(issues.map((i) => [i.path.join("."), i.message])).toMatchInlineSnapshot(`
@@ -115,7 +142,14 @@ describe("normalize", () => {
   });
 
   test("a cube's own key overrides the defaults' key file", () => {
-    const state = normalize(parse({ ...base, defaults: { image: "x", resources, sshPublicKeyFile: "keys/id.pub" }, cubes: [{ name: "a", sshPublicKey: "ssh-rsa AAAA other" }] }), { readTextFile });
+    const state = normalize(
+      parse({
+        ...base,
+        defaults: { image: "x", resources, sshPublicKeyFile: "keys/id.pub" },
+        cubes: [{ name: "a", sshPublicKey: "ssh-rsa AAAA other" }],
+      }),
+      { readTextFile },
+    );
     expect(state.cubes[0]?.sshPublicKey).toBe("ssh-rsa AAAA other");
   });
 
@@ -135,7 +169,16 @@ describe("normalize", () => {
       ["cubes", 1, "name"],
       ["cubes", 1, "domains", 0, "hostname"],
     ]);
-    const pinned = normalize(parse({ ...base, cubes: [{ name: "web", id: "c1", ...cubeBase }, { name: "web", id: "c2", ...cubeBase }] }), { readTextFile });
+    const pinned = normalize(
+      parse({
+        ...base,
+        cubes: [
+          { name: "web", id: "c1", ...cubeBase },
+          { name: "web", id: "c2", ...cubeBase },
+        ],
+      }),
+      { readTextFile },
+    );
     expect(pinned.cubes.map((c) => c.id)).toEqual(["c1", "c2"]);
   });
 

@@ -29,7 +29,12 @@ function outsideSecret(): string {
 
 function loader(repo: TestRepo, options: { path?: string; secretsDir?: string } = {}): RepoLoader {
   const source = new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000 });
-  return new RepoLoader({ source, path: options.path ?? "fleet/cubeform.yaml", env: repo.env, ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}) });
+  return new RepoLoader({
+    source,
+    path: options.path ?? "fleet/cubeform.yaml",
+    env: repo.env,
+    ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}),
+  });
 }
 
 async function problems(repoLoader: RepoLoader): Promise<string[]> {
@@ -42,7 +47,10 @@ async function problems(repoLoader: RepoLoader): Promise<string[]> {
 test("a key file inside the checkout is read, also through a symlink that stays inside and a '..' that stays inside", async () => {
   const repo = testRepo();
   repo.symlink("fleet/linked.pub", "../keys/a.pub");
-  repo.commit({ "keys/a.pub": KEY, "fleet/cubeform.yaml": `${HEAD}cubes:\n  - name: a\n    sshPublicKeyFile: ../keys/a.pub\n  - name: b\n    sshPublicKeyFile: linked.pub\n` });
+  repo.commit({
+    "keys/a.pub": KEY,
+    "fleet/cubeform.yaml": `${HEAD}cubes:\n  - name: a\n    sshPublicKeyFile: ../keys/a.pub\n  - name: b\n    sshPublicKeyFile: linked.pub\n`,
+  });
   const loaded = await loader(repo).load();
   expect(loaded.desired.cubes.map((c) => c.sshPublicKey)).toEqual([KEY.trimEnd(), KEY.trimEnd()]);
 });
@@ -63,9 +71,15 @@ test("an absolute path, a '..' escape and a symlink out of the checkout are each
   });
   const found = await problems(loader(repo));
   expect(found).toEqual([
-    expect.stringMatching(/^fleet\/cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read .*: an absolute path is refused in a fleet from a repository/),
-    expect.stringMatching(/^fleet\/cubeform\.yaml:10:19: cubes\[1\]\.userDataFile: cannot read .*: the path leaves the repository checkout/),
-    expect.stringMatching(/^fleet\/cubeform\.yaml:12:19: cubes\[2\]\.userDataFile: cannot read escape\.txt: the path is a symlink that leads outside the repository checkout/),
+    expect.stringMatching(
+      /^fleet\/cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read .*: an absolute path is refused in a fleet from a repository/,
+    ),
+    expect.stringMatching(
+      /^fleet\/cubeform\.yaml:10:19: cubes\[1\]\.userDataFile: cannot read .*: the path leaves the repository checkout/,
+    ),
+    expect.stringMatching(
+      /^fleet\/cubeform\.yaml:12:19: cubes\[2\]\.userDataFile: cannot read escape\.txt: the path is a symlink that leads outside the repository checkout/,
+    ),
   ]);
 });
 
@@ -74,31 +88,50 @@ test("the fleet file itself may not be a symlink out of the checkout", async () 
   const repo = testRepo();
   repo.symlink("fleet/cubeform.yaml", secret);
   repo.commit({});
-  const error = await loader(repo).load().catch((e: unknown) => e);
+  const error = await loader(repo)
+    .load()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SourceError);
   expect((error as Error).message).toMatch(/fleet\/cubeform\.yaml is a symlink that leads outside the repository checkout/);
 });
 
 test("a webhook's secretFile is written under --secrets-dir; without it, or escaping it, the field is a located error", async () => {
   const repo = testRepo();
-  const webhooks = (secretFile: string): string => `${HEAD}  sshPublicKey: ${KEY}cubes: []\nwebhooks:\n  - url: https://hooks.example.com/cube\n    events: [cube.created]\n    secretFile: ${secretFile}\n`;
+  const webhooks = (secretFile: string): string =>
+    `${HEAD}  sshPublicKey: ${KEY}cubes: []\nwebhooks:\n  - url: https://hooks.example.com/cube\n    events: [cube.created]\n    secretFile: ${secretFile}\n`;
   repo.commit({ "fleet/cubeform.yaml": webhooks("hooks/cube.secret") });
   const secretsDir = mkdtempSync(join(tmpdir(), "cubeform-secrets-"));
   const loaded = await loader(repo, { secretsDir }).load();
   expect(loaded.desired.webhooks?.[0]?.secretPath).toBe(join(secretsDir, "hooks", "cube.secret"));
 
-  expect(await problems(loader(repo))).toEqual([expect.stringMatching(/^fleet\/cubeform\.yaml:10:17: webhooks\[0\]\.secretFile: hooks\/cube\.secret: .*only under a secrets directory the operator names, and none is named \(--secrets-dir\)$/)]);
+  expect(await problems(loader(repo))).toEqual([
+    expect.stringMatching(
+      /^fleet\/cubeform\.yaml:10:17: webhooks\[0\]\.secretFile: hooks\/cube\.secret: .*only under a secrets directory the operator names, and none is named \(--secrets-dir\)$/,
+    ),
+  ]);
   repo.commit({ "fleet/cubeform.yaml": webhooks("../../tmp/x") });
-  expect(await problems(loader(repo, { secretsDir }))).toEqual([expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \.\.\/\.\.\/tmp\/x: the secretFile leaves the secrets directory and is refused \(--secrets-dir\)$/)]);
+  expect(await problems(loader(repo, { secretsDir }))).toEqual([
+    expect.stringMatching(
+      /:10:17: webhooks\[0\]\.secretFile: \.\.\/\.\.\/tmp\/x: the secretFile leaves the secrets directory and is refused \(--secrets-dir\)$/,
+    ),
+  ]);
   repo.commit({ "fleet/cubeform.yaml": webhooks("/tmp/x") });
-  expect(await problems(loader(repo, { secretsDir }))).toEqual([expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \/tmp\/x: an absolute secretFile is refused/)]);
+  expect(await problems(loader(repo, { secretsDir }))).toEqual([
+    expect.stringMatching(/:10:17: webhooks\[0\]\.secretFile: \/tmp\/x: an absolute secretFile is refused/),
+  ]);
 });
 
 test("--path must name a place inside the repository; the loader's own message names no flag, the CLI's does", () => {
   const repo = testRepo();
   expect(() => loader(repo, { path: "/etc" })).toThrow(/^the path "\/etc": name a file or directory inside the repository/);
   expect(() => loader(repo, { path: "../x" })).toThrow(/^the path "..\/x"/);
-  const refused = (() => { try { loader(repo, { path: "/etc" }); } catch (e) { return inCliWords(e) as Error; } })();
+  const refused = (() => {
+    try {
+      loader(repo, { path: "/etc" });
+    } catch (e) {
+      return inCliWords(e) as Error;
+    }
+  })();
   expect(refused?.message).toMatch(/^--path "\/etc": name a file or directory inside the repository/);
 });
 
@@ -118,11 +151,17 @@ test("issue 32 item 8: a --path through a directory symlink out of the checkout 
     ["fleet/missing.yaml", "fleet"],
   ];
   for (const [path, named] of cases) {
-    const error = await loader(repo, { path }).load().catch((e: unknown) => e);
+    const error = await loader(repo, { path })
+      .load()
+      .catch((e: unknown) => e);
     expect(error, path).toBeInstanceOf(SourceError);
-    expect((error as Error).message).toBe(`commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of the path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
+    expect((error as Error).message).toBe(
+      `commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of the path ${path})`} is a symlink that leads outside the repository checkout, and is refused`,
+    );
     const message = inCliWords(error as Error).message;
-    expect(message).toBe(`commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`);
+    expect(message).toBe(
+      `commit ${commit.slice(0, 12)}: ${named === path ? named : `${named} (of --path ${path})`} is a symlink that leads outside the repository checkout, and is refused`,
+    );
     expect(message).not.toContain(outside);
     expect(message).not.toContain("prod-db-password");
   }

@@ -22,14 +22,22 @@ function largeFleet(): string {
 
 /** A new loader each time: what a new run of `cubeform plan --repo` has. */
 function loader(repo: TestRepo): RepoLoader {
-  return new RepoLoader({ source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000 }), path: "cubeform.yaml", env: repo.env });
+  return new RepoLoader({
+    source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000 }),
+    path: "cubeform.yaml",
+    env: repo.env,
+  });
 }
 
-test("a second run at an unchanged file uses the kept load; a key file linked out of the checkout by a later commit is not read through it", { timeout: 120_000 }, async () => {
+test("a second run at an unchanged file uses the kept load; a key file linked out of the checkout by a later commit is not read through it", {
+  timeout: 120_000,
+}, async () => {
   const repo = testRepo();
   repo.commit({ "cubeform.yaml": largeFleet(), "keys/id.pub": `${KEY}\n` });
   const said: string[] = [];
-  const cache = new DiskLoadCache(join(mkdtempSync(join(tmpdir(), "cubeform-repo-cache-")), "load-cache"), "test-build", (line) => said.push(line));
+  const cache = new DiskLoadCache(join(mkdtempSync(join(tmpdir(), "cubeform-repo-cache-")), "load-cache"), "test-build", (line) =>
+    said.push(line),
+  );
   const first = await loadFleet({ repo: loader(repo), diskCache: cache });
   expect(said.join("\n")).toContain("kept cubeform.yaml");
   said.length = 0;

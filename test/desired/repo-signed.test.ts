@@ -26,7 +26,11 @@ test("issue 21 item 6: with --allowed-signers, an unsigned commit or one signed 
     repo.git("config", "commit.gpgsign", String(key !== undefined));
     if (key !== undefined) repo.git("config", "user.signingkey", key);
   };
-  const loader = new RepoLoader({ source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000, allowedSignersFile: signersFile }), path: "cubeform.yaml", env: repo.env });
+  const loader = new RepoLoader({
+    source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000, allowedSignersFile: signersFile }),
+    path: "cubeform.yaml",
+    env: repo.env,
+  });
   const refused = async (): Promise<SourceError> => {
     const error = await loader.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceError);
@@ -36,12 +40,16 @@ test("issue 21 item 6: with --allowed-signers, an unsigned commit or one signed 
 
   signWith(undefined);
   const unsigned = repo.commit({ "cubeform.yaml": fleet("web") });
-  expect((await refused()).message).toBe(`commit ${unsigned.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed; nothing is applied until a commit signed by an allowed key`);
+  expect((await refused()).message).toBe(
+    `commit ${unsigned.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed; nothing is applied until a commit signed by an allowed key`,
+  );
 
   signWith(other.key);
   const foreign = repo.commit({ "cubeform.yaml": fleet("web", "db") });
   const message = (await refused()).message;
-  expect(message).toContain(`commit ${foreign.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`);
+  expect(message).toContain(
+    `commit ${foreign.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`,
+  );
   expect(message).toContain("No principal matched");
   // Asked again on the same commit: the same answer, without another verify-commit.
   expect((await refused()).message).toBe(message);
@@ -64,8 +72,16 @@ function gpgKeyring(dir: string, env: Record<string, string>): { env: Record<str
   chmodSync(home, 0o700);
   const gpgEnv = { ...env, GNUPGHOME: home };
   onTestFinished(() => void spawnSync("gpgconf", ["--kill", "all"], { env: gpgEnv }));
-  execFileSync("gpg", ["--batch", "--quiet", "--passphrase", "", "--quick-gen-key", "Fleet Signer <signer@example.com>", "ed25519", "sign", "never"], { env: gpgEnv, stdio: "ignore" });
-  const listing = execFileSync("gpg", ["--batch", "--with-colons", "--list-secret-keys"], { env: gpgEnv, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  execFileSync(
+    "gpg",
+    ["--batch", "--quiet", "--passphrase", "", "--quick-gen-key", "Fleet Signer <signer@example.com>", "ed25519", "sign", "never"],
+    { env: gpgEnv, stdio: "ignore" },
+  );
+  const listing = execFileSync("gpg", ["--batch", "--with-colons", "--list-secret-keys"], {
+    env: gpgEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const fingerprint = /^fpr:+([0-9A-F]+):/m.exec(listing)?.[1] as string;
   return { env: gpgEnv, fingerprint };
 }
@@ -91,11 +107,17 @@ test("issue 32 item 1: with --allowed-signers, a commit with a good OpenPGP sign
   expect(byGit.stderr).toContain("GOODSIG");
 
   // cubeform runs with the same GNUPGHOME in its environment.
-  const loader = new RepoLoader({ source: new GitSource({ url: repo.url, cwd: repo.work, env, timeoutMs: 20_000, allowedSignersFile: signersFile }), path: "cubeform.yaml", env });
+  const loader = new RepoLoader({
+    source: new GitSource({ url: repo.url, cwd: repo.work, env, timeoutMs: 20_000, allowedSignersFile: signersFile }),
+    path: "cubeform.yaml",
+    env,
+  });
   const error = await loader.load().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SourceError);
   expect((error as SourceError).code).toBe("untrusted_commit");
-  expect((error as Error).message).toBe(`commit ${commit.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is signed with OpenPGP, and only an SSH signature by a key in that file is accepted; nothing is applied until a commit signed by an allowed key`);
+  expect((error as Error).message).toBe(
+    `commit ${commit.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is signed with OpenPGP, and only an SSH signature by a key in that file is accepted; nothing is applied until a commit signed by an allowed key`,
+  );
   expect(loader.lastCommit).toBe(commit);
   // Verified before checkout (issue 32 item 7): the refused commit's files were never written.
   const clones = join(repo.env.XDG_CACHE_HOME as string, "cubeform", "git");
@@ -118,14 +140,20 @@ test("issue 32 item 7: a force-push back to an older commit is followed only whe
   const old = signedBy(retired.key, "web");
   const older = signedBy(current.key, "web", "db");
   const head = signedBy(current.key, "web", "db", "cache");
-  const loader = new RepoLoader({ source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000, allowedSignersFile: signersFile }), path: "cubeform.yaml", env: repo.env });
+  const loader = new RepoLoader({
+    source: new GitSource({ url: repo.url, cwd: repo.work, env: repo.env, timeoutMs: 20_000, allowedSignersFile: signersFile }),
+    path: "cubeform.yaml",
+    env: repo.env,
+  });
   expect((await loader.load()).revision.revision).toBe(head);
   // The retired key leaves the file; someone force-pushes the branch back to the commit it signed.
   writeFileSync(signersFile, `fleet@example.com ${current.pub}\n`);
   repo.git("push", "--quiet", "--force", "origin", `${old}:refs/heads/main`);
   const error = await loader.load().catch((e: unknown) => e);
   expect((error as SourceError).code).toBe("untrusted_commit");
-  expect((error as Error).message).toContain(`commit ${old.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`);
+  expect((error as Error).message).toContain(
+    `commit ${old.slice(0, 12)} is refused by the allowed signers of ${signersFile}: it is not signed by a key in that file`,
+  );
   // Back to an older commit signed by a key still allowed: followed.
   repo.git("push", "--quiet", "--force", "origin", `${older}:refs/heads/main`);
   const loaded = await loader.load();

@@ -23,7 +23,7 @@ const SHAPES: Record<string, string> = {
     "  - name: a",
     "    ports:",
     "      - cubePort: 80",
-    "        allow: [10.0.0.0/8, \"192.168.0.0/16\"]",
+    '        allow: [10.0.0.0/8, "192.168.0.0/16"]',
     "# between items, at column 0",
     "",
     "  -   name: b",
@@ -47,7 +47,7 @@ const SHAPES: Record<string, string> = {
     "    nulls: [~, null, Null, NULL, nULL, '', \"null\"]",
     "    empty:",
     "    dates: [2024-01-01, 2024-01-01T10:00:00Z, 12:30:45]",
-    "    tagged: [!!str 5, !!int \"7\", !!float 1, !!null '', !!bool \"true\"]",
+    '    tagged: [!!str 5, !!int "7", !!float 1, !!null \'\', !!bool "true"]',
     "    text: >-",
     "      folded",
     "      lines",
@@ -55,11 +55,11 @@ const SHAPES: Record<string, string> = {
     "      kept",
     "",
     "    quoted: 'it''s' ",
-    "    escapes: \"tab\\tnew\\nline \\u00e9\"",
+    '    escapes: "tab\\tnew\\nline \\u00e9"',
     "  -",
     "    # the node starts on the next line with content",
     "    name: b",
-    "  - \"name\": c",
+    '  - "name": c',
     "  - !!map { name: d }",
     "",
   ].join("\n"),
@@ -80,7 +80,7 @@ const NOT_CUT: Record<string, string> = {
   "a flow sequence": "apiVersion: cubeform/v1\ncubes: [{ name: a }]\n",
   "no cubes": "apiVersion: cubeform/v1\n",
   "a duplicate cubes key": "cubes:\n  - name: a\ncubes:\n  - name: b\n",
-  "a syntax error in one cube": "apiVersion: cubeform/v1\ncubes:\n  - name: \"a\n  - name: b\n",
+  "a syntax error in one cube": 'apiVersion: cubeform/v1\ncubes:\n  - name: "a\n  - name: b\n',
   "a duplicate key in one cube": "apiVersion: cubeform/v1\ncubes:\n  - name: a\n    name: b\n",
   "an item line under-indented": "apiVersion: cubeform/v1\ncubes:\n    - name: a\n  - name: b\n",
 };
@@ -112,7 +112,10 @@ const identityOf = (piece: string) => {
 const scan = (piece: string) => scanIdentity(piece.replace(/\n$/, "").split("\n"));
 
 const ANSWERED: Record<string, string> = {
-  "a bench cube": "  - name: c00001\n    image: ubuntu-24.04\n    region: eu-1\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n".replace("{ vcpu: 1, ramGb: 1, diskGb: 10 }", "\n      vcpu: 1\n      ramGb: 1"),
+  "a bench cube": "  - name: c00001\n    image: ubuntu-24.04\n    region: eu-1\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n".replace(
+    "{ vcpu: 1, ramGb: 1, diskGb: 10 }",
+    "\n      vcpu: 1\n      ramGb: 1",
+  ),
   "domains and ports, comments, blank lines": [
     "  - name: web # the front",
     "    id: cube-123",
@@ -129,10 +132,12 @@ const ANSWERED: Record<string, string> = {
     "      - cubePort: 22",
     "    sshPublicKey: ssh-ed25519 AAAAC3Nza user@host",
   ].join("\n"),
-  "sequences at their key's indentation": "- name: a\n  domains:\n  - hostname: x.example.com\n    basicAuthUser: u\n  - hostname: y.example.com\n  power: stopped\n  ports:\n  - cubePort: 80\n",
+  "sequences at their key's indentation":
+    "- name: a\n  domains:\n  - hostname: x.example.com\n    basicAuthUser: u\n  - hostname: y.example.com\n  power: stopped\n  ports:\n  - cubePort: 80\n",
   "the node on the dash line with more spaces": "  -    name: spaced\n       image: x\n",
   "hostnames of nested mappings are not domains": "  - name: a\n    other:\n      - hostname: not-a-domain\n    domains:\n",
-  "one-line flow collections of plain words": "  - name: a\n    resources: { vcpu: 1, ramGb: 2, diskGb: 10 }\n    ports:\n      - cubePort: 80\n        allow: [10.0.0.0/8, 2001:db8::/32]\n      - cubePort: 81\n        allow: []\n",
+  "one-line flow collections of plain words":
+    "  - name: a\n    resources: { vcpu: 1, ramGb: 2, diskGb: 10 }\n    ports:\n      - cubePort: 80\n        allow: [10.0.0.0/8, 2001:db8::/32]\n      - cubePort: 81\n        allow: []\n",
 };
 
 const DECLINED: Record<string, string> = {
@@ -174,7 +179,20 @@ for (const [what, piece] of Object.entries(DECLINED)) {
 /** Each piece above with one line changed in the ways that break YAML or change its structure. */
 function mutations(piece: string): string[] {
   const lines = piece.replace(/\n$/, "").split("\n");
-  const edits = [(l: string) => ` ${l}`, (l: string) => l.replace(/^ /, ""), (l: string) => l.replace(/^( *)/, "$1  "), (l: string) => `${l}: x`, (l: string) => `${l} [`, (l: string) => `${l} #c`, (l: string) => `${l},`, (l: string) => l.replace(/- /, "  "), (l: string) => l.replace(/^( *)/, "$1- "), (l: string) => l.replace(/: /, ":"), (l: string) => `${l}]`, (l: string) => `${l}:`];
+  const edits = [
+    (l: string) => ` ${l}`,
+    (l: string) => l.replace(/^ /, ""),
+    (l: string) => l.replace(/^( *)/, "$1  "),
+    (l: string) => `${l}: x`,
+    (l: string) => `${l} [`,
+    (l: string) => `${l} #c`,
+    (l: string) => `${l},`,
+    (l: string) => l.replace(/- /, "  "),
+    (l: string) => l.replace(/^( *)/, "$1- "),
+    (l: string) => l.replace(/: /, ":"),
+    (l: string) => `${l}]`,
+    (l: string) => `${l}:`,
+  ];
   const out: string[] = [];
   lines.forEach((line, i) => {
     for (const edit of edits) out.push([...lines.slice(0, i), edit(line), ...lines.slice(i + 1)].join("\n"));
@@ -199,7 +217,8 @@ test("line forms kept across the pieces of a file give the same answers as readi
   const forms: LineForms = new Map();
   const pieces = [...Object.values(ANSWERED), ...Object.values(DECLINED)].flatMap((piece) => [piece, ...mutations(piece)]);
   // Twice over: the second pass answers from the kept forms.
-  for (const piece of [...pieces, ...pieces]) expect({ piece, identity: scanIdentity(piece.replace(/\n$/, "").split("\n"), forms) }).toEqual({ piece, identity: scan(piece) });
+  for (const piece of [...pieces, ...pieces])
+    expect({ piece, identity: scanIdentity(piece.replace(/\n$/, "").split("\n"), forms) }).toEqual({ piece, identity: scan(piece) });
   expect(forms.size).toBeGreaterThan(0);
   // Identity lines (nearly all distinct in a file) are not kept when they are plain.
   expect([...forms.values()].some((form) => ["name", "id", "hostname"].includes((form as { key?: string }).key ?? ""))).toBe(false);

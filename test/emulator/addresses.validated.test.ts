@@ -13,7 +13,9 @@ describe("addresses and CIDRs", () => {
       const domain = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "app.example.com", port: 80, ipAllowList: [cidr] });
       expect(domain.status, cidr).toBe(400);
     }
-    expect((await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings.filter((m: { isSsh: boolean }) => !m.isSsh)).toEqual([]);
+    expect((await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings.filter((m: { isSsh: boolean }) => !m.isSsh)).toEqual(
+      [],
+    );
     const attached = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "app.example.com", port: 80 });
     const patched = await api.call("PATCH", `/cubes/${cube.id}/domains/${attached.body.domain.id}`, { ipDenyList: ["10.0.0.0/33"] });
     expect(patched.status).toBe(400);
@@ -21,7 +23,10 @@ describe("addresses and CIDRs", () => {
 
   test("valid IPv4 and IPv6 addresses and CIDRs are accepted", async ({ api }) => {
     const cube = await api.createCube();
-    const port = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 5432, whitelistedIps: ["203.0.113.0/24", "198.51.100.7", "2001:db8::/32", "::1"] });
+    const port = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, {
+      cubePort: 5432,
+      whitelistedIps: ["203.0.113.0/24", "198.51.100.7", "2001:db8::/32", "::1"],
+    });
     expect(port.status).toBe(201);
   });
 });

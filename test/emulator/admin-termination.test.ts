@@ -5,13 +5,23 @@ import { test } from "../support/emulator.js";
 const JSON_TYPE = { "content-type": "application/json" };
 
 describe("operator and system termination", () => {
-  test("§2 audit rows: an admin termination removes a protected cube and writes an internal row hidden from the customer log", async ({ api, emu }) => {
+  test("§2 audit rows: an admin termination removes a protected cube and writes an internal row hidden from the customer log", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.createCube({ terminationProtection: true });
     emu.admin.terminateCube({ cubeId: cube.id, actorType: "admin", reason: "abuse report #4411" });
     expect((await api.call("GET", `/cubes/${cube.id}`)).status).toBe(404);
     const internal = emu.admin.auditRows({ visibility: "internal" });
     expect(internal).toEqual([
-      expect.objectContaining({ actorType: "admin", visibility: "internal", targetId: cube.id, reason: "abuse report #4411", category: "cube", spaceId: emu.spaceId }),
+      expect.objectContaining({
+        actorType: "admin",
+        visibility: "internal",
+        targetId: cube.id,
+        reason: "abuse report #4411",
+        category: "cube",
+        spaceId: emu.spaceId,
+      }),
     ]);
     const log = await api.call("GET", "/audit-log");
     expect(log.body.auditRows.map((r: { visibility?: string; action: string }) => r.action)).toEqual(["termination_protection.enabled"]);
@@ -23,7 +33,12 @@ describe("operator and system termination", () => {
     const cube = await api.createCube({ terminationProtection: true });
     expect(() => emu.admin.terminateCube({ cubeId: cube.id, actorType: "system", reason: "sweep" })).toThrow(/systemCase/);
     expect((await api.call("GET", `/cubes/${cube.id}`)).status).toBe(200);
-    for (const systemCase of ["unfunded_storage_sweep", "snapshot_rollback_failure", "transfer_cancellation_cleanup", "orphan_directory_teardown"] as const) {
+    for (const systemCase of [
+      "unfunded_storage_sweep",
+      "snapshot_rollback_failure",
+      "transfer_cancellation_cleanup",
+      "orphan_directory_teardown",
+    ] as const) {
       const target = await api.createCube({ terminationProtection: true, name: systemCase.replace(/_/g, "-") });
       emu.admin.terminateCube({ cubeId: target.id, actorType: "system", reason: `case ${systemCase}`, systemCase });
     }
@@ -39,7 +54,11 @@ describe("operator and system termination", () => {
 
   test("over HTTP: POST /__emulator/terminate and GET /__emulator/audit?visibility=internal", async ({ api, emu }) => {
     const cube = await api.createCube({ terminationProtection: true });
-    const bad = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "x" }) });
+    const bad = await fetch(`${emu.origin}/__emulator/terminate`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "x" }),
+    });
     expect(bad.status).toBe(400);
     const ok = await fetch(`${emu.origin}/__emulator/terminate`, {
       method: "POST",
@@ -47,9 +66,15 @@ describe("operator and system termination", () => {
       body: JSON.stringify({ cubeId: cube.id, actorType: "system", reason: "rollback failed", systemCase: "snapshot_rollback_failure" }),
     });
     expect(ok.status).toBe(200);
-    const audit = (await (await fetch(`${emu.origin}/__emulator/audit?visibility=internal`)).json()) as { auditRows: { reason?: string }[] };
+    const audit = (await (await fetch(`${emu.origin}/__emulator/audit?visibility=internal`)).json()) as {
+      auditRows: { reason?: string }[];
+    };
     expect(audit.auditRows.map((r) => r.reason)).toEqual(["rollback failed"]);
-    const missing = await fetch(`${emu.origin}/__emulator/terminate`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ cubeId: "cube_none", actorType: "admin", reason: "x" }) });
+    const missing = await fetch(`${emu.origin}/__emulator/terminate`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ cubeId: "cube_none", actorType: "admin", reason: "x" }),
+    });
     expect(missing.status).toBe(404);
   });
 });

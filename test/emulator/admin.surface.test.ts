@@ -49,20 +49,32 @@ describe("the admin surface against cross-site requests", () => {
     const cube = await api.createCube({ terminationProtection: true });
     const evil = { host: "evil.example" };
     expect((await send(`${emu.origin}/__emulator/requests`, { headers: evil })).status).toBe(421);
-    const terminate = await send(`${emu.origin}/__emulator/terminate`, { method: "POST", headers: { ...evil, ...JSON_TYPE }, body: JSON.stringify({ cubeId: cube.id, actorType: "admin", reason: "rebinding" }) });
+    const terminate = await send(`${emu.origin}/__emulator/terminate`, {
+      method: "POST",
+      headers: { ...evil, ...JSON_TYPE },
+      body: JSON.stringify({ cubeId: cube.id, actorType: "admin", reason: "rebinding" }),
+    });
     expect(terminate.status).toBe(421);
-    expect((await send(`${emu.origin}/__emulator/device?code=KROVA-BCDF-GHJK`, { headers: { host: `evil.example:${emu.port}` } })).status).toBe(421);
+    expect(
+      (await send(`${emu.origin}/__emulator/device?code=KROVA-BCDF-GHJK`, { headers: { host: `evil.example:${emu.port}` } })).status,
+    ).toBe(421);
     expect((await api.call("GET", `/cubes/${cube.id}`)).status).toBe(200);
-    for (const host of [`127.0.0.1:${emu.port}`, `localhost:${emu.port}`]) expect((await send(`${emu.origin}/__emulator/request-counts`, { headers: { host } })).status, host).toBe(200);
+    for (const host of [`127.0.0.1:${emu.port}`, `localhost:${emu.port}`])
+      expect((await send(`${emu.origin}/__emulator/request-counts`, { headers: { host } })).status, host).toBe(200);
   });
 
   test("presigned and device-login URLs name 127.0.0.1:port whatever the Host header says", async ({ api, emu }) => {
     const cube = await api.createCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id, sizeBytes: 1024 });
     const headers = { host: "evil.example:4444", "x-api-key": emu.apiKey };
-    const download = JSON.parse((await send(`${emu.url}/spaces/${emu.spaceId}/backups/${backup.id}/download`, { headers })).text) as { url: string };
+    const download = JSON.parse((await send(`${emu.url}/spaces/${emu.spaceId}/backups/${backup.id}/download`, { headers })).text) as {
+      url: string;
+    };
     expect(download.url.startsWith(`http://127.0.0.1:${emu.port}/__storage/`), download.url).toBe(true);
-    const login = JSON.parse((await send(`${emu.url}/auth/cli/start`, { method: "POST", headers: { host: "evil.example" } })).text) as { verificationUri: string; verificationUriComplete: string };
+    const login = JSON.parse((await send(`${emu.url}/auth/cli/start`, { method: "POST", headers: { host: "evil.example" } })).text) as {
+      verificationUri: string;
+      verificationUriComplete: string;
+    };
     expect(login.verificationUri).toBe(`http://127.0.0.1:${emu.port}/__emulator/device`);
     expect(login.verificationUriComplete.startsWith(`http://127.0.0.1:${emu.port}/__emulator/device?code=KROVA-`)).toBe(true);
   });
@@ -73,8 +85,10 @@ describe("the device-login page", () => {
     const response = await fetch(`${emu.url}/auth/cli/start`, { method: "POST" });
     return (await response.json()) as { deviceCode: string; userCode: string; verificationUriComplete: string };
   }
-  const poll = (emu: { url: string }, deviceCode: string) => fetch(`${emu.url}/auth/cli/poll`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ deviceCode }) });
-  const formOf = (html: string) => Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+  const poll = (emu: { url: string }, deviceCode: string) =>
+    fetch(`${emu.url}/auth/cli/poll`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ deviceCode }) });
+  const formOf = (html: string) =>
+    Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
 
   test("the printed URL opens a page with the code and an Approve button; approving it gives the CLI its key", async ({ emu }) => {
     const login = await startLogin(emu);
@@ -85,7 +99,11 @@ describe("the device-login page", () => {
     expect(page.text).toMatch(/<button name="answer" value="approve">Approve<\/button>/);
     expect((await poll(emu, login.deviceCode)).status).toBe(428);
     const form = new URLSearchParams({ ...formOf(page.text), answer: "approve" }).toString();
-    const approved = await send(`${emu.origin}/__emulator/device/answer`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: emu.origin, "sec-fetch-site": "same-origin" }, body: form });
+    const approved = await send(`${emu.origin}/__emulator/device/answer`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: emu.origin, "sec-fetch-site": "same-origin" },
+      body: form,
+    });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("Approved");
     const key = (await (await poll(emu, login.deviceCode)).json()) as { apiKey: string; spaceId: string };
@@ -96,7 +114,11 @@ describe("the device-login page", () => {
     const login = await startLogin(emu);
     const fields = formOf((await send(login.verificationUriComplete)).text);
     const post = (headers: Record<string, string>, body: Record<string, string>) =>
-      send(`${emu.origin}/__emulator/device/answer`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(body).toString() });
+      send(`${emu.origin}/__emulator/device/answer`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams(body).toString(),
+      });
     expect((await post({ origin: "https://evil.example" }, { ...fields, answer: "approve" })).status).toBe(403);
     expect((await post({ "sec-fetch-site": "cross-site" }, { ...fields, answer: "approve" })).status).toBe(403);
     expect((await post({}, { code: login.userCode, answer: "approve" })).status).toBe(403);

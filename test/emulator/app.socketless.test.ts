@@ -9,7 +9,11 @@ describe("the emulator core without a socket (app.request)", () => {
       expect(regions.status).toBe(200);
       expect(((await regions.json()) as { regions: unknown[] }).regions.length).toBeGreaterThan(0);
       expect((await app.request(`/api/v1/spaces/${app.spaceId}/cubes`)).status).toBe(401);
-      const invalid = await app.request(`/api/v1/spaces/${app.spaceId}/cubes`, { method: "POST", headers: { "x-api-key": app.apiKey }, body: "{}" });
+      const invalid = await app.request(`/api/v1/spaces/${app.spaceId}/cubes`, {
+        method: "POST",
+        headers: { "x-api-key": app.apiKey },
+        body: "{}",
+      });
       expect(invalid.status).toBe(400);
       app.admin.injectFault({ kind: "reset" });
       await expect(app.request("/api/v1/space", { headers: { "x-api-key": app.apiKey } })).rejects.toThrow(TypeError);

@@ -39,7 +39,12 @@ describe("authentication and scoping", () => {
   test("§5 rule 1: GET /space resolves the key's space", async ({ api, emu }) => {
     const result = await api.call("GET", "/space");
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ id: emu.spaceId, tier: expect.any(String), createdAt: expect.any(String), name: expect.any(String) });
+    expect(result.body).toMatchObject({
+      id: emu.spaceId,
+      tier: expect.any(String),
+      createdAt: expect.any(String),
+      name: expect.any(String),
+    });
   });
 
   test("§5 rule 5: a read-only key may read but every mutation is a 403", async ({ api, emu }) => {

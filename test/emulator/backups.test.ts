@@ -4,8 +4,32 @@ import { describe, expect } from "vitest";
 import { validateResponse } from "../support/openapi.js";
 import { apiOf, test, type Api } from "../support/emulator.js";
 
-const BACKUP_FIELDS = ["id", "name", "status", "originalCubeId", "originalCubeName", "sizeBytes", "diskSizeGb", "config", "sharedFromBackupId", "redeployedCubeId", "completedAt", "createdAt"];
-const SHARE_FIELDS = ["id", "status", "backupId", "backupName", "sourceSpaceId", "destinationSpaceId", "counterpartySpaceName", "copyBackupId", "expiresAt", "createdAt"];
+const BACKUP_FIELDS = [
+  "id",
+  "name",
+  "status",
+  "originalCubeId",
+  "originalCubeName",
+  "sizeBytes",
+  "diskSizeGb",
+  "config",
+  "sharedFromBackupId",
+  "redeployedCubeId",
+  "completedAt",
+  "createdAt",
+];
+const SHARE_FIELDS = [
+  "id",
+  "status",
+  "backupId",
+  "backupName",
+  "sourceSpaceId",
+  "destinationSpaceId",
+  "counterpartySpaceName",
+  "copyBackupId",
+  "expiresAt",
+  "createdAt",
+];
 
 const backups = (api: Api, suffix = "") => `/spaces/${api.spaceId}/backups${suffix}`;
 const shares = (api: Api, suffix = "") => `/spaces/${api.spaceId}/backup-shares${suffix}`;
@@ -16,7 +40,10 @@ async function fetchBytes(url: string, headers: Record<string, string> = {}): Pr
 }
 
 describe("backups", () => {
-  test("§4: list {backups[]} newest first and get {backup} carry the facts sheet's fields; another space's backup is a 404", async ({ api, emu }) => {
+  test("§4: list {backups[]} newest first and get {backup} carry the facts sheet's fields; another space's backup is a 404", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube({ name: "db" });
     const first = emu.admin.createBackup({ cubeId: cube.id, name: "first" });
     emu.admin.advanceClock(1000);
@@ -25,7 +52,13 @@ describe("backups", () => {
     expect(list.status).toBe(200);
     expect(list.body.backups.map((b: { id: string }) => b.id)).toEqual([second.id, first.id]);
     expect(Object.keys(list.body.backups[0]).sort()).toEqual([...BACKUP_FIELDS].sort());
-    expect(list.body.backups[0]).toMatchObject({ status: "complete", originalCubeId: cube.id, originalCubeName: "db", sizeBytes: 2 * 1024 * 1024, sharedFromBackupId: null });
+    expect(list.body.backups[0]).toMatchObject({
+      status: "complete",
+      originalCubeId: cube.id,
+      originalCubeName: "db",
+      sizeBytes: 2 * 1024 * 1024,
+      sharedFromBackupId: null,
+    });
     expect(list.body.backups[0].config).toMatchObject({ vcpus: 1, ramMb: 1024, diskLimitGb: 10, imageId: "ubuntu-24.04" });
     const one = await api.call("GET", backups(api, `/${first.id}`));
     expect(one.body).toEqual({ backup: list.body.backups[1] });
@@ -34,7 +67,10 @@ describe("backups", () => {
     expect((await api.as(other.ownerKey, other.spaceId).call("GET", `/spaces/${other.spaceId}/backups`)).body).toEqual({ backups: [] });
   });
 
-  test("reference GET /backups/{b}/download: {url, filename, sizeBytes, expiresAt} valid 15 minutes; the URL needs no key and streams the bytes", async ({ api, emu }) => {
+  test("reference GET /backups/{b}/download: {url, filename, sizeBytes, expiresAt} valid 15 minutes; the URL needs no key and streams the bytes", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes: 1_000_003 });
     const { status, body } = await api.call("GET", backups(api, `/${backup.id}/download`));
@@ -66,9 +102,15 @@ describe("backups", () => {
     expect((await fetchBytes(url, { range: "bytes=100000-" })).status).toBe(416);
   });
 
-  test("RFC 9110 If-Range: the Range is honoured for the archive's own ETag or Last-Modified; another backup's ETag gets the whole archive (200)", async ({ api, emu }) => {
+  test("RFC 9110 If-Range: the Range is honoured for the archive's own ETag or Last-Modified; another backup's ETag gets the whole archive (200)", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
-    const [one, two] = [emu.admin.createBackup({ cubeId: cube.id, name: "one", sizeBytes: 50_000 }), emu.admin.createBackup({ cubeId: cube.id, name: "two", sizeBytes: 50_000 })];
+    const [one, two] = [
+      emu.admin.createBackup({ cubeId: cube.id, name: "one", sizeBytes: 50_000 }),
+      emu.admin.createBackup({ cubeId: cube.id, name: "two", sizeBytes: 50_000 }),
+    ];
     const urlOf = async (id: string): Promise<string> => (await api.call("GET", backups(api, `/${id}/download`))).body.url;
     const whole = await fetchBytes(await urlOf(one.id));
     const etag = whole.headers.get("etag") ?? "";
@@ -85,16 +127,23 @@ describe("backups", () => {
     expect(refused.headers.get("content-range")).toBeNull();
   });
 
-  test("reference: the URL is valid 15 minutes (expiresAt), then 403; a tampered URL is a 403; a backup that is not complete is a 409", async ({ api, emu }) => {
+  test("reference: the URL is valid 15 minutes (expiresAt), then 403; a tampered URL is a 403; a backup that is not complete is a 409", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id });
     emu.admin.setClockSpeed(1);
     const { url, expiresAt } = (await api.call("GET", backups(api, `/${backup.id}/download`))).body;
-    expect((await fetchBytes(url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === "0" ? "1" : "0"}`))).status).toBe(403);
+    expect((await fetchBytes(url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === "0" ? "1" : "0"}`))).status).toBe(
+      403,
+    );
     expect((await fetchBytes(url.replace(/expires=\d+/, "expires=99999999999999"))).status).toBe(403);
     emu.admin.advanceClock(14 * 60_000);
     expect((await fetchBytes(url)).status).toBe(200);
-    expect(Date.parse(expiresAt) - Date.parse((await api.call("GET", backups(api, `/${backup.id}/download`))).body.expiresAt)).toBeLessThanOrEqual(-14 * 60_000);
+    expect(
+      Date.parse(expiresAt) - Date.parse((await api.call("GET", backups(api, `/${backup.id}/download`))).body.expiresAt),
+    ).toBeLessThanOrEqual(-14 * 60_000);
     emu.admin.advanceClock(60_000 + 1000);
     const expired = await fetchBytes(url);
     expect(expired.status).toBe(403);
@@ -107,17 +156,38 @@ describe("backups", () => {
 });
 
 describe("backup sharing", () => {
-  test("§4: share → 201 {share} pending 48 h; shares {incoming, outgoing}; accept → {share, backup} copy with sharedFromBackupId and the same bytes", async ({ api, emu }) => {
+  test("§4: share → 201 {share} pending 48 h; shares {incoming, outgoing}; accept → {share, backup} copy with sharedFromBackupId and the same bytes", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id, name: "prod", sizeBytes: 50_000 });
     const dest = emu.admin.createSpace({ name: "staging" });
     const destApi = apiOf(emu).as(dest.ownerKey, dest.spaceId);
-    const created = await api.call("POST", backups(api, `/${backup.id}/shares`), { destinationSpaceId: dest.spaceId }, { "idempotency-key": "share-1" });
+    const created = await api.call(
+      "POST",
+      backups(api, `/${backup.id}/shares`),
+      { destinationSpaceId: dest.spaceId },
+      { "idempotency-key": "share-1" },
+    );
     expect(created.status).toBe(201);
     expect(Object.keys(created.body.share).sort()).toEqual([...SHARE_FIELDS].sort());
-    expect(created.body.share).toMatchObject({ status: "pending", backupId: backup.id, backupName: "prod", sourceSpaceId: api.spaceId, destinationSpaceId: dest.spaceId, counterpartySpaceName: "staging", copyBackupId: null });
+    expect(created.body.share).toMatchObject({
+      status: "pending",
+      backupId: backup.id,
+      backupName: "prod",
+      sourceSpaceId: api.spaceId,
+      destinationSpaceId: dest.spaceId,
+      counterpartySpaceName: "staging",
+      copyBackupId: null,
+    });
     expect(Date.parse(created.body.share.expiresAt) - Date.parse(created.body.share.createdAt)).toBe(48 * 3600_000);
-    const replay = await api.call("POST", backups(api, `/${backup.id}/shares`), { destinationSpaceId: dest.spaceId }, { "idempotency-key": "share-1" });
+    const replay = await api.call(
+      "POST",
+      backups(api, `/${backup.id}/shares`),
+      { destinationSpaceId: dest.spaceId },
+      { "idempotency-key": "share-1" },
+    );
     expect(replay.body.share.id).toBe(created.body.share.id);
     expect((await api.call("GET", shares(api))).body).toEqual({ incoming: [], outgoing: [created.body.share] });
     const incoming = (await destApi.call("GET", shares(destApi))).body.incoming;
@@ -133,7 +203,10 @@ describe("backup sharing", () => {
     expect(Buffer.from(await (await fetch(copy)).arrayBuffer()).equals(Buffer.from(await (await fetch(source)).arrayBuffer()))).toBe(true);
   });
 
-  test("§4 permissions: a read-only key cannot accept (the facts' 403); the source cannot accept; the destination cannot cancel", async ({ api, emu }) => {
+  test("§4 permissions: a read-only key cannot accept (the facts' 403); the source cannot accept; the destination cannot cancel", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id });
     const dest = emu.admin.createSpace({ name: "dest" });
@@ -141,7 +214,9 @@ describe("backup sharing", () => {
     const readOnly = apiOf(emu).as(dest.readOnlyKey, dest.spaceId);
     const refused = await readOnly.call("POST", shares(readOnly, `/${share.id}/accept`));
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toBe("Only the destination space's owner, or a member who can manage its backups, can respond to this share.");
+    expect(refused.body.error).toBe(
+      "Only the destination space's owner, or a member who can manage its backups, can respond to this share.",
+    );
     expect((await readOnly.call("GET", shares(readOnly))).body.incoming).toHaveLength(1);
     expect((await api.call("POST", shares(api, `/${share.id}/accept`))).status).toBe(403);
     const owner = apiOf(emu).as(dest.ownerKey, dest.spaceId);
@@ -154,7 +229,10 @@ describe("backup sharing", () => {
     expect((await owner.call("POST", shares(owner, `/${share.id}/accept`))).status).toBe(409);
   });
 
-  test("§4: accept with no allowance left is the facts' 422 and copies nothing; decline ends the offer; 48 h later it is gone", async ({ api, emu }) => {
+  test("§4: accept with no allowance left is the facts' 422 and copies nothing; decline ends the offer; 48 h later it is gone", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.runningCube();
     const backup = emu.admin.createBackup({ cubeId: cube.id });
     const dest = emu.admin.createSpace();

@@ -36,7 +36,11 @@ describe("cube create, get and list", () => {
     expect(disk.body.error).toMatch(/diskGb/);
     const unknownField = await api.call("POST", "/cubes", cubeBody({ colour: "red" }));
     expect(unknownField.body.error).toMatch(/colour/);
-    const notJson = await fetch(`${api.url}/spaces/${api.spaceId}/cubes`, { method: "POST", headers: { "x-api-key": api.key ?? "" }, body: "{" });
+    const notJson = await fetch(`${api.url}/spaces/${api.spaceId}/cubes`, {
+      method: "POST",
+      headers: { "x-api-key": api.key ?? "" },
+      body: "{",
+    });
     expect(notJson.status).toBe(400);
   });
 

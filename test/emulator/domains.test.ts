@@ -6,9 +6,24 @@ describe("domains", () => {
     const cube = await api.createCube();
     const result = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "app.example.com", port: 3000 });
     expect(result.status).toBe(201);
-    expect(result.body.domain).toMatchObject({ domain: "app.example.com", port: 3000, isWildcard: false, cubeId: cube.id, originScheme: "http", proxyProtocol: null });
+    expect(result.body.domain).toMatchObject({
+      domain: "app.example.com",
+      port: 3000,
+      isWildcard: false,
+      cubeId: cube.id,
+      originScheme: "http",
+      proxyProtocol: null,
+    });
     expect(result.body.records).toEqual([
-      expect.objectContaining({ id: "routing", purpose: "routing", type: "CNAME", host: "app.example.com", value: "dns.krova.cloud", mustBeGrey: false, proxyOk: true }),
+      expect.objectContaining({
+        id: "routing",
+        purpose: "routing",
+        type: "CNAME",
+        host: "app.example.com",
+        value: "dns.krova.cloud",
+        mustBeGrey: false,
+        proxyOk: true,
+      }),
     ]);
   });
 
@@ -17,19 +32,42 @@ describe("domains", () => {
     const { body } = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "*.example.org", port: 80 });
     const byId = Object.fromEntries(body.records.map((r: { id: string }) => [r.id, r]));
     expect(body.records).toHaveLength(3);
-    expect(byId.ownership).toMatchObject({ type: "TXT", host: "_krova-verify.example.org", value: expect.stringMatching(/^krova-verify=/) });
-    expect(byId.routing).toMatchObject({ type: "CNAME", host: "*.example.org", value: "dns.krova.cloud", proxyOk: true, mustBeGrey: false });
-    expect(byId.certificate).toMatchObject({ type: "CNAME", host: "_acme-challenge.example.org", value: expect.stringMatching(/\.acme\.krova\.cloud$/), mustBeGrey: true, proxyOk: false });
+    expect(byId.ownership).toMatchObject({
+      type: "TXT",
+      host: "_krova-verify.example.org",
+      value: expect.stringMatching(/^krova-verify=/),
+    });
+    expect(byId.routing).toMatchObject({
+      type: "CNAME",
+      host: "*.example.org",
+      value: "dns.krova.cloud",
+      proxyOk: true,
+      mustBeGrey: false,
+    });
+    expect(byId.certificate).toMatchObject({
+      type: "CNAME",
+      host: "_acme-challenge.example.org",
+      value: expect.stringMatching(/\.acme\.krova\.cloud$/),
+      mustBeGrey: true,
+      proxyOk: false,
+    });
     expect(body.domain).toMatchObject({ isWildcard: true, acmeDelegationTarget: byId.certificate.value });
   });
 
-  test("§2 records view: missing → mismatch → found, unknown when unchecked; summary.complete only when all found", async ({ api, emu }) => {
+  test("§2 records view: missing → mismatch → found, unknown when unchecked; summary.complete only when all found", async ({
+    api,
+    emu,
+  }) => {
     const cube = await api.createCube();
     const { body } = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "*.shop.example", port: 80 });
     const path = `/cubes/${cube.id}/domains/${body.domain.id}/records`;
     const states = async () => {
       const view = (await api.call("GET", path)).body;
-      return { states: Object.fromEntries(view.records.map((r: { id: string; state: string }) => [r.id, r.state])), summary: view.summary, view };
+      return {
+        states: Object.fromEntries(view.records.map((r: { id: string; state: string }) => [r.id, r.state])),
+        summary: view.summary,
+        view,
+      };
     };
     const initial = await states();
     expect(initial.states).toEqual({ ownership: "missing", routing: "missing", certificate: "missing" });
@@ -92,12 +130,26 @@ describe("domains", () => {
     expect(attached.body.domain).toMatchObject({ ...visible, basicAuthEnabled: true });
     expect(JSON.stringify(attached.body)).not.toContain("s3cret-pass");
 
-    const patched = await api.call("PATCH", `/cubes/${cube.id}/domains/${attached.body.domain.id}`, { basicAuthUser: null, responseCompression: false, proxyProtocol: null, confirmMixedProxyProtocol: true });
+    const patched = await api.call("PATCH", `/cubes/${cube.id}/domains/${attached.body.domain.id}`, {
+      basicAuthUser: null,
+      responseCompression: false,
+      proxyProtocol: null,
+      confirmMixedProxyProtocol: true,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.domain).toMatchObject({ basicAuthUser: null, basicAuthEnabled: false, responseCompression: false, originScheme: "https", maxRequestBodyMb: 50, proxyProtocol: null });
+    expect(patched.body.domain).toMatchObject({
+      basicAuthUser: null,
+      basicAuthEnabled: false,
+      responseCompression: false,
+      originScheme: "https",
+      maxRequestBodyMb: 50,
+      proxyProtocol: null,
+    });
     const listed = await api.call("GET", `/cubes/${cube.id}/domains`);
     expect(listed.body.domains).toEqual([patched.body.domain]);
-    expect((await api.call("PATCH", `/cubes/${cube.id}/domains/${attached.body.domain.id}`, { responseHeaderTimeoutSecs: 5 })).status).toBe(400);
+    expect((await api.call("PATCH", `/cubes/${cube.id}/domains/${attached.body.domain.id}`, { responseHeaderTimeoutSecs: 5 })).status).toBe(
+      400,
+    );
   });
 
   test("domains of one cube port must agree on PROXY protocol unless confirmMixedProxyProtocol (409 errorMeta)", async ({ api }) => {
@@ -105,8 +157,15 @@ describe("domains", () => {
     await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "p1.example.com", port: 443, proxyProtocol: "v1" });
     const mismatch = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "p2.example.com", port: 443 });
     expect(mismatch.status).toBe(409);
-    expect(mismatch.body).toMatchObject({ error: expect.any(String), errorMeta: { code: "proxy_protocol_port_mismatch", port: 443, domains: ["p1.example.com"] } });
-    const confirmed = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "p2.example.com", port: 443, confirmMixedProxyProtocol: true });
+    expect(mismatch.body).toMatchObject({
+      error: expect.any(String),
+      errorMeta: { code: "proxy_protocol_port_mismatch", port: 443, domains: ["p1.example.com"] },
+    });
+    const confirmed = await api.call("POST", `/cubes/${cube.id}/domains`, {
+      domain: "p2.example.com",
+      port: 443,
+      confirmMixedProxyProtocol: true,
+    });
     expect(confirmed.status).toBe(201);
   });
 

@@ -45,7 +45,11 @@ describe("fault injection", () => {
   });
 
   test("over HTTP: POST /__emulator/faults then DELETE /__emulator/faults clears them", async ({ api, emu }) => {
-    const set = await fetch(`${emu.origin}/__emulator/faults`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ kind: "status", status: 500, times: 5 }) });
+    const set = await fetch(`${emu.origin}/__emulator/faults`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ kind: "status", status: 500, times: 5 }),
+    });
     expect(set.status).toBe(201);
     expect((await api.call("GET", "/space")).status).toBe(500);
     expect((await fetch(`${emu.origin}/__emulator/faults`, { method: "DELETE" })).status).toBe(200);

@@ -2,7 +2,9 @@ import { describe, expect } from "vitest";
 import { cubeBody, test } from "../support/emulator.js";
 
 describe("Idempotency-Key", () => {
-  test("§8 rule 2: a repeat returns the original status and body with Idempotency-Replayed: true, without a second cube", async ({ api }) => {
+  test("§8 rule 2: a repeat returns the original status and body with Idempotency-Replayed: true, without a second cube", async ({
+    api,
+  }) => {
     const headers = { "idempotency-key": "create-web-1" };
     const first = await api.call("POST", "/cubes", cubeBody(), headers);
     expect(first.status).toBe(201);
@@ -35,7 +37,9 @@ describe("Idempotency-Key", () => {
     const cube = await api.createCube();
     const first = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 80 }, headers);
     await api.call("DELETE", `/cubes/${cube.id}/tcp-mappings/${first.body.tcpMapping.id}`);
-    expect((await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 80 }, headers)).headers.get("idempotency-replayed")).toBe("true");
+    expect((await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 80 }, headers)).headers.get("idempotency-replayed")).toBe(
+      "true",
+    );
     emu.admin.advanceClock(24 * 3600 * 1000);
     const later = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 80 }, headers);
     expect(later.status).toBe(201);

@@ -9,16 +9,23 @@ import { test } from "../support/emulator.js";
 async function setFault(origin: string, body: unknown, host?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
-    const req = request(`${origin}/__emulator/image-fault`, { method: "POST", headers: { "content-type": "application/json", ...(host ? { host } : {}) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${origin}/__emulator/image-fault`,
+      { method: "POST", headers: { "content-type": "application/json", ...(host ? { host } : {}) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(text);
   });
 }
 
-test("cubes of an image set to fail end in state error; other images still run; clearing it boots that image again", async ({ emu, api }) => {
+test("cubes of an image set to fail end in state error; other images still run; clearing it boots that image again", async ({
+  emu,
+  api,
+}) => {
   expect(await setFault(emu.origin, { image: "debian-13", fault: "error" })).toBe(200);
   const bad = await api.createCube({ name: "bad", image: "debian-13" });
   const good = await api.createCube({ name: "good", image: "ubuntu-24.04" });

@@ -35,14 +35,19 @@ async function uploadAll(started: { chunkSizeBytes: number; parts: { partNumber:
 }
 
 describe("imports", () => {
-  test("reference: initiate → part URLs; each PUT answers an ETag; complete → provisioning; the cube boots and the import completes", async ({ api }) => {
+  test("reference: initiate → part URLs; each PUT answers an ETag; complete → provisioning; the cube boots and the import completes", async ({
+    api,
+  }) => {
     const archive = randomBytes(3 * MIB + 5);
     const body = { name: "restored", fileSizeBytes: archive.length, sshPublicKey: SSH_KEY };
     expect(validateRequest("POST", IMPORTS, body)).toEqual([]);
     const created = await api.call("POST", imports(api), body);
     expect(created.status).toBe(201);
     expect(validateResponse("POST", IMPORTS, 201, created.body)).toEqual([]);
-    expect(created.body).toMatchObject({ chunkSizeBytes: MIB, parts: [{ partNumber: 1 }, { partNumber: 2 }, { partNumber: 3 }, { partNumber: 4 }] });
+    expect(created.body).toMatchObject({
+      chunkSizeBytes: MIB,
+      parts: [{ partNumber: 1 }, { partNumber: 2 }, { partNumber: 3 }, { partNumber: 4 }],
+    });
     const pending = await api.call("GET", imports(api, `/${created.body.importId}`));
     expect(validateResponse("GET", `${IMPORTS}/{importId}`, 200, pending.body)).toEqual([]);
     expect(pending.body.import).toMatchObject({ id: created.body.importId, name: "restored", status: "uploading", cubeId: null });
@@ -78,7 +83,10 @@ describe("imports", () => {
     expect(JSON.parse(tooShort.body).error).toBe(`Part 1 must be ${MIB} bytes; got 100`);
     const parts = await uploadAll(started, archive);
     const path = imports(api, `/${started.importId}/complete`);
-    const wrong = await api.call("POST", path, { parts: parts.map((p) => (p.partNumber === 2 ? { ...p, etag: '"0000"' } : p)), config: CONFIG });
+    const wrong = await api.call("POST", path, {
+      parts: parts.map((p) => (p.partNumber === 2 ? { ...p, etag: '"0000"' } : p)),
+      config: CONFIG,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe("parts: the ETag of part 2 does not match the uploaded part");
     const missing = await api.call("POST", path, { parts: parts.slice(0, 2), config: CONFIG });
@@ -113,7 +121,8 @@ describe("imports", () => {
   });
 
   test("initiate validates: name ≤ 64, fileSizeBytes ≥ 1 MiB, a key for sshKeyMode replace (keep needs none)", async ({ api }) => {
-    const bad = async (body: Record<string, unknown>) => (await api.call("POST", imports(api), { name: "x", fileSizeBytes: MIB, sshPublicKey: SSH_KEY, ...body })).body.error;
+    const bad = async (body: Record<string, unknown>) =>
+      (await api.call("POST", imports(api), { name: "x", fileSizeBytes: MIB, sshPublicKey: SSH_KEY, ...body })).body.error;
     expect(await bad({ name: "n".repeat(65) })).toMatch(/^name: /);
     expect(await bad({ fileSizeBytes: MIB - 1 })).toMatch(/^fileSizeBytes: /);
     expect(await bad({ sshPublicKey: undefined })).toMatch(/sshPublicKey is required when sshKeyMode is replace/);

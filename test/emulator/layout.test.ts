@@ -47,6 +47,7 @@ describe("emulator layout", () => {
 
   it("the core names no job kind: every kind is registered by the resource that owns it", () => {
     const core = readFileSync(join(ROOT, "core/core.ts"), "utf8") + readFileSync(join(ROOT, "core/jobs.ts"), "utf8");
-    for (const kind of ["cube-state", "cube-gone", "snapshot-complete", "ssh-port-active", "delivery-attempt"]) expect(core).not.toContain(kind);
+    for (const kind of ["cube-state", "cube-gone", "snapshot-complete", "ssh-port-active", "delivery-attempt"])
+      expect(core).not.toContain(kind);
   });
 });

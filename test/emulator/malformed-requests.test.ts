@@ -56,7 +56,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
       for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
         for (const bad of ["%ff", "%zz", "a%", "%e2%82"]) {
           const path = withIds(route, { [name ?? ""]: bad });
-          expectClientError(await send(route.method, path, hasBody(route) ? "{}" : undefined), 400, /percent-encoding/, `${route.method} ${path}`);
+          expectClientError(
+            await send(route.method, path, hasBody(route) ? "{}" : undefined),
+            400,
+            /percent-encoding/,
+            `${route.method} ${path}`,
+          );
           checked++;
         }
       }
@@ -78,7 +83,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
     ];
     for (const route of TOURED.filter(hasBody)) {
       for (const [body, pattern] of bodies) {
-        expectClientError(await send(route.method, withIds(route), body), 400, pattern, `${route.method} ${route.path} with ${JSON.stringify(body)}`);
+        expectClientError(
+          await send(route.method, withIds(route), body),
+          400,
+          pattern,
+          `${route.method} ${route.path} with ${JSON.stringify(body)}`,
+        );
       }
     }
   });
@@ -86,7 +96,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
   it("a JSON null PATCH changes nothing (it was a 200 no-op)", async () => {
     const before = await api.call("GET", `/cubes/${ids.cubeId}`);
     expectClientError(await send("PATCH", `/spaces/${emu.spaceId}/cubes/${ids.cubeId}`, "null"), 400, /JSON object/, "PATCH null");
-    expectClientError(await send("PATCH", `/spaces/${emu.spaceId}/cubes/${ids.cubeId}/domains/${ids.mappingId}`, "null"), 400, /JSON object/, "PATCH domain null");
+    expectClientError(
+      await send("PATCH", `/spaces/${emu.spaceId}/cubes/${ids.cubeId}/domains/${ids.mappingId}`, "null"),
+      400,
+      /JSON object/,
+      "PATCH domain null",
+    );
     expect((await api.call("GET", `/cubes/${ids.cubeId}`)).body).toEqual(before.body);
   });
 
@@ -100,7 +115,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
   it("an unknown or repeated query parameter, or a bad value of a known one: 400 naming it", async () => {
     for (const route of TOURED) {
       const body = hasBody(route) ? "{}" : undefined;
-      expectClientError(await send(route.method, `${withIds(route)}?nosuch=1`, body), 400, /Unknown query parameter "nosuch"/, `${route.method} ${route.path}?nosuch`);
+      expectClientError(
+        await send(route.method, `${withIds(route)}?nosuch=1`, body),
+        400,
+        /Unknown query parameter "nosuch"/,
+        `${route.method} ${route.path}?nosuch`,
+      );
       for (const param of route.doc.query ?? []) {
         const name = String(param.name);
         for (const value of ["abc", "0", "-1", "1.5", "", "1e3", "99999999999999999999"]) {
@@ -115,7 +135,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
 
   it("a body over 1 MiB: 413 that the client reads (by Content-Length and chunked), and the emulator goes on", async () => {
     const path = `/spaces/${emu.spaceId}/cubes`;
-    expectClientError(await send("POST", path, JSON.stringify({ name: "x".repeat(2_000_000) })), 413, /larger than 1048576 bytes/, "Content-Length");
+    expectClientError(
+      await send("POST", path, JSON.stringify({ name: "x".repeat(2_000_000) })),
+      413,
+      /larger than 1048576 bytes/,
+      "Content-Length",
+    );
     const chunk = new TextEncoder().encode("y".repeat(100_000));
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -123,7 +148,12 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
         controller.close();
       },
     });
-    const chunked = await fetch(`${emu.url}${path}`, { method: "POST", headers: { "x-api-key": emu.apiKey }, body: stream, duplex: "half" } as RequestInit);
+    const chunked = await fetch(`${emu.url}${path}`, {
+      method: "POST",
+      headers: { "x-api-key": emu.apiKey },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expectClientError({ status: chunked.status, text: await chunked.text() }, 413, /larger than/, "chunked");
     expect((await api.call("GET", "/space")).status).toBe(200);
   });
@@ -135,7 +165,14 @@ describe("every route of the emulator answers 400 to a malformed request", () =>
   });
 
   it("the admin surface too: a body that is not a JSON object is a 400 (a null POST /spaces made a space)", async () => {
-    for (const [method, path] of [["POST", "/spaces"], ["POST", "/faults"], ["POST", "/clock"], ["POST", "/dns"], ["DELETE", "/dns"], ["POST", "/device"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/spaces"],
+      ["POST", "/faults"],
+      ["POST", "/clock"],
+      ["POST", "/dns"],
+      ["DELETE", "/dns"],
+      ["POST", "/device"],
+    ] as const) {
       for (const body of ["null", "[]", "7", "{"]) {
         const response = await fetch(`${emu.origin}/__emulator${path}`, { method, headers: { "content-type": "application/json" }, body });
         expectClientError({ status: response.status, text: await response.text() }, 400, /JSON/, `${method} /__emulator${path} ${body}`);

@@ -39,7 +39,11 @@ function specDeviation(seen: Seen): boolean {
 /** Emulator additions absent from the reference: checked here by hand. */
 const EMULATOR_ONLY = new Set(["/openapi.json", "/spaces/{spaceId}/audit-log"]);
 
-const EXTRA_FIELDS: Record<string, string[]> = { Cube: ["region"], Domain: ["originScheme", "proxyProtocol"], Webhook: ["description", "secret"] };
+const EXTRA_FIELDS: Record<string, string[]> = {
+  Cube: ["region"],
+  Domain: ["originScheme", "proxyProtocol"],
+  Webhook: ["description", "secret"],
+};
 
 /** The reference sets no additionalProperties: false, so say here that no field is invented. */
 function inventedFields(body: unknown): string[] {
@@ -100,12 +104,20 @@ async function tour(api: RecordingApi, emu: { admin: any; spaceId: string }): Pr
   await api.call("DELETE", `${c}/tcp-mappings/${sshId}`);
   await api.call("GET", c);
 
-  const exact = await api.call("POST", `${c}/domains`, { domain: "tour.example.com", port: 8080, basicAuthUser: "u", basicAuthPassword: "p" });
+  const exact = await api.call("POST", `${c}/domains`, {
+    domain: "tour.example.com",
+    port: 8080,
+    basicAuthUser: "u",
+    basicAuthPassword: "p",
+  });
   const wild = await api.call("POST", `${c}/domains`, { domain: "*.tour.example", port: 8080 });
   await api.call("POST", `${c}/domains`, { domain: "tour.example.com", port: 8080 });
   await api.call("POST", `${c}/domains`, { domain: "Not A Host", port: 8080 });
   await api.call("GET", `${c}/domains`);
-  await api.call("PATCH", `${c}/domains/${exact.body.domain.id}`, { corsConfig: { allowedOrigins: ["*"] }, ipDenyList: ["198.51.100.0/24"] });
+  await api.call("PATCH", `${c}/domains/${exact.body.domain.id}`, {
+    corsConfig: { allowedOrigins: ["*"] },
+    ipDenyList: ["198.51.100.0/24"],
+  });
   await api.call("PATCH", `${c}/domains/${exact.body.domain.id}`, { basicAuthUser: "only-user" });
   emu.admin.publishDns({ type: "CNAME", host: "tour.example.com", value: "dns.krova.cloud" });
   emu.admin.setDnsUnavailable("_acme-challenge.tour.example", true);

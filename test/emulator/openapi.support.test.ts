@@ -29,7 +29,9 @@ describe("the reference OpenAPI validator used by the conformance tests", () => 
 
   it("checks undocumented error statuses against the Error body and refuses undocumented successes", () => {
     expect(validateResponse("POST", "/spaces/{spaceId}/cubes/{cubeId}/tcp-mappings", 409, { error: "x" })).toEqual([]);
-    expect(validateResponse("DELETE", "/spaces/{spaceId}/cubes/{cubeId}", 409, { error: { code: "termination_protected" } })).not.toEqual([]);
+    expect(validateResponse("DELETE", "/spaces/{spaceId}/cubes/{cubeId}", 409, { error: { code: "termination_protected" } })).not.toEqual(
+      [],
+    );
     expect(validateResponse("GET", "/regions", 201, {})).not.toEqual([]);
     expect(validateResponse("GET", "/nope", 200, {})).not.toEqual([]);
   });

@@ -117,7 +117,10 @@ describe("persistence (--state)", () => {
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const url = await waitFor(() => /export CUBE_API_URL=(\S+)/.exec(stdout)?.[1], { timeoutMs: 15_000, message: "the child emulator to start" });
+    const url = await waitFor(() => /export CUBE_API_URL=(\S+)/.exec(stdout)?.[1], {
+      timeoutMs: 15_000,
+      message: "the child emulator to start",
+    });
     expect(stdout).not.toContain(KEY);
     const api = new Api(url, KEY, "spc_child");
     const cube = await api.createCube({ name: "survivor" });

@@ -71,7 +71,11 @@ describe("mutating-request rate limit", () => {
     await api.call("POST", "/cubes", cubeBody());
     expect((await api.call("POST", "/cubes", cubeBody())).status).toBe(429);
     const origin = api.url.replace(/\/api\/v1$/, "");
-    const set = await fetch(`${origin}/__emulator/rate-limit`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ limit: 5, windowMs: 60_000 }) });
+    const set = await fetch(`${origin}/__emulator/rate-limit`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ limit: 5, windowMs: 60_000 }),
+    });
     expect(set.status).toBe(200);
     expect((await api.call("POST", "/cubes", cubeBody())).status).toBe(201);
   });

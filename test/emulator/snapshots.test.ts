@@ -8,7 +8,13 @@ describe("snapshots", () => {
     emu.admin.setClockSpeed(1);
     const created = await api.call("POST", `/cubes/${cube.id}/snapshots`, { name: "nightly" });
     expect(created.status).toBe(201);
-    expect(created.body.snapshot).toMatchObject({ cubeId: cube.id, name: "nightly", status: "pending", sizeBytes: null, kind: expect.any(String) });
+    expect(created.body.snapshot).toMatchObject({
+      cubeId: cube.id,
+      name: "nightly",
+      status: "pending",
+      sizeBytes: null,
+      kind: expect.any(String),
+    });
     const second = await api.call("POST", `/cubes/${cube.id}/snapshots`);
     expect(second.status).toBe(409);
     expect(second.body.error).toMatch(/in progress/);

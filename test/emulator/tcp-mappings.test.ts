@@ -26,12 +26,18 @@ describe("TCP mappings and SSH", () => {
     expect((await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings).toHaveLength(1);
   });
 
-  test("host ports are allocated from 30000–50000 and unique on their server (these cubes share server 1); host is the cube hostname", async ({ api, emu }) => {
+  test("host ports are allocated from 30000–50000 and unique on their server (these cubes share server 1); host is the cube hostname", async ({
+    api,
+    emu,
+  }) => {
     const other = emu.admin.createSpace();
     const a = await api.runningCube();
     const b = await api.as(other.ownerKey, other.spaceId).runningCube();
     const ports: number[] = [];
-    for (const [caller, cube] of [[api, a], [api.as(other.ownerKey, other.spaceId), b]] as const) {
+    for (const [caller, cube] of [
+      [api, a],
+      [api.as(other.ownerKey, other.spaceId), b],
+    ] as const) {
       for (const cubePort of [80, 443]) {
         const { status, body } = await caller.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort });
         expect(status).toBe(201);
@@ -56,13 +62,22 @@ describe("TCP mappings and SSH", () => {
     const cube = await api.createCube();
     const alias = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 1, whitelistIps: ["10.0.0.0/8"] });
     expect(alias.body.tcpMapping.whitelistedIps).toEqual([{ id: expect.any(String), cidr: "10.0.0.0/8" }]);
-    const both = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 2, whitelistIps: ["10.0.0.0/8"], whitelistedIps: ["192.0.2.1/32"], udpEnabled: false, label: "db" });
+    const both = await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, {
+      cubePort: 2,
+      whitelistIps: ["10.0.0.0/8"],
+      whitelistedIps: ["192.0.2.1/32"],
+      udpEnabled: false,
+      label: "db",
+    });
     expect(both.body.tcpMapping).toMatchObject({ whitelistedIps: [{ cidr: "192.0.2.1/32" }], udpEnabled: false, label: "db" });
     expect((await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 3, label: "x".repeat(101) })).status).toBe(400);
     expect((await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 70000 })).status).toBe(400);
   });
 
-  test("GET ssh: host null and no host keys while pending; hostname, SSH host port, sshUser and one key when running", async ({ api, emu }) => {
+  test("GET ssh: host null and no host keys while pending; hostname, SSH host port, sshUser and one key when running", async ({
+    api,
+    emu,
+  }) => {
     emu.admin.setClockSpeed(1);
     const cube = await api.createCube({ image: "debian-13-docker" });
     const early = await api.call("GET", `/cubes/${cube.id}/ssh`);
@@ -75,7 +90,9 @@ describe("TCP mappings and SSH", () => {
     expect(ssh.hostKeys).toEqual([{ type: "ssh-ed25519", key: expect.any(String) }]);
   });
 
-  test("PUT ssh-port changes the in-cube port, keeps host port and whitelist; 400 invalid; 409 when another mapping uses it", async ({ api }) => {
+  test("PUT ssh-port changes the in-cube port, keeps host port and whitelist; 400 invalid; 409 when another mapping uses it", async ({
+    api,
+  }) => {
     const cube = await api.runningCube();
     const before = (await api.call("GET", `/cubes/${cube.id}/tcp-mappings`)).body.tcpMappings[0];
     await api.call("POST", `/cubes/${cube.id}/tcp-mappings`, { cubePort: 8080 });

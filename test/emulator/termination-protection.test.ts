@@ -9,7 +9,11 @@ describe("termination protection", () => {
     const cube = await api.createCube();
     const same = await api.call("PATCH", `/cubes/${cube.id}`, { terminationProtection: false });
     expect(same.status).toBe(200);
-    expect(same.body.cube).toMatchObject({ terminationProtection: false, terminationProtectionChangedAt: null, terminationProtectionChangedBy: null });
+    expect(same.body.cube).toMatchObject({
+      terminationProtection: false,
+      terminationProtectionChangedAt: null,
+      terminationProtectionChangedBy: null,
+    });
     expect(emu.admin.auditRows({ visibility: "customer" })).toEqual([]);
 
     const on = await api.call("PATCH", `/cubes/${cube.id}`, { terminationProtection: true });
@@ -27,7 +31,9 @@ describe("termination protection", () => {
     expect(on.body.cube.terminationProtectionChangedBy).toMatch(/^user:key_/);
     expect(Date.parse(on.body.cube.terminationProtectionChangedAt)).not.toBeNaN();
     const rows = emu.admin.auditRows({ visibility: "customer" });
-    expect(rows).toEqual([expect.objectContaining({ category: "cube", actorType: "user", targetId: cube.id, visibility: "customer", spaceId: emu.spaceId })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ category: "cube", actorType: "user", targetId: cube.id, visibility: "customer", spaceId: emu.spaceId }),
+    ]);
     const log = await api.call("GET", "/audit-log");
     expect(log.status).toBe(200);
     expect(log.body.auditRows).toEqual([expect.objectContaining({ id: rows[0]?.id, category: "cube", targetId: cube.id })]);

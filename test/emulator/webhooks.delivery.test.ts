@@ -42,7 +42,13 @@ describe("webhooks", () => {
   test("create returns the whsec_ secret once; get and list never do; invalid body is 400", async ({ api }) => {
     const created = await api.call("POST", "/webhooks", { url: "http://127.0.0.1:9/x", events: ["cube.created"], description: "ci" });
     expect(created.status).toBe(201);
-    expect(created.body.webhook).toMatchObject({ url: "http://127.0.0.1:9/x", events: ["cube.created"], enabled: true, description: "ci", secret: expect.stringMatching(/^whsec_/) });
+    expect(created.body.webhook).toMatchObject({
+      url: "http://127.0.0.1:9/x",
+      events: ["cube.created"],
+      enabled: true,
+      description: "ci",
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const one = await api.call("GET", `/webhooks/${created.body.webhook.id}`);
     expect(one.body.webhook).not.toHaveProperty("secret");
     expect(one.body.webhook.description).toBe("ci");
@@ -71,7 +77,13 @@ describe("webhooks", () => {
     }
     expect(created[0]?.headers["x-krova-delivery"]).toBe(created[1]?.headers["x-krova-delivery"]);
     const payload = JSON.parse(created[0]?.body ?? "{}");
-    expect(payload).toMatchObject({ id: expect.stringMatching(/^evt_/), event: "cube.created", spaceId: emu.spaceId, createdAt: expect.any(String), data: { id: cube.id, name: "hooked", state: "pending", publicIpv4: null } });
+    expect(payload).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      event: "cube.created",
+      spaceId: emu.spaceId,
+      createdAt: expect.any(String),
+      data: { id: cube.id, name: "hooked", state: "pending", publicIpv4: null },
+    });
 
     const deliveries = await waitFor(async () => {
       const list = (await api.call("GET", `/webhooks/${body.webhook.id}/deliveries`)).body.deliveries;
@@ -99,7 +111,10 @@ describe("webhooks", () => {
   test("deliveries: ?limit 1..100, newest first; deleting the webhook cascades its deliveries", async ({ api, emu }) => {
     emu.admin.setClockSpeed(1000);
     const hook = await receiver([200]);
-    const { body } = await api.call("POST", "/webhooks", { url: hook.url, events: ["snapshot.created", "snapshot.deleted", "domain.added", "domain.removed"] });
+    const { body } = await api.call("POST", "/webhooks", {
+      url: hook.url,
+      events: ["snapshot.created", "snapshot.deleted", "domain.added", "domain.removed"],
+    });
     const cube = await api.createCube();
     const domain = await api.call("POST", `/cubes/${cube.id}/domains`, { domain: "events.example.com", port: 80 });
     await api.call("DELETE", `/cubes/${cube.id}/domains/${domain.body.domain.id}`);

@@ -31,10 +31,29 @@ async function receiver(): Promise<{ url: string; received: string[] }> {
 
 describe("where deliveries may go", () => {
   it("loopback literals in any spelling go; public names, private and unspecified addresses do not", async () => {
-    const allowed = ["http://127.0.0.1:9/x", "http://127.8.9.10/", "http://[::1]:80/", "http://[::ffff:127.0.0.1]/", "http://0x7f.1/", "http://2130706433/"];
+    const allowed = [
+      "http://127.0.0.1:9/x",
+      "http://127.8.9.10/",
+      "http://[::1]:80/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://0x7f.1/",
+      "http://2130706433/",
+    ];
     for (const url of allowed) expect(await deliveryRefusal(url, { deliverAnywhere: false }), url).toBeUndefined();
-    const refused = ["https://hooks.example.com/cube", "http://10.0.0.1/", "http://192.168.1.1/", "http://0.0.0.0/", "http://[::]/", "http://[::ffff:a00:1]/", "http://127.0.0.1.nip.io/", "http://localhost.example.com/"];
-    for (const url of refused) expect(await deliveryRefusal(url, { deliverAnywhere: false }), url).toMatch(/^not delivered: the emulator delivers only to loopback addresses \(start it with --deliver-anywhere\)/);
+    const refused = [
+      "https://hooks.example.com/cube",
+      "http://10.0.0.1/",
+      "http://192.168.1.1/",
+      "http://0.0.0.0/",
+      "http://[::]/",
+      "http://[::ffff:a00:1]/",
+      "http://127.0.0.1.nip.io/",
+      "http://localhost.example.com/",
+    ];
+    for (const url of refused)
+      expect(await deliveryRefusal(url, { deliverAnywhere: false }), url).toMatch(
+        /^not delivered: the emulator delivers only to loopback addresses \(start it with --deliver-anywhere\)/,
+      );
   });
 
   it("localhost goes when it resolves to loopback; with deliverAnywhere every address goes", async () => {
@@ -43,8 +62,10 @@ describe("where deliveries may go", () => {
   });
 
   it("Host headers of the admin surface: loopback names and literals only", () => {
-    for (const host of ["127.0.0.1:8787", "localhost:8787", "LOCALHOST", "[::1]:8787", "127.0.0.1", undefined]) expect(isLoopbackHostHeader(host), String(host)).toBe(true);
-    for (const host of ["evil.example", "evil.example:8787", "127.0.0.1.evil.example", "192.168.1.5:8787", "", "a b"]) expect(isLoopbackHostHeader(host), host).toBe(false);
+    for (const host of ["127.0.0.1:8787", "localhost:8787", "LOCALHOST", "[::1]:8787", "127.0.0.1", undefined])
+      expect(isLoopbackHostHeader(host), String(host)).toBe(true);
+    for (const host of ["evil.example", "evil.example:8787", "127.0.0.1.evil.example", "192.168.1.5:8787", "", "a b"])
+      expect(isLoopbackHostHeader(host), host).toBe(false);
   });
 });
 
@@ -63,7 +84,8 @@ test("a delivery to a public name is failed at once with the reason, while a loo
     status: "failed",
     attempts: 0,
     responseStatus: null,
-    failureReason: "not delivered: the emulator delivers only to loopback addresses (start it with --deliver-anywhere): hooks.example.com is not a loopback address",
+    failureReason:
+      "not delivered: the emulator delivers only to loopback addresses (start it with --deliver-anywhere): hooks.example.com is not a loopback address",
   });
   await waitFor(() => hook.received.includes("cube.created"), { message: "the loopback delivery" });
   const delivered = (await api.call("GET", `/webhooks/${local.id}/deliveries`)).body.deliveries;
@@ -74,23 +96,33 @@ test("a delivery to a public name is failed at once with the reason, while a loo
 describe("cubeform emulator --deliver-anywhere", () => {
   // http://0.0.0.0:PORT is not a loopback address by name, yet Linux connects it to the local
   // host: the receiver on 127.0.0.1 gets it, so the flag's effect is seen with loopback traffic only.
-  async function deliveryTo0000(args: string[]): Promise<{ printed: string; delivery: { status: string; failureReason?: string }; received: string[] }> {
+  async function deliveryTo0000(
+    args: string[],
+  ): Promise<{ printed: string; delivery: { status: string; failureReason?: string }; received: string[] }> {
     const hook = await receiver();
     const url = hook.url.replace("127.0.0.1", "0.0.0.0");
     const stdout = new PassThrough();
     let printed = "";
     stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
     const stop = new AbortController();
-    const running = main(["emulator", "--port", "0", "--api-key", "kro_deliver_anywhere_test", "--space", "spc_hooks", ...args], { stdout, stderr: new PassThrough(), env: {}, signal: stop.signal });
+    const running = main(["emulator", "--port", "0", "--api-key", "kro_deliver_anywhere_test", "--space", "spc_hooks", ...args], {
+      stdout,
+      stderr: new PassThrough(),
+      env: {},
+      signal: stop.signal,
+    });
     try {
       const base = await waitFor(() => /listening on (\S+)/.exec(printed)?.[1], { message: "the emulator to start" });
       const api = new Api(base, "kro_deliver_anywhere_test", "spc_hooks");
       const webhook = (await api.call("POST", "/webhooks", { url, events: ["cube.created"] })).body.webhook;
       await api.createCube();
-      const delivery = await waitFor(async () => {
-        const [first] = (await api.call("GET", `/webhooks/${webhook.id}/deliveries`)).body.deliveries;
-        return first?.status === "pending" ? undefined : first;
-      }, { message: "the delivery to be settled" });
+      const delivery = await waitFor(
+        async () => {
+          const [first] = (await api.call("GET", `/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+          return first?.status === "pending" ? undefined : first;
+        },
+        { message: "the delivery to be settled" },
+      );
       return { printed, delivery, received: hook.received };
     } finally {
       stop.abort();

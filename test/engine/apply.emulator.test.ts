@@ -10,7 +10,14 @@ function fleet(overrides: { image?: string; allowReplace?: boolean; protect?: bo
       sshPort: 2222,
       ...(overrides.protect !== undefined ? { terminationProtection: overrides.protect } : {}),
       lifecycle: { allowReplace: overrides.allowReplace ?? false, ignoreChanges: [] },
-      domains: [{ hostname: "app.example.com", port: 8080, settings: { basicAuthUser: "admin", originScheme: "https" }, basicAuthPassword: { env: "WEB_PASS" } }],
+      domains: [
+        {
+          hostname: "app.example.com",
+          port: 8080,
+          settings: { basicAuthUser: "admin", originScheme: "https" },
+          basicAuthPassword: { env: "WEB_PASS" },
+        },
+      ],
       ports: [{ cubePort: 5432, udp: false, allow: ["10.0.0.0/8"], label: "pg" }],
     }),
     spec("worker", { power: "stopped" }),
@@ -74,7 +81,10 @@ describe("apply against the emulator", () => {
     expect(result.converged).toBe(true);
 
     const id = (await observe(client)).cubes.find((c) => c.cube.name === "web")?.cube.id ?? "";
-    const outcome = await executeStep({ op: "delete-cube", address: "cube/web", cube: { cubeName: "web", cubeId: id } }, applyOptions(emulator, client, file));
+    const outcome = await executeStep(
+      { op: "delete-cube", address: "cube/web", cube: { cubeName: "web", cubeId: id } },
+      applyOptions(emulator, client, file),
+    );
     expect(outcome).toMatchObject({ status: "failed", error: { code: "termination_protected" } });
   });
 
@@ -86,7 +96,9 @@ describe("apply against the emulator", () => {
     const wait = result.outcomes.find((o) => o.step.op === "wait-running");
     expect(wait?.status).toBe("failed");
     expect(wait?.error?.code).toBe("wait_timeout");
-    expect(wait?.error?.message).toMatch(/cube "slow" \(.+\) is still pending after 200ms of waiting for it to be running \(deadline \d{4}-/);
+    expect(wait?.error?.message).toMatch(
+      /cube "slow" \(.+\) is still pending after 200ms of waiting for it to be running \(deadline \d{4}-/,
+    );
     expect(result.converged).toBe(true);
   });
 

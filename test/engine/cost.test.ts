@@ -4,7 +4,12 @@ import { fleetAfter, planCost, type FleetCube, type Step } from "../../engine/in
 /** The emulator's prices: 1–4 vCPU ×1, 5–16 ×0.9, 17+ ×0.8; "billed per hour of runtime; disk is billed while the Cube exists". */
 import { PRICING } from "../../emulator/resources/catalog.js";
 
-const cube = (name: string, vcpu: number, ramGb: number, diskGb: number, stopped = false, id: string | null = `id-${name}`): FleetCube => ({ id, name, resources: { vcpu, ramGb, diskGb }, stopped });
+const cube = (name: string, vcpu: number, ramGb: number, diskGb: number, stopped = false, id: string | null = `id-${name}`): FleetCube => ({
+  id,
+  name,
+  resources: { vcpu, ramGb, diskGb },
+  stopped,
+});
 
 test("item 13: each cube is priced at the tier of its own vCPU count, × 730 h; a stopped cube bills its disk only, as the note says", () => {
   const small = cube("small", 2, 4, 20); // 0.017/h
@@ -33,7 +38,12 @@ test("item 13: the note decides the hours of a month and what a stopped cube bil
 test("item 13: the fleet after the steps: creates added, deletes gone, power switched; a blocked change (no steps) leaves its cube as it is", () => {
   const before = [cube("web", 1, 1, 10), cube("db", 1, 1, 10), cube("old", 2, 2, 20)];
   const ref = (name: string, id: string | null = `id-${name}`) => ({ cubeName: name, cubeId: id });
-  const body = (name: string, vcpu: number) => ({ name, image: "ubuntu-24.04", sshPublicKey: "k", resources: { vcpu, ramGb: 2, diskGb: 20 } });
+  const body = (name: string, vcpu: number) => ({
+    name,
+    image: "ubuntu-24.04",
+    sshPublicKey: "k",
+    resources: { vcpu, ramGb: 2, diskGb: 20 },
+  });
   const steps: Step[] = [
     { op: "power-off", address: "cube/db", cube: ref("db") },
     // "old" is replaced: the new one is created stopped.
@@ -56,7 +66,13 @@ test("item 13: the fleet after the steps: creates added, deletes gone, power swi
 
 test("item 14: a change that adds cost above the budget is over it, naming the 3 cubes that add the most; one that lowers the cost never is", () => {
   const before = [cube("web", 1, 1, 10), cube("db", 2, 4, 20)];
-  const after = [...before, cube("a", 8, 16, 40, false, null), cube("b", 1, 1, 10, false, null), cube("c", 2, 2, 20, false, null), cube("d", 1, 1, 10, true, null)];
+  const after = [
+    ...before,
+    cube("a", 8, 16, 40, false, null),
+    cube("b", 1, 1, 10, false, null),
+    cube("c", 2, 2, 20, false, null),
+    cube("d", 1, 1, 10, true, null),
+  ];
   const over = planCost(PRICING, before, after, { monthly: 50 });
   expect(over.budget).toEqual({ monthly: 50, over: true, top: ["a", "c", "b"] });
   expect(planCost(PRICING, before, after, { monthly: 100 }).budget).toEqual({ monthly: 100, over: false });

@@ -9,9 +9,18 @@ import { describe, expect, test } from "vitest";
 import { diff, diffAsRead, type DesiredState, type DiffContext, type ObservedCube, type PlanOptions } from "../../engine/index.js";
 import { cube, desired, domain, live, mapping, observed, spec } from "./fixtures.js";
 
-
 /** Feeds `listedAfter` reads, then the list, then the rest; finishes with `final` (default: every read cube). */
-function planAsRead(file: DesiredState, reads: ObservedCube[], options: { listedAfter?: number; extraListed?: ObservedCube[]; final?: ObservedCube[]; plan?: Partial<PlanOptions>; context?: DiffContext } = {}) {
+function planAsRead(
+  file: DesiredState,
+  reads: ObservedCube[],
+  options: {
+    listedAfter?: number;
+    extraListed?: ObservedCube[];
+    final?: ObservedCube[];
+    plan?: Partial<PlanOptions>;
+    context?: DiffContext;
+  } = {},
+) {
   const early = diffAsRead(file, options.plan, options.context);
   const listedAfter = options.listedAfter ?? 0;
   reads.slice(0, listedAfter).forEach(early.read);
@@ -30,7 +39,10 @@ const reads = [
   live(old),
 ];
 const file = desired([
-  spec("web", { domains: [{ hostname: "app.example.com", port: 8080, settings: {}, basicAuthPassword: { env: "WEB_PASSWORD" } }], ports: [{ cubePort: 5432, udp: true, allow: [] }] }),
+  spec("web", {
+    domains: [{ hostname: "app.example.com", port: 8080, settings: {}, basicAuthPassword: { env: "WEB_PASSWORD" } }],
+    ports: [{ cubePort: 5432, udp: true, allow: [] }],
+  }),
   spec("db", { power: "running" }),
   spec("new"),
 ]);

@@ -30,7 +30,12 @@ describe("diff: creating and converged fleets", () => {
       cube: { cubeName: "web", cubeId: null },
       body: { name: "web", image: "ubuntu-24.04", region: "eu-nuremberg", userData: "#cloud-config\n", terminationProtection: true },
     });
-    expect(plan.steps[3]).toEqual({ op: "create-port", address: "cube/web/port/5432", cube: { cubeName: "web", cubeId: null }, body: { cubePort: 5432, udp: false, allow: [] } });
+    expect(plan.steps[3]).toEqual({
+      op: "create-port",
+      address: "cube/web/port/5432",
+      cube: { cubeName: "web", cubeId: null },
+      body: { cubePort: 5432, udp: false, allow: [] },
+    });
     expect(plan.changes.map((c) => [c.address, c.action])).toEqual([
       ["cube/web", "create"],
       ["cube/web/domain/app.example.com", "create"],
@@ -63,7 +68,18 @@ describe("diff: creating and converged fleets", () => {
           terminationProtection: true,
           power: "running",
           sshPort: 2222,
-          domains: [{ hostname: "app.example.com", port: 8080, settings: { ipAllowList: ["192.168.0.0/16", "10.0.0.0/8"], securityHeadersMode: "enforced", corsConfig: null, responseHeaderOverrides: {} } }],
+          domains: [
+            {
+              hostname: "app.example.com",
+              port: 8080,
+              settings: {
+                ipAllowList: ["192.168.0.0/16", "10.0.0.0/8"],
+                securityHeadersMode: "enforced",
+                corsConfig: null,
+                responseHeaderOverrides: {},
+              },
+            },
+          ],
           ports: [{ cubePort: 5432, udp: true, allow: ["1.2.3.4/32"], label: "pg" }],
         }),
       ]),
@@ -72,7 +88,16 @@ describe("diff: creating and converged fleets", () => {
     expect(plan.steps).toEqual([]);
     expect(plan.changes.every((c) => c.action === "noop" && c.changes.length === 0)).toBe(true);
     expect(plan.changes.every((c) => JSON.stringify(c.before) === JSON.stringify(c.after))).toBe(true);
-    expect(plan.summary).toEqual({ add: 0, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 0, estimatedSeconds: 0 });
+    expect(plan.summary).toEqual({
+      add: 0,
+      change: 0,
+      destroy: 0,
+      replace: 0,
+      blocked: 0,
+      unmanaged: 0,
+      mutations: 0,
+      estimatedSeconds: 0,
+    });
   });
 
   test("the plan is JSON as it is", () => {

@@ -4,20 +4,32 @@ import { cube, desired, live, mapping, observed, spec, sshMapping } from "./fixt
 
 const web = cube("web");
 
-function planFor(ports: DesiredPortSpec[] | undefined, tcpMappings = [sshMapping(web.id), mapping(web.id, 5432, { allow: ["10.0.0.0/8", "1.2.3.4/32"], label: "pg" })]) {
+function planFor(
+  ports: DesiredPortSpec[] | undefined,
+  tcpMappings = [sshMapping(web.id), mapping(web.id, 5432, { allow: ["10.0.0.0/8", "1.2.3.4/32"], label: "pg" })],
+) {
   return diff(desired([spec("web", { ports })]), observed([live(web, { tcpMappings })]));
 }
 
 describe("diff: TCP ports", () => {
   test("a missing port is created with udp and allow always explicit", () => {
     const plan = planFor([{ cubePort: 80, udp: true, allow: [] }], [sshMapping(web.id)]);
-    expect(plan.steps).toEqual([{ op: "create-port", address: "cube/web/port/80", cube: { cubeName: "web", cubeId: web.id }, body: { cubePort: 80, udp: true, allow: [] } }]);
+    expect(plan.steps).toEqual([
+      {
+        op: "create-port",
+        address: "cube/web/port/80",
+        cube: { cubeName: "web", cubeId: web.id },
+        body: { cubePort: 80, udp: true, allow: [] },
+      },
+    ]);
     expect(JSON.stringify(plan.steps)).not.toContain("whitelistIps");
   });
 
   test("extra live mappings are deleted, but never the SSH mapping", () => {
     const plan = planFor([]);
-    expect(plan.steps).toEqual([{ op: "delete-port", address: "cube/web/port/5432", cube: { cubeName: "web", cubeId: web.id }, mappingId: `tcp-${web.id}-5432` }]);
+    expect(plan.steps).toEqual([
+      { op: "delete-port", address: "cube/web/port/5432", cube: { cubeName: "web", cubeId: web.id }, mappingId: `tcp-${web.id}-5432` },
+    ]);
     expect(plan.changes.map((c) => c.address)).toEqual(["cube/web", "cube/web/port/5432"]);
   });
 

@@ -28,7 +28,8 @@ describe("diff: unmanaged cubes and prune", () => {
       expect(blocked).toMatchObject({ action: "delete", unmanaged: true });
       expect(blocked?.blocked).toEqual({
         code: "termination_protected",
-        reason: 'cube "db" is not in the file and has terminationProtection on; turn it off first (cubeform cube unprotect db), then prune deletes it',
+        reason:
+          'cube "db" is not in the file and has terminationProtection on; turn it off first (cubeform cube unprotect db), then prune deletes it',
       });
       expect(plan.summary).toMatchObject({ destroy: 1, blocked: 1, unmanaged: 2 });
       expect(plan.options.prune).toBe(true);

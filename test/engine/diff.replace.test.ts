@@ -29,7 +29,10 @@ describe("diff: replacements", () => {
         ports: [{ cubePort: 5432, udp: true, allow: [] }],
       }),
     ]);
-    for (const plan of [diff(file, state, { allowReplace: true }), diff({ ...file, cubes: file.cubes.map((c) => ({ ...c, lifecycle: { ...c.lifecycle, allowReplace: true } })) }, state)]) {
+    for (const plan of [
+      diff(file, state, { allowReplace: true }),
+      diff({ ...file, cubes: file.cubes.map((c) => ({ ...c, lifecycle: { ...c.lifecycle, allowReplace: true } })) }, state),
+    ]) {
       expect(plan.steps.map((s) => `${s.op} ${s.address}`)).toEqual([
         "delete-cube cube/web",
         "wait-deleted cube/web",
@@ -58,7 +61,14 @@ describe("diff: replacements", () => {
 
   test("fields in lifecycle.ignoreChanges are not compared", () => {
     const plan = diff(
-      desired([spec("web", { image: "debian-13", resources: { vcpu: 4, ramGb: 8, diskGb: 50 }, power: "stopped", lifecycle: { allowReplace: false, ignoreChanges: ["image", "resources", "power"] } })]),
+      desired([
+        spec("web", {
+          image: "debian-13",
+          resources: { vcpu: 4, ramGb: 8, diskGb: 50 },
+          power: "stopped",
+          lifecycle: { allowReplace: false, ignoreChanges: ["image", "resources", "power"] },
+        }),
+      ]),
       observed([live(web)]),
     );
     expect(plan.changes[0]?.action).toBe("noop");

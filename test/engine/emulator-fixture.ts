@@ -9,7 +9,13 @@ export const RATE = { limit: 1000, windowMs: 60_000 };
 export type EngineClient = ReturnType<typeof createClient>;
 
 export function clientFor(emulator: RunningEmulator, retry?: { maxRetries: number }): EngineClient {
-  return createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, rateLimit: RATE, retry: { baseDelayMs: 5, ...retry } });
+  return createClient({
+    baseUrl: emulator.url,
+    apiKey: emulator.apiKey,
+    spaceId: emulator.spaceId,
+    rateLimit: RATE,
+    retry: { baseDelayMs: 5, ...retry },
+  });
 }
 
 export function applyOptions(emulator: RunningEmulator, client: EngineClient, desired: DesiredState): ApplyOptions {

@@ -90,7 +90,11 @@ describe("runSteps", () => {
   test("stopOnError: false goes on; shouldStop stops gracefully between steps", async () => {
     const client = fakeClient();
     client.failures.set("setTerminationProtection b true", new ApiFailure("conflict"));
-    expect((await runSteps(steps, { ...context(client), stopOnError: false })).outcomes.map((o) => o.status)).toEqual(["done", "failed", "done"]);
+    expect((await runSteps(steps, { ...context(client), stopOnError: false })).outcomes.map((o) => o.status)).toEqual([
+      "done",
+      "failed",
+      "done",
+    ]);
     let calls = 0;
     const stopped = await runSteps(steps, { ...context(fakeClient()), shouldStop: () => ++calls > 1 });
     expect(stopped.outcomes.map((o) => o.status)).toEqual(["done", "skipped", "skipped"]);

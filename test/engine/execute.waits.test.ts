@@ -6,7 +6,17 @@ const ref = { cubeName: "web", cubeId: "c1" };
 
 function context(client: FakeClient, extra: Partial<ExecContext> = {}): ExecContext {
   const clock = fakeClock();
-  return { client, spaceId: "space-1", secrets: () => undefined, cubeIds: new Map(), waitTimeoutMs: 10_000, pollIntervalMs: 1_000, now: clock.now, sleep: clock.sleep, ...extra };
+  return {
+    client,
+    spaceId: "space-1",
+    secrets: () => undefined,
+    cubeIds: new Map(),
+    waitTimeoutMs: 10_000,
+    pollIntervalMs: 1_000,
+    now: clock.now,
+    sleep: clock.sleep,
+    ...extra,
+  };
 }
 
 const mutations = (client: FakeClient) => client.calls.filter((c) => !c.startsWith("get"));
@@ -33,7 +43,10 @@ describe("executors: waits and power", () => {
     const client = fakeClient();
     client.states.set("c1", ["booting"]);
     const clock = fakeClock();
-    const outcome = await executeStep({ op: "wait-running", address: "cube/web", cube: ref }, context(client, { now: clock.now, sleep: clock.sleep, waitTimeoutMs: 5_000 }));
+    const outcome = await executeStep(
+      { op: "wait-running", address: "cube/web", cube: ref },
+      context(client, { now: clock.now, sleep: clock.sleep, waitTimeoutMs: 5_000 }),
+    );
     expect(outcome.error).toEqual({
       code: "wait_timeout",
       message: 'cube "web" (c1) is still booting after 5s of waiting for it to be running (deadline 2026-01-01T00:00:05.000Z)',

@@ -4,7 +4,10 @@ import type { Cube } from "../../schema/api.js";
 import { cube as makeCube } from "./fixtures.js";
 
 export class ApiFailure extends Error {
-  constructor(readonly code: string, message = code) {
+  constructor(
+    readonly code: string,
+    message = code,
+  ) {
     super(message);
   }
 }
@@ -17,7 +20,9 @@ export interface FakeClient extends CubeApi {
   keys: string[];
 }
 
-export function fakeClient(init: { cubes?: Cube[]; domains?: Record<string, Domain[]>; mappings?: Record<string, TcpMapping[]> } = {}): FakeClient {
+export function fakeClient(
+  init: { cubes?: Cube[]; domains?: Record<string, Domain[]>; mappings?: Record<string, TcpMapping[]> } = {},
+): FakeClient {
   const cubes = new Map((init.cubes ?? []).map((c) => [c.id, c]));
   const stats = { reads: 0, mutations: 0, retries: 0, rateLimited: 0 };
   const client = {

@@ -39,13 +39,35 @@ export function cube(name: string, overrides: Partial<Cube> = {}): Cube {
 }
 
 export function sshMapping(cubeId: string, cubePort = 22): TcpMapping {
-  return { id: `ssh-${cubeId}`, cubeId, cubePort, hostPort: 30022, host: "h.example", label: null, status: "active", isSsh: true, udp: false, allow: [] };
+  return {
+    id: `ssh-${cubeId}`,
+    cubeId,
+    cubePort,
+    hostPort: 30022,
+    host: "h.example",
+    label: null,
+    status: "active",
+    isSsh: true,
+    udp: false,
+    allow: [],
+  };
 }
 
 export function mapping(cubeId: string, cubePort: number, overrides: Partial<TcpMapping> = {}): TcpMapping {
-  return { id: `tcp-${cubeId}-${cubePort}`, cubeId, cubePort, hostPort: 30000 + cubePort, host: "h.example", label: null, status: "active", isSsh: false, udp: true, allow: [], ...overrides };
+  return {
+    id: `tcp-${cubeId}-${cubePort}`,
+    cubeId,
+    cubePort,
+    hostPort: 30000 + cubePort,
+    host: "h.example",
+    label: null,
+    status: "active",
+    isSsh: false,
+    udp: true,
+    allow: [],
+    ...overrides,
+  };
 }
-
 
 export function domain(cubeId: string, hostname: string, overrides: Partial<Domain> = {}): Domain {
   return {

@@ -58,7 +58,11 @@ test("each cube is handed on (onRead) as soon as its reads are in, the list once
       handedBeforeLastPage = handed.length;
     }),
   );
-  const state = await observe(h.client, { concurrency: 4, onListed: (cubes) => (listed = cubes.map((c) => c.id)), onRead: (cube) => handed.push(cube.cube.id) });
+  const state = await observe(h.client, {
+    concurrency: 4,
+    onListed: (cubes) => (listed = cubes.map((c) => c.id)),
+    onRead: (cube) => handed.push(cube.cube.id),
+  });
   expect(handedBeforeLastPage).toBeGreaterThan(0);
   expect(listed).toEqual(state.cubes.map((c) => c.cube.id));
   expect([...handed].sort()).toEqual([...listed].sort());
@@ -66,13 +70,19 @@ test("each cube is handed on (onRead) as soon as its reads are in, the list once
 
 test("a failing cube read during the walk fails observe once the walk ends (no unhandled rejection)", async () => {
   const serve = space();
-  const h = await harness(async (r, i) => (r.path.endsWith("/cubes/c2/domains") ? { status: 400, body: { error: { code: "bad_request", message: "no" } } } : serve(r)));
+  const h = await harness(async (r, i) =>
+    r.path.endsWith("/cubes/c2/domains") ? { status: 400, body: { error: { code: "bad_request", message: "no" } } } : serve(r),
+  );
   await expect(observe(h.client, { concurrency: 4 })).rejects.toMatchObject({ status: 400 });
 });
 
 test("a failing page fails observe", async () => {
   const serve = space();
-  const h = await harness(async (r) => (r.path.endsWith("/cubes") && r.query.get("page") === "2" ? { status: 400, body: { error: { code: "bad_request", message: "no" } } } : serve(r)));
+  const h = await harness(async (r) =>
+    r.path.endsWith("/cubes") && r.query.get("page") === "2"
+      ? { status: 400, body: { error: { code: "bad_request", message: "no" } } }
+      : serve(r),
+  );
   await expect(observe(h.client, { concurrency: 1 })).rejects.toMatchObject({ status: 400 });
 });
 

@@ -5,7 +5,10 @@ import { cube, domain } from "./fixtures.js";
 
 describe("observe", () => {
   test("lists every cube, reads each one's domains and mappings, and counts the reads", async () => {
-    const client = fakeClient({ cubes: [cube("a"), cube("b"), cube("gone", { state: "deleted" })], domains: { "cube-a": [domain("cube-a", "a.example.com")] } });
+    const client = fakeClient({
+      cubes: [cube("a"), cube("b"), cube("gone", { state: "deleted" })],
+      domains: { "cube-a": [domain("cube-a", "a.example.com")] },
+    });
     const state = await observe(client, { now: () => new Date("2026-01-01T00:00:00Z") });
     expect(state.cubes.map((c) => c.cube.name)).toEqual(["a", "b"]);
     expect(state.cubes[0]?.domains.map((d) => d.hostname)).toEqual(["a.example.com"]);

@@ -24,7 +24,9 @@ describe("plan: prior-state digest", () => {
     const part = (json: string) => (json.length <= 256 ? json : sha(json));
     for (const o of [state(), observed([]), { ...state(), webhooks: [] }, observed([live(cube("bare"), { tcpMappings: [] })])]) {
       const { spaceId, cubes, webhooks } = projectState(o);
-      const expected = sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]), ...(webhooks ? { webhooks } : {}) }));
+      const expected = sha(
+        JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]), ...(webhooks ? { webhooks } : {}) }),
+      );
       expect(stateDigest(o)).toBe(expected);
       expect(diff(desired([spec("web")]), o).priorStateDigest).toBe(expected);
     }
@@ -38,7 +40,11 @@ describe("plan: prior-state digest", () => {
       return sha(JSON.stringify({ spaceId, cubes: cubes.map((c) => [c.id, part(JSON.stringify(c))]) }));
     };
     const space = (overrides: Parameters<typeof cube>[1] = {}, extra: ReturnType<typeof live>[] = []) =>
-      observed([live(cube("web"), { domains: [domain("cube-web", "app.example.com")], tcpMappings: [mapping("cube-web", 5432)] }), live(cube("db", overrides), { domains: [], tcpMappings: [] }), ...extra]);
+      observed([
+        live(cube("web"), { domains: [domain("cube-web", "app.example.com")], tcpMappings: [mapping("cube-web", 5432)] }),
+        live(cube("db", overrides), { domains: [], tcpMappings: [] }),
+        ...extra,
+      ]);
 
     test("the cubes it does not name are projected as their id and name", () => {
       const { cubes } = projectState(space(), ["web"]);
@@ -107,6 +113,9 @@ describe("plan: prior-state digest", () => {
     }
     expect(error).toBeInstanceOf(StalePlanError);
     expect((error as StalePlanError).code).toBe("stale_plan");
-    expect((error as StalePlanError).differences).toEqual(['cube "new" (cube-new) appeared', 'cube "web": image changed from "ubuntu-24.04" to "debian-13"']);
+    expect((error as StalePlanError).differences).toEqual([
+      'cube "new" (cube-new) appeared',
+      'cube "web": image changed from "ubuntu-24.04" to "debian-13"',
+    ]);
   });
 });

@@ -58,6 +58,7 @@ describe("plan: one whole plan for every output", () => {
     const a = planWith();
     const b = planWith();
     void b.priorState;
-    for (const format of ["json", "text", "markdown", "github"] as const) expect(renderPlan(a, format, ctx), format).toBe(renderPlan(b, format, ctx));
+    for (const format of ["json", "text", "markdown", "github"] as const)
+      expect(renderPlan(a, format, ctx), format).toBe(renderPlan(b, format, ctx));
   });
 });

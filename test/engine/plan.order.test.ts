@@ -20,13 +20,20 @@ describe("plan: step order", () => {
             ],
             ports: [{ cubePort: 6000, udp: true, allow: [] }],
           }),
-          spec("old", { image: "debian-13", terminationProtection: false, domains: [{ hostname: "a.example.com", port: 80, settings: {} }] }),
+          spec("old", {
+            image: "debian-13",
+            terminationProtection: false,
+            domains: [{ hostname: "a.example.com", port: 80, settings: {} }],
+          }),
           spec("fresh", { power: "stopped" }),
         ],
         true,
       ),
       observed([
-        live(keep, { domains: [domain(keep.id, "b.example.com", { port: 80 }), domain(keep.id, "z.example.com")], tcpMappings: [sshMapping(keep.id), mapping(keep.id, 5000)] }),
+        live(keep, {
+          domains: [domain(keep.id, "b.example.com", { port: 80 }), domain(keep.id, "z.example.com")],
+          tcpMappings: [sshMapping(keep.id), mapping(keep.id, 5000)],
+        }),
         live(old, { domains: [domain(old.id, "a.example.com", { port: 80 })] }),
         live(gone),
       ]),

@@ -18,7 +18,16 @@ describe("plan: summary and pacing estimate", () => {
     const cubes = Array.from({ length: 6 }, (_, i) => spec(`c${i}`, { ports: [{ cubePort: 80, udp: true, allow: [] }] }));
     const plan = diff(desired(cubes), observed([]));
     expect(plan.steps).toHaveLength(18);
-    expect(plan.summary).toEqual({ add: 12, change: 0, destroy: 0, replace: 0, blocked: 0, unmanaged: 0, mutations: 12, estimatedSeconds: 60 });
+    expect(plan.summary).toEqual({
+      add: 12,
+      change: 0,
+      destroy: 0,
+      replace: 0,
+      blocked: 0,
+      unmanaged: 0,
+      mutations: 12,
+      estimatedSeconds: 60,
+    });
     expect(diff(desired(cubes), observed([]), { rateLimit: { limit: 5, windowMs: 10_000 } }).summary.estimatedSeconds).toBe(20);
   });
 });

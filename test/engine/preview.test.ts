@@ -1,6 +1,16 @@
 /** engine/preview.ts: a fleet's desired state → one preview's; live cube names → previews; which previews a sweep removes. */
 import { describe, expect, test } from "vitest";
-import { findPreviews, previewDesiredState, previewIdOf, previewMonthly, sweepSelection, withOthersClaimed, type DesiredCubeSpec, type DesiredState, type LiveCube } from "../../engine/index.js";
+import {
+  findPreviews,
+  previewDesiredState,
+  previewIdOf,
+  previewMonthly,
+  sweepSelection,
+  withOthersClaimed,
+  type DesiredCubeSpec,
+  type DesiredState,
+  type LiveCube,
+} from "../../engine/index.js";
 
 const cube = (name: string, extra: Partial<DesiredCubeSpec> = {}): DesiredCubeSpec => ({
   name,
@@ -16,7 +26,14 @@ const cube = (name: string, extra: Partial<DesiredCubeSpec> = {}): DesiredCubeSp
   ...extra,
 });
 
-const fleet = (preview: DesiredState["preview"], cubes = [cube("api", { terminationProtection: true, id: "cube_pinned" }), cube("web-1", { group: { group: "web", index: 1 } }), cube("web-2", { group: { group: "web", index: 2 } })]): DesiredState => ({
+const fleet = (
+  preview: DesiredState["preview"],
+  cubes = [
+    cube("api", { terminationProtection: true, id: "cube_pinned" }),
+    cube("web-1", { group: { group: "web", index: 1 } }),
+    cube("web-2", { group: { group: "web", index: 2 } }),
+  ],
+): DesiredState => ({
   prune: true,
   spaceId: "sp_fleet",
   budget: { monthly: 100 },
@@ -47,9 +64,30 @@ describe("previewDesiredState", () => {
   test("the first domain takes the template's hostname (its settings and secret reference kept); without a template, no domains", () => {
     const state = previewDesiredState(fleet({ hostname: "{name}-{id}.preview.example.com" }), "pr-3");
     expect(state.cubes.map((c) => c.domains)).toEqual([
-      [{ hostname: "api-pr-3.preview.example.com", port: 8080, settings: { responseCompression: true }, basicAuthPassword: { env: "PREVIEW_PW" } }],
-      [{ hostname: "web-1-pr-3.preview.example.com", port: 8080, settings: { responseCompression: true }, basicAuthPassword: { env: "PREVIEW_PW" } }],
-      [{ hostname: "web-2-pr-3.preview.example.com", port: 8080, settings: { responseCompression: true }, basicAuthPassword: { env: "PREVIEW_PW" } }],
+      [
+        {
+          hostname: "api-pr-3.preview.example.com",
+          port: 8080,
+          settings: { responseCompression: true },
+          basicAuthPassword: { env: "PREVIEW_PW" },
+        },
+      ],
+      [
+        {
+          hostname: "web-1-pr-3.preview.example.com",
+          port: 8080,
+          settings: { responseCompression: true },
+          basicAuthPassword: { env: "PREVIEW_PW" },
+        },
+      ],
+      [
+        {
+          hostname: "web-2-pr-3.preview.example.com",
+          port: 8080,
+          settings: { responseCompression: true },
+          basicAuthPassword: { env: "PREVIEW_PW" },
+        },
+      ],
     ]);
     expect(previewDesiredState(fleet({}), "pr-3").cubes.every((c) => c.domains?.length === 0)).toBe(true);
   });
@@ -64,17 +102,35 @@ describe("previewDesiredState", () => {
     expect(() => previewDesiredState(fleet({}), "feature-x")).toThrow(/not pr-<number>/);
     expect(() => previewDesiredState(fleet({}), "pr-0")).toThrow(/not pr-<number>/);
     expect(() => previewDesiredState(fleet({}, [cube("a".repeat(60))]), "pr-12345")).toThrow(/at most 64 characters/);
-    expect(() => previewDesiredState(fleet({}, [cube("api"), cube("api-pr-5")]), "pr-5")).toThrow(/"api-pr-5" in preview pr-5, a cube the file declares itself/);
+    expect(() => previewDesiredState(fleet({}, [cube("api"), cube("api-pr-5")]), "pr-5")).toThrow(
+      /"api-pr-5" in preview pr-5, a cube the file declares itself/,
+    );
     expect(() => previewDesiredState(fleet({ hostname: "{name}-{id}" }), "pr-5")).toThrow(/not a lowercase hostname/);
   });
 });
 
-const live = (name: string, extra: Partial<LiveCube> = {}): LiveCube => ({ id: `id-${name}`, name, terminationProtection: false, ...extra });
+const live = (name: string, extra: Partial<LiveCube> = {}): LiveCube => ({
+  id: `id-${name}`,
+  name,
+  terminationProtection: false,
+  ...extra,
+});
 
 describe("findPreviews and sweepSelection", () => {
   test("a preview is a name ending in -pr-N with something before it; a name the file declares is not one", () => {
-    expect(["web-pr-1", "web-1-pr-12", "pr-3", "web-pr-03", "web-pr-x", "web-pr-1-2", "Web-pr-7"].map(previewIdOf)).toEqual(["pr-1", "pr-12", undefined, undefined, undefined, undefined, "pr-7"]);
-    const previews = findPreviews([live("web"), live("web-pr-2"), live("db-pr-2"), live("legacy-pr-5"), live("x-pr-10", { terminationProtection: true })], new Set(["legacy-pr-5"]));
+    expect(["web-pr-1", "web-1-pr-12", "pr-3", "web-pr-03", "web-pr-x", "web-pr-1-2", "Web-pr-7"].map(previewIdOf)).toEqual([
+      "pr-1",
+      "pr-12",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      "pr-7",
+    ]);
+    const previews = findPreviews(
+      [live("web"), live("web-pr-2"), live("db-pr-2"), live("legacy-pr-5"), live("x-pr-10", { terminationProtection: true })],
+      new Set(["legacy-pr-5"]),
+    );
     expect(previews.map((p) => [p.id, p.cubes.map((c) => c.name)])).toEqual([
       ["pr-2", ["db-pr-2", "web-pr-2"]],
       ["pr-10", ["x-pr-10"]],
@@ -101,15 +157,32 @@ describe("findPreviews and sweepSelection", () => {
 
   test("withOthersClaimed: every live cube but the removable ones is claimed by identity, and prune removes what is left", () => {
     const state = withOthersClaimed({ prune: false, cubes: [] }, [live("web"), live("a-pr-1"), live("a-pr-2")], new Set(["id-a-pr-1"]));
-    expect(state).toMatchObject({ prune: true, allowEmpty: true, untargeted: [{ name: "web", id: "id-web" }, { name: "a-pr-2", id: "id-a-pr-2" }] });
+    expect(state).toMatchObject({
+      prune: true,
+      allowEmpty: true,
+      untargeted: [
+        { name: "web", id: "id-web" },
+        { name: "a-pr-2", id: "id-a-pr-2" },
+      ],
+    });
   });
 
   test("previewMonthly sums the preview's cubes' after-figures", () => {
-    const cost = { currency: "EUR", hoursPerMonth: 730, stoppedBills: "all" as const, note: "", tiers: [], before: 10, after: 25.5, delta: 15.5, cubes: [
-      { name: "web", before: 10, after: 10, delta: 0 },
-      { name: "a-pr-1", before: null, after: 7.25, delta: 7.25 },
-      { name: "b-pr-1", before: null, after: 8.25, delta: 8.25 },
-    ] };
+    const cost = {
+      currency: "EUR",
+      hoursPerMonth: 730,
+      stoppedBills: "all" as const,
+      note: "",
+      tiers: [],
+      before: 10,
+      after: 25.5,
+      delta: 15.5,
+      cubes: [
+        { name: "web", before: 10, after: 10, delta: 0 },
+        { name: "a-pr-1", before: null, after: 7.25, delta: 7.25 },
+        { name: "b-pr-1", before: null, after: 8.25, delta: 8.25 },
+      ],
+    };
     expect(previewMonthly(cost, new Set(["a-pr-1", "b-pr-1"]))).toBe(15.5);
   });
 });

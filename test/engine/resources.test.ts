@@ -13,7 +13,12 @@ describe("per-resource planning (Pulumi)", () => {
 
   test("sshPublicKey and userData are compared with the previous inputs and force a replacement", () => {
     const olds = spec("web", { userData: "a" });
-    const key = planCubeResource({ olds, news: spec("web", { userData: "a", sshPublicKey: "ssh-rsa AAAA new" }), live: live(web), allowReplace: true });
+    const key = planCubeResource({
+      olds,
+      news: spec("web", { userData: "a", sshPublicKey: "ssh-rsa AAAA new" }),
+      live: live(web),
+      allowReplace: true,
+    });
     expect(key.change).toMatchObject({ action: "delete-then-create", changes: [{ path: "sshPublicKey", forcesReplace: true }] });
     const userData = planCubeResource({ olds, news: spec("web", { userData: "b" }), live: live(web), allowReplace: true });
     expect(userData.change.changes).toEqual([{ path: "userData", before: "(sensitive)", after: "(sensitive)", forcesReplace: true }]);
@@ -47,13 +52,23 @@ describe("per-resource planning (Pulumi)", () => {
       passwordChanged: true,
     });
     expect(change.action).toBe("update");
-    expect(steps).toEqual([expect.objectContaining({ op: "patch-domain", body: { basicAuthUser: "admin" }, basicAuthPassword: { env: "P" } })]);
+    expect(steps).toEqual([
+      expect.objectContaining({ op: "patch-domain", body: { basicAuthUser: "admin" }, basicAuthPassword: { env: "P" } }),
+    ]);
   });
 
   test("any TcpMapping field change is a replacement; no change is a noop", () => {
     const liveMapping = mapping(web.id, 5432, { allow: ["1.2.3.4/32"] });
-    expect(planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udp: true, allow: ["1.2.3.4/32"] }, live: liveMapping }).change.action).toBe("noop");
-    const { change, steps } = planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udp: true, allow: [] }, live: liveMapping });
+    expect(
+      planPortResource({ cubeId: web.id, cubeName: "web", news: { cubePort: 5432, udp: true, allow: ["1.2.3.4/32"] }, live: liveMapping })
+        .change.action,
+    ).toBe("noop");
+    const { change, steps } = planPortResource({
+      cubeId: web.id,
+      cubeName: "web",
+      news: { cubePort: 5432, udp: true, allow: [] },
+      live: liveMapping,
+    });
     expect(change.action).toBe("delete-then-create");
     expect(steps.map((s) => s.op)).toEqual(["delete-port", "create-port"]);
   });

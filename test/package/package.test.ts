@@ -14,7 +14,11 @@ import { startEmulator } from "../../emulator/index.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; bin: Record<string, string>; exports: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string>;
+};
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const temp = mkdtempSync(join(tmpdir(), "cubeform-package-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -39,7 +43,9 @@ test("npm pack ships the bin, every export with its types, the schema the README
   expect(schema).toBe("schema/cubeform.schema.json");
   expect(files).toContain(schema);
   expect(files).toContain("README.md");
-  const stray = [...files].filter((path) => /^(test|bench)\//.test(path) || (/\.ts$/.test(path) && !path.endsWith(".d.ts") && !path.startsWith("examples/")));
+  const stray = [...files].filter(
+    (path) => /^(test|bench)\//.test(path) || (/\.ts$/.test(path) && !path.endsWith(".d.ts") && !path.startsWith("examples/")),
+  );
   expect(stray).toEqual([]);
 });
 
@@ -71,13 +77,18 @@ test("the README's client example runs as written against the emulator (import b
     expect(emu.admin.requests().filter((r) => r.method === "POST" && r.status === 201 && !r.replayed)).toHaveLength(1);
     // Without a key: one line and exit 1, no stack trace (issue 22 item 9).
     const { CUBE_API_KEY: _key, ...keyless } = env;
-    const failed = (await run(process.execPath, ["cubes.mjs"], { cwd: project, env: keyless, encoding: "utf8" }).catch((e: unknown) => e)) as { code?: number; stderr?: string };
+    const failed = (await run(process.execPath, ["cubes.mjs"], { cwd: project, env: keyless, encoding: "utf8" }).catch(
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string };
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^config: No API key: set CUBE_API_KEY/);
     expect(failed.stderr).not.toMatch(/^\s+at /m);
   } finally {
     await emu.close();
   }
-  const versionFlag = await run(process.execPath, [join(project, "node_modules", "cubeform", pkg.bin.cubeform ?? ""), "--version"], { cwd: project, encoding: "utf8" });
+  const versionFlag = await run(process.execPath, [join(project, "node_modules", "cubeform", pkg.bin.cubeform ?? ""), "--version"], {
+    cwd: project,
+    encoding: "utf8",
+  });
   expect(versionFlag.stdout.trim()).toBe(pkg.version);
 });

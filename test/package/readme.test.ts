@@ -62,7 +62,13 @@ test("item 18: every code block of the README closes, and no heading or fence is
 });
 
 test("item 18: the README says once where the space locks live, and it is where apply puts them", async () => {
-  const held = await acquireSpaceLock({ origin: "http://127.0.0.1:1", spaceId: `readme-${process.pid}`, command: "apply", cwd: ROOT, timeoutMs: 1_000 });
+  const held = await acquireSpaceLock({
+    origin: "http://127.0.0.1:1",
+    spaceId: `readme-${process.pid}`,
+    command: "apply",
+    cwd: ROOT,
+    timeoutMs: 1_000,
+  });
   try {
     expect(dirname(held.path)).toBe(join(tmpdir(), `cubeform-${process.getuid?.() ?? "user"}`, "locks"));
   } finally {
@@ -71,8 +77,16 @@ test("item 18: the README says once where the space locks live, and it is where 
   expect(README).toContain("`$TMPDIR/cubeform-UID/locks`");
   // No other sentence puts them in the state directory (README and the CI example alike).
   const sentences = (text: string) => text.replace(/\n#?\s*/g, " ").split(/(?<=[.:;])\s/);
-  for (const [name, text] of [["README.md", README], ["examples/ci/apply.yml", read("examples/ci/apply.yml")]] as const) {
-    const wrong = sentences(text).filter((s) => /\blocks?\b[^.;]*\b(live|are|is|kept|in)\b[^.;]*(state directory|\.local\/state)/i.test(s) && !s.includes("$TMPDIR/cubeform-UID/locks") && !/\bnot\b[^.;]*state directory/.test(s));
+  for (const [name, text] of [
+    ["README.md", README],
+    ["examples/ci/apply.yml", read("examples/ci/apply.yml")],
+  ] as const) {
+    const wrong = sentences(text).filter(
+      (s) =>
+        /\blocks?\b[^.;]*\b(live|are|is|kept|in)\b[^.;]*(state directory|\.local\/state)/i.test(s) &&
+        !s.includes("$TMPDIR/cubeform-UID/locks") &&
+        !/\bnot\b[^.;]*state directory/.test(s),
+    );
     expect(wrong, name).toEqual([]);
   }
 });
@@ -100,7 +114,14 @@ test("item 18: the command table says backups are made by the service, and the C
 });
 
 test("item 18: every npx in the README, the CI examples and the demo's hint is `npx --no-install cubeform` (the name is unclaimed on the registry)", () => {
-  const texts = { "README.md": README, "examples/ci/apply.yml": read("examples/ci/apply.yml"), "examples/ci/drift.yml": read("examples/ci/drift.yml"), "examples/ci/preview.yml": read("examples/ci/preview.yml"), "examples/ci/preview.gitlab-ci.yml": read("examples/ci/preview.gitlab-ci.yml"), "reconciler/actions/demo.ts": read("reconciler/actions/demo.ts") };
+  const texts = {
+    "README.md": README,
+    "examples/ci/apply.yml": read("examples/ci/apply.yml"),
+    "examples/ci/drift.yml": read("examples/ci/drift.yml"),
+    "examples/ci/preview.yml": read("examples/ci/preview.yml"),
+    "examples/ci/preview.gitlab-ci.yml": read("examples/ci/preview.gitlab-ci.yml"),
+    "reconciler/actions/demo.ts": read("reconciler/actions/demo.ts"),
+  };
   for (const [name, text] of Object.entries(texts)) {
     expect(text.match(/npx cubeform\b/g) ?? [], name).toEqual([]);
   }

@@ -20,12 +20,28 @@ let mappingId: string;
 beforeAll(async () => {
   stack = await startStack();
   // A fleet made outside Pulumi (the dashboard, the CLI): created straight through the API.
-  const api = createClient({ baseUrl: stack.emulator.url, apiKey: stack.emulator.apiKey, spaceId: stack.emulator.spaceId, rateLimit: { limit: 100, windowMs: 1000 } });
-  const cube = await api.createCube({ name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: newIdempotencyKey() });
+  const api = createClient({
+    baseUrl: stack.emulator.url,
+    apiKey: stack.emulator.apiKey,
+    spaceId: stack.emulator.spaceId,
+    rateLimit: { limit: 100, windowMs: 1000 },
+  });
+  const cube = await api.createCube(
+    { name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: newIdempotencyKey() },
+  );
   cubeId = cube.id;
   await waitFor(async () => (await api.getCube(cubeId)).state === "running", { timeoutMs: 10_000, message: "legacy to run" });
-  domainId = (await api.attachDomain(cubeId, { hostname: "legacy.example.com", port: 8080, responseCompression: true }, { idempotencyKey: newIdempotencyKey() })).domain.id;
-  mappingId = (await api.createTcpMapping(cubeId, { cubePort: 5432, udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() })).id;
+  domainId = (
+    await api.attachDomain(
+      cubeId,
+      { hostname: "legacy.example.com", port: 8080, responseCompression: true },
+      { idempotencyKey: newIdempotencyKey() },
+    )
+  ).domain.id;
+  mappingId = (
+    await api.createTcpMapping(cubeId, { cubePort: 5432, udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() })
+  ).id;
   await api.close();
 });
 afterAll(async () => {
@@ -54,7 +70,16 @@ describe("the `import` option under the real engine", () => {
 describe("adoptId", () => {
   it("refuses a resource that differs from the inputs, naming every field, and changes nothing", async () => {
     stack.emulator.admin.clearRequests();
-    const cube = stack.create("Cube", "legacy", cubeInputs("legacy", { adoptId: cubeId, image: "debian-13", resources: { vcpu: 2, ramGb: 1, diskGb: 10 }, terminationProtection: true }));
+    const cube = stack.create(
+      "Cube",
+      "legacy",
+      cubeInputs("legacy", {
+        adoptId: cubeId,
+        image: "debian-13",
+        resources: { vcpu: 2, ramGb: 1, diskGb: 10 },
+        terminationProtection: true,
+      }),
+    );
     await expect(cube).rejects.toThrow(/Cannot adopt cube "legacy".*nothing was changed/s);
     const message = await cube.catch((error: Error) => error.message);
     expect(message).toMatch(/image: live "ubuntu-24.04", declared "debian-13"/);
@@ -62,7 +87,9 @@ describe("adoptId", () => {
     expect(message).toMatch(/terminationProtection: live false, declared true/);
 
     const port = stack.create("TcpMapping", "pg", { ...declared().TcpMapping, allow: ["10.0.0.0/8", "192.0.2.0/24"] });
-    await expect(port).rejects.toThrow(/Cannot adopt TCP mapping of port 5432[^]*allow: live \["10.0.0.0\/8"\], declared \["10.0.0.0\/8","192.0.2.0\/24"\]/);
+    await expect(port).rejects.toThrow(
+      /Cannot adopt TCP mapping of port 5432[^]*allow: live \["10.0.0.0\/8"\], declared \["10.0.0.0\/8","192.0.2.0\/24"\]/,
+    );
     const domain = stack.create("Domain", "app", { ...declared().Domain, port: 9090 });
     await expect(domain).rejects.toThrow(/Cannot adopt domain legacy\.example\.com[^]*port: live 8080, declared 9090/);
     const missing = stack.create("Cube", "ghost", cubeInputs("ghost", { adoptId: "cube_does_not_exist" }));

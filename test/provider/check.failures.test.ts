@@ -26,7 +26,17 @@ describe("check", () => {
       colour: "blue",
     });
     const properties = failures.map((f) => f.property).sort();
-    expect(properties).toEqual(["colour", "image", "name", "power", "resources.diskGb", "resources.ramGb", "resources.vcpu", "sshPort", "sshPublicKey"]);
+    expect(properties).toEqual([
+      "colour",
+      "image",
+      "name",
+      "power",
+      "resources.diskGb",
+      "resources.ramGb",
+      "resources.vcpu",
+      "sshPort",
+      "sshPublicKey",
+    ]);
     expect(failures.find((f) => f.property === "resources.diskGb")?.reason).toMatch(/multiple of 5/);
   });
 
@@ -46,18 +56,33 @@ describe("check", () => {
   it("does not judge values that are unknown during preview", async () => {
     expect((await check("Cube", cubeInputs("web", { resources: UNKNOWN, sshPort: UNKNOWN }))).failures).toEqual([]);
     expect((await check("TcpMapping", { cubeId: UNKNOWN, cubePort: UNKNOWN })).failures).toEqual([]);
-    expect((await check("Domain", { cubeId: UNKNOWN, hostname: "app.example.com", port: 8080, basicAuthPassword: UNKNOWN })).failures).toEqual([]);
+    expect(
+      (await check("Domain", { cubeId: UNKNOWN, hostname: "app.example.com", port: 8080, basicAuthPassword: UNKNOWN })).failures,
+    ).toEqual([]);
   });
 
   it("reports bad Domain and TcpMapping inputs", async () => {
-    const domain = await check("Domain", { cubeId: "c1", hostname: "App.Example.com", port: 0, responseHeaderTimeoutSecs: 5, ipAllowList: ["nope"] });
+    const domain = await check("Domain", {
+      cubeId: "c1",
+      hostname: "App.Example.com",
+      port: 0,
+      responseHeaderTimeoutSecs: 5,
+      ipAllowList: ["nope"],
+    });
     expect(domain.failures.map((f) => f.property).sort()).toEqual(["hostname", "ipAllowList[0]", "port", "responseHeaderTimeoutSecs"]);
     const port = await check("TcpMapping", { cubeId: "", cubePort: 65536, allow: ["10.0.0.0/8", "x"], label: 7 });
     expect(port.failures.map((f) => f.property).sort()).toEqual(["allow[1]", "cubeId", "cubePort", "label"]);
   });
 
   it("refuses impossible addresses and CIDRs, and a basic-auth password without a user", async () => {
-    const domain = await check("Domain", { cubeId: "c1", hostname: "app.example.com", port: 80, ipAllowList: ["1.2.3.4/33", "10.0.0.0/8"], ipDenyList: ["256.1.1.1"], basicAuthPassword: "secret-pass" });
+    const domain = await check("Domain", {
+      cubeId: "c1",
+      hostname: "app.example.com",
+      port: 80,
+      ipAllowList: ["1.2.3.4/33", "10.0.0.0/8"],
+      ipDenyList: ["256.1.1.1"],
+      basicAuthPassword: "secret-pass",
+    });
     expect(domain.failures.map((f) => f.property).sort()).toEqual(["basicAuthPassword", "ipAllowList[0]", "ipDenyList[0]"]);
     expect(domain.failures.find((f) => f.property === "ipAllowList[0]")?.reason).toMatch(/prefix length is a whole number from 0 to 32/);
     const port = await check("TcpMapping", { cubeId: "c1", cubePort: 22, allow: ["2001:db8::/129", "300.1.1.1/40", "2001:db8::/64"] });

@@ -30,12 +30,19 @@ describe("Cube in place and replaced", () => {
   });
 
   it("replaces a renamed cube, creating the new one first (the names differ)", async () => {
-    expect(await stack.diff(app, cubeInputs("app-2", { power: "stopped", sshPort: 2200 }))).toEqual({ changes: DIFF_SOME, replaces: ["name"], deleteBeforeReplace: false });
+    expect(await stack.diff(app, cubeInputs("app-2", { power: "stopped", sshPort: 2200 }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces on a new SSH key or new user data, which the API never shows (kept as an echo and a digest)", async () => {
     const same = { power: "stopped", sshPort: 2200 };
-    expect((await stack.diff(app, cubeInputs("app", { ...same, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther other@host" }))).replaces).toEqual(["sshPublicKey"]);
+    expect(
+      (await stack.diff(app, cubeInputs("app", { ...same, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther other@host" })))
+        .replaces,
+    ).toEqual(["sshPublicKey"]);
     expect((await stack.diff(app, cubeInputs("app", { ...same, userData: "#cloud-config\n" }))).replaces).toEqual(["userData"]);
     expect(app.outs.userDataDigest).toBeNull();
   });
@@ -52,7 +59,12 @@ describe("Cube in place and replaced", () => {
 
   it("fails a create that does not reach running in time, naming the cube and its state", async () => {
     slowPlugin = await startPlugin();
-    await slowPlugin.configure({ "cubeform:apiKey": stack.emulator.apiKey, "cubeform:apiUrl": stack.emulator.url, "cubeform:waitTimeout": "0.2", "cubeform:pollInterval": "0.05" });
+    await slowPlugin.configure({
+      "cubeform:apiKey": stack.emulator.apiKey,
+      "cubeform:apiUrl": stack.emulator.url,
+      "cubeform:waitTimeout": "0.2",
+      "cubeform:pollInterval": "0.05",
+    });
     stack.emulator.admin.setClockSpeed(1);
     const urn = slowPlugin.urnOf("slow", "pulumi-nodejs:dynamic/cubeform:Cube");
     const error = (await slowPlugin.create(urn, stack.withProvider("Cube", cubeInputs("slow"))).catch((e: unknown) => e)) as Error;

@@ -16,7 +16,9 @@ afterAll(async () => {
 });
 
 async function liveCube(id: string) {
-  const res = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/cubes/${id}`, { headers: { "X-API-KEY": stack.emulator.apiKey } });
+  const res = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/cubes/${id}`, {
+    headers: { "X-API-KEY": stack.emulator.apiKey },
+  });
   return { status: res.status, body: (await res.json()) as { cube?: { terminationProtection: boolean; state: string } } };
 }
 
@@ -26,7 +28,15 @@ describe("Cube resource", () => {
   it("creates a running cube with SSH connection outputs", async () => {
     web = await stack.create("Cube", "web", cubeInputs("web", { sshPort: 2222 }));
     expect(web.id).not.toBe("");
-    expect(web.outs).toMatchObject({ cubeId: web.id, name: "web", state: "running", image: "ubuntu-24.04", sshUser: "ubuntu", sshPort: 2222, terminationProtection: false });
+    expect(web.outs).toMatchObject({
+      cubeId: web.id,
+      name: "web",
+      state: "running",
+      image: "ubuntu-24.04",
+      sshUser: "ubuntu",
+      sshPort: 2222,
+      terminationProtection: false,
+    });
     expect(web.outs.sshHost).toEqual(expect.any(String));
     expect(web.outs.sshHostPort).toEqual(expect.any(Number));
   });
@@ -51,7 +61,13 @@ describe("Cube resource", () => {
   });
 
   it("does not refuse at preview for a value that is still unknown", async () => {
-    const diff = await stack.plugin.diff(web.urn, web.id, web.outs, web.inputs, stack.withProvider("Cube", cubeInputs("web", { sshPort: 2222, terminationProtection: true, image: UNKNOWN })));
+    const diff = await stack.plugin.diff(
+      web.urn,
+      web.id,
+      web.outs,
+      web.inputs,
+      stack.withProvider("Cube", cubeInputs("web", { sshPort: 2222, terminationProtection: true, image: UNKNOWN })),
+    );
     expect(diff.replaces).toEqual(["image"]);
   });
 

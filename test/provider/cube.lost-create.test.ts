@@ -15,7 +15,12 @@ let next: Plugin | undefined;
 let api: ReturnType<typeof createClient>;
 beforeAll(async () => {
   stack = await startStack({ emulatorRateLimit: { limit: 1000, windowMs: 60_000 }, providerRateLimit: "1000/60" });
-  api = createClient({ baseUrl: stack.emulator.url, apiKey: stack.emulator.apiKey, spaceId: stack.emulator.spaceId, rateLimit: { limit: 1000, windowMs: 60_000 } });
+  api = createClient({
+    baseUrl: stack.emulator.url,
+    apiKey: stack.emulator.apiKey,
+    spaceId: stack.emulator.spaceId,
+    rateLimit: { limit: 1000, windowMs: 60_000 },
+  });
 });
 afterAll(async () => {
   await api?.close();
@@ -26,20 +31,33 @@ afterAll(async () => {
 const namedWeb = async () => (await api.listCubes()).filter((cube) => cube.name === "web" && cube.state !== "deleted");
 
 describe("a create whose answer was lost, then a new plugin", () => {
-  it("creates no second cube: it fails with the adoptId advice naming the live cube, and adopting it works", { timeout: 60_000 }, async () => {
+  it("creates no second cube: it fails with the adoptId advice naming the live cube, and adopting it works", {
+    timeout: 60_000,
+  }, async () => {
     stack.emulator.admin.injectFault({ kind: "drop-after-commit", method: "POST", path: "/cubes$" });
     const lost = stack.create("Cube", "web", cubeInputs("web"));
     lost.catch(() => {});
-    const [made] = await waitFor(async () => ((await namedWeb()).length > 0 ? namedWeb() : undefined), { timeoutMs: 20_000, message: "the API to make the cube" });
+    const [made] = await waitFor(async () => ((await namedWeb()).length > 0 ? namedWeb() : undefined), {
+      timeoutMs: 20_000,
+      message: "the API to make the cube",
+    });
     stack.plugin.child.kill("SIGKILL");
     await expect(lost).rejects.toThrow();
     stack.emulator.admin.clearFaults();
 
     next = await startPlugin();
-    await next.configure({ "cubeform:apiKey": stack.emulator.apiKey, "cubeform:apiUrl": stack.emulator.url, "cubeform:rateLimit": "1000/60", "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" });
+    await next.configure({
+      "cubeform:apiKey": stack.emulator.apiKey,
+      "cubeform:apiUrl": stack.emulator.url,
+      "cubeform:rateLimit": "1000/60",
+      "cubeform:pollInterval": "0.02",
+      "cubeform:waitTimeout": "20",
+    });
     const urn = stack.urn("Cube", "web");
     const checked = await next.check(urn, undefined, stack.withProvider("Cube", cubeInputs("web")));
-    await expect(next.create(urn, checked.inputs)).rejects.toThrow(new RegExp(`live cube of that name .*${made!.id}.*set adoptId: "${made!.id}"`));
+    await expect(next.create(urn, checked.inputs)).rejects.toThrow(
+      new RegExp(`live cube of that name .*${made!.id}.*set adoptId: "${made!.id}"`),
+    );
     expect((await namedWeb()).map((cube) => cube.id)).toEqual([made!.id]);
 
     const adopting = await next.check(urn, undefined, stack.withProvider("Cube", cubeInputs("web", { adoptId: made!.id })));

@@ -10,7 +10,8 @@ import { cubeInputs, startStack, type Resource, type Stack } from "./support/sta
 
 const PASSWORD = "correct-horse-battery-staple";
 /** Whether `digest` is the salted digest (`salt:hmac`, issue 23 item 8) of `text`. */
-const isDigestOf = (digest: unknown, text: string) => typeof digest === "string" && digest.split(":")[1] === createHmac("sha256", digest.split(":")[0]!).update(text).digest("hex");
+const isDigestOf = (digest: unknown, text: string) =>
+  typeof digest === "string" && digest.split(":")[1] === createHmac("sha256", digest.split(":")[0]!).update(text).digest("hex");
 
 let stack: Stack;
 let cube: Resource;
@@ -25,13 +26,25 @@ afterAll(async () => {
 describe("Domain resource", () => {
   let wildcard: Resource;
   const wildcardInputs = (extra: Record<string, unknown> = {}) => ({
-    cubeId: cube.id, hostname: "*.apps.example.com", port: 8080, basicAuthUser: "admin", basicAuthPassword: PASSWORD, ...extra,
+    cubeId: cube.id,
+    hostname: "*.apps.example.com",
+    port: 8080,
+    basicAuthUser: "admin",
+    basicAuthPassword: PASSWORD,
+    ...extra,
   });
 
   it("attaches a wildcard domain and outputs its three DNS records", async () => {
     wildcard = await stack.create("Domain", "apps", wildcardInputs());
     expect(wildcard.id).toMatch(new RegExp(`^${cube.id}/.+`));
-    expect(wildcard.outs).toMatchObject({ cubeId: cube.id, hostname: "*.apps.example.com", port: 8080, isWildcard: true, basicAuthUser: "admin", basicAuthEnabled: true });
+    expect(wildcard.outs).toMatchObject({
+      cubeId: cube.id,
+      hostname: "*.apps.example.com",
+      port: 8080,
+      isWildcard: true,
+      basicAuthUser: "admin",
+      basicAuthEnabled: true,
+    });
     const records = wildcard.outs.records as { type: string; host: string; mustBeGrey: boolean; proxyOk: boolean; purpose: string }[];
     expect(records).toHaveLength(3);
     expect(records.map((r) => r.purpose).sort()).toEqual(["certificate", "ownership", "routing"]);
@@ -60,7 +73,10 @@ describe("Domain resource", () => {
     const settings = await stack.update(wildcard, wildcardInputs({ responseCompression: true, ipAllowList: ["198.51.100.0/24"] }));
     expect(settings.diff).toEqual({ changes: DIFF_SOME, replaces: [], deleteBeforeReplace: false });
     expect(settings.resource.outs).toMatchObject({ responseCompression: true, ipAllowList: ["198.51.100.0/24"] });
-    const password = await stack.update(settings.resource, wildcardInputs({ responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" }));
+    const password = await stack.update(
+      settings.resource,
+      wildcardInputs({ responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" }),
+    );
     expect(password.diff).toEqual({ changes: DIFF_SOME, replaces: [], deleteBeforeReplace: false });
     expect(isDigestOf(password.resource.outs.basicAuthPasswordDigest, "another-password")).toBe(true);
     wildcard = password.resource;
@@ -68,7 +84,15 @@ describe("Domain resource", () => {
 
   it("replaces the domain, deleting first, when the hostname or port changes", async () => {
     const base = { responseCompression: true, ipAllowList: ["198.51.100.0/24"], basicAuthPassword: "another-password" };
-    expect(await stack.diff(wildcard, wildcardInputs({ ...base, port: 9090 }))).toEqual({ changes: DIFF_SOME, replaces: ["port"], deleteBeforeReplace: true });
-    expect(await stack.diff(wildcard, wildcardInputs({ ...base, hostname: "*.web.example.com" }))).toEqual({ changes: DIFF_SOME, replaces: ["hostname"], deleteBeforeReplace: true });
+    expect(await stack.diff(wildcard, wildcardInputs({ ...base, port: 9090 }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["port"],
+      deleteBeforeReplace: true,
+    });
+    expect(await stack.diff(wildcard, wildcardInputs({ ...base, hostname: "*.web.example.com" }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["hostname"],
+      deleteBeforeReplace: true,
+    });
   });
 });

@@ -32,11 +32,20 @@ async function runExample(extraConfig: Record<string, string> = {}): Promise<{ r
     ...extraConfig,
   };
   // Pulumi runs a program in its project directory, so workers.yaml is found next to index.ts.
-  const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", join(REPO_ROOT, "test/provider/support/mocks-runner.ts"), join(EXAMPLE, "index.ts")], {
-    cwd: EXAMPLE,
-    env: { ...process.env, PULUMI_NODEJS_PROJECT: "cubeform-example", PULUMI_CONFIG: JSON.stringify(config), CUBE_SSH_PUBLIC_KEY: SSH_KEY },
-    timeout: 30_000,
-  });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    ["--import", "tsx", join(REPO_ROOT, "test/provider/support/mocks-runner.ts"), join(EXAMPLE, "index.ts")],
+    {
+      cwd: EXAMPLE,
+      env: {
+        ...process.env,
+        PULUMI_NODEJS_PROJECT: "cubeform-example",
+        PULUMI_CONFIG: JSON.stringify(config),
+        CUBE_SSH_PUBLIC_KEY: SSH_KEY,
+      },
+      timeout: 30_000,
+    },
+  );
   return { registered: (JSON.parse(stdout) as { registered: Registered[] }).registered, stderr };
 }
 
@@ -55,10 +64,26 @@ describe("examples/pulumi under mocks", () => {
     const byName = Object.fromEntries(registered.map((r) => [r.name, r.inputs]));
     expect(byName.web!.adoptId).toBeUndefined();
     // The file's defaults and ${env:} reference arrive as the CLI would read them.
-    expect(byName["workers-worker-1"]).toMatchObject({ name: "worker-1", image: "ubuntu-24.04", region: "eu-nuremberg", sshPublicKey: SSH_KEY, resources: { vcpu: 1, ramGb: 2, diskGb: 10 } });
+    expect(byName["workers-worker-1"]).toMatchObject({
+      name: "worker-1",
+      image: "ubuntu-24.04",
+      region: "eu-nuremberg",
+      sshPublicKey: SSH_KEY,
+      resources: { vcpu: 1, ramGb: 2, diskGb: 10 },
+    });
     expect(byName["workers-worker-2"]).toMatchObject({ name: "worker-2", power: "stopped" });
-    expect(byName["workers-worker-1-port-9100"]).toMatchObject({ cubeId: "workers-worker-1-id", cubePort: 9100, udp: false, allow: ["203.0.113.0/24"] });
-    expect(byName.web).toMatchObject({ name: "web", image: "ubuntu-24.04", terminationProtection: true, resources: { vcpu: 2, ramGb: 4, diskGb: 40 } });
+    expect(byName["workers-worker-1-port-9100"]).toMatchObject({
+      cubeId: "workers-worker-1-id",
+      cubePort: 9100,
+      udp: false,
+      allow: ["203.0.113.0/24"],
+    });
+    expect(byName.web).toMatchObject({
+      name: "web",
+      image: "ubuntu-24.04",
+      terminationProtection: true,
+      resources: { vcpu: 2, ramGb: 4, diskGb: 40 },
+    });
     expect(byName.app).toMatchObject({ cubeId: "web-id", hostname: "app.example.com", port: 8080 });
     expect(byName.app!.basicAuthPassword).toMatchObject({ [SECRET_SIG]: expect.any(String) });
     expect(byName.postgres).toMatchObject({ cubeId: "web-id", cubePort: 5432 });

@@ -17,21 +17,43 @@ const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG0 me@host";
 const fleetFile = (cube: string, image: string): string =>
   `apiVersion: cubeform/v1\ndefaults:\n  image: ${image}\n  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n  sshPublicKey: ${SSH_KEY}\ncubes:\n  - name: ${cube}\n`;
 
-async function runProgram(files: Record<string, string>, fileArgument: string): Promise<{ registered: { type: string; name: string; inputs: Record<string, unknown> }[] }> {
+async function runProgram(
+  files: Record<string, string>,
+  fileArgument: string,
+): Promise<{ registered: { type: string; name: string; inputs: Record<string, unknown> }[] }> {
   const dir = mkdtempSync(join(tmpdir(), "cubeform-fleet-files-"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  writeFileSync(join(dir, "index.ts"), `import { Fleet } from ${JSON.stringify(join(REPO_ROOT, "dist/provider/index.js"))};\nnew Fleet("f", { file: ${fileArgument} });\n`);
-  const { stdout } = await run(process.execPath, ["--import", pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href, join(REPO_ROOT, "test/provider/support/mocks-runner.ts"), join(dir, "index.ts")], {
-    cwd: dir,
-    env: { ...process.env, PULUMI_NODEJS_PROJECT: "fleet-files", PULUMI_CONFIG: JSON.stringify({ "cubeform:apiKey": "kro_mocks_key_0123456789" }) },
-    timeout: 60_000,
-  });
+  writeFileSync(
+    join(dir, "index.ts"),
+    `import { Fleet } from ${JSON.stringify(join(REPO_ROOT, "dist/provider/index.js"))};\nnew Fleet("f", { file: ${fileArgument} });\n`,
+  );
+  const { stdout } = await run(
+    process.execPath,
+    [
+      "--import",
+      pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href,
+      join(REPO_ROOT, "test/provider/support/mocks-runner.ts"),
+      join(dir, "index.ts"),
+    ],
+    {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PULUMI_NODEJS_PROJECT: "fleet-files",
+        PULUMI_CONFIG: JSON.stringify({ "cubeform:apiKey": "kro_mocks_key_0123456789" }),
+      },
+      timeout: 60_000,
+    },
+  );
   return JSON.parse(stdout) as { registered: { type: string; name: string; inputs: Record<string, unknown> }[] };
 }
 
 it("a Fleet of two files declares the cubes of both, each with its own file's defaults", { timeout: 120_000 }, async () => {
-  const { registered } = await runProgram({ "web.yaml": fleetFile("web", "ubuntu-24.04"), "db.yaml": fleetFile("db", "debian-13") }, `["web.yaml", "db.yaml"]`);
+  const { registered } = await runProgram(
+    { "web.yaml": fleetFile("web", "ubuntu-24.04"), "db.yaml": fleetFile("db", "debian-13") },
+    `["web.yaml", "db.yaml"]`,
+  );
   const cubes = registered.filter((r) => r.type.endsWith(":Cube"));
   expect(cubes.map((c) => [c.name, c.inputs.image]).sort()).toEqual([
     ["f-db", "debian-13"],

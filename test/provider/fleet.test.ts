@@ -50,7 +50,15 @@ let emulator: RunningEmulator;
 let stack: UpStack;
 beforeAll(async () => {
   emulator = await startEmulator({ clockSpeed: 100, rateLimit: { limit: 1000, windowMs: 60_000 } });
-  stack = upStack({ "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url, "cubeform:rateLimit": "1000/60", "cubeform:pollInterval": "0.02" }, "fleet");
+  stack = upStack(
+    {
+      "cubeform:apiKey": emulator.apiKey,
+      "cubeform:apiUrl": emulator.url,
+      "cubeform:rateLimit": "1000/60",
+      "cubeform:pollInterval": "0.02",
+    },
+    "fleet",
+  );
   writeFileSync(join(stack.dir, "cubeform.yaml"), FLEET_YAML);
   writeFileSync(join(stack.dir, "index.ts"), PROGRAM);
 });
@@ -80,15 +88,29 @@ describe("Fleet", () => {
     // The state keeps the secret as an output (the engine encrypts it: additionalSecretOutputs).
     expect(first!.pluginStderr).not.toContain(readFileSync(secretPath, "utf8").trim());
 
-    const live = await fetch(`${emulator.url}/spaces/${emulator.spaceId}/cubes`, { headers: { "X-API-KEY": emulator.apiKey } }).then((r) => r.json() as Promise<{ cubes: { id: string; name: string }[] }>);
+    const live = await fetch(`${emulator.url}/spaces/${emulator.spaceId}/cubes`, { headers: { "X-API-KEY": emulator.apiKey } }).then(
+      (r) => r.json() as Promise<{ cubes: { id: string; name: string }[] }>,
+    );
     expect(live.cubes.map((c) => c.name)).toEqual(["web"]);
     expect(second!.outputs.webId).toBe(live.cubes[0]!.id);
 
     // The other front door agrees: the space matches the file.
-    const plan = await run(process.execPath, [join(REPO_ROOT, "bin/cubeform.js"), "plan", "-f", "cubeform.yaml", "--rate-limit", "1000/60"], {
-      cwd: stack.dir,
-      env: { PATH: process.env.PATH ?? "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, FLEET_SSH_KEY: SSH_KEY, XDG_STATE_HOME: stack.dir, ...testCacheHome(), NO_COLOR: "1" },
-    });
+    const plan = await run(
+      process.execPath,
+      [join(REPO_ROOT, "bin/cubeform.js"), "plan", "-f", "cubeform.yaml", "--rate-limit", "1000/60"],
+      {
+        cwd: stack.dir,
+        env: {
+          PATH: process.env.PATH ?? "",
+          CUBE_API_URL: emulator.url,
+          CUBE_API_KEY: emulator.apiKey,
+          FLEET_SSH_KEY: SSH_KEY,
+          XDG_STATE_HOME: stack.dir,
+          ...testCacheHome(),
+          NO_COLOR: "1",
+        },
+      },
+    );
     expect(plan.stdout).toContain("No changes");
   });
 

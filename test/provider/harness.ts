@@ -43,7 +43,9 @@ type RpcClient = Record<string, (req: ProtoRequest, cb: (err: Error | null, resp
 const grpc = pulumiRequire("@grpc/grpc-js") as { credentials: { createInsecure(): unknown } };
 const { Struct } = pulumiRequire("google-protobuf/google/protobuf/struct_pb") as { Struct: StructClass };
 const provproto = pulumiRequire("@pulumi/pulumi/proto/provider_pb") as Record<string, new () => ProtoRequest>;
-const provrpc = pulumiRequire("@pulumi/pulumi/proto/provider_grpc_pb") as { ResourceProviderClient: new (addr: string, creds: unknown) => RpcClient };
+const provrpc = pulumiRequire("@pulumi/pulumi/proto/provider_grpc_pb") as {
+  ResourceProviderClient: new (addr: string, creds: unknown) => RpcClient;
+};
 const statusproto = pulumiRequire("@pulumi/pulumi/proto/status_pb") as {
   Status: { deserializeBinary(bytes: Uint8Array): { getDetailsList(): { getValue_asU8(): Uint8Array }[] } };
 };
@@ -119,23 +121,36 @@ export interface PluginOptions {
 }
 
 /** A stand-in for the engine's Engine service, as the plugin reaches it at its address: it keeps the Log calls it receives. */
-export async function startEngineLog(): Promise<{ address: string; logs: { severity: number; message: string; urn: string }[]; close(): Promise<void> }> {
+export async function startEngineLog(): Promise<{
+  address: string;
+  logs: { severity: number; message: string; urn: string }[];
+  close(): Promise<void>;
+}> {
   const grpc = pulumiRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
   const services = pulumiRequire("@pulumi/pulumi/proto/engine_grpc_pb.js") as { EngineService: import("@grpc/grpc-js").ServiceDefinition };
   const empty = pulumiRequire("google-protobuf/google/protobuf/empty_pb.js") as { Empty: new () => unknown };
   const logs: { severity: number; message: string; urn: string }[] = [];
   const server = new grpc.Server();
-  const log = (call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string } }, callback: (err: null, reply: unknown) => void) => {
+  const log = (
+    call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string } },
+    callback: (err: null, reply: unknown) => void,
+  ) => {
     logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage(), urn: call.request.getUrn() });
     callback(null, new empty.Empty());
   };
   server.addService(services.EngineService, { log } as never);
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return { address: `127.0.0.1:${port}`, logs, close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) };
 }
 
 const js = (struct: unknown): Props | undefined => (struct ? (struct as ProtoStruct).toJavaScript() : undefined);
-const readResult = (resp: ProtoResponse): ReadResult => ({ id: resp.getId!() as string, outs: js(resp.getProperties!()) ?? {}, inputs: js(resp.getInputs!()) });
+const readResult = (resp: ProtoResponse): ReadResult => ({
+  id: resp.getId!() as string,
+  outs: js(resp.getProperties!()) ?? {},
+  inputs: js(resp.getInputs!()),
+});
 const struct = (value: Props) => Struct.fromJavaScript(value);
 
 function request(name: string, fields: Record<string, unknown>): ProtoRequest {
@@ -196,8 +211,14 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
     async configure(config) {
       // The engine sends the whole stack config keyed "project:key"; the plugin unwraps secrets.
       const req = request("ConfigureRequest", {
-        Args: struct(config), Acceptsecrets: true, Acceptresources: true, SendsOldInputs: true, SendsOldInputsToDelete: true,
-        Urn: `urn:pulumi:${stack}::${project}::pulumi:providers:pulumi-nodejs::default`, Name: "default", Type: "pulumi:providers:pulumi-nodejs",
+        Args: struct(config),
+        Acceptsecrets: true,
+        Acceptresources: true,
+        SendsOldInputs: true,
+        SendsOldInputsToDelete: true,
+        Urn: `urn:pulumi:${stack}::${project}::pulumi:providers:pulumi-nodejs::default`,
+        Name: "default",
+        Type: "pulumi:providers:pulumi-nodejs",
         Id: "00000000-0000-0000-0000-000000000000",
       });
       await rpc("configure", req);
@@ -205,31 +226,55 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
     async check(urn, olds, news) {
       const req = request("CheckRequest", { ...target(urn), Olds: struct(olds ?? {}), News: struct(news), Randomseed: Buffer.alloc(32) });
       const resp = await rpc("check", req);
-      const failures = (resp.getFailuresList!() as ProtoResponse[]).map((f) => ({ property: f.getProperty!() as string, reason: f.getReason!() as string }));
+      const failures = (resp.getFailuresList!() as ProtoResponse[]).map((f) => ({
+        property: f.getProperty!() as string,
+        reason: f.getReason!() as string,
+      }));
       return { inputs: js(resp.getInputs!()) ?? {}, failures };
     },
     async diff(urn, id, oldOutputs, oldInputs, news) {
-      const req = request("DiffRequest", { ...target(urn), Id: id, Olds: struct(oldOutputs), OldInputs: struct(oldInputs), News: struct(news) });
+      const req = request("DiffRequest", {
+        ...target(urn),
+        Id: id,
+        Olds: struct(oldOutputs),
+        OldInputs: struct(oldInputs),
+        News: struct(news),
+      });
       const resp = await rpc("diff", req);
-      return { changes: resp.getChanges!() as number, replaces: resp.getReplacesList!() as string[], deleteBeforeReplace: resp.getDeletebeforereplace!() as boolean };
+      return {
+        changes: resp.getChanges!() as number,
+        replaces: resp.getReplacesList!() as string[],
+        deleteBeforeReplace: resp.getDeletebeforereplace!() as boolean,
+      };
     },
     async create(urn, props) {
       const resp = await rpc("create", request("CreateRequest", { ...target(urn), Properties: struct(props), Preview: false }));
       return { id: resp.getId!() as string, outs: js(resp.getProperties!()) ?? {} };
     },
     async refresh(urn, id, state, inputs) {
-      return readResult(await rpc("read", request("ReadRequest", { ...target(urn), Id: id, Properties: struct(state), Inputs: struct(inputs) })));
+      return readResult(
+        await rpc("read", request("ReadRequest", { ...target(urn), Id: id, Properties: struct(state), Inputs: struct(inputs) })),
+      );
     },
     async importRead(urn, id) {
       return readResult(await rpc("read", request("ReadRequest", { ...target(urn), Id: id })));
     },
     async update(urn, id, oldOutputs, oldInputs, news) {
-      const req = request("UpdateRequest", { ...target(urn), Id: id, Olds: struct(oldOutputs), OldInputs: struct(oldInputs), News: struct(news) });
+      const req = request("UpdateRequest", {
+        ...target(urn),
+        Id: id,
+        Olds: struct(oldOutputs),
+        OldInputs: struct(oldInputs),
+        News: struct(news),
+      });
       const resp = await rpc("update", req);
       return { outs: js(resp.getProperties!()) ?? {} };
     },
     async delete(urn, id, oldOutputs, oldInputs) {
-      await rpc("delete", request("DeleteRequest", { ...target(urn), Id: id, Properties: struct(oldOutputs), OldInputs: struct(oldInputs) }));
+      await rpc(
+        "delete",
+        request("DeleteRequest", { ...target(urn), Id: id, Properties: struct(oldOutputs), OldInputs: struct(oldInputs) }),
+      );
     },
     async close() {
       client.close();

@@ -14,7 +14,9 @@ const PASSWORD = 'pw"quote-123456';
 
 /** Any POST that carries a secret is refused with its body echoed. */
 const echoSecrets = (x: Exchange) =>
-  x.method === "POST" && /userData|basicAuthPassword/.test(x.requestBody) ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } } : undefined;
+  x.method === "POST" && /userData|basicAuthPassword/.test(x.requestBody)
+    ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } }
+    : undefined;
 
 const failure = (stack: Stack, kind: Kind, name: string, inputs: Record<string, unknown>): Promise<string> =>
   stack.create(kind, name, inputs).then(
@@ -31,7 +33,13 @@ it("issue 23 item 7: a rejected body echoed by the API: Cube and Domain errors c
   const messages = [
     await failure(stack, "Cube", "job", cubeInputs("job", { userData: resolved })),
     await failure(stack, "Cube", "lit", cubeInputs("lit", { userData: `agent --token ${LITERAL}` })),
-    await failure(stack, "Domain", "web", { cubeId: web.id, hostname: "web.example.com", port: 8080, basicAuthUser: "u", basicAuthPassword: PASSWORD }),
+    await failure(stack, "Domain", "web", {
+      cubeId: web.id,
+      hostname: "web.example.com",
+      port: 8080,
+      basicAuthUser: "u",
+      basicAuthPassword: PASSWORD,
+    }),
   ];
   for (const message of messages) {
     expect(message).toContain("rejected body");

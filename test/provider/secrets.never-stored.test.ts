@@ -25,7 +25,13 @@ describe("the API key", () => {
 
     const cube = await stack.create("Cube", "vault", cubeInputs("vault", { terminationProtection: true }));
     vault = cube;
-    const domain = await stack.create("Domain", "vault", { cubeId: cube.id, hostname: "vault.example.com", port: 8200, basicAuthUser: "u", basicAuthPassword: "pw-123456" });
+    const domain = await stack.create("Domain", "vault", {
+      cubeId: cube.id,
+      hostname: "vault.example.com",
+      port: 8200,
+      basicAuthUser: "u",
+      basicAuthPassword: "pw-123456",
+    });
     const port = await stack.create("TcpMapping", "vault", { cubeId: cube.id, cubePort: 8201 });
     const reads = await Promise.all([cube, domain, port].map((r) => stack.plugin.refresh(r.urn, r.id, r.outs, r.inputs)));
     const failures = await Promise.allSettled([

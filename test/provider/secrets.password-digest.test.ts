@@ -23,7 +23,13 @@ afterAll(async () => {
 
 it("issue 23 item 8: basicAuthPasswordDigest is salted per resource, and a diff still sees a changed password and only that", async () => {
   const cube = await stack.create("Cube", "web", cubeInputs("web"));
-  const inputs = (host: string, password = PASSWORD) => ({ cubeId: cube.id, hostname: `${host}.example.com`, port: 8080, basicAuthUser: "u", basicAuthPassword: password });
+  const inputs = (host: string, password = PASSWORD) => ({
+    cubeId: cube.id,
+    hostname: `${host}.example.com`,
+    port: 8080,
+    basicAuthUser: "u",
+    basicAuthPassword: password,
+  });
   const [a, b] = [await stack.create("Domain", "a", inputs("a")), await stack.create("Domain", "b", inputs("b"))];
   const digests = [a.outs.basicAuthPasswordDigest, b.outs.basicAuthPasswordDigest] as string[];
   for (const digest of digests) {

@@ -27,7 +27,15 @@ let emulator: RunningEmulator;
 let stack: UpStack;
 beforeAll(async () => {
   emulator = await startEmulator({ clockSpeed: 100, rateLimit: { limit: 1000, windowMs: 60_000 } });
-  stack = upStack({ "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url, "cubeform:rateLimit": "1000/60", "cubeform:pollInterval": "0.02" }, "userdata");
+  stack = upStack(
+    {
+      "cubeform:apiKey": emulator.apiKey,
+      "cubeform:apiUrl": emulator.url,
+      "cubeform:rateLimit": "1000/60",
+      "cubeform:pollInterval": "0.02",
+    },
+    "userdata",
+  );
   writeFileSync(join(stack.dir, "index.ts"), PROGRAM);
 });
 afterAll(async () => {
@@ -39,7 +47,9 @@ type Entry = { inputs: Record<string, unknown>; outs: Record<string, unknown> };
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
 describe("userData in Pulumi state", () => {
-  it("is a secret input, its digest is salted per resource, and a changed script is still a replacement", { timeout: 120_000 }, async () => {
+  it("is a secret input, its digest is salted per resource, and a changed script is still a replacement", {
+    timeout: 120_000,
+  }, async () => {
     const [first, second] = await stack.up("index.ts", { programConfig: { userData: SCRIPT }, runs: 2 });
     expect(first!.error).toBeNull();
     expect(first!.steps.map((s) => s.op)).toEqual(["create", "create"]);

@@ -15,7 +15,13 @@ afterAll(async () => {
 
 describe("TcpMapping resource", () => {
   let postgres: Resource;
-  const inputs = (extra: Record<string, unknown> = {}) => ({ cubeId: cube.id, cubePort: 5432, label: "postgres", allow: ["203.0.113.0/24", "198.51.100.7"], ...extra });
+  const inputs = (extra: Record<string, unknown> = {}) => ({
+    cubeId: cube.id,
+    cubePort: 5432,
+    label: "postgres",
+    allow: ["203.0.113.0/24", "198.51.100.7"],
+    ...extra,
+  });
 
   it("publishes the port and outputs where to connect", async () => {
     postgres = await stack.create("TcpMapping", "postgres", inputs());
@@ -31,9 +37,21 @@ describe("TcpMapping resource", () => {
   });
 
   it("replaces the mapping, deleting first, on any change", async () => {
-    expect(await stack.diff(postgres, inputs({ label: "pg" }))).toEqual({ changes: DIFF_SOME, replaces: ["label"], deleteBeforeReplace: true });
-    expect(await stack.diff(postgres, inputs({ udp: false }))).toEqual({ changes: DIFF_SOME, replaces: ["udp"], deleteBeforeReplace: true });
-    expect(await stack.diff(postgres, inputs({ allow: [] }))).toEqual({ changes: DIFF_SOME, replaces: ["allow"], deleteBeforeReplace: true });
+    expect(await stack.diff(postgres, inputs({ label: "pg" }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["label"],
+      deleteBeforeReplace: true,
+    });
+    expect(await stack.diff(postgres, inputs({ udp: false }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["udp"],
+      deleteBeforeReplace: true,
+    });
+    expect(await stack.diff(postgres, inputs({ allow: [] }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["allow"],
+      deleteBeforeReplace: true,
+    });
     expect((await stack.diff(postgres, inputs({ cubePort: 5433 }))).replaces).toEqual(["cubePort"]);
   });
 

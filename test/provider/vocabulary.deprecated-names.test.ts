@@ -25,17 +25,27 @@ afterAll(async () => {
 /** State as an earlier release wrote it: the same values under the old names. */
 function oldState(resource: Resource, renames: Record<string, string>): Resource {
   const rename = (props: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(props).map(([key, value]) => [Object.entries(renames).find(([, to]) => to === key)?.[0] ?? key, value]));
+    Object.fromEntries(
+      Object.entries(props).map(([key, value]) => [Object.entries(renames).find(([, to]) => to === key)?.[0] ?? key, value]),
+    );
   return { ...resource, outs: rename(resource.outs), inputs: rename(resource.inputs) };
 }
 
 describe("deprecated input names", () => {
   it("check() accepts the old names and hands the engine the file's names", async () => {
-    const domain = await stack.plugin.check(stack.urn("Domain", "app"), undefined, stack.withProvider("Domain", { cubeId: cube.id, domain: "app.example.com", port: 8080 }));
+    const domain = await stack.plugin.check(
+      stack.urn("Domain", "app"),
+      undefined,
+      stack.withProvider("Domain", { cubeId: cube.id, domain: "app.example.com", port: 8080 }),
+    );
     expect(domain.failures).toEqual([]);
     expect(domain.inputs).toMatchObject({ hostname: "app.example.com", port: 8080 });
     expect(domain.inputs).not.toHaveProperty("domain");
-    const port = await stack.plugin.check(stack.urn("TcpMapping", "pg"), undefined, stack.withProvider("TcpMapping", { cubeId: cube.id, cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] }));
+    const port = await stack.plugin.check(
+      stack.urn("TcpMapping", "pg"),
+      undefined,
+      stack.withProvider("TcpMapping", { cubeId: cube.id, cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] }),
+    );
     expect(port.failures).toEqual([]);
     expect(port.inputs).toMatchObject({ udp: false, allow: ["10.0.0.0/8"] });
     expect(port.inputs).not.toHaveProperty("udpEnabled");
@@ -43,7 +53,11 @@ describe("deprecated input names", () => {
   });
 
   it("a bad value under an old name is reported under the file's name", async () => {
-    const port = await stack.plugin.check(stack.urn("TcpMapping", "pg"), undefined, stack.withProvider("TcpMapping", { cubeId: cube.id, cubePort: 5432, whitelistedIps: ["nope"] }));
+    const port = await stack.plugin.check(
+      stack.urn("TcpMapping", "pg"),
+      undefined,
+      stack.withProvider("TcpMapping", { cubeId: cube.id, cubePort: 5432, whitelistedIps: ["nope"] }),
+    );
     expect(port.failures.map((f) => f.property)).toEqual(["allow[0]"]);
   });
 
@@ -61,7 +75,9 @@ describe("deprecated input names", () => {
     expect((await stack.diff(oldApp, { cubeId: cube.id, hostname: "app.example.com", port: 8080 })).changes).toBe(DIFF_NONE);
     expect((await stack.diff(oldApp, { cubeId: cube.id, domain: "app.example.com", port: 8080 })).changes).toBe(DIFF_NONE);
     expect((await stack.diff(oldPg, { cubeId: cube.id, cubePort: 5432, udp: false, allow: ["10.0.0.0/8"] })).changes).toBe(DIFF_NONE);
-    expect((await stack.diff(oldPg, { cubeId: cube.id, cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] })).changes).toBe(DIFF_NONE);
+    expect((await stack.diff(oldPg, { cubeId: cube.id, cubePort: 5432, udpEnabled: false, whitelistedIps: ["10.0.0.0/8"] })).changes).toBe(
+      DIFF_NONE,
+    );
     // A real difference is still one, named by the file's name.
     expect((await stack.diff(oldPg, { cubeId: cube.id, cubePort: 5432, udp: true, allow: ["10.0.0.0/8"] })).replaces).toEqual(["udp"]);
     // Old state deletes cleanly.
@@ -72,11 +88,15 @@ describe("deprecated input names", () => {
   });
 
   it("a program still using the old names warns, naming each rename", async () => {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "test/provider/support/mocks-runner.ts", "test/provider/fixtures/old-names.program.ts"], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PULUMI_NODEJS_PROJECT: "old", PULUMI_CONFIG: "{}" },
-      timeout: 30_000,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "test/provider/support/mocks-runner.ts", "test/provider/fixtures/old-names.program.ts"],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PULUMI_NODEJS_PROJECT: "old", PULUMI_CONFIG: "{}" },
+        timeout: 30_000,
+      },
+    );
     expect(stderr).toMatch(/Domain: deprecated input name: `domain` is now `hostname`/);
     expect(stderr).toMatch(/TcpMapping: deprecated input names: `udpEnabled` is now `udp`, `whitelistedIps` is now `allow`/);
     const registered = (JSON.parse(stdout) as { registered: { name: string }[] }).registered.map((r) => r.name).sort();

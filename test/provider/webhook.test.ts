@@ -15,7 +15,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const inputs = (extra: Record<string, unknown> = {}) => ({ url: "http://127.0.0.1:9/cube", events: ["cube.deleted", "domain.removed"], description: "gitops", ...extra });
+const inputs = (extra: Record<string, unknown> = {}) => ({
+  url: "http://127.0.0.1:9/cube",
+  events: ["cube.deleted", "domain.removed"],
+  description: "gitops",
+  ...extra,
+});
 
 describe("Webhook resource", () => {
   let hook: Resource;
@@ -30,19 +35,30 @@ describe("Webhook resource", () => {
 
   it("reports no change for the same events in another order; any change replaces it, creating first", async () => {
     expect((await stack.diff(hook, inputs({ events: ["domain.removed", "cube.deleted"] }))).changes).toBe(DIFF_NONE);
-    expect(await stack.diff(hook, inputs({ events: ["cube.deleted"] }))).toEqual({ changes: DIFF_SOME, replaces: ["events"], deleteBeforeReplace: false });
+    expect(await stack.diff(hook, inputs({ events: ["cube.deleted"] }))).toEqual({
+      changes: DIFF_SOME,
+      replaces: ["events"],
+      deleteBeforeReplace: false,
+    });
     expect((await stack.diff(hook, inputs({ description: "other" }))).replaces).toEqual(["description"]);
   });
 
   it("rejects event names outside the API's list", async () => {
-    const { failures } = await stack.plugin.check(stack.urn("Webhook", "bad"), undefined, stack.withProvider("Webhook", inputs({ events: ["cube.exploded"] })));
+    const { failures } = await stack.plugin.check(
+      stack.urn("Webhook", "bad"),
+      undefined,
+      stack.withProvider("Webhook", inputs({ events: ["cube.exploded"] })),
+    );
     expect(failures.map((f) => f.property)).toEqual(["events[0]"]);
   });
 
   it("keeps the secret across a refresh; a dashboard delete makes refresh forget it (the next up recreates it)", async () => {
     const refreshed = await stack.refresh(hook);
     expect(refreshed?.outs.secret).toBe(hook.outs.secret);
-    const api = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/webhooks/${hook.id}`, { method: "DELETE", headers: { "X-API-KEY": stack.emulator.apiKey } });
+    const api = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/webhooks/${hook.id}`, {
+      method: "DELETE",
+      headers: { "X-API-KEY": stack.emulator.apiKey },
+    });
     expect(api.status).toBeLessThan(300);
     expect(await stack.refresh(hook)).toBeUndefined();
     await stack.destroy(hook);

@@ -14,14 +14,31 @@ import { APPLY, describeRun, plainFleet, project, tempDir } from "./support.js";
 
 const TOKEN = "glpat-statusTokenForTests987";
 
-test("apply --repo posts pending and success, failed for a broken commit and for a refused apply; the token never shows", { timeout: 180_000 }, async () => {
+test("apply --repo posts pending and success, failed for a broken commit and for a refused apply; the token never shows", {
+  timeout: 180_000,
+}, async () => {
   const repo = testRepo();
   const p = await project();
   const forge = await startFakeForge("gitlab", TOKEN);
   const tokenFile = join(tempDir(), "gitlab.token");
   writeFileSync(tokenFile, `${TOKEN}\n`);
   const apply = (): Promise<ReturnType<typeof p.run> extends Promise<infer T> ? T : never> =>
-    p.run([...APPLY, "--repo", repo.url, "--status-provider", "gitlab", "--status-url", forge.url, "--status-repo", "acme/infra/fleet", "--status-token-file", tokenFile], repo.env);
+    p.run(
+      [
+        ...APPLY,
+        "--repo",
+        repo.url,
+        "--status-provider",
+        "gitlab",
+        "--status-url",
+        forge.url,
+        "--status-repo",
+        "acme/infra/fleet",
+        "--status-token-file",
+        tokenFile,
+      ],
+      repo.env,
+    );
   const context = `cubeform/${p.emu.spaceId}`;
 
   const c1 = repo.commit({ "cubeform.yaml": plainFleet("web") });
@@ -32,7 +49,9 @@ test("apply --repo posts pending and success, failed for a broken commit and for
   const broken = await apply();
   expect(broken.code, describeRun(broken)).toBe(1);
 
-  const c3 = repo.commit({ "cubeform.yaml": plainFleet("web", "db").replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nbudget:\n  monthly: 0.01\n") });
+  const c3 = repo.commit({
+    "cubeform.yaml": plainFleet("web", "db").replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nbudget:\n  monthly: 0.01\n"),
+  });
   forge.fail(502, { echoToken: true, retryAfter: "0", times: 2 });
   const refused = await apply();
   expect(refused.code, describeRun(refused)).toBe(1);

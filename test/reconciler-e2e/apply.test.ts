@@ -18,7 +18,10 @@ test("apply creates the fleet; a second apply sends zero mutating requests", asy
 test("an apply killed while a create is on the wire: the rerun reuses the journal's key, so the late create is a replay, not a second cube", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   // The create of "db" reaches the proxy and stays there, as on a slow network; "web" was created before it.
-  const proxy = await holdingProxy(p.emu, (method, path, body) => method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'));
+  const proxy = await holdingProxy(
+    p.emu,
+    (method, path, body) => method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'),
+  );
   const killed = p.start(APPLY, { CUBE_API_URL: proxy.url });
   await proxy.held;
   expect(p.emu.admin.requests().filter((r) => isCreate(r) && r.status === 201)).toHaveLength(1);
@@ -44,7 +47,10 @@ test("an apply slowed down and killed after its first create: the rerun creates 
   const p = await project({ "cubeform.yaml": FLEET });
   p.emu.admin.injectFault({ kind: "latency", method: "POST", path: "/cubes$", ms: 300, times: 100 });
   const killed = p.start(APPLY);
-  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), { timeoutMs: 15_000, message: "a first create to be committed" });
+  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), {
+    timeoutMs: 15_000,
+    message: "a first create to be committed",
+  });
   killed.process.kill("SIGKILL");
   await killed.exited;
   p.emu.admin.clearFaults();
@@ -61,7 +67,10 @@ test("a create whose response is lost after the API committed it, then a kill: n
   p.emu.admin.injectFault({ kind: "drop-after-commit", method: "POST", path: "/cubes$", times: 1 });
   const killed = p.start(APPLY);
   // The first create is committed and its connection dropped; the child is now waiting to retry it.
-  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), { timeoutMs: 15_000, message: "the dropped create to be committed" });
+  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), {
+    timeoutMs: 15_000,
+    message: "the dropped create to be committed",
+  });
   killed.process.kill("SIGKILL");
   await killed.exited;
 

@@ -12,7 +12,12 @@ import { describeRun, project, RATE, waitFor, type Project } from "./support.js"
 
 async function cubeAndBackup(p: Project, sizeBytes: number, name = "nightly") {
   const cube = await p.api.createCube(
-    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUy e2e" },
+    {
+      name: "db",
+      image: "ubuntu-24.04",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUy e2e",
+    },
     { idempotencyKey: `create-${name}` },
   );
   return p.emu.admin.createBackup({ cubeId: cube.id, name, sizeBytes });
@@ -57,7 +62,10 @@ describe("cubeform backup", () => {
     p.emu.admin.setStorageRate(2 * 1024 * 1024);
     const part = join(p.cwd, "big.cube.part");
     const child = p.start(["backup", "download", "nightly", "--out", "big.cube", ...RATE]);
-    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), { timeoutMs: 20_000, message: "a partial download" });
+    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), {
+      timeoutMs: 20_000,
+      message: "a partial download",
+    });
     child.process.kill("SIGINT");
     await child.exited;
     const kept = statSync(part).size;
@@ -80,7 +88,10 @@ describe("cubeform backup", () => {
     p.emu.admin.setStorageRate(2 * 1024 * 1024);
     const part = join(p.cwd, "latest.cube.part");
     const child = p.start(["backup", "download", "nightly", "--out", "latest.cube", ...RATE]);
-    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), { timeoutMs: 20_000, message: "a partial download" });
+    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), {
+      timeoutMs: 20_000,
+      message: "a partial download",
+    });
     child.process.kill("SIGKILL");
     await child.exited;
     expect(statSync(part).size).toBeLessThan(size);
@@ -89,7 +100,12 @@ describe("cubeform backup", () => {
     expect(second.code, describeRun(second)).toBe(0);
     expect(second.stderr).toMatch(/starting over: the \d+ bytes in .*latest\.cube\.part were not used: it holds another backup/);
     expect(second.stderr).not.toContain("resuming from");
-    expect(JSON.parse(second.stdout)).toMatchObject({ backupId: other.id, bytes: size, resumedFrom: 0, startedOver: expect.stringContaining("another backup") });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      backupId: other.id,
+      bytes: size,
+      resumedFrom: 0,
+      startedOver: expect.stringContaining("another backup"),
+    });
     const sha256 = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
     expect(sha256(readFileSync(join(p.cwd, "latest.cube")))).toBe(sha256(await archiveOf(p, other.id)));
     expect(existsSync(join(p.cwd, "latest.cube.part.json"))).toBe(false);
@@ -146,7 +162,13 @@ describe("cubeform backup", () => {
       const run = await p.run([...args, ...RATE]);
       expect(run.code, describeRun(run)).toBe(1);
       expect(run.stderr, args.join(" ")).toMatch(message);
-      expect(run.stderr.trim().split("\n").filter((l) => !l.startsWith("(run with")).length, args.join(" ")).toBe(1);
+      expect(
+        run.stderr
+          .trim()
+          .split("\n")
+          .filter((l) => !l.startsWith("(run with")).length,
+        args.join(" "),
+      ).toBe(1);
     }
     // Only the refused accept reached the API as a mutation; nothing changed.
     expect(p.mutations() - before).toBe(1);

@@ -35,7 +35,8 @@ interface Workflow {
   jobs: Record<string, Job>;
 }
 
-const load = (name: string) => parse(readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8")) as Workflow;
+const load = (name: string) =>
+  parse(readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8")) as Workflow;
 const drift = load("drift.yml");
 const apply = load("apply.yml");
 
@@ -57,7 +58,10 @@ function step(job: Job, name: string): Step {
 function shims(): { path: string; ghLog: string } {
   const dir = tempDir();
   const ghLog = join(dir, "gh.log");
-  writeFileSync(join(dir, "npx"), `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`,
+  );
   writeFileSync(
     join(dir, "gh"),
     `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in *--edit-last*) [ -f "${ghLog}.commented" ] || exit 1 ;; esac\ntouch "${ghLog}.commented"\n`,
@@ -85,7 +89,17 @@ async function runStep(s: Step, p: Project, env: Record<string, string>): Promis
   const bins = shims();
   const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
     cwd: p.cwd,
-    env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, NO_COLOR: "1", RUNNER_TEMP: runner, XDG_STATE_HOME: p.env.XDG_STATE_HOME, ...testCacheHome(), XDG_CONFIG_HOME: runner, ...files, GH_LOG: bins.ghLog, ...env },
+    env: {
+      PATH: `${bins.path}:${process.env.PATH ?? ""}`,
+      NO_COLOR: "1",
+      RUNNER_TEMP: runner,
+      XDG_STATE_HOME: p.env.XDG_STATE_HOME,
+      ...testCacheHome(),
+      XDG_CONFIG_HOME: runner,
+      ...files,
+      GH_LOG: bins.ghLog,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -102,7 +116,11 @@ async function runStep(s: Step, p: Project, env: Record<string, string>): Promis
   return { code, stdout, stderr, outputs, summary: readFileSync(files.GITHUB_STEP_SUMMARY, "utf8") };
 }
 
-const apiEnv = (p: Project) => ({ CUBE_API_KEY: p.env.CUBE_API_KEY ?? "", CUBE_API_URL: p.env.CUBE_API_URL ?? "", CUBE_SPACE_ID: p.emu.spaceId });
+const apiEnv = (p: Project) => ({
+  CUBE_API_KEY: p.env.CUBE_API_KEY ?? "",
+  CUBE_API_URL: p.env.CUBE_API_URL ?? "",
+  CUBE_SPACE_ID: p.emu.spaceId,
+});
 
 describe("examples/ci/drift.yml", () => {
   test("is a workflow: a plan job on pull requests, a drift job otherwise; no ${{ }} inside a script (injection)", () => {
@@ -137,14 +155,22 @@ describe("examples/ci/drift.yml", () => {
     expect(readFileSync(planned.outputs.report ?? "", "utf8")).toBe(planned.summary);
     const verdict = await runStep(step(plan, "Fail on errors and blocked changes"), p, { STATUS: "0" });
     expect(verdict.code).toBe(0);
-    const comment = await runStep(step(plan, "Comment the plan on the pull request"), p, { PR: "7", REPORT: planned.outputs.report ?? "", GH_TOKEN: "t" });
+    const comment = await runStep(step(plan, "Comment the plan on the pull request"), p, {
+      PR: "7",
+      REPORT: planned.outputs.report ?? "",
+      GH_TOKEN: "t",
+    });
     expect(comment.code).toBe(0);
     expect(p.mutations()).toBe(0);
   });
 
   test("pull request with a blocked change (two live cubes of one name): posted, and the check fails", async () => {
     const p = await project({ "cubeform.yaml": FILE });
-    for (let i = 0; i < 2; i++) await p.api.createCube({ name: "solo", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `twin-${i}` });
+    for (let i = 0; i < 2; i++)
+      await p.api.createCube(
+        { name: "solo", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+        { idempotencyKey: `twin-${i}` },
+      );
     const plan = drift.jobs.plan as Job;
     const planned = await runStep(step(plan, "Plan"), p, apiEnv(p));
     expect(planned.code, planned.stderr).toBe(0);
@@ -167,7 +193,10 @@ describe("examples/ci/drift.yml", () => {
   });
 
   test("pull request whose file has a key that closes a fence: the posted error stays text (no heading, no image)", async () => {
-    const p = await project({ "cubeform.yaml": 'apiVersion: cubeform/v1\ncubes: []\n"x\\n```\\n# Fake heading\\n![img](https://attacker.example/i.png)<img src=x>": 1\n' });
+    const p = await project({
+      "cubeform.yaml":
+        'apiVersion: cubeform/v1\ncubes: []\n"x\\n```\\n# Fake heading\\n![img](https://attacker.example/i.png)<img src=x>": 1\n',
+    });
     const planned = await runStep(step(drift.jobs.plan as Job, "Plan"), p, apiEnv(p));
     expect(planned.outputs.status).toBe("1");
     const posted = planned.summary.slice(planned.summary.indexOf("### cubeform failed"));

@@ -28,7 +28,13 @@ interface Container {
 
 test("the Deployment runs one replica with Recreate, flags watch knows, and probes on its metrics port", async () => {
   const flags = await watchFlags();
-  const deployment = parse(read("deployment.yaml")) as { spec: { replicas: number; strategy: { type: string }; template: { spec: { terminationGracePeriodSeconds: number; containers: Container[] } } } };
+  const deployment = parse(read("deployment.yaml")) as {
+    spec: {
+      replicas: number;
+      strategy: { type: string };
+      template: { spec: { terminationGracePeriodSeconds: number; containers: Container[] } };
+    };
+  };
   expect(deployment.spec.replicas).toBe(1);
   expect(deployment.spec.strategy.type).toBe("Recreate");
   const pod = deployment.spec.template.spec;

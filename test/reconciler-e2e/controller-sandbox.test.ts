@@ -47,14 +47,22 @@ interface Sandbox {
 function dockerfileSandbox(): Sandbox {
   const text = read("Dockerfile").replace(/\\\n/g, " ");
   const env: Record<string, string> = {};
-  for (const [, body] of text.matchAll(/^ENV (.*)$/gm)) for (const [, name, value] of (body ?? "").matchAll(/(\w+)=(\S+)/g)) env[name as string] = value as string;
+  for (const [, body] of text.matchAll(/^ENV (.*)$/gm))
+    for (const [, name, value] of (body ?? "").matchAll(/(\w+)=(\S+)/g)) env[name as string] = value as string;
   const volumes = [...text.matchAll(/^VOLUME (.*)$/gm)].flatMap(([, list]) => JSON.parse(list as string) as string[]);
   const chowned = [...text.matchAll(/chown node:node ((?:\/\S+\s*)+)/g)].flatMap(([, paths]) => (paths as string).trim().split(/\s+/));
   expect(text).toMatch(/^USER node$/m);
   const cmd = JSON.parse(/^CMD (.*)$/m.exec(text)?.[1] ?? "[]") as string[];
   // `docker run IMAGE watch … --repo URL`: the image's command with the source a user adds.
   const args = [...cmd, "--repo", "https://git.example.com/fleet.git", "--path", "fleet", "--git-token-file", "/run/secrets/git-token"];
-  return { env, writable: [...volumes, ...chowned, "/tmp"], persistent: volumes, cwd: /^WORKDIR (\S+)$/m.exec(text)?.[1] ?? "/", args, credentials: { "/run/secrets/git-token": TOKEN } };
+  return {
+    env,
+    writable: [...volumes, ...chowned, "/tmp"],
+    persistent: volumes,
+    cwd: /^WORKDIR (\S+)$/m.exec(text)?.[1] ?? "/",
+    args,
+    credentials: { "/run/secrets/git-token": TOKEN },
+  };
 }
 
 interface K8sContainer {
@@ -71,11 +79,21 @@ interface K8sVolume {
 }
 
 function deploymentSandbox(): Sandbox {
-  const pod = (parse(read("deployment.yaml")) as { spec: { template: { spec: { securityContext: { runAsUser: number; runAsNonRoot: boolean }; containers: K8sContainer[]; volumes: K8sVolume[] } } } }).spec.template.spec;
+  const pod = (
+    parse(read("deployment.yaml")) as {
+      spec: {
+        template: {
+          spec: { securityContext: { runAsUser: number; runAsNonRoot: boolean }; containers: K8sContainer[]; volumes: K8sVolume[] };
+        };
+      };
+    }
+  ).spec.template.spec;
   expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: SANDBOX_UID });
   const [container] = pod.containers;
   const volumeOf = (name: string): K8sVolume | undefined => pod.volumes.find((v) => v.name === name);
-  const mounts = container!.volumeMounts.filter((m) => m.readOnly !== true && (volumeOf(m.name)?.emptyDir !== undefined || volumeOf(m.name)?.persistentVolumeClaim !== undefined));
+  const mounts = container!.volumeMounts.filter(
+    (m) => m.readOnly !== true && (volumeOf(m.name)?.emptyDir !== undefined || volumeOf(m.name)?.persistentVolumeClaim !== undefined),
+  );
   const env = Object.fromEntries(container!.env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value as string]));
   const args = container!.args;
   const credentials = { [valueAfter(args, "--git-token-file")]: TOKEN, [valueAfter(args, "--push-secret-file")]: "push-secret" };
@@ -96,16 +114,34 @@ function systemdSandbox(): Sandbox {
   expect(setting("User")[0]).toMatch(/^(?!root$)\w+$/);
   expect(setting("ProtectSystem")).toEqual(["strict"]);
   const env: Record<string, string> = {};
-  for (const line of setting("Environment")) for (const [, name, value] of line.matchAll(/(\w+)=(\S+)/g)) env[name as string] = value as string;
-  const state = setting("StateDirectory").flatMap((names) => names.split(/\s+/)).map((name) => `/var/lib/${name}`);
-  const cache = setting("CacheDirectory").flatMap((names) => names.split(/\s+/)).map((name) => `/var/cache/${name}`);
+  for (const line of setting("Environment"))
+    for (const [, name, value] of line.matchAll(/(\w+)=(\S+)/g)) env[name as string] = value as string;
+  const state = setting("StateDirectory")
+    .flatMap((names) => names.split(/\s+/))
+    .map((name) => `/var/lib/${name}`);
+  const cache = setting("CacheDirectory")
+    .flatMap((names) => names.split(/\s+/))
+    .map((name) => `/var/cache/${name}`);
   // Under ProtectSystem=strict only these, ReadWritePaths= and the private /tmp are writable.
-  const writable = [...state, ...cache, ...setting("ReadWritePaths").flatMap((paths) => paths.split(/\s+/)), ...(setting("PrivateTmp")[0] === "yes" ? ["/tmp"] : [])];
+  const writable = [
+    ...state,
+    ...cache,
+    ...setting("ReadWritePaths").flatMap((paths) => paths.split(/\s+/)),
+    ...(setting("PrivateTmp")[0] === "yes" ? ["/tmp"] : []),
+  ];
   const credentialsDir = "/run/credentials/cubeform.service";
   const exec = setting("ExecStart")[0] ?? "";
   const command = /cubeform (watch .*?)'?$/.exec(exec)?.[1] ?? "";
-  const args = command.replace(/"\$CREDENTIALS_DIRECTORY/g, `"${credentialsDir}`).split(/\s+/).map((arg) => arg.replace(/^"|"$/g, ""));
-  const credentials = Object.fromEntries(setting("LoadCredential").map((line) => [`${credentialsDir}/${line.split(":")[0]}`, line.startsWith("git-token") ? TOKEN : "credential"]));
+  const args = command
+    .replace(/"\$CREDENTIALS_DIRECTORY/g, `"${credentialsDir}`)
+    .split(/\s+/)
+    .map((arg) => arg.replace(/^"|"$/g, ""));
+  const credentials = Object.fromEntries(
+    setting("LoadCredential").map((line) => [
+      `${credentialsDir}/${line.split(":")[0]}`,
+      line.startsWith("git-token") ? TOKEN : "credential",
+    ]),
+  );
   return { env, writable, persistent: state, cwd: setting("WorkingDirectory")[0] ?? "/", args, credentials };
 }
 
@@ -139,7 +175,12 @@ function testArgs(args: string[], root: string, repoUrl: string): string[] {
 }
 
 function runAs(args: string[], cwd: string, env: Record<string, string>): Promise<Finished> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...(ROOT_RUN ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : {}) });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(ROOT_RUN ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : {}),
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -152,43 +193,64 @@ test.each([
   ["Dockerfile", dockerfileSandbox],
   ["deployment.yaml", deploymentSandbox],
   ["cubeform.service", systemdSandbox],
-])("%s: the state directory is on a persistent writable volume, and one round creates a cube from a read-only working directory", { timeout: 90_000 }, async (_name, sandboxOf) => {
-  const sandbox = sandboxOf();
-  const stateDir = sandbox.env[STATE_VARIABLE];
-  expect(stateDir, `${STATE_VARIABLE} is set`).toMatch(/^\//);
-  expect(sandbox.persistent.some((volume) => under(stateDir as string, volume)), `${stateDir} is on one of ${sandbox.persistent.join(", ")}`).toBe(true);
-  expect(sandbox.writable.some((volume) => under(sandbox.cwd, volume)), `the working directory ${sandbox.cwd} is not writable`).toBe(false);
+])(
+  "%s: the state directory is on a persistent writable volume, and one round creates a cube from a read-only working directory",
+  { timeout: 90_000 },
+  async (_name, sandboxOf) => {
+    const sandbox = sandboxOf();
+    const stateDir = sandbox.env[STATE_VARIABLE];
+    expect(stateDir, `${STATE_VARIABLE} is set`).toMatch(/^\//);
+    expect(
+      sandbox.persistent.some((volume) => under(stateDir as string, volume)),
+      `${stateDir} is on one of ${sandbox.persistent.join(", ")}`,
+    ).toBe(true);
+    expect(
+      sandbox.writable.some((volume) => under(sandbox.cwd, volume)),
+      `the working directory ${sandbox.cwd} is not writable`,
+    ).toBe(false);
 
-  const root = mkdtempSync(join(tmpdir(), "cubeform-sandbox-"));
-  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-  chmodSync(root, 0o755);
-  for (const path of sandbox.writable) makeOwned(join(root, path));
-  const cwd = join(root, sandbox.cwd);
-  mkdirSync(cwd, { recursive: true });
-  chmodSync(cwd, 0o555);
-  for (const [path, text] of Object.entries(sandbox.credentials)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text, { mode: 0o400 });
-    if (ROOT_RUN) chownSync(join(root, path), SANDBOX_UID, SANDBOX_UID);
-  }
+    const root = mkdtempSync(join(tmpdir(), "cubeform-sandbox-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    chmodSync(root, 0o755);
+    for (const path of sandbox.writable) makeOwned(join(root, path));
+    const cwd = join(root, sandbox.cwd);
+    mkdirSync(cwd, { recursive: true });
+    chmodSync(cwd, 0o555);
+    for (const [path, text] of Object.entries(sandbox.credentials)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text, { mode: 0o400 });
+      if (ROOT_RUN) chownSync(join(root, path), SANDBOX_UID, SANDBOX_UID);
+    }
 
-  const repo = testRepo();
-  repo.commit({ "fleet/web.yaml": plainFleet("web") });
-  const git = await serveGitHttp(repo.bare, "x-access-token", TOKEN, repo.env);
-  const emu = await startEmulator({ clockSpeed: 200, rateLimit: FAST_LIMIT });
-  const api = createClient({ baseUrl: emu.url, apiKey: emu.apiKey, spaceId: emu.spaceId, rateLimit: FAST_LIMIT });
-  onTestFinished(async () => {
-    await api.close();
-    await emu.close();
-  });
+    const repo = testRepo();
+    repo.commit({ "fleet/web.yaml": plainFleet("web") });
+    const git = await serveGitHttp(repo.bare, "x-access-token", TOKEN, repo.env);
+    const emu = await startEmulator({ clockSpeed: 200, rateLimit: FAST_LIMIT });
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.apiKey, spaceId: emu.spaceId, rateLimit: FAST_LIMIT });
+    onTestFinished(async () => {
+      await api.close();
+      await emu.close();
+    });
 
-  const rerooted = Object.fromEntries(Object.entries(sandbox.env).map(([name, value]) => [name, value.startsWith("/") ? join(root, value) : value]));
-  const env = { ...rerooted, PATH: process.env.PATH ?? "", HOME: join(root, "nonexistent"), TMPDIR: join(root, "tmp"), NO_COLOR: "1", GIT_CONFIG_NOSYSTEM: "1", CUBE_API_URL: emu.url, CUBE_API_KEY: emu.apiKey };
-  const run = await runAs(testArgs(sandbox.args, root, git.url), cwd, env);
-  const output = `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
-  expect(run.code, output).toBe(0);
-  expect(run.stdout, output).toContain("✓ create-cube cube/web");
-  expect((await api.listCubes()).map((cube) => cube.name)).toEqual(["web"]);
-  expect(existsSync(join(root, stateDir as string, "journal.json")), "the journal is in the manifest's state directory").toBe(true);
-  expect(existsSync(join(cwd, ".cubeform"))).toBe(false);
-});
+    const rerooted = Object.fromEntries(
+      Object.entries(sandbox.env).map(([name, value]) => [name, value.startsWith("/") ? join(root, value) : value]),
+    );
+    const env = {
+      ...rerooted,
+      PATH: process.env.PATH ?? "",
+      HOME: join(root, "nonexistent"),
+      TMPDIR: join(root, "tmp"),
+      NO_COLOR: "1",
+      GIT_CONFIG_NOSYSTEM: "1",
+      CUBE_API_URL: emu.url,
+      CUBE_API_KEY: emu.apiKey,
+    };
+    const run = await runAs(testArgs(sandbox.args, root, git.url), cwd, env);
+    const output = `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+    expect(run.code, output).toBe(0);
+    expect(run.stdout, output).toContain("✓ create-cube cube/web");
+    expect((await api.listCubes()).map((cube) => cube.name)).toEqual(["web"]);
+    expect(existsSync(join(root, stateDir as string, "journal.json")), "the journal is in the manifest's state directory").toBe(true);
+    expect(existsSync(join(cwd, ".cubeform"))).toBe(false);
+  },
+);

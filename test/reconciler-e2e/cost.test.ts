@@ -14,12 +14,17 @@ test("item 13: plan, apply and drift show what the change does to the monthly co
   const p = await project({ "cubeform.yaml": plainFleet("web", "db") });
   const created = await p.run(APPLY);
   expect(created.code, describeRun(created)).toBe(0);
-  expect(unwrapped(created.stdout)).toContain("Cost: +9.49 EUR/month (fleet 0.00 → 9.49 EUR/month; 730 h/month, tier by cube vCPUs: Standard ×1 (2 cubes), stopped cubes bill disk only)");
+  expect(unwrapped(created.stdout)).toContain(
+    "Cost: +9.49 EUR/month (fleet 0.00 → 9.49 EUR/month; 730 h/month, tier by cube vCPUs: Standard ×1 (2 cubes), stopped cubes bill disk only)",
+  );
   // The fleet before, as the API's own hourly price of each cube says.
   const live = await p.api.listCubes();
   expect(live.reduce((sum, cube) => sum + (cube.costPerHour ?? 0) * 730, 0)).toBeCloseTo(9.49, 2);
 
-  writeFileSync(join(p.cwd, "cubeform.yaml"), `${plainFleet("web", "db").replace("  - name: db\n", "  - name: db\n    power: stopped\n")}${BIG}`);
+  writeFileSync(
+    join(p.cwd, "cubeform.yaml"),
+    `${plainFleet("web", "db").replace("  - name: db\n", "  - name: db\n    power: stopped\n")}${BIG}`,
+  );
   p.emu.admin.clearRequests();
   const plan = await p.run(PLAN);
   expect(plan.code, describeRun(plan)).toBe(2);
@@ -82,7 +87,9 @@ test("item 14: over the budget, plan reports the change as blocked (exit 2, also
   const refused = await p.run(APPLY);
   expect(refused.code, describeRun(refused)).toBe(1);
   expect(refused.stderr).toContain("Error: refusing to apply: the change adds 48.11 EUR/month");
-  expect(refused.stderr).toContain("the cubes that add the most: big +43.36, extra +4.75; lower those cubes, or raise budget.monthly in the file");
+  expect(refused.stderr).toContain(
+    "the cubes that add the most: big +43.36, extra +4.75; lower those cubes, or raise budget.monthly in the file",
+  );
   expect((await p.run([...PLAN, "--out", "plan.json"])).code).toBe(2);
   const saved = await p.run([...APPLY, "plan.json"]);
   expect(saved.code, describeRun(saved)).toBe(1);
@@ -93,7 +100,10 @@ test("item 14: over the budget, plan reports the change as blocked (exit 2, also
   expect(p.mutations()).toBe(0);
 
   // Decided: a change that lowers the cost is never blocked, even when the fleet stays over the budget.
-  writeFileSync(join(p.cwd, "cubeform.yaml"), `${plainFleet("web", "db").replace("  - name: db\n", "  - name: db\n    power: stopped\n")}budget: { monthly: 5 }\n`);
+  writeFileSync(
+    join(p.cwd, "cubeform.yaml"),
+    `${plainFleet("web", "db").replace("  - name: db\n", "  - name: db\n    power: stopped\n")}budget: { monthly: 5 }\n`,
+  );
   const lower = await p.run([...PLAN, "--fail-on", "blocked"]);
   expect(lower.code, describeRun(lower)).toBe(0);
   expect(unwrapped(lower.stdout)).toContain("Cost: -4.38 EUR/month (fleet 9.49 → 5.11 EUR/month, over the budget of 5.00;");

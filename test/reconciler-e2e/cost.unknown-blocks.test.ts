@@ -12,10 +12,12 @@ import { APPLY, RATE, describeRun, plainFleet, project } from "./support.js";
 
 type Answer = (res: ServerResponse, req: IncomingMessage) => void;
 
-const json = (status: number, text: string, type = "application/json"): Answer => (res) => {
-  res.writeHead(status, { "content-type": type });
-  res.end(text);
-};
+const json =
+  (status: number, text: string, type = "application/json"): Answer =>
+  (res) => {
+    res.writeHead(status, { "content-type": type });
+    res.end(text);
+  };
 const prices = (change: (p: typeof PRICING) => unknown): Answer => json(200, JSON.stringify(change(structuredClone(PRICING))));
 
 /** The 11 failure modes of GET /pricing the issue lists. */
@@ -49,7 +51,8 @@ async function pricingProxy(emu: RunningEmulator, answer: Answer): Promise<strin
     let body = "";
     for await (const chunk of req) body += (chunk as Buffer).toString();
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
     const method = req.method ?? "GET";
     const upstream = await fetch(`${emu.origin}${req.url}`, { method, headers, ...(method !== "GET" && body !== "" ? { body } : {}) });
     const out: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" };
@@ -59,10 +62,13 @@ async function pricingProxy(emu: RunningEmulator, answer: Answer): Promise<strin
     res.end(await upstream.text());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 }
 
@@ -70,20 +76,25 @@ const BUDGET = `${plainFleet("web")}budget: { monthly: 5 }\n`;
 /** Every plan here bounds the prices' read (the hang) to a second. */
 const PRICING_TIMEOUT = ["--pricing-timeout", "1s"];
 
-test.each(Object.entries({ ...FAILURES, ...HOSTILE }))("item 11: /pricing %s with a budget set blocks: plan --fail-on blocked exits 2, apply creates nothing", async (_mode, answer) => {
-  const p = await project({ "cubeform.yaml": BUDGET });
-  const env = { CUBE_API_URL: await pricingProxy(p.emu, answer) };
-  const started = Date.now();
-  const plan = await p.run(["plan", ...RATE, ...PRICING_TIMEOUT, "--fail-on", "blocked"], env);
-  expect(Date.now() - started).toBeLessThan(15_000);
-  expect(plan.code, describeRun(plan)).toBe(2);
-  expect(plan.stdout.replace(/\n {2,}/g, " ")).toMatch(/Cost: unknown \(.+\)\.\nBlocked by the budget: the change may add cost and its cost cannot be known, with a budget of 5\.00\/month/);
-  expect(plan.stderr).toContain("changes are refused until the prices can be read (--allow-unknown-cost");
-  const apply = await p.run([...APPLY, ...PRICING_TIMEOUT], env);
-  expect(apply.code, describeRun(apply)).toBe(1);
-  expect(apply.stderr).toContain("refusing to apply: the change may add cost and its cost cannot be known");
-  expect(p.mutations()).toBe(0);
-});
+test.each(Object.entries({ ...FAILURES, ...HOSTILE }))(
+  "item 11: /pricing %s with a budget set blocks: plan --fail-on blocked exits 2, apply creates nothing",
+  async (_mode, answer) => {
+    const p = await project({ "cubeform.yaml": BUDGET });
+    const env = { CUBE_API_URL: await pricingProxy(p.emu, answer) };
+    const started = Date.now();
+    const plan = await p.run(["plan", ...RATE, ...PRICING_TIMEOUT, "--fail-on", "blocked"], env);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(plan.code, describeRun(plan)).toBe(2);
+    expect(plan.stdout.replace(/\n {2,}/g, " ")).toMatch(
+      /Cost: unknown \(.+\)\.\nBlocked by the budget: the change may add cost and its cost cannot be known, with a budget of 5\.00\/month/,
+    );
+    expect(plan.stderr).toContain("changes are refused until the prices can be read (--allow-unknown-cost");
+    const apply = await p.run([...APPLY, ...PRICING_TIMEOUT], env);
+    expect(apply.code, describeRun(apply)).toBe(1);
+    expect(apply.stderr).toContain("refusing to apply: the change may add cost and its cost cannot be known");
+    expect(p.mutations()).toBe(0);
+  },
+);
 
 test("item 11: --allow-unknown-cost goes ahead knowingly; without a budget the cost is only unknown; a hang takes the timeout, not minutes", async () => {
   const p = await project({ "cubeform.yaml": BUDGET });

@@ -8,7 +8,10 @@ import { describe, expect, test } from "vitest";
 import { describeRun, project, RATE, SSH_KEY, tempDir, waitFor, type Project } from "./support.js";
 
 async function runningCube(p: Project, name: string) {
-  const cube = await p.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `create-${name}` });
+  const cube = await p.api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: `create-${name}` },
+  );
   return waitFor(async () => {
     const now = await p.api.getCube(cube.id);
     return now.state === "running" ? now : undefined;
@@ -47,7 +50,12 @@ describe("cubeform cube", () => {
     expect(restart.code, describeRun(restart)).toBe(0);
     expect(restart.stdout).toContain(`Cube "web" (${web.id}) is restarting.`);
     expect(restart.stdout).toContain(`Cube "web" is running.`);
-    expect(p.emu.admin.requests().filter((r) => r.method === "POST").map((r) => r.path.split("/").pop())).toEqual(["cubes", "power-off", "wake", "restart"]);
+    expect(
+      p.emu.admin
+        .requests()
+        .filter((r) => r.method === "POST")
+        .map((r) => r.path.split("/").pop()),
+    ).toEqual(["cubes", "power-off", "wake", "restart"]);
   });
 
   test("ssh prints the command with the API's host key pinned in cubeform's own known_hosts", async () => {
@@ -58,7 +66,9 @@ describe("cubeform cube", () => {
     expect(ssh.code, describeRun(ssh)).toBe(0);
     const info = await p.api.getSsh(web.id);
     const knownHosts = join(config, "cubeform", "known_hosts");
-    expect(ssh.stdout.trim()).toBe(`ssh -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -p ${info.port} -- ubuntu@${info.host}`);
+    expect(ssh.stdout.trim()).toBe(
+      `ssh -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -p ${info.port} -- ubuntu@${info.host}`,
+    );
     expect(readFileSync(knownHosts, "utf8")).toBe(`[${info.host}]:${info.port} ${info.hostKeys[0]!.type} ${info.hostKeys[0]!.key}\n`);
   });
 
@@ -95,7 +105,9 @@ describe("cubeform snapshot", () => {
     const restore = await p.run(["snapshot", "restore", "web", "before-upgrade", "--yes", "--format", "json", ...RATE]);
     expect(restore.code, describeRun(restore)).toBe(0);
     expect(JSON.parse(restore.stdout)).toEqual({ cubeId: web.id, snapshotId: snapshot!.id, result: "restoring", changed: true });
-    expect(p.emu.admin.requests().some((r) => r.method === "POST" && r.path.endsWith(`/cubes/${web.id}/restore`) && r.status === 200)).toBe(true);
+    expect(p.emu.admin.requests().some((r) => r.method === "POST" && r.path.endsWith(`/cubes/${web.id}/restore`) && r.status === 200)).toBe(
+      true,
+    );
     const del = await p.run(["snapshot", "delete", "web", snapshot!.id, "--yes", ...RATE]);
     expect(del.stdout).toContain(`Deleted snapshot "before-upgrade" (${snapshot!.id}) of cube "web".`);
     expect(await p.api.listSnapshots(web.id)).toEqual([]);

@@ -32,7 +32,10 @@ test("dns --format json lists every record of every domain with its live state; 
   const json = await dnsJson(p);
   expect(json.complete).toBe(false);
   expect(json.domains.map((d) => [d.hostname, d.records.map((r) => `${r.type} ${r.host} ${r.state}`)])).toEqual([
-    ["*.e2e.example.com", ["TXT _krova-verify.e2e.example.com missing", "CNAME *.e2e.example.com missing", "CNAME _acme-challenge.e2e.example.com missing"]],
+    [
+      "*.e2e.example.com",
+      ["TXT _krova-verify.e2e.example.com missing", "CNAME *.e2e.example.com missing", "CNAME _acme-challenge.e2e.example.com missing"],
+    ],
     ["www.e2e.example.com", ["CNAME www.e2e.example.com missing"]],
   ]);
 
@@ -63,7 +66,10 @@ test("dns --wait completes once the needed records are published while it polls"
   const p = await appliedFleet();
   const needed = (await dnsJson(p)).domains.flatMap((d) => d.records);
   const waiting = p.start(["dns", "web", "--wait", "--interval", "50ms", "--timeout", "30s", ...["--rate-limit", "1000/60"]]);
-  await waitFor(() => waiting.stderr().includes("waiting for DNS: 0 of 4 records found"), { timeoutMs: 10_000, message: "dns --wait to start polling" });
+  await waitFor(() => waiting.stderr().includes("waiting for DNS: 0 of 4 records found"), {
+    timeoutMs: 10_000,
+    message: "dns --wait to start polling",
+  });
   for (const r of needed) p.emu.admin.publishDns({ type: r.type, host: r.host, value: r.value });
   const run = await waiting.exited;
   expect(run.code, describeRun(run)).toBe(0);
@@ -75,7 +81,9 @@ test("dns --wait that times out exits 1 and names what is still missing", async 
   const p = await appliedFleet();
   const run = await p.run(["dns", "web", "www.e2e.example.com", "--wait", "--interval", "50ms", "--timeout", "300ms"]);
   expect(run.code, describeRun(run)).toBe(1);
-  expect(run.stderr).toContain('Error: DNS of cube "web" is not complete after 300ms; still needed: CNAME www.e2e.example.com → dns.krova.cloud (not published yet)');
+  expect(run.stderr).toContain(
+    'Error: DNS of cube "web" is not complete after 300ms; still needed: CNAME www.e2e.example.com → dns.krova.cloud (not published yet)',
+  );
 });
 
 test("dns names an unknown cube or domain clearly", async () => {

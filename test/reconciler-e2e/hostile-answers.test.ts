@@ -36,13 +36,19 @@ function fakeSsh(): { env: Record<string, string>; argv: () => string[] | undefi
   const log = join(dir, "argv");
   writeFileSync(join(dir, "ssh"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > "${log}"\n`);
   chmodSync(join(dir, "ssh"), 0o755);
-  return { env: { PATH: `${dir}:${process.env.PATH ?? ""}` }, argv: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1) : undefined) };
+  return {
+    env: { PATH: `${dir}:${process.env.PATH ?? ""}` },
+    argv: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1) : undefined),
+  };
 }
 
 test("cube ssh --exec: a user like -oProxyCommand=… never reaches ssh; an honest answer puts -- before the destination", async () => {
   const p = await applied();
   const marker = join(tempDir(), "pwned");
-  const hostile = await rewritingProxy(p.emu, sshAnswer((ssh) => (ssh.user = `-oProxyCommand=touch ${marker}`)));
+  const hostile = await rewritingProxy(
+    p.emu,
+    sshAnswer((ssh) => (ssh.user = `-oProxyCommand=touch ${marker}`)),
+  );
   const ssh = fakeSsh();
   const env = { ...ssh.env, CUBE_API_URL: hostile, XDG_CONFIG_HOME: tempDir() };
   const refused = await p.run(["cube", "ssh", "web", "--exec"], env);
@@ -59,7 +65,10 @@ test("cube ssh --exec: a user like -oProxyCommand=… never reaches ssh; an hone
 
 test("the printed ssh commands (cube ssh, cube show, show) carry no payload; a user that needs quoting is quoted", async () => {
   const p = await applied();
-  const hostile = await rewritingProxy(p.emu, sshAnswer((ssh) => (ssh.user = "-oProxyCommand=touch /tmp/pwned")));
+  const hostile = await rewritingProxy(
+    p.emu,
+    sshAnswer((ssh) => (ssh.user = "-oProxyCommand=touch /tmp/pwned")),
+  );
   for (const args of [["cube", "ssh", "web"], ["cube", "show", "web"], ["show"]]) {
     const run = await p.run(args, { CUBE_API_URL: hostile, XDG_CONFIG_HOME: tempDir() });
     expect(run.stdout + run.stderr).not.toContain("ProxyCommand");
@@ -79,8 +88,17 @@ test("known_hosts: a host with a line break, or a key line that is not a key, wr
       ssh.host = `cube.example.com\n* ${ATTACKER_KEY}`;
       ssh.hostKeys = [{ type: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp" }];
     },
-    (ssh) => (ssh.hostKeys = [{ type: "ssh-ed25519", key: `AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp\n* ${ATTACKER_KEY}` }]),
-    (ssh) => (ssh.hostKeys = [{ type: `ssh-ed25519 AAAA\n* ${ATTACKER_KEY}\n[h]:1 ssh-ed25519`, key: "AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp" }]),
+    (ssh) =>
+      (ssh.hostKeys = [
+        { type: "ssh-ed25519", key: `AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp\n* ${ATTACKER_KEY}` },
+      ]),
+    (ssh) =>
+      (ssh.hostKeys = [
+        {
+          type: `ssh-ed25519 AAAA\n* ${ATTACKER_KEY}\n[h]:1 ssh-ed25519`,
+          key: "AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp",
+        },
+      ]),
   ];
   for (const payload of payloads) {
     const hostile = await rewritingProxy(p.emu, sshAnswer(payload));
@@ -90,7 +108,11 @@ test("known_hosts: a host with a line break, or a key line that is not a key, wr
   }
 });
 
-const HOSTILE_NAMES = ["\u001b]0;retitled\u0007\u001b[2Jcleared", "x\n::error::injected\n::add-mask::secret", "y\n```\n# Fake heading\n![img](https://attacker.example/i.png)"];
+const HOSTILE_NAMES = [
+  "\u001b]0;retitled\u0007\u001b[2Jcleared",
+  "x\n::error::injected\n::add-mask::secret",
+  "y\n```\n# Fake heading\n![img](https://attacker.example/i.png)",
+];
 
 /** The live cubes' names, as the hostile API lists them (the first cubes get the payloads). */
 const renamedCubes = (x: Exchange) => {
@@ -115,7 +137,12 @@ test("plan: names from the API reach no terminal, workflow command or markdown a
   expect(stop).not.toBeNull();
   // Before the stop: annotations only; after it, nothing the runner obeys until its token ends it.
   const inert = github.stdout.slice(github.stdout.indexOf(stop![0]) + stop![0].length, github.stdout.indexOf(`::${stop![1]}::`));
-  expect(github.stdout.slice(0, github.stdout.indexOf(stop![0])).split("\n").every((line) => line === "" || /^::(warning|error) [^\n]*$/.test(line))).toBe(true);
+  expect(
+    github.stdout
+      .slice(0, github.stdout.indexOf(stop![0]))
+      .split("\n")
+      .every((line) => line === "" || /^::(warning|error) [^\n]*$/.test(line)),
+  ).toBe(true);
   expect(github.stdout.slice(0, github.stdout.indexOf(stop![0]))).not.toMatch(/^::(add-mask|error)::/m);
   expect(inert).toContain("::error::injected");
   const markdown = await p.run(["plan", "-f", "empty.yaml", "--format", "markdown", ...RATE], env);
@@ -125,7 +152,9 @@ test("plan: names from the API reach no terminal, workflow command or markdown a
 });
 
 test("dns --format zone: a value with a line break adds no record", async () => {
-  const p = await applied({ "cubeform.yaml": `${plainFleet("web")}    domains:\n      - hostname: www.e2e.example.com\n        port: 8080\n` });
+  const p = await applied({
+    "cubeform.yaml": `${plainFleet("web")}    domains:\n      - hostname: www.e2e.example.com\n        port: 8080\n`,
+  });
   const hostile = await rewritingProxy(p.emu, (x) => {
     if (x.method !== "GET" || !/\/records(\?|$)/.test(x.path)) return undefined;
     const body = x.body as { records: { value: string; host: string }[] };
@@ -144,14 +173,28 @@ test("dns --format zone: a value with a line break adds no record", async () => 
 });
 
 test("import --format pulumi: names with line breaks and comment ends give a program that parses and runs nothing", async () => {
-  const p = await applied({ "cubeform.yaml": `${plainFleet("web")}    domains:\n      - hostname: www.e2e.example.com\n        port: 8080\n` });
+  const p = await applied({
+    "cubeform.yaml": `${plainFleet("web")}    domains:\n      - hostname: www.e2e.example.com\n        port: 8080\n`,
+  });
   const marker = join(tempDir(), "pwned");
   const payload = `\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");\n`;
   const hostile = await rewritingProxy(p.emu, (x) => {
     if (x.method !== "GET") return undefined;
     const text = JSON.stringify(x.body);
-    if (/\/cubes(\?|$)/.test(x.path)) return { status: x.status, body: JSON.parse(text.replaceAll('"name":"web"', `"name":${JSON.stringify(`web${payload}*/${payload}`)}`)) };
-    if (/\/domains(\?|$)/.test(x.path)) return { status: x.status, body: JSON.parse(text.replaceAll('"domain":"www.e2e.example.com"', `"domain":${JSON.stringify(`www.e2e.example.com${payload}`)}`).replaceAll('"port":8080', '"port":null')) };
+    if (/\/cubes(\?|$)/.test(x.path))
+      return {
+        status: x.status,
+        body: JSON.parse(text.replaceAll('"name":"web"', `"name":${JSON.stringify(`web${payload}*/${payload}`)}`)),
+      };
+    if (/\/domains(\?|$)/.test(x.path))
+      return {
+        status: x.status,
+        body: JSON.parse(
+          text
+            .replaceAll('"domain":"www.e2e.example.com"', `"domain":${JSON.stringify(`www.e2e.example.com${payload}`)}`)
+            .replaceAll('"port":8080', '"port":null'),
+        ),
+      };
     return undefined;
   });
   const program = await p.run(["import", "--format", "pulumi", ...RATE], { CUBE_API_URL: hostile });
@@ -175,12 +218,14 @@ test("import --format pulumi: names with line breaks and comment ends give a pro
 });
 
 /** The hostile API of issue 23 item 7: every POST to `path` is refused with the request body echoed. */
-const echoRejected = (path: RegExp) => (x: Exchange) => (x.method === "POST" && path.test(x.path) ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } } : undefined);
+const echoRejected = (path: RegExp) => (x: Exchange) =>
+  x.method === "POST" && path.test(x.path) ? { status: 400, body: { error: `rejected body: ${x.requestBody}` } } : undefined;
 
 const PASSWORD = 'hunter2"correct-horse';
 /** A `${env:}` value of no secret-sounding variable; its quote and backslash are escaped in the echoed body, twice in --format json. */
 const JOIN = 'join-7f3a"c\\91e';
-const withDomain = (host: string) => `${plainFleet("web")}    domains:\n      - hostname: ${host}.e2e.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: \${env:WEB_BASIC_AUTH}\n`;
+const withDomain = (host: string) =>
+  `${plainFleet("web")}    domains:\n      - hostname: ${host}.e2e.example.com\n        port: 8080\n        basicAuthUser: admin\n        basicAuthPassword: \${env:WEB_BASIC_AUTH}\n`;
 /** The proxy passes the request on before it answers: each run creates a cube of its own. */
 const withJob = (name: string) => `${plainFleet("web")}  - name: ${name}\n    userData: "agent --join \${env:JOIN_CODE}"\n`;
 
@@ -197,12 +242,22 @@ test("issue 23 item 7: a domain body the API rejects with the password echoed: t
 });
 
 test("issue 23 item 7: a resolved ${env:} value is printed nowhere: plan, apply (text, json) and a saved plan's apply when the API echoes it", async () => {
-  const p = await applied({ "cubeform.yaml": plainFleet("web"), "saved.yaml": withJob("saved"), "text.yaml": withJob("text"), "json.yaml": withJob("json") });
+  const p = await applied({
+    "cubeform.yaml": plainFleet("web"),
+    "saved.yaml": withJob("saved"),
+    "text.yaml": withJob("text"),
+    "json.yaml": withJob("json"),
+  });
   const env = { JOIN_CODE: JOIN };
   const plan = await p.run(["plan", "-f", "saved.yaml", "--out", "plan.json", ...RATE], env);
   expect(plan.code, describeRun(plan)).toBe(2);
   const hostile = { ...env, CUBE_API_URL: await rewritingProxy(p.emu, echoRejected(/\/cubes$/)) };
-  const runs = [plan, await p.run(["apply", "plan.json", ...RATE], hostile), await p.run([...APPLY, "-f", "text.yaml"], hostile), await p.run([...APPLY, "-f", "json.yaml", "--format", "json"], hostile)];
+  const runs = [
+    plan,
+    await p.run(["apply", "plan.json", ...RATE], hostile),
+    await p.run([...APPLY, "-f", "text.yaml"], hostile),
+    await p.run([...APPLY, "-f", "json.yaml", "--format", "json"], hostile),
+  ];
   for (const run of runs) expect(run.stdout + run.stderr, describeRun(run)).not.toContain("join-7f3a");
   for (const run of runs.slice(1)) {
     expect(run.code, describeRun(run)).toBe(1);
@@ -214,20 +269,34 @@ test("issue 23 item 7: a resolved ${env:} value is printed nowhere: plan, apply 
 test.each([
   ["basic-auth password", "domains", withDomain("watch")],
   ["resolved ${env:} value", "cubes", withJob("job")],
-])("issue 23 item 7: /readyz of watch --metrics-port serves no %s that a failed round's API error echoed, nor do its logs", async (_what, path, fleet) => {
-  const p = await applied({ "cubeform.yaml": plainFleet("web"), "watch.yaml": fleet });
-  const hostile = await rewritingProxy(p.emu, echoRejected(new RegExp(`/${path}$`)));
-  const watch = p.start(["watch", "--apply", "-f", "watch.yaml", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"], { CUBE_API_URL: hostile, WEB_BASIC_AUTH: PASSWORD, JOIN_CODE: JOIN });
-  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), { timeoutMs: 10_000, message: "the metrics address" }))[1];
-  const body = await waitFor(async () => {
-    const answer = await fetch(`${base}/readyz`);
-    const text = await answer.text();
-    return answer.status === 503 && text.includes("rejected body") ? text : undefined;
-  }, { timeoutMs: 20_000, message: "/readyz naming the rejected body" });
-  const status = await (await fetch(`${base}/status`)).text();
-  expect(status).toContain("rejected body");
-  for (const text of [body, status, watch.stdout() + watch.stderr()]) {
-    expect(text).toContain("[REDACTED]");
-    for (const secret of ["correct-horse", "join-7f3a"]) expect(text).not.toContain(secret);
-  }
-});
+])(
+  "issue 23 item 7: /readyz of watch --metrics-port serves no %s that a failed round's API error echoed, nor do its logs",
+  async (_what, path, fleet) => {
+    const p = await applied({ "cubeform.yaml": plainFleet("web"), "watch.yaml": fleet });
+    const hostile = await rewritingProxy(p.emu, echoRejected(new RegExp(`/${path}$`)));
+    const watch = p.start(
+      ["watch", "--apply", "-f", "watch.yaml", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"],
+      { CUBE_API_URL: hostile, WEB_BASIC_AUTH: PASSWORD, JOIN_CODE: JOIN },
+    );
+    const base = (
+      await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), {
+        timeoutMs: 10_000,
+        message: "the metrics address",
+      })
+    )[1];
+    const body = await waitFor(
+      async () => {
+        const answer = await fetch(`${base}/readyz`);
+        const text = await answer.text();
+        return answer.status === 503 && text.includes("rejected body") ? text : undefined;
+      },
+      { timeoutMs: 20_000, message: "/readyz naming the rejected body" },
+    );
+    const status = await (await fetch(`${base}/status`)).text();
+    expect(status).toContain("rejected body");
+    for (const text of [body, status, watch.stdout() + watch.stderr()]) {
+      expect(text).toContain("[REDACTED]");
+      for (const secret of ["correct-horse", "join-7f3a"]) expect(text).not.toContain(secret);
+    }
+  },
+);

@@ -31,8 +31,10 @@ test("import writes web-1..web-3 (one spec) as a group with replicas: 3 and {nam
   const imported = await p.run(["import", "-O", "imported.yaml", ...RATE]);
   expect(imported.code, describeRun(imported)).toBe(0);
   const yaml = readFileSync(join(p.cwd, "imported.yaml"), "utf8");
-  expect(yaml).toMatch(/# group of 3 \(web-1 … web-3\), ids cube_\w+, cube_\w+, cube_\w+\n\s+- name: web\n\s+replicas: 3\n\s+image: ubuntu-24.04/);
-  expect(yaml).toContain("hostname: \"{name}.example.com\"");
+  expect(yaml).toMatch(
+    /# group of 3 \(web-1 … web-3\), ids cube_\w+, cube_\w+, cube_\w+\n\s+- name: web\n\s+replicas: 3\n\s+image: ubuntu-24.04/,
+  );
+  expect(yaml).toContain('hostname: "{name}.example.com"');
   expect(yaml).toContain("label: metrics-{name}");
   expect(yaml).not.toMatch(/name: web-\d/);
   expect(yaml).toMatch(/- name: db-1\n/);

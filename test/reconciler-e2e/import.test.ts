@@ -13,7 +13,17 @@ async function liveSpace(): Promise<Project> {
   const cube = await p.api.createCube(body, { idempotencyKey: newIdempotencyKey() });
   await waitFor(async () => (await p.api.getCube(cube.id)).state === "running", { timeoutMs: 10_000, message: "legacy to run" });
   await p.api.setSshPort(cube.id, 2222);
-  await p.api.attachDomain(cube.id, { hostname: "legacy.example.org", port: 3000, ipAllowList: ["198.51.100.0/24"], basicAuthUser: "ops", basicAuthPassword: "s3cret-pass" }, { idempotencyKey: newIdempotencyKey() });
+  await p.api.attachDomain(
+    cube.id,
+    {
+      hostname: "legacy.example.org",
+      port: 3000,
+      ipAllowList: ["198.51.100.0/24"],
+      basicAuthUser: "ops",
+      basicAuthPassword: "s3cret-pass",
+    },
+    { idempotencyKey: newIdempotencyKey() },
+  );
   await p.api.createTcpMapping(cube.id, { cubePort: 27015, udp: true, allow: [] }, { idempotencyKey: newIdempotencyKey() });
   await p.api.powerOff(cube.id);
   await waitFor(async () => (await p.api.getCube(cube.id)).state === "stopped", { timeoutMs: 10_000, message: "legacy to stop" });
@@ -28,7 +38,9 @@ test("import writes a file that a plan against the same space finds unchanged", 
   const yaml = readFileSync(join(p.cwd, "imported.yaml"), "utf8");
   expect(yaml).toContain("sshPublicKey: ${env:CUBE_SSH_PUBLIC_KEY}");
   expect(yaml).toMatch(/# The API never returns a cube's SSH key/);
-  expect(yaml).toMatch(/- name: legacy\n\s+image: debian-13\n\s+region: [\w-]+\n\s+resources: \{ ?vcpu: 2, ramGb: 2, diskGb: 15 ?\}\n\s+terminationProtection: false\n\s+power: stopped\n\s+sshPort: 2222/);
+  expect(yaml).toMatch(
+    /- name: legacy\n\s+image: debian-13\n\s+region: [\w-]+\n\s+resources: \{ ?vcpu: 2, ramGb: 2, diskGb: 15 ?\}\n\s+terminationProtection: false\n\s+power: stopped\n\s+sshPort: 2222/,
+  );
   expect(yaml).toContain("basicAuthUser: ops");
   expect(yaml).not.toContain("s3cret-pass");
 

@@ -16,7 +16,10 @@ test("SIGINT while a create waits for its rate-limit slot: said at once, that cr
   await waitFor(() => p.emu.admin.requests().some((r) => r.method === "GET" && r.path.endsWith("/cubes")), { timeoutMs: 5_000 });
   const signalledAt = Date.now();
   apply.process.kill("SIGINT");
-  await waitFor(() => apply.stderr().includes("SIGINT: stopping. Nothing new will be sent"), { timeoutMs: 2_000, message: "the stop to be acknowledged at once" });
+  await waitFor(() => apply.stderr().includes("SIGINT: stopping. Nothing new will be sent"), {
+    timeoutMs: 2_000,
+    message: "the stop to be acknowledged at once",
+  });
   const run = await apply.exited;
   expect(Date.now() - signalledAt).toBeLessThan(10_000);
   expect(run.code, describeRun(run)).toBe(130);

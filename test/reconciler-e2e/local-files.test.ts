@@ -4,13 +4,37 @@
  * written through, files holding secrets or disk images are 0600 (directories 0700) under
  * umask 022 and keep a mode the user set, and the space lock is per machine.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, onTestFinished, test } from "vitest";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { APPLY, RATE, SSH_KEY, cubeNameCounts, describeRun, holdingProxy, plainFleet, project, startBin, tempDir, waitFor, type Project } from "./support.js";
+import {
+  APPLY,
+  RATE,
+  SSH_KEY,
+  cubeNameCounts,
+  describeRun,
+  holdingProxy,
+  plainFleet,
+  project,
+  startBin,
+  tempDir,
+  waitFor,
+  type Project,
+} from "./support.js";
 
 let umask: number;
 beforeEach(() => void (umask = process.umask(0o022)));
@@ -35,10 +59,13 @@ async function hostileFilenameProxy(emu: RunningEmulator, filename: string): Pro
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += (chunk as Buffer).toString();
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    ) as Record<string, string>;
     const answer = await fetch(`${emu.origin}${req.url}`, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) });
     let text = await answer.text();
-    if (/\/backups\/[^/]+\/download/.test(req.url ?? "")) text = text.replace(/"filename":"[^"]*"/, `"filename":${JSON.stringify(filename)}`);
+    if (/\/backups\/[^/]+\/download/.test(req.url ?? ""))
+      text = text.replace(/"filename":"[^"]*"/, `"filename":${JSON.stringify(filename)}`);
     res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
     res.end(text);
   });
@@ -48,7 +75,10 @@ async function hostileFilenameProxy(emu: RunningEmulator, filename: string): Pro
 }
 
 async function backupOf(p: Project, sizeBytes: number) {
-  const cube = await p.api.createCube({ name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-db" });
+  const cube = await p.api.createCube(
+    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-db" },
+  );
   return p.emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes });
 }
 
@@ -58,12 +88,23 @@ test("issue 32 item 5: a backup's filename from the API is only a plain name: a 
   const cwd = join(p.cwd, "ops", "backups");
   mkdirSync(cwd, { recursive: true });
   const outside = tempDir();
-  for (const filename of ["../../.bashrc", ".bashrc", "..", join(outside, "evil.cube"), "evil\\..\\..\\.profile", "a\nb.cube", "x\u001b[2Jy.cube", "\u202egnp.cube"]) {
+  for (const filename of [
+    "../../.bashrc",
+    ".bashrc",
+    "..",
+    join(outside, "evil.cube"),
+    "evil\\..\\..\\.profile",
+    "a\nb.cube",
+    "x\u001b[2Jy.cube",
+    "\u202egnp.cube",
+  ]) {
     rmSync(join(cwd, `${backup.id}.cube`), { force: true });
     const url = await hostileFilenameProxy(p.emu, filename);
     const run = await startBin(["backup", "download", "nightly", ...RATE], { cwd, env: { ...p.env, CUBE_API_URL: url } }).exited;
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stderr).toContain(`which is not a plain file name (a path, a hidden file or a control character); saving it as ${backup.id}.cube`);
+    expect(run.stderr).toContain(
+      `which is not a plain file name (a path, a hidden file or a control character); saving it as ${backup.id}.cube`,
+    );
     expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(readdirSync(cwd)).toEqual([`${backup.id}.cube`]);
     expect(statSync(join(cwd, `${backup.id}.cube`)).size).toBe(4096);
@@ -71,7 +112,10 @@ test("issue 32 item 5: a backup's filename from the API is only a plain name: a 
   expect(existsSync(join(p.cwd, ".bashrc"))).toBe(false);
   expect(existsSync(join(outside, "evil.cube"))).toBe(false);
   // A plain name is used as the API gives it.
-  const plain = await startBin(["backup", "download", "nightly", ...RATE], { cwd, env: { ...p.env, CUBE_API_URL: await hostileFilenameProxy(p.emu, "nightly 2026-11-28.cube") } }).exited;
+  const plain = await startBin(["backup", "download", "nightly", ...RATE], {
+    cwd,
+    env: { ...p.env, CUBE_API_URL: await hostileFilenameProxy(p.emu, "nightly 2026-11-28.cube") },
+  }).exited;
   expect(plain.code, describeRun(plain)).toBe(0);
   expect(plain.stderr).not.toContain("not a plain file name");
   expect(statSync(join(cwd, "nightly 2026-11-28.cube")).size).toBe(4096);
@@ -105,7 +149,10 @@ test("a planted secretFile link is replaced: the secret goes to a 0600 file, nev
 
 test("import -O FILE --force over a planted link writes FILE, not the link's target", async () => {
   const p = await project();
-  await p.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "web-1" });
+  await p.api.createCube(
+    { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "web-1" },
+  );
   const victim = join(p.cwd, "victim.yaml");
   plantLink(join(p.cwd, "fleet.yaml"), victim);
   const refused = await p.run(["import", "-O", "fleet.yaml", ...RATE]);
@@ -142,7 +189,10 @@ test("two applies with different HOME and XDG_STATE_HOME serialize on the space 
   const ownDirs = () => ({ CUBE_API_URL: proxy.url, HOME: tempDir(), XDG_STATE_HOME: tempDir() });
   const runs = [p.start(APPLY, ownDirs()), p.start(APPLY, ownDirs())];
   await proxy.held;
-  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), { timeoutMs: 15_000, message: "the other run to wait for the lock" });
+  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), {
+    timeoutMs: 15_000,
+    message: "the other run to wait for the lock",
+  });
   await proxy.release();
   const [a, b] = await Promise.all(runs.map((r) => r.exited));
   expect(a!.code, describeRun(a!)).toBe(0);

@@ -17,7 +17,10 @@ describe("cubeform login and the krova config file", () => {
     const config = tempDir();
     const env = { ...NO_KEY, XDG_CONFIG_HOME: config };
     const child = p.start(["login", "--base-url", p.emu.url], env);
-    const userCode = await waitFor(() => /confirm the code (KROVA-[A-Z]{4}-[A-Z]{4})/.exec(child.stderr())?.[1], { timeoutMs: 20_000, message: "the user code" });
+    const userCode = await waitFor(() => /confirm the code (KROVA-[A-Z]{4}-[A-Z]{4})/.exec(child.stderr())?.[1], {
+      timeoutMs: 20_000,
+      message: "the user code",
+    });
     expect(child.stderr()).toContain(`${p.emu.origin}/__emulator/device?code=${userCode}`);
     p.emu.admin.answerDeviceLogin({ userCode, spaceId: p.emu.spaceId });
     const done = await child.exited;
@@ -27,7 +30,10 @@ describe("cubeform login and the krova config file", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(config, "krova")).mode & 0o777).toBe(0o700);
     const saved = JSON.parse(readFileSync(file, "utf8"));
-    expect(saved).toMatchObject({ currentContext: "default", contexts: [{ name: "default", spaceId: p.emu.spaceId, spaceName: "Emulated space", baseUrl: p.emu.url }] });
+    expect(saved).toMatchObject({
+      currentContext: "default",
+      contexts: [{ name: "default", spaceId: p.emu.spaceId, spaceName: "Emulated space", baseUrl: p.emu.url }],
+    });
     expect(saved.contexts[0].apiKey).toMatch(/^kro_/);
     expect(done.stdout + done.stderr).not.toContain(saved.contexts[0].apiKey);
     const list = await p.run(["cube", "list", ...RATE], env);
@@ -41,8 +47,21 @@ describe("cubeform login and the krova config file", () => {
     const config = tempDir();
     mkdirSync(join(config, "krova"), { mode: 0o700 });
     const file = join(config, "krova", "config.json");
-    writeFileSync(file, JSON.stringify({ currentContext: "main", contexts: [{ name: "main", apiKey: p.emu.apiKey, baseUrl: p.emu.url }, { name: "other", apiKey: other.ownerKey, baseUrl: p.emu.url }] }), { mode: 0o600 });
-    await p.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "c1" });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        currentContext: "main",
+        contexts: [
+          { name: "main", apiKey: p.emu.apiKey, baseUrl: p.emu.url },
+          { name: "other", apiKey: other.ownerKey, baseUrl: p.emu.url },
+        ],
+      }),
+      { mode: 0o600 },
+    );
+    await p.api.createCube(
+      { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+      { idempotencyKey: "c1" },
+    );
     const cubesSeen = async (env: Record<string, string>) => {
       const run = await p.run(["cube", "list", "--format", "json", ...RATE], { XDG_CONFIG_HOME: config, ...env });
       expect(run.code, describeRun(run)).toBe(0);
@@ -77,7 +96,11 @@ describe("cubeform login and the krova config file", () => {
   test("reference /auth/cli/poll: 428 while pending, 403 once denied, 410 for an unknown code; approved → {apiKey, spaceId} once, valid against the reference", async () => {
     const p = await project();
     const post = async (path: string, body?: unknown) => {
-      const res = await fetch(`${p.emu.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${p.emu.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: res.status, body: (await res.json()) as { deviceCode: string; userCode: string } };
     };
     const started = await post("/auth/cli/start");

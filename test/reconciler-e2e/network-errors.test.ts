@@ -22,7 +22,10 @@ function projectDir(): string {
 test("a certificate for another name: the origin, the names it holds, exit 1 at once, one connection", async () => {
   let connections = 0;
   const sockets = new Set<Socket>();
-  const server = createHttpsServer({ cert: readFileSync(fixture("tls-wrong-name.crt")), key: readFileSync(fixture("tls-wrong-name.key")) }, (_req, res) => res.end("{}"));
+  const server = createHttpsServer(
+    { cert: readFileSync(fixture("tls-wrong-name.crt")), key: readFileSync(fixture("tls-wrong-name.key")) },
+    (_req, res) => res.end("{}"),
+  );
   server.on("connection", (socket: Socket) => {
     connections++;
     sockets.add(socket);
@@ -35,7 +38,12 @@ test("a certificate for another name: the origin, the names it holds, exit 1 at 
   });
   const origin = `https://localhost:${(server.address() as AddressInfo).port}`;
   // The certificate is trusted as a root, so the only thing wrong with it is its name.
-  const env = { CUBE_API_URL: `${origin}/api/v1`, CUBE_API_KEY: "kro_wrong_name_secret", NODE_EXTRA_CA_CERTS: fixture("tls-wrong-name.crt"), XDG_CONFIG_HOME: tempDir() };
+  const env = {
+    CUBE_API_URL: `${origin}/api/v1`,
+    CUBE_API_KEY: "kro_wrong_name_secret",
+    NODE_EXTRA_CA_CERTS: fixture("tls-wrong-name.crt"),
+    XDG_CONFIG_HOME: tempDir(),
+  };
   const run = await startBin(["plan", "-f", "cubeform.yaml"], { cwd: projectDir(), env }).exited;
   expect(run.code, describeRun(run)).toBe(1);
   expect(run.stderr.trim()).toBe(

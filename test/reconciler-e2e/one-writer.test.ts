@@ -25,7 +25,10 @@ test("two applies started together serialize on the space lock: one cube per nam
   const started = Date.now();
   const runs = [p.start(APPLY, { CUBE_API_URL: proxy.url }), p.start(APPLY, { CUBE_API_URL: proxy.url })];
   await proxy.held;
-  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), { timeoutMs: 15_000, message: "the other run to wait for the lock" });
+  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), {
+    timeoutMs: 15_000,
+    message: "the other run to wait for the lock",
+  });
   await proxy.release();
   const [a, b] = await Promise.all(runs.map((r) => r.exited));
   const seconds = (Date.now() - started) / 1000;
@@ -143,7 +146,9 @@ test("never says the space matches the file after a blocked prune or with untarg
   const targeted = await p.run([...APPLY, "--target", "api"]);
   expect(targeted.code, describeRun(targeted)).toBe(0);
   expect(targeted.stdout).not.toContain("The space matches the file.");
-  expect(targeted.stdout).toContain('The targeted cubes match the file, but the space does not: 1 other cube differs ("worker"), left out by --target');
+  expect(targeted.stdout).toContain(
+    'The targeted cubes match the file, but the space does not: 1 other cube differs ("worker"), left out by --target',
+  );
 });
 
 /** A cube made beside cubeform (by a person, another tool). */

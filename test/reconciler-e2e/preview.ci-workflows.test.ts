@@ -33,7 +33,12 @@ interface GitLabJob {
 }
 
 const read = (name: string) => readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8");
-const github = parse(read("preview.yml")) as { on: Record<string, { types?: string[] } | unknown>; permissions: Record<string, string>; concurrency: { group: string; "cancel-in-progress": boolean }; jobs: Record<string, Job> };
+const github = parse(read("preview.yml")) as {
+  on: Record<string, { types?: string[] } | unknown>;
+  permissions: Record<string, string>;
+  concurrency: { group: string; "cancel-in-progress": boolean };
+  jobs: Record<string, Job>;
+};
 const gitlab = parse(read("preview.gitlab-ci.yml")) as Record<string, GitLabJob>;
 
 const job = (name: string): Job => github.jobs[name] as Job;
@@ -64,9 +69,9 @@ describe("examples/ci/preview.yml", () => {
     expect(job("down").if).toContain("github.event.action == 'closed'");
     expect(job("sweep").if).toBe("github.event_name != 'pull_request'");
     for (const name of ["up", "down"]) expect(job(name).if).toContain("github.event.pull_request.head.repo.full_name == github.repository");
-    expect(stepOf(job("up"), "Preview up").run).toContain("npx --no-install cubeform preview up --id \"pr-$PR\"");
-    expect(stepOf(job("down"), "Preview down").run).toContain("npx --no-install cubeform preview down --id \"pr-$PR\"");
-    expect(stepOf(job("sweep"), "Preview sweep").run).toContain("npx --no-install cubeform preview sweep --keep \"$open\"");
+    expect(stepOf(job("up"), "Preview up").run).toContain('npx --no-install cubeform preview up --id "pr-$PR"');
+    expect(stepOf(job("down"), "Preview down").run).toContain('npx --no-install cubeform preview down --id "pr-$PR"');
+    expect(stepOf(job("sweep"), "Preview sweep").run).toContain('npx --no-install cubeform preview sweep --keep "$open"');
     for (const j of Object.values(github.jobs)) {
       for (const s of j.steps) {
         // Values reach scripts through env (no ${{ }} expanded into a script: injection), the key only where cubeform runs.
@@ -76,7 +81,9 @@ describe("examples/ci/preview.yml", () => {
     }
   });
 
-  test("the scripts against the emulator: up, up again, down twice, then the nightly sweep keeps the open pull requests", { timeout: 120_000 }, async () => {
+  test("the scripts against the emulator: up, up again, down twice, then the nightly sweep keeps the open pull requests", {
+    timeout: 120_000,
+  }, async () => {
     const p = await project({ "cubeform.yaml": FILE });
     const env = { CUBE_API_KEY: p.env.CUBE_API_KEY ?? "", CUBE_API_URL: p.env.CUBE_API_URL ?? "", CUBE_SPACE_ID: p.emu.spaceId };
     for (const pr of ["4", "5", "6"]) {
@@ -90,7 +97,11 @@ describe("examples/ci/preview.yml", () => {
       const down = await runStep(stepOf(job("down"), "Preview down"), p, { ...env, PR: "4" });
       expect(down.code, down.stderr).toBe(0);
     }
-    const names = async () => (await p.api.listCubes()).filter((c) => c.state !== "deleted").map((c) => c.name).sort();
+    const names = async () =>
+      (await p.api.listCubes())
+        .filter((c) => c.state !== "deleted")
+        .map((c) => c.name)
+        .sort();
     expect(await names()).toEqual(["app-pr-5", "app-pr-6"]);
     // The previews were just made: the sweep's hour of grace keeps them; the open list is what gh answers.
     const sweep = await runStep(stepOf(job("sweep"), "Preview sweep"), p, { ...env, OPEN_PRS: "6" });
@@ -122,15 +133,25 @@ describe("examples/ci/preview.gitlab-ci.yml", () => {
 function shims(): { path: string; ghLog: string } {
   const dir = tempDir();
   const ghLog = join(dir, "gh.log");
-  writeFileSync(join(dir, "npx"), `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  writeFileSync(join(dir, "gh"), `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in "pr list"*) for n in $OPEN_PRS; do printf 'pr-%s' "$n"; done; echo ;; esac\n`);
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`,
+  );
+  writeFileSync(
+    join(dir, "gh"),
+    `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in "pr list"*) for n in $OPEN_PRS; do printf 'pr-%s' "$n"; done; echo ;; esac\n`,
+  );
   writeFileSync(ghLog, "");
   chmodSync(join(dir, "npx"), 0o755);
   chmodSync(join(dir, "gh"), 0o755);
   return { path: dir, ghLog };
 }
 
-async function runStep(s: Step, p: Project, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; summary: string; ghLog: string }> {
+async function runStep(
+  s: Step,
+  p: Project,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; summary: string; ghLog: string }> {
   const runner = tempDir();
   const summary = join(runner, "summary.md");
   writeFileSync(summary, "");
@@ -139,7 +160,15 @@ async function runStep(s: Step, p: Project, env: Record<string, string>): Promis
   const bins = shims();
   const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
     cwd: p.cwd,
-    env: { PATH: `${bins.path}:${process.env.PATH ?? ""}`, NO_COLOR: "1", RUNNER_TEMP: runner, GITHUB_STEP_SUMMARY: summary, XDG_STATE_HOME: p.env.XDG_STATE_HOME, ...testCacheHome(), ...env },
+    env: {
+      PATH: `${bins.path}:${process.env.PATH ?? ""}`,
+      NO_COLOR: "1",
+      RUNNER_TEMP: runner,
+      GITHUB_STEP_SUMMARY: summary,
+      XDG_STATE_HOME: p.env.XDG_STATE_HOME,
+      ...testCacheHome(),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

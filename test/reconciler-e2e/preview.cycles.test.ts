@@ -22,12 +22,19 @@ const CYCLES = 100;
 const SPAWNED = 3;
 
 describe("preview up/down cycles with lost close events, then one sweep", () => {
-  test(`${CYCLES} cycles, every 10th down skipped: the sweep leaves 0 preview cubes and touches 0 other cubes`, { timeout: 300_000 }, async () => {
+  test(`${CYCLES} cycles, every 10th down skipped: the sweep leaves 0 preview cubes and touches 0 other cubes`, {
+    timeout: 300_000,
+  }, async () => {
     const p = await project({ "cubeform.yaml": FILE });
     // Boots and deletions in a few ms: the cycles measure cubeform, not the emulated machines.
     p.emu.admin.setClockSpeed(5000);
     const others = await Promise.all(
-      ["app", "web", "app-pr-x", "pr-3", "app-pr-03"].map((name) => p.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `other-${name}` })),
+      ["app", "web", "app-pr-x", "pr-3", "app-pr-03"].map((name) =>
+        p.api.createCube(
+          { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+          { idempotencyKey: `other-${name}` },
+        ),
+      ),
     );
     const otherIds = new Set(others.map((c) => c.id));
     const before = p.emu.admin.requests().length;
@@ -60,7 +67,10 @@ describe("preview up/down cycles with lost close events, then one sweep", () => 
     const left = (await p.api.listCubes()).filter((c) => c.state !== "deleted");
     expect(left.filter((c) => !otherIds.has(c.id))).toEqual([]);
     expect(left.map((c) => c.id).sort()).toEqual([...otherIds].sort());
-    const mutations = p.emu.admin.requests().slice(before).filter((r) => r.mutating);
+    const mutations = p.emu.admin
+      .requests()
+      .slice(before)
+      .filter((r) => r.mutating);
     expect(mutations.length).toBeGreaterThanOrEqual(CYCLES + CYCLES);
     expect(mutations.filter((r) => [...otherIds].some((id) => r.path.includes(id)))).toEqual([]);
   });

@@ -36,14 +36,29 @@ ${webPorts}    domains:
         label: pg
 ${extra}`;
 
-const names = async (p: Project) => (await p.api.listCubes()).filter((c) => c.state !== "deleted").map((c) => c.name).sort();
+const names = async (p: Project) =>
+  (await p.api.listCubes())
+    .filter((c) => c.state !== "deleted")
+    .map((c) => c.name)
+    .sort();
 
 async function create(p: Project, name: string, protect = false) {
-  return p.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, ...(protect ? { terminationProtection: true } : {}) }, { idempotencyKey: `oob-${name}` });
+  return p.api.createCube(
+    {
+      name,
+      image: "ubuntu-24.04",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: SSH_KEY,
+      ...(protect ? { terminationProtection: true } : {}),
+    },
+    { idempotencyKey: `oob-${name}` },
+  );
 }
 
 describe("cubeform preview", () => {
-  test("up makes the small preview with its URLs, cost and ssh commands; again after a push it updates in place", { timeout: 120_000 }, async () => {
+  test("up makes the small preview with its URLs, cost and ssh commands; again after a push it updates in place", {
+    timeout: 120_000,
+  }, async () => {
     const p = await project({ "cubeform.yaml": fleet() });
     const up = await p.run(["preview", "up", "--id", "pr-7", "-o", "json", ...FAST]);
     expect(up.code, describeRun(up)).toBe(0);
@@ -56,7 +71,10 @@ describe("cubeform preview", () => {
     expect(report.cost.maxMonthly).toBe(500);
     expect(report.converged).toBe(true);
     const live = (await p.api.listCubes()).filter((c) => c.name.endsWith("-pr-7"));
-    expect(live.map((c) => c.resources)).toEqual([{ vcpu: 1, ramGb: 1, diskGb: 10 }, { vcpu: 1, ramGb: 1, diskGb: 10 }]);
+    expect(live.map((c) => c.resources)).toEqual([
+      { vcpu: 1, ramGb: 1, diskGb: 10 },
+      { vcpu: 1, ramGb: 1, diskGb: 10 },
+    ]);
     expect(live.every((c) => !c.terminationProtection)).toBe(true);
     const ids = live.map((c) => c.id).sort();
 
@@ -84,7 +102,9 @@ describe("cubeform preview", () => {
     const before = p.mutations();
     const up = await p.run(["preview", "up", "--id", "pr-8", ...FAST]);
     expect(up.code, describeRun(up)).toBe(1);
-    expect(up.stderr).toMatch(/refusing to create the preview: it would cost [\d.]+ \S+\/month, above preview\.maxMonthly 0\.5; nothing was sent/);
+    expect(up.stderr).toMatch(
+      /refusing to create the preview: it would cost [\d.]+ \S+\/month, above preview\.maxMonthly 0\.5; nothing was sent/,
+    );
     expect(p.mutations() - before).toBe(0);
     expect(await names(p)).toEqual([]);
 
@@ -121,7 +141,9 @@ describe("cubeform preview", () => {
     expect(JSON.parse(list.stdout).previews.map((x: { id: string }) => x.id)).toEqual(["pr-2", "pr-10"]);
   });
 
-  test("sweep --keep removes the other previews; never a protected cube, never a cube the file declares, never a non-preview", { timeout: 120_000 }, async () => {
+  test("sweep --keep removes the other previews; never a protected cube, never a cube the file declares, never a non-preview", {
+    timeout: 120_000,
+  }, async () => {
     const p = await project({ "cubeform.yaml": fleet("  - name: legacy-pr-5\n") });
     await create(p, "legacy-pr-5");
     await create(p, "api");
@@ -142,7 +164,11 @@ describe("cubeform preview", () => {
     expect(sweep.stdout).toMatch(/Kept keepme-pr-14: termination protection is on/);
     expect(await names(p)).toEqual(["api", "api-pr-12", "keepme-pr-14", "legacy-pr-5", "web-pr-x"]);
     const live = await p.api.listCubes();
-    const touched = p.emu.admin.requests().slice(before).filter((r) => r.mutating).map((r) => r.path);
+    const touched = p.emu.admin
+      .requests()
+      .slice(before)
+      .filter((r) => r.mutating)
+      .map((r) => r.path);
     const removed = touched.map((path) => path.split("/").pop());
     expect(removed.every((id) => id === live.find((c) => c.name === "api-pr-13")?.id || !live.some((c) => c.id === id))).toBe(true);
     expect(touched).toHaveLength(1);
@@ -172,7 +198,10 @@ describe("cubeform preview", () => {
 
   test("a domain's basic-auth password reaches the preview's domain, and never its output or files", { timeout: 120_000 }, async () => {
     const secret = "preview-Secret-4f9a2c";
-    const withAuth = fleet().replace('        port: 8080\n', '        port: 8080\n        basicAuthUser: qa\n        basicAuthPassword: ${env:PREVIEW_PASSWORD}\n');
+    const withAuth = fleet().replace(
+      "        port: 8080\n",
+      "        port: 8080\n        basicAuthUser: qa\n        basicAuthPassword: ${env:PREVIEW_PASSWORD}\n",
+    );
     const p = await project({ "cubeform.yaml": withAuth });
     const outputs: string[] = [];
     for (const format of ["text", "json", "markdown"]) {
@@ -181,17 +210,23 @@ describe("cubeform preview", () => {
       outputs.push(up.stdout, up.stderr);
     }
     const web = (await p.api.listCubes()).find((c) => c.name === "web-1-pr-9");
-    expect((await p.api.listDomains(web!.id)).map((d) => [d.hostname, d.basicAuthUser, d.basicAuthEnabled])).toEqual([["web-1-pr-9.preview.example.com", "qa", true]]);
+    expect((await p.api.listDomains(web!.id)).map((d) => [d.hostname, d.basicAuthUser, d.basicAuthEnabled])).toEqual([
+      ["web-1-pr-9.preview.example.com", "qa", true],
+    ]);
     const down = await p.run(["preview", "down", "--id", "pr-9", "-o", "json", ...FAST]);
     expect(down.code, describeRun(down)).toBe(0);
     outputs.push(down.stdout, down.stderr);
     expect(outputs.join("\n")).toContain("web-1-pr-9.preview.example.com");
     for (const text of outputs) expect(text).not.toContain(secret);
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
-    for (const file of [...files(p.cwd), ...files(p.env.XDG_STATE_HOME ?? "")]) expect(readFileSync(file, "utf8"), file).not.toContain(secret);
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+    for (const file of [...files(p.cwd), ...files(p.env.XDG_STATE_HOME ?? "")])
+      expect(readFileSync(file, "utf8"), file).not.toContain(secret);
   });
 
-  test("preview.space: the preview is made in that space, and down -f finds it there; the fleet's space is not touched", { timeout: 120_000 }, async () => {
+  test("preview.space: the preview is made in that space, and down -f finds it there; the fleet's space is not touched", {
+    timeout: 120_000,
+  }, async () => {
     const p = await project();
     const b = p.emu.admin.createSpace({ name: "previews" });
     writeFileSync(join(p.cwd, "cubeform.yaml"), fleet().replace("preview:\n", `preview:\n  space: ${b.spaceId}\n`));

@@ -13,7 +13,14 @@ const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 /** `cubeform apply` with stdin and stdout on a pseudo-terminal; answers its pid and output. */
 function applyOnTerminal(p: Project) {
   const command = `echo "pid=$$"; exec ${[process.execPath, BIN, "apply", ...RATE].map(shellQuote).join(" ")}`;
-  const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", XDG_STATE_HOME: testStateHome(), ...testCacheHome(), ...p.env, SHELL: "/bin/sh" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    NO_COLOR: "1",
+    XDG_STATE_HOME: testStateHome(),
+    ...testCacheHome(),
+    ...p.env,
+    SHELL: "/bin/sh",
+  };
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: p.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -28,7 +35,10 @@ test.each([
 ] as const)("%s at the prompt exits at once with %i, changes nothing, and frees the lock", async (signal, code) => {
   const p = await project({ "cubeform.yaml": FLEET });
   const run = applyOnTerminal(p);
-  await waitFor(() => (/Apply these \d+ changes\? \(yes\/no\)/.test(run.output()) ? true : undefined), { timeoutMs: 20_000, message: "the prompt" });
+  await waitFor(() => (/Apply these \d+ changes\? \(yes\/no\)/.test(run.output()) ? true : undefined), {
+    timeoutMs: 20_000,
+    message: "the prompt",
+  });
   const sentAt = performance.now();
   process.kill(run.pid(), signal);
   expect(await run.exited, run.output()).toBe(code);

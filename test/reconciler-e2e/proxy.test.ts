@@ -21,7 +21,8 @@ import { APPLY, FLEET, RATE, SSH_KEY, describeRun, project, type Project } from 
 /** Loopback targets go through the proxy only when asked: the proxy tests' emulator is on 127.0.0.1. */
 const VIA = { CUBEFORM_PROXY_LOOPBACK: "1" };
 
-const apiRequests = (p: Project) => p.emu.admin.requests().map((r) => `${r.method} ${p.emu.url.replace(/\/api\/v1$/, "")}${r.path}${r.query ? `?${r.query}` : ""}`);
+const apiRequests = (p: Project) =>
+  p.emu.admin.requests().map((r) => `${r.method} ${p.emu.url.replace(/\/api\/v1$/, "")}${r.path}${r.query ? `?${r.query}` : ""}`);
 
 test("HTTP_PROXY: a plan's reads and an apply's mutations all go through the proxy, none past it", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
@@ -43,7 +44,10 @@ test("HTTP_PROXY: a plan's reads and an apply's mutations all go through the pro
 test("--parallelism N bounds the requests in flight; a bad value is one clear line", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   for (let i = 0; i < 12; i++) {
-    await p.api.createCube({ name: `extra-${i}`, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `extra-${i}` });
+    await p.api.createCube(
+      { name: `extra-${i}`, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+      { idempotencyKey: `extra-${i}` },
+    );
   }
   const narrow = await startForwardProxy({ delayMs: 20 });
   const plan = await p.run(["plan", "--parallelism", "2", ...RATE], { ...VIA, HTTP_PROXY: narrow.url });
@@ -78,17 +82,27 @@ test("ALL_PROXY is used when no scheme-specific variable is set", async () => {
 test("a backup download and an archive upload go through the proxy, storage URLs included", async () => {
   const p = await project();
   const proxy = await startForwardProxy();
-  const cube = await p.api.createCube({ name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-db" });
+  const cube = await p.api.createCube(
+    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-db" },
+  );
   const backup = p.emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes: 1024 * 1024 + 3 });
   p.emu.admin.clearRequests();
-  const download = await p.run(["backup", "download", "nightly", "--out", "copy.cube", ...RATE], { ...VIA, HTTPS_PROXY: "http://127.0.0.1:1", HTTP_PROXY: proxy.url });
+  const download = await p.run(["backup", "download", "nightly", "--out", "copy.cube", ...RATE], {
+    ...VIA,
+    HTTPS_PROXY: "http://127.0.0.1:1",
+    HTTP_PROXY: proxy.url,
+  });
   expect(download.code, describeRun(download)).toBe(0);
   expect(proxy.seen.filter((line) => line.includes(`/__storage/`))).not.toEqual([]);
   expect(proxy.seen.some((line) => line.includes(`/backups/${backup.id}/download`))).toBe(true);
 
   proxy.seen.length = 0;
   writeFileSync(join(p.cwd, "web.cube"), randomBytes(2 * 1024 * 1024 + 5));
-  const upload = await p.run(["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, "--vcpu", "1", "--ram-gb", "1", "--disk-gb", "10", ...RATE], { ...VIA, HTTP_PROXY: proxy.url });
+  const upload = await p.run(
+    ["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, "--vcpu", "1", "--ram-gb", "1", "--disk-gb", "10", ...RATE],
+    { ...VIA, HTTP_PROXY: proxy.url },
+  );
   expect(upload.code, describeRun(upload)).toBe(0);
   expect(proxy.seen.filter((line) => line.startsWith("PUT ")).length).toBeGreaterThanOrEqual(2);
   expect(proxy.seen.some((line) => /^POST .*\/cubes\/imports\/imp_\w+\/complete$/.test(line))).toBe(true);

@@ -24,8 +24,15 @@ test("item 10: cubes: [] with prune: true (or --prune) deletes nothing: blocked 
   expect(text).toContain("blocked: the desired state declares no cubes, and an empty source never prunes");
   expect(text).toContain("set allowEmpty: true beside prune: true");
   expect(text).toContain("3 changes are blocked and will not be applied.");
-  const json = JSON.parse((await p.run(["plan", ...RATE, "--format", "json"])).stdout) as { changes: { address: string; blocked?: { code: string } }[] };
-  expect(json.changes.filter((c) => c.blocked?.code === "empty_source").map((c) => c.address).sort()).toEqual(["cube/a", "cube/b", "cube/c"]);
+  const json = JSON.parse((await p.run(["plan", ...RATE, "--format", "json"])).stdout) as {
+    changes: { address: string; blocked?: { code: string } }[];
+  };
+  expect(
+    json.changes
+      .filter((c) => c.blocked?.code === "empty_source")
+      .map((c) => c.address)
+      .sort(),
+  ).toEqual(["cube/a", "cube/b", "cube/c"]);
   expect((await p.run(["plan", ...RATE, "--fail-on", "blocked"])).code).toBe(2);
 
   const apply = await p.run([...APPLY]);
@@ -49,7 +56,15 @@ test("item 10: allowEmpty: true says the empty fleet is meant: prune deletes eve
   expect(await cubeNameCounts(p.api)).toEqual({});
   // A file that declares cubes prunes the others as before, without allowEmpty.
   writeFileSync(join(p.cwd, "cubeform.yaml"), plainFleet("x"));
-  await p.api.createCube({ name: "stray", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp s@x" }, { idempotencyKey: "stray" });
+  await p.api.createCube(
+    {
+      name: "stray",
+      image: "ubuntu-24.04",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp s@x",
+    },
+    { idempotencyKey: "stray" },
+  );
   const pruned = await p.run([...APPLY, "--prune"]);
   expect(pruned.code, describeRun(pruned)).toBe(0);
   expect(await cubeNameCounts(p.api)).toEqual({ x: 1 });

@@ -1,9 +1,3 @@
-/**
- * Waits for the rate limit are not silent: off a terminal, one plain line per wait on stderr,
- * naming what waits and for how long (the countdown of a terminal: test/reconciler/rate-waits.test.ts).
- */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test } from "vitest";
 import { describeRun, plainFleet, project } from "./support.js";
 
@@ -30,5 +24,7 @@ test("a 429 from the API: one line saying how long until the request is sent aga
   expect(run.code, describeRun(run)).toBe(0);
   const lines = run.stderr.split("\n").filter((line) => line.includes("429"));
   expect(lines, describeRun(run)).toHaveLength(1);
-  expect(lines[0]).toMatch(/^The API answered 429 \(rate limited\) to POST \S+: waiting [12] s before sending it again \(create-cube cube\/b\)\.$/);
+  expect(lines[0]).toMatch(
+    /^The API answered 429 \(rate limited\) to POST \S+: waiting [12] s before sending it again \(create-cube cube\/b\)\.$/,
+  );
 });

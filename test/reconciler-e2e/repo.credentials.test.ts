@@ -12,12 +12,15 @@ import { describeRun, plainFleet, startBin, tempDir } from "./support.js";
 
 const TOKEN = "glpat-TOKENabcdef0123456789";
 
-test("a token from --git-token-env or --git-token-file reaches git-http-backend; it is never in output, argv or the clone's config", { timeout: 90_000 }, async () => {
+test("a token from --git-token-env or --git-token-file reaches git-http-backend; it is never in output, argv or the clone's config", {
+  timeout: 90_000,
+}, async () => {
   const repo = testRepo();
   const commit = repo.commit({ "cubeform.yaml": plainFleet("web") });
   const server = await serveGitHttp(repo.bare, "oauth2", TOKEN, repo.env);
   const cwd = tempDir();
-  const validate = (extra: string[], env: Record<string, string> = {}) => startBin(["validate", "--repo", server.url, "--git-username", "oauth2", ...extra], { cwd, env: { ...repo.env, ...env } }).exited;
+  const validate = (extra: string[], env: Record<string, string> = {}) =>
+    startBin(["validate", "--repo", server.url, "--git-username", "oauth2", ...extra], { cwd, env: { ...repo.env, ...env } }).exited;
 
   const fromEnv = await validate(["--git-token-env", "FLEET_TOKEN"], { FLEET_TOKEN: TOKEN });
   expect(fromEnv.code, describeRun(fromEnv)).toBe(0);

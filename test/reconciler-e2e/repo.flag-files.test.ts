@@ -8,7 +8,9 @@ import { expect, test } from "vitest";
 import { testRepo } from "../support/git.js";
 import { describeRun, plainFleet, startBin, tempDir } from "./support.js";
 
-test("a missing, special or oversized file given to --allowed-signers, --ssh-key or --ssh-known-hosts is named at once; nothing is fetched", { timeout: 60_000 }, async () => {
+test("a missing, special or oversized file given to --allowed-signers, --ssh-key or --ssh-known-hosts is named at once; nothing is fetched", {
+  timeout: 60_000,
+}, async () => {
   const repo = testRepo();
   const commit = repo.commit({ "cubeform.yaml": plainFleet("web") });
   const cwd = tempDir();

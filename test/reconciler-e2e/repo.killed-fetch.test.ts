@@ -16,12 +16,27 @@ import { describeRun, plainFleet, startBin, tempDir } from "./support.js";
 const STALL_AFTER = 64 * 1024;
 
 /** http-backend for `bare`; while `stalled()`, an upload-pack answer longer than STALL_AFTER bytes stops there and never ends. */
-async function stallingGitServer(bare: string, env: Record<string, string>, stalled: () => boolean): Promise<{ url: string; stalls: () => number }> {
+async function stallingGitServer(
+  bare: string,
+  env: Record<string, string>,
+  stalled: () => boolean,
+): Promise<{ url: string; stalls: () => number }> {
   let stalls = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const cgi = spawn("git", ["http-backend"], {
-      env: { ...env, GIT_PROJECT_ROOT: dirname(bare), GIT_HTTP_EXPORT_ALL: "1", REQUEST_METHOD: req.method ?? "GET", PATH_INFO: url.pathname, QUERY_STRING: url.search.slice(1), CONTENT_TYPE: req.headers["content-type"] ?? "", REMOTE_ADDR: "127.0.0.1", ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"]) } : {}), ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}) },
+      env: {
+        ...env,
+        GIT_PROJECT_ROOT: dirname(bare),
+        GIT_HTTP_EXPORT_ALL: "1",
+        REQUEST_METHOD: req.method ?? "GET",
+        PATH_INFO: url.pathname,
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        REMOTE_ADDR: "127.0.0.1",
+        ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"]) } : {}),
+        ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
+      },
       stdio: ["pipe", "pipe", "ignore"],
     });
     res.on("close", () => cgi.kill("SIGKILL"));
@@ -35,7 +50,8 @@ async function stallingGitServer(bare: string, env: Record<string, string>, stal
         const end = head.indexOf("\r\n\r\n");
         if (end < 0) return;
         const headers: Record<string, string> = {};
-        for (const line of head.subarray(0, end).toString("latin1").split("\r\n")) headers[line.slice(0, line.indexOf(":")).trim()] = line.slice(line.indexOf(":") + 1).trim();
+        for (const line of head.subarray(0, end).toString("latin1").split("\r\n"))
+          headers[line.slice(0, line.indexOf(":")).trim()] = line.slice(line.indexOf(":") + 1).trim();
         const status = Number((headers.Status ?? "200").split(" ")[0]);
         delete headers.Status;
         res.writeHead(status, headers);
@@ -62,7 +78,9 @@ async function stallingGitServer(bare: string, env: Record<string, string>, stal
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/${basename(bare)}`, stalls: () => stalls };
 }
 
-test("issue 31 item 5: a fetch killed by --git-timeout mid-download leaves no lock that fails the next round: it loads once the server is back", { timeout: 120_000 }, async () => {
+test("issue 31 item 5: a fetch killed by --git-timeout mid-download leaves no lock that fails the next round: it loads once the server is back", {
+  timeout: 120_000,
+}, async () => {
   const repo = testRepo();
   // Incompressible, so the pack is far over 64 KiB.
   const commit = repo.commit({ "cubeform.yaml": plainFleet("web"), "assets/blob.bin": randomBytes(1536 * 1024).toString("base64") });
@@ -87,7 +105,9 @@ test("issue 31 item 5: a fetch killed by --git-timeout mid-download leaves no lo
   onTestFinished(() => void holder.kill("SIGKILL"));
   const held = await validate();
   expect(held.code, describeRun(held)).toBe(1);
-  expect(held.stderr).toMatch(/failed: fatal: Unable to create '[^']*shallow\.lock': File exists\.; .*remove the file manually to continue\./);
+  expect(held.stderr).toMatch(
+    /failed: fatal: Unable to create '[^']*shallow\.lock': File exists\.; .*remove the file manually to continue\./,
+  );
   holder.kill("SIGKILL");
   await new Promise((resolve) => holder.once("exit", resolve));
 

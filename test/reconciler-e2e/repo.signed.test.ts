@@ -11,7 +11,9 @@ import { expect, test } from "vitest";
 import { sshKeyPair, testRepo } from "../support/git.js";
 import { describeRun, plainFleet, project, RATE, tempDir, waitFor } from "./support.js";
 
-test("issue 21 item 6: watch --allowed-signers applies signed commits only; an unsigned or foreign-signed one is reported in /status, naming the commit", { timeout: 120_000 }, async () => {
+test("issue 21 item 6: watch --allowed-signers applies signed commits only; an unsigned or foreign-signed one is reported in /status, naming the commit", {
+  timeout: 120_000,
+}, async () => {
   const repo = testRepo();
   const dir = tempDir();
   const [allowed, other] = [sshKeyPair(dir, "allowed"), sshKeyPair(dir, "other")];
@@ -26,25 +28,60 @@ test("issue 21 item 6: watch --allowed-signers applies signed commits only; an u
   const p = await project();
   const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
   const c1 = commit(allowed.key, "web");
-  const watch = p.start(["watch", "--apply", "--repo", repo.url, "--allowed-signers", signers, "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"], repo.env);
-  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), { timeoutMs: 20_000, message: "the metrics address" }))[1] as string;
+  const watch = p.start(
+    [
+      "watch",
+      "--apply",
+      "--repo",
+      repo.url,
+      "--allowed-signers",
+      signers,
+      "--interval",
+      "300ms",
+      "--metrics-port",
+      "0",
+      ...RATE,
+      "--poll-interval",
+      "20",
+    ],
+    repo.env,
+  );
+  const base = (
+    await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), {
+      timeoutMs: 20_000,
+      message: "the metrics address",
+    })
+  )[1] as string;
   const readyz = async (): Promise<[number, string]> => {
     const response = await fetch(`${base}/readyz`);
     return [response.status, await response.text()];
   };
-  await waitFor(async () => (await readyz())[0] === 200 && (await names()).includes("web"), { timeoutMs: 60_000, message: `c1 applied\n${watch.stderr()}` });
+  await waitFor(async () => (await readyz())[0] === 200 && (await names()).includes("web"), {
+    timeoutMs: 60_000,
+    message: `c1 applied\n${watch.stderr()}`,
+  });
 
-  for (const [key, why] of [[undefined, "it is not signed"], [other.key, "it is not signed by a key in that file"]] as const) {
+  for (const [key, why] of [
+    [undefined, "it is not signed"],
+    [other.key, "it is not signed by a key in that file"],
+  ] as const) {
     const refused = commit(key, "web", "db");
-    const source = await waitFor(async () => {
-      const answer = (await (await fetch(`${base}/status`)).json()) as { source: { failing: boolean; error: string | null; fetchedRevision: string | null; lastGoodRevision: string | null } };
-      return answer.source.failing && answer.source.fetchedRevision === refused ? answer.source : undefined;
-    }, { timeoutMs: 30_000, message: `the refused ${refused} in /status\n${watch.stderr()}` });
+    const source = await waitFor(
+      async () => {
+        const answer = (await (await fetch(`${base}/status`)).json()) as {
+          source: { failing: boolean; error: string | null; fetchedRevision: string | null; lastGoodRevision: string | null };
+        };
+        return answer.source.failing && answer.source.fetchedRevision === refused ? answer.source : undefined;
+      },
+      { timeoutMs: 30_000, message: `the refused ${refused} in /status\n${watch.stderr()}` },
+    );
     expect(source.error).toContain(`commit ${refused.slice(0, 12)} is refused by --allowed-signers ${signers}: ${why}`);
     expect(source.lastGoodRevision).toBe(c1);
     expect(await readyz()).toEqual([200, `ok\nrevision ${refused} (last good revision ${c1} stays applied)\n`]);
     expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^cubeform_source_failing 1$/m);
-    expect(watch.stderr()).toMatch(new RegExp(`round \\d+ \\(commit ${refused.slice(0, 12)}\\): the source failed: commit ${refused.slice(0, 12)} is refused`));
+    expect(watch.stderr()).toMatch(
+      new RegExp(`round \\d+ \\(commit ${refused.slice(0, 12)}\\): the source failed: commit ${refused.slice(0, 12)} is refused`),
+    );
     expect(await names()).toEqual(["web"]);
   }
   const oneShot = await p.run(["validate", "--repo", repo.url, "--allowed-signers", signers], repo.env);
@@ -52,7 +89,10 @@ test("issue 21 item 6: watch --allowed-signers applies signed commits only; an u
   expect(oneShot.stderr).toContain("is refused by --allowed-signers");
 
   const c4 = commit(allowed.key, "web", "db", "cache");
-  await waitFor(async () => (await names()).includes("cache") && (await readyz())[1] === `ok\nrevision ${c4}\n`, { timeoutMs: 60_000, message: `c4 applied\n${watch.stderr()}` });
+  await waitFor(async () => (await names()).includes("cache") && (await readyz())[1] === `ok\nrevision ${c4}\n`, {
+    timeoutMs: 60_000,
+    message: `c4 applied\n${watch.stderr()}`,
+  });
   expect((await readyz())[1]).toBe(`ok\nrevision ${c4}\n`);
   watch.process.kill("SIGTERM");
   expect((await watch.exited).code).toBe(0);

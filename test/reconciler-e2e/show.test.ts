@@ -42,7 +42,9 @@ test("after apply: the ssh command of each cube, each TCP port's host:port, each
   expect(reach).toContain(`  ssh:     ${db.ssh}\n`);
   expect(reach).toContain(`  tcp:     5432 → ${web.ports[5432]}  (postgres, tcp, from 203.0.113.0/24)`);
   expect(reach).toContain(`  tcp:     6379 → ${db.ports[6379]}  (redis, tcp+udp, open to the internet)`);
-  expect(reach).toMatch(/ {2}domain: {2}\*\.e2e\.example\.com → port 8080; publish these DNS records \(0 of 3 found\):\n {13}TXT {3}_krova-verify\.e2e\.example\.com → \S+/);
+  expect(reach).toMatch(
+    / {2}domain: {2}\*\.e2e\.example\.com → port 8080; publish these DNS records \(0 of 3 found\):\n {13}TXT {3}_krova-verify\.e2e\.example\.com → \S+/,
+  );
   expect(reach).toMatch(/ {13}CNAME www\.e2e\.example\.com → dns\.krova\.cloud {2}\[may be proxied\] {2}not published yet/);
 
   const json = await p.run(["apply", "--auto-approve", "--format", "json", ...RATE]);
@@ -54,7 +56,10 @@ test("after apply: the ssh command of each cube, each TCP port's host:port, each
 test("show: every cube of the space (or the file's, or the targets), text and JSON, from the live space", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   expect((await p.run(APPLY)).code).toBe(0);
-  await p.api.createCube({ name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-legacy" });
+  await p.api.createCube(
+    { name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-legacy" },
+  );
   const before = p.mutations();
 
   const all = await p.run(["show", ...RATE]);
@@ -69,7 +74,14 @@ test("show: every cube of the space (or the file's, or the targets), text and JS
   expect(json.cubes.map((c) => c.name)).toEqual(["db", "web"]);
   const web = json.cubes.find((c) => c.name === "web");
   expect(web?.ssh?.command).toBe((await liveReach(p, "web")).ssh);
-  expect(web?.tcp).toEqual([expect.objectContaining({ cubePort: 5432, label: "postgres", address: (await liveReach(p, "web")).ports[5432], allow: ["203.0.113.0/24"] })]);
+  expect(web?.tcp).toEqual([
+    expect.objectContaining({
+      cubePort: 5432,
+      label: "postgres",
+      address: (await liveReach(p, "web")).ports[5432],
+      allow: ["203.0.113.0/24"],
+    }),
+  ]);
   expect(web?.domains.map((d) => [d.hostname, d.complete, d.records.length])).toEqual([
     ["*.e2e.example.com", false, 3],
     ["www.e2e.example.com", false, 1],

@@ -25,10 +25,14 @@ let pendingLists = 0;
 function hostile(x: Exchange): { status: number; body: unknown } | undefined {
   if (typeof x.body !== "object" || x.body === null) return undefined;
   let text = JSON.stringify(x.body);
-  if (x.method === "GET" && /\/snapshots$/.test(x.path) && pendingLists-- > 0) text = text.replaceAll('"status":"complete"', '"status":"creating"');
-  text = text.replaceAll('"name":"web"', `"name":${JSON.stringify(HOSTILE)}`).replaceAll('"name":"snap"', `"name":${JSON.stringify(LEADING)}`);
+  if (x.method === "GET" && /\/snapshots$/.test(x.path) && pendingLists-- > 0)
+    text = text.replaceAll('"status":"complete"', '"status":"creating"');
+  text = text
+    .replaceAll('"name":"web"', `"name":${JSON.stringify(HOSTILE)}`)
+    .replaceAll('"name":"snap"', `"name":${JSON.stringify(LEADING)}`);
   const body = JSON.parse(text) as Record<string, unknown>;
-  if (x.path.endsWith("/auth/cli/start")) Object.assign(body, { userCode: HOSTILE, verificationUriComplete: `https://login.example/${HOSTILE}` });
+  if (x.path.endsWith("/auth/cli/start"))
+    Object.assign(body, { userCode: HOSTILE, verificationUriComplete: `https://login.example/${HOSTILE}` });
   if (x.method === "POST" && /\/cubes\/imports$/.test(x.path)) {
     const started = (body.import as Record<string, unknown> | undefined) ?? body;
     started.importId = HOSTILE;
@@ -41,12 +45,16 @@ function expectInert(run: Finished): void {
   for (const stream of [run.stderr, run.stdout]) {
     expect(stream).not.toContain("\u001b");
     expect(stream).not.toContain("\r");
-    for (const line of stream.split("\n")) expect(line.trimStart().startsWith("::"), `a workflow command: ${JSON.stringify(line)}`).toBe(false);
+    for (const line of stream.split("\n"))
+      expect(line.trimStart().startsWith("::"), `a workflow command: ${JSON.stringify(line)}`).toBe(false);
   }
 }
 
 async function cube(p: Project, state: "running" | "stopped"): Promise<string> {
-  const created = await p.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-web" });
+  const created = await p.api.createCube(
+    { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-web" },
+  );
   await waitFor(async () => ((await p.api.getCube(created.id)).state === "running" ? true : undefined));
   if (state === "stopped") {
     await p.api.powerOff(created.id);
@@ -80,7 +88,10 @@ test("item 3: cube ssh's note on a stopped cube, and upload's import line, are e
   expectInert(ssh);
 
   writeFileSync(join(p.cwd, "web.cube"), randomBytes(1024 * 1024 + 1));
-  const upload = await p.run(["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, "--vcpu", "1", "--ram-gb", "1", "--disk-gb", "10", ...RATE], env);
+  const upload = await p.run(
+    ["upload", "web.cube", "--name", "restored", "--ssh-key", SSH_KEY, "--vcpu", "1", "--ram-gb", "1", "--disk-gb", "10", ...RATE],
+    env,
+  );
   expect(upload.stderr).toContain("import a1\\n::error::injected\\r\\u001b[2Kfake line: ");
   expectInert(upload);
 });

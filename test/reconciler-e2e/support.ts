@@ -69,7 +69,15 @@ export async function project(files: Record<string, string> = {}): Promise<Proje
     children.push(child);
     return child;
   };
-  return { emu, api, cwd, env, start, run: (args, extra) => start(args, extra).exited, mutations: () => emu.admin.requests().filter((r) => r.mutating).length };
+  return {
+    emu,
+    api,
+    cwd,
+    env,
+    start,
+    run: (args, extra) => start(args, extra).exited,
+    mutations: () => emu.admin.requests().filter((r) => r.mutating).length,
+  };
 }
 
 /** This test file's state directory (locks, pacing window) unless a test passes its own. */
@@ -152,7 +160,10 @@ export interface HoldingProxy {
  * A pass-through proxy to the emulator that holds back one request, as a slow network would:
  * the client has sent it, the API has not seen it yet.
  */
-export async function holdingProxy(emu: RunningEmulator, hold: (method: string, path: string, body: string) => boolean): Promise<HoldingProxy> {
+export async function holdingProxy(
+  emu: RunningEmulator,
+  hold: (method: string, path: string, body: string) => boolean,
+): Promise<HoldingProxy> {
   let onHeld: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (onHeld = resolve));
   let heldRequest: { method: string; path: string; headers: Record<string, string>; body: string } | undefined;
@@ -169,10 +180,13 @@ export async function holdingProxy(emu: RunningEmulator, hold: (method: string, 
     answer(res, await forward(emu, request));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
@@ -205,9 +219,16 @@ function forwardable(headers: IncomingMessage["headers"]): Record<string, string
   return out;
 }
 
-async function forward(emu: RunningEmulator, request: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<{ status: number; contentType: string; text: string }> {
+async function forward(
+  emu: RunningEmulator,
+  request: { method: string; path: string; headers: Record<string, string>; body: string },
+): Promise<{ status: number; contentType: string; text: string }> {
   const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== "";
-  const response = await fetch(`${emu.origin}${request.path}`, { method: request.method, headers: request.headers, ...(hasBody ? { body: request.body } : {}) });
+  const response = await fetch(`${emu.origin}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    ...(hasBody ? { body: request.body } : {}),
+  });
   return { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", text: await response.text() };
 }
 

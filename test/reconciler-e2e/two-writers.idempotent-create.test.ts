@@ -17,7 +17,14 @@ const TRIALS = 20;
 /** A machine of its own: its checkout (.cubeform/ journal), HOME, XDG directories and TMPDIR. */
 function machine(root: string, name: string): { cwd: string; env: Record<string, string> } {
   const home = join(root, name);
-  const dirs = { HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CACHE_HOME: join(home, "cache"), XDG_CONFIG_HOME: join(home, "config"), XDG_RUNTIME_DIR: join(home, "run"), TMPDIR: join(home, "tmp") };
+  const dirs = {
+    HOME: home,
+    XDG_STATE_HOME: join(home, "state"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_RUNTIME_DIR: join(home, "run"),
+    TMPDIR: join(home, "tmp"),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   const cwd = join(home, "checkout");
   mkdirSync(cwd);
@@ -40,19 +47,25 @@ test(`item 4: two writers on two machines apply the same ${NAMES.length}-cube fi
     const space = emu.admin.createSpace({ name: `trial-${trial}` });
     const writers = ["a", "b"].map((name) => machine(root, `t${trial}-${name}`));
     const runs = writers.map(({ cwd, env }) =>
-      startBin(["apply", "--auto-approve", ...RATE, "--poll-interval", "20"], { cwd, env: { ...env, CUBE_API_URL: emu.url, CUBE_API_KEY: space.ownerKey } }),
+      startBin(["apply", "--auto-approve", ...RATE, "--poll-interval", "20"], {
+        cwd,
+        env: { ...env, CUBE_API_URL: emu.url, CUBE_API_KEY: space.ownerKey },
+      }),
     );
     const finished: Finished[] = await Promise.all(runs.map((r) => r.exited));
     exits.push(finished.map((f) => f.code).join("/"));
     // Each run either made the space match or stopped at a cube the other made (never a second one).
-    for (const run of finished) if (run.code !== 0) expect(run.stdout + run.stderr).toMatch(/appeared in the space after the plan was made|The space matches/);
+    for (const run of finished)
+      if (run.code !== 0) expect(run.stdout + run.stderr).toMatch(/appeared in the space after the plan was made|The space matches/);
     const api = createClient({ baseUrl: emu.url, apiKey: space.ownerKey, spaceId: space.spaceId, rateLimit: FAST_LIMIT });
     const live = (await api.listCubes()).filter((c) => c.state !== "deleted");
     await api.close();
     duplicates.push(live.length - new Set(live.map((c) => c.name)).size);
     expect(new Set(live.map((c) => c.name))).toEqual(new Set(NAMES));
   }
-  console.info(`two writers, ${TRIALS} trials of ${NAMES.length} cubes: duplicates per trial ${JSON.stringify(duplicates)}, exit codes ${JSON.stringify(exits)}`);
+  console.info(
+    `two writers, ${TRIALS} trials of ${NAMES.length} cubes: duplicates per trial ${JSON.stringify(duplicates)}, exit codes ${JSON.stringify(exits)}`,
+  );
   expect(duplicates.reduce((a, b) => a + b, 0)).toBe(0);
 }, 600_000);
 
@@ -68,7 +81,9 @@ test("item 4: a cube deleted and declared again is created anew, not answered wi
   const live = (await p.api.listCubes()).filter((c) => c.state !== "deleted");
   expect(live.map((c) => c.name)).toEqual(["web"]);
   expect(live[0]!.id).not.toBe(old!.id);
-  expect(again.stdout).toContain(`create-cube cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`);
+  expect(again.stdout).toContain(
+    `create-cube cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`,
+  );
   // The first key was answered from the API's store (the deleted cube); the next one, naming it, created the cube.
   const creates = p.emu.admin.requests().filter((r) => r.method === "POST" && r.path.endsWith("/cubes"));
   expect(creates.map((r) => r.replayed)).toEqual([false, true, false]);

@@ -19,7 +19,10 @@ test("under --format github a warning is an annotation at its line, escaped, and
 });
 
 test("warnings: { ignore: [disk-cap] } silences that kind and no other (issue 22 item 6)", async () => {
-  const p = await project({ "cubeform.yaml": `${BIG}warnings: { ignore: [disk-cap] }\n`, "cpu.yaml": `${BIG.replace("vcpu: 1, ramGb: 1, diskGb: 120", "vcpu: 32, ramGb: 1, diskGb: 120")}warnings: { ignore: [disk-cap] }\n` });
+  const p = await project({
+    "cubeform.yaml": `${BIG}warnings: { ignore: [disk-cap] }\n`,
+    "cpu.yaml": `${BIG.replace("vcpu: 1, ramGb: 1, diskGb: 120", "vcpu: 32, ramGb: 1, diskGb: 120")}warnings: { ignore: [disk-cap] }\n`,
+  });
   const silenced = await p.run(["plan", ...RATE]);
   expect(silenced.code, describeRun(silenced)).toBe(2);
   expect(silenced.stderr).toBe("");
@@ -31,7 +34,10 @@ test("warnings: { ignore: [disk-cap] } silences that kind and no other (issue 22
 test("watch says a warning once, not every round (issue 22 item 6)", async () => {
   const p = await project({ "cubeform.yaml": BIG });
   const watch = p.start(["watch", "--interval", "100ms", ...RATE]);
-  await waitFor(() => (watch.stdout().match(/round \d+: /g)?.length ?? 0) >= 3 || undefined, { timeoutMs: 20_000, message: "three rounds" });
+  await waitFor(() => (watch.stdout().match(/round \d+: /g)?.length ?? 0) >= 3 || undefined, {
+    timeoutMs: 20_000,
+    message: "three rounds",
+  });
   watch.process.kill("SIGTERM");
   const run = await watch.exited;
   expect(run.stderr.split(DISK_WARNING).length - 1, describeRun(run)).toBe(1);

@@ -22,25 +22,53 @@ const TOKEN = "ghp_statusTokenForTests0123456789";
 function githubPush(port: number): Promise<Response> {
   const body = JSON.stringify({ ref: "refs/heads/main", after: randomUUID(), repository: { default_branch: "main" } });
   const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
-  return fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature }, body });
+  return fetch(`http://127.0.0.1:${port}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature },
+    body,
+  });
 }
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 30_000, message: "the metrics address" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 30_000,
+    message: "the metrics address",
+  });
   return match[1] as string;
 }
 
-test("watch --repo posts pending/success, failure for a broken commit, error for a superseded one, each once and in order; a forge outage delays statuses, not the apply", { timeout: 240_000 }, async () => {
+test("watch --repo posts pending/success, failure for a broken commit, error for a superseded one, each once and in order; a forge outage delays statuses, not the apply", {
+  timeout: 240_000,
+}, async () => {
   const repo = testRepo();
   const c1 = repo.commit({ "cubeform.yaml": plainFleet("web") });
   const p = await project();
   const forge = await startFakeForge("github", TOKEN);
   let armed = false;
-  const proxy = await holdingProxy(p.emu, (method, path, body) => armed && method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'));
+  const proxy = await holdingProxy(
+    p.emu,
+    (method, path, body) => armed && method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'),
+  );
   const port = await freePort();
   const secretFile = join(tempDir(), "push.secret");
   writeFileSync(secretFile, `${PUSH_SECRET}\n`);
-  const args = ["watch", "--apply", "--repo", repo.url, "--interval", "3s", "--metrics-port", "0", "--listen", `127.0.0.1:${port}`, "--push-secret-file", secretFile, ...RATE, "--poll-interval", "20"];
+  const args = [
+    "watch",
+    "--apply",
+    "--repo",
+    repo.url,
+    "--interval",
+    "3s",
+    "--metrics-port",
+    "0",
+    "--listen",
+    `127.0.0.1:${port}`,
+    "--push-secret-file",
+    secretFile,
+    ...RATE,
+    "--poll-interval",
+    "20",
+  ];
   const status = ["--status-provider", "github", "--status-url", forge.url, "--status-repo", "acme/fleet"];
   const watch = p.start([...args, ...status], { ...repo.env, CUBE_API_URL: proxy.url, CUBEFORM_STATUS_TOKEN: TOKEN });
   const base = await metricsUrl(watch);
@@ -49,11 +77,16 @@ test("watch --repo posts pending/success, failure for a broken commit, error for
   const has = (sha: string, state: string) => () => seen().includes(`${sha.slice(0, 7)} ${state}`);
   const inSync = (sha: string) => () => watch.stdout().includes(`(commit ${sha.slice(0, 12)}): in sync`);
   const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
-  const explain = (): string => `statuses: ${seen().join(", ")}\n--- emulator\n${JSON.stringify(p.emu.admin.requests().slice(-8))}\n--- stdout\n${watch.stdout()}\n--- stderr\n${watch.stderr()}`;
+  const explain = (): string =>
+    `statuses: ${seen().join(", ")}\n--- emulator\n${JSON.stringify(p.emu.admin.requests().slice(-8))}\n--- stdout\n${watch.stdout()}\n--- stderr\n${watch.stderr()}`;
 
   // 1. A good commit: pending, then success; the rounds every 3 s after it post nothing more.
   await waitFor(has(c1, "success"), { timeoutMs: 60_000, message: `c1 success\n${explain()}` });
-  const roundsAfter = (n: number) => waitFor(async () => Number(/^cubeform_rounds_total (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]) >= n, { timeoutMs: 60_000, message: `${n} rounds` });
+  const roundsAfter = (n: number) =>
+    waitFor(async () => Number(/^cubeform_rounds_total (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]) >= n, {
+      timeoutMs: 60_000,
+      message: `${n} rounds`,
+    });
   await roundsAfter(3);
 
   // 2. A broken commit: failure on it, with FILE:LINE:COL; c1 (still enforced) gets nothing new.
@@ -73,7 +106,10 @@ test("watch --repo posts pending/success, failure for a broken commit, error for
   expect((await githubPush(port)).status).toBe(200);
   const web = (await p.api.listCubes()).find((c) => c.name === "web")!;
   await p.api.powerOff(web.id);
-  await waitFor(async () => (await p.api.listCubes()).find((c) => c.name === "web")?.state === "stopped", { timeoutMs: 30_000, message: "web stopped out of band" });
+  await waitFor(async () => (await p.api.listCubes()).find((c) => c.name === "web")?.state === "stopped", {
+    timeoutMs: 30_000,
+    message: "web stopped out of band",
+  });
   expect(await proxy.release()).toBe(201);
   await waitFor(has(c4, "success"), { timeoutMs: 60_000, message: `c4 success\n${explain()}` });
   expect(watch.stdout()).toMatch(new RegExp(`\\(commit ${c3.slice(0, 12)}\\): 1 change left for the next round`));
@@ -84,7 +120,10 @@ test("watch --repo posts pending/success, failure for a broken commit, error for
   expect((await githubPush(port)).status).toBe(200);
   await waitFor(inSync(c5), { timeoutMs: 60_000, message: `c5 applied while the forge is down\n${explain()}` });
   expect(await names()).toEqual(["cache", "db", "queue", "web"]);
-  await waitFor(() => forge.requests.filter((r) => r.answered === 500).length >= 2, { timeoutMs: 30_000, message: "retries against the 500s" });
+  await waitFor(() => forge.requests.filter((r) => r.answered === 500).length >= 2, {
+    timeoutMs: 30_000,
+    message: "retries against the 500s",
+  });
   expect(seen().filter((s) => s.startsWith(c5.slice(0, 7)))).toEqual([]);
   forge.recover();
   await waitFor(has(c5, "success"), { timeoutMs: 60_000, message: `c5 success after the outage\n${explain()}` });

@@ -14,7 +14,12 @@ const TOKEN = "ghp_featureStatusToken0123456789";
 const PATH_KEY = "T00000000-B00000000-pathKeyThatIsASecret";
 
 async function statusOf(child: Child): Promise<{ text: string; json: FeatureLists }> {
-  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 30_000, message: "the metrics address" }))[1];
+  const base = (
+    await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+      timeoutMs: 30_000,
+      message: "the metrics address",
+    })
+  )[1];
   const text = await (await fetch(`${base}/status`)).text();
   return { text, json: JSON.parse(text) as FeatureLists };
 }
@@ -25,7 +30,9 @@ async function stop(child: Child): Promise<void> {
   expect(run.code, describeRun(run)).toBe(0);
 }
 
-test("watch --notify: /status lists each notification sent or given up, by event type and the receiver's origin (never the url's path)", { timeout: 180_000 }, async () => {
+test("watch --notify: /status lists each notification sent or given up, by event type and the receiver's origin (never the url's path)", {
+  timeout: 180_000,
+}, async () => {
   const p = await project({ "cubeform.yaml": plainFleet("web") });
   const good = await startReceiver();
   const refusing = await startReceiver();
@@ -33,15 +40,23 @@ test("watch --notify: /status lists each notification sent or given up, by event
   const watch = p.start([...WATCH, "--notify", `${good.url}/${PATH_KEY}`, "--notify", refusing.url]);
   const before = await statusOf(watch);
   expect(before.json.commitStatuses, "commit statuses are not enabled").toBeNull();
-  const sent = await waitFor(async () => {
-    const { json } = await statusOf(watch);
-    return (json.notifications ?? []).length >= 2 ? json.notifications : undefined;
-  }, { timeoutMs: 60_000, message: "two notifications on /status" });
+  const sent = await waitFor(
+    async () => {
+      const { json } = await statusOf(watch);
+      return (json.notifications ?? []).length >= 2 ? json.notifications : undefined;
+    },
+    { timeoutMs: 60_000, message: "two notifications on /status" },
+  );
   const origin = (url: string): string => new URL(url).origin;
   expect(sent).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ channel: origin(good.url), event: "drift.detected", ok: true, error: null }),
-      expect.objectContaining({ channel: origin(refusing.url), event: "drift.detected", ok: false, error: expect.stringContaining("HTTP 400") }),
+      expect.objectContaining({
+        channel: origin(refusing.url),
+        event: "drift.detected",
+        ok: false,
+        error: expect.stringContaining("HTTP 400"),
+      }),
     ]),
   );
   const { text } = await statusOf(watch);
@@ -60,18 +75,26 @@ test("watch --notify before anything is sent: notifications are enabled and empt
   await stop(watch);
 });
 
-test("watch --repo --status-provider github: /status lists the commit statuses posted, with their state and forge; the token never shows", { timeout: 180_000 }, async () => {
+test("watch --repo --status-provider github: /status lists the commit statuses posted, with their state and forge; the token never shows", {
+  timeout: 180_000,
+}, async () => {
   const repo = testRepo();
   const commit = repo.commit({ "cubeform.yaml": plainFleet("web") });
   const p = await project();
   const forge = await startFakeForge("github", TOKEN);
   const status = ["--status-provider", "github", "--status-url", forge.url, "--status-repo", "acme/fleet"];
   const watch = p.start([...WATCH, "--apply", "--repo", repo.url, ...status], { ...repo.env, CUBEFORM_STATUS_TOKEN: TOKEN });
-  const statuses = await waitFor(async () => {
-    const { json } = await statusOf(watch);
-    return (json.commitStatuses ?? []).some((s) => s.state === "success") ? json.commitStatuses : undefined;
-  }, { timeoutMs: 90_000, message: "a success status on /status" });
-  expect(statuses!.map((s) => `${s.revision} ${s.state} ${s.target} ${s.error}`)).toEqual([`${commit} success github null`, `${commit} pending github null`]);
+  const statuses = await waitFor(
+    async () => {
+      const { json } = await statusOf(watch);
+      return (json.commitStatuses ?? []).some((s) => s.state === "success") ? json.commitStatuses : undefined;
+    },
+    { timeoutMs: 90_000, message: "a success status on /status" },
+  );
+  expect(statuses!.map((s) => `${s.revision} ${s.state} ${s.target} ${s.error}`)).toEqual([
+    `${commit} success github null`,
+    `${commit} pending github null`,
+  ]);
   expect(statuses![0]!.description).toContain("the space matches this commit");
   const { text, json } = await statusOf(watch);
   expect(json.notifications, "notifications are not enabled").toBeNull();

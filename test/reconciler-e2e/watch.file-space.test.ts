@@ -8,12 +8,17 @@ import { expect, test } from "vitest";
 import { createClient } from "../../client/index.js";
 import { FAST_LIMIT, RATE, cubeNameCounts, describeRun, plainFleet, project } from "./support.js";
 
-test("watch --apply --once: the file says space A, CUBE_SPACE_ID says B: the round applies in A, B is untouched", { timeout: 120_000 }, async () => {
+test("watch --apply --once: the file says space A, CUBE_SPACE_ID says B: the round applies in A, B is untouched", {
+  timeout: 120_000,
+}, async () => {
   const p = await project();
   const b = p.emu.admin.createSpace({ name: "team-b" });
   const apiB = createClient({ baseUrl: p.emu.url, apiKey: b.ownerKey, spaceId: b.spaceId, rateLimit: FAST_LIMIT });
   try {
-    writeFileSync(join(p.cwd, "cubeform.yaml"), plainFleet("web").replace("apiVersion: cubeform/v1\n", `apiVersion: cubeform/v1\nspace: ${p.emu.spaceId}\n`));
+    writeFileSync(
+      join(p.cwd, "cubeform.yaml"),
+      plainFleet("web").replace("apiVersion: cubeform/v1\n", `apiVersion: cubeform/v1\nspace: ${p.emu.spaceId}\n`),
+    );
     const watched = await p.run(["watch", "--apply", "--once", ...RATE, "--poll-interval", "20"], { CUBE_SPACE_ID: b.spaceId });
     expect(watched.code, describeRun(watched)).toBe(0);
     expect(watched.stderr).not.toContain("space_mismatch");

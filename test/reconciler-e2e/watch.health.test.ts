@@ -8,7 +8,10 @@ import { describeRun, FLEET, project, RATE, waitFor, type Child } from "./suppor
 const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 10_000, message: "the metrics address on stderr" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 10_000,
+    message: "the metrics address on stderr",
+  });
   return match[1] as string;
 }
 
@@ -27,10 +30,13 @@ test("an API outage after good rounds turns /readyz and /healthz to 503 while /l
 
   // The API answers 503 to everything: every round fails after its retries.
   p.emu.admin.injectFault({ kind: "status", status: 503, times: 1_000_000 });
-  const [status, body] = await waitFor(async () => {
-    const answer = await probe(base, "/readyz");
-    return answer[0] === 503 ? answer : undefined;
-  }, { timeoutMs: 20_000, message: "not ready during the outage" });
+  const [status, body] = await waitFor(
+    async () => {
+      const answer = await probe(base, "/readyz");
+      return answer[0] === 503 ? answer : undefined;
+    },
+    { timeoutMs: 20_000, message: "not ready during the outage" },
+  );
   expect(status).toBe(503);
   expect(body).toContain("the last round failed");
   expect((await probe(base, "/healthz"))[0]).toBe(503);

@@ -9,7 +9,6 @@ import { expect, test } from "vitest";
 import { freePort } from "../support/ports.js";
 import { APPLY, FLEET, RATE, describeRun, project, waitFor } from "./support.js";
 
-
 test("a cube event starts a round at once: an out-of-band delete is repaired well under the interval", { timeout: 90_000 }, async () => {
   const port = await freePort();
   const fleet = `${FLEET}webhooks:
@@ -26,14 +25,22 @@ test("a cube event starts a round at once: an out-of-band delete is repaired wel
   expect(watch.stderr()).toContain(`listening for webhook deliveries on http://127.0.0.1:${port}/`);
 
   // A forged delivery is refused and starts nothing.
-  const forged = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-krova-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`, "x-krova-event": "cube.deleted" }, body: "{}" });
+  const forged = await fetch(`http://127.0.0.1:${port}/`, {
+    method: "POST",
+    headers: { "x-krova-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`, "x-krova-event": "cube.deleted" },
+    body: "{}",
+  });
   expect(forged.status).toBe(401);
 
   const web = (await p.api.listCubes()).find((c) => c.name === "web")!;
   const postgres = (await p.api.listTcpMappings(web.id)).find((m) => m.cubePort === 5432)!;
   const started = performance.now();
   await p.api.deleteTcpMapping(web.id, postgres.id);
-  await waitFor(async () => (await p.api.listTcpMappings(web.id)).some((m) => m.cubePort === 5432 && m.label === "postgres"), { timeoutMs: 30_000, intervalMs: 20, message: "the deleted port to be re-created" });
+  await waitFor(async () => (await p.api.listTcpMappings(web.id)).some((m) => m.cubePort === 5432 && m.label === "postgres"), {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    message: "the deleted port to be re-created",
+  });
   const repairMs = performance.now() - started;
   console.log(`watch --listen repair latency: ${Math.round(repairMs)} ms (polling interval 60000 ms)`);
   expect(repairMs).toBeLessThan(20_000);
@@ -47,7 +54,9 @@ test("a cube event starts a round at once: an out-of-band delete is repaired wel
   const json = await p.run(["webhook", "deliveries", `http://127.0.0.1:${port}/`, "--format", "json", ...RATE]);
   expect(json.code, describeRun(json)).toBe(0);
   const log = JSON.parse(json.stdout) as { deliveries: { event: string; status: string; attempts: number; lastError: string | null }[] };
-  expect(log.deliveries).toContainEqual(expect.objectContaining({ event: "tcp_mapping.removed", status: "delivered", attempts: 1, lastError: null }));
+  expect(log.deliveries).toContainEqual(
+    expect.objectContaining({ event: "tcp_mapping.removed", status: "delivered", attempts: 1, lastError: null }),
+  );
   const text = await p.run(["webhook", "deliveries", `http://127.0.0.1:${port}/`, ...RATE]);
   expect(text.code, describeRun(text)).toBe(0);
   expect(text.stdout).toMatch(/tcp_mapping\.removed\s+delivered\s+1/);

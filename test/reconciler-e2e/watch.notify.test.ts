@@ -16,7 +16,8 @@ const NAMES = Array.from({ length: 20 }, (_, i) => `n${String(i + 1).padStart(2,
 const ofType = (receiver: Receiver, type: string): Received[] => unique(receiver.accepted()).filter((r) => r.body.type === type);
 /** Retries resend an event under its id: a receiver keeps the first. */
 const unique = (received: Received[]): Received[] => [...new Map(received.map((r) => [r.body.id, r])).values()];
-const addresses = (events: Received[]): string[] => events.flatMap((e) => ((e.body.details as { resources: { address: string }[] }).resources ?? []).map((r) => r.address));
+const addresses = (events: Received[]): string[] =>
+  events.flatMap((e) => ((e.body.details as { resources: { address: string }[] }).resources ?? []).map((r) => r.address));
 
 async function metrics(child: Child): Promise<Record<string, number>> {
   const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000 }))[1];
@@ -28,63 +29,92 @@ async function metrics(child: Child): Promise<Record<string, number>> {
   return values;
 }
 
-test(
-  "20 cubes stopped out of band during watch --apply --notify: one drift.detected and one drift.repaired per drift, not one per round; signed; a receiver answering 500 delays neither the repair nor the rounds, and gets them on retry",
-  { timeout: 240_000 },
-  async () => {
-    const fleet = `${plainFleet(...NAMES).replace(/^(  - name: n\d+)$/gm, "$1\n    power: running")}warnings: { ignore: [vcpu-cap, disk-cap] }\n`;
-    const p = await project({ "cubeform.yaml": fleet, "notify.secret": `${SECRET}\n` });
-    expect((await p.run(APPLY)).code).toBe(0);
-    const receiver = await startReceiver();
-    // Down (500) until every cube is repaired: the repair cannot have waited for a delivery.
-    let down = true;
-    receiver.answer = () => (down ? { status: 500 } : { status: 200 });
-    const watch = p.start([...WATCH, "--apply", "--notify", receiver.url, "--notify-secret-file", "notify.secret"]);
-    await waitFor(() => watch.stdout().includes(": in sync"), { timeoutMs: 60_000, message: "watch in sync" });
+test("20 cubes stopped out of band during watch --apply --notify: one drift.detected and one drift.repaired per drift, not one per round; signed; a receiver answering 500 delays neither the repair nor the rounds, and gets them on retry", {
+  timeout: 240_000,
+}, async () => {
+  const fleet = `${plainFleet(...NAMES).replace(/^( {2}- name: n\d+)$/gm, "$1\n    power: running")}warnings: { ignore: [vcpu-cap, disk-cap] }\n`;
+  const p = await project({ "cubeform.yaml": fleet, "notify.secret": `${SECRET}\n` });
+  expect((await p.run(APPLY)).code).toBe(0);
+  const receiver = await startReceiver();
+  // Down (500) until every cube is repaired: the repair cannot have waited for a delivery.
+  let down = true;
+  receiver.answer = () => (down ? { status: 500 } : { status: 200 });
+  const watch = p.start([...WATCH, "--apply", "--notify", receiver.url, "--notify-secret-file", "notify.secret"]);
+  await waitFor(() => watch.stdout().includes(": in sync"), { timeoutMs: 60_000, message: "watch in sync" });
 
-    const cubes = (await p.api.listCubes()).filter((c) => NAMES.includes(c.name));
-    for (const cube of cubes) await p.api.powerOff(cube.id);
-    await waitFor(async () => (await p.api.listCubes()).filter((c) => NAMES.includes(c.name) && c.state === "running").length === 20 && watch.stdout().trimEnd().endsWith(": in sync"), {
+  const cubes = (await p.api.listCubes()).filter((c) => NAMES.includes(c.name));
+  for (const cube of cubes) await p.api.powerOff(cube.id);
+  await waitFor(
+    async () =>
+      (await p.api.listCubes()).filter((c) => NAMES.includes(c.name) && c.state === "running").length === 20 &&
+      watch.stdout().trimEnd().endsWith(": in sync"),
+    {
       timeoutMs: 120_000,
       message: "watch to start the 20 cubes again",
+    },
+  );
+  expect(receiver.accepted(), "the repair finished while the receiver answered only 500").toEqual([]);
+  // The round's events are queued as it ends: the first tries may come just after its "in sync" line.
+  await waitFor(() => receiver.all.length > 0, { timeoutMs: 30_000, message: "deliveries tried while the receiver is down" });
+  await waitFor(async () => ((await metrics(watch)).cubeform_notification_failures_total ?? 0) > 0, {
+    timeoutMs: 30_000,
+    message: "failed tries counted",
+  });
+  down = false;
+
+  const expected = NAMES.map((name) => `cube/${name}`).sort();
+  await waitFor(() => addresses(ofType(receiver, "drift.repaired")).length >= 20, {
+    timeoutMs: 60_000,
+    message: "the repaired events delivered on retry",
+  });
+  // Many more rounds, in sync: nothing more is sent.
+  const rounds = (await metrics(watch)).cubeform_rounds_total ?? 0;
+  await waitFor(async () => ((await metrics(watch)).cubeform_rounds_total ?? 0) >= rounds + 10, {
+    timeoutMs: 60_000,
+    message: "10 more rounds",
+  });
+  await waitFor(async () => ((await metrics(watch)).cubeform_notifications_queued ?? 1) === 0, {
+    timeoutMs: 60_000,
+    message: "the queue empty",
+  });
+
+  const detected = ofType(receiver, "drift.detected");
+  const repaired = ofType(receiver, "drift.repaired");
+  expect(addresses(detected).sort(), "each drift detected once").toEqual(expected);
+  expect(addresses(repaired).sort(), "each drift repaired once").toEqual(expected);
+  expect(
+    unique(receiver.accepted())
+      .map((r) => r.body.type)
+      .filter((t) => !String(t).startsWith("drift.")),
+  ).toEqual([]);
+  for (const event of [...detected, ...repaired]) {
+    expect(event.body).toMatchObject({
+      version: 1,
+      space: p.emu.spaceId,
+      revision: null,
+      command: "watch",
+      source: { kind: "files", files: ["cubeform.yaml"] },
     });
-    expect(receiver.accepted(), "the repair finished while the receiver answered only 500").toEqual([]);
-    // The round's events are queued as it ends: the first tries may come just after its "in sync" line.
-    await waitFor(() => receiver.all.length > 0, { timeoutMs: 30_000, message: "deliveries tried while the receiver is down" });
-    await waitFor(async () => ((await metrics(watch)).cubeform_notification_failures_total ?? 0) > 0, { timeoutMs: 30_000, message: "failed tries counted" });
-    down = false;
+    const resources = (
+      event.body.details as { resources: { action: string; fields: { path: string; live: unknown; desired: unknown }[] }[] }
+    ).resources;
+    for (const resource of resources) expect(resource.fields.find((f) => f.path === "power")).toMatchObject({ desired: "running" });
+  }
+  for (const received of receiver.accepted()) expect(receiver.verifies(received, SECRET), "signature verifies with the secret").toBe(true);
+  const after = await metrics(watch);
+  expect(after.cubeform_notifications_sent_total).toBe(detected.length + repaired.length);
+  expect(after.cubeform_notifications_dropped_total).toBe(0);
+  const everything = watch.stdout() + watch.stderr() + receiver.all.map((r) => r.raw.toString() + JSON.stringify(r.headers)).join("\n");
+  for (const secret of [SECRET, p.emu.apiKey, receiver.url]) expect(everything).not.toContain(secret);
 
-    const expected = NAMES.map((name) => `cube/${name}`).sort();
-    await waitFor(() => addresses(ofType(receiver, "drift.repaired")).length >= 20, { timeoutMs: 60_000, message: "the repaired events delivered on retry" });
-    // Many more rounds, in sync: nothing more is sent.
-    const rounds = (await metrics(watch)).cubeform_rounds_total ?? 0;
-    await waitFor(async () => ((await metrics(watch)).cubeform_rounds_total ?? 0) >= rounds + 10, { timeoutMs: 60_000, message: "10 more rounds" });
-    await waitFor(async () => ((await metrics(watch)).cubeform_notifications_queued ?? 1) === 0, { timeoutMs: 60_000, message: "the queue empty" });
+  watch.process.kill("SIGTERM");
+  const run = await watch.exited;
+  expect(run.code, describeRun(run)).toBe(0);
+});
 
-    const detected = ofType(receiver, "drift.detected");
-    const repaired = ofType(receiver, "drift.repaired");
-    expect(addresses(detected).sort(), "each drift detected once").toEqual(expected);
-    expect(addresses(repaired).sort(), "each drift repaired once").toEqual(expected);
-    expect(unique(receiver.accepted()).map((r) => r.body.type).filter((t) => !String(t).startsWith("drift."))).toEqual([]);
-    for (const event of [...detected, ...repaired]) {
-      expect(event.body).toMatchObject({ version: 1, space: p.emu.spaceId, revision: null, command: "watch", source: { kind: "files", files: ["cubeform.yaml"] } });
-      const resources = (event.body.details as { resources: { action: string; fields: { path: string; live: unknown; desired: unknown }[] }[] }).resources;
-      for (const resource of resources) expect(resource.fields.find((f) => f.path === "power")).toMatchObject({ desired: "running" });
-    }
-    for (const received of receiver.accepted()) expect(receiver.verifies(received, SECRET), "signature verifies with the secret").toBe(true);
-    const after = await metrics(watch);
-    expect(after.cubeform_notifications_sent_total).toBe(detected.length + repaired.length);
-    expect(after.cubeform_notifications_dropped_total).toBe(0);
-    const everything = watch.stdout() + watch.stderr() + receiver.all.map((r) => r.raw.toString() + JSON.stringify(r.headers)).join("\n");
-    for (const secret of [SECRET, p.emu.apiKey, receiver.url]) expect(everything).not.toContain(secret);
-
-    watch.process.kill("SIGTERM");
-    const run = await watch.exited;
-    expect(run.code, describeRun(run)).toBe(0);
-  },
-);
-
-test("watch --repo --notify --notify-format slack: source.broken once per broken commit, in Slack's shape, while the last good commit stays enforced", { timeout: 180_000 }, async () => {
+test("watch --repo --notify --notify-format slack: source.broken once per broken commit, in Slack's shape, while the last good commit stays enforced", {
+  timeout: 180_000,
+}, async () => {
   const p = await project();
   const repo = testRepo();
   repo.commit({ "cubeform.yaml": plainFleet("web") });
@@ -104,7 +134,10 @@ test("watch --repo --notify --notify-format slack: source.broken once per broken
   await waitFor(async () => (await roundsAt()) >= second + 8, { timeoutMs: 60_000, message: "8 more rounds" });
 
   // The first round's create of web is drift too (drift.detected, drift.repaired): only the source events count here.
-  const bodies = receiver.accepted().map((r) => r.body as { text: string; blocks: { type: string }[] }).filter((b) => b.text.includes("*source.broken*"));
+  const bodies = receiver
+    .accepted()
+    .map((r) => r.body as { text: string; blocks: { type: string }[] })
+    .filter((b) => b.text.includes("*source.broken*"));
   expect(bodies, "one per broken commit").toHaveLength(2);
   for (const body of bodies) {
     expect(Object.keys(body).sort()).toEqual(["blocks", "text"]);
@@ -118,7 +151,9 @@ test("watch --repo --notify --notify-format slack: source.broken once per broken
   expect((await watch.exited).code).toBe(0);
 });
 
-test("apply --notify (CI): apply.failed names the failed step; a change over the budget sends budget.blocked; both signed", { timeout: 120_000 }, async () => {
+test("apply --notify (CI): apply.failed names the failed step; a change over the budget sends budget.blocked; both signed", {
+  timeout: 120_000,
+}, async () => {
   const p = await project({ "cubeform.yaml": plainFleet("web", "db"), "notify.secret": SECRET });
   const receiver = await startReceiver();
   const notify = ["--notify", receiver.url, "--notify-secret-file", "notify.secret"];
@@ -126,7 +161,11 @@ test("apply --notify (CI): apply.failed names the failed step; a change over the
   const failed = await p.run([...APPLY, ...notify]);
   expect(failed.code, describeRun(failed)).toBe(1);
   expect(receiver.accepted().map((r) => r.body.type)).toEqual(["apply.failed"]);
-  const event = receiver.accepted()[0]!.body as { space: string; command: string; details: { failedSteps: { op: string; address: string }[] } };
+  const event = receiver.accepted()[0]!.body as {
+    space: string;
+    command: string;
+    details: { failedSteps: { op: string; address: string }[] };
+  };
   expect(event).toMatchObject({ space: p.emu.spaceId, command: "apply" });
   expect(event.details.failedSteps).toEqual([expect.objectContaining({ op: "create-cube" })]);
 
@@ -139,7 +178,8 @@ test("apply --notify (CI): apply.failed names the failed step; a change over the
   expect(blocked.details.budget).toBe(1);
   expect(blocked.details.after).toBeGreaterThan(1);
   for (const received of receiver.accepted()) expect(receiver.verifies(received, SECRET)).toBe(true);
-  for (const text of [failed.stdout, failed.stderr, held.stdout, held.stderr, ...receiver.all.map((r) => r.raw.toString())]) expect(text).not.toContain(SECRET);
+  for (const text of [failed.stdout, failed.stderr, held.stdout, held.stderr, ...receiver.all.map((r) => r.raw.toString())])
+    expect(text).not.toContain(SECRET);
 });
 
 test("drift --notify: one drift.detected for a space that differs; none when it is in sync", { timeout: 120_000 }, async () => {
@@ -155,10 +195,13 @@ test("drift --notify: one drift.detected for a space that differs; none when it 
   expect(receiver.accepted()).toHaveLength(1);
 });
 
-test("apply --notify: a mandatory policy violation sends policy.blocked; the same apply with --override-policy sends policy.overridden with the reason (issue 36 item 4)", { timeout: 120_000 }, async () => {
+test("apply --notify: a mandatory policy violation sends policy.blocked; the same apply with --override-policy sends policy.overridden with the reason (issue 36 item 4)", {
+  timeout: 120_000,
+}, async () => {
   const p = await project({
     "cubeform.yaml": plainFleet("web").replace("  - name: web\n", "  - name: web\n    resources: { vcpu: 2, ramGb: 1, diskGb: 10 }\n"),
-    "policy.yaml": "apiVersion: cubeform/v1\nkind: Policy\nrules:\n  - name: small-cubes\n    enforcement: mandatory\n    max: { vcpu: 1 }\n",
+    "policy.yaml":
+      "apiVersion: cubeform/v1\nkind: Policy\nrules:\n  - name: small-cubes\n    enforcement: mandatory\n    max: { vcpu: 1 }\n",
   });
   const receiver = await startReceiver();
   const notify = ["--policy", "policy.yaml", "--notify", receiver.url];
@@ -169,6 +212,12 @@ test("apply --notify: a mandatory policy violation sends policy.blocked; the sam
   expect(overridden.code, describeRun(overridden)).toBe(0);
   const [blocked, override] = receiver.accepted().map((r) => r.body as { type: string; details: Record<string, unknown> });
   expect(receiver.accepted()).toHaveLength(2);
-  expect(blocked).toMatchObject({ type: "policy.blocked", details: { violations: [expect.objectContaining({ rule: "small-cubes", address: "cube/web" })] } });
-  expect(override).toMatchObject({ type: "policy.overridden", details: { overrides: [{ rule: "small-cubes", reason: "load test until Friday (OPS-42)" }], outcome: "applied" } });
+  expect(blocked).toMatchObject({
+    type: "policy.blocked",
+    details: { violations: [expect.objectContaining({ rule: "small-cubes", address: "cube/web" })] },
+  });
+  expect(override).toMatchObject({
+    type: "policy.overridden",
+    details: { overrides: [{ rule: "small-cubes", reason: "load test until Friday (OPS-42)" }], outcome: "applied" },
+  });
 });

@@ -18,13 +18,21 @@ function githubPush(port: number, body: string, deliveryId: string): Promise<Res
   const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
   return fetch(`http://127.0.0.1:${port}/`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": "push", "x-github-delivery": deliveryId, "x-hub-signature-256": signature },
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "push",
+      "x-github-delivery": deliveryId,
+      "x-hub-signature-256": signature,
+    },
     body,
   });
 }
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000, message: "the metrics address" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 20_000,
+    message: "the metrics address",
+  });
   return match[1] as string;
 }
 
@@ -38,22 +46,46 @@ async function rounds(base: string): Promise<{ finished: number; running: boolea
 /** Once no round runs and the count holds over two reads (rounds take well under the 60 s interval, so only pushes start them). */
 async function settledRounds(base: string): Promise<number> {
   let last = -1;
-  return waitFor(async () => {
-    const now = await rounds(base);
-    const settled = !now.running && now.finished === last ? now.finished : undefined;
-    last = now.running ? -1 : now.finished;
-    return settled;
-  }, { timeoutMs: 30_000, intervalMs: 200, message: "rounds to settle" });
+  return waitFor(
+    async () => {
+      const now = await rounds(base);
+      const settled = !now.running && now.finished === last ? now.finished : undefined;
+      last = now.running ? -1 : now.finished;
+      return settled;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, message: "rounds to settle" },
+  );
 }
 
-test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery starts none; a new push starts one", { timeout: 120_000 }, async () => {
+test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery starts none; a new push starts one", {
+  timeout: 120_000,
+}, async () => {
   const repo = testRepo();
   const c1 = repo.commit({ "cubeform.yaml": plainFleet("web") });
   const p = await project();
   const port = await freePort();
   const secretFile = join(tempDir(), "push.secret");
   writeFileSync(secretFile, `${PUSH_SECRET}\n`);
-  const watch = p.start(["watch", "--apply", "--repo", repo.url, "--interval", "60s", "--metrics-port", "0", "--listen", `127.0.0.1:${port}`, "--push-secret-file", secretFile, ...RATE, "--poll-interval", "20"], repo.env);
+  const watch = p.start(
+    [
+      "watch",
+      "--apply",
+      "--repo",
+      repo.url,
+      "--interval",
+      "60s",
+      "--metrics-port",
+      "0",
+      "--listen",
+      `127.0.0.1:${port}`,
+      "--push-secret-file",
+      secretFile,
+      ...RATE,
+      "--poll-interval",
+      "20",
+    ],
+    repo.env,
+  );
   const base = await metricsUrl(watch);
   await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), { timeoutMs: 60_000, message: "the first round" });
   const before = await settledRounds(base);
@@ -63,7 +95,10 @@ test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery
   const answers: unknown[] = [];
   const firstId = randomUUID();
   for (let i = 0; i < 100; i++) answers.push(await (await githubPush(port, body, i === 0 ? firstId : randomUUID())).json());
-  await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), { timeoutMs: 30_000, message: "the pushed commit applied" });
+  await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), {
+    timeoutMs: 30_000,
+    message: "the pushed commit applied",
+  });
   const afterReplays = await settledRounds(base);
   console.log(`100 replays of one signed push: ${afterReplays - before} rounds started`);
   expect(afterReplays - before).toBeLessThanOrEqual(2);
@@ -77,9 +112,16 @@ test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery
 
   // A new push (another commit, another body) is not a replay: it starts a round.
   const c3 = repo.commit({ "cubeform.yaml": plainFleet("web", "db", "cache") });
-  const next = await githubPush(port, JSON.stringify({ ref: "refs/heads/main", before: c2, after: c3, repository: { default_branch: "main" } }), randomUUID());
+  const next = await githubPush(
+    port,
+    JSON.stringify({ ref: "refs/heads/main", before: c2, after: c3, repository: { default_branch: "main" } }),
+    randomUUID(),
+  );
   expect(await next.json()).toEqual({ received: true });
-  await waitFor(() => watch.stdout().includes(`(commit ${c3.slice(0, 12)}): in sync`), { timeoutMs: 30_000, message: "the new push applied" });
+  await waitFor(() => watch.stdout().includes(`(commit ${c3.slice(0, 12)}): in sync`), {
+    timeoutMs: 30_000,
+    message: "the new push applied",
+  });
 
   watch.process.kill("SIGTERM");
   const ended = await watch.exited;

@@ -12,10 +12,13 @@ test("watch --apply re-creates a cube deleted out of band within one round, not 
   const [old] = await p.api.listCubes();
   await p.api.deleteCube(old!.id);
   const started = Date.now();
-  const live = await waitFor(async () => (await p.api.listCubes()).find((c) => c.name === "web" && c.state === "running" && c.id !== old!.id), {
-    timeoutMs: 60_000,
-    message: "watch to re-create web",
-  }).catch((error: Error) => {
+  const live = await waitFor(
+    async () => (await p.api.listCubes()).find((c) => c.name === "web" && c.state === "running" && c.id !== old!.id),
+    {
+      timeoutMs: 60_000,
+      message: "watch to re-create web",
+    },
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\nstdout:\n${watch.stdout()}\nstderr:\n${watch.stderr()}`);
   });
   expect(live.id).not.toBe(old!.id);
@@ -23,7 +26,9 @@ test("watch --apply re-creates a cube deleted out of band within one round, not 
   console.info(`out-of-band delete repaired by watch --apply in ${repairedInMs} ms (--wait-timeout 120s)`);
   expect(repairedInMs).toBeLessThan(60_000);
   await waitFor(() => watch.stdout().split(": in sync").length > 2, { timeoutMs: 30_000, message: "watch in sync again" });
-  expect(watch.stdout()).toContain(`cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`);
+  expect(watch.stdout()).toContain(
+    `cube/web: the create's key was answered with ${old!.id}, which is gone: creating it again with a new key`,
+  );
   const creates = p.emu.admin.requests().filter((r) => r.method === "POST" && r.path.endsWith("/cubes"));
   expect(creates.map((r) => r.replayed)).toEqual([false, true, false]);
   watch.process.kill("SIGTERM");

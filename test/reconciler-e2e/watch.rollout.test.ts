@@ -29,7 +29,10 @@ cubes:
 `;
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000, message: "the metrics address on stderr" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 20_000,
+    message: "the metrics address on stderr",
+  });
   return match[1] as string;
 }
 
@@ -40,56 +43,69 @@ async function get(url: string): Promise<[number, string]> {
 
 const gauge = (metrics: string): string | undefined => /^cubeform_rollout_in_progress\{group="web"\} (\S+)$/m.exec(metrics)?.[1];
 
-test("watch --apply: a rollout under way is in /readyz's detail (still 200) and in cubeform_rollout_in_progress; one batch at a time", async () => {
-  // The health check fails until the test has seen the rollout reported: the first batch waits in its check meanwhile.
-  let healthy = false;
-  const server = createServer((_req, res) => res.writeHead(healthy ? 200 : 503).end());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{name}`;
+test(
+  "watch --apply: a rollout under way is in /readyz's detail (still 200) and in cubeform_rollout_in_progress; one batch at a time",
+  async () => {
+    // The health check fails until the test has seen the rollout reported: the first batch waits in its check meanwhile.
+    let healthy = false;
+    const server = createServer((_req, res) => res.writeHead(healthy ? 200 : 503).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{name}`;
 
-  healthy = true;
-  const p = await project({ "cubeform.yaml": fleet("ubuntu-24.04", url) });
-  const watch = p.start(["watch", "--apply", "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"]);
-  const base = await metricsUrl(watch);
-  await waitFor(async () => (await p.api.listCubes()).filter((c) => c.state === "running").length === 4 && (await get(`${base}/readyz`))[0] === 200, {
-    timeoutMs: 60_000,
-    message: "4 members running and ready",
-  });
-  expect((await get(`${base}/readyz`))[1]).not.toContain("rollout_in_progress");
+    healthy = true;
+    const p = await project({ "cubeform.yaml": fleet("ubuntu-24.04", url) });
+    const watch = p.start(["watch", "--apply", "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"]);
+    const base = await metricsUrl(watch);
+    await waitFor(
+      async () => (await p.api.listCubes()).filter((c) => c.state === "running").length === 4 && (await get(`${base}/readyz`))[0] === 200,
+      {
+        timeoutMs: 60_000,
+        message: "4 members running and ready",
+      },
+    );
+    expect((await get(`${base}/readyz`))[1]).not.toContain("rollout_in_progress");
 
-  let worst = 0;
-  let polling = true;
-  const polls = (async () => {
-    while (polling) {
-      const listed = await p.api.listCubes().catch(() => []);
-      worst = Math.max(worst, 4 - listed.filter((c) => c.state === "running").length);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
+    let worst = 0;
+    let polling = true;
+    const polls = (async () => {
+      while (polling) {
+        const listed = await p.api.listCubes().catch(() => []);
+        worst = Math.max(worst, 4 - listed.filter((c) => c.state === "running").length);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
 
-  healthy = false;
-  writeFileSync(join(p.cwd, "cubeform.yaml"), fleet("debian-13", url));
-  const [status, body] = await waitFor(async () => {
-    const answer = await get(`${base}/readyz`);
-    return answer[1].includes("rollout_in_progress") ? answer : undefined;
-  }, { timeoutMs: 60_000, message: "rollout_in_progress in /readyz" });
-  expect(status, "a rollout is a detail of readiness, not a reason to be unready").toBe(200);
-  expect(body).toMatch(/^ok\nrollout_in_progress: web \(batch 1 of 4, (replacing|checking)\)\n$/);
-  expect(gauge((await get(`${base}/metrics`))[1])).toBe("1");
+    healthy = false;
+    writeFileSync(join(p.cwd, "cubeform.yaml"), fleet("debian-13", url));
+    const [status, body] = await waitFor(
+      async () => {
+        const answer = await get(`${base}/readyz`);
+        return answer[1].includes("rollout_in_progress") ? answer : undefined;
+      },
+      { timeoutMs: 60_000, message: "rollout_in_progress in /readyz" },
+    );
+    expect(status, "a rollout is a detail of readiness, not a reason to be unready").toBe(200);
+    expect(body).toMatch(/^ok\nrollout_in_progress: web \(batch 1 of 4, (replacing|checking)\)\n$/);
+    expect(gauge((await get(`${base}/metrics`))[1])).toBe("1");
 
-  healthy = true;
-  await waitFor(async () => {
-    const listed = (await p.api.listCubes()).filter((c) => c.state !== "deleted");
-    return listed.length === 4 && listed.every((c) => c.image === "debian-13" && c.state === "running");
-  }, { timeoutMs: 90_000, message: "all 4 members on the new image" });
-  await waitFor(async () => gauge((await get(`${base}/metrics`))[1]) === "0", { timeoutMs: 30_000, message: "the gauge back to 0" });
-  const after = await get(`${base}/readyz`);
-  expect(after[0]).toBe(200);
-  expect(after[1]).not.toContain("rollout_in_progress");
-  polling = false;
-  await polls;
-  expect(worst, "members down at one poll (maxUnavailable 1)").toBeLessThanOrEqual(1);
-  expect(watch.stdout()).toContain("batch 4 of 4: web-4 healthy");
-  expect(watch.process.exitCode).toBeNull();
-}, TEST_MS);
+    healthy = true;
+    await waitFor(
+      async () => {
+        const listed = (await p.api.listCubes()).filter((c) => c.state !== "deleted");
+        return listed.length === 4 && listed.every((c) => c.image === "debian-13" && c.state === "running");
+      },
+      { timeoutMs: 90_000, message: "all 4 members on the new image" },
+    );
+    await waitFor(async () => gauge((await get(`${base}/metrics`))[1]) === "0", { timeoutMs: 30_000, message: "the gauge back to 0" });
+    const after = await get(`${base}/readyz`);
+    expect(after[0]).toBe(200);
+    expect(after[1]).not.toContain("rollout_in_progress");
+    polling = false;
+    await polls;
+    expect(worst, "members down at one poll (maxUnavailable 1)").toBeLessThanOrEqual(1);
+    expect(watch.stdout()).toContain("batch 4 of 4: web-4 healthy");
+    expect(watch.process.exitCode).toBeNull();
+  },
+  TEST_MS,
+);

@@ -12,7 +12,10 @@ import { RATE, describeRun, plainFleet, project, waitFor, type Child } from "./s
 const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
 
 const broken = (receiver: Receiver): { summary: string; details: { error: string; brokenRevision: string | null } }[] =>
-  receiver.accepted().map((r) => r.body as never).filter((b: { type: string }) => b.type === "source.broken");
+  receiver
+    .accepted()
+    .map((r) => r.body as never)
+    .filter((b: { type: string }) => b.type === "source.broken");
 
 async function roundsTotal(child: Child): Promise<number> {
   const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 30_000 }))[1];
@@ -24,7 +27,9 @@ async function moreRounds(child: Child, n: number): Promise<void> {
   await waitFor(async () => (await roundsTotal(child)) >= start + n, { timeoutMs: 60_000, message: `${n} more rounds` });
 }
 
-test("watch -f: a local file that breaks after a good load sends source.broken with FILE:LINE:COL, once per distinct error, and the last good load stays enforced", { timeout: 180_000 }, async () => {
+test("watch -f: a local file that breaks after a good load sends source.broken with FILE:LINE:COL, once per distinct error, and the last good load stays enforced", {
+  timeout: 180_000,
+}, async () => {
   const p = await project({ "cubeform.yaml": plainFleet("web") });
   const receiver = await startReceiver();
   const watch = p.start([...WATCH, "--apply", "--notify", receiver.url]);

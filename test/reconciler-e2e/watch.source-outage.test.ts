@@ -54,23 +54,36 @@ async function switchableGit(bare: string, env: Record<string, string>): Promise
   let isDown = false;
   const front = createServer((req, res) => {
     if (isDown) return void req.socket.destroy();
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => req.socket.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    front.close(() => resolve());
-    front.closeAllConnections();
-  }));
-  return { url: `http://127.0.0.1:${(front.address() as AddressInfo).port}${target.pathname}`, down: () => void (isDown = true), up: () => void (isDown = false) };
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        front.closeAllConnections();
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}${target.pathname}`,
+    down: () => void (isDown = true),
+    up: () => void (isDown = false),
+  };
 }
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000, message: "the metrics address" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 20_000,
+    message: "the metrics address",
+  });
   return match[1] as string;
 }
 
@@ -80,17 +93,40 @@ const metrics = async (base: string): Promise<string> => (await fetch(`${base}/m
 /** The round under way or last run. */
 const roundNumber = async (base: string): Promise<number> => (await status(base)).lastRound?.number ?? 0;
 /** The number of the first round that applied something in the output after `offset`. */
-const firstApplyingRound = (stdout: string, offset: number): number => Number(/round (\d+) \(commit \w+\): applying/.exec(stdout.slice(offset))?.[1]);
+const firstApplyingRound = (stdout: string, offset: number): number =>
+  Number(/round (\d+) \(commit \w+\): applying/.exec(stdout.slice(offset))?.[1]);
 
-test("a broken head or a git outage does not stop self-heal: out-of-band changes are repaired within one interval; /readyz stays 200, /status says why", { timeout: 180_000 }, async () => {
+test("a broken head or a git outage does not stop self-heal: out-of-band changes are repaired within one interval; /readyz stays 200, /status says why", {
+  timeout: 180_000,
+}, async () => {
   const intervalMs = 2000;
   const repo = testRepo();
   const c1 = repo.commit({ "cubeform.yaml": FLEET_WITH_PORT });
   const git = await switchableGit(repo.bare, repo.env);
   const p = await project();
-  const watch = p.start(["watch", "--apply", "--repo", git.url, "--git-token-env", "GIT_TOKEN", "--interval", `${intervalMs}ms`, "--metrics-port", "0", ...RATE, "--poll-interval", "20"], { ...repo.env, GIT_TOKEN: TOKEN });
+  const watch = p.start(
+    [
+      "watch",
+      "--apply",
+      "--repo",
+      git.url,
+      "--git-token-env",
+      "GIT_TOKEN",
+      "--interval",
+      `${intervalMs}ms`,
+      "--metrics-port",
+      "0",
+      ...RATE,
+      "--poll-interval",
+      "20",
+    ],
+    { ...repo.env, GIT_TOKEN: TOKEN },
+  );
   const base = await metricsUrl(watch);
-  await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), { timeoutMs: 60_000, message: "the first commit applied" });
+  await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), {
+    timeoutMs: 60_000,
+    message: "the first commit applied",
+  });
 
   /** Deletes web's port through the API; resolves with how long watch took to put it back, checking it was the next round's doing. */
   const deleteAndTimeRepair = async (): Promise<number> => {
@@ -100,27 +136,49 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
     const offset = watch.stdout().length;
     await p.api.deleteTcpMapping(web.id, port.id);
     const round = await roundNumber(base);
-    await waitFor(async () => (await p.api.listTcpMappings(web.id)).some((m) => m.cubePort === 5432), { timeoutMs: 20_000, intervalMs: 20, message: `the deleted port repaired\n${watch.stderr().slice(-2000)}` });
+    await waitFor(async () => (await p.api.listTcpMappings(web.id)).some((m) => m.cubePort === 5432), {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+      message: `the deleted port repaired\n${watch.stderr().slice(-2000)}`,
+    });
     const repairedIn = performance.now() - started;
-    expect(firstApplyingRound(watch.stdout(), offset), "the round under way at the change, or the next one, repairs it").toBeLessThanOrEqual(round + 1);
+    expect(
+      firstApplyingRound(watch.stdout(), offset),
+      "the round under way at the change, or the next one, repairs it",
+    ).toBeLessThanOrEqual(round + 1);
     return repairedIn;
   };
 
   // 1. A broken head: rounds go on enforcing c1.
   const c2 = repo.commit({ "cubeform.yaml": FLEET_WITH_PORT.replace("vcpu: 1", "vcpu: lots") });
-  await waitFor(async () => (await metrics(base)).includes(`cubeform_source_revision_info{revision="${c2}"} 1`), { timeoutMs: 30_000, message: "the broken head fetched" });
+  await waitFor(async () => (await metrics(base)).includes(`cubeform_source_revision_info{revision="${c2}"} 1`), {
+    timeoutMs: 30_000,
+    message: "the broken head fetched",
+  });
   const repairWhileBroken = await deleteAndTimeRepair();
   expect(await readyz(base)).toBe(200);
   const broken = await status(base);
-  expect(broken.source).toMatchObject({ kind: "git", repo: git.url, ref: "HEAD", path: "cubeform.yaml", failing: true, fetchedRevision: c2, lastGoodRevision: c1, appliedRevision: c1 });
+  expect(broken.source).toMatchObject({
+    kind: "git",
+    repo: git.url,
+    ref: "HEAD",
+    path: "cubeform.yaml",
+    failing: true,
+    fetchedRevision: c2,
+    lastGoodRevision: c1,
+    appliedRevision: c1,
+  });
   expect(broken.source.error).toContain(`cubeform.yaml at commit ${c2.slice(0, 12)} is not valid`);
   expect(broken.source.error).toMatch(/cubeform\.yaml:\d+:\d+: defaults\.resources\.vcpu/);
   expect(watch.stderr()).toContain(`the source failed: cubeform.yaml at commit ${c2.slice(0, 12)} is not valid`);
   expect(watch.stderr()).toContain(`reconciling the last good commit ${c1.slice(0, 12)}`);
-  const afterRepair = await waitFor(async () => {
-    const now = await status(base);
-    return now.lastRound?.outcome === "succeeded" && now.space.converged === true ? now : undefined;
-  }, { timeoutMs: 10_000, message: "a converged round reported" });
+  const afterRepair = await waitFor(
+    async () => {
+      const now = await status(base);
+      return now.lastRound?.outcome === "succeeded" && now.space.converged === true ? now : undefined;
+    },
+    { timeoutMs: 10_000, message: "a converged round reported" },
+  );
   expect(afterRepair.space).toMatchObject({ id: p.emu.spaceId, applying: true, converged: true, pendingChanges: 0, error: null });
   expect(afterRepair.lastRound?.revision).toBe(c1);
 
@@ -139,14 +197,22 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
   git.up();
   const back = performance.now();
   const round = await roundNumber(base);
-  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "db"), { timeoutMs: 30_000, intervalMs: 20, message: "the good commit applied after the outage" });
+  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "db"), {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    message: "the good commit applied after the outage",
+  });
   const recovery = performance.now() - back;
-  expect(firstApplyingRound(watch.stdout(), offset), "the round after git came back applies the good commit").toBeLessThanOrEqual(round + 1);
+  expect(firstApplyingRound(watch.stdout(), offset), "the round after git came back applies the good commit").toBeLessThanOrEqual(
+    round + 1,
+  );
   await waitFor(async () => (await status(base)).source.appliedRevision === c3, { timeoutMs: 10_000, message: "c3 reported applied" });
   const fixed = await status(base);
   expect(fixed.source).toMatchObject({ failing: false, error: null, failingSince: null, lastGoodRevision: c3, fetchedRevision: c3 });
 
-  console.log(`interval ${intervalMs} ms: a change through the API repaired in ${Math.round(repairWhileBroken)} ms with the head broken, ${Math.round(repairWhileDown)} ms with git down; a good commit applied ${Math.round(recovery)} ms after git came back`);
+  console.log(
+    `interval ${intervalMs} ms: a change through the API repaired in ${Math.round(repairWhileBroken)} ms with the head broken, ${Math.round(repairWhileDown)} ms with git down; a good commit applied ${Math.round(recovery)} ms after git came back`,
+  );
   expect(repairWhileBroken).toBeLessThan(intervalMs + ROUND_SLACK_MS);
   expect(repairWhileDown).toBeLessThan(intervalMs + ROUND_SLACK_MS);
   expect(recovery).toBeLessThan(intervalMs + ROUND_SLACK_MS);
@@ -155,7 +221,9 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
   expect(ended.code, describeRun(ended)).toBe(0);
 });
 
-test("after a git outage from the start, with pushes waking rounds during it, the first good round comes within one interval of git coming back; /readyz stays 200", { timeout: 180_000 }, async () => {
+test("after a git outage from the start, with pushes waking rounds during it, the first good round comes within one interval of git coming back; /readyz stays 200", {
+  timeout: 180_000,
+}, async () => {
   const intervalMs = 1000;
   const outageMs = 6000;
   /** Pushes arrive in the outage's first part; in the rest only the loop's own retries run. */
@@ -169,20 +237,49 @@ test("after a git outage from the start, with pushes waking rounds during it, th
   const secretFile = join(tempDir(), "push.secret");
   writeFileSync(secretFile, `${PUSH_SECRET}\n`);
   const watch = p.start(
-    ["watch", "--apply", "--repo", git.url, "--git-token-env", "GIT_TOKEN", "--interval", `${intervalMs}ms`, "--metrics-port", "0", "--listen", `127.0.0.1:${port}`, "--push-secret-file", secretFile, ...RATE, "--poll-interval", "20"],
+    [
+      "watch",
+      "--apply",
+      "--repo",
+      git.url,
+      "--git-token-env",
+      "GIT_TOKEN",
+      "--interval",
+      `${intervalMs}ms`,
+      "--metrics-port",
+      "0",
+      "--listen",
+      `127.0.0.1:${port}`,
+      "--push-secret-file",
+      secretFile,
+      ...RATE,
+      "--poll-interval",
+      "20",
+    ],
     { ...repo.env, GIT_TOKEN: TOKEN },
   );
   const base = await metricsUrl(watch);
-  await waitFor(() => watch.stderr().includes(`listening for webhook deliveries on http://127.0.0.1:${port}/`), { timeoutMs: 20_000, message: "the listener" });
+  await waitFor(() => watch.stderr().includes(`listening for webhook deliveries on http://127.0.0.1:${port}/`), {
+    timeoutMs: 20_000,
+    message: "the listener",
+  });
   const down = performance.now();
   // Pushes arrive while git is down (each a new push: they wake rounds that fail).
   let pushes = 0;
   while (performance.now() - down < pushingMs) {
     const body = JSON.stringify({ ref: "refs/heads/main", after: randomUUID(), repository: { default_branch: "main" } });
     const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
-    await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-github-event": "push", "x-hub-signature-256": signature }, body });
+    await fetch(`http://127.0.0.1:${port}/`, {
+      method: "POST",
+      headers: { "x-github-event": "push", "x-hub-signature-256": signature },
+      body,
+    });
     pushes++;
-    await waitFor(() => (watch.stderr().match(/failed: /g) ?? []).length >= pushes, { timeoutMs: 5_000, intervalMs: 20, message: "the woken round failed" }).catch(() => undefined);
+    await waitFor(() => (watch.stderr().match(/failed: /g) ?? []).length >= pushes, {
+      timeoutMs: 5_000,
+      intervalMs: 20,
+      message: "the woken round failed",
+    }).catch(() => undefined);
   }
   await waitFor(() => performance.now() - down >= outageMs, { timeoutMs: outageMs, intervalMs: 50, message: "the outage's end" });
   const during = await status(base);
@@ -195,10 +292,16 @@ test("after a git outage from the start, with pushes waking rounds during it, th
   git.up();
   const back = performance.now();
   const round = await roundNumber(base);
-  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "web"), { timeoutMs: 60_000, intervalMs: 20, message: `the first good round after the outage\n${watch.stderr().slice(-3000)}` });
+  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "web"), {
+    timeoutMs: 60_000,
+    intervalMs: 20,
+    message: `the first good round after the outage\n${watch.stderr().slice(-3000)}`,
+  });
   const recovery = performance.now() - back;
   expect(firstApplyingRound(watch.stdout(), offset), "the round after git came back applies the commit").toBeLessThanOrEqual(round + 1);
-  console.log(`git down ${outageMs} ms from the start (${pushes} pushes during it), interval ${intervalMs} ms: cube created ${Math.round(recovery)} ms after git came back`);
+  console.log(
+    `git down ${outageMs} ms from the start (${pushes} pushes during it), interval ${intervalMs} ms: cube created ${Math.round(recovery)} ms after git came back`,
+  );
   expect(recovery).toBeLessThan(intervalMs + ROUND_SLACK_MS);
   watch.process.kill("SIGTERM");
   const ended = await watch.exited;

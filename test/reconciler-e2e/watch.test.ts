@@ -6,7 +6,10 @@ import { FLEET, RATE, cubeNameCounts, describeRun, holdingProxy, journalKeys, pr
 const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
 
 async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 10_000, message: "the metrics address on stderr" });
+  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
+    timeoutMs: 10_000,
+    message: "the metrics address on stderr",
+  });
   return match[1] as string;
 }
 
@@ -49,10 +52,13 @@ test("watch --apply converges, repairs an out-of-band delete, serves metrics and
     message: "watch to re-create the deleted port",
   });
   // The round's gauges are set before the round is counted: wait for both.
-  await waitFor(async () => {
-    const m = await scrape(base);
-    return m.cubeform_drifted_resources === 0 && (m.cubeform_rounds_total ?? 0) >= 2;
-  }, { timeoutMs: 10_000, message: "no drift left" });
+  await waitFor(
+    async () => {
+      const m = await scrape(base);
+      return m.cubeform_drifted_resources === 0 && (m.cubeform_rounds_total ?? 0) >= 2;
+    },
+    { timeoutMs: 10_000, message: "no drift left" },
+  );
 
   const metrics = await scrape(base);
   expect(metrics.cubeform_rounds_total).toBeGreaterThanOrEqual(2);
@@ -70,7 +76,10 @@ test("watch without --apply only reports; a bad file fails its round (/status sa
   const base = await metricsUrl(watch);
   await waitFor(async () => ((await scrape(base)).cubeform_round_errors_total ?? 0) >= 1, { timeoutMs: 10_000, message: "a failed round" });
   expect(await health(base)).toEqual([200, "ok\n"]);
-  const status = (await (await fetch(`${base}/status`)).json()) as { source: { kind: string; files: string[]; failing: boolean; error: string }; lastRound: { outcome: string } };
+  const status = (await (await fetch(`${base}/status`)).json()) as {
+    source: { kind: string; files: string[]; failing: boolean; error: string };
+    lastRound: { outcome: string };
+  };
   expect(status.source).toMatchObject({ kind: "files", files: ["cubeform.yaml"], failing: true });
   expect(status.source.error).toContain("cubeform.yaml is not valid");
   expect(status.lastRound.outcome).toMatch(/source-failed|running/);
@@ -78,8 +87,14 @@ test("watch without --apply only reports; a bad file fails its round (/status sa
   expect(watch.process.exitCode).toBeNull();
 
   writeFileSync(join(p.cwd, "cubeform.yaml"), FLEET);
-  await waitFor(async () => ((await scrape(base)).cubeform_source_failing ?? 1) === 0, { timeoutMs: 10_000, message: "a round to succeed after the fix" });
-  await waitFor(() => watch.stdout().includes("changes pending; run with --apply to make them"), { timeoutMs: 10_000, message: "drift reported" });
+  await waitFor(async () => ((await scrape(base)).cubeform_source_failing ?? 1) === 0, {
+    timeoutMs: 10_000,
+    message: "a round to succeed after the fix",
+  });
+  await waitFor(() => watch.stdout().includes("changes pending; run with --apply to make them"), {
+    timeoutMs: 10_000,
+    message: "drift reported",
+  });
   expect((await scrape(base)).cubeform_drifted_resources).toBe(6);
   expect(p.mutations()).toBe(0);
   await stopped(watch);
@@ -87,7 +102,10 @@ test("watch without --apply only reports; a bad file fails its round (/status sa
 
 test("SIGTERM during an apply round lets the request on the wire finish, runs no further step, and exits 0", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
-  const proxy = await holdingProxy(p.emu, (method, path, body) => method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'));
+  const proxy = await holdingProxy(
+    p.emu,
+    (method, path, body) => method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'),
+  );
   const watch = p.start([...WATCH, "--apply"], { CUBE_API_URL: proxy.url });
   await proxy.held;
   watch.process.kill("SIGTERM");

@@ -63,10 +63,15 @@ test("an endpoint is created with its secret in a 0600 file only; a change repla
   expect(again.code, describeRun(again)).toBe(0);
 
   // A change is a replacement (the API has no PATCH), shown as one, with a new secret.
-  await import("node:fs").then((fs) => fs.writeFileSync(join(p.cwd, "cubeform.yaml"), fleet(HOOK.replace("domain.removed", "tcp_mapping.removed"))));
+  await import("node:fs").then((fs) =>
+    fs.writeFileSync(join(p.cwd, "cubeform.yaml"), fleet(HOOK.replace("domain.removed", "tcp_mapping.removed"))),
+  );
   const replacePlan = await p.run(["plan", "--format", "json", ...RATE]);
   expect(replacePlan.code, describeRun(replacePlan)).toBe(2);
-  const change = (JSON.parse(replacePlan.stdout) as { resource_changes?: unknown; changes?: { address: string; action?: string; actions?: string[] }[] });
+  const change = JSON.parse(replacePlan.stdout) as {
+    resource_changes?: unknown;
+    changes?: { address: string; action?: string; actions?: string[] }[];
+  };
   expect(JSON.stringify(change)).toMatch(/"delete","create"|delete-then-create/);
   const replaced = await p.run(APPLY);
   expect(replaced.code, describeRun(replaced)).toBe(0);

@@ -6,7 +6,9 @@ test("plan shows the fleet to create (exit 2), apply creates it, then plan and a
   expect(planned.stderr).toBe("");
   expect(planned.exitCode).toBe(2);
   expect(planned.stdout).toContain("+ cube/web ");
-  expect(planned.stdout).toContain("Plan: 7 to add, 0 to change, 0 to destroy.\n8 API mutations; within the rate limit (1000/60s), no wait.\n");
+  expect(planned.stdout).toContain(
+    "Plan: 7 to add, 0 to change, 0 to destroy.\n8 API mutations; within the rate limit (1000/60s), no wait.\n",
+  );
   expect(fx.mutations()).toBe(0);
 
   const applied = await fx.cli(["apply", "--auto-approve", ...FAST_APPLY]);

@@ -28,7 +28,9 @@ type SavedPlan = Record<string, unknown> & {
 /** As the README documents it: sha256 of the file's JSON without `contentDigest` (indented by 2, a final line break). */
 function digestAsDocumented(plan: SavedPlan): string {
   const { contentDigest: _digest, ...content } = plan;
-  return createHash("sha256").update(`${JSON.stringify(content, null, 2)}\n`).digest("hex");
+  return createHash("sha256")
+    .update(`${JSON.stringify(content, null, 2)}\n`)
+    .digest("hex");
 }
 
 function rewrite(path: string, change: (plan: SavedPlan) => void): void {
@@ -39,7 +41,9 @@ function rewrite(path: string, change: (plan: SavedPlan) => void): void {
   writeFileSync(path, JSON.stringify(plan, null, 2));
 }
 
-test("item 2: steps rewritten (vcpu 1 → 8, userData injected) with the digest recomputed: refused, nothing sent, nothing created", async ({ fx }) => {
+test("item 2: steps rewritten (vcpu 1 → 8, userData injected) with the digest recomputed: refused, nothing sent, nothing created", async ({
+  fx,
+}) => {
   writeFileSync(join(fx.cwd, "cubeform.yaml"), FLEET);
   expect((await fx.cli(["plan", "--out", "plan.json", ...FAST])).exitCode).toBe(2);
   rewrite(join(fx.cwd, "plan.json"), (plan) => {
@@ -52,7 +56,9 @@ test("item 2: steps rewritten (vcpu 1 → 8, userData injected) with the digest 
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toBe("Error: refusing to apply plan.json: the plan file's steps do not match its desired state (edited after it was saved?); make a new plan: cubeform plan --out plan.json\n");
+  expect(r.stderr).toBe(
+    "Error: refusing to apply plan.json: the plan file's steps do not match its desired state (edited after it was saved?); make a new plan: cubeform plan --out plan.json\n",
+  );
   expect(r.stdout).not.toContain("Applying");
   expect(fx.mutations()).toBe(0);
   expect(await fx.api.listCubes()).toEqual([]);
@@ -64,20 +70,30 @@ test("item 2: steps rewritten (vcpu 1 → 8, userData injected) with the digest 
   expect((await fx.api.listCubes()).map((c) => [c.name, c.resources.vcpu])).toEqual([["web", 1]]);
 });
 
-test("item 2: a saved cost rewritten to fit the budget does not let an over-budget plan through; apply prices it with the live /pricing", async ({ fx }) => {
+test("item 2: a saved cost rewritten to fit the budget does not let an over-budget plan through; apply prices it with the live /pricing", async ({
+  fx,
+}) => {
   writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FLEET}budget: { monthly: 1 }\n`);
   const planned = await fx.cli(["plan", "--out", "plan.json", ...FAST]);
   expect(planned.exitCode).toBe(2);
   expect(planned.stdout).toContain("Blocked by the budget");
   rewrite(join(fx.cwd, "plan.json"), (plan) => {
     expect(plan.cost?.budget?.over).toBe(true);
-    plan.cost = { ...plan.cost!, after: 0, delta: 0, cubes: plan.cost!.cubes.map((c) => ({ ...c, after: 0, delta: 0 })), budget: { ...plan.cost!.budget!, over: false, top: [] } };
+    plan.cost = {
+      ...plan.cost!,
+      after: 0,
+      delta: 0,
+      cubes: plan.cost!.cubes.map((c) => ({ ...c, after: 0, delta: 0 })),
+      budget: { ...plan.cost!.budget!, over: false, top: [] },
+    };
   });
   fx.emulator.admin.clearRequests();
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: refusing to apply: the change adds 4\.75 EUR\/month and brings the fleet to 4\.75 EUR\/month, over the budget of 1\.00 EUR\/month/);
+  expect(r.stderr).toMatch(
+    /^Error: refusing to apply: the change adds 4\.75 EUR\/month and brings the fleet to 4\.75 EUR\/month, over the budget of 1\.00 EUR\/month/,
+  );
   expect(fx.emulator.admin.requests().some((req) => req.path.endsWith("/pricing"))).toBe(true);
   expect(fx.mutations()).toBe(0);
   expect(await fx.api.listCubes()).toEqual([]);

@@ -15,7 +15,9 @@ test("plan --out saves the plan; apply plan.json carries it out without asking",
   expect(applied.exitCode).toBe(0);
   expect(applied.stdout).toContain(`Applying the ${saved.steps.length} ${saved.steps.length === 1 ? "step" : "steps"} of plan.json`);
   // The changes it carries out, field by field, before they are carried out.
-  expect(applied.stdout).toMatch(/\+ cube\/web\/domain\/www\.demo\.example\.com \(create\)\n {6}\+ hostname: "www\.demo\.example\.com"\n {6}\+ port: 8080\n {6}\+ settings:\n {10}\+ responseCompression: true\n[\s\S]*\nApplying the/);
+  expect(applied.stdout).toMatch(
+    /\+ cube\/web\/domain\/www\.demo\.example\.com \(create\)\n {6}\+ hostname: "www\.demo\.example\.com"\n {6}\+ port: 8080\n {6}\+ settings:\n {10}\+ responseCompression: true\n[\s\S]*\nApplying the/,
+  );
   expect((await fx.cli(["plan", ...FAST])).exitCode).toBe(0);
 });
 
@@ -28,7 +30,9 @@ test("a saved plan is refused once the space changed out of band", async ({ fx }
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: The plan is stale: the space changed since it was computed \(cube "web": terminationProtection changed from false to true\); run `cubeform plan --out plan\.json` again\n$/);
+  expect(r.stderr).toMatch(
+    /^Error: refusing to apply plan\.json: The plan is stale: the space changed since it was computed \(cube "web": terminationProtection changed from false to true\); run `cubeform plan --out plan\.json` again\n$/,
+  );
   expect(fx.mutations()).toBe(0);
 });
 
@@ -59,14 +63,18 @@ test("a plan saved by a release with another plan format is refused as stale, an
   fx.emulator.admin.clearRequests();
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toBe("Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format 1; this release applies format 2); make a new plan: cubeform plan --out plan.json\n");
+  expect(r.stderr).toBe(
+    "Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format 1; this release applies format 2); make a new plan: cubeform plan --out plan.json\n",
+  );
   expect(fx.mutations()).toBe(0);
 });
 
 test("a file that is not a plan is refused; `apply cubeform.yaml` never advises overwriting cubeform.yaml", async ({ fx }) => {
   const r = await fx.cli(["apply", "cubeform.yaml", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: cubeform\.yaml is a desired-state file, not a saved plan: apply it with `cubeform apply -f cubeform\.yaml`/);
+  expect(r.stderr).toMatch(
+    /^Error: cubeform\.yaml is a desired-state file, not a saved plan: apply it with `cubeform apply -f cubeform\.yaml`/,
+  );
   expect(r.stderr).not.toContain("--out cubeform.yaml");
   expect(fx.mutations()).toBe(0);
 });
@@ -83,12 +91,16 @@ test("a saved plan edited by hand is refused (its content no longer matches its 
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: its content does not match its digest \(it was edited or damaged after it was saved\).*cubeform plan --out plan\.json\n$/);
+  expect(r.stderr).toMatch(
+    /^Error: refusing to apply plan\.json: its content does not match its digest \(it was edited or damaged after it was saved\).*cubeform plan --out plan\.json\n$/,
+  );
   expect(fx.mutations()).toBe(0);
   expect(fx.emulator.admin.requests()).toHaveLength(0);
 });
 
-test("a saved plan whose file now declares something else (label redis → redis-main) is refused, naming the file and the cube; nothing is sent", async ({ fx }) => {
+test("a saved plan whose file now declares something else (label redis → redis-main) is refused, naming the file and the cube; nothing is sent", async ({
+  fx,
+}) => {
   const yamlPath = join(fx.cwd, "cubeform.yaml");
   const original = readFileSync(yamlPath, "utf8");
   expect((await fx.cli(["plan", "--out", "plan.json", ...FAST])).exitCode).toBe(2);
@@ -97,7 +109,9 @@ test("a saved plan whose file now declares something else (label redis → redis
 
   const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(r.exitCode).toBe(1);
-  expect(r.stderr).toMatch(/^Error: refusing to apply plan\.json: cubeform\.yaml changed \(cube "db" is declared differently\) since the plan was made; make a new plan: cubeform plan --out plan\.json\n$/);
+  expect(r.stderr).toMatch(
+    /^Error: refusing to apply plan\.json: cubeform\.yaml changed \(cube "db" is declared differently\) since the plan was made; make a new plan: cubeform plan --out plan\.json\n$/,
+  );
   expect(r.stdout).not.toContain("matches the file");
   expect(fx.emulator.admin.requests()).toHaveLength(0);
 

@@ -20,14 +20,20 @@ test("the bin exits with main's code", () => {
 test("`-f -` reads the file from the bin's standard input, with or without secrets in the environment", () => {
   const text = readFileSync(FLEET_YAML, "utf8");
   for (const env of [{}, { CUBE_API_KEY: "kro_bin_stdin_secret_0123456789" }]) {
-    const run = spawnSync(process.execPath, [BIN, "validate", "-f", "-"], { encoding: "utf8", input: text, env: { ...testCacheHome(), ...env } });
+    const run = spawnSync(process.execPath, [BIN, "validate", "-f", "-"], {
+      encoding: "utf8",
+      input: text,
+      env: { ...testCacheHome(), ...env },
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe("ok: 3 cubes (<stdin>)\n");
   }
 });
 
 test("`cubeform emulator` serves until SIGTERM, then closes and exits 0", async () => {
-  const child = spawn(process.execPath, [BIN, "emulator", "--port", "0", "--api-key", "kro_bin_test", "--space", "space-bin"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "emulator", "--port", "0", "--api-key", "kro_bin_test", "--space", "space-bin"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {

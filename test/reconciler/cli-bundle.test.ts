@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLEET_YAML } from "./support/fixtures.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const pinned = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.esbuild;
+const pinned = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies
+  .esbuild;
 const installed = (createRequire(import.meta.url)("esbuild") as { version: string }).version;
 
 describe("the CLI bundle, built with the pinned esbuild", () => {
@@ -47,7 +48,11 @@ describe("the CLI bundle, built with the pinned esbuild", () => {
   });
 
   it("runs from the bin: --version, and validate of a fleet file through its lazily loaded chunks", () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [join(temp, "bin", "cubeform.js"), ...args], { encoding: "utf8", env: { PATH: process.env.PATH, CUBEFORM_CODE_CACHE: "off" } });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(temp, "bin", "cubeform.js"), ...args], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, CUBEFORM_CODE_CACHE: "off" },
+      });
     const version = run("--version");
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const validate = run("validate", "-f", FLEET_YAML);

@@ -58,7 +58,16 @@ describe("-o, version", () => {
   });
 
   test("cube list -o json and -o wide", async ({ fx }) => {
-    const web = await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, terminationProtection: true }, { idempotencyKey: "web" });
+    const web = await fx.api.createCube(
+      {
+        name: "web",
+        image: "ubuntu-24.04",
+        resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+        sshPublicKey: SSH_KEY,
+        terminationProtection: true,
+      },
+      { idempotencyKey: "web" },
+    );
     await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
     const json = await fx.cli(["cube", "list", "-o", "json", ...FAST]);
     expect(JSON.parse(json.stdout)).toMatchObject([{ id: web.id, name: "web" }]);
@@ -115,11 +124,19 @@ describe("completion", () => {
     const zsh = (await runCli(["completion", "zsh"], { cwd })).stdout;
     expect(zsh.split("\n")[0]).toBe("#compdef cubeform");
     expect(zsh).toContain(`'snapshot') echo 'take list restore delete' ;;`);
-    expect(spawnSync("bash", ["-n"], { input: zsh.replace(/\$\{\(@\)words\[2,CURRENT-1\]\}|\$\{=[^}]*\}|\$\{=\$\([^)]*\)\}/g, "x") }).status).toBe(0);
+    expect(
+      spawnSync("bash", ["-n"], { input: zsh.replace(/\$\{\(@\)words\[2,CURRENT-1\]\}|\$\{=[^}]*\}|\$\{=\$\([^)]*\)\}/g, "x") }).status,
+    ).toBe(0);
     const fish = (await runCli(["completion", "fish"], { cwd })).stdout;
-    expect(fish).toContain("complete -c cubeform -n '__fish_use_subcommand' -a 'apply' -d 'make the space match the file (or carry out a saved plan)'");
-    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from cube; and not __fish_seen_subcommand_from list show restart power-off wake protect unprotect ssh' -a 'power-off'");
-    expect(fish).toContain("complete -c cubeform -n '__fish_seen_subcommand_from plan' -l format -s o -xa 'text json markdown github yaml'");
+    expect(fish).toContain(
+      "complete -c cubeform -n '__fish_use_subcommand' -a 'apply' -d 'make the space match the file (or carry out a saved plan)'",
+    );
+    expect(fish).toContain(
+      "complete -c cubeform -n '__fish_seen_subcommand_from cube; and not __fish_seen_subcommand_from list show restart power-off wake protect unprotect ssh' -a 'power-off'",
+    );
+    expect(fish).toContain(
+      "complete -c cubeform -n '__fish_seen_subcommand_from plan' -l format -s o -xa 'text json markdown github yaml'",
+    );
     const bad = await runCli(["completion", "tcsh"], { cwd });
     expect(bad).toEqual({ exitCode: 1, stdout: "", stderr: 'Error: no completion for shell "tcsh"; choose bash, zsh, fish\n' });
   });

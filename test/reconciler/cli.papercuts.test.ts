@@ -4,9 +4,16 @@ import { SSH_KEY } from "./support/cli.js";
 import { FAST, test } from "./support/fixtures.js";
 
 test("a mistyped cube name in a day-2 command names the closest live cube, and sends nothing", async ({ fx }) => {
-  await fx.api.createCube({ name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "small" });
+  await fx.api.createCube(
+    { name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "small" },
+  );
   const before = fx.mutations();
-  for (const argv of [["cube", "ssh", "smal"], ["cube", "show", "smal"], ["cube", "restart", "smal"]]) {
+  for (const argv of [
+    ["cube", "ssh", "smal"],
+    ["cube", "show", "smal"],
+    ["cube", "restart", "smal"],
+  ]) {
     const run = await fx.cli([...argv, ...FAST], { env: { XDG_CONFIG_HOME: fx.cwd } });
     expect(run.exitCode, argv.join(" ")).toBe(1);
     expect(run.stderr).toBe('Error: no cube named (or with id) "smal" in this space (did you mean "small"?)\n');
@@ -29,7 +36,10 @@ test("version -o json and -o yaml, for scripts; text stays the bare version", as
 });
 
 test("day-2 JSON says whether anything changed: a repeated power-off or protect is changed: false", async ({ fx }) => {
-  await fx.api.createCube({ name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "small" });
+  await fx.api.createCube(
+    { name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "small" },
+  );
   const json = async (argv: string[]) => {
     const run = await fx.cli([...argv, ...FAST, "-o", "json"]);
     expect(run.exitCode, run.stderr).toBe(0);
@@ -42,7 +52,10 @@ test("day-2 JSON says whether anything changed: a repeated power-off or protect 
 });
 
 test("snapshot delete --ignore-not-found: no such snapshot (or cube) is success, said, with nothing sent", async ({ fx }) => {
-  await fx.api.createCube({ name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "small" });
+  await fx.api.createCube(
+    { name: "small", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "small" },
+  );
   const before = fx.mutations();
   const plain = await fx.cli(["snapshot", "delete", "small", "gone", "--yes", ...FAST]);
   expect(plain.exitCode).toBe(1);

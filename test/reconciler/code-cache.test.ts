@@ -31,9 +31,14 @@ function validate(cacheHome: string, file = FLEET_YAML, env: Record<string, stri
 }
 
 function cli(cacheHome: string, args: string[], env: Record<string, string> = {}): Run {
-  const run = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { XDG_CACHE_HOME: cacheHome, CUBEFORM_DEBUG_LOAD: "1", ...env } });
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    env: { XDG_CACHE_HOME: cacheHome, CUBEFORM_DEBUG_LOAD: "1", ...env },
+  });
   const lines = run.stderr.split("\n");
-  const cache = Object.fromEntries(lines.flatMap((line) => [/^cubeform: load (\S+) \(code cache: (\w+)\)$/.exec(line)?.slice(1, 3) ?? []]).filter((m) => m.length === 2));
+  const cache = Object.fromEntries(
+    lines.flatMap((line) => [/^cubeform: load (\S+) \(code cache: (\w+)\)$/.exec(line)?.slice(1, 3) ?? []]).filter((m) => m.length === 2),
+  );
   return {
     status: run.status,
     stdout: run.stdout,
@@ -154,5 +159,9 @@ test("a command that reaches the API runs under other V8 flags (bin/cubeform.js)
     expect(run.written).toBe(false);
   }
   expect(again[1]).toMatchObject({ status: 2, stderr: firstPlan.stderr });
-  expect(readdirSync(join(home, "cubeform", "code-cache")).map((name) => name.replace(/^\w+-/, "")).sort()).toEqual([`node${process.versions.node}-${process.arch}`, `node${process.versions.node}-${process.arch}-liftoff-only`]);
+  expect(
+    readdirSync(join(home, "cubeform", "code-cache"))
+      .map((name) => name.replace(/^\w+-/, ""))
+      .sort(),
+  ).toEqual([`node${process.versions.node}-${process.arch}`, `node${process.versions.node}-${process.arch}-liftoff-only`]);
 });

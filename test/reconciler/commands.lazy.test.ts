@@ -36,28 +36,41 @@ function modulesLoadedBy(args: string[]): string[] {
 
 /** The source files a run loads (paths relative to the package), dependencies' files included. */
 function filesLoadedBy(args: string[]): string[] {
-  const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1" } });
+  const run = spawnSync(process.execPath, ["--import", LOG_LOADS, BIN, ...args], {
+    encoding: "utf8",
+    env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1" },
+  });
   return filesNamedIn(run.stderr);
 }
 
 /** filesLoadedBy for a plan against an emulator of this process (which must keep answering meanwhile); exit 2 says there are changes. */
 async function filesLoadedByPlan(args: string[], env: Record<string, string>): Promise<string[]> {
-  const run = await promisify(execFile)(process.execPath, ["--import", LOG_LOADS, BIN, "plan", ...args], { encoding: "utf8", env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1", ...env } }).catch(
-    (e: { code?: number; stderr: string }) => {
-      if (e.code === 2) return e;
-      throw new Error(`plan failed: ${e.stderr}`);
-    },
-  );
+  const run = await promisify(execFile)(process.execPath, ["--import", LOG_LOADS, BIN, "plan", ...args], {
+    encoding: "utf8",
+    env: { ...testCacheHome(), CUBEFORM_DEBUG_LOAD: "1", ...env },
+  }).catch((e: { code?: number; stderr: string }) => {
+    if (e.code === 2) return e;
+    throw new Error(`plan failed: ${e.stderr}`);
+  });
   return filesNamedIn(run.stderr);
 }
 
 function filesNamedIn(stderr: string): string[] {
   const lines = stderr.split("\n");
   const byNode = lines.filter((line) => line.startsWith("LOAD ")).map((line) => fileURLToPath(line.slice(5)));
-  expect(byNode.filter((file) => file.includes("/dist/")), "the bin loads the bundle only, through its own loader").toEqual([]);
-  const chunks = lines.flatMap((line) => /^cubeform: load (\S+) \(code cache: \w+\)$/.exec(line)?.[1] ?? []).map((name) => join(BUNDLE, name));
+  expect(
+    byNode.filter((file) => file.includes("/dist/")),
+    "the bin loads the bundle only, through its own loader",
+  ).toEqual([]);
+  const chunks = lines
+    .flatMap((line) => /^cubeform: load (\S+) \(code cache: \w+\)$/.exec(line)?.[1] ?? [])
+    .map((name) => join(BUNDLE, name));
   expect(chunks.length, stderr).toBeGreaterThan(0);
-  const bundled = chunks.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map((m) => m[1]!));
+  const bundled = chunks.flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^\/\/ ((?:node_modules|schema|client|engine|reconciler|emulator|provider)\/\S+)$/gm)].map(
+      (m) => m[1]!,
+    ),
+  );
   return [...bundled, ...byNode.flatMap((file) => /\/(node_modules\/.*)$/.exec(file)?.[1] ?? [])];
 }
 
@@ -71,7 +84,10 @@ test("`cubeform --version` and `cubeform --help` load no command and none of yam
     const loaded = modulesLoadedBy(args);
     expect(loaded, args.join(" ")).toContain("reconciler/main.ts");
     expect(loaded, args.join(" ")).toContain("commander");
-    expect(loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/(?!errors\.ts)|emulator\/|^(yaml|zod|undici)$/.test(m)), args.join(" ")).toEqual([]);
+    expect(
+      loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/(?!errors\.ts)|emulator\/|^(yaml|zod|undici)$/.test(m)),
+      args.join(" "),
+    ).toEqual([]);
   }
 });
 
@@ -106,7 +122,10 @@ test("`cubeform plan` against an http:// API loads neither node:http2 nor node:t
   const emulator = await startEmulator({ clockSpeed: 200, rateLimit: { limit: 1000, windowMs: 60_000 } });
   try {
     const env = { ...testCacheHome(), CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, CUBE_SPACE_ID: emulator.spaceId };
-    const run = await promisify(execFile)(process.execPath, ["-r", LOG_BUILTINS, BIN, "plan", "-f", FLEET_YAML], { encoding: "utf8", env }).catch((e: { code?: number; stderr: string }) => {
+    const run = await promisify(execFile)(process.execPath, ["-r", LOG_BUILTINS, BIN, "plan", "-f", FLEET_YAML], {
+      encoding: "utf8",
+      env,
+    }).catch((e: { code?: number; stderr: string }) => {
       if (e.code === 2) return e;
       throw new Error(`plan failed: ${e.stderr}`);
     });
@@ -122,9 +141,13 @@ test("undici's client-h2 gets node:http2's own constants from the stand-in, and 
   const clientH2 = readFileSync(fileURLToPath(new URL("../../node_modules/undici/lib/dispatcher/client-h2.js", import.meta.url)), "utf8");
   const module = { exports: {} as { constants: Record<string, unknown>; connect: (...args: unknown[]) => unknown } };
   const required: string[] = [];
-  new Function("module", "require", http2StandIn(clientH2))(module, (name: string) => (required.push(name), { connect: () => "connected" }));
+  new Function("module", "require", http2StandIn(clientH2))(
+    module,
+    (name: string) => (required.push(name), { connect: () => "connected" }),
+  );
   expect(Object.keys(module.exports.constants)).toContain("HTTP2_HEADER_AUTHORITY");
-  for (const [name, value] of Object.entries(module.exports.constants)) expect(value, name).toBe((http2.constants as Record<string, unknown>)[name]);
+  for (const [name, value] of Object.entries(module.exports.constants))
+    expect(value, name).toBe((http2.constants as Record<string, unknown>)[name]);
   expect(required).toEqual([]);
   expect(module.exports.connect("https://example.test")).toBe("connected");
   expect(required).toEqual(["node:http2"]);
@@ -132,7 +155,10 @@ test("undici's client-h2 gets node:http2's own constants from the stand-in, and 
 });
 
 test("`cubeform validate` loads none of Node's crypto and fs/promises (with readline): ~5 ms of its start-up (system/builtins.ts)", () => {
-  const run = spawnSync(process.execPath, ["-r", LOG_BUILTINS, BIN, "validate", "-f", FLEET_YAML], { encoding: "utf8", env: testCacheHome() });
+  const run = spawnSync(process.execPath, ["-r", LOG_BUILTINS, BIN, "validate", "-f", FLEET_YAML], {
+    encoding: "utf8",
+    env: testCacheHome(),
+  });
   expect(run.status, run.stderr).toBe(0);
   const builtins = run.stderr.split("\n").flatMap((line) => /^BUILTIN (.*)$/.exec(line)?.[1] ?? []);
   expect(builtins).toContain("vm");
@@ -143,7 +169,10 @@ test("every entry of the command list registers the command it names, with the s
   for (const entry of COMMANDS) {
     const program = new Command("cubeform");
     (await entry.load()).register(program, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} });
-    expect(program.commands.map((c) => c.name()), entry.name).toEqual([entry.name]);
+    expect(
+      program.commands.map((c) => c.name()),
+      entry.name,
+    ).toEqual([entry.name]);
     expect(program.commands[0]!.description(), entry.name).toBe(entry.summary);
   }
   expect([...COMMANDS.map((c) => c.name)].sort()).toEqual(COMMANDS.map((c) => c.name));

@@ -34,23 +34,53 @@ async function setUp(kind: ForgeKind, extra: { statusRepo?: string } = {}) {
   const stderr = new Capture();
   const io = { stdout: new Capture(), stderr, env: { CUBEFORM_STATUS_TOKEN: TOKEN } };
   const repository = kind === "gitlab" ? "acme/infra/fleet" : "acme/fleet";
-  const settings = statusSettings({ statusProvider: kind, statusUrl: forge.url, statusRepo: extra.statusRepo ?? repository, statusTargetUrl: "https://ops.example.com/status" }, "file:///tmp/fleet.git", "/", io.env)!;
+  const settings = statusSettings(
+    {
+      statusProvider: kind,
+      statusUrl: forge.url,
+      statusRepo: extra.statusRepo ?? repository,
+      statusTargetUrl: "https://ops.example.com/status",
+    },
+    "file:///tmp/fleet.git",
+    "/",
+    io.env,
+  )!;
   const metrics = watchMetrics();
   let fetched: string | undefined;
-  const observer = commitStatusObserver(settings, io, { counter: metrics.commitStatuses, fetchedRevision: () => fetched, backoff: { initialMs: 20, maxMs: 100 } });
+  const observer = commitStatusObserver(settings, io, {
+    counter: metrics.commitStatuses,
+    fetchedRevision: () => fetched,
+    backoff: { initialMs: 20, maxMs: 100 },
+  });
   let round = 0;
   const events = {
     start: () => observer.roundStarted({ round: ++round, trigger: "push", startedAt: Date.now(), spaceId: "space-7" }),
     loaded: (revision: string | undefined, broken: Partial<RevisionLoaded> = {}) => observer.revisionLoaded({ round, revision, ...broken }),
     ended: (revision: string | undefined, end: Partial<RoundEnd> = {}) =>
-      observer.roundEnded({ round, trigger: "push", startedAt: 0, finishedAt: 0, outcome: "succeeded", revision, drift: [], repaired: [], plan: { changes: [] } as unknown as Plan, applying: true, mutations: 0, converged: true, ...end }),
+      observer.roundEnded({
+        round,
+        trigger: "push",
+        startedAt: 0,
+        finishedAt: 0,
+        outcome: "succeeded",
+        revision,
+        drift: [],
+        repaired: [],
+        plan: { changes: [] } as unknown as Plan,
+        applying: true,
+        mutations: 0,
+        converged: true,
+        ...end,
+      }),
     setFetched: (revision: string) => (fetched = revision),
   };
   return { forge, stderr, io, metrics, observer, events };
 }
 
 describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
-  test("a good commit: pending then success, as the forge's API takes them; in-sync rounds post nothing more", { timeout: 30_000 }, async () => {
+  test("a good commit: pending then success, as the forge's API takes them; in-sync rounds post nothing more", {
+    timeout: 30_000,
+  }, async () => {
     const { forge, observer, events } = await setUp(kind);
     events.start();
     events.loaded(C1);
@@ -67,16 +97,31 @@ describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
     if (kind === "github") {
       expect(request!.path).toBe(`/repos/acme/fleet/statuses/${C1}`);
       expect(request!.headers.authorization).toBe(`Bearer ${TOKEN}`);
-      expect(JSON.parse(request!.body)).toEqual({ state: "pending", description: "reconciling the space to this commit", context: "cubeform/space-7", target_url: "https://ops.example.com/status" });
+      expect(JSON.parse(request!.body)).toEqual({
+        state: "pending",
+        description: "reconciling the space to this commit",
+        context: "cubeform/space-7",
+        target_url: "https://ops.example.com/status",
+      });
     } else if (kind === "gitlab") {
       expect(request!.path).toBe(`/api/v4/projects/acme%2Finfra%2Ffleet/statuses/${C1}`);
       expect(request!.headers["private-token"]).toBe(TOKEN);
       expect(request!.headers.authorization).toBeUndefined();
-      expect(JSON.parse(request!.body)).toEqual({ state: "pending", name: "cubeform/space-7", description: "reconciling the space to this commit", target_url: "https://ops.example.com/status" });
+      expect(JSON.parse(request!.body)).toEqual({
+        state: "pending",
+        name: "cubeform/space-7",
+        description: "reconciling the space to this commit",
+        target_url: "https://ops.example.com/status",
+      });
     } else {
       expect(request!.path).toBe(`/api/v1/repos/acme/fleet/statuses/${C1}`);
       expect(request!.headers.authorization).toBe(`token ${TOKEN}`);
-      expect(JSON.parse(request!.body)).toEqual({ state: "pending", context: "cubeform/space-7", description: "reconciling the space to this commit", target_url: "https://ops.example.com/status" });
+      expect(JSON.parse(request!.body)).toEqual({
+        state: "pending",
+        context: "cubeform/space-7",
+        description: "reconciling the space to this commit",
+        target_url: "https://ops.example.com/status",
+      });
     }
     expect(forge.accepted.map((s) => [s.sha, s.state])).toEqual([
       [C1, "pending"],
@@ -85,16 +130,25 @@ describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
     expect(forge.requests).toHaveLength(2);
   });
 
-  test("a broken head, a failed round and a superseded revision: failure with the reason, error (GitLab: failed, canceled)", { timeout: 30_000 }, async () => {
+  test("a broken head, a failed round and a superseded revision: failure with the reason, error (GitLab: failed, canceled)", {
+    timeout: 30_000,
+  }, async () => {
     const { forge, observer, events } = await setUp(kind);
     const failed = kind === "gitlab" ? "failed" : "failure";
     const superseded = kind === "gitlab" ? "canceled" : "error";
     events.start();
     events.loaded(C1);
-    events.ended(C1, { converged: false, outcome: "failed", error: { code: "server_error", message: `create-cube cube/db: the API answered 500 ${"x".repeat(200)}` } });
+    events.ended(C1, {
+      converged: false,
+      outcome: "failed",
+      error: { code: "server_error", message: `create-cube cube/db: the API answered 500 ${"x".repeat(200)}` },
+    });
     // The head C2 does not load: the round enforces C1 again.
     events.start();
-    events.loaded(C1, { brokenRevision: C2, sourceError: "cubeform.yaml at commit 222222222222 is not valid: cubeform.yaml:5:10: defaults.resources.vcpu: expected a number" });
+    events.loaded(C1, {
+      brokenRevision: C2,
+      sourceError: "cubeform.yaml at commit 222222222222 is not valid: cubeform.yaml:5:10: defaults.resources.vcpu: expected a number",
+    });
     events.ended(C1);
     // C3 loads; C1's success came after its failure (the retry converged). C3 stays pending, then C1 is force-pushed back.
     events.start();
@@ -115,23 +169,39 @@ describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
     ]);
     expect(forge.accepted[1]!.description).toMatch(/^failed: create-cube cube\/db: the API answered 500 x+…$/);
     expect(forge.accepted[1]!.description).toHaveLength(140);
-    expect(forge.accepted[2]!.description).toContain("does not load: cubeform.yaml at commit 222222222222 is not valid: cubeform.yaml:5:10");
+    expect(forge.accepted[2]!.description).toContain(
+      "does not load: cubeform.yaml at commit 222222222222 is not valid: cubeform.yaml:5:10",
+    );
     expect(forge.accepted[5]!.description).toBe(`superseded by ${C1.slice(0, 12)} before it was applied`);
   });
 });
 
-test("held by budget or policy, or blocked: failure with why; a head that never loaded (nothing good before it): failure on the fetched commit", { timeout: 30_000 }, async () => {
+test("held by budget or policy, or blocked: failure with why; a head that never loaded (nothing good before it): failure on the fetched commit", {
+  timeout: 30_000,
+}, async () => {
   const { forge, observer, events } = await setUp("github");
   events.start();
   events.loaded(undefined);
   events.setFetched(C1);
-  events.ended(undefined, { outcome: "source-failed", converged: false, error: { code: "invalid_file", message: "cubeform.yaml at commit 111111111111 is not valid" } });
+  events.ended(undefined, {
+    outcome: "source-failed",
+    converged: false,
+    error: { code: "invalid_file", message: "cubeform.yaml at commit 111111111111 is not valid" },
+  });
   events.start();
   events.loaded(C2);
   events.ended(C2, { held: "budget", converged: false });
   events.start();
   events.loaded(C3);
-  const blocked = { changes: [{ address: "cube/db", action: "delete-then-create", blocked: { reason: "replacing it destroys its disk: allow with --allow-replace" } }] } as unknown as Plan;
+  const blocked = {
+    changes: [
+      {
+        address: "cube/db",
+        action: "delete-then-create",
+        blocked: { reason: "replacing it destroys its disk: allow with --allow-replace" },
+      },
+    ],
+  } as unknown as Plan;
   events.ended(C3, { plan: blocked, converged: false });
   await waitFor(() => forge.accepted.length === 5, { message: "five statuses" });
   await observer.close();
@@ -144,7 +214,9 @@ test("held by budget or policy, or blocked: failure with why; a head that never 
   ]);
 });
 
-test("the forge down (500, then 429 with Retry-After) delays statuses, in order, each once; the token never shows though the forge echoes it", { timeout: 30_000 }, async () => {
+test("the forge down (500, then 429 with Retry-After) delays statuses, in order, each once; the token never shows though the forge echoes it", {
+  timeout: 30_000,
+}, async () => {
   const { forge, observer, events, stderr, metrics } = await setUp("github");
   forge.fail(500, { echoToken: true });
   const started = performance.now();
@@ -171,11 +243,18 @@ test("the forge down (500, then 429 with Retry-After) delays statuses, in order,
   for (const text of [stderr.text, exposed]) expect(text).not.toContain(TOKEN);
 });
 
-test("a refusal (401) is final: logged once without the token, counted failed, and the next status still goes", { timeout: 30_000 }, async () => {
+test("a refusal (401) is final: logged once without the token, counted failed, and the next status still goes", {
+  timeout: 30_000,
+}, async () => {
   const forge = await startFakeForge("gitea", "another-token-value");
   const stderr = new Capture();
   const io = { stdout: new Capture(), stderr, env: { CUBEFORM_STATUS_TOKEN: TOKEN } };
-  const settings = statusSettings({ statusProvider: "gitea", statusUrl: forge.url, statusRepo: "acme/fleet" }, "file:///x.git", "/", io.env)!;
+  const settings = statusSettings(
+    { statusProvider: "gitea", statusUrl: forge.url, statusRepo: "acme/fleet" },
+    "file:///x.git",
+    "/",
+    io.env,
+  )!;
   const metrics = watchMetrics();
   const observer = commitStatusObserver(settings, io, { counter: metrics.commitStatuses, fetchedRevision: () => undefined });
   observer.roundStarted({ round: 1, trigger: "start", startedAt: 0, spaceId: "s" });
@@ -191,13 +270,25 @@ test("a refusal (401) is final: logged once without the token, counted failed, a
 test("the repository and API root come from --repo's URL; a token comes only from a file or CUBEFORM_STATUS_TOKEN", () => {
   const env = { CUBEFORM_STATUS_TOKEN: TOKEN };
   const github = statusSettings({ statusProvider: "github" }, "git@github.com:acme/fleet.git", "/", env)!;
-  expect(github.forge.request({ sha: C1, state: "success", context: "c", description: "d" }, TOKEN).url).toBe(`https://api.github.com/repos/acme/fleet/statuses/${C1}`);
+  expect(github.forge.request({ sha: C1, state: "success", context: "c", description: "d" }, TOKEN).url).toBe(
+    `https://api.github.com/repos/acme/fleet/statuses/${C1}`,
+  );
   const gitlab = statusSettings({ statusProvider: "gitlab" }, "https://gitlab.example.com/group/sub/fleet.git", "/", env)!;
-  expect(gitlab.forge.request({ sha: C1, state: "error", context: "c", description: "d" }, TOKEN).url).toBe(`https://gitlab.example.com/api/v4/projects/group%2Fsub%2Ffleet/statuses/${C1}`);
+  expect(gitlab.forge.request({ sha: C1, state: "error", context: "c", description: "d" }, TOKEN).url).toBe(
+    `https://gitlab.example.com/api/v4/projects/group%2Fsub%2Ffleet/statuses/${C1}`,
+  );
   const gitea = statusSettings({ statusProvider: "gitea" }, "ssh://git@git.example.org:2222/ops/fleet.git", "/", env)!;
-  expect(gitea.forge.request({ sha: C1, state: "error", context: "c", description: "d" }, TOKEN).url).toBe(`https://git.example.org/api/v1/repos/ops/fleet/statuses/${C1}`);
+  expect(gitea.forge.request({ sha: C1, state: "error", context: "c", description: "d" }, TOKEN).url).toBe(
+    `https://git.example.org/api/v1/repos/ops/fleet/statuses/${C1}`,
+  );
   expect(() => statusSettings({ statusProvider: "github" }, "file:///srv/fleet.git", "/", env)).toThrow(/--status-repo OWNER\/NAME/);
-  expect(() => statusSettings({ statusProvider: "github", statusRepo: "a/b" }, "https://github.com/a/b", "/", {})).toThrow(/--status-token-file, or in CUBEFORM_STATUS_TOKEN/);
-  expect(() => statusSettings({ statusProvider: "github", statusUrl: "http://forge.example.com" }, "https://github.com/a/b", "/", env)).toThrow(/use https/);
-  expect(() => statusSettings({ statusContext: "x" }, "https://github.com/a/b", "/", env)).toThrow(/--status-context needs --status-provider/);
+  expect(() => statusSettings({ statusProvider: "github", statusRepo: "a/b" }, "https://github.com/a/b", "/", {})).toThrow(
+    /--status-token-file, or in CUBEFORM_STATUS_TOKEN/,
+  );
+  expect(() =>
+    statusSettings({ statusProvider: "github", statusUrl: "http://forge.example.com" }, "https://github.com/a/b", "/", env),
+  ).toThrow(/use https/);
+  expect(() => statusSettings({ statusContext: "x" }, "https://github.com/a/b", "/", env)).toThrow(
+    /--status-context needs --status-provider/,
+  );
 });

@@ -11,7 +11,10 @@ import { SSH_KEY, testStateHome } from "./support/cli.js";
 import { FAST, test, type CliFixture } from "./support/fixtures.js";
 
 async function runningCube(fx: CliFixture, name: string) {
-  const created = await fx.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, terminationProtection: true }, { idempotencyKey: `create-${name}` });
+  const created = await fx.api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, terminationProtection: true },
+    { idempotencyKey: `create-${name}` },
+  );
   await waitFor(async () => ((await fx.api.getCube(created.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   return created;
 }
@@ -19,7 +22,10 @@ async function runningCube(fx: CliFixture, name: string) {
 async function withSnapshot(fx: CliFixture) {
   const db = await runningCube(fx, "db");
   const taken = await fx.api.createSnapshot(db.id, { name: "before-upgrade" }, { idempotencyKey: "snap-1" });
-  await waitFor(async () => ((await fx.api.listSnapshots(db.id)).find((s) => s.id === taken.id)?.status === "complete" ? true : undefined), { timeoutMs: 15_000 });
+  await waitFor(
+    async () => ((await fx.api.listSnapshots(db.id)).find((s) => s.id === taken.id)?.status === "complete" ? true : undefined),
+    { timeoutMs: 15_000 },
+  );
   return { db, snapshot: taken };
 }
 
@@ -30,14 +36,18 @@ describe("snapshot restore", () => {
     await withSnapshot(fx);
     const run = await fx.cli(["snapshot", "restore", "db", "before-upgrade", ...FAST]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe('Error: refusing to restore cube "db" from snapshot "before-upgrade" without confirmation: stdin is not a terminal; pass --yes\n');
+    expect(run.stderr).toBe(
+      'Error: refusing to restore cube "db" from snapshot "before-upgrade" without confirmation: stdin is not a terminal; pass --yes\n',
+    );
     expect(restores(fx)).toEqual([]);
   });
 
   test("on a terminal it asks (naming protection); anything but yes cancels", async ({ fx }) => {
     await withSnapshot(fx);
     const run = await fx.cli(["snapshot", "restore", "db", "before-upgrade", ...FAST], { ttyInput: "n\n" });
-    expect(run.stdout).toMatch(/^Restore cube "db" from snapshot "before-upgrade" \(.+\)\? Its disk is replaced: what was written since is lost\. Termination protection does not prevent this\. \(yes\/no\) $/);
+    expect(run.stdout).toMatch(
+      /^Restore cube "db" from snapshot "before-upgrade" \(.+\)\? Its disk is replaced: what was written since is lost\. Termination protection does not prevent this\. \(yes\/no\) $/,
+    );
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe('Error: restore cube "db" from snapshot "before-upgrade" cancelled: nothing was changed\n');
     expect(restores(fx)).toEqual([]);
@@ -45,7 +55,9 @@ describe("snapshot restore", () => {
 
   test("yes restores; --wait reports the cube back in its state", async ({ fx }) => {
     const { db, snapshot } = await withSnapshot(fx);
-    const run = await fx.cli(["snapshot", "restore", "db", "before-upgrade", "--wait", "--interval", "20ms", ...FAST], { ttyInput: "yes\n" });
+    const run = await fx.cli(["snapshot", "restore", "db", "before-upgrade", "--wait", "--interval", "20ms", ...FAST], {
+      ttyInput: "yes\n",
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Restoring cube "db" from snapshot "before-upgrade" (${snapshot.id}).`);
     expect(run.stdout).toContain('Cube "db" is running again, restored from snapshot "before-upgrade".');
@@ -58,7 +70,9 @@ describe("snapshot delete, backup share, power-off", () => {
     const { db } = await withSnapshot(fx);
     const before = fx.mutations();
     const del = await fx.cli(["snapshot", "delete", "db", "before-upgrade", ...FAST]);
-    expect(del.stderr).toBe('Error: refusing to delete snapshot "before-upgrade" of cube "db" without confirmation: stdin is not a terminal; pass --yes\n');
+    expect(del.stderr).toBe(
+      'Error: refusing to delete snapshot "before-upgrade" of cube "db" without confirmation: stdin is not a terminal; pass --yes\n',
+    );
     const off = await fx.cli(["cube", "power-off", "db", ...FAST]);
     expect(off.stderr).toBe('Error: refusing to power off cube "db" without confirmation: stdin is not a terminal; pass --yes\n');
     expect([del.exitCode, off.exitCode]).toEqual([1, 1]);
@@ -76,7 +90,9 @@ describe("snapshot delete, backup share, power-off", () => {
     fx.emulator.admin.createBackup({ cubeId: db.id, name: "nightly" });
     const before = fx.mutations();
     const run = await fx.cli(["backup", "share", "nightly", "--to", "spc_other", ...FAST], { ttyInput: "no\n" });
-    expect(run.stdout).toMatch(/^Offer backup "nightly" to space spc_other\? Once it accepts, that space holds a copy of the disk\. \(yes\/no\) $/);
+    expect(run.stdout).toMatch(
+      /^Offer backup "nightly" to space spc_other\? Once it accepts, that space holds a copy of the disk\. \(yes\/no\) $/,
+    );
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe('Error: share backup "nightly" with space spc_other cancelled: nothing was changed\n');
     expect(fx.mutations()).toBe(before);
@@ -90,11 +106,20 @@ test("a stop request (Ctrl-C, SIGTERM) at the question ends the command at once 
   const stdin = Object.assign(new PassThrough(), { isTTY: true }); // a terminal nobody types on
   const stop = new AbortController();
   const env = { XDG_STATE_HOME: testStateHome(), ...fx.env };
-  const exit = main(["snapshot", "restore", "db", "before-upgrade", ...FAST], { stdout, stderr, stdin, env, cwd: fx.cwd, signal: stop.signal });
+  const exit = main(["snapshot", "restore", "db", "before-upgrade", ...FAST], {
+    stdout,
+    stderr,
+    stdin,
+    env,
+    cwd: fx.cwd,
+    signal: stop.signal,
+  });
   await waitFor(() => stdout.text.includes("(yes/no)"), { timeoutMs: 15_000 });
   stop.abort("SIGINT");
   expect(await exit).toBe(130);
-  expect(stderr.text).toBe('Error: restore cube "db" from snapshot "before-upgrade" cancelled at the prompt (SIGINT): nothing was changed\n');
+  expect(stderr.text).toBe(
+    'Error: restore cube "db" from snapshot "before-upgrade" cancelled at the prompt (SIGINT): nothing was changed\n',
+  );
   expect(restores(fx)).toEqual([]);
 });
 

@@ -9,12 +9,16 @@ import { FAST, test, type CliFixture } from "./support/fixtures.js";
 import { SSH_KEY } from "./support/cli.js";
 
 async function runningCube(fx: CliFixture, name: string) {
-  const created = await fx.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `create-${name}` });
+  const created = await fx.api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: `create-${name}` },
+  );
   await waitFor(async () => ((await fx.api.getCube(created.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   return created;
 }
 
-const powerRequests = (fx: CliFixture) => fx.emulator.admin.requests().filter((r) => r.method === "POST" && /\/(power-off|wake|restart)$/.test(r.path));
+const powerRequests = (fx: CliFixture) =>
+  fx.emulator.admin.requests().filter((r) => r.method === "POST" && /\/(power-off|wake|restart)$/.test(r.path));
 
 describe("power requests under 5xx (item 13)", () => {
   test("power-off answered 503 twice is resent with the same Idempotency-Key: exit 0, performed once", async ({ fx }) => {
@@ -38,7 +42,13 @@ describe("power requests under 5xx (item 13)", () => {
     fx.emulator.admin.injectFault({ kind: "status", status: 504, method: "POST", path: "/wake$", times: 1 });
     const wake = await fx.cli(["cube", "wake", "web", "--wait", "--interval", "20ms", ...FAST]);
     expect(wake.exitCode, wake.stderr).toBe(0);
-    expect(powerRequests(fx).map((r) => `${r.path.split("/").pop()} ${r.status}`)).toEqual(["restart 500", "restart 200", "power-off 200", "wake 504", "wake 200"]);
+    expect(powerRequests(fx).map((r) => `${r.path.split("/").pop()} ${r.status}`)).toEqual([
+      "restart 500",
+      "restart 200",
+      "power-off 200",
+      "wake 504",
+      "wake 200",
+    ]);
   });
 });
 
@@ -64,7 +74,9 @@ describe("a power command during a transition (item 14)", () => {
     await fx.api.powerOff(web.id);
     const run = await fx.cli(["cube", "wake", "web", "--timeout", "300ms", "--interval", "50ms", ...FAST]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/cube "web" is still stopping after 300ms; it did not reach stopped; the API accepts a wake only once it is stopped: run the command again later, or give it a longer --timeout/);
+    expect(run.stderr).toMatch(
+      /cube "web" is still stopping after 300ms; it did not reach stopped; the API accepts a wake only once it is stopped: run the command again later, or give it a longer --timeout/,
+    );
     expect(powerRequests(fx).map((r) => r.path.split("/").pop())).toEqual(["power-off"]);
   });
 });

@@ -8,8 +8,12 @@ import { FAST, test, type CliFixture } from "./support/fixtures.js";
 import { SSH_KEY } from "./support/cli.js";
 
 async function cubeIn(fx: CliFixture, name: string, state: "running" | "stopped") {
-  const created = await fx.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `create-${name}` });
-  const settled = async (wanted: string) => waitFor(async () => ((await fx.api.getCube(created.id)).state === wanted ? true : undefined), { timeoutMs: 15_000 });
+  const created = await fx.api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: `create-${name}` },
+  );
+  const settled = async (wanted: string) =>
+    waitFor(async () => ((await fx.api.getCube(created.id)).state === wanted ? true : undefined), { timeoutMs: 15_000 });
   await settled("running");
   if (state === "stopped") {
     await fx.api.powerOff(created.id);
@@ -18,7 +22,8 @@ async function cubeIn(fx: CliFixture, name: string, state: "running" | "stopped"
   return created;
 }
 
-const powerRequests = (fx: CliFixture) => fx.emulator.admin.requests().filter((r) => r.method === "POST" && /\/(power-off|wake|restart)$/.test(r.path));
+const powerRequests = (fx: CliFixture) =>
+  fx.emulator.admin.requests().filter((r) => r.method === "POST" && /\/(power-off|wake|restart)$/.test(r.path));
 
 describe("power commands whose state already holds", () => {
   test("power-off of a stopped cube: already stopped, exit 0, nothing sent", async ({ fx }) => {

@@ -8,10 +8,16 @@ import { SSH_KEY } from "./support/cli.js";
 import { FAST, test, type CliFixture } from "./support/fixtures.js";
 
 async function cubeWithSnapshot(fx: CliFixture) {
-  const db = await fx.api.createCube({ name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-db" });
+  const db = await fx.api.createCube(
+    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-db" },
+  );
   await waitFor(async () => ((await fx.api.getCube(db.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   const taken = await fx.api.createSnapshot(db.id, { name: "s1" }, { idempotencyKey: "snap-1" });
-  await waitFor(async () => ((await fx.api.listSnapshots(db.id)).find((s) => s.id === taken.id)?.status === "complete" ? true : undefined), { timeoutMs: 15_000 });
+  await waitFor(
+    async () => ((await fx.api.listSnapshots(db.id)).find((s) => s.id === taken.id)?.status === "complete" ? true : undefined),
+    { timeoutMs: 15_000 },
+  );
   return db;
 }
 
@@ -32,7 +38,8 @@ describe("snapshot restore", () => {
 
   test("two restores are two operations: each its own key", async ({ fx }) => {
     await cubeWithSnapshot(fx);
-    for (let i = 0; i < 2; i++) expect((await fx.cli(["snapshot", "restore", "db", "s1", "--yes", "--wait", "--interval", "20ms", ...FAST])).exitCode).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await fx.cli(["snapshot", "restore", "db", "s1", "--yes", "--wait", "--interval", "20ms", ...FAST])).exitCode).toBe(0);
     const keys = restores(fx).map((r) => r.idempotencyKey);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);

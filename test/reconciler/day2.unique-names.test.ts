@@ -34,7 +34,10 @@ describe("names already taken", () => {
   });
 
   test("snapshot take --name s1 twice: the second refuses (exit 1), one s1; another name still works", async ({ fx }) => {
-    const web = await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-web" });
+    const web = await fx.api.createCube(
+      { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+      { idempotencyKey: "create-web" },
+    );
     await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
     const first = await fx.cli(["snapshot", "take", "web", "--name", "s1", "--wait", "--interval", "20ms", "--format", "json", ...FAST]);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -44,7 +47,9 @@ describe("names already taken", () => {
     const second = await fx.cli(["snapshot", "take", "web", "--name", "s1", ...FAST]);
     expect(second.exitCode).toBe(1);
     expect(second.stderr).toContain(`cube "web" already has a snapshot named "s1" (${s1.id}, complete, taken `);
-    expect(second.stderr).toContain(`no snapshot was taken; choose another --name, or delete that one first (cubeform snapshot delete ${web.id} ${s1.id})`);
+    expect(second.stderr).toContain(
+      `no snapshot was taken; choose another --name, or delete that one first (cubeform snapshot delete ${web.id} ${s1.id})`,
+    );
     expect(fx.mutations()).toBe(mutations);
     expect((await fx.api.listSnapshots(web.id)).filter((s) => s.name === "s1")).toHaveLength(1);
 

@@ -5,7 +5,10 @@ import { SSH_KEY } from "./support/cli.js";
 import { FAST, test } from "./support/fixtures.js";
 
 test("cube ssh on a stopped cube says so; with --exec it refuses and names the way out", async ({ fx }) => {
-  const web = await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "web" });
+  const web = await fx.api.createCube(
+    { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "web" },
+  );
   await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   await fx.api.powerOff(web.id);
   await waitFor(async () => ((await fx.api.getCube(web.id)).state === "stopped" ? true : undefined), { timeoutMs: 15_000 });

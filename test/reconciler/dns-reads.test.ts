@@ -29,13 +29,18 @@ test("record views are read with bounded concurrency and at most N started per w
   let inFlight = 0;
   let maxInFlight = 0;
   const items = Array.from({ length: 11 }, (_, i) => i);
-  const results = await readPaced(items, { concurrency: 3, rate: { limit: 4, windowMs: 1_000 } }, async (i) => {
-    starts.push(clock.now());
-    maxInFlight = Math.max(maxInFlight, ++inFlight);
-    await clock.sleep(50 + (i % 3) * 100);
-    inFlight--;
-    return i * 10;
-  }, clock);
+  const results = await readPaced(
+    items,
+    { concurrency: 3, rate: { limit: 4, windowMs: 1_000 } },
+    async (i) => {
+      starts.push(clock.now());
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await clock.sleep(50 + (i % 3) * 100);
+      inFlight--;
+      return i * 10;
+    },
+    clock,
+  );
   expect(results).toEqual(items.map((i) => i * 10));
   expect(maxInFlight).toBe(3);
   for (const start of starts) expect(starts.filter((s) => s >= start && s < start + 1_000).length).toBeLessThanOrEqual(4);

@@ -31,14 +31,21 @@ test("out-of-band changes: exit 2 with the changed fields, missing resources and
   const port = (await fx.api.listTcpMappings(await cubeId(fx, "db"))).find((m) => m.cubePort === 6379);
   await fx.api.deleteTcpMapping(await cubeId(fx, "db"), port!.id);
   await fx.api.createCube(
-    { name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxlZ2FjeQ== x" },
+    {
+      name: "legacy",
+      image: "ubuntu-24.04",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxlZ2FjeQ== x",
+    },
     { idempotencyKey: "legacy-1" },
   );
   fx.emulator.admin.clearRequests();
 
   const r = await fx.cli(["drift", ...FAST]);
   expect(r.exitCode).toBe(2);
-  expect(r.stdout).toMatch(/Drift: 1 live resource differs from cubeform\.yaml \(live → file\):\n {2}~ cube\/worker\n {6}~ power: "running" → "stopped"/);
+  expect(r.stdout).toMatch(
+    /Drift: 1 live resource differs from cubeform\.yaml \(live → file\):\n {2}~ cube\/worker\n {6}~ power: "running" → "stopped"/,
+  );
   expect(r.stdout).toContain("Missing (declared in cubeform.yaml, not in the space):\n  + cube/db/port/6379");
   expect(r.stdout).toMatch(/Unmanaged cubes .*\n {2}\? cube\/legacy \(id /);
   expect(fx.mutations()).toBe(0);
@@ -50,11 +57,15 @@ test("drift --format github: warnings at the cube's line, and the step summary",
   const summary = join(fx.cwd, "summary.md");
   const r = await fx.cli(["drift", "--format", "github", ...FAST], { env: { GITHUB_STEP_SUMMARY: summary } });
   expect(r.exitCode).toBe(2);
-  expect(r.stdout).toContain("::warning file=cubeform.yaml,line=36,col=5::cube/db: drift (update in place): terminationProtection false → true\n");
+  expect(r.stdout).toContain(
+    "::warning file=cubeform.yaml,line=36,col=5::cube/db: drift (update in place): terminationProtection false → true\n",
+  );
   expect(readFileSync(summary, "utf8")).toContain("### cubeform drift");
 });
 
-test("DNS record views answered 429 are retried after a short backoff; ones that stay 429 are reported as not checked, which is not drift", async ({ fx }) => {
+test("DNS record views answered 429 are retried after a short backoff; ones that stay 429 are reported as not checked, which is not drift", async ({
+  fx,
+}) => {
   await applyFleet(fx);
   fx.emulator.admin.injectFault({ kind: "status", status: 429, method: "GET", path: "/records$", times: 2 });
   const retried = await fx.cli(["drift", ...FAST]);

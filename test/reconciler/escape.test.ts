@@ -1,13 +1,25 @@
 /** reconciler/render/escape.ts with the payloads of issue 23: one function per format. */
 import { expect, test } from "vitest";
-import { codeComment, escapeMarkdown, escapeText, githubData, githubInertLog, markdownCode, shellCommand, zoneName, zoneString } from "../../reconciler/render/escape.js";
+import {
+  codeComment,
+  escapeMarkdown,
+  escapeText,
+  githubData,
+  githubInertLog,
+  markdownCode,
+  shellCommand,
+  zoneName,
+  zoneString,
+} from "../../reconciler/render/escape.js";
 import { inertWorkflowCommands, neutralizeControls } from "../../reconciler/redact.js";
 
 const RETITLE_AND_CLEAR = "\u001b]0;pwned\u0007\u001b[2J\u001b[H";
 
 test("text: control characters are shown, never sent (title, clear screen, line breaks, C1, bidi)", () => {
   expect(escapeText(`web${RETITLE_AND_CLEAR}\n\u009b2J\u202e`)).toBe("web\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\\n\\u009b2J\\u202e");
-  expect(neutralizeControls(`\u001b[32mok\u001b[39m\r\u001b[2K${RETITLE_AND_CLEAR}\n`)).toBe("\u001b[32mok\u001b[39m\r\u001b[2K\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\n");
+  expect(neutralizeControls(`\u001b[32mok\u001b[39m\r\u001b[2K${RETITLE_AND_CLEAR}\n`)).toBe(
+    "\u001b[32mok\u001b[39m\r\u001b[2K\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\n",
+  );
 });
 
 test("github: a message stays one line; the log between stop-commands and its token is inert", () => {
@@ -27,13 +39,17 @@ test("markdown: a quote is an entity that still reads as the quote (its # is not
 });
 
 test("issue 31 item 20: markdown escapes only what could start markup: prices, dates and paths read as written", () => {
-  expect(escapeMarkdown("Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)")).toBe("Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)");
+  expect(escapeMarkdown("Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)")).toBe(
+    "Cost: +34.16 EUR/month (fleet 9.49 → 43.65 EUR/month; 730 h/month)",
+  );
   expect(escapeMarkdown("ubuntu-24.04 in eu-nuremberg, 2026-11-28T10:00:00Z")).toBe("ubuntu-24.04 in eu-nuremberg, 2026-11-28T10:00:00Z");
   // What could still start markup stays text: line starts, autolinks, emphasis, links, tables.
   expect(escapeMarkdown("# title")).toBe("\\# title");
   expect(escapeMarkdown("- item")).toBe("\\- item");
   expect(escapeMarkdown("1. item")).toBe("1\\. item");
-  expect(escapeMarkdown("see https://x.example, www.x.example, a@x.example")).toBe("see https\\://x.example, www\\.x.example, a\\@x.example");
+  expect(escapeMarkdown("see https://x.example, www.x.example, a@x.example")).toBe(
+    "see https\\://x.example, www\\.x.example, a\\@x.example",
+  );
   expect(escapeMarkdown("[a](b) *c* _d_ ~e~ f|g")).toBe("\\[a\\](b) \\*c\\* \\_d\\_ \\~e\\~ f\\|g");
 });
 
@@ -48,11 +64,22 @@ test("zone file: a line break in a name or a TXT value starts no record", () => 
 });
 
 test("TypeScript comments: no line break ends a // comment, no */ ends a block comment", () => {
-  expect(codeComment('web\nrequire("fs").writeFileSync("p", "x") */ \u2028')).toBe('web\\nrequire("fs").writeFileSync("p", "x") *\\/ \\u2028');
+  expect(codeComment('web\nrequire("fs").writeFileSync("p", "x") */ \u2028')).toBe(
+    'web\\nrequire("fs").writeFileSync("p", "x") *\\/ \\u2028',
+  );
 });
 
 test("stderr (issue 32 item 3): a line the Actions runner would obey as a workflow command is shown inert, across writes; `::` inside a line is kept", () => {
   const stderr = inertWorkflowCommands();
-  const written = ["  ::error::a: creating\n", "::add-mask::", "x\n", "  ", "::warning::y\r::debug::z\n", "ip 2001:db8::1 ::not-a-command\n"].map(stderr);
-  expect(written.join("")).toBe("  \\u003a:error::a: creating\n\\u003a:add-mask::x\n  \\u003a:warning::y\r\\u003a:debug::z\nip 2001:db8::1 ::not-a-command\n");
+  const written = [
+    "  ::error::a: creating\n",
+    "::add-mask::",
+    "x\n",
+    "  ",
+    "::warning::y\r::debug::z\n",
+    "ip 2001:db8::1 ::not-a-command\n",
+  ].map(stderr);
+  expect(written.join("")).toBe(
+    "  \\u003a:error::a: creating\n\\u003a:add-mask::x\n  \\u003a:warning::y\r\\u003a:debug::z\nip 2001:db8::1 ::not-a-command\n",
+  );
 });

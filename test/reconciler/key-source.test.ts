@@ -10,7 +10,10 @@ import { FAST, test } from "./support/fixtures.js";
 const WRONG = "kro_wrong_key_for_the_test";
 
 test("a 401 names the variable the key came from (issue 22 item 9)", async ({ fx }) => {
-  for (const [name, args] of [["CUBE_API_KEY", ["plan"]], ["KROVA_API_KEY", ["cube", "list"]]] as const) {
+  for (const [name, args] of [
+    ["CUBE_API_KEY", ["plan"]],
+    ["KROVA_API_KEY", ["cube", "list"]],
+  ] as const) {
     const run = await fx.cli([...args, ...FAST], { env: { CUBE_API_KEY: "", [name]: WRONG } });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`^Error: Cube API 401 .*; the key came from the variable ${name}\\n$`));

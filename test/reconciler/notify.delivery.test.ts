@@ -18,12 +18,20 @@ const API_KEY = "ck_live_notify_test_key_0123456789";
 const FAST = { baseMs: 20, attempts: 4, maxWaitMs: 2_000 };
 
 function event(summary = "2 resources differ", details: Record<string, unknown> = {}): NotifyEvent {
-  return newEvent("drift.detected", { command: "watch", source: { kind: "files", files: ["cubeform.yaml"] }, space: "spc_1", revision: null }, summary, details);
+  return newEvent(
+    "drift.detected",
+    { command: "watch", source: { kind: "files", files: ["cubeform.yaml"] }, space: "spc_1", revision: null },
+    summary,
+    details,
+  );
 }
 
 function counters() {
   const c = { sent: 0, failed: 0, dropped: 0, waiting: 0 };
-  return { c, counters: { sent: () => c.sent++, failed: () => c.failed++, dropped: () => c.dropped++, waiting: (n: number) => (c.waiting = n) } };
+  return {
+    c,
+    counters: { sent: () => c.sent++, failed: () => c.failed++, dropped: () => c.dropped++, waiting: (n: number) => (c.waiting = n) },
+  };
 }
 
 function testIo(): { io: CliIo; log: string[] } {
@@ -45,7 +53,14 @@ describe("notification deliveries", () => {
     expect(await notifier.close(10_000)).toBe(0);
     const [got] = receiver.accepted();
     expect(got?.body).toEqual(JSON.parse(JSON.stringify(sent)));
-    expect(got?.body).toMatchObject({ version: 1, type: "drift.detected", space: "spc_1", revision: null, source: { kind: "files" }, command: "watch" });
+    expect(got?.body).toMatchObject({
+      version: 1,
+      type: "drift.detected",
+      space: "spc_1",
+      revision: null,
+      source: { kind: "files" },
+      command: "watch",
+    });
     expect(got?.headers["x-cubeform-event"]).toBe("drift.detected");
     expect(got?.headers["x-cubeform-delivery"]).toBe(sent.id);
     expect(got?.headers["x-cubeform-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -74,7 +89,10 @@ describe("notification deliveries", () => {
     receiver.answer = (_r, i) => (i === 0 ? { status: 500 } : i === 1 ? { status: 429, headers: { "retry-after": "1" } } : { status: 200 });
     const { io } = testIo();
     const { c, counters: count } = counters();
-    const notifier = new Notifier({ targets: [{ url: new URL(receiver.url), format: "json" }] }, io, count, { retry: FAST, log: () => undefined });
+    const notifier = new Notifier({ targets: [{ url: new URL(receiver.url), format: "json" }] }, io, count, {
+      retry: FAST,
+      log: () => undefined,
+    });
     notifier.send(event());
     await notifier.close(20_000);
     expect(receiver.all).toHaveLength(3);
@@ -87,7 +105,10 @@ describe("notification deliveries", () => {
     const port = await freePort();
     const { io, log } = testIo();
     const { c, counters: count } = counters();
-    const notifier = new Notifier({ targets: [{ url: new URL(`http://127.0.0.1:${port}/x`), format: "json" }] }, io, count, { retry: FAST, log: (line) => log.push(line) });
+    const notifier = new Notifier({ targets: [{ url: new URL(`http://127.0.0.1:${port}/x`), format: "json" }] }, io, count, {
+      retry: FAST,
+      log: (line) => log.push(line),
+    });
     const started = performance.now();
     for (let i = 0; i < 3; i++) notifier.send(event());
     expect(performance.now() - started, "queued, not sent inline").toBeLessThan(1_000);
@@ -99,7 +120,10 @@ describe("notification deliveries", () => {
     const refusing = await startReceiver();
     refusing.answer = () => ({ status: 400 });
     const second = counters();
-    const other = new Notifier({ targets: [{ url: new URL(refusing.url), format: "json" }] }, io, second.counters, { retry: FAST, log: () => undefined });
+    const other = new Notifier({ targets: [{ url: new URL(refusing.url), format: "json" }] }, io, second.counters, {
+      retry: FAST,
+      log: () => undefined,
+    });
     other.send(event());
     await other.close(10_000);
     expect(refusing.all).toHaveLength(1);
@@ -133,7 +157,9 @@ describe("notification deliveries", () => {
     const { io, log } = testIo();
     io.secrets?.add(SECRET, receiver.url);
     const lines: string[] = [];
-    const notifier = new Notifier({ targets: [{ url: new URL(receiver.url), format: "json" }], secret: SECRET }, io, undefined, { retry: FAST });
+    const notifier = new Notifier({ targets: [{ url: new URL(receiver.url), format: "json" }], secret: SECRET }, io, undefined, {
+      retry: FAST,
+    });
     notifier.send(event(`failed: ${API_KEY} rejected`, { error: `key ${API_KEY} at ${receiver.url}` }));
     await notifier.close(10_000);
     expect(receiver.accepted()).toHaveLength(1);

@@ -4,7 +4,14 @@ import type { ResourceChange } from "../../engine/index.js";
 import { driftEntry, DriftTracker } from "../../reconciler/notify/drift.js";
 
 function stopped(name: string, power = "stopped"): ResourceChange {
-  return { address: `cube/${name}`, kind: "cube", cubeName: name, id: `cube_${name}`, action: "update", changes: [{ path: "power", before: power, after: "running", forcesReplace: false }] };
+  return {
+    address: `cube/${name}`,
+    kind: "cube",
+    cubeName: name,
+    id: `cube_${name}`,
+    action: "update",
+    changes: [{ path: "power", before: power, after: "running", forcesReplace: false }],
+  };
 }
 
 const none = new Set<string>();
@@ -15,10 +22,14 @@ describe("DriftTracker", () => {
     const tracker = new DriftTracker();
     const drift = [driftEntry(stopped("a")), driftEntry(stopped("b"))];
     expect(tracker.observe(drift, none, 0).detected.map((e) => e.address)).toEqual(["cube/a", "cube/b"]);
-    for (let round = 1; round <= 10; round++) expect(tracker.observe(drift, none, round * MIN)).toEqual({ detected: [], repaired: [], flapping: [] });
+    for (let round = 1; round <= 10; round++)
+      expect(tracker.observe(drift, none, round * MIN)).toEqual({ detected: [], repaired: [], flapping: [] });
     const repaired = tracker.observe(drift, new Set(["cube/a", "cube/b"]), 11 * MIN);
     expect(repaired.detected).toEqual([]);
-    expect(repaired.repaired.map((e) => [e.address, e.by])).toEqual([["cube/a", "cubeform"], ["cube/b", "cubeform"]]);
+    expect(repaired.repaired.map((e) => [e.address, e.by])).toEqual([
+      ["cube/a", "cubeform"],
+      ["cube/b", "cubeform"],
+    ]);
     expect(tracker.observe([], none, 12 * MIN)).toEqual({ detected: [], repaired: [], flapping: [] });
     expect(tracker.observe([drift[0]!], none, 13 * MIN).detected.map((e) => e.address)).toEqual(["cube/a"]);
   });

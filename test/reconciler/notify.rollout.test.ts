@@ -35,7 +35,10 @@ test("apply --notify: a canary that ends in state error is reverted and told onc
   const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY, "--notify", receiver.url]);
   expect(applied.exitCode).toBe(1);
   expect(receiver.accepted().map((r) => r.body.type)).toEqual(["rollout.reverted"]);
-  const event = receiver.accepted()[0]!.body as { summary: string; details: { group: string; reverted: string[]; batch: number; message: string } };
+  const event = receiver.accepted()[0]!.body as {
+    summary: string;
+    details: { group: string; reverted: string[]; batch: number; message: string };
+  };
   expect(event.details).toMatchObject({ group: "web", reverted: ["web-1"], batch: 1 });
   expect(event.summary).toContain("rollout of group web failed at batch 1");
   expect(event.details.message).toContain("is in state error");

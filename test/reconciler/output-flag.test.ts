@@ -11,7 +11,10 @@ import { FAST, test, type CliFixture } from "./support/fixtures.js";
 import { SSH_KEY } from "./support/cli.js";
 
 async function cubeWithBackup(fx: CliFixture, sizeBytes: number) {
-  const web = await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-web" });
+  const web = await fx.api.createCube(
+    { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: "create-web" },
+  );
   await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   return fx.emulator.admin.createBackup({ cubeId: web.id, name: "nightly", sizeBytes });
 }
@@ -39,7 +42,10 @@ describe("-o is the output format everywhere", () => {
   });
 
   test("import -o pulumi prints the program; -O FILE writes the file; -o FILE says where the file goes", async ({ fx }) => {
-    await fx.api.createCube({ name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: "create-web" });
+    await fx.api.createCube(
+      { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+      { idempotencyKey: "create-web" },
+    );
     const program = await fx.cli(["import", "-o", "pulumi", ...FAST]);
     expect(program.exitCode, program.stderr).toBe(0);
     expect(program.stdout).toContain("@pulumi/pulumi");

@@ -9,7 +9,10 @@ import { SSH_KEY } from "./support/cli.js";
 import { FAST, test, type CliFixture } from "./support/fixtures.js";
 
 async function runningCube(fx: CliFixture, name: string) {
-  const created = await fx.api.createCube({ name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY }, { idempotencyKey: `create-${name}` });
+  const created = await fx.api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey: `create-${name}` },
+  );
   await waitFor(async () => ((await fx.api.getCube(created.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   return created;
 }
@@ -17,7 +20,11 @@ async function runningCube(fx: CliFixture, name: string) {
 describe("-o yaml", () => {
   test("cube list, cube show and snapshot list: the JSON document as YAML", { timeout: 60_000 }, async ({ fx }) => {
     await runningCube(fx, "web");
-    for (const argv of [["cube", "list"], ["cube", "show", "web"], ["snapshot", "list", "web"]]) {
+    for (const argv of [
+      ["cube", "list"],
+      ["cube", "show", "web"],
+      ["snapshot", "list", "web"],
+    ]) {
       const json = await fx.cli([...argv, "-o", "json", ...FAST]);
       const yaml = await fx.cli([...argv, "-o", "yaml", ...FAST]);
       expect(yaml.exitCode, yaml.stderr).toBe(0);
@@ -38,7 +45,16 @@ describe("-o yaml", () => {
   });
 
   test("the help of every command that offers json lists yaml; a bad value names both", { timeout: 60_000 }, async ({ fx }) => {
-    for (const argv of [["plan"], ["drift"], ["apply"], ["cube", "list"], ["snapshot", "take"], ["backup", "download"], ["dns"], ["show"]]) {
+    for (const argv of [
+      ["plan"],
+      ["drift"],
+      ["apply"],
+      ["cube", "list"],
+      ["snapshot", "take"],
+      ["backup", "download"],
+      ["dns"],
+      ["show"],
+    ]) {
       const help = await fx.cli([...argv, "--help"]);
       expect(help.stdout, argv.join(" ")).toMatch(/choices: .*"json".*"yaml"/s);
     }

@@ -55,7 +55,9 @@ test("the apply prompt shows every setting of a new domain, one per line, in the
   expect(fields).toEqual(["corsConfig", "ipAllowList", "basicAuthUser", "basicAuthPassword", "originScheme"]);
   for (const origin of ["one", "two", "three"]) expect(domain).toContain(`"https://${origin}.example.com"`);
   expect(domain).toMatch(/\+ basicAuthUser: "admin"\n {10}\+ basicAuthPassword: \(sensitive\)\n {10}\+ originScheme: "https"/);
-  expect(r.stdout, "an SSH key on one line, not broken at 80 columns (issue 22 item 9)").toContain(`+ sshPublicKey: ${JSON.stringify(SSH_KEY)}\n`);
+  expect(r.stdout, "an SSH key on one line, not broken at 80 columns (issue 22 item 9)").toContain(
+    `+ sshPublicKey: ${JSON.stringify(SSH_KEY)}\n`,
+  );
   expect(r.stdout).not.toContain("…");
   expect(r.stdout).not.toContain(PASSWORD);
   expectFits(r.stdout, 80);
@@ -66,19 +68,25 @@ test("updates show each changed setting old → new; replacements every field; d
   writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet(DOMAIN, PORT));
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY], { env })).exitCode).toBe(0);
 
-  const changed = DOMAIN.replace("originScheme: https", "originScheme: http").replace("[203.0.113.0/24]", "[203.0.113.0/24, 198.51.100.0/24]").replace("basicAuthUser: admin", "basicAuthUser: ops");
+  const changed = DOMAIN.replace("originScheme: https", "originScheme: http")
+    .replace("[203.0.113.0/24]", "[203.0.113.0/24, 198.51.100.0/24]")
+    .replace("basicAuthUser: admin", "basicAuthUser: ops");
   writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet(changed, PORT.replace("label: postgres", "label: pg")));
   const update = await fx.cli(["plan", ...FAST], { env });
   expect(update.exitCode).toBe(2);
   expect(update.stdout).toMatch(
     / {2}~ cube\/web\/domain\/www\.example\.com \(update in place\)\n {6}~ settings\.ipAllowList:\n {10}- \["203\.0\.113\.0\/24"\]\n {10}\+ \["203\.0\.113\.0\/24", "198\.51\.100\.0\/24"\]\n {6}~ settings\.basicAuthUser: "admin" → "ops"\n {6}~ settings\.originScheme: "https" → "http"\n/,
   );
-  expect(update.stdout).toMatch(/-\/\+ cube\/web\/port\/5432 \(replace[^\n]*\n {8}cubePort: 5432\n {6}~ label: "postgres" → "pg" {2}\(forces replacement\)\n {8}udp: true\n {8}allow: \["203\.0\.113\.0\/24"\]/);
+  expect(update.stdout).toMatch(
+    /-\/\+ cube\/web\/port\/5432 \(replace[^\n]*\n {8}cubePort: 5432\n {6}~ label: "postgres" → "pg" {2}\(forces replacement\)\n {8}udp: true\n {8}allow: \["203\.0\.113\.0\/24"\]/,
+  );
   expectFits(update.stdout, 80);
 
   writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet("      []", PORT).replace("    domains:\n      []", "    domains: []"));
   const removal = await fx.cli(["plan", ...FAST], { env });
-  expect(removal.stdout).toMatch(/ {2}- cube\/web\/domain\/www\.example\.com \(destroy\)\n {6}- hostname: "www\.example\.com"\n {6}- port: 8080\n/);
+  expect(removal.stdout).toMatch(
+    / {2}- cube\/web\/domain\/www\.example\.com \(destroy\)\n {6}- hostname: "www\.example\.com"\n {6}- port: 8080\n/,
+  );
   expect(removal.stdout).toContain('- basicAuthUser: "admin"');
   expect(removal.stdout).not.toContain(PASSWORD);
 });

@@ -44,17 +44,30 @@ test("--format json (formatVersion 3) keeps one entry per address; noop entries 
 
 test("plan --out still saves the complete plan (formatVersion 2, priorState for the stale-plan message)", async ({ fx }) => {
   await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST]);
-  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { formatVersion: number; priorState?: unknown; changes: { before: unknown }[] };
+  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as {
+    formatVersion: number;
+    priorState?: unknown;
+    changes: { before: unknown }[];
+  };
   expect(saved.formatVersion).toBe(2);
   expect(saved.priorState).toMatchObject({ cubes: [] });
   expect(saved.changes.every((c) => "before" in c)).toBe(true);
 });
 
-test("plan --out of an in-sync space keeps the prior state; a noop has no views, saved or printed; the printed plan has the same digest", async ({ fx }) => {
+test("plan --out of an in-sync space keeps the prior state; a noop has no views, saved or printed; the printed plan has the same digest", async ({
+  fx,
+}) => {
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
-  const printed = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as { priorStateDigest: string; changes: Record<string, unknown>[] };
+  const printed = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as {
+    priorStateDigest: string;
+    changes: Record<string, unknown>[];
+  };
   expect((await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST])).exitCode).toBe(0);
-  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { priorStateDigest: string; priorState?: { cubes: unknown[] }; changes: Record<string, unknown>[] };
+  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as {
+    priorStateDigest: string;
+    priorState?: { cubes: unknown[] };
+    changes: Record<string, unknown>[];
+  };
   expect(saved.changes).toHaveLength(7);
   for (const change of saved.changes) {
     expect(change.action).toBe("noop");
@@ -63,21 +76,23 @@ test("plan --out of an in-sync space keeps the prior state; a noop has no views,
   }
   expect(saved.priorState?.cubes).toHaveLength(saved.changes.filter((c) => c.kind === "cube").length);
   expect(printed.priorStateDigest).toBe(saved.priorStateDigest);
-  expect(printed.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes }))).toEqual(
-    saved.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes })),
-  );
+  expect(
+    printed.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes })),
+  ).toEqual(saved.changes.map(({ address, kind, cubeName, id, action, changes }) => ({ address, kind, cubeName, id, action, changes })));
 });
 
 test("--format markdown prints a table per kind", async ({ fx }) => {
   const r = await fx.cli(["plan", "--format", "markdown", ...FAST]);
   expect(r.exitCode).toBe(2);
-  expect(r.stdout).toContain("#### Cubes\n\n| | Address | Action | Details |\n| --- | --- | --- | --- |\n| `+` | <code>cube/web</code> | create |");
+  expect(r.stdout).toContain(
+    "#### Cubes\n\n| | Address | Action | Details |\n| --- | --- | --- | --- |\n| `+` | <code>cube/web</code> | create |",
+  );
   expect(r.stdout).toContain("#### Domains");
   expect(r.stdout).toContain("#### TCP ports");
   expect(r.stdout).toContain("**Plan: 7 to add, 0 to change, 0 to destroy.**");
   // Issue 31 item 20: a create lists what it sends (no "null →"), values unescaped where nothing could become markup.
   const web = r.stdout.split("\n").find((line) => line.includes("<code>cube/web</code>")) ?? "";
-  expect(web).toContain('name: &quot;web&quot;; image: &quot;ubuntu-24.04&quot;');
+  expect(web).toContain("name: &quot;web&quot;; image: &quot;ubuntu-24.04&quot;");
   expect(r.stdout).not.toContain("null →");
 });
 
@@ -143,7 +158,9 @@ test("--target: a problem in a cube no target names is not checked; the others s
   expect(whole.stderr).toContain('cubeform.yaml:35:5: cubes[1]: unknown key "colour"');
 });
 
-test("--target: a problem in a named cube is reported at its file:line:col as without --target; a YAML error anywhere is an error", async ({ fx }) => {
+test("--target: a problem in a named cube is reported at its file:line:col as without --target; a YAML error anywhere is an error", async ({
+  fx,
+}) => {
   editFleet(fx.cwd, "  - name: db\n    terminationProtection: true", "  - name: db\n    terminationProtection: maybe");
   const whole = await fx.cli(["plan", ...FAST]);
   const targeted = await fx.cli(["plan", "--target", "db", ...FAST]);

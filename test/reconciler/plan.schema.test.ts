@@ -19,16 +19,42 @@ test("plans with creates, replacements, a blocked change, cost and policy violat
   writeFileSync(join(fx.cwd, "policy.yaml"), policyFile(NO_OPEN_PORTS, `- name: small\n  enforcement: advisory\n  max: { vcpu: 1 }`));
   const fleet = `${HEADER}cubes:\n  - name: web\n    ports: [{ cubePort: 5432, udp: false }]\n  - name: db\n    terminationProtection: true\n`;
   writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet);
-  const first = JSON.parse((await fx.cli(["plan", "--format", "json", "--policy", "policy.yaml", "--override-policy", "no-open-ports", "--reason", "test", ...FAST])).stdout) as PlanJson;
+  const first = JSON.parse(
+    (
+      await fx.cli([
+        "plan",
+        "--format",
+        "json",
+        "--policy",
+        "policy.yaml",
+        "--override-policy",
+        "no-open-ports",
+        "--reason",
+        "test",
+        ...FAST,
+      ])
+    ).stdout,
+  ) as PlanJson;
   expect(validatePlan(first), JSON.stringify(validatePlan.errors)).toBe(true);
   expect(first.policy).toMatchObject({ rules: 2, overrides: [{ rule: "no-open-ports", reason: "test" }] });
 
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
   // Replacements, one blocked by protection, a cube bigger than the advisory rule allows.
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet.replace("  - name: db\n", "  - name: db\n    image: debian-13\n").replace("  - name: web\n", "  - name: web\n    power: stopped\n    resources: { vcpu: 2, ramGb: 1, diskGb: 10 }\n"));
-  const second = JSON.parse((await fx.cli(["plan", "--format", "json", "--allow-replace", "--policy", "policy.yaml", ...FAST])).stdout) as PlanJson;
+  writeFileSync(
+    join(fx.cwd, "cubeform.yaml"),
+    fleet
+      .replace("  - name: db\n", "  - name: db\n    image: debian-13\n")
+      .replace("  - name: web\n", "  - name: web\n    power: stopped\n    resources: { vcpu: 2, ramGb: 1, diskGb: 10 }\n"),
+  );
+  const second = JSON.parse(
+    (await fx.cli(["plan", "--format", "json", "--allow-replace", "--policy", "policy.yaml", ...FAST])).stdout,
+  ) as PlanJson;
   expect(validatePlan(second), JSON.stringify(validatePlan.errors)).toBe(true);
-  expect(second.changes.map((c) => `${c.address} ${c.action}`)).toEqual(["cube/web delete-then-create", "cube/web/port/5432 delete-then-create", "cube/db delete-then-create"]);
+  expect(second.changes.map((c) => `${c.address} ${c.action}`)).toEqual([
+    "cube/web delete-then-create",
+    "cube/web/port/5432 delete-then-create",
+    "cube/db delete-then-create",
+  ]);
   expect(second.changes.find((c) => c.address === "cube/db")).toMatchObject({ blocked: { code: "termination_protected" } });
   const drift = JSON.parse((await fx.cli(["drift", "--format", "json", ...FAST])).stdout) as { plan: PlanJson };
   expect(validatePlan(drift.plan), JSON.stringify(validatePlan.errors)).toBe(true);
@@ -39,10 +65,13 @@ test("plans with creates, replacements, a blocked change, cost and policy violat
   expect(validatePlan(withoutSummary)).toBe(false);
 });
 
-test("the example Rego policy (examples/policy) reads fields the plan's JSON has: a created port's allow list and cubePort", async ({ fx }) => {
+test("the example Rego policy (examples/policy) reads fields the plan's JSON has: a created port's allow list and cubePort", async ({
+  fx,
+}) => {
   const rego = read("examples/policy/no-open-ports.rego");
   expect(rego).toMatch(/some change in input\.changes/);
-  for (const field of ['change.kind == "port"', "change.action in makes", 'object.get(port, "allow", [])', "change.after.cubePort"]) expect(rego).toContain(field);
+  for (const field of ['change.kind == "port"', "change.action in makes", 'object.get(port, "allow", [])', "change.after.cubePort"])
+    expect(rego).toContain(field);
   writeFileSync(join(fx.cwd, "cubeform.yaml"), `${HEADER}cubes:\n  - name: web\n    ports: [{ cubePort: 5432, udp: false }]\n`);
   const plan = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as PlanJson;
   expect(plan.changes.find((c) => c.kind === "port")).toMatchObject({ action: "create", after: { cubePort: 5432, allow: [] } });

@@ -49,7 +49,9 @@ async function expectTheRestApplied(fx: CliFixture): Promise<void> {
   expect((await fx.api.listTcpMappings(web?.id as string)).filter((m) => !m.isSsh)).toEqual([]);
 }
 
-test("apply: the refused port and the refused cube (with its domain and port) are not sent; the rest is; exit 1 naming them", { timeout: 120_000 }, async ({ fx }) => {
+test("apply: the refused port and the refused cube (with its domain and port) are not sent; the rest is; exit 1 naming them", {
+  timeout: 120_000,
+}, async ({ fx }) => {
   setUp(fx);
   const r = await fx.cli(["apply", "--auto-approve", "--policy", "policy.yaml", ...FAST_APPLY]);
   expect(r.exitCode, r.stderr).toBe(1);

@@ -65,10 +65,15 @@ test("item 3: watch --apply does not apply a round with a mandatory violation: 0
   expect(fx.mutations()).toBe(0);
 });
 
-test("item 3: a violation already live that the change does not touch is a warning, never a block; the change goes through", async ({ fx }) => {
+test("item 3: a violation already live that the change does not touch is a warning, never a block; the change goes through", async ({
+  fx,
+}) => {
   setUp(fx);
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), `${OPEN_WEB}  - name: api\n    ports: [{ cubePort: 443, udp: false, allow: [203.0.113.0/24] }]\n`);
+  writeFileSync(
+    join(fx.cwd, "cubeform.yaml"),
+    `${OPEN_WEB}  - name: api\n    ports: [{ cubePort: 443, udp: false, allow: [203.0.113.0/24] }]\n`,
+  );
   const planned = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "json", "--fail-on", "policy", ...FAST]);
   expect(planned.exitCode).toBe(0);
   const { policy } = JSON.parse(planned.stdout) as { policy: { violations: { address: string; status: string }[] } };
@@ -86,7 +91,9 @@ test("item 3: a violation already live that the change does not touch is a warni
   expect(fx.mutations()).toBe(0);
 });
 
-test("item 5: --override-policy RULE --reason TEXT lets the rule pass for one apply; the reason is printed and in the JSON", async ({ fx }) => {
+test("item 5: --override-policy RULE --reason TEXT lets the rule pass for one apply; the reason is printed and in the JSON", async ({
+  fx,
+}) => {
   setUp(fx);
   const noReason = await fx.cli([...APPLY, "--override-policy", "no-open-ports"]);
   expect(noReason.exitCode).toBe(1);
@@ -95,11 +102,21 @@ test("item 5: --override-policy RULE --reason TEXT lets the rule pass for one ap
   expect(typo.stderr).toContain("--override-policy no-open-port: no policy rule has that name (the rules: no-open-ports)");
   expect(fx.mutations()).toBe(0);
 
-  const r = await fx.cli([...APPLY, "--override-policy", "no-open-ports", "--reason", "INC-42: vendor scan until Friday", "--format", "json"]);
+  const r = await fx.cli([
+    ...APPLY,
+    "--override-policy",
+    "no-open-ports",
+    "--reason",
+    "INC-42: vendor scan until Friday",
+    "--format",
+    "json",
+  ]);
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stderr).toContain("policy no-open-ports (mandatory, overridden: INC-42: vendor scan until Friday)");
   expect(r.stderr).toContain("Override: rule no-open-ports passes for this apply; reason: INC-42: vendor scan until Friday");
-  expect((JSON.parse(r.stdout) as { policyOverrides: unknown }).policyOverrides).toEqual([{ rule: "no-open-ports", reason: "INC-42: vendor scan until Friday" }]);
+  expect((JSON.parse(r.stdout) as { policyOverrides: unknown }).policyOverrides).toEqual([
+    { rule: "no-open-ports", reason: "INC-42: vendor scan until Friday" },
+  ]);
   expect(fx.mutations()).toBeGreaterThan(0);
 
   // One apply only: the next plan is checked again.
@@ -109,9 +126,22 @@ test("item 5: --override-policy RULE --reason TEXT lets the rule pass for one ap
 
 test("item 5: a saved plan records the override and its reason; apply plan.json carries it out", async ({ fx }) => {
   setUp(fx);
-  const planned = await fx.cli(["plan", "--policy", "policy.yaml", "--override-policy", "no-open-ports", "--reason", "INC-7", "--out", "plan.json", ...FAST]);
+  const planned = await fx.cli([
+    "plan",
+    "--policy",
+    "policy.yaml",
+    "--override-policy",
+    "no-open-ports",
+    "--reason",
+    "INC-7",
+    "--out",
+    "plan.json",
+    ...FAST,
+  ]);
   expect(planned.exitCode).toBe(2);
-  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { policy: { overrides: unknown; violations: { overridden?: unknown }[] } };
+  const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as {
+    policy: { overrides: unknown; violations: { overridden?: unknown }[] };
+  };
   expect(saved.policy.overrides).toEqual([{ rule: "no-open-ports", reason: "INC-7" }]);
   expect(saved.policy.violations[0]?.overridden).toEqual({ reason: "INC-7" });
   const applied = await fx.cli(["apply", "plan.json", "--policy", "policy.yaml", ...FAST_APPLY]);

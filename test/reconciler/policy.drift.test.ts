@@ -7,7 +7,9 @@ import { HEADER, NO_OPEN_PORTS, policyFile } from "./support/policy.js";
 
 const OPEN_WEB = `${HEADER}cubes:\n  - name: web\n    ports: [{ cubePort: 5432, udp: false }]\n`;
 
-test("drift --policy: a live violation is a warning under its resource; in sync exits 0, JSON carries it", { timeout: 120_000 }, async ({ fx }) => {
+test("drift --policy: a live violation is a warning under its resource; in sync exits 0, JSON carries it", { timeout: 120_000 }, async ({
+  fx,
+}) => {
   writeFileSync(join(fx.cwd, "cubeform.yaml"), OPEN_WEB);
   writeFileSync(join(fx.cwd, "policy.yaml"), policyFile(NO_OPEN_PORTS));
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
@@ -16,7 +18,9 @@ test("drift --policy: a live violation is a warning under its resource; in sync 
   const text = await fx.cli(["drift", "--policy", "policy.yaml", ...FAST]);
   expect(text.exitCode, text.stderr).toBe(0);
   expect(text.stdout).toContain("Policy: 1 rule checked: 1 warning.");
-  expect(text.stdout).toContain("! policy no-open-ports (mandatory, already live and untouched by the change: a warning): port 5432 has no allow list");
+  expect(text.stdout).toContain(
+    "! policy no-open-ports (mandatory, already live and untouched by the change: a warning): port 5432 has no allow list",
+  );
 
   const json = await fx.cli(["drift", "-o", "json", ...FAST], { env: { CUBEFORM_POLICY: "policy.yaml" } });
   expect(json.exitCode, json.stderr).toBe(0);

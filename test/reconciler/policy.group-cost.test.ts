@@ -20,15 +20,30 @@ const RULES = policyFile(
   `- name: gentle\n  enforcement: advisory\n  match: { groups: ["b"] }\n  max: { monthlyCostPerGroup: 3 }`,
 );
 
-test("max.monthlyCostPerGroup: a group whose members cost more together is a violation at group/NAME; mandatory blocks, advisory warns", { timeout: 120_000 }, async ({ fx }) => {
+test("max.monthlyCostPerGroup: a group whose members cost more together is a violation at group/NAME; mandatory blocks, advisory warns", {
+  timeout: 120_000,
+}, async ({ fx }) => {
   writeFileSync(join(fx.cwd, "cubeform.yaml"), FLEET);
   writeFileSync(join(fx.cwd, "policy.yaml"), RULES);
   const r = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "json", "--fail-on", "policy", ...FAST]);
   expect(r.exitCode, r.stderr).toBe(1);
   const { policy } = JSON.parse(r.stdout) as { policy: { violations: Violation[] } };
   expect(policy.violations).toEqual([
-    expect.objectContaining({ rule: "strict", enforcement: "mandatory", status: "new", check: "max.monthlyCostPerGroup", address: "group/a", saw: expect.stringMatching(/^group a \(2 members\) costs \d+\.\d\d a month, over the maximum of 3\.00$/) }),
-    expect.objectContaining({ rule: "gentle", enforcement: "advisory", status: "new", check: "max.monthlyCostPerGroup", address: "group/b" }),
+    expect.objectContaining({
+      rule: "strict",
+      enforcement: "mandatory",
+      status: "new",
+      check: "max.monthlyCostPerGroup",
+      address: "group/a",
+      saw: expect.stringMatching(/^group a \(2 members\) costs \d+\.\d\d a month, over the maximum of 3\.00$/),
+    }),
+    expect.objectContaining({
+      rule: "gentle",
+      enforcement: "advisory",
+      status: "new",
+      check: "max.monthlyCostPerGroup",
+      address: "group/b",
+    }),
   ]);
 
   // apply refuses group a (its members are not created) and creates group b's.
@@ -37,9 +52,14 @@ test("max.monthlyCostPerGroup: a group whose members cost more together is a vio
   expect((await fx.api.listCubes()).map((c) => c.name).sort()).toEqual(["b-1", "b-2"]);
 
   // Unchanged, an over-cost group already live is a warning only.
-  writeFileSync(join(fx.cwd, "policy.yaml"), policyFile(`- name: strict\n  enforcement: mandatory\n  match: { groups: ["b"] }\n  max: { monthlyCostPerGroup: 3 }`));
+  writeFileSync(
+    join(fx.cwd, "policy.yaml"),
+    policyFile(`- name: strict\n  enforcement: mandatory\n  match: { groups: ["b"] }\n  max: { monthlyCostPerGroup: 3 }`),
+  );
   writeFileSync(join(fx.cwd, "cubeform.yaml"), `${HEADER}cubes:\n  - name: b\n    replicas: 2\n`);
   const again = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "json", "--fail-on", "policy", ...FAST]);
   expect(again.exitCode, again.stderr).toBe(0);
-  expect((JSON.parse(again.stdout) as { policy: { violations: Violation[] } }).policy.violations).toEqual([expect.objectContaining({ address: "group/b", status: "existing" })]);
+  expect((JSON.parse(again.stdout) as { policy: { violations: Violation[] } }).policy.violations).toEqual([
+    expect.objectContaining({ address: "group/b", status: "existing" }),
+  ]);
 });

@@ -31,8 +31,20 @@ interface Kind {
 }
 
 const KINDS: Kind[] = [
-  { kind: "ports open to the internet", check: "deny: { portsOpenToInternet: true }", cube: "ports: [{ cubePort: 5432, udp: false }]", checkName: "deny.portsOpenToInternet", address: (c) => `cube/${c}/port/5432` },
-  { kind: "UDP ports", check: "deny: { udpPorts: true }", cube: "ports: [{ cubePort: 53, allow: [10.0.0.0/8] }]", checkName: "deny.udpPorts", address: (c) => `cube/${c}/port/53` },
+  {
+    kind: "ports open to the internet",
+    check: "deny: { portsOpenToInternet: true }",
+    cube: "ports: [{ cubePort: 5432, udp: false }]",
+    checkName: "deny.portsOpenToInternet",
+    address: (c) => `cube/${c}/port/5432`,
+  },
+  {
+    kind: "UDP ports",
+    check: "deny: { udpPorts: true }",
+    cube: "ports: [{ cubePort: 53, allow: [10.0.0.0/8] }]",
+    checkName: "deny.udpPorts",
+    address: (c) => `cube/${c}/port/53`,
+  },
   {
     kind: "domains without basic auth or an IP allow list",
     check: "deny: { domainsWithoutAccessControl: true }",
@@ -41,12 +53,39 @@ const KINDS: Kind[] = [
     address: (c) => `cube/${c}/domain/${c}.policy.example.com`,
   },
   { kind: "allowed images", check: 'allowed: { images: ["debian-*"] }', checkName: "allowed.images", address: (c) => `cube/${c}` },
-  { kind: "allowed regions", check: 'allowed: { regions: ["eu-*"] }', cube: "region: us-ashburn", checkName: "allowed.regions", address: (c) => `cube/${c}` },
-  { kind: "maximum resources", check: "max: { vcpu: 2, diskGb: 100 }", cube: "resources: { vcpu: 4, ramGb: 4, diskGb: 20 }", checkName: "max.vcpu", address: (c) => `cube/${c}` },
-  { kind: "termination protection required", check: "require: { terminationProtection: true }", checkName: "require.terminationProtection", address: (c) => `cube/${c}` },
+  {
+    kind: "allowed regions",
+    check: 'allowed: { regions: ["eu-*"] }',
+    cube: "region: us-ashburn",
+    checkName: "allowed.regions",
+    address: (c) => `cube/${c}`,
+  },
+  {
+    kind: "maximum resources",
+    check: "max: { vcpu: 2, diskGb: 100 }",
+    cube: "resources: { vcpu: 4, ramGb: 4, diskGb: 20 }",
+    checkName: "max.vcpu",
+    address: (c) => `cube/${c}`,
+  },
+  {
+    kind: "termination protection required",
+    check: "require: { terminationProtection: true }",
+    checkName: "require.terminationProtection",
+    address: (c) => `cube/${c}`,
+  },
   { kind: "replicas bounds", check: "replicas: { min: 2 }", checkName: "replicas.min", address: (c) => `group/${c.replace(/-1$/, "")}` },
-  { kind: "maximum monthly cost per cube", check: "max: { monthlyCostPerCube: 3 }", checkName: "max.monthlyCostPerCube", address: (c) => `cube/${c}` },
-  { kind: "maximum monthly cost of the change", check: "max: { monthlyCostIncrease: 5 }", checkName: "max.monthlyCostIncrease", address: () => "plan" },
+  {
+    kind: "maximum monthly cost per cube",
+    check: "max: { monthlyCostPerCube: 3 }",
+    checkName: "max.monthlyCostPerCube",
+    address: (c) => `cube/${c}`,
+  },
+  {
+    kind: "maximum monthly cost of the change",
+    check: "max: { monthlyCostIncrease: 5 }",
+    checkName: "max.monthlyCostIncrease",
+    address: () => "plan",
+  },
   {
     kind: "webhooks only to allowed hosts",
     check: 'allowed: { webhookHosts: ["hooks.example.com"] }',
@@ -62,7 +101,10 @@ const fleetFor = (kind: Kind): string => {
 };
 
 const rulesFor = (kind: Kind): string =>
-  policyFile(`- name: strict\n  enforcement: mandatory\n  match: { names: ["a-*"] }\n  ${kind.check}`, `- name: gentle\n  enforcement: advisory\n  match: { names: ["b-*"] }\n  ${kind.check}`);
+  policyFile(
+    `- name: strict\n  enforcement: mandatory\n  match: { names: ["a-*"] }\n  ${kind.check}`,
+    `- name: gentle\n  enforcement: advisory\n  match: { names: ["b-*"] }\n  ${kind.check}`,
+  );
 
 describe("item 2: a test per rule kind, mandatory (blocks: --fail-on policy exits 1) and advisory (a warning)", () => {
   test.for(KINDS)("$kind", async (kind, { fx }) => {
@@ -74,8 +116,12 @@ describe("item 2: a test per rule kind, mandatory (blocks: --fail-on policy exit
     expect(policy.rules).toBe(2);
     const strict = policy.violations.filter((v) => v.rule === "strict");
     const gentle = policy.violations.filter((v) => v.rule === "gentle");
-    expect(strict).toEqual([expect.objectContaining({ enforcement: "mandatory", status: "new", check: kind.checkName, address: kind.address("a-1") })]);
-    expect(gentle).toEqual([expect.objectContaining({ enforcement: "advisory", status: "new", check: kind.checkName, address: kind.address("b-1") })]);
+    expect(strict).toEqual([
+      expect.objectContaining({ enforcement: "mandatory", status: "new", check: kind.checkName, address: kind.address("a-1") }),
+    ]);
+    expect(gentle).toEqual([
+      expect.objectContaining({ enforcement: "advisory", status: "new", check: kind.checkName, address: kind.address("b-1") }),
+    ]);
     expect(strict[0]?.saw).not.toBe("");
     expect(strict[0]?.fix).not.toBe("");
 
@@ -107,8 +153,12 @@ test("item 3: the text plan shows each violation under its resource, with the ru
 
   const markdown = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "markdown", ...FAST]);
   expect(markdown.stdout, markdown.stdout).toContain("#### Policy");
-  expect(markdown.stdout).toMatch(/\| :no_entry: \| <code>cube\/a-1\/port\/5432<\/code> \| <code>strict<\/code> \(mandatory, blocks apply\) \| port 5432 has no allow list/);
+  expect(markdown.stdout).toMatch(
+    /\| :no_entry: \| <code>cube\/a-1\/port\/5432<\/code> \| <code>strict<\/code> \(mandatory, blocks apply\) \| port 5432 has no allow list/,
+  );
   const github = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "github", ...FAST]);
-  expect(github.stdout).toMatch(/^::error file=cubeform\.yaml,line=7,col=5::cube\/a-1\/port\/5432: policy strict \(mandatory, blocks apply\): port 5432 has no allow list/m);
+  expect(github.stdout).toMatch(
+    /^::error file=cubeform\.yaml,line=7,col=5::cube\/a-1\/port\/5432: policy strict \(mandatory, blocks apply\): port 5432 has no allow list/m,
+  );
   expect(github.stdout).toMatch(/^::warning file=cubeform\.yaml,line=9,col=5::cube\/b-1\/port\/5432: policy gentle \(advisory\)/m);
 });

@@ -7,7 +7,11 @@ const file = (preview: string) => `${FILE_HEADER}  - name: web\npreview:\n${prev
 
 describe("preview: in the fleet file", () => {
   test("a valid block validates", async () => {
-    const cwd = tempProject({ "cubeform.yaml": file('  hostname: "{name}-{id}.preview.example.com"\n  maxMonthly: 20\n  replicas: 1\n  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n  space: sp_previews\n') });
+    const cwd = tempProject({
+      "cubeform.yaml": file(
+        '  hostname: "{name}-{id}.preview.example.com"\n  maxMonthly: 20\n  replicas: 1\n  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n  space: sp_previews\n',
+      ),
+    });
     const run = await runCli(["validate"], { cwd });
     expect(run.exitCode, run.stderr).toBe(0);
   });
@@ -31,8 +35,16 @@ describe("preview: in the fleet file", () => {
   });
 
   test("the JSON Schema for editors knows the block", () => {
-    const schema = generateJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }> };
-    expect(Object.keys(schema.properties.preview?.properties ?? {}).sort()).toEqual(["hostname", "maxMonthly", "replicas", "resources", "space"]);
+    const schema = generateJsonSchema() as {
+      properties: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }>;
+    };
+    expect(Object.keys(schema.properties.preview?.properties ?? {}).sort()).toEqual([
+      "hostname",
+      "maxMonthly",
+      "replicas",
+      "resources",
+      "space",
+    ]);
     expect(schema.properties.preview?.additionalProperties).toBe(false);
   });
 });

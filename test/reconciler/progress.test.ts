@@ -48,7 +48,9 @@ describe("progress of a transfer", () => {
     expect(frames.length).toBeLessThanOrEqual(102);
     expect(out.match(/\n/g)).toHaveLength(1);
     expect(out.endsWith("\n")).toBe(true);
-    expect(frames[Math.floor(frames.length / 2)]).toMatch(/^downloading nightly {2}\d+\.\d MiB \/ 100\.0 MiB \(\d+%\) {2}\d+\.\d MiB\/s {2}ETA \d+s$/);
+    expect(frames[Math.floor(frames.length / 2)]).toMatch(
+      /^downloading nightly {2}\d+\.\d MiB \/ 100\.0 MiB \(\d+%\) {2}\d+\.\d MiB\/s {2}ETA \d+s$/,
+    );
     expect(frames.at(-1)).toMatch(/^downloading nightly {2}100\.0 MiB \/ 100\.0 MiB \(100%\) {2}10\.0 MiB\/s/);
   });
 
@@ -78,6 +80,13 @@ describe("progress of a transfer", () => {
   });
 
   test("sizes are read the way a user reads them", () => {
-    expect([formatBytes(0), formatBytes(1023), formatBytes(989.87), formatBytes(1536), formatBytes(5 * MIB), formatBytes(1024 * MIB)]).toEqual(["0 B", "1023 B", "990 B", "1.5 KiB", "5.0 MiB", "1.0 GiB"]);
+    expect([
+      formatBytes(0),
+      formatBytes(1023),
+      formatBytes(989.87),
+      formatBytes(1536),
+      formatBytes(5 * MIB),
+      formatBytes(1024 * MIB),
+    ]).toEqual(["0 B", "1023 B", "990 B", "1.5 KiB", "5.0 MiB", "1.0 GiB"]);
   });
 });

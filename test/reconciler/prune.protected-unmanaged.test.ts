@@ -12,13 +12,24 @@ import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 test("pruning an undeclared protected cube: shown blocked, advised `cube unprotect`, then deleted (issue 22 item 9)", async ({ fx }) => {
   // allowEmpty: an empty fleet is meant here (issue 31 item 10: else an empty source never prunes).
   writeFileSync(join(fx.cwd, "cubeform.yaml"), `apiVersion: cubeform/v1\nallowEmpty: true\ncubes: []\n`);
-  const old = await fx.api.createCube({ name: "old", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY, terminationProtection: true }, { idempotencyKey: "old" });
+  const old = await fx.api.createCube(
+    {
+      name: "old",
+      image: "ubuntu-24.04",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: SSH_KEY,
+      terminationProtection: true,
+    },
+    { idempotencyKey: "old" },
+  );
 
   const plan = await fx.cli(["plan", "--prune", ...FAST]);
   expect(plan.exitCode).toBe(2);
   expect(plan.stdout).toContain(`  ? cube/old (id ${old.id}) → blocked (protected: not deleted)\n`);
   expect(plan.stdout).not.toContain("→ destroy");
-  expect(plan.stdout).toContain('blocked: cube "old" is not in the file and has terminationProtection on; turn it off first (cubeform cube unprotect old), then prune deletes it');
+  expect(plan.stdout).toContain(
+    'blocked: cube "old" is not in the file and has terminationProtection on; turn it off first (cubeform cube unprotect old), then prune deletes it',
+  );
   expect(plan.stdout).not.toContain("in the file (or");
 
   const before = fx.mutations();

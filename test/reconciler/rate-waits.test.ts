@@ -25,7 +25,9 @@ test("on a terminal: a countdown line redrawn every second, erased when the wait
   notices.started(pacing);
   expect(out.text).toBe(`${ERASE}Rate limit (10 mutations per 60 s): waiting 3 s before create-cube cube/web (POST /spaces/s1/cubes)…`);
   vi.advanceTimersByTime(1_000);
-  expect(out.text.endsWith(`${ERASE}Rate limit (10 mutations per 60 s): waiting 2 s before create-cube cube/web (POST /spaces/s1/cubes)…`)).toBe(true);
+  expect(
+    out.text.endsWith(`${ERASE}Rate limit (10 mutations per 60 s): waiting 2 s before create-cube cube/web (POST /spaces/s1/cubes)…`),
+  ).toBe(true);
   vi.advanceTimersByTime(1_000);
   expect(out.text).toContain("waiting 1 s before");
   notices.ended();

@@ -5,7 +5,17 @@ import { JSON_FORMAT_VERSION, leanChange, renderDrift, renderPlan, writePlan } f
 import { prettyJsonChunks } from "../../reconciler/render/json.js";
 
 const view = { id: "x", name: "web" };
-const change = (over: Partial<ResourceChange>): ResourceChange => ({ address: "cube/web", kind: "cube", cubeName: "web", id: "c1", action: "noop", before: view, after: view, changes: [], ...over });
+const change = (over: Partial<ResourceChange>): ResourceChange => ({
+  address: "cube/web",
+  kind: "cube",
+  cubeName: "web",
+  id: "c1",
+  action: "noop",
+  before: view,
+  after: view,
+  changes: [],
+  ...over,
+});
 
 function planOf(changes: ResourceChange[]): Plan {
   return {
@@ -23,7 +33,13 @@ function planOf(changes: ResourceChange[]): Plan {
 
 const changes = [
   change({}),
-  change({ address: "cube/db", cubeName: "db", id: "c2", action: "update", changes: [{ path: "power", before: "running", after: "stopped", forcesReplace: false }] }),
+  change({
+    address: "cube/db",
+    cubeName: "db",
+    id: "c2",
+    action: "update",
+    changes: [{ path: "power", before: "running", after: "stopped", forcesReplace: false }],
+  }),
   change({ address: "cube/old", cubeName: "old", id: "c3", unmanaged: true }),
   change({ address: "cube/dup", cubeName: "dup", id: null, blocked: { code: "ambiguous_name", reason: "two" } }),
 ];
@@ -54,13 +70,17 @@ test("drift JSON nests the lean plan", () => {
   const plan = planOf(changes);
   const { priorState: _prior, ...rest } = plan;
   const text = renderDrift({ formatVersion: 1, plan, dns: [] }, "json", { file: "f.yaml", cubePositions: {}, color: false });
-  const expected = { formatVersion: JSON_FORMAT_VERSION, plan: { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) }, dns: [] };
+  const expected = {
+    formatVersion: JSON_FORMAT_VERSION,
+    plan: { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) },
+    dns: [],
+  };
   expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
 });
 
 test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any depth", () => {
   const value = {
-    a: [1, { b: [], c: {}, d: undefined, e: null, f: "line\nbreak \"quoted\"" }, [[]], undefined],
+    a: [1, { b: [], c: {}, d: undefined, e: null, f: 'line\nbreak "quoted"' }, [[]], undefined],
     g: { h: { i: [true, false, 0.5] } },
     empty: [],
     none: {},
@@ -73,7 +93,12 @@ test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any dept
 });
 
 test("prettyJsonChunks: a long list (stringified in groups of items) is still exactly JSON.stringify, at every nesting", () => {
-  const item = (i: number) => ({ address: `cube/c${i}`, changes: i % 3 === 0 ? [] : [{ path: "a]\n[", before: [i], after: null }], nested: { list: [[], [i]] }, gone: undefined });
+  const item = (i: number) => ({
+    address: `cube/c${i}`,
+    changes: i % 3 === 0 ? [] : [{ path: "a]\n[", before: [i], after: null }],
+    nested: { list: [[], [i]] },
+    gone: undefined,
+  });
   const list = [...Array.from({ length: 1300 }, (_, i) => item(i)), undefined, "]", [], {}];
   const value = { formatVersion: 2, plan: { changes: list, steps: [] }, top: list };
   for (const depth of [1, 2, 3, 4]) {
@@ -83,11 +108,20 @@ test("prettyJsonChunks: a long list (stringified in groups of items) is still ex
 });
 
 test("issue 21 item 3: the source revision is in the text, markdown and github plans, its values escaped for each", () => {
-  const source = { repo: "file:///srv/a|b_*c*.git", ref: "main", revision: "0123456789abcdef0123456789abcdef01234567", path: "fleet\n::error::x" };
+  const source = {
+    repo: "file:///srv/a|b_*c*.git",
+    ref: "main",
+    revision: "0123456789abcdef0123456789abcdef01234567",
+    path: "fleet\n::error::x",
+  };
   const ctx = { file: "fleet", cubePositions: {}, color: false };
   const plan = { ...planOf([change({})]), source };
-  expect(renderPlan(plan, "text", ctx)).toContain("Source: file:///srv/a|b_*c*.git main at commit 0123456789abcdef0123456789abcdef01234567 (fleet\\n::error::x)\n");
-  expect(renderPlan(plan, "markdown", ctx)).toContain("Source: <code>file\\:///srv/a\\|b\\_\\*c\\*.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n::error::x</code>)\n");
+  expect(renderPlan(plan, "text", ctx)).toContain(
+    "Source: file:///srv/a|b_*c*.git main at commit 0123456789abcdef0123456789abcdef01234567 (fleet\\n::error::x)\n",
+  );
+  expect(renderPlan(plan, "markdown", ctx)).toContain(
+    "Source: <code>file\\:///srv/a\\|b\\_\\*c\\*.git</code> <code>main</code> at commit <code>0123456789ab</code> (<code>fleet\\\\n::error::x</code>)\n",
+  );
   const github = renderPlan(plan, "github", ctx);
   expect(github).toContain("(fleet\\n::error::x)");
   expect(github).not.toMatch(/^::error::x/m);
@@ -96,7 +130,17 @@ test("issue 21 item 3: the source revision is in the text, markdown and github p
 test("issue 31 item 20: over the budget, JSON summary.blocked counts the changes the budget blocks (apply makes none of them)", () => {
   const ctx = { file: "f.yaml", cubePositions: {}, color: false };
   const big = change({ address: "cube/big", cubeName: "big", id: null, action: "create", before: null, after: view });
-  const cost = { currency: "EUR", hoursPerMonth: 730, stoppedBills: "disk" as const, note: "", before: 9.49, after: 52.85, delta: 43.36, tiers: [], cubes: [] };
+  const cost = {
+    currency: "EUR",
+    hoursPerMonth: 730,
+    stoppedBills: "disk" as const,
+    note: "",
+    before: 9.49,
+    after: 52.85,
+    delta: 43.36,
+    tiers: [],
+    cubes: [],
+  };
   const within = { ...planOf([...changes, big]), cost: { ...cost, budget: { monthly: 250, over: false } } };
   const over = { ...planOf([...changes, big]), cost: { ...cost, budget: { monthly: 40, over: true, top: ["big"] } } };
   const summaryOf = (plan: Plan) => (JSON.parse(renderPlan(plan, "json", ctx)) as { summary: Plan["summary"] }).summary;

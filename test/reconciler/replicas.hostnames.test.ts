@@ -13,7 +13,10 @@ const group = (name: string, hostname: string): string => `  - name: ${name}
 `;
 
 test("validate: the duplicate-hostname check compares the members' hostnames, not the entries' templates", async ({ fx }) => {
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), FILE_HEADER + group("web", "www.{name}.example.com") + group("api", "www.{name}.example.com"));
+  writeFileSync(
+    join(fx.cwd, "cubeform.yaml"),
+    FILE_HEADER + group("web", "www.{name}.example.com") + group("api", "www.{name}.example.com"),
+  );
   const distinct = await fx.cli(["validate"]);
   expect(distinct.exitCode, distinct.stderr).toBe(0);
 

@@ -23,10 +23,15 @@ function write(fx: CliFixture, text: string): void {
 }
 
 async function liveNames(fx: CliFixture): Promise<string[]> {
-  return (await fx.api.listCubes()).filter((c) => c.state !== "deleted").map((c) => c.name).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  return (await fx.api.listCubes())
+    .filter((c) => c.state !== "deleted")
+    .map((c) => c.name)
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }
 
-test("a group of 4: members web-1 … web-4 with their own hostnames and port labels; the plan shows cube/web[1..4] in text and JSON", async ({ fx }) => {
+test("a group of 4: members web-1 … web-4 with their own hostnames and port labels; the plan shows cube/web[1..4] in text and JSON", async ({
+  fx,
+}) => {
   write(fx, group(4, WITH_DOMAINS));
   const planned = await fx.cli(["plan", ...FAST]);
   expect(planned.stderr).toBe("");
@@ -35,7 +40,10 @@ test("a group of 4: members web-1 … web-4 with their own hostnames and port la
   expect(planned.stdout).toMatch(/\n {4}\+ cube\/web-1 \(create\)/);
   expect(planned.stdout).toContain("+ cube/web-4/domain/web-4.example.com (create)");
 
-  const json = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as { groups: { name: string; replicas: number }[]; changes: { address: string; group?: string }[] };
+  const json = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as {
+    groups: { name: string; replicas: number }[];
+    changes: { address: string; group?: string }[];
+  };
   expect(json.groups).toEqual([{ name: "web", replicas: 4, live: 0, replacing: 0 }]);
   const members = json.changes.filter((c) => c.group === "web").map((c) => c.address);
   expect(members).toContain("cube/web-3");
@@ -53,7 +61,9 @@ test("a group of 4: members web-1 … web-4 with their own hostnames and port la
   expect((await fx.cli(["plan", ...FAST])).exitCode).toBe(0);
 });
 
-test("scaling 10 → 4 → 10: members 5–10 are removed highest first, then recreated; a protected member is never removed (blocked)", async ({ fx }) => {
+test("scaling 10 → 4 → 10: members 5–10 are removed highest first, then recreated; a protected member is never removed (blocked)", async ({
+  fx,
+}) => {
   write(fx, group(10));
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
   const web7 = (await fx.api.listCubes()).find((c) => c.name === "web-7");
@@ -66,8 +76,17 @@ test("scaling 10 → 4 → 10: members 5–10 are removed highest first, then re
   expect(planned.stdout).toContain("- cube/web-10 (destroy)");
   expect(planned.stdout).toContain('blocked: cube "web-7" is a member of group web beyond replicas: 4 and has terminationProtection on');
   expect(planned.stdout).not.toContain("Unmanaged cubes");
-  const json = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as { steps: { op: string; address: string }[]; changes: { address: string; group?: string }[] };
-  expect(json.steps.filter((s) => s.op === "delete-cube").map((s) => s.address)).toEqual(["cube/web-10", "cube/web-9", "cube/web-8", "cube/web-6", "cube/web-5"]);
+  const json = JSON.parse((await fx.cli(["plan", "--format", "json", ...FAST])).stdout) as {
+    steps: { op: string; address: string }[];
+    changes: { address: string; group?: string }[];
+  };
+  expect(json.steps.filter((s) => s.op === "delete-cube").map((s) => s.address)).toEqual([
+    "cube/web-10",
+    "cube/web-9",
+    "cube/web-8",
+    "cube/web-6",
+    "cube/web-5",
+  ]);
   expect(json.changes.find((c) => c.address === "cube/web-7")?.group).toBe("web");
 
   const down = await fx.cli(["apply", "--auto-approve", ...FAST_APPLY]);
@@ -81,19 +100,25 @@ test("scaling 10 → 4 → 10: members 5–10 are removed highest first, then re
   expect((await fx.api.listCubes()).find((c) => c.name === "web-7")?.id, "web-7 was never replaced").toBe(web7?.id);
 });
 
-test("without rollout, a change that replaces more than half of a group warns in the plan; the other members are unchanged", async ({ fx }) => {
+test("without rollout, a change that replaces more than half of a group warns in the plan; the other members are unchanged", async ({
+  fx,
+}) => {
   write(fx, group(4));
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
   write(fx, group(4).replace("image: ubuntu-24.04", "image: debian-13"));
   const planned = await fx.cli(["plan", "--allow-replace", ...FAST]);
   expect(planned.exitCode).toBe(2);
   expect(planned.stdout).toContain("warning: this change replaces 4 of the 4 members of group web at once");
-  const json = JSON.parse((await fx.cli(["plan", "--allow-replace", "--format", "json", ...FAST])).stdout) as { groups: { warning?: string }[] };
+  const json = JSON.parse((await fx.cli(["plan", "--allow-replace", "--format", "json", ...FAST])).stdout) as {
+    groups: { warning?: string }[];
+  };
   expect(json.groups[0]?.warning).toContain("add rollout:");
 });
 
 test("a hostname every replica would share, and a name too long for its members, are located errors", async ({ fx }) => {
-  write(fx, `${FILE_HEADER}  - name: web
+  write(
+    fx,
+    `${FILE_HEADER}  - name: web
     replicas: 2
     domains:
       - hostname: app.example.com
@@ -101,7 +126,8 @@ test("a hostname every replica would share, and a name too long for its members,
   - name: ${"a".repeat(62)}
     replicas: 10
   - name: web-2
-`);
+`,
+  );
   const result = await fx.cli(["validate"]);
   expect(result.exitCode).toBe(1);
   expect(result.stderr).toContain("every one of the 2 replicas would claim app.example.com");

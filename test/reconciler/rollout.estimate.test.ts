@@ -24,28 +24,36 @@ const fleet = (image: string): string => `${FILE_HEADER.replace("image: ubuntu-2
         deadline: 60s
 `;
 
-test("10 members, maxUnavailable 2: the plan's estimate counts batches, deletion, boot, healthyFor and the rate limit (CUBEFORM_TIMED=1: apply's wall time within 1.15× of it)", async ({ fx }) => {
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet("ubuntu-24.04"));
-  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
-  writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet("debian-13"));
+test(
+  "10 members, maxUnavailable 2: the plan's estimate counts batches, deletion, boot, healthyFor and the rate limit (CUBEFORM_TIMED=1: apply's wall time within 1.15× of it)",
+  async ({ fx }) => {
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet("ubuntu-24.04"));
+    expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+    writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet("debian-13"));
 
-  const planned = await fx.cli(["plan", "--allow-replace", ...FAST]);
-  expect(planned.stdout.replace(/\s+/g, " ")).toContain("rollout waits (5 batches one after another, each waiting for its members' deletion, boot and healthyFor)");
+    const planned = await fx.cli(["plan", "--allow-replace", ...FAST]);
+    expect(planned.stdout.replace(/\s+/g, " ")).toContain(
+      "rollout waits (5 batches one after another, each waiting for its members' deletion, boot and healthyFor)",
+    );
 
-  if (TIMED) fx.emulator.admin.setClockSpeed(1);
-  const started = Date.now();
-  const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST, "--poll-interval", "200"]);
-  const wallSeconds = (Date.now() - started) / 1000;
-  fx.emulator.admin.setClockSpeed(200);
-  expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
-  const estimate = Number(/this takes about ([\d.]+) s/.exec(applied.stdout.replace(/\s+/g, " "))?.[1]);
-  // 5 batches × (2 × 2 s deletion, one member after the other + 5 s boot + 0.4 s healthyFor, at 200 ms polls); 20 mutations are within 1000/60 s.
-  expect(estimate).toBe(47);
-  if (TIMED) {
-    console.log(`rollout of 10, maxUnavailable 2: estimate ${estimate} s, wall ${wallSeconds.toFixed(1)} s, ratio ${(wallSeconds / estimate).toFixed(3)}`);
-    expect(wallSeconds / estimate).toBeLessThanOrEqual(1.15);
-    expect(wallSeconds / estimate).toBeGreaterThanOrEqual(1 / 1.15);
-  }
-  const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
-  expect(end.every((c) => c.image === "debian-13" && c.state === "running")).toBe(true);
-}, TEST_MS);
+    if (TIMED) fx.emulator.admin.setClockSpeed(1);
+    const started = Date.now();
+    const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST, "--poll-interval", "200"]);
+    const wallSeconds = (Date.now() - started) / 1000;
+    fx.emulator.admin.setClockSpeed(200);
+    expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    const estimate = Number(/this takes about ([\d.]+) s/.exec(applied.stdout.replace(/\s+/g, " "))?.[1]);
+    // 5 batches × (2 × 2 s deletion, one member after the other + 5 s boot + 0.4 s healthyFor, at 200 ms polls); 20 mutations are within 1000/60 s.
+    expect(estimate).toBe(47);
+    if (TIMED) {
+      console.log(
+        `rollout of 10, maxUnavailable 2: estimate ${estimate} s, wall ${wallSeconds.toFixed(1)} s, ratio ${(wallSeconds / estimate).toFixed(3)}`,
+      );
+      expect(wallSeconds / estimate).toBeLessThanOrEqual(1.15);
+      expect(wallSeconds / estimate).toBeGreaterThanOrEqual(1 / 1.15);
+    }
+    const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
+    expect(end.every((c) => c.image === "debian-13" && c.state === "running")).toBe(true);
+  },
+  TEST_MS,
+);

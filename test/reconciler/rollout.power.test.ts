@@ -32,7 +32,9 @@ function poller(fx: CliFixture): { stop(): Promise<Cube[][]> } {
   return { stop: async () => ((running = false), await loop, polls) };
 }
 
-test("power: stopped → running with rollout maxUnavailable 1: 4 batches of one wake each, at most 1 member booting at any poll; and back to stopped in batches", async ({ fx }) => {
+test("power: stopped → running with rollout maxUnavailable 1: 4 batches of one wake each, at most 1 member booting at any poll; and back to stopped in batches", async ({
+  fx,
+}) => {
   write(fx, fleet("stopped"));
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
   expect((await fx.api.listCubes()).every((c) => c.state === "stopped")).toBe(true);

@@ -70,39 +70,47 @@ function poller(fx: CliFixture): { stop(): Promise<Poll[]> } {
 const runningOn = (poll: Poll, image: string): number => poll.members.filter((c) => c.state === "running" && c.image === image).length;
 const down = (poll: Poll): number => 10 - poll.members.filter((c) => c.state === "running").length;
 
-test("10 members, maxUnavailable 2, image changed: never more than 2 missing or not running at any poll; all 10 on the new image at the end", async ({ fx }) => {
-  const health = await healthServer(fx, () => false);
-  const rollout = `      maxUnavailable: 2
+test(
+  "10 members, maxUnavailable 2, image changed: never more than 2 missing or not running at any poll; all 10 on the new image at the end",
+  async ({ fx }) => {
+    const health = await healthServer(fx, () => false);
+    const rollout = `      maxUnavailable: 2
       healthCheck:
         http: { url: "${health.url}", expectStatus: 200 }
         healthyFor: 300ms
         deadline: 20s
 `;
-  write(fx, fleet(OLD, rollout));
-  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+    write(fx, fleet(OLD, rollout));
+    expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
 
-  write(fx, fleet(NEW, rollout));
-  const planned = await fx.cli(["plan", "--allow-replace", ...FAST]);
-  expect(planned.stdout).toContain("rollout: 5 batches of at most 2, each passing its http check for 0.3 s within 20 s");
-  expect(planned.stdout).not.toContain("warning:");
-  expect(planned.stdout.replace(/\s+/g, " "), "the estimate counts each batch's waits").toContain("of rollout waits (5 batches one after another, each waiting for its members' deletion, boot and healthyFor)");
+    write(fx, fleet(NEW, rollout));
+    const planned = await fx.cli(["plan", "--allow-replace", ...FAST]);
+    expect(planned.stdout).toContain("rollout: 5 batches of at most 2, each passing its http check for 0.3 s within 20 s");
+    expect(planned.stdout).not.toContain("warning:");
+    expect(planned.stdout.replace(/\s+/g, " "), "the estimate counts each batch's waits").toContain(
+      "of rollout waits (5 batches one after another, each waiting for its members' deletion, boot and healthyFor)",
+    );
 
-  const watch = poller(fx);
-  const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
-  const polls = await watch.stop();
-  expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
-  expect(applied.stdout).toContain("batch 5 of 5: web-9, web-10 healthy");
-  expect(polls.length).toBeGreaterThan(3);
-  expect(Math.max(...polls.map(down)), "members missing or not running at one poll").toBeLessThanOrEqual(2);
-  const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
-  expect(end).toHaveLength(10);
-  expect(end.every((c) => c.image === NEW && c.state === "running")).toBe(true);
-  expect(new Set(health.asked)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => `web-${i + 1}`)));
-}, ROLLOUT_TEST_MS);
+    const watch = poller(fx);
+    const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
+    const polls = await watch.stop();
+    expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("batch 5 of 5: web-9, web-10 healthy");
+    expect(polls.length).toBeGreaterThan(3);
+    expect(Math.max(...polls.map(down)), "members missing or not running at one poll").toBeLessThanOrEqual(2);
+    const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
+    expect(end).toHaveLength(10);
+    expect(end.every((c) => c.image === NEW && c.state === "running")).toBe(true);
+    expect(new Set(health.asked)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => `web-${i + 1}`)));
+  },
+  ROLLOUT_TEST_MS,
+);
 
-test("a new image that fails its http check, canary 1, autoRevert: exactly 1 member ever runs it, ≥ 9 healthy at every poll, all 10 back on the old image, exit 1 naming the member and the check", async ({ fx }) => {
-  const health = await healthServer(fx, (image) => image === NEW);
-  const rollout = `      maxUnavailable: 2
+test(
+  "a new image that fails its http check, canary 1, autoRevert: exactly 1 member ever runs it, ≥ 9 healthy at every poll, all 10 back on the old image, exit 1 naming the member and the check",
+  async ({ fx }) => {
+    const health = await healthServer(fx, (image) => image === NEW);
+    const rollout = `      maxUnavailable: 2
       canary: 1
       autoRevert: true
       healthCheck:
@@ -110,47 +118,55 @@ test("a new image that fails its http check, canary 1, autoRevert: exactly 1 mem
         healthyFor: 300ms
         deadline: 5s
 `;
-  write(fx, fleet(OLD, rollout));
-  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
-  const before = new Map((await fx.api.listCubes()).map((c) => [c.name, c.id]));
+    write(fx, fleet(OLD, rollout));
+    expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+    const before = new Map((await fx.api.listCubes()).map((c) => [c.name, c.id]));
 
-  write(fx, fleet(NEW, rollout));
-  const watch = poller(fx);
-  const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
-  const polls = await watch.stop();
-  expect(applied.exitCode).toBe(1);
-  expect(applied.stdout).toContain("batch 1 of 6 (canary) of group web: member web-1 failed (http check");
-  expect(applied.stdout).toContain("(expected 200)");
-  expect(applied.stdout).toContain("reverted web-1 (image ubuntu-24.04) to the last healthy spec");
-  expect(applied.stdout).toContain("the members not yet replaced were not touched: the group is on the old spec");
+    write(fx, fleet(NEW, rollout));
+    const watch = poller(fx);
+    const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
+    const polls = await watch.stop();
+    expect(applied.exitCode).toBe(1);
+    expect(applied.stdout).toContain("batch 1 of 6 (canary) of group web: member web-1 failed (http check");
+    expect(applied.stdout).toContain("(expected 200)");
+    expect(applied.stdout).toContain("reverted web-1 (image ubuntu-24.04) to the last healthy spec");
+    expect(applied.stdout).toContain("the members not yet replaced were not touched: the group is on the old spec");
 
-  const onNew = new Set(polls.flatMap((p) => p.members.filter((c) => c.image === NEW).map((c) => c.id)));
-  expect(onNew.size, "cubes ever seen on the new image").toBe(1);
-  expect(Math.min(...polls.map((p) => runningOn(p, OLD))), "healthy members at the worst poll").toBeGreaterThanOrEqual(9);
-  const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
-  expect(end).toHaveLength(10);
-  expect(end.every((c) => c.image === OLD && c.state === "running")).toBe(true);
-  // Only the canary was touched: every other member is the cube it was.
-  for (const cube of end.filter((c) => c.name !== "web-1")) expect(cube.id).toBe(before.get(cube.name));
-}, ROLLOUT_TEST_MS);
+    const onNew = new Set(polls.flatMap((p) => p.members.filter((c) => c.image === NEW).map((c) => c.id)));
+    expect(onNew.size, "cubes ever seen on the new image").toBe(1);
+    expect(Math.min(...polls.map((p) => runningOn(p, OLD))), "healthy members at the worst poll").toBeGreaterThanOrEqual(9);
+    const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
+    expect(end).toHaveLength(10);
+    expect(end.every((c) => c.image === OLD && c.state === "running")).toBe(true);
+    // Only the canary was touched: every other member is the cube it was.
+    for (const cube of end.filter((c) => c.name !== "web-1")) expect(cube.id).toBe(before.get(cube.name));
+  },
+  ROLLOUT_TEST_MS,
+);
 
-test("an image whose cubes end in state error (the emulator's image fault), running check: the canary fails at once and is reverted", async ({ fx }) => {
-  const rollout = `      canary: 1
+test(
+  "an image whose cubes end in state error (the emulator's image fault), running check: the canary fails at once and is reverted",
+  async ({ fx }) => {
+    const rollout = `      canary: 1
       autoRevert: true
       healthCheck:
         running: true
         healthyFor: 200ms
         deadline: 30s
 `;
-  write(fx, fleet(OLD, rollout));
-  expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
-  fx.emulator.admin.setImageFault(NEW, "error");
-  write(fx, fleet(NEW, rollout));
-  const started = Date.now();
-  const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
-  expect(applied.exitCode).toBe(1);
-  expect(Date.now() - started, "failed at the error state, not at the 30 s deadline").toBeLessThan(20_000);
-  expect(applied.stdout).toMatch(/member web-1 failed \(running check, healthy for 200ms within 30s\): the new cube \S+ is in state error/);
-  const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
-  expect(end.every((c) => c.image === OLD && c.state === "running")).toBe(true);
-}, ROLLOUT_TEST_MS);
+    write(fx, fleet(OLD, rollout));
+    expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
+    fx.emulator.admin.setImageFault(NEW, "error");
+    write(fx, fleet(NEW, rollout));
+    const started = Date.now();
+    const applied = await fx.cli(["apply", "--auto-approve", "--allow-replace", ...FAST_APPLY]);
+    expect(applied.exitCode).toBe(1);
+    expect(Date.now() - started, "failed at the error state, not at the 30 s deadline").toBeLessThan(20_000);
+    expect(applied.stdout).toMatch(
+      /member web-1 failed \(running check, healthy for 200ms within 30s\): the new cube \S+ is in state error/,
+    );
+    const end = (await fx.api.listCubes()).filter((c) => c.state !== "deleted");
+    expect(end.every((c) => c.image === OLD && c.state === "running")).toBe(true);
+  },
+  ROLLOUT_TEST_MS,
+);

@@ -37,10 +37,32 @@ const PROXY_FORMS = [PROXY_PASSWORD, encodeURIComponent(PROXY_PASSWORD), Buffer.
 
 function fleet(): string {
   const filler = Array.from({ length: 300 }, (_, i) => `  - echo line ${i} of the setup script`).join("\n");
-  const lines = ["apiVersion: cubeform/v1", "defaults:", "  image: ubuntu-24.04", "  resources: { vcpu: 1, ramGb: 2, diskGb: 10 }", `  sshPublicKey: ${SSH_KEY}`, "cubes:"];
+  const lines = [
+    "apiVersion: cubeform/v1",
+    "defaults:",
+    "  image: ubuntu-24.04",
+    "  resources: { vcpu: 1, ramGb: 2, diskGb: 10 }",
+    `  sshPublicKey: ${SSH_KEY}`,
+    "cubes:",
+  ];
   for (let i = 0; i < CUBES; i++) {
-    lines.push(`  - name: app${i}`, "    userData: |", "      #cloud-config", "      write_files:", "        - path: /etc/app/db", "          content: password=${env:DB_PASSWORD}", "      runcmd:", filler.replace(/^/gm, "    "));
-    lines.push("    domains:", `      - hostname: app${i}.example.com`, "        port: 8080", "        basicAuthUser: admin", "        basicAuthPassword: ${env:WEB_PASSWORD}");
+    lines.push(
+      `  - name: app${i}`,
+      "    userData: |",
+      "      #cloud-config",
+      "      write_files:",
+      "        - path: /etc/app/db",
+      "          content: password=${env:DB_PASSWORD}",
+      "      runcmd:",
+      filler.replace(/^/gm, "    "),
+    );
+    lines.push(
+      "    domains:",
+      `      - hostname: app${i}.example.com`,
+      "        port: 8080",
+      "        basicAuthUser: admin",
+      "        basicAuthPassword: ${env:WEB_PASSWORD}",
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -66,7 +88,12 @@ const streams: string[] = [];
 const RATE_FLAGS = ["--rate-limit", "1000/60"];
 
 function cubeform(args: string[], overrides: Record<string, string> = {}) {
-  const run = spawnSync(process.execPath, [BIN, ...args, "--emulator", "--rate-limit", "1000/60"], { cwd: join(dir, "project"), encoding: "utf8", env: env(overrides), maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [BIN, ...args, "--emulator", "--rate-limit", "1000/60"], {
+    cwd: join(dir, "project"),
+    encoding: "utf8",
+    env: env(overrides),
+    maxBuffer: 64 * 1024 * 1024,
+  });
   streams.push(run.stdout, run.stderr);
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -115,12 +142,17 @@ test("no value of ${env:…} nor its hash is in any file cubeform writes; a save
   }
   expect(streams.length).toBe(12);
   for (const [i, text] of streams.entries()) {
-    for (const secret of secrets) expect(text.includes(secret), `${i % 2 === 0 ? "stdout" : "stderr"} of run ${Math.floor(i / 2) + 1} holds ${secret}`).toBe(false);
+    for (const secret of secrets)
+      expect(text.includes(secret), `${i % 2 === 0 ? "stdout" : "stderr"} of run ${Math.floor(i / 2) + 1} holds ${secret}`).toBe(false);
   }
 }, 120_000); // six runs of the bin, one after the other
 
 /** The bin without blocking this process (the emulator and the proxy answer from it). */
-function cubeformAsync(args: string[], env: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cubeformAsync(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -136,9 +168,25 @@ test("issue 32 item 6: a proxy that echoes the request's headers: neither its cr
     const root = join(dir, "echo");
     mkdirSync(join(root, "project"), { recursive: true });
     writeFileSync(join(root, "project", "cubeform.yaml"), fleet());
-    const runEnv = { ...env(), HOME: join(root, "home"), XDG_CACHE_HOME: join(root, "cache"), XDG_STATE_HOME: join(root, "state"), XDG_CONFIG_HOME: join(root, "config") };
-    const proxied = { ...runEnv, HTTPS_PROXY: "", CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey, HTTP_PROXY: proxyUrl(new URL(proxy.url).port), CUBEFORM_PROXY_LOOPBACK: "1" };
-    const runs = [await cubeformAsync(["plan", ...RATE_FLAGS], proxied, join(root, "project")), await cubeformAsync(["cube", "list", ...RATE_FLAGS], proxied, join(root, "project"))];
+    const runEnv = {
+      ...env(),
+      HOME: join(root, "home"),
+      XDG_CACHE_HOME: join(root, "cache"),
+      XDG_STATE_HOME: join(root, "state"),
+      XDG_CONFIG_HOME: join(root, "config"),
+    };
+    const proxied = {
+      ...runEnv,
+      HTTPS_PROXY: "",
+      CUBE_API_URL: emulator.url,
+      CUBE_API_KEY: emulator.apiKey,
+      HTTP_PROXY: proxyUrl(new URL(proxy.url).port),
+      CUBEFORM_PROXY_LOOPBACK: "1",
+    };
+    const runs = [
+      await cubeformAsync(["plan", ...RATE_FLAGS], proxied, join(root, "project")),
+      await cubeformAsync(["cube", "list", ...RATE_FLAGS], proxied, join(root, "project")),
+    ];
     // The proxy was asked with the credentials, and its answer echoed them.
     expect(proxy.authorizations[0]).toBe(`Basic ${PROXY_FORMS[2]}`);
     for (const run of runs) {

@@ -25,7 +25,8 @@ async function refuse(fx: CliFixture, yaml: string, env: Record<string, string> 
   return validated.stderr;
 }
 
-const domainWith = (line: string) => `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ${line}\n`;
+const domainWith = (line: string) =>
+  `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ${line}\n`;
 
 describe("1. impossible IP addresses and CIDRs are refused in the file", () => {
   test.for([
@@ -37,13 +38,18 @@ describe("1. impossible IP addresses and CIDRs are refused in the file", () => {
     const quoted = JSON.stringify(address);
     const yaml = `${FILE_HEADER}  - name: web\n    domains:\n      - hostname: app.example.com\n        port: 8080\n        ipAllowList: [${quoted}]\n        ipDenyList: [${quoted}]\n    ports:\n      - cubePort: 5432\n        allow: [${quoted}]\n`;
     const stderr = await refuse(fx, yaml);
-    expect(stderr).toMatch(new RegExp(`^cubeform\\.yaml:11:23: cubes\\[0\\]\\.domains\\[0\\]\\.ipAllowList\\[0\\]: ${message.source}`, "m"));
+    expect(stderr).toMatch(
+      new RegExp(`^cubeform\\.yaml:11:23: cubes\\[0\\]\\.domains\\[0\\]\\.ipAllowList\\[0\\]: ${message.source}`, "m"),
+    );
     expect(stderr).toMatch(/^cubeform\.yaml:12:22: cubes\[0\]\.domains\[0\]\.ipDenyList\[0\]: /m);
     expect(stderr).toMatch(/^cubeform\.yaml:15:17: cubes\[0\]\.ports\[0\]\.allow\[0\]: /m);
   });
 
   test("valid IPv4 and IPv6 addresses and CIDRs pass", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), domainWith(`ipAllowList: [0.0.0.0/0, 203.0.113.7, 10.0.0.0/8, "::/0", "2001:db8::/32", "::ffff:192.0.2.1"]`));
+    writeFileSync(
+      join(fx.cwd, "cubeform.yaml"),
+      domainWith(`ipAllowList: [0.0.0.0/0, 203.0.113.7, 10.0.0.0/8, "::/0", "2001:db8::/32", "::ffff:192.0.2.1"]`),
+    );
     expect(await fx.cli(["validate"])).toMatchObject({ exitCode: 0 });
   });
 });
@@ -55,7 +61,10 @@ describe("2. YAML that is not one document: a user error with a location, never 
   });
 
   test("an alias bomb", async ({ fx }) => {
-    const levels = ["a: &a [x, x, x, x, x, x, x, x, x]", ..."bcdefg".split("").map((c, i) => `${c}: &${c} [${Array(9).fill(`*${"abcdefg"[i]}`).join(", ")}]`)];
+    const levels = [
+      "a: &a [x, x, x, x, x, x, x, x, x]",
+      ..."bcdefg".split("").map((c, i) => `${c}: &${c} [${Array(9).fill(`*${"abcdefg"[i]}`).join(", ")}]`),
+    ];
     const stderr = await refuse(fx, `apiVersion: cubeform/v1\n${levels.join("\n")}\ncubes: []\n`);
     expect(stderr).toMatch(/^cubeform\.yaml:3:\d+: aliases expand to too many values .*alias bomb/m);
   });
@@ -73,14 +82,19 @@ describe("2. YAML that is not one document: a user error with a location, never 
     expect(stderr).not.toContain("parseAllDocuments");
   });
 
-  test.for([["empty", ""], ["only a comment", "# nothing yet\n"]] as const)("an %s file says what to write", async ([, yaml], { fx }) => {
+  test.for([
+    ["empty", ""],
+    ["only a comment", "# nothing yet\n"],
+  ] as const)("an %s file says what to write", async ([, yaml], { fx }) => {
     const stderr = await refuse(fx, yaml);
     expect(stderr).toContain('cubeform.yaml:1:1: the file is empty: start it with "apiVersion: cubeform/v1" and a "cubes:" list');
     expect(stderr).not.toContain("received null");
   });
 
   test("a list instead of a mapping", async ({ fx }) => {
-    expect(await refuse(fx, "- name: web\n")).toContain('cubeform.yaml:1:1: the file must be a mapping with "apiVersion: cubeform/v1" and "cubes:", not a list');
+    expect(await refuse(fx, "- name: web\n")).toContain(
+      'cubeform.yaml:1:1: the file must be a mapping with "apiVersion: cubeform/v1" and "cubes:", not a list',
+    );
   });
 });
 
@@ -90,13 +104,20 @@ describe("3. what is known before apply", () => {
     expect(stderr).toMatch(/^cubeform\.yaml:11:28: cubes\[0\]\.domains\[0\]\.basicAuthPassword: basicAuthPassword needs basicAuthUser/m);
   });
 
-  test("an unknown image or region fails the plan at file:line:col after reading the catalog once, and apply sends no mutation", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    image: ubuntu-99\n  - name: db\n    region: mars-1\n  - name: cache\n    region: eu-helsinky\n`);
+  test("an unknown image or region fails the plan at file:line:col after reading the catalog once, and apply sends no mutation", async ({
+    fx,
+  }) => {
+    writeFileSync(
+      join(fx.cwd, "cubeform.yaml"),
+      `${FILE_HEADER}  - name: web\n    image: ubuntu-99\n  - name: db\n    region: mars-1\n  - name: cache\n    region: eu-helsinky\n`,
+    );
     const planned = await fx.cli(["plan"]);
     expect(planned.exitCode).toBe(1);
     expect(planned.stderr).toContain('cubeform.yaml:8:12: cube "web": image "ubuntu-99" is not offered by the API; images: ubuntu-24.04, ');
     expect(planned.stderr).toContain('cubeform.yaml:10:13: cube "db": region "mars-1" is not offered by the API; regions: eu-nuremberg, ');
-    expect(planned.stderr).toContain('cubeform.yaml:12:13: cube "cache": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)');
+    expect(planned.stderr).toContain(
+      'cubeform.yaml:12:13: cube "cache": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)',
+    );
     const reads = fx.emulator.admin.requests().map((r) => `${r.method} ${r.path}`);
     expect(reads.filter((r) => r === "GET /api/v1/images")).toHaveLength(1);
     expect(reads.filter((r) => r === "GET /api/v1/regions")).toHaveLength(1);
@@ -106,23 +127,33 @@ describe("3. what is known before apply", () => {
     expect(fx.mutations()).toBe(0);
   });
 
-  test("an image typo on an existing cube is 'not offered (did you mean …)', also without --allow-replace, not a blocked replacement (issue 22 item 7)", async ({ fx }) => {
+  test("an image typo on an existing cube is 'not offered (did you mean …)', also without --allow-replace, not a blocked replacement (issue 22 item 7)", async ({
+    fx,
+  }) => {
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n`);
     expect((await fx.cli(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"])).exitCode).toBe(0);
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    image: ubuntu-24.4\n`);
     for (const flags of [[], ["--allow-replace"]]) {
       const planned = await fx.cli(["plan", ...flags]);
       expect(planned.exitCode).toBe(1);
-      expect(planned.stderr).toContain('cubeform.yaml:8:12: cube "web": image "ubuntu-24.4" is not offered by the API (did you mean "ubuntu-24.04"?)');
+      expect(planned.stderr).toContain(
+        'cubeform.yaml:8:12: cube "web": image "ubuntu-24.4" is not offered by the API (did you mean "ubuntu-24.04"?)',
+      );
       expect(planned.stdout).not.toContain("blocked");
     }
   });
 
   test("a region typo in defaults is reported once, at its line in defaults (issue 22 item 7)", async ({ fx }) => {
-    writeFileSync(join(fx.cwd, "cubeform.yaml"), FILE_HEADER.replace("defaults:\n", "defaults:\n  region: eu-helsinky\n") + "  - name: web\n  - name: db\n  - name: eu\n    region: eu-nuremberg\n");
+    writeFileSync(
+      join(fx.cwd, "cubeform.yaml"),
+      FILE_HEADER.replace("defaults:\n", "defaults:\n  region: eu-helsinky\n") +
+        "  - name: web\n  - name: db\n  - name: eu\n    region: eu-nuremberg\n",
+    );
     const planned = await fx.cli(["plan"]);
     expect(planned.exitCode).toBe(1);
-    expect(planned.stderr).toContain('cubeform.yaml:3:11: cubes "web", "db": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)');
+    expect(planned.stderr).toContain(
+      'cubeform.yaml:3:11: cubes "web", "db": region "eu-helsinky" is not offered by the API (did you mean "eu-helsinki"?)',
+    );
     expect(planned.stderr).toContain("(1 problem)");
   });
 
@@ -130,7 +161,9 @@ describe("3. what is known before apply", () => {
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    resources: { vcpu: 64, ramGb: 2, diskGb: 10 }\n`);
     const validated = await fx.cli(["validate"]);
     expect(validated.exitCode).toBe(0);
-    expect(validated.stderr).toContain('warning: cubeform.yaml:8:16: cube "web": resources.vcpu 64 is above a space\'s default cap of 16 vCPU. Only the API knows your space\'s caps');
+    expect(validated.stderr).toContain(
+      "warning: cubeform.yaml:8:16: cube \"web\": resources.vcpu 64 is above a space's default cap of 16 vCPU. Only the API knows your space's caps",
+    );
   });
 });
 
@@ -159,7 +192,8 @@ describe("4. typos get the closest match", () => {
 });
 
 describe("5. -f: several files, a directory, standard input", () => {
-  const cube = (name: string) => `apiVersion: cubeform/v1\ncubes:\n  - name: ${name}\n    image: ubuntu-24.04\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n`;
+  const cube = (name: string) =>
+    `apiVersion: cubeform/v1\ncubes:\n  - name: ${name}\n    image: ubuntu-24.04\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n`;
 
   test("-f twice loads both files", async ({ fx }) => {
     writeFileSync(join(fx.cwd, "a.yaml"), cube("a"));
@@ -173,7 +207,10 @@ describe("5. -f: several files, a directory, standard input", () => {
     writeFileSync(join(fx.cwd, "fleet", "a.yaml"), cube("a"));
     writeFileSync(join(fx.cwd, "fleet", "b.yml"), cube("b"));
     writeFileSync(join(fx.cwd, "fleet", "notes.txt"), "not yaml");
-    expect(await fx.cli(["validate", "-f", "fleet"])).toMatchObject({ exitCode: 0, stdout: `ok: 2 cubes (${join("fleet", "a.yaml")}, ${join("fleet", "b.yml")})\n` });
+    expect(await fx.cli(["validate", "-f", "fleet"])).toMatchObject({
+      exitCode: 0,
+      stdout: `ok: 2 cubes (${join("fleet", "a.yaml")}, ${join("fleet", "b.yml")})\n`,
+    });
     writeFileSync(join(fx.cwd, "fleet", "c.yaml"), cube("a"));
     const twice = await fx.cli(["plan", "-f", "fleet"]);
     expect(twice.exitCode).toBe(1);

@@ -36,7 +36,14 @@ function validate(cwd: string, args: string[], stdin: "ignore" | number = "ignor
 
 function cubeform(cwd: string, args: string[], env: Record<string, string>, stdin: "ignore" | number = "ignore"): Run {
   const started = performance.now();
-  const run: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, stdio: [stdin, "pipe", "pipe"], timeout: HANG, killSignal: "SIGKILL" });
+  const run: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env,
+    stdio: [stdin, "pipe", "pipe"],
+    timeout: HANG,
+    killSignal: "SIGKILL",
+  });
   const seconds = (performance.now() - started) / 1000;
   return { status: run.status, stderr: run.stderr, seconds };
 }
@@ -61,13 +68,17 @@ test("userDataFile: /dev/urandom is refused at the key, and so is a userData fil
   const cwd = tempProject({ "cubeform.yaml": fleet(`    sshPublicKey: ${SSH_KEY}\n    userDataFile: /dev/urandom\n`) });
   const urandom = validate(cwd, []);
   expectRefused(urandom);
-  expect(urandom.stderr).toMatch(/^cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read \/dev\/urandom: not a regular file \(a character device\)$/m);
+  expect(urandom.stderr).toMatch(
+    /^cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read \/dev\/urandom: not a regular file \(a character device\)$/m,
+  );
 
   writeFileSync(join(cwd, "cubeform.yaml"), fleet(`    sshPublicKey: ${SSH_KEY}\n    userDataFile: init.sh\n`));
   writeFileSync(join(cwd, "init.sh"), `#!/bin/sh\n${"#".repeat(20 * 1024 - 11)}\n`);
   const big = validate(cwd, []);
   expectRefused(big);
-  expect(big.stderr).toMatch(/^cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read init\.sh: it is 20 KB, over the 16 KB limit for userData \(the API's cap\)$/m);
+  expect(big.stderr).toMatch(
+    /^cubeform\.yaml:8:19: cubes\[0\]\.userDataFile: cannot read init\.sh: it is 20 KB, over the 16 KB limit for userData \(the API's cap\)$/m,
+  );
 });
 
 test("-f a link to /dev/zero, and -f a named pipe nobody writes to: refused at once", () => {
@@ -124,7 +135,9 @@ test("the krova CLI config as a link to /dev/zero is refused as what it is", () 
   symlinkSync("/dev/zero", config);
   const run = cubeform(cwd, ["plan"], { ...testCacheHome(), XDG_CONFIG_HOME: join(cwd, "config") });
   expectRefused(run);
-  expect(run.stderr).toBe(`Error: cannot read ${config}: not a regular file (a character device); fix it or run \`cubeform login\` again\n`);
+  expect(run.stderr).toBe(
+    `Error: cannot read ${config}: not a regular file (a character device); fix it or run \`cubeform login\` again\n`,
+  );
 });
 
 test("code-cache entries replaced by links to /dev/zero are ignored: the run is as without a cache", () => {

@@ -21,12 +21,16 @@ test("a webhook event typo: did you mean, at the typo's position, not 45 events"
   writeFileSync(join(fx.cwd, "cubeform.yaml"), file("domain.remove"));
   const run = await fx.cli(["validate"]);
   expect(run.exitCode).toBe(1);
-  expect(run.stderr).toContain('cubeform.yaml:9:28: webhooks[0].events[1]: "domain.remove" is not one of the 45 allowed values (did you mean "domain.removed"?)\n');
+  expect(run.stderr).toContain(
+    'cubeform.yaml:9:28: webhooks[0].events[1]: "domain.remove" is not one of the 45 allowed values (did you mean "domain.removed"?)\n',
+  );
   expect(run.stderr).not.toContain("member.role_changed");
 });
 
 test("a value nothing resembles: a short sample, still not the whole list", async ({ fx }) => {
   writeFileSync(join(fx.cwd, "cubeform.yaml"), file("zzzzzz"));
   const run = await fx.cli(["validate"]);
-  expect(run.stderr).toContain('webhooks[0].events[1]: "zzzzzz" is not one of the 45 allowed values (cube.created, cube.running, cube.stopped, …)\n');
+  expect(run.stderr).toContain(
+    'webhooks[0].events[1]: "zzzzzz" is not one of the 45 allowed values (cube.created, cube.running, cube.stopped, …)\n',
+  );
 });

@@ -33,7 +33,9 @@ describe("a NUL byte in an SSH public key is refused, and nothing is sent", () =
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    sshPublicKey: "${SSH_KEY}\\0"\n`);
     const run = await fx.cli(["plan"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain(`cubeform.yaml:8:19: cubes[0].sshPublicKey: the key holds a control character (U+0000 at character ${SSH_KEY.length + 1})`);
+    expect(run.stderr).toContain(
+      `cubeform.yaml:8:19: cubes[0].sshPublicKey: the key holds a control character (U+0000 at character ${SSH_KEY.length + 1})`,
+    );
     expect(fx.emulator.admin.requests()).toEqual([]);
   });
 
@@ -42,7 +44,9 @@ describe("a NUL byte in an SSH public key is refused, and nothing is sent", () =
     writeFileSync(join(fx.cwd, "cubeform.yaml"), `${FILE_HEADER}  - name: web\n    sshPublicKeyFile: web.pub\n`);
     const run = await fx.cli(["apply", "--auto-approve"]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("cubeform.yaml:8:23: cubes[0].sshPublicKeyFile: the key holds a control character (U+0000 at character 21)");
+    expect(run.stderr).toContain(
+      "cubeform.yaml:8:23: cubes[0].sshPublicKeyFile: the key holds a control character (U+0000 at character 21)",
+    );
     expect(fx.emulator.admin.requests()).toEqual([]);
   });
 });

@@ -28,7 +28,12 @@ describe("refused, located, nothing sent", () => {
   });
 
   test.for([
-    ["defaults: !!omap", `apiVersion: cubeform/v1\ndefaults: !!omap\n  - image: ubuntu-24.04\n  - sshPublicKey: ${SSH_KEY}\ncubes:\n  - name: web\n    image: ubuntu-24.04\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n`, "2:11", "!!omap"],
+    [
+      "defaults: !!omap",
+      `apiVersion: cubeform/v1\ndefaults: !!omap\n  - image: ubuntu-24.04\n  - sshPublicKey: ${SSH_KEY}\ncubes:\n  - name: web\n    image: ubuntu-24.04\n    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }\n    sshPublicKey: ${SSH_KEY}\n`,
+      "2:11",
+      "!!omap",
+    ],
     ["a cube's ports: !!set", `${FILE_HEADER}  - name: web\n    ports: !!set\n      ? 80\n`, "8:12", "!!set"],
     ["userData: !!binary", `${FILE_HEADER}  - name: web\n    userData: !!binary aGVsbG8=\n`, "8:15", "!!binary"],
   ] as const)("%s", async ([, text, at, tag], { fx }) => {

@@ -16,7 +16,10 @@ import { SSH_KEY } from "./support/cli.js";
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../../desired/sources.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../desired/sources.js")>();
-  return { ...original, loadDesiredFiles: (...args: Parameters<typeof original.loadDesiredFiles>) => (loads.count++, original.loadDesiredFiles(...args)) };
+  return {
+    ...original,
+    loadDesiredFiles: (...args: Parameters<typeof original.loadDesiredFiles>) => (loads.count++, original.loadDesiredFiles(...args)),
+  };
 });
 // Workers run file after file on one module graph: load the CLI afresh, so it takes the counted loader.
 vi.resetModules();
@@ -29,7 +32,6 @@ class Capture extends Writable {
     callback();
   }
 }
-
 
 function fleetOf(cubes: number, port: number): string {
   const names = Array.from({ length: cubes }, (_, i) => `  - name: cube-${i}\n`).join("");
@@ -63,14 +65,24 @@ test("40 unsigned POSTs against a 5,000-cube file load the file no time at all",
   const stderr = new Capture();
   const stop = new AbortController();
   const env = { CUBE_API_URL: emu.url, CUBE_API_KEY: emu.apiKey, XDG_STATE_HOME: dir, NO_COLOR: "1" };
-  const watch = main(["watch", "--interval", "1h", "--listen", `127.0.0.1:${port}`, "--rate-limit", "1000/60"], { stdout, stderr, env, cwd: dir, signal: stop.signal });
+  const watch = main(["watch", "--interval", "1h", "--listen", `127.0.0.1:${port}`, "--rate-limit", "1000/60"], {
+    stdout,
+    stderr,
+    env,
+    cwd: dir,
+    signal: stop.signal,
+  });
   try {
     await waitFor(() => stdout.text.includes("round 1"), { timeoutMs: 90_000, message: `the first round (stderr: ${stderr.text})` });
     const loadsBefore = loads.count;
     expect(loadsBefore, "the watch loads the file through the counted loader").toBeGreaterThan(0);
     const started = performance.now();
     for (let i = 0; i < 40; i++) {
-      const response = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-krova-event": "cube.deleted" }, body: "{}" });
+      const response = await fetch(`http://127.0.0.1:${port}/`, {
+        method: "POST",
+        headers: { "x-krova-event": "cube.deleted" },
+        body: "{}",
+      });
       expect(response.status).toBe(401);
     }
     const ms = performance.now() - started;

@@ -2,9 +2,16 @@ import { describe, expect, it } from "vitest";
 import { CreateCubeRequest, Cube, enveloped, listEnveloped } from "../../schema/index.js";
 
 const cube = {
-  id: "c1", name: "web", state: "resizing", publicIpv4: null, image: "ubuntu-24.04", sshUser: "ubuntu",
-  resources: { vcpu: 1, ramGb: 0.5, diskGb: 10 }, terminationProtection: false,
-  terminationProtectionChangedAt: null, terminationProtectionChangedBy: null,
+  id: "c1",
+  name: "web",
+  state: "resizing",
+  publicIpv4: null,
+  image: "ubuntu-24.04",
+  sshUser: "ubuntu",
+  resources: { vcpu: 1, ramGb: 0.5, diskGb: 10 },
+  terminationProtection: false,
+  terminationProtectionChangedAt: null,
+  terminationProtectionChangedBy: null,
 };
 
 describe("API schemas", () => {
@@ -22,7 +29,13 @@ describe("API schemas", () => {
     expect(schema.parse([cube]).items).toHaveLength(1);
   });
   it("reject userData over 16 KB on create", () => {
-    const body = { name: "web", image: "debian-13", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: "ssh-ed25519 AAAA", userData: "x".repeat(16 * 1024 + 1) };
+    const body = {
+      name: "web",
+      image: "debian-13",
+      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
+      sshPublicKey: "ssh-ed25519 AAAA",
+      userData: "x".repeat(16 * 1024 + 1),
+    };
     const result = CreateCubeRequest.safeParse(body);
     expect(result.success).toBe(false);
     expect(CreateCubeRequest.safeParse({ ...body, userData: "x".repeat(16 * 1024) }).success).toBe(true);

@@ -17,11 +17,28 @@ const SCRIPT = `</script><script>window.__pwned='script'</script>`;
 const QUOTE = `" onmouseover="window.__pwned='attr'`;
 
 function hostileRecorder(): WatchStatusRecorder {
-  const recorder = new WatchStatusRecorder({ kind: "git", repo: `https://git.example.com/${SCRIPT}.git`, ref: QUOTE, path: "fleet/", files: [] }, true);
-  recorder.connected("space-1", { pacer: { limit: 10, windowMs: 60_000, waiting: 0, store: { recent: () => [1, 2, 3], take: () => ({ id: "" }), redate: () => undefined } as never } });
+  const recorder = new WatchStatusRecorder(
+    { kind: "git", repo: `https://git.example.com/${SCRIPT}.git`, ref: QUOTE, path: "fleet/", files: [] },
+    true,
+  );
+  recorder.connected("space-1", {
+    pacer: {
+      limit: 10,
+      windowMs: 60_000,
+      waiting: 0,
+      store: { recent: () => [1, 2, 3], take: () => ({ id: "" }), redate: () => undefined } as never,
+    },
+  });
   const drift = [change(IMG), change(SCRIPT, "delete-then-create", [QUOTE])];
   for (let round = 1; round <= 12; round++) {
-    feedRound(recorder, round, { durationMs: 400 + round * 90, mutations: round % 4, drift, revision: "a".repeat(40), plan: planOf(30, drift, { groups: [{ name: IMG, replicas: 4, live: 4, replacing: 2, rollout: { batches: 2 } } as never] }), ...(round === 7 ? { outcome: "failed" as const, error: { code: "x", message: `API said ${IMG}` } } : {}) });
+    feedRound(recorder, round, {
+      durationMs: 400 + round * 90,
+      mutations: round % 4,
+      drift,
+      revision: "a".repeat(40),
+      plan: planOf(30, drift, { groups: [{ name: IMG, replicas: 4, live: 4, replacing: 2, rollout: { batches: 2 } } as never] }),
+      ...(round === 7 ? { outcome: "failed" as const, error: { code: "x", message: `API said ${IMG}` } } : {}),
+    });
   }
   recorder.fetched("b".repeat(40));
   recorder.sourceFailed(`cubeform.yaml:3:5: ${SCRIPT}`);
@@ -37,34 +54,42 @@ async function checkNothingRan(page: import("playwright-core").Page): Promise<vo
   expect(text).toContain("onmouseover");
 }
 
-browserTest("hostile names render as text and run nothing, with the script's refresh too; no console error and no CSP violation", { timeout: 120_000 }, async () => {
-  const server = await statusServer(hostileRecorder());
-  const context = await openBrowser();
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  const response = await page.goto(`${server.url}/`);
-  expect(response?.status()).toBe(200);
-  const headers = response?.headers() ?? {};
-  expect(headers["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
-  expect(headers["x-content-type-options"]).toBe("nosniff");
-  expect(headers["referrer-policy"]).toBe("no-referrer");
-  await checkNothingRan(page);
-  // The script ran (its hash is allowed) and rendered the sections again from /status.
-  await page.waitForFunction(() => (globalThis as any).document.getElementById("stamp")?.textContent?.startsWith("updated"), undefined, { timeout: 60_000 });
-  await checkNothingRan(page);
-  expect(await page.locator("#rounds svg.chart rect.bar").count()).toBe(12);
-  expect(await page.locator("#rounds svg.chart rect.bar.failed").count()).toBe(1);
-  expect(await page.locator("#rollouts svg.rollout").count()).toBe(1);
-  expect(await page.locator("#pacing").innerText()).toContain("7 of 10");
-  expect(await page.locator("#previews").innerText()).toContain("not enabled");
-  expect(problems).toEqual([]);
-  mkdirSync("test-results", { recursive: true });
-  await page.screenshot({ path: "test-results/status-page.hostile.png", fullPage: true });
-});
+browserTest(
+  "hostile names render as text and run nothing, with the script's refresh too; no console error and no CSP violation",
+  { timeout: 120_000 },
+  async () => {
+    const server = await statusServer(hostileRecorder());
+    const context = await openBrowser();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    const response = await page.goto(`${server.url}/`);
+    expect(response?.status()).toBe(200);
+    const headers = response?.headers() ?? {};
+    expect(headers["content-security-policy"]).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/,
+    );
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+    await checkNothingRan(page);
+    // The script ran (its hash is allowed) and rendered the sections again from /status.
+    await page.waitForFunction(() => (globalThis as any).document.getElementById("stamp")?.textContent?.startsWith("updated"), undefined, {
+      timeout: 60_000,
+    });
+    await checkNothingRan(page);
+    expect(await page.locator("#rounds svg.chart rect.bar").count()).toBe(12);
+    expect(await page.locator("#rounds svg.chart rect.bar.failed").count()).toBe(1);
+    expect(await page.locator("#rollouts svg.rollout").count()).toBe(1);
+    expect(await page.locator("#pacing").innerText()).toContain("7 of 10");
+    expect(await page.locator("#previews").innerText()).toContain("not enabled");
+    expect(problems).toEqual([]);
+    mkdirSync("test-results", { recursive: true });
+    await page.screenshot({ path: "test-results/status-page.hostile.png", fullPage: true });
+  },
+);
 
 browserTest("with JavaScript off the page shows everything, server-rendered", { timeout: 120_000 }, async () => {
   const server = await statusServer(hostileRecorder());
@@ -79,17 +104,23 @@ browserTest("with JavaScript off the page shows everything, server-rendered", { 
   await checkNothingRan(page);
 });
 
-browserTest("with an auth file, the page asks for basic auth and opens with it; /metrics and the probes stay open", { timeout: 120_000 }, async () => {
-  const server = await statusServer(hostileRecorder(), statusAuth("viewer:s3cret-pass\n", "auth"));
-  expect((await fetch(`${server.url}/`)).status).toBe(401);
-  expect((await fetch(`${server.url}/status`)).headers.get("www-authenticate")).toContain("Basic");
-  expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
-  expect((await fetch(`${server.url}/livez`)).status).toBe(200);
-  const refused = await openBrowser({ httpCredentials: { username: "viewer", password: "wrong" } });
-  expect((await (await refused.newPage()).goto(`${server.url}/`))?.status()).toBe(401);
-  const context = await openBrowser({ httpCredentials: { username: "viewer", password: "s3cret-pass" } });
-  const page = await context.newPage();
-  expect((await page.goto(`${server.url}/`))?.status()).toBe(200);
-  await page.waitForFunction(() => (globalThis as any).document.getElementById("stamp")?.textContent?.startsWith("updated"), undefined, { timeout: 60_000 });
-  expect(await page.content()).not.toContain("s3cret-pass");
-});
+browserTest(
+  "with an auth file, the page asks for basic auth and opens with it; /metrics and the probes stay open",
+  { timeout: 120_000 },
+  async () => {
+    const server = await statusServer(hostileRecorder(), statusAuth("viewer:s3cret-pass\n", "auth"));
+    expect((await fetch(`${server.url}/`)).status).toBe(401);
+    expect((await fetch(`${server.url}/status`)).headers.get("www-authenticate")).toContain("Basic");
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+    expect((await fetch(`${server.url}/livez`)).status).toBe(200);
+    const refused = await openBrowser({ httpCredentials: { username: "viewer", password: "wrong" } });
+    expect((await (await refused.newPage()).goto(`${server.url}/`))?.status()).toBe(401);
+    const context = await openBrowser({ httpCredentials: { username: "viewer", password: "s3cret-pass" } });
+    const page = await context.newPage();
+    expect((await page.goto(`${server.url}/`))?.status()).toBe(200);
+    await page.waitForFunction(() => (globalThis as any).document.getElementById("stamp")?.textContent?.startsWith("updated"), undefined, {
+      timeout: 60_000,
+    });
+    expect(await page.content()).not.toContain("s3cret-pass");
+  },
+);

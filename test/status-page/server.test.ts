@@ -13,7 +13,8 @@ import { authorizationFor, statusAuth } from "../../reconciler/metrics/status-au
 import { runCli, tempProject } from "../reconciler/support/cli.js";
 import { change, feedRound, planOf, statusServer } from "./support.js";
 
-const recorderOf = (): WatchStatusRecorder => new WatchStatusRecorder({ kind: "git", repo: "https://git.example.com/acme/fleet.git", ref: "main", path: "fleet/", files: [] }, true);
+const recorderOf = (): WatchStatusRecorder =>
+  new WatchStatusRecorder({ kind: "git", repo: "https://git.example.com/acme/fleet.git", ref: "main", path: "fleet/", files: [] }, true);
 
 test("read-only: 405 with Allow for anything but GET and HEAD; HEAD answers without a body", async () => {
   const server = await statusServer(recorderOf());
@@ -48,14 +49,22 @@ test("the CSP allows exactly the page's inline script and style, by their sha256
 test("hostile names are escaped in text and attributes, in the page and in the script's view", async () => {
   const recorder = recorderOf();
   const hostile = `"><img src=x onerror=alert(1)></script><script>alert(2)</script>'\``;
-  feedRound(recorder, 1, { drift: [change(hostile, "update", [hostile])], revision: hostile, plan: planOf(2, [change(hostile)]), outcome: "failed", error: { code: "x", message: hostile } });
+  feedRound(recorder, 1, {
+    drift: [change(hostile, "update", [hostile])],
+    revision: hostile,
+    plan: planOf(2, [change(hostile)]),
+    outcome: "failed",
+    error: { code: "x", message: hostile },
+  });
   recorder.sourceFailed(hostile);
   const server = await statusServer(recorderOf());
   const own = await statusServer(recorder);
   const html = await (await fetch(`${own.url}/`)).text();
   expect(html).not.toContain("<img");
   expect(html).not.toContain("alert(2)</script>");
-  expect(html).toContain("&#34;&#62;&#60;img src=x onerror=alert(1)&#62;&#60;/script&#62;&#60;script&#62;alert(2)&#60;/script&#62;&#39;&#96;");
+  expect(html).toContain(
+    "&#34;&#62;&#60;img src=x onerror=alert(1)&#62;&#60;/script&#62;&#60;script&#62;alert(2)&#60;/script&#62;&#39;&#96;",
+  );
   expect(html.match(/<script>/g)).toHaveLength(1);
   await server.close();
 });
@@ -69,8 +78,12 @@ test("bearer token or basic auth from the file guard / and /status; /metrics and
   for (const open of ["/metrics", "/livez", "/readyz", "/healthz"]) expect((await fetch(`${token.url}${open}`)).status).toBe(200);
   const basic = await statusServer(recorderOf(), statusAuth("ops:pa:ss\n", "file"));
   expect((await fetch(`${basic.url}/`)).headers.get("www-authenticate")).toBe('Basic realm="cubeform watch", charset="UTF-8"');
-  expect((await fetch(`${basic.url}/`, { headers: { authorization: `Basic ${Buffer.from("ops:pa:ss").toString("base64")}` } })).status).toBe(200);
-  expect((await fetch(`${basic.url}/`, { headers: { authorization: `Basic ${Buffer.from("ops:pass").toString("base64")}` } })).status).toBe(401);
+  expect(
+    (await fetch(`${basic.url}/`, { headers: { authorization: `Basic ${Buffer.from("ops:pa:ss").toString("base64")}` } })).status,
+  ).toBe(200);
+  expect((await fetch(`${basic.url}/`, { headers: { authorization: `Basic ${Buffer.from("ops:pass").toString("base64")}` } })).status).toBe(
+    401,
+  );
   expect(() => statusAuth("\n", "/etc/x")).toThrow("the status auth file /etc/x is empty");
 });
 
@@ -83,7 +96,11 @@ test("the history keeps the last 100 rounds and lists 100 changes of a larger dr
   expect(status.rounds[0]?.number).toBe(31);
   expect(status.drift.total).toBe(250);
   expect(status.drift.changes).toHaveLength(100);
-  expect(status.space).toMatchObject({ cubes: 1250, cost: { perMonth: 4500, afterChanges: 4509, currency: "EUR" }, budget: { perMonth: 50000, over: false } });
+  expect(status.space).toMatchObject({
+    cubes: 1250,
+    cost: { perMonth: 4500, afterChanges: 4509, currency: "EUR" },
+    budget: { perMonth: 50000, over: false },
+  });
   expect(JSON.stringify(status).length).toBeLessThan(100_000);
   expect(status.lastRound).toMatchObject({ number: 130, trigger: "interval", outcome: "succeeded" });
 });
@@ -91,10 +108,27 @@ test("the history keeps the last 100 rounds and lists 100 changes of a larger dr
 test("previews, commit statuses and notifications: null until their feature enables them, then listed newest first, errors redacted", async () => {
   const recorder = recorderOf();
   const redact = (text: string) => text.replaceAll("hunter2", "[redacted]");
-  expect(recorder.snapshot({ ready: true, live: true }, redact)).toMatchObject({ previews: null, commitStatuses: null, notifications: null });
+  expect(recorder.snapshot({ ready: true, live: true }, redact)).toMatchObject({
+    previews: null,
+    commitStatuses: null,
+    notifications: null,
+  });
   recorder.features.enable("previews");
-  recorder.features.commitStatusSent({ at: "2026-01-01T00:00:00.000Z", revision: "a".repeat(40), state: "success", target: "github", description: "in sync", error: null });
-  recorder.features.notificationSent({ at: "2026-01-01T00:00:01.000Z", channel: "ops", event: "round-failed", ok: false, error: "401 for token hunter2" });
+  recorder.features.commitStatusSent({
+    at: "2026-01-01T00:00:00.000Z",
+    revision: "a".repeat(40),
+    state: "success",
+    target: "github",
+    description: "in sync",
+    error: null,
+  });
+  recorder.features.notificationSent({
+    at: "2026-01-01T00:00:01.000Z",
+    channel: "ops",
+    event: "round-failed",
+    ok: false,
+    error: "401 for token hunter2",
+  });
   const status = recorder.snapshot({ ready: true, live: true }, redact);
   expect(status.previews).toEqual([]);
   expect(status.commitStatuses).toHaveLength(1);
@@ -124,12 +158,18 @@ test("cubeform status prints /status as text, JSON and YAML, with the auth file;
   const yaml = await runCli(["status", "--url", server.url, "--status-auth-file", auth, "--format", "yaml"], { cwd });
   expect(parse(yaml.stdout)).toMatchObject({ formatVersion: 1 });
   const refused = await runCli(["status", "--url", server.url], { cwd });
-  expect([refused.exitCode, refused.stderr]).toEqual([1, expect.stringContaining("asks for credentials: pass the watch's --status-auth-file")]);
+  expect([refused.exitCode, refused.stderr]).toEqual([
+    1,
+    expect.stringContaining("asks for credentials: pass the watch's --status-auth-file"),
+  ]);
   await server.close();
   const gone = await runCli(["status", "--url", server.url], { cwd });
   expect([gone.exitCode, gone.stderr]).toEqual([1, expect.stringContaining("connection refused")]);
   expect((await runCli(["status"], { cwd })).stderr).toContain("--url");
   const unguarded = await runCli(["watch", "--status-auth-file", auth, "--emulator", "--once"], { cwd });
-  expect([unguarded.exitCode, unguarded.stderr]).toEqual([1, expect.stringContaining("--status-auth-file guards the status page of --metrics-port")]);
+  expect([unguarded.exitCode, unguarded.stderr]).toEqual([
+    1,
+    expect.stringContaining("--status-auth-file guards the status page of --metrics-port"),
+  ]);
   expect(text.stdout + json.stdout + yaml.stdout + refused.stderr).not.toContain("tok-123");
 });

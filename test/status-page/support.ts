@@ -2,13 +2,17 @@
 import type { Plan, ResourceChange } from "../../engine/index.js";
 import { Registry } from "../../reconciler/metrics/registry.js";
 import { serveMetrics, type MetricsServer } from "../../reconciler/metrics/server.js";
-import { WatchStatusRecorder, type LiveSources } from "../../reconciler/metrics/status.js";
+import type { WatchStatusRecorder, LiveSources } from "../../reconciler/metrics/status.js";
 import type { StatusAuth } from "../../reconciler/metrics/status-auth.js";
 import { pageHeaders, renderPage } from "../../reconciler/status-page/page.js";
 import type { RoundEnd } from "../../reconciler/watch/events.js";
 import { onTestFinished } from "vitest";
 
-export async function statusServer(recorder: WatchStatusRecorder, auth?: StatusAuth, redact: (text: string) => string = (t) => t): Promise<MetricsServer> {
+export async function statusServer(
+  recorder: WatchStatusRecorder,
+  auth?: StatusAuth,
+  redact: (text: string) => string = (t) => t,
+): Promise<MetricsServer> {
   const snapshot = () => recorder.snapshot({ ready: true, live: true }, redact);
   const server = await serveMetrics({
     host: "127.0.0.1",
@@ -23,13 +27,31 @@ export async function statusServer(recorder: WatchStatusRecorder, auth?: StatusA
   return server;
 }
 
-export function change(cubeName: string, action: ResourceChange["action"] = "update", fields: string[] = ["resources.vcpu"]): ResourceChange {
-  return { address: `cube/${cubeName}`, kind: "cube", cubeName, id: action === "create" ? null : `id-${cubeName}`, action, changes: fields.map((path) => ({ path, before: 1, after: 2, forcesReplace: false })) };
+export function change(
+  cubeName: string,
+  action: ResourceChange["action"] = "update",
+  fields: string[] = ["resources.vcpu"],
+): ResourceChange {
+  return {
+    address: `cube/${cubeName}`,
+    kind: "cube",
+    cubeName,
+    id: action === "create" ? null : `id-${cubeName}`,
+    action,
+    changes: fields.map((path) => ({ path, before: 1, after: 2, forcesReplace: false })),
+  };
 }
 
 /** A plan with `cubes` live cubes (noops), the drift, a cost and groups. */
 export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Plan> = {}): Plan {
-  const noops: ResourceChange[] = Array.from({ length: cubes }, (_, i) => ({ address: `cube/c-${i}`, kind: "cube", cubeName: `c-${i}`, id: `id-${i}`, action: "noop", changes: [] }));
+  const noops: ResourceChange[] = Array.from({ length: cubes }, (_, i) => ({
+    address: `cube/c-${i}`,
+    kind: "cube",
+    cubeName: `c-${i}`,
+    id: `id-${i}`,
+    action: "noop",
+    changes: [],
+  }));
   return {
     formatVersion: 1,
     createdAt: new Date(0).toISOString(),
@@ -38,18 +60,48 @@ export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Pl
     steps: [],
     summary: { add: 0, change: drift.length, destroy: 0, blocked: 0 },
     options: {},
-    cost: { currency: "EUR", hoursPerMonth: 730, stoppedBills: "disk", note: "", tiers: [], before: cubes * 4.5, after: cubes * 4.5 + 9, delta: 9, cubes: [], budget: { monthly: 50000, over: false } },
+    cost: {
+      currency: "EUR",
+      hoursPerMonth: 730,
+      stoppedBills: "disk",
+      note: "",
+      tiers: [],
+      before: cubes * 4.5,
+      after: cubes * 4.5 + 9,
+      delta: 9,
+      cubes: [],
+      budget: { monthly: 50000, over: false },
+    },
     ...extra,
   } as unknown as Plan;
 }
 
 /** Feeds one round's start and end to the recorder, as the loop does. */
-export function feedRound(recorder: WatchStatusRecorder, round: number, end: Partial<RoundEnd> & { durationMs?: number }, at = Date.now()): void {
+export function feedRound(
+  recorder: WatchStatusRecorder,
+  round: number,
+  end: Partial<RoundEnd> & { durationMs?: number },
+  at = Date.now(),
+): void {
   const startedAt = at - (end.durationMs ?? 800);
   const observer = recorder.observer;
   recorder.roundStarted(round);
   observer.roundStarted?.({ round, trigger: end.trigger ?? "interval", startedAt });
-  observer.roundEnded?.({ round, trigger: "interval", startedAt, finishedAt: at, outcome: "succeeded", revision: undefined, drift: [], repaired: [], plan: undefined, applying: true, mutations: 0, converged: true, ...end });
+  observer.roundEnded?.({
+    round,
+    trigger: "interval",
+    startedAt,
+    finishedAt: at,
+    outcome: "succeeded",
+    revision: undefined,
+    drift: [],
+    repaired: [],
+    plan: undefined,
+    applying: true,
+    mutations: 0,
+    converged: true,
+    ...end,
+  });
   recorder.roundEnded(end.outcome === "failed" || end.outcome === "source-failed" ? end.outcome : "succeeded", end.error?.message);
 }
 

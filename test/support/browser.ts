@@ -14,12 +14,28 @@ export const SKIP_LINE = `browser tests skipped: ${CHROMIUM} is missing (install
 // Said once per worker (the test files of a worker share this module).
 if (!HAS_CHROMIUM) console.log(SKIP_LINE);
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** A browser with a fresh profile (its own --user-data-dir), closed and removed when the test ends. */
 export async function openBrowser(options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), "cubeform-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 60_000, viewport: { width: 1280, height: 900 }, ...options });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    timeout: 60_000,
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
   onTestFinished(async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

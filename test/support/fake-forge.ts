@@ -68,7 +68,9 @@ export async function startFakeForge(kind: ForgeKind, token: string): Promise<Fa
       res.end(JSON.stringify(answer));
     };
     if (failure !== undefined) {
-      const message = failure.echoToken ? `upstream failed for request with token ${token} (${req.headers.authorization ?? req.headers["private-token"]})` : "Server Error";
+      const message = failure.echoToken
+        ? `upstream failed for request with token ${token} (${req.headers.authorization ?? req.headers["private-token"]})`
+        : "Server Error";
       send(failure.status, { message }, failure.retryAfter !== undefined ? { "retry-after": failure.retryAfter } : {});
       if (failure.times !== undefined && --failure.times === 0) failure = undefined;
       return;
@@ -76,10 +78,13 @@ export async function startFakeForge(kind: ForgeKind, token: string): Promise<Fa
     answer(kind, token, req, body, send, accepted);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   const root = `http://127.0.0.1:${port}`;
   return {
@@ -92,10 +97,25 @@ export async function startFakeForge(kind: ForgeKind, token: string): Promise<Fa
   };
 }
 
-function answer(kind: ForgeKind, token: string, req: IncomingMessage, body: string, send: (status: number, answer: unknown) => void, accepted: AcceptedStatus[]): void {
-  const route = kind === "gitlab" ? /^\/api\/v4\/projects\/([^/]+)\/statuses\/([0-9a-f]{7,64})$/.exec(req.url ?? "") : new RegExp(`^${kind === "gitea" ? "/api/v1" : ""}/repos/([^/]+/[^/]+)/statuses/([0-9a-f]{7,64})$`).exec(req.url ?? "");
+function answer(
+  kind: ForgeKind,
+  token: string,
+  req: IncomingMessage,
+  body: string,
+  send: (status: number, answer: unknown) => void,
+  accepted: AcceptedStatus[],
+): void {
+  const route =
+    kind === "gitlab"
+      ? /^\/api\/v4\/projects\/([^/]+)\/statuses\/([0-9a-f]{7,64})$/.exec(req.url ?? "")
+      : new RegExp(`^${kind === "gitea" ? "/api/v1" : ""}/repos/([^/]+/[^/]+)/statuses/([0-9a-f]{7,64})$`).exec(req.url ?? "");
   if (req.method !== "POST" || route === null) return send(404, { message: "Not Found" });
-  const authorized = kind === "gitlab" ? req.headers["private-token"] === token : kind === "gitea" ? req.headers.authorization === `token ${token}` : req.headers.authorization === `Bearer ${token}` || req.headers.authorization === `token ${token}`;
+  const authorized =
+    kind === "gitlab"
+      ? req.headers["private-token"] === token
+      : kind === "gitea"
+        ? req.headers.authorization === `token ${token}`
+        : req.headers.authorization === `Bearer ${token}` || req.headers.authorization === `token ${token}`;
   if (!authorized) return send(401, { message: kind === "gitlab" ? "401 Unauthorized" : "Bad credentials" });
   let json: Record<string, unknown>;
   try {
@@ -106,9 +126,18 @@ function answer(kind: ForgeKind, token: string, req: IncomingMessage, body: stri
   const state = String(json.state);
   const context = String((kind === "gitlab" ? json.name : json.context) ?? "default");
   const description = typeof json.description === "string" ? json.description : "";
-  if (!STATES[kind].includes(state)) return send(kind === "gitlab" ? 400 : 422, { message: kind === "gitlab" ? "state does not have a valid value" : "Validation Failed" });
-  if (kind === "github" && description.length > 140) return send(422, { message: "Validation Failed: description is too long (maximum is 140 characters)" });
-  const status: AcceptedStatus = { sha: route[2]!, state, context, description, repository: decodeURIComponent(route[1]!), ...(typeof json.target_url === "string" ? { targetUrl: json.target_url } : {}) };
+  if (!STATES[kind].includes(state))
+    return send(kind === "gitlab" ? 400 : 422, { message: kind === "gitlab" ? "state does not have a valid value" : "Validation Failed" });
+  if (kind === "github" && description.length > 140)
+    return send(422, { message: "Validation Failed: description is too long (maximum is 140 characters)" });
+  const status: AcceptedStatus = {
+    sha: route[2]!,
+    state,
+    context,
+    description,
+    repository: decodeURIComponent(route[1]!),
+    ...(typeof json.target_url === "string" ? { targetUrl: json.target_url } : {}),
+  };
   accepted.push(status);
   send(201, { id: accepted.length, state, context, description, target_url: status.targetUrl ?? null });
 }

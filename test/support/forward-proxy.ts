@@ -20,7 +20,9 @@ export interface ForwardProxy {
   maxInFlight(): number;
 }
 
-export async function startForwardProxy(options: { refuseConnect?: boolean; delayMs?: number; echoHeaders?: boolean } = {}): Promise<ForwardProxy> {
+export async function startForwardProxy(
+  options: { refuseConnect?: boolean; delayMs?: number; echoHeaders?: boolean } = {},
+): Promise<ForwardProxy> {
   const seen: string[] = [];
   const authorizations: string[] = [];
   const sockets = new Set<Socket>();

@@ -28,10 +28,17 @@ export function testRepo(): TestRepo {
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const home = join(root, "home");
   mkdirSync(home);
-  const env = { PATH: process.env.PATH ?? "", HOME: home, GIT_CONFIG_NOSYSTEM: "1", XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(root, "cache") };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(root, "cache"),
+  };
   const bare = join(root, "remote.git");
   const work = join(root, "work");
-  const run = (cwd: string, args: string[]): string => execFileSync("git", args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const run = (cwd: string, args: string[]): string =>
+    execFileSync("git", args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   run(root, ["init", "--quiet", "--bare", "-b", "main", bare]);
   run(root, ["init", "--quiet", "-b", "main", work]);
   run(work, ["config", "user.name", "Test"]);

@@ -51,7 +51,7 @@ export function importGraph(folders: string[]): ImportGraph {
       if (!specifier.startsWith(".") && !ownExport) continue;
       const target = resolveRelative(ownExport ? join(REPO_ROOT, "package.json") : file, ownExport ?? specifier);
       if (!target) unresolved.push(`${relative(REPO_ROOT, file)} → ${specifier}`);
-      else if (folders.some((folder) => target.startsWith(join(REPO_ROOT, folder) + "/"))) targets.push(relative(REPO_ROOT, target));
+      else if (folders.some((folder) => target.startsWith(`${join(REPO_ROOT, folder)}/`))) targets.push(relative(REPO_ROOT, target));
     }
     edges.set(relative(REPO_ROOT, file), [...new Set(targets)]);
   }

@@ -56,10 +56,13 @@ export async function startReceiver(): Promise<Receiver> {
     res.end(status < 300 ? "ok" : "no");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/cubeform`;
   return receiver;
 }

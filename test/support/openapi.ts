@@ -40,14 +40,20 @@ function absoluteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(absoluteRefs);
   if (!value || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value as Json).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE_ID}${v}` : absoluteRefs(v)]),
+    Object.entries(value as Json).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${BASE_ID}${v}` : absoluteRefs(v),
+    ]),
   );
 }
 
 function resolveLocal(value: Json): Json {
   const ref = value.$ref;
   if (typeof ref !== "string") return value;
-  const target = ref.replace(/^#\//, "").split("/").reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], referenceOpenApi());
+  const target = ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], referenceOpenApi());
   return resolveLocal(target as Json);
 }
 
@@ -66,7 +72,7 @@ export function matchPathTemplate(method: string, concretePath: string): string 
     if (!ops[method.toLowerCase()]) continue;
     const parts = template.split("/");
     if (parts.length !== segments.length) continue;
-    const fits = parts.every((part, i) => /^\{\w+\}$/.test(part) ? (segments[i] ?? "") !== "" : part === segments[i]);
+    const fits = parts.every((part, i) => (/^\{\w+\}$/.test(part) ? (segments[i] ?? "") !== "" : part === segments[i]));
     if (!fits) continue;
     const literals = parts.filter((part) => !part.startsWith("{")).length;
     if (!best || literals > best.literals) best = { template, literals };
@@ -82,7 +88,10 @@ function operationOf(method: string, pathTemplate: string): Json | undefined {
 function run(cacheKey: string, schema: unknown, body: unknown): string[] {
   const validate = compile(cacheKey, schema);
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "(body)"} ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || "(body)"} ${e.message ?? "is invalid"}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+  );
 }
 
 export function validateResponse(method: string, pathTemplate: string, status: number, body: unknown): string[] {

@@ -25,7 +25,8 @@ export async function rewritingProxy(emu: RunningEmulator, rewrite: Rewrite): Pr
     const method = req.method ?? "GET";
     const path = req.url ?? "/";
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
     const hasBody = method !== "GET" && method !== "HEAD" && requestBody !== "";
     const answer = await fetch(`${emu.origin}${path}`, { method, headers, ...(hasBody ? { body: requestBody } : {}) });
     const text = await answer.text();
@@ -36,10 +37,13 @@ export async function rewritingProxy(emu: RunningEmulator, rewrite: Rewrite): Pr
     res.end(typeof out.body === "string" ? out.body : JSON.stringify(out.body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 }
 

@@ -10,7 +10,10 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { xdgHome } from "../../system/dirs.js";
 import { writeFileAtomicSync } from "../../system/files.js";
 
-const loader = createRequire(import.meta.url)("../../bin/bundle-loader.js") as { xdgCacheHome(env: Record<string, string | undefined>): string; writeWhole(path: string, bytes: Buffer): void };
+const loader = createRequire(import.meta.url)("../../bin/bundle-loader.js") as {
+  xdgCacheHome(env: Record<string, string | undefined>): string;
+  writeWhole(path: string, bytes: Buffer): void;
+};
 
 let dir: string;
 let umask: number;
@@ -24,14 +27,24 @@ afterEach(() => {
 });
 
 test("the loader's cache home is system/dirs.ts xdgHome(env, 'cache') for every shape of XDG_CACHE_HOME and HOME", () => {
-  const envs = [{}, { HOME: "/home/u" }, { HOME: " /home/u ", XDG_CACHE_HOME: "/var/cache/u" }, { HOME: "/home/u", XDG_CACHE_HOME: "relative/cache" }, { HOME: "/home/u", XDG_CACHE_HOME: "  " }, { XDG_CACHE_HOME: " /c " }];
+  const envs = [
+    {},
+    { HOME: "/home/u" },
+    { HOME: " /home/u ", XDG_CACHE_HOME: "/var/cache/u" },
+    { HOME: "/home/u", XDG_CACHE_HOME: "relative/cache" },
+    { HOME: "/home/u", XDG_CACHE_HOME: "  " },
+    { XDG_CACHE_HOME: " /c " },
+  ];
   for (const env of envs) expect(loader.xdgCacheHome(env), JSON.stringify(env)).toBe(xdgHome(env, "cache"));
 });
 
 test("the loader writes as writeFileAtomicSync does: a new file is 0600, a planted symlink is replaced and its target untouched, no temporary file is left", () => {
   const target = join(dir, "target");
   writeFileSync(target, "keep");
-  for (const [name, write] of [["loader", (p: string) => loader.writeWhole(p, Buffer.from("data"))], ["system", (p: string) => writeFileAtomicSync(p, "data")]] as const) {
+  for (const [name, write] of [
+    ["loader", (p: string) => loader.writeWhole(p, Buffer.from("data"))],
+    ["system", (p: string) => writeFileAtomicSync(p, "data")],
+  ] as const) {
     const fresh = join(dir, `${name}-fresh`);
     write(fresh);
     expect(lstatSync(fresh).mode & 0o777, name).toBe(0o600);

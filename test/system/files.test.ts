@@ -33,7 +33,10 @@ function plantedLink(name: string): { link: string; victim: string } {
 
 describe.each([
   ["writeFileAtomic", (path: string, text: string, options?: { overwrite?: boolean }) => writeFileAtomic(path, text, options)],
-  ["writeFileAtomicSync", async (path: string, text: string, options?: { overwrite?: boolean }) => writeFileAtomicSync(path, text, options)],
+  [
+    "writeFileAtomicSync",
+    async (path: string, text: string, options?: { overwrite?: boolean }) => writeFileAtomicSync(path, text, options),
+  ],
 ])("%s", (_name, write) => {
   test("creates the file 0600 and its missing directories 0700 under umask 022", async () => {
     const path = join(dir, "state", "nested", "file.json");

@@ -56,13 +56,17 @@ describe.each([
     writeFileSync(huge, "");
     truncateSync(huge, 4 * 1024 ** 3);
     const started = performance.now();
-    expect((await refused(huge, { maxBytes: 64 * 1024 ** 2, what: "a desired-state file" })).reason).toBe("it is 4 GB, over the 64 MB limit for a desired-state file");
+    expect((await refused(huge, { maxBytes: 64 * 1024 ** 2, what: "a desired-state file" })).reason).toBe(
+      "it is 4 GB, over the 64 MB limit for a desired-state file",
+    );
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   test("a file whose size says 0 but holds more (/proc) is read up to the bound and refused past it", async () => {
     expect((await read("/proc/self/status", KEY)).toString()).toMatch(/^Name:/);
-    expect((await refused("/proc/self/status", { maxBytes: 10, what: "a test file" })).reason).toBe("it grew past the 10 bytes limit for a test file while it was read");
+    expect((await refused("/proc/self/status", { maxBytes: 10, what: "a test file" })).reason).toBe(
+      "it grew past the 10 bytes limit for a test file while it was read",
+    );
   });
 
   test.for([
@@ -87,11 +91,22 @@ describe.each([
     symlinkSync("loop-a.yaml", join(dir, "loop-b.yaml"));
     expect(await refused(join(dir, "sub"))).toMatchObject({ refusal: "not_regular", reason: "not a regular file (a directory)" });
     expect(await refused(join(dir, "absent"))).toMatchObject({ refusal: "missing", reason: "no such file" });
-    expect(await refused(join(dir, "dangling.yaml"))).toMatchObject({ refusal: "dangling_symlink", reason: "a symlink to nowhere.yaml, which does not exist" });
-    expect(await refused(join(dir, "loop-a.yaml"))).toMatchObject({ refusal: "symlink_loop", reason: "a symlink that loops (too many levels of symbolic links)" });
+    expect(await refused(join(dir, "dangling.yaml"))).toMatchObject({
+      refusal: "dangling_symlink",
+      reason: "a symlink to nowhere.yaml, which does not exist",
+    });
+    expect(await refused(join(dir, "loop-a.yaml"))).toMatchObject({
+      refusal: "symlink_loop",
+      reason: "a symlink that loops (too many levels of symbolic links)",
+    });
   });
 });
 
 test("sizes are shown in the units the API states its limits in", () => {
-  expect([formatBytes(900), formatBytes(16 * 1024), formatBytes(20.5 * 1024), formatBytes(64 * 1024 ** 2)]).toEqual(["900 bytes", "16 KB", "20.5 KB", "64 MB"]);
+  expect([formatBytes(900), formatBytes(16 * 1024), formatBytes(20.5 * 1024), formatBytes(64 * 1024 ** 2)]).toEqual([
+    "900 bytes",
+    "16 KB",
+    "20.5 KB",
+    "64 MB",
+  ]);
 });

@@ -11,7 +11,9 @@ test("a secret cut in two by a shortened message loses the part that is left, no
   expect(cut).toContain("hunter2-co…");
   expect(redact(cut)).toBe('rejected body: {"userData":"export DB_PASSWORD=[REDACTED]…');
   // Embedded in a longer line (an error printed with what follows it), and whole copies still go.
-  expect(redact(`Error: ${cut} (gave up); again ${SECRET}`)).toBe('Error: rejected body: {"userData":"export DB_PASSWORD=[REDACTED]… (gave up); again [REDACTED]');
+  expect(redact(`Error: ${cut} (gave up); again ${SECRET}`)).toBe(
+    'Error: rejected body: {"userData":"export DB_PASSWORD=[REDACTED]… (gave up); again [REDACTED]',
+  );
 });
 
 test("text before a cut that is not the start of a secret stays", () => {
@@ -23,10 +25,19 @@ test("text before a cut that is not the start of a secret stays", () => {
 
 test("issue 32 item 6: credential headers are redacted by name (JSON, a JSON string of it, header lines); a URL's credentials in every form", () => {
   const echoed = `{"proxy-authorization":"Basic b3BzOnB3","X-API-KEY": "kro_abc","cookie":"s=1; t=2"} "{\\"Authorization\\":\\"Bearer xyz\\"}"\nSet-Cookie: id=9; HttpOnly\nhost: api`;
-  expect(redactCredentialHeaders(echoed)).toBe(`{"proxy-authorization":"[REDACTED]","X-API-KEY": "[REDACTED]","cookie":"[REDACTED]"} "{\\"Authorization\\":\\"[REDACTED]\\"}"\nSet-Cookie: [REDACTED]\nhost: api`);
+  expect(redactCredentialHeaders(echoed)).toBe(
+    `{"proxy-authorization":"[REDACTED]","X-API-KEY": "[REDACTED]","cookie":"[REDACTED]"} "{\\"Authorization\\":\\"[REDACTED]\\"}"\nSet-Cookie: [REDACTED]\nhost: api`,
+  );
   expect(redactCredentialHeaders("Unauthorized: no key")).toBe("Unauthorized: no key");
   expect(urlCredentials("http://ops:pr0xy%20s3cret@proxy:3128").sort()).toEqual(
-    ["pr0xy%20s3cret", "pr0xy s3cret", "ops:pr0xy%20s3cret", "ops:pr0xy s3cret", Buffer.from("ops:pr0xy%20s3cret").toString("base64"), Buffer.from("ops:pr0xy s3cret").toString("base64")].sort(),
+    [
+      "pr0xy%20s3cret",
+      "pr0xy s3cret",
+      "ops:pr0xy%20s3cret",
+      "ops:pr0xy s3cret",
+      Buffer.from("ops:pr0xy%20s3cret").toString("base64"),
+      Buffer.from("ops:pr0xy s3cret").toString("base64"),
+    ].sort(),
   );
   expect(urlCredentials("proxy:3128")).toEqual([]);
 });

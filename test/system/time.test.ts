@@ -4,11 +4,16 @@ import { parseDuration, parseRate, sleep } from "../../system/time.js";
 
 describe("parseDuration", () => {
   test("500ms, 30s, 10m, 1h, decimals; a bare number is seconds unless the setting took another unit before (issue 31 item 20)", () => {
-    expect(["500ms", "30s", "10m", "1h", "1.5s"].map((t) => parseDuration(t, "--interval"))).toEqual([500, 30_000, 600_000, 3_600_000, 1500]);
+    expect(["500ms", "30s", "10m", "1h", "1.5s"].map((t) => parseDuration(t, "--interval"))).toEqual([
+      500, 30_000, 600_000, 3_600_000, 1500,
+    ]);
     expect(parseDuration("300", "cubeform:waitTimeout", "s")).toBe(300_000);
     expect(parseDuration("30", "--interval")).toBe(30_000);
     expect(parseDuration("500", "--poll-interval", "ms")).toBe(500);
-    for (const bad of ["", "0s", "0", "-1s", "5 minutes", "1d"]) expect(() => parseDuration(bad, "--interval"), bad).toThrow(/--interval: expected a duration such as 500ms, 5s, 10m or 1h or a number of seconds/);
+    for (const bad of ["", "0s", "0", "-1s", "5 minutes", "1d"])
+      expect(() => parseDuration(bad, "--interval"), bad).toThrow(
+        /--interval: expected a duration such as 500ms, 5s, 10m or 1h or a number of seconds/,
+      );
   });
 });
 

@@ -42,7 +42,12 @@ export function cubeBody(name: string, extra: Record<string, unknown> = {}) {
 }
 
 /** Poll (no fixed sleeps as synchronisation) until the cube reaches a state. */
-export async function waitForState(client: ReturnType<typeof createClient>, cubeId: string, state: string, timeoutMs = 10_000): Promise<void> {
+export async function waitForState(
+  client: ReturnType<typeof createClient>,
+  cubeId: string,
+  state: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const cube = await client.getCube(cubeId);

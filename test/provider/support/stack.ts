@@ -71,7 +71,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({ clockSpeed: 100, ...(options.emulatorRateLimit ? { rateLimit: options.emulatorRateLimit } : {}) });
   const plugin = await startPlugin({ env: options.env, ...(options.engineAddress ? { engineAddress: options.engineAddress } : {}) });
   const apiUrl = options.apiUrl ? await options.apiUrl(emulator) : emulator.url;
-  const config: Props = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": apiUrl, "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" };
+  const config: Props = {
+    "cubeform:apiKey": emulator.apiKey,
+    "cubeform:apiUrl": apiUrl,
+    "cubeform:pollInterval": "0.02",
+    "cubeform:waitTimeout": "20",
+  };
   if (options.providerRateLimit) config["cubeform:rateLimit"] = options.providerRateLimit;
   await plugin.configure(config);
   const providers = await providerTexts();

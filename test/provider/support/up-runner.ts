@@ -46,22 +46,35 @@ const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const isSecret = (value: unknown): value is { [SIG]: string; value?: unknown; ciphertext?: string } =>
   typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG] === SECRET;
 const encrypt = (value: unknown) => ({ [SIG]: SECRET, ciphertext: Buffer.from(JSON.stringify(value ?? null)).toString("base64") });
-const decrypt = (value: { ciphertext?: string; value?: unknown }): unknown => ("ciphertext" in value ? JSON.parse(Buffer.from(value.ciphertext ?? "", "base64").toString()) : value.value);
+const decrypt = (value: { ciphertext?: string; value?: unknown }): unknown =>
+  "ciphertext" in value ? JSON.parse(Buffer.from(value.ciphertext ?? "", "base64").toString()) : value.value;
 
 /** The program's inputs as the plugin gets them (plain), and the names of the secret ones. */
 function unwrapSecrets(news: Props): { plain: Props; secrets: string[] } {
   const secrets = Object.keys(news).filter((key) => isSecret(news[key]));
-  return { plain: Object.fromEntries(Object.entries(news).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value])), secrets };
+  return {
+    plain: Object.fromEntries(Object.entries(news).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value])),
+    secrets,
+  };
 }
-const sealProps = (props: Props, secrets: string[]): Props => Object.fromEntries(Object.entries(props).map(([key, value]) => [key, secrets.includes(key) ? encrypt(value) : value]));
-const openProps = (props: Props): Props => Object.fromEntries(Object.entries(props).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value]));
+const sealProps = (props: Props, secrets: string[]): Props =>
+  Object.fromEntries(Object.entries(props).map(([key, value]) => [key, secrets.includes(key) ? encrypt(value) : value]));
+const openProps = (props: Props): Props =>
+  Object.fromEntries(Object.entries(props).map(([key, value]) => [key, isSecret(value) ? decrypt(value) : value]));
 const sealState = (entries: Record<string, StateEntry>) =>
-  Object.fromEntries(Object.entries(entries).map(([urn, e]) => [urn, { ...e, inputs: sealProps(e.inputs, e.secrets ?? []), outs: sealProps(e.outs, e.secrets ?? []) }]));
+  Object.fromEntries(
+    Object.entries(entries).map(([urn, e]) => [
+      urn,
+      { ...e, inputs: sealProps(e.inputs, e.secrets ?? []), outs: sealProps(e.outs, e.secrets ?? []) },
+    ]),
+  );
 const openState = (entries: Record<string, StateEntry>): Record<string, StateEntry> =>
   Object.fromEntries(Object.entries(entries).map(([urn, e]) => [urn, { ...e, inputs: openProps(e.inputs), outs: openProps(e.outs) }]));
 
 const statePath = process.env.UP_STATE!;
-const state: Record<string, StateEntry> = existsSync(statePath) ? openState(JSON.parse(readFileSync(statePath, "utf8")) as Record<string, StateEntry>) : {};
+const state: Record<string, StateEntry> = existsSync(statePath)
+  ? openState(JSON.parse(readFileSync(statePath, "utf8")) as Record<string, StateEntry>)
+  : {};
 const project = process.env.PULUMI_NODEJS_PROJECT ?? "project";
 const stackName = "dev";
 const plugin = await startPlugin({ project, stack: stackName });

@@ -47,15 +47,37 @@ export function upStack(providerConfig: Record<string, string>, project = "adopt
     dir,
     statePath,
     async up(program, options = {}) {
-      const programConfig = Object.fromEntries(Object.entries(options.programConfig ?? {}).map(([key, value]) => [`${project}:${key}`, value]));
+      const programConfig = Object.fromEntries(
+        Object.entries(options.programConfig ?? {}).map(([key, value]) => [`${project}:${key}`, value]),
+      );
       // Pulumi runs a program in its own directory.
-      const { stdout } = await run(process.execPath, ["--import", pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href, join(REPO_ROOT, "test/provider/support/up-runner.ts"), join(dir, program)], {
-        cwd: dir,
-        env: { ...process.env, PULUMI_NODEJS_PROJECT: project, PULUMI_CONFIG: JSON.stringify(programConfig), UP_STATE: statePath, UP_PROVIDER_CONFIG: JSON.stringify(providerConfig), UP_RUNS: String(options.runs ?? 1) },
-        timeout: 60_000,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      return stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as UpResult);
+      const { stdout } = await run(
+        process.execPath,
+        [
+          "--import",
+          pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href,
+          join(REPO_ROOT, "test/provider/support/up-runner.ts"),
+          join(dir, program),
+        ],
+        {
+          cwd: dir,
+          env: {
+            ...process.env,
+            PULUMI_NODEJS_PROJECT: project,
+            PULUMI_CONFIG: JSON.stringify(programConfig),
+            UP_STATE: statePath,
+            UP_PROVIDER_CONFIG: JSON.stringify(providerConfig),
+            UP_RUNS: String(options.runs ?? 1),
+          },
+          timeout: 60_000,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+      return stdout
+        .trim()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as UpResult);
     },
     dispose() {
       rmSync(dir, { recursive: true, force: true });

@@ -30,13 +30,19 @@ export const test = base.extend<{ fx: CliFixture }>({
     const cwd = tempProject();
     copyFileSync(FLEET_YAML, join(cwd, "cubeform.yaml"));
     const env = { CUBE_API_URL: emulator.url, CUBE_API_KEY: emulator.apiKey };
-    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, spaceId: emulator.spaceId, rateLimit: { limit: 1000, windowMs: 60_000 } });
+    const api = createClient({
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      spaceId: emulator.spaceId,
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    });
     const fx: CliFixture = {
       emulator,
       cwd,
       env,
       api,
-      cli: (argv, options = {}) => runCli(argv, { cwd, env: { ...env, ...options.env }, ...(options.ttyInput !== undefined ? { ttyInput: options.ttyInput } : {}) }),
+      cli: (argv, options = {}) =>
+        runCli(argv, { cwd, env: { ...env, ...options.env }, ...(options.ttyInput !== undefined ? { ttyInput: options.ttyInput } : {}) }),
       mutations: () => emulator.admin.requests().filter((r) => r.mutating).length,
     };
     await use(fx);

@@ -9,6 +9,7 @@ defaults:
 `;
 
 /** A policy file of these rules (YAML items, each starting "- name:"). */
-export const policyFile = (...rules: string[]): string => `apiVersion: cubeform/v1\nkind: Policy\nrules:\n${rules.map((r) => r.replace(/^/gm, "  ")).join("\n")}\n`;
+export const policyFile = (...rules: string[]): string =>
+  `apiVersion: cubeform/v1\nkind: Policy\nrules:\n${rules.map((r) => r.replace(/^/gm, "  ")).join("\n")}\n`;
 
 export const NO_OPEN_PORTS = `- name: no-open-ports\n  enforcement: mandatory\n  match: { names: ["*"] }\n  deny: { portsOpenToInternet: true }`;
