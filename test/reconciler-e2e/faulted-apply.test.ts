@@ -1,5 +1,5 @@
 /**
- * A 50-cube apply through the bin under rate-based, seeded faults on every route: 20 % 5xx,
+ * A 24-cube apply through the bin under rate-based, seeded faults on every route: 20 % 5xx,
  * 10 % dropped responses (the API performed the request, the answer is lost) and 10 % 429
  * without Retry-After (issue 10 items 9 and 10). Apply is run again until the space matches the
  * file, as an operator would: it converges, no name has two cubes, in bounded time.
@@ -7,7 +7,7 @@
 import { expect, test } from "vitest";
 import { cubeNameCounts, describeRun, type Finished, plainFleet, project } from "./support.js";
 
-const CUBES = 50;
+const CUBES = 24;
 const MAX_RUNS = 8;
 
 function fleet(): string {
