@@ -7,26 +7,13 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { APPLY, cubeNameCounts, describeRun, project, SSH_KEY, waitFor, type Child } from "./support.js";
+import { APPLY, cubeNameCounts, describeRun, project, waitFor, type Child, rolloutFleet } from "./support.js";
 
 /** Several CLI processes one after the other: on a busy machine more than the default 30 s. */
 const SPAWNING_TEST_MS = 180_000;
 
-const fleet = (image: string, healthUrl: string): string => `apiVersion: cubeform/v1
-defaults:
-  image: ${image}
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
-    replicas: 10
-    rollout:
-      maxUnavailable: 2
-      healthCheck:
-        http: { url: "${healthUrl}" }
-        healthyFor: 400ms
-        deadline: 30s
-`;
+const fleet = (image: string, healthUrl: string): string =>
+  rolloutFleet(image, healthUrl, { replicas: 10, maxUnavailable: 2, healthyFor: "400ms", deadline: "30s" });
 
 test(
   "kill -9 at 5 points of a rollout (deletes, creates, health waits), each followed by a rerun: 0 duplicates, 0 lost members, at most 2 down at every poll",

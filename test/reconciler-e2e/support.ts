@@ -125,6 +125,29 @@ export function plainFleet(...names: string[]): string {
   return HEADER + names.map((name) => `  - name: ${name}\n`).join("");
 }
 
+/** A group "web" of replicas on `image`, rolled out with an HTTP health check against `healthUrl` (a test's server on 127.0.0.1). */
+export function rolloutFleet(
+  image: string,
+  healthUrl: string,
+  group: { replicas: number; maxUnavailable: number; healthyFor: string; deadline: string; allowReplace?: boolean },
+): string {
+  return `apiVersion: cubeform/v1
+defaults:
+  image: ${image}
+  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
+  sshPublicKey: ${SSH_KEY}
+cubes:
+  - name: web
+    replicas: ${group.replicas}
+${group.allowReplace ? "    lifecycle: { allowReplace: true }\n" : ""}    rollout:
+      maxUnavailable: ${group.maxUnavailable}
+      healthCheck:
+        http: { url: "${healthUrl}" }
+        healthyFor: ${group.healthyFor}
+        deadline: ${group.deadline}
+`;
+}
+
 /** A small fleet: "web" with a wildcard and a plain domain and a port, "db" with a port. */
 export const FLEET = `${HEADER}  - name: web
     domains:

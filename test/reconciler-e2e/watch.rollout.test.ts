@@ -7,26 +7,12 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { project, RATE, SSH_KEY, waitFor, type Child } from "./support.js";
+import { project, RATE, waitFor, type Child, rolloutFleet } from "./support.js";
 
 const TEST_MS = 180_000;
 
-const fleet = (image: string, healthUrl: string): string => `apiVersion: cubeform/v1
-defaults:
-  image: ${image}
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
-    replicas: 4
-    lifecycle: { allowReplace: true }
-    rollout:
-      maxUnavailable: 1
-      healthCheck:
-        http: { url: "${healthUrl}" }
-        healthyFor: 200ms
-        deadline: 60s
-`;
+const fleet = (image: string, healthUrl: string): string =>
+  rolloutFleet(image, healthUrl, { replicas: 4, maxUnavailable: 1, healthyFor: "200ms", deadline: "60s", allowReplace: true });
 
 async function metricsUrl(child: Child): Promise<string> {
   const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
