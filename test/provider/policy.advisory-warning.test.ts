@@ -2,28 +2,19 @@
  * Issue 36 item 5: an advisory rule the inputs break is not a check failure but a warning, sent to the engine's Log (severity WARNING) at the
  * address the engine starts the plugin with, as `pulumi preview` shows a provider's warnings; check() still passes. Driven over gRPC.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { writePolicyFile } from "../support/policy-file.js";
 import { startEngineLog } from "./harness.js";
 import { cubeInputs, startStack, type Stack } from "./support/stack.js";
 
-const dir = mkdtempSync(join(tmpdir(), "cubeform-policy-warn-"));
-const POLICY = join(dir, "policy.yaml");
-writeFileSync(
-  POLICY,
-  `apiVersion: cubeform/v1
-kind: Policy
-rules:
-  - name: debian-preferred
+const { dir, path: POLICY } = writePolicyFile(`  - name: debian-preferred
     enforcement: advisory
     allowed: { images: ["debian-*"] }
   - name: small
     enforcement: mandatory
     max: { vcpu: 2 }
-`,
-);
+`);
 
 let stack: Stack;
 let engine: Awaited<ReturnType<typeof startEngineLog>>;

@@ -1,18 +1,10 @@
 /** Issue 36 item 5: the provider reads the same policy file (CUBEFORM_POLICY) and fails check() over gRPC with the rule's message on a mandatory violation. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { writePolicyFile } from "../support/policy-file.js";
 import { cubeInputs, startStack, type Stack } from "./support/stack.js";
 
-const dir = mkdtempSync(join(tmpdir(), "cubeform-policy-"));
-const POLICY = join(dir, "policy.yaml");
-writeFileSync(
-  POLICY,
-  `apiVersion: cubeform/v1
-kind: Policy
-rules:
-  - name: small-prod
+const { dir, path: POLICY } = writePolicyFile(`  - name: small-prod
     enforcement: mandatory
     match: { names: ["prod-*"] }
     max: { vcpu: 2 }
@@ -22,8 +14,7 @@ rules:
   - name: debian-preferred
     enforcement: advisory
     allowed: { images: ["debian-*"] }
-`,
-);
+`);
 
 let stack: Stack;
 beforeAll(async () => {
