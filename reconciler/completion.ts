@@ -13,6 +13,8 @@ export interface CompletionNode {
   summary: string;
   flags: CompletionFlag[];
   children: CompletionNode[];
+  /** Its first argument is a cube: the scripts offer the live names (`cubeform __complete cubes`). */
+  completesCube?: boolean;
 }
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -47,6 +49,7 @@ function shellTables(root: CompletionNode): string {
         ),
     ),
   );
+  const cubes = nodes.filter(({ node }) => node.completesCube).map(({ path }) => shq(path.join(" ")));
   return `_cubeform_words() {
   case "$1" in
 ${words}
@@ -63,6 +66,14 @@ _cubeform_choices() {
   case "$1" in
 ${choices}
   esac
+}
+
+# True when the command's argument is a cube: its live names come from \`cubeform __complete cubes\` (nothing on any error).
+_cubeform_takes_cube() {
+  case "$1" in
+    ${cubes.length > 0 ? `${cubes.join("|")}) return 0 ;;` : ""}
+  esac
+  return 1
 }
 
 # The command path typed so far ("cube list"): the words that name a subcommand.
@@ -88,6 +99,8 @@ _cubeform() {
     COMPREPLY=($(compgen -W "$choices" -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_cubeform_flags "$cmdpath")" -- "$cur"))
+  elif _cubeform_takes_cube "$cmdpath"; then
+    COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" __complete cubes 2>/dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_cubeform_words "$cmdpath")" -- "$cur"))
   fi
@@ -109,6 +122,8 @@ _cubeform() {
     compadd -- \${=choices}
   elif [[ "$cur" == -* ]]; then
     compadd -- \${=$(_cubeform_flags "$cmdpath")}
+  elif _cubeform_takes_cube "$cmdpath"; then
+    compadd -- \${(f)"$("\${words[1]}" __complete cubes 2>/dev/null)"}
   else
     subs="$(_cubeform_words "$cmdpath")"
     if [[ -n "$subs" ]]; then compadd -- \${=subs}; else _files; fi
@@ -131,6 +146,7 @@ function fishScript(root: CompletionNode): string {
     const beforeChild = below.length > 0 && path.length > 0 ? `${here}; and not __fish_seen_subcommand_from ${below.join(" ")}` : here;
     for (const child of node.children)
       lines.push(`complete -c cubeform -n ${fq(beforeChild)} -a ${fq(child.name)} -d ${fq(child.summary)}`);
+    if (node.completesCube) lines.push(`complete -c cubeform -n ${fq(here)} -a '(cubeform __complete cubes 2>/dev/null)'`);
     for (const flag of node.flags) lines.push(`complete -c cubeform -n ${fq(beforeChild)} ${fishFlag(flag)}`);
   }
   return `${lines.join("\n")}\n`;
