@@ -49,6 +49,12 @@ function shellTables(root: CompletionNode): string {
         ),
     ),
   );
+  const valued = cases(
+    nodes.map(({ path, node }) => [
+      path.join(" "),
+      node.flags.filter((f) => f.takesValue).flatMap((f) => [f.long, ...(f.short ? [f.short] : [])]),
+    ]),
+  );
   const cubes = nodes.filter(({ node }) => node.completesCube).map(({ path }) => shq(path.join(" ")));
   return `_cubeform_words() {
   case "$1" in
@@ -76,6 +82,29 @@ _cubeform_takes_cube() {
   return 1
 }
 
+_cubeform_valued() {
+  case "$1" in
+${valued}
+  esac
+}
+
+# How many arguments follow the command path among the words given (flags and their values left out; after -- all count).
+_cubeform_args() {
+  local cmdpath="$1" valued n=0 skip=0 word
+  shift
+  valued=" $(_cubeform_valued "$cmdpath") "
+  for word in "$@"; do
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      --) n=$((n + 100)) ;;
+      -*=*) ;;
+      -*) if [[ "$valued" == *" $word "* ]]; then skip=1; fi ;;
+      *) if ((n > 0)) || [[ " $cmdpath " != *" $word "* ]]; then n=$((n + 1)); fi ;;
+    esac
+  done
+  echo "$n"
+}
+
 # The command path typed so far ("cube list"): the words that name a subcommand.
 _cubeform_path() {
   local cmdpath="" word
@@ -99,7 +128,7 @@ _cubeform() {
     COMPREPLY=($(compgen -W "$choices" -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_cubeform_flags "$cmdpath")" -- "$cur"))
-  elif _cubeform_takes_cube "$cmdpath"; then
+  elif _cubeform_takes_cube "$cmdpath" && [[ "$(_cubeform_args "$cmdpath" "\${COMP_WORDS[@]:1:COMP_CWORD-1}")" == 0 ]]; then
     COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" __complete cubes 2>/dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_cubeform_words "$cmdpath")" -- "$cur"))
@@ -122,7 +151,7 @@ _cubeform() {
     compadd -- \${=choices}
   elif [[ "$cur" == -* ]]; then
     compadd -- \${=$(_cubeform_flags "$cmdpath")}
-  elif _cubeform_takes_cube "$cmdpath"; then
+  elif _cubeform_takes_cube "$cmdpath" && [[ "$(_cubeform_args "$cmdpath" "\${(@)words[2,CURRENT-1]}")" == 0 ]]; then
     compadd -- \${(f)"$("\${words[1]}" __complete cubes 2>/dev/null)"}
   else
     subs="$(_cubeform_words "$cmdpath")"

@@ -192,6 +192,11 @@ describe("completion of live cube names (issue 31 item 20)", () => {
     expect(await offers([bin, "snapshot", "take", "w"])).toEqual(["web"]);
     expect(await offers([bin, "dns", "d"])).toEqual(["db-1"]);
     expect(await offers([bin, "cube", "ssh", "--i"])).toEqual(["--identity"]);
+    // Only the cube argument: not dns's domain after it, nor ssh's command after --; flags and their values are skipped.
+    expect(await offers([bin, "dns", "--format", "json", "w"])).toEqual(["web"]);
+    expect(await offers([bin, "cube", "ssh", "--exec", "w"])).toEqual(["web"]);
+    expect(await offers([bin, "dns", "web", "w"])).toEqual([]);
+    expect(await offers([bin, "cube", "ssh", "web", "--exec", "--", "w"])).toEqual([]);
     // Neither --help nor the completion of commands shows the hidden command.
     expect(await offers([bin, "_"])).toEqual([]);
     expect((await runCli(["--help"], { cwd: dir })).stdout).not.toContain("__complete");
