@@ -13,6 +13,8 @@ export interface CompletionNode {
   summary: string;
   flags: CompletionFlag[];
   children: CompletionNode[];
+  /** Its first argument is a cube: the scripts offer the live names (`cubeform __complete cubes`). */
+  completesCube?: boolean;
 }
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -47,6 +49,13 @@ function shellTables(root: CompletionNode): string {
         ),
     ),
   );
+  const valued = cases(
+    nodes.map(({ path, node }) => [
+      path.join(" "),
+      node.flags.filter((f) => f.takesValue).flatMap((f) => [f.long, ...(f.short ? [f.short] : [])]),
+    ]),
+  );
+  const cubes = nodes.filter(({ node }) => node.completesCube).map(({ path }) => shq(path.join(" ")));
   return `_cubeform_words() {
   case "$1" in
 ${words}
@@ -63,6 +72,37 @@ _cubeform_choices() {
   case "$1" in
 ${choices}
   esac
+}
+
+# True when the command's argument is a cube: its live names come from \`cubeform __complete cubes\` (nothing on any error).
+_cubeform_takes_cube() {
+  case "$1" in
+    ${cubes.length > 0 ? `${cubes.join("|")}) return 0 ;;` : ""}
+  esac
+  return 1
+}
+
+_cubeform_valued() {
+  case "$1" in
+${valued}
+  esac
+}
+
+# How many arguments follow the command path among the words given (flags and their values left out; after -- all count).
+_cubeform_args() {
+  local cmdpath="$1" valued n=0 skip=0 word
+  shift
+  valued=" $(_cubeform_valued "$cmdpath") "
+  for word in "$@"; do
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      --) n=$((n + 100)) ;;
+      -*=*) ;;
+      -*) if [[ "$valued" == *" $word "* ]]; then skip=1; fi ;;
+      *) if ((n > 0)) || [[ " $cmdpath " != *" $word "* ]]; then n=$((n + 1)); fi ;;
+    esac
+  done
+  echo "$n"
 }
 
 # The command path typed so far ("cube list"): the words that name a subcommand.
@@ -88,6 +128,8 @@ _cubeform() {
     COMPREPLY=($(compgen -W "$choices" -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_cubeform_flags "$cmdpath")" -- "$cur"))
+  elif _cubeform_takes_cube "$cmdpath" && [[ "$(_cubeform_args "$cmdpath" "\${COMP_WORDS[@]:1:COMP_CWORD-1}")" == 0 ]]; then
+    COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" __complete cubes 2>/dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_cubeform_words "$cmdpath")" -- "$cur"))
   fi
@@ -109,6 +151,8 @@ _cubeform() {
     compadd -- \${=choices}
   elif [[ "$cur" == -* ]]; then
     compadd -- \${=$(_cubeform_flags "$cmdpath")}
+  elif _cubeform_takes_cube "$cmdpath" && [[ "$(_cubeform_args "$cmdpath" "\${(@)words[2,CURRENT-1]}")" == 0 ]]; then
+    compadd -- \${(f)"$("\${words[1]}" __complete cubes 2>/dev/null)"}
   else
     subs="$(_cubeform_words "$cmdpath")"
     if [[ -n "$subs" ]]; then compadd -- \${=subs}; else _files; fi
@@ -131,6 +175,7 @@ function fishScript(root: CompletionNode): string {
     const beforeChild = below.length > 0 && path.length > 0 ? `${here}; and not __fish_seen_subcommand_from ${below.join(" ")}` : here;
     for (const child of node.children)
       lines.push(`complete -c cubeform -n ${fq(beforeChild)} -a ${fq(child.name)} -d ${fq(child.summary)}`);
+    if (node.completesCube) lines.push(`complete -c cubeform -n ${fq(here)} -a '(cubeform __complete cubes 2>/dev/null)'`);
     for (const flag of node.flags) lines.push(`complete -c cubeform -n ${fq(beforeChild)} ${fishFlag(flag)}`);
   }
   return `${lines.join("\n")}\n`;

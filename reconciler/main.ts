@@ -28,7 +28,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   for (const entry of COMMANDS) {
     if (entry === invoked || invoked?.registersEveryCommand) (await entry.load()).register(program, io);
     else if (invoked === undefined || argv.includes("--help") || argv.includes("-h"))
-      stubs.set(program.command(entry.name).description(entry.summary), entry);
+      stubs.set(program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary), entry);
   }
   giveFormatShortFlag(program);
   markNativeYaml(program);

@@ -1,4 +1,4 @@
-import type { Command, Option } from "commander";
+import { type Command, Help, type Option } from "commander";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { completionScript, SHELLS, type CompletionFlag, type CompletionNode, type Shell } from "../completion.js";
@@ -34,7 +34,12 @@ function nodeOf(command: Command, isRoot = false): CompletionNode {
     name: command.name(),
     summary: command.description(),
     flags: [...own.filter((f) => !builtIn.some((b) => b.long === f.long)), ...builtIn],
-    children: command.commands.map((child) => nodeOf(child)),
+    // Hidden ones (__complete) are left out; visibleCommands also adds commander's own `help`, which is not offered.
+    children: new Help()
+      .visibleCommands(command)
+      .filter((child) => command.commands.includes(child))
+      .map((child) => nodeOf(child)),
+    completesCube: command.registeredArguments[0]?.name() === "cube",
   };
 }
 

@@ -23,10 +23,19 @@ export interface CommandEntry {
   stopsGracefully?: boolean;
   /** Registers every other command too (fully, not as a stub): for commands that walk the tree. */
   registersEveryCommand?: boolean;
+  /** Not listed by --help nor offered by completion (the completion scripts' own helper). */
+  hidden?: boolean;
   load(): Promise<CommandModule>;
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "__complete",
+    usage: "<cubes>",
+    summary: "print live names for the shell completion scripts, one a line (nothing on any error)",
+    hidden: true,
+    load: () => import("./complete.js"),
+  },
   {
     name: "apply",
     usage: "[options] [plan]",

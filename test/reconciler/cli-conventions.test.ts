@@ -3,7 +3,9 @@
  * ends with examples, `-o FORMAT` is the short form of `--format`, `cube list -o wide`,
  * `cubeform version`, and shell completion generated from the command tree.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
@@ -11,7 +13,7 @@ import { describe, expect } from "vitest";
 import { buildProgram, VERSION } from "../../reconciler/main.js";
 import { waitFor } from "../support/wait.js";
 import { runCli, SSH_KEY, tempProject } from "./support/cli.js";
-import { FAST, test } from "./support/fixtures.js";
+import { type CliFixture, FAST, test } from "./support/fixtures.js";
 
 const quietIo = { stdout: process.stdout, stderr: process.stderr, env: {} };
 
@@ -140,4 +142,93 @@ describe("completion", () => {
     const bad = await runCli(["completion", "tcsh"], { cwd });
     expect(bad).toEqual({ exitCode: 1, stdout: "", stderr: 'Error: no completion for shell "tcsh"; choose bash, zsh, fish\n' });
   });
+});
+
+describe("completion of live cube names (issue 31 item 20)", () => {
+  const BIN = join(import.meta.dirname, "../../bin/cubeform.js");
+
+  /** An executable `cubeform` that runs this checkout's bin, as a user's PATH would. */
+  function cubeformOnDisk(): string {
+    const file = join(tempProject(), "cubeform");
+    writeFileSync(file, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
+    return file;
+  }
+
+  /** Run asynchronously: the emulator answers from this process, which must keep running meanwhile. */
+  function run(file: string, args: string[], options: { cwd?: string; env: Record<string, string | undefined> }) {
+    return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(file, args, { encoding: "utf8", ...options }, (error, stdout, stderr) =>
+        resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  async function runningCube(fx: CliFixture, name: string): Promise<void> {
+    const cube = await fx.api.createCube(
+      { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+      { idempotencyKey: name },
+    );
+    await waitFor(async () => ((await fx.api.getCube(cube.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
+  }
+
+  test("`cubeform __complete cubes` prints the live names, one a line; bash offers them after `cube ssh`", async ({ fx }) => {
+    await runningCube(fx, "web");
+    await runningCube(fx, "db-1");
+    const names = await run(cubeformOnDisk(), ["__complete", "cubes"], { env: { PATH: process.env.PATH, ...fx.env } });
+    expect(names).toEqual({ status: 0, stdout: "db-1\nweb\n", stderr: "" });
+    expect(names.stdout + names.stderr).not.toContain(fx.env.CUBE_API_KEY);
+
+    const bin = cubeformOnDisk();
+    const script = (await runCli(["completion", "bash"], { cwd: tempProject() })).stdout;
+    const dir = tempProject();
+    writeFileSync(join(dir, "cubeform.bash"), script);
+    const offers = async (words: string[]): Promise<string[]> => {
+      const program = `source ./cubeform.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _cubeform; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const shell = await run("bash", ["--norc", "--noprofile", "-c", program], { cwd: dir, env: { PATH: process.env.PATH, ...fx.env } });
+      expect(shell.stderr).toBe("");
+      return shell.stdout.split("\n").filter(Boolean).sort();
+    };
+    expect(await offers([bin, "cube", "ssh", ""])).toEqual(["db-1", "web"]);
+    expect(await offers([bin, "snapshot", "take", "w"])).toEqual(["web"]);
+    expect(await offers([bin, "dns", "d"])).toEqual(["db-1"]);
+    expect(await offers([bin, "cube", "ssh", "--i"])).toEqual(["--identity"]);
+    // Only the cube argument: not dns's domain after it, nor ssh's command after --; flags and their values are skipped.
+    expect(await offers([bin, "dns", "--format", "json", "w"])).toEqual(["web"]);
+    expect(await offers([bin, "cube", "ssh", "--exec", "w"])).toEqual(["web"]);
+    expect(await offers([bin, "dns", "web", "w"])).toEqual([]);
+    expect(await offers([bin, "cube", "ssh", "web", "--exec", "--", "w"])).toEqual([]);
+    // Neither --help nor the completion of commands shows the hidden command.
+    expect(await offers([bin, "_"])).toEqual([]);
+    expect((await runCli(["--help"], { cwd: dir })).stdout).not.toContain("__complete");
+  }, 60_000);
+
+  test("with no key, or the API down, it prints nothing, exits 0 and answers within its timeout", async () => {
+    const bin = cubeformOnDisk();
+    const home = tempProject();
+    // A port nothing listens on (bound, then closed).
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    // A server that accepts and never answers: the timeout ends the wait.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const silentPort = (silent.address() as AddressInfo).port;
+    try {
+      for (const env of [
+        { HOME: home, XDG_CONFIG_HOME: home },
+        { HOME: home, CUBE_API_KEY: "kro_secret_for_test", CUBE_API_URL: `http://127.0.0.1:${port}/api/v1` },
+        { HOME: home, CUBE_API_KEY: "kro_secret_for_test", CUBE_API_URL: `http://127.0.0.1:${silentPort}/api/v1` },
+      ]) {
+        const started = Date.now();
+        const names = await run(bin, ["__complete", "cubes"], { env: { PATH: process.env.PATH, ...env } });
+        expect(names, JSON.stringify(env.CUBE_API_URL)).toEqual({ status: 0, stdout: "", stderr: "" });
+        // The 2 s timeout, plus the start of node on a loaded machine.
+        expect(Date.now() - started).toBeLessThan(10_000);
+      }
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 60_000);
 });

@@ -186,7 +186,8 @@ test("--help lists every command with its arguments; a mistyped one gets a sugge
   expect(help.stdout).toMatch(/^ {2}apply \[options\] \[plan\] +make the space match the file/m);
   expect(help.stdout).toMatch(/^ {2}dns \[options\] <cube> \[domain\] +show the DNS records/m);
   expect(help.stdout).toMatch(/^ {2}demo +apply examples\/fleet\.yaml/m);
-  for (const entry of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${entry.name}\\b`, "m"));
+  for (const entry of COMMANDS.filter((c) => !c.hidden)) expect(help.stdout).toMatch(new RegExp(`^  ${entry.name}\\b`, "m"));
+  expect(help.stdout).not.toContain("__complete");
   const commandHelp = await runCli(["help", "plan"], { cwd });
   expect(commandHelp.stdout).toMatch(/^Usage: cubeform plan \[options\]/);
   expect(commandHelp.stdout).toContain("--target <name>");
