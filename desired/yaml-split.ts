@@ -38,7 +38,7 @@ export interface SplitOptions<T> {
 }
 
 /** Directives, document markers, and anchors or aliases (`&a`, `*a` where a node starts). */
-const UNSUPPORTED = /^(?:---|\.\.\.|%)|(?:^|[\s[{,])[&*][^\s\]},]/m;
+export const UNSUPPORTED = /^(?:---|\.\.\.|%)|(?:^|[\s[{,])[&*][^\s\]},]/m;
 const CUBES_KEY = /^cubes:[ \t]*(?:#.*)?\r?$/;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 const ITEM_START = /^( *)-(?:[ \t]|\r?$)/;
@@ -188,7 +188,7 @@ function scalarType(name: string, pattern: RegExp, construct: (text: string) => 
 }
 
 /** js-yaml's reading of a text, or undefined when it rejects it. */
-function fastLoad(text: string): { value: unknown } | undefined {
+export function fastLoad(text: string): { value: unknown } | undefined {
   return tryOr(() => ({ value: jsyaml.load(text, { schema: CORE_SCHEMA }) }), undefined);
 }
 
