@@ -8,6 +8,7 @@
  * are a contract with every state file already written: never rename them.
  */
 import pulumi from "@pulumi/pulumi";
+import { DOMAIN_DECLARED_SETTINGS } from "../schema/api.js";
 import { deprecatedNamesIn, deprecationWarning, type AliasedKind } from "./aliases.js";
 import type {
   CubeGroupInputs,
@@ -244,18 +245,7 @@ const DOMAIN_OUTPUTS = [
   "status",
   "basicAuthEnabled",
   "basicAuthPasswordDigest",
-  "securityHeadersMode",
-  "responseHeaderTimeoutSecs",
-  "responseHeaderOverrides",
-  "requestHeaderOverrides",
-  "maxRequestBodyMb",
-  "corsConfig",
-  "originScheme",
-  "responseCompression",
-  "ipAllowList",
-  "ipDenyList",
-  "basicAuthUser",
-  "proxyProtocol",
+  ...DOMAIN_DECLARED_SETTINGS,
 ] as const satisfies readonly (keyof DomainOutputs)[];
 
 /** Outputs that may reveal the password: the engine keeps them encrypted in state. */
