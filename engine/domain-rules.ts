@@ -1,6 +1,5 @@
 /** Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet diff and the Pulumi Domain resource. */
 import type { Domain } from "../client/api.js";
-import { DOMAIN_DECLARED_SETTINGS } from "../schema/api.js";
 import { domainAddress } from "./address.js";
 import {
   createdPlan,
@@ -51,7 +50,20 @@ export function domainSettingChanges(spec: DesiredDomainSpec, live: Domain): Fie
 export function liveDomainView(live: Domain): View {
   const view: View = { id: live.id, hostname: live.hostname, port: live.port };
   const settings: View = {};
-  for (const key of DOMAIN_DECLARED_SETTINGS) {
+  for (const key of [
+    "securityHeadersMode",
+    "responseHeaderTimeoutSecs",
+    "responseHeaderOverrides",
+    "requestHeaderOverrides",
+    "maxRequestBodyMb",
+    "corsConfig",
+    "originScheme",
+    "responseCompression",
+    "ipAllowList",
+    "ipDenyList",
+    "basicAuthUser",
+    "proxyProtocol",
+  ] as const) {
     if (live[key] !== undefined) settings[key] = SET_SETTINGS.includes(key) ? sortedOrNull(live[key] as string[] | null) : live[key];
   }
   view.settings = settings;
