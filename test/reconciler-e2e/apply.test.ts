@@ -1,7 +1,15 @@
 import { expect, test } from "vitest";
-import { APPLY, FLEET, cubeNameCounts, describeRun, holdingProxy, journalKeys, project, waitFor } from "./support.js";
+import { APPLY, FLEET, cubeNameCounts, describeRun, holdingProxy, journalKeys, project, waitFor, type Project } from "./support.js";
 
 const isCreate = (r: { method: string; path: string }): boolean => r.method === "POST" && /\/cubes$/.test(r.path);
+
+/** Starts an apply and kills it (SIGKILL) once the API has committed a create of it. */
+async function killOnceACreateIsCommitted(p: Project, what: string): Promise<void> {
+  const killed = p.start(APPLY);
+  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), { timeoutMs: 15_000, message: what });
+  killed.process.kill("SIGKILL");
+  await killed.exited;
+}
 
 test("apply creates the fleet; a second apply sends zero mutating requests", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
@@ -46,13 +54,7 @@ test("an apply killed while a create is on the wire: the rerun reuses the journa
 test("an apply slowed down and killed after its first create: the rerun creates each missing cube once", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   p.emu.admin.injectFault({ kind: "latency", method: "POST", path: "/cubes$", ms: 300, times: 100 });
-  const killed = p.start(APPLY);
-  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), {
-    timeoutMs: 15_000,
-    message: "a first create to be committed",
-  });
-  killed.process.kill("SIGKILL");
-  await killed.exited;
+  await killOnceACreateIsCommitted(p, "a first create to be committed");
   p.emu.admin.clearFaults();
 
   const rerun = await p.run(APPLY);
@@ -65,14 +67,8 @@ test("an apply slowed down and killed after its first create: the rerun creates 
 test("a create whose response is lost after the API committed it, then a kill: no duplicate on the rerun", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   p.emu.admin.injectFault({ kind: "drop-after-commit", method: "POST", path: "/cubes$", times: 1 });
-  const killed = p.start(APPLY);
   // The first create is committed and its connection dropped; the child is now waiting to retry it.
-  await waitFor(() => p.emu.admin.requests().some((r) => isCreate(r) && r.status === 201), {
-    timeoutMs: 15_000,
-    message: "the dropped create to be committed",
-  });
-  killed.process.kill("SIGKILL");
-  await killed.exited;
+  await killOnceACreateIsCommitted(p, "the dropped create to be committed");
 
   const rerun = await p.run(APPLY);
   expect(rerun.code, describeRun(rerun)).toBe(0);

@@ -8,19 +8,29 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createClient } from "../../client/index.js";
-import { describeRun, project, RATE, waitFor, type Project } from "./support.js";
+import { createPlainCube, describeRun, project, RATE, waitFor, type Project } from "./support.js";
 
 async function cubeAndBackup(p: Project, sizeBytes: number, name = "nightly") {
-  const cube = await p.api.createCube(
-    {
-      name: "db",
-      image: "ubuntu-24.04",
-      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUy e2e",
-    },
-    { idempotencyKey: `create-${name}` },
-  );
+  const cube = await createPlainCube(p.api, "db", `create-${name}`);
   return p.emu.admin.createBackup({ cubeId: cube.id, name, sizeBytes });
+}
+
+/**
+ * `backup download NAME --out OUT` slowed down, stopped by `signal` once OUT.part holds 1 MiB; the storage's speed is
+ * back to normal after. Resolves with the .part's path.
+ */
+async function interruptedDownload(p: Project, name: string, out: string, signal: NodeJS.Signals): Promise<string> {
+  p.emu.admin.setStorageRate(2 * 1024 * 1024);
+  const part = join(p.cwd, `${out}.part`);
+  const child = p.start(["backup", "download", name, "--out", out, ...RATE]);
+  await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), {
+    timeoutMs: 20_000,
+    message: "a partial download",
+  });
+  child.process.kill(signal);
+  await child.exited;
+  p.emu.admin.setStorageRate(null);
+  return part;
 }
 
 async function archiveOf(p: Project, backupId: string): Promise<Buffer> {
@@ -59,20 +69,11 @@ describe("cubeform backup", () => {
     const p = await project();
     const size = 6 * 1024 * 1024;
     const backup = await cubeAndBackup(p, size);
-    p.emu.admin.setStorageRate(2 * 1024 * 1024);
-    const part = join(p.cwd, "big.cube.part");
-    const child = p.start(["backup", "download", "nightly", "--out", "big.cube", ...RATE]);
-    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), {
-      timeoutMs: 20_000,
-      message: "a partial download",
-    });
-    child.process.kill("SIGINT");
-    await child.exited;
+    const part = await interruptedDownload(p, "nightly", "big.cube", "SIGINT");
     const kept = statSync(part).size;
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(size);
     expect(existsSync(join(p.cwd, "big.cube"))).toBe(false);
-    p.emu.admin.setStorageRate(null);
     const resumed = await p.run(["backup", "download", "nightly", "--out", "big.cube", ...RATE]);
     expect(resumed.code, describeRun(resumed)).toBe(0);
     expect(resumed.stderr).toContain("resuming from");
@@ -85,17 +86,8 @@ describe("cubeform backup", () => {
     const size = 6 * 1024 * 1024;
     await cubeAndBackup(p, size, "nightly");
     const other = await p.emu.admin.createBackup({ cubeId: (await p.api.listCubes())[0]!.id, name: "other", sizeBytes: size });
-    p.emu.admin.setStorageRate(2 * 1024 * 1024);
-    const part = join(p.cwd, "latest.cube.part");
-    const child = p.start(["backup", "download", "nightly", "--out", "latest.cube", ...RATE]);
-    await waitFor(() => (existsSync(part) && statSync(part).size >= 1024 * 1024 ? true : undefined), {
-      timeoutMs: 20_000,
-      message: "a partial download",
-    });
-    child.process.kill("SIGKILL");
-    await child.exited;
+    const part = await interruptedDownload(p, "nightly", "latest.cube", "SIGKILL");
     expect(statSync(part).size).toBeLessThan(size);
-    p.emu.admin.setStorageRate(null);
     const second = await p.run(["backup", "download", "other", "--out", "latest.cube", "--format", "json", ...RATE]);
     expect(second.code, describeRun(second)).toBe(0);
     expect(second.stderr).toMatch(/starting over: the \d+ bytes in .*latest\.cube\.part were not used: it holds another backup/);

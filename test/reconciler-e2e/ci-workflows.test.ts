@@ -4,30 +4,23 @@
  * a pull request's plan with changes passes (and is posted), blocked changes and errors fail,
  * the nightly drift check fails on drift only.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { BIN, project, SSH_KEY, tempDir, type Project } from "./support.js";
+import { createPlainCube, project, SSH_KEY, type Project } from "./support.js";
 import { testCacheHome } from "../support/cache-home.js";
+import {
+  apiEnv,
+  ciShims,
+  exampleCi,
+  runStep as runStepWith,
+  scriptStep as step,
+  type GhShim,
+  type WorkflowJob as Job,
+  type WorkflowStep as Step,
+} from "./support/ci-runner.js";
 
-interface Step {
-  name?: string;
-  with?: Record<string, string>;
-  id?: string;
-  if?: string;
-  run?: string;
-  env?: Record<string, string>;
-  uses?: string;
-  "continue-on-error"?: boolean;
-}
-interface Job {
-  if?: string;
-  permissions?: Record<string, string>;
-  steps: Step[];
-}
 interface Workflow {
   on: Record<string, { branches?: string[]; paths?: string[] } | null>;
   permissions?: Record<string, string>;
@@ -35,8 +28,7 @@ interface Workflow {
   jobs: Record<string, Job>;
 }
 
-const load = (name: string) =>
-  parse(readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8")) as Workflow;
+const load = (name: string) => parse(exampleCi(name)) as Workflow;
 const drift = load("drift.yml");
 const apply = load("apply.yml");
 
@@ -48,79 +40,10 @@ cubes:
     sshPublicKey: ${SSH_KEY}
 `;
 
-function step(job: Job, name: string): Step {
-  const found = job.steps.find((s) => s.name === name);
-  if (!found?.run) throw new Error(`no run step named ${name}`);
-  return found;
-}
+/** `gh` fails --edit-last when nothing was commented yet. */
+const GH: GhShim = (ghLog) => `case "$*" in *--edit-last*) [ -f "${ghLog}.commented" ] || exit 1 ;; esac\ntouch "${ghLog}.commented"\n`;
 
-/** `npx cubeform …` runs the built bin; `gh` records its arguments (and fails --edit-last when nothing was commented yet). */
-function shims(): { path: string; ghLog: string } {
-  const dir = tempDir();
-  const ghLog = join(dir, "gh.log");
-  writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`,
-  );
-  writeFileSync(
-    join(dir, "gh"),
-    `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in *--edit-last*) [ -f "${ghLog}.commented" ] || exit 1 ;; esac\ntouch "${ghLog}.commented"\n`,
-  );
-  chmodSync(join(dir, "npx"), 0o755);
-  chmodSync(join(dir, "gh"), 0o755);
-  return { path: dir, ghLog };
-}
-
-interface StepRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-/** Runs a step's script as the runner does: bash -eo pipefail, with its own GITHUB_OUTPUT and summary file. */
-async function runStep(s: Step, p: Project, env: Record<string, string>): Promise<StepRun> {
-  const runner = tempDir();
-  const files = { GITHUB_OUTPUT: join(runner, "output"), GITHUB_STEP_SUMMARY: join(runner, "summary.md") };
-  for (const file of Object.values(files)) writeFileSync(file, "");
-  const script = join(runner, "step.sh");
-  writeFileSync(script, s.run ?? "");
-  const bins = shims();
-  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-    cwd: p.cwd,
-    env: {
-      PATH: `${bins.path}:${process.env.PATH ?? ""}`,
-      NO_COLOR: "1",
-      RUNNER_TEMP: runner,
-      XDG_STATE_HOME: p.env.XDG_STATE_HOME,
-      ...testCacheHome(),
-      XDG_CONFIG_HOME: runner,
-      ...files,
-      GH_LOG: bins.ghLog,
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const outputs = Object.fromEntries(
-    readFileSync(files.GITHUB_OUTPUT, "utf8")
-      .split("\n")
-      .filter((line) => line.includes("="))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-  );
-  return { code, stdout, stderr, outputs, summary: readFileSync(files.GITHUB_STEP_SUMMARY, "utf8") };
-}
-
-const apiEnv = (p: Project) => ({
-  CUBE_API_KEY: p.env.CUBE_API_KEY ?? "",
-  CUBE_API_URL: p.env.CUBE_API_URL ?? "",
-  CUBE_SPACE_ID: p.emu.spaceId,
-});
+const runStep = (s: Step, p: Project, env: Record<string, string>) => runStepWith(s, p, env, GH);
 
 describe("examples/ci/drift.yml", () => {
   test("is a workflow: a plan job on pull requests, a drift job otherwise; no ${{ }} inside a script (injection)", () => {
@@ -166,11 +89,7 @@ describe("examples/ci/drift.yml", () => {
 
   test("pull request with a blocked change (two live cubes of one name): posted, and the check fails", async () => {
     const p = await project({ "cubeform.yaml": FILE });
-    for (let i = 0; i < 2; i++)
-      await p.api.createCube(
-        { name: "solo", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-        { idempotencyKey: `twin-${i}` },
-      );
+    for (let i = 0; i < 2; i++) await createPlainCube(p.api, "solo", `twin-${i}`);
     const plan = drift.jobs.plan as Job;
     const planned = await runStep(step(plan, "Plan"), p, apiEnv(p));
     expect(planned.code, planned.stderr).toBe(0);
@@ -217,7 +136,7 @@ describe("examples/ci/drift.yml", () => {
   test("the comment is edited on later pushes, created the first time", async () => {
     const p = await project({ "cubeform.yaml": FILE });
     const comment = step(drift.jobs.plan as Job, "Comment the plan on the pull request");
-    const bins = shims();
+    const bins = ciShims(GH);
     const run = async () => {
       const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", comment.run ?? ""], {
         cwd: p.cwd,

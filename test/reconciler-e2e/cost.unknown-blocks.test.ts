@@ -4,11 +4,10 @@
  * creates nothing; --allow-unknown-cost goes ahead knowingly; a hanging /pricing costs seconds.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, test } from "vitest";
 import { PRICING } from "../../emulator/resources/catalog.js";
 import type { RunningEmulator } from "../../emulator/index.js";
-import { APPLY, RATE, describeRun, plainFleet, project } from "./support.js";
+import { APPLY, RATE, describeRun, listenOnLoopback, plainFleet, project } from "./support.js";
 
 type Answer = (res: ServerResponse, req: IncomingMessage) => void;
 
@@ -61,15 +60,7 @@ async function pricingProxy(emu: RunningEmulator, answer: Answer): Promise<strin
     res.writeHead(upstream.status, out);
     res.end(await upstream.text());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  return `http://127.0.0.1:${await listenOnLoopback(server)}/api/v1`;
 }
 
 const BUDGET = `${plainFleet("web")}budget: { monthly: 5 }\n`;

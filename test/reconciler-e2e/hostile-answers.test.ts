@@ -11,6 +11,7 @@ import { expect, test } from "vitest";
 import { parse } from "yaml";
 import { APPLY, describeRun, plainFleet, project, RATE, tempDir, waitFor, type Project } from "./support.js";
 import { rewritingProxy, type Exchange } from "../support/rewriting-proxy.js";
+import { metricsBase, watchArgs } from "./support/watch.js";
 
 const ATTACKER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIATTACKERATTACKERATTACKERATTACKERATTACKER";
 
@@ -274,16 +275,12 @@ test.each([
   async (_what, path, fleet) => {
     const p = await applied({ "cubeform.yaml": plainFleet("web"), "watch.yaml": fleet });
     const hostile = await rewritingProxy(p.emu, echoRejected(new RegExp(`/${path}$`)));
-    const watch = p.start(
-      ["watch", "--apply", "-f", "watch.yaml", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"],
-      { CUBE_API_URL: hostile, WEB_BASIC_AUTH: PASSWORD, JOIN_CODE: JOIN },
-    );
-    const base = (
-      await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), {
-        timeoutMs: 10_000,
-        message: "the metrics address",
-      })
-    )[1];
+    const watch = p.start(watchArgs("200ms", "--apply", "-f", "watch.yaml"), {
+      CUBE_API_URL: hostile,
+      WEB_BASIC_AUTH: PASSWORD,
+      JOIN_CODE: JOIN,
+    });
+    const base = await metricsBase(watch);
     const body = await waitFor(
       async () => {
         const answer = await fetch(`${base}/readyz`);

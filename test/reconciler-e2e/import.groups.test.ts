@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { APPLY, RATE, SSH_KEY, describeRun, project } from "./support.js";
+import { APPLY, FLEET_HEADER, RATE, SSH_KEY, describeRun, project } from "./support.js";
 
 const member = (name: string, image = "ubuntu-24.04"): string => `  - name: ${name}
     image: ${image}
@@ -14,13 +14,7 @@ const member = (name: string, image = "ubuntu-24.04"): string => `  - name: ${na
         label: metrics-${name}
 `;
 
-const FLEET = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-${member("web-1")}${member("web-2")}${member("web-3")}${member("db-1")}${member("db-2", "debian-13")}  - name: solo-1
+const FLEET = `${FLEET_HEADER}${member("web-1")}${member("web-2")}${member("web-3")}${member("db-1")}${member("db-2", "debian-13")}  - name: solo-1
 `;
 
 test("import writes web-1..web-3 (one spec) as a group with replicas: 3 and {name} in hostnames and labels; db-1/db-2 (two images) and solo-1 stay cube by cube; the plan shows no changes", async () => {

@@ -4,9 +4,30 @@
  * finishes, what was done and not done is reported, exit 130. A second signal exits at once.
  */
 import { expect, test } from "vitest";
-import { cubeNameCounts, describeRun, holdingProxy, plainFleet, project, waitFor } from "./support.js";
+import {
+  cubeNameCounts,
+  describeRun,
+  holdingProxy,
+  plainFleet,
+  project,
+  waitFor,
+  type Child,
+  type HoldingProxy,
+  type Project,
+} from "./support.js";
 
 const TWO_CUBES = plainFleet("first", "second");
+
+/** An apply of TWO_CUBES whose first create is held on the wire, sent SIGINT, and seen acknowledging it. */
+async function applyStoppedMidCreate(): Promise<{ p: Project; proxy: HoldingProxy; apply: Child }> {
+  const p = await project({ "cubeform.yaml": TWO_CUBES });
+  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
+  const apply = p.start(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"], { CUBE_API_URL: proxy.url });
+  await proxy.held;
+  apply.process.kill("SIGINT");
+  await waitFor(() => apply.stderr().includes("SIGINT: stopping."), { timeoutMs: 2_000, message: "the first signal to be acknowledged" });
+  return { p, proxy, apply };
+}
 
 test("SIGINT while a create waits for its rate-limit slot: said at once, that create is never sent, exit 130 with done / not done", async () => {
   const p = await project({ "cubeform.yaml": TWO_CUBES });
@@ -32,12 +53,7 @@ test("SIGINT while a create waits for its rate-limit slot: said at once, that cr
 });
 
 test("SIGINT with a create in flight lets it finish; a second SIGINT exits at once, saying so", async () => {
-  const p = await project({ "cubeform.yaml": TWO_CUBES });
-  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
-  const apply = p.start(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"], { CUBE_API_URL: proxy.url });
-  await proxy.held;
-  apply.process.kill("SIGINT");
-  await waitFor(() => apply.stderr().includes("SIGINT: stopping."), { timeoutMs: 2_000, message: "the first signal to be acknowledged" });
+  const { apply } = await applyStoppedMidCreate();
   expect(apply.process.exitCode).toBeNull();
   apply.process.kill("SIGINT");
   const run = await apply.exited;
@@ -46,12 +62,7 @@ test("SIGINT with a create in flight lets it finish; a second SIGINT exits at on
 });
 
 test("SIGINT with a create in flight: the create completes and is reported done, the next is not sent", async () => {
-  const p = await project({ "cubeform.yaml": TWO_CUBES });
-  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
-  const apply = p.start(["apply", "--auto-approve", "--rate-limit", "1000/60", "--poll-interval", "20"], { CUBE_API_URL: proxy.url });
-  await proxy.held;
-  apply.process.kill("SIGINT");
-  await waitFor(() => apply.stderr().includes("SIGINT: stopping."), { timeoutMs: 2_000 });
+  const { p, proxy, apply } = await applyStoppedMidCreate();
   expect(await proxy.release()).toBe(201);
   const run = await apply.exited;
   expect(run.code, describeRun(run)).toBe(130);

@@ -24,15 +24,14 @@ import type { RunningEmulator } from "../../emulator/index.js";
 import {
   APPLY,
   RATE,
-  SSH_KEY,
+  createPlainCube,
   cubeNameCounts,
   describeRun,
-  holdingProxy,
   plainFleet,
   project,
   startBin,
   tempDir,
-  waitFor,
+  twoAppliesOnOneLock,
   type Project,
 } from "./support.js";
 
@@ -75,10 +74,7 @@ async function hostileFilenameProxy(emu: RunningEmulator, filename: string): Pro
 }
 
 async function backupOf(p: Project, sizeBytes: number) {
-  const cube = await p.api.createCube(
-    { name: "db", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-    { idempotencyKey: "create-db" },
-  );
+  const cube = await createPlainCube(p.api, "db", "create-db");
   return p.emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes });
 }
 
@@ -149,10 +145,7 @@ test("a planted secretFile link is replaced: the secret goes to a 0600 file, nev
 
 test("import -O FILE --force over a planted link writes FILE, not the link's target", async () => {
   const p = await project();
-  await p.api.createCube(
-    { name: "web", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-    { idempotencyKey: "web-1" },
-  );
+  await createPlainCube(p.api, "web", "web-1");
   const victim = join(p.cwd, "victim.yaml");
   plantLink(join(p.cwd, "fleet.yaml"), victim);
   const refused = await p.run(["import", "-O", "fleet.yaml", ...RATE]);
@@ -185,17 +178,6 @@ test("under umask 022, .cubeform/ is 0700, the emulator's state and a saved plan
 
 test("two applies with different HOME and XDG_STATE_HOME serialize on the space lock: one cube per name", async () => {
   const p = await project({ "cubeform.yaml": plainFleet("api", "worker") });
-  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
-  const ownDirs = () => ({ CUBE_API_URL: proxy.url, HOME: tempDir(), XDG_STATE_HOME: tempDir() });
-  const runs = [p.start(APPLY, ownDirs()), p.start(APPLY, ownDirs())];
-  await proxy.held;
-  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), {
-    timeoutMs: 15_000,
-    message: "the other run to wait for the lock",
-  });
-  await proxy.release();
-  const [a, b] = await Promise.all(runs.map((r) => r.exited));
-  expect(a!.code, describeRun(a!)).toBe(0);
-  expect(b!.code, describeRun(b!)).toBe(0);
+  await twoAppliesOnOneLock(p, () => ({ HOME: tempDir(), XDG_STATE_HOME: tempDir() }));
   expect(await cubeNameCounts(p.api)).toEqual({ api: 1, worker: 1 });
 });

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { APPLY, cubeNameCounts, describeRun, holdingProxy, project, RATE, SSH_KEY, waitFor } from "./support.js";
+import { APPLY, cubeNameCounts, describeRun, holdingProxy, project, RATE, SSH_KEY, twoAppliesOnOneLock, waitFor } from "./support.js";
 
 function fleet(names: string[], extra = ""): string {
   return `apiVersion: cubeform/v1
@@ -21,19 +21,9 @@ ${names.map((n) => `  - name: ${n}\n`).join("")}`;
 test("two applies started together serialize on the space lock: one cube per name, the second waits and finds nothing to do", async () => {
   const p = await project({ "cubeform.yaml": fleet(["api", "worker"]) });
   // A slow create: the first create is held on the wire until the other run is seen waiting.
-  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
   const started = Date.now();
-  const runs = [p.start(APPLY, { CUBE_API_URL: proxy.url }), p.start(APPLY, { CUBE_API_URL: proxy.url })];
-  await proxy.held;
-  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), {
-    timeoutMs: 15_000,
-    message: "the other run to wait for the lock",
-  });
-  await proxy.release();
-  const [a, b] = await Promise.all(runs.map((r) => r.exited));
+  const [a, b] = await twoAppliesOnOneLock(p);
   const seconds = (Date.now() - started) / 1000;
-  expect(a!.code, describeRun(a!)).toBe(0);
-  expect(b!.code, describeRun(b!)).toBe(0);
   expect(await cubeNameCounts(p.api)).toEqual({ api: 1, worker: 1 });
   const waited = [a!, b!].filter((r) => r.stdout.includes("Waiting for the lock of space"));
   expect(waited).toHaveLength(1);

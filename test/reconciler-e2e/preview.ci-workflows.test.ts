@@ -3,27 +3,20 @@
  * requests get no credentials, closed → down, schedule → sweep, on_stop), and the GitHub scripts run with bash as the runner
  * runs them, `npx --no-install cubeform` being the built bin, against the emulator.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { BIN, project, SSH_KEY, tempDir, type Project } from "./support.js";
-import { testCacheHome } from "../support/cache-home.js";
+import { project, SSH_KEY, type Project } from "./support.js";
+import {
+  apiEnv,
+  exampleCi as read,
+  runStep as runStepWith,
+  scriptStep as stepOf,
+  type GhShim,
+  type WorkflowJob as Job,
+  type WorkflowStep as Step,
+} from "./support/ci-runner.js";
 
-interface Step {
-  name?: string;
-  uses?: string;
-  with?: Record<string, string>;
-  run?: string;
-  env?: Record<string, string>;
-}
-interface Job {
-  if?: string;
-  permissions?: Record<string, string>;
-  steps: Step[];
-}
 interface GitLabJob {
   rules?: { if?: string; when?: string }[];
   script?: string[];
@@ -32,7 +25,6 @@ interface GitLabJob {
   environment?: { name: string; on_stop?: string; action?: string };
 }
 
-const read = (name: string) => readFileSync(fileURLToPath(new URL(`../../examples/ci/${name}`, import.meta.url)), "utf8");
 const github = parse(read("preview.yml")) as {
   on: Record<string, { types?: string[] } | unknown>;
   permissions: Record<string, string>;
@@ -42,11 +34,11 @@ const github = parse(read("preview.yml")) as {
 const gitlab = parse(read("preview.gitlab-ci.yml")) as Record<string, GitLabJob>;
 
 const job = (name: string): Job => github.jobs[name] as Job;
-const stepOf = (j: Job, name: string): Step => {
-  const found = j.steps.find((s) => s.name === name);
-  if (found?.run === undefined) throw new Error(`no run step named ${name}`);
-  return found;
-};
+
+/** `gh pr list` answers the open pull requests of $OPEN_PRS as --jq would. */
+const GH: GhShim = () => `case "$*" in "pr list"*) for n in $OPEN_PRS; do printf 'pr-%s' "$n"; done; echo ;; esac\n`;
+
+const runStep = (s: Step, p: Project, env: Record<string, string>) => runStepWith(s, p, env, GH);
 
 const FILE = `apiVersion: cubeform/v1
 preview:
@@ -85,7 +77,7 @@ describe("examples/ci/preview.yml", () => {
     timeout: 120_000,
   }, async () => {
     const p = await project({ "cubeform.yaml": FILE });
-    const env = { CUBE_API_KEY: p.env.CUBE_API_KEY ?? "", CUBE_API_URL: p.env.CUBE_API_URL ?? "", CUBE_SPACE_ID: p.emu.spaceId };
+    const env = apiEnv(p);
     for (const pr of ["4", "5", "6"]) {
       const up = await runStep(stepOf(job("up"), "Preview up"), p, { ...env, PR: pr });
       expect(up.code, up.stderr).toBe(0);
@@ -128,53 +120,3 @@ describe("examples/ci/preview.gitlab-ci.yml", () => {
     expect(sweep.script?.join("\n")).toContain('npx --no-install cubeform preview sweep --keep "$open"');
   });
 });
-
-/** `npx --no-install cubeform …` runs the built bin; `gh pr list` answers the open pull requests of $OPEN_PRS as --jq would. */
-function shims(): { path: string; ghLog: string } {
-  const dir = tempDir();
-  const ghLog = join(dir, "gh.log");
-  writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = cubeform ] || { echo "unexpected: npx $*" >&2; exit 127; }\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`,
-  );
-  writeFileSync(
-    join(dir, "gh"),
-    `#!/bin/sh\necho "$*" >> "${ghLog}"\ncase "$*" in "pr list"*) for n in $OPEN_PRS; do printf 'pr-%s' "$n"; done; echo ;; esac\n`,
-  );
-  writeFileSync(ghLog, "");
-  chmodSync(join(dir, "npx"), 0o755);
-  chmodSync(join(dir, "gh"), 0o755);
-  return { path: dir, ghLog };
-}
-
-async function runStep(
-  s: Step,
-  p: Project,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string; summary: string; ghLog: string }> {
-  const runner = tempDir();
-  const summary = join(runner, "summary.md");
-  writeFileSync(summary, "");
-  const script = join(runner, "step.sh");
-  writeFileSync(script, s.run ?? "");
-  const bins = shims();
-  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-    cwd: p.cwd,
-    env: {
-      PATH: `${bins.path}:${process.env.PATH ?? ""}`,
-      NO_COLOR: "1",
-      RUNNER_TEMP: runner,
-      GITHUB_STEP_SUMMARY: summary,
-      XDG_STATE_HOME: p.env.XDG_STATE_HOME,
-      ...testCacheHome(),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { code, stdout, stderr, summary: readFileSync(summary, "utf8"), ghLog: bins.ghLog };
-}

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { APPLY, RATE, cubeNameCounts, describeRun, plainFleet, project } from "./support.js";
+import { APPLY, RATE, createPlainCube, cubeNameCounts, describeRun, plainFleet, project } from "./support.js";
 
 const unwrapped = (text: string): string => text.replace(/\n {2,}/g, " ");
 
@@ -56,15 +56,7 @@ test("item 10: allowEmpty: true says the empty fleet is meant: prune deletes eve
   expect(await cubeNameCounts(p.api)).toEqual({});
   // A file that declares cubes prunes the others as before, without allowEmpty.
   writeFileSync(join(p.cwd, "cubeform.yaml"), plainFleet("x"));
-  await p.api.createCube(
-    {
-      name: "stray",
-      image: "ubuntu-24.04",
-      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp s@x",
-    },
-    { idempotencyKey: "stray" },
-  );
+  await createPlainCube(p.api, "stray");
   const pruned = await p.run([...APPLY, "--prune"]);
   expect(pruned.code, describeRun(pruned)).toBe(0);
   expect(await cubeNameCounts(p.api)).toEqual({ x: 1 });

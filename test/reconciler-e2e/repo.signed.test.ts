@@ -9,7 +9,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { sshKeyPair, testRepo } from "../support/git.js";
-import { describeRun, plainFleet, project, RATE, tempDir, waitFor } from "./support.js";
+import { describeRun, plainFleet, project, tempDir, waitFor } from "./support.js";
+import { fetchText, metricsBase, stopWatch, watchArgs } from "./support/watch.js";
 
 test("issue 21 item 6: watch --allowed-signers applies signed commits only; an unsigned or foreign-signed one is reported in /status, naming the commit", {
   timeout: 120_000,
@@ -28,34 +29,9 @@ test("issue 21 item 6: watch --allowed-signers applies signed commits only; an u
   const p = await project();
   const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
   const c1 = commit(allowed.key, "web");
-  const watch = p.start(
-    [
-      "watch",
-      "--apply",
-      "--repo",
-      repo.url,
-      "--allowed-signers",
-      signers,
-      "--interval",
-      "300ms",
-      "--metrics-port",
-      "0",
-      ...RATE,
-      "--poll-interval",
-      "20",
-    ],
-    repo.env,
-  );
-  const base = (
-    await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(watch.stderr()), {
-      timeoutMs: 20_000,
-      message: "the metrics address",
-    })
-  )[1] as string;
-  const readyz = async (): Promise<[number, string]> => {
-    const response = await fetch(`${base}/readyz`);
-    return [response.status, await response.text()];
-  };
+  const watch = p.start(watchArgs("300ms", "--apply", "--repo", repo.url, "--allowed-signers", signers), repo.env);
+  const base = await metricsBase(watch);
+  const readyz = (): Promise<[number, string]> => fetchText(`${base}/readyz`);
   await waitFor(async () => (await readyz())[0] === 200 && (await names()).includes("web"), {
     timeoutMs: 60_000,
     message: `c1 applied\n${watch.stderr()}`,
@@ -94,6 +70,5 @@ test("issue 21 item 6: watch --allowed-signers applies signed commits only; an u
     message: `c4 applied\n${watch.stderr()}`,
   });
   expect((await readyz())[1]).toBe(`ok\nrevision ${c4}\n`);
-  watch.process.kill("SIGTERM");
-  expect((await watch.exited).code).toBe(0);
+  await stopWatch(watch);
 });

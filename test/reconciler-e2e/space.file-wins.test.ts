@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { createClient } from "../../client/index.js";
-import { APPLY, FAST_LIMIT, RATE, cubeNameCounts, describeRun, plainFleet, project } from "./support.js";
+import { APPLY, FAST_LIMIT, RATE, createPlainCube, cubeNameCounts, describeRun, plainFleet, project } from "./support.js";
 
 const withSpace = (space: string, ...names: string[]): string =>
   plainFleet(...names).replace("apiVersion: cubeform/v1\n", `apiVersion: cubeform/v1\nspace: ${space}\nprune: true\n`);
@@ -48,15 +48,7 @@ test("item 1: a file for space A run with space B's key and prune: true never to
 
 test("item 1: space: spc_wrong with CUBE_SPACE_ID unset plans against spc_wrong and fails clearly, never in the key's own space", async () => {
   const p = await project({ "cubeform.yaml": withSpace("spc_wrong", "web") });
-  await p.api.createCube(
-    {
-      name: "mine",
-      image: "ubuntu-24.04",
-      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp a@x",
-    },
-    { idempotencyKey: "mine" },
-  );
+  await createPlainCube(p.api, "mine");
   p.emu.admin.clearRequests();
   const plan = await p.run(["plan", ...RATE, "--prune", "--format", "json"]);
   expect(plan.code, describeRun(plan)).toBe(1);

@@ -3,17 +3,19 @@
  * the test process through CUBE_API_URL / CUBE_API_KEY.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { createClient } from "../../client/index.js";
 import type { CubeApi } from "../../client/api.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { testCacheHome } from "../support/cache-home.js";
+import { testRepo, type TestRepo } from "../support/git.js";
 import { waitFor } from "../support/wait.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
@@ -80,6 +82,15 @@ export async function project(files: Record<string, string> = {}): Promise<Proje
   };
 }
 
+/** A test repository whose first commit holds `files`, and a project to reconcile it into. */
+export async function projectWithRepo(
+  files: Record<string, string>,
+): Promise<{ p: Project; repo: TestRepo /** The first commit. */; first: string }> {
+  const repo = testRepo();
+  const first = repo.commit(files);
+  return { p: await project(), repo, first };
+}
+
 /** This test file's state directory (locks, pacing window) unless a test passes its own. */
 export function testStateHome(): string {
   stateHome ??= mkdtempSync(join(tmpdir(), "cubeform-state-"));
@@ -112,7 +123,8 @@ export function describeRun(run: Finished): string {
 
 export { waitFor };
 
-const HEADER = `apiVersion: cubeform/v1
+/** A fleet file's first lines, up to `cubes:`: every cube gets the small defaults and SSH_KEY. */
+export const FLEET_HEADER = `apiVersion: cubeform/v1
 defaults:
   image: ubuntu-24.04
   resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
@@ -122,7 +134,7 @@ cubes:
 
 /** Cubes with these names and nothing but the defaults. */
 export function plainFleet(...names: string[]): string {
-  return HEADER + names.map((name) => `  - name: ${name}\n`).join("");
+  return FLEET_HEADER + names.map((name) => `  - name: ${name}\n`).join("");
 }
 
 /** A group "web" of replicas on `image`, rolled out with an HTTP health check against `healthUrl` (a test's server on 127.0.0.1). */
@@ -149,7 +161,7 @@ ${group.allowReplace ? "    lifecycle: { allowReplace: true }\n" : ""}    rollou
 }
 
 /** A small fleet: "web" with a wildcard and a plain domain and a port, "db" with a port. */
-export const FLEET = `${HEADER}  - name: web
+export const FLEET = `${FLEET_HEADER}  - name: web
     domains:
       - hostname: "*.e2e.example.com"
         port: 8080
@@ -157,10 +169,7 @@ export const FLEET = `${HEADER}  - name: web
         port: 8080
         responseCompression: true
     ports:
-      - cubePort: 5432
-        label: postgres
-        udp: false
-        allow: [203.0.113.0/24]
+      - { cubePort: 5432, label: postgres, udp: false, allow: [203.0.113.0/24] }
   - name: db
     terminationProtection: true
     ports:
@@ -169,6 +178,24 @@ export const FLEET = `${HEADER}  - name: web
 `;
 
 export const APPLY = ["apply", "--auto-approve", ...RATE, "--poll-interval", "20"];
+
+/**
+ * Two applies of `p` started together, their first create held on the wire until one of them is seen waiting for
+ * the space's lock; both must exit 0. `env` gives each run its own variables.
+ */
+export async function twoAppliesOnOneLock(p: Project, env: () => Record<string, string> = () => ({})): Promise<Finished[]> {
+  const proxy = await holdingProxy(p.emu, (method, path) => method === "POST" && path.endsWith("/cubes"));
+  const runs = [p.start(APPLY, { CUBE_API_URL: proxy.url, ...env() }), p.start(APPLY, { CUBE_API_URL: proxy.url, ...env() })];
+  await proxy.held;
+  await waitFor(() => runs.some((r) => r.stdout().includes("Waiting for the lock of space")), {
+    timeoutMs: 15_000,
+    message: "the other run to wait for the lock",
+  });
+  await proxy.release();
+  const finished = await Promise.all(runs.map((r) => r.exited));
+  for (const run of finished) expect(run.code, describeRun(run)).toBe(0);
+  return finished;
+}
 
 export interface HoldingProxy {
   /** Base URL of the API through the proxy (…/api/v1). */
@@ -202,15 +229,7 @@ export async function holdingProxy(
     }
     answer(res, await forward(emu, request));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/api/v1`,
     held,
@@ -221,6 +240,20 @@ export async function holdingProxy(
       return forwarded.status;
     },
   };
+}
+
+/** Starts `server` on a free port of 127.0.0.1 and closes it (and its open connections) when the test ends. */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  onTestFinished(async () => {
+    if (!server.listening) return;
+    const closed = once(server, "close");
+    server.close();
+    server.closeAllConnections();
+    await closed;
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 function answer(res: ServerResponse, forwarded: { status: number; contentType: string; text: string }): void {
@@ -263,6 +296,14 @@ export function journalKeys(cwd: string): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const [id, entry] of Object.entries(entries)) keys[id.split(" ")[1] ?? id] = entry.key;
   return keys;
+}
+
+/** Creates cube `name` through the API, out of band (as another person or tool would): the small defaults and SSH_KEY. */
+export function createPlainCube(api: CubeApi, name: string, idempotencyKey = name): ReturnType<CubeApi["createCube"]> {
+  return api.createCube(
+    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
+    { idempotencyKey },
+  );
 }
 
 /** How many live cubes carry each name. */

@@ -7,71 +7,33 @@
  *   arrived meanwhile) → pending, error; the forge answering 500 (echoing the token) until the test flips it: the apply
  *   goes on, its statuses come after, in order. In-sync rounds every interval post nothing more. The token never shows.
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test } from "vitest";
-import { freePort } from "../support/ports.js";
-import { testRepo } from "../support/git.js";
 import { startFakeForge } from "../support/fake-forge.js";
-import { describeRun, holdingProxy, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
+import { holdingProxy, plainFleet, projectWithRepo, waitFor } from "./support.js";
+import { githubPush, roundsTotal, startRepoWatch, stopWatch } from "./support/watch.js";
 
-const PUSH_SECRET = "push-secret-for-tests";
 const TOKEN = "ghp_statusTokenForTests0123456789";
-
-function githubPush(port: number): Promise<Response> {
-  const body = JSON.stringify({ ref: "refs/heads/main", after: randomUUID(), repository: { default_branch: "main" } });
-  const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
-  return fetch(`http://127.0.0.1:${port}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature },
-    body,
-  });
-}
-
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 30_000,
-    message: "the metrics address",
-  });
-  return match[1] as string;
-}
 
 test("watch --repo posts pending/success, failure for a broken commit, error for a superseded one, each once and in order; a forge outage delays statuses, not the apply", {
   timeout: 240_000,
 }, async () => {
-  const repo = testRepo();
-  const c1 = repo.commit({ "cubeform.yaml": plainFleet("web") });
-  const p = await project();
+  const { p, repo, first: c1 } = await projectWithRepo({ "cubeform.yaml": plainFleet("web") });
   const forge = await startFakeForge("github", TOKEN);
   let armed = false;
   const proxy = await holdingProxy(
     p.emu,
     (method, path, body) => armed && method === "POST" && /\/cubes$/.test(path) && body.includes('"name":"db"'),
   );
-  const port = await freePort();
-  const secretFile = join(tempDir(), "push.secret");
-  writeFileSync(secretFile, `${PUSH_SECRET}\n`);
-  const args = [
-    "watch",
-    "--apply",
-    "--repo",
-    repo.url,
-    "--interval",
-    "3s",
-    "--metrics-port",
-    "0",
-    "--listen",
-    `127.0.0.1:${port}`,
-    "--push-secret-file",
-    secretFile,
-    ...RATE,
-    "--poll-interval",
-    "20",
-  ];
   const status = ["--status-provider", "github", "--status-url", forge.url, "--status-repo", "acme/fleet"];
-  const watch = p.start([...args, ...status], { ...repo.env, CUBE_API_URL: proxy.url, CUBEFORM_STATUS_TOKEN: TOKEN });
-  const base = await metricsUrl(watch);
+  const {
+    child: watch,
+    base,
+    port,
+  } = await startRepoWatch(p, repo.url, {
+    interval: "3s",
+    env: { ...repo.env, CUBE_API_URL: proxy.url, CUBEFORM_STATUS_TOKEN: TOKEN },
+    args: status,
+  });
   const context = `cubeform/${p.emu.spaceId}`;
   const seen = (): string[] => forge.accepted.map((s) => `${s.sha.slice(0, 7)} ${s.state}`);
   const has = (sha: string, state: string) => () => seen().includes(`${sha.slice(0, 7)} ${state}`);
@@ -83,7 +45,7 @@ test("watch --repo posts pending/success, failure for a broken commit, error for
   // 1. A good commit: pending, then success; the rounds every 3 s after it post nothing more.
   await waitFor(has(c1, "success"), { timeoutMs: 60_000, message: `c1 success\n${explain()}` });
   const roundsAfter = (n: number) =>
-    waitFor(async () => Number(/^cubeform_rounds_total (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]) >= n, {
+    waitFor(async () => (await roundsTotal(base)) >= n, {
       timeoutMs: 60_000,
       message: `${n} rounds`,
     });
@@ -127,13 +89,11 @@ test("watch --repo posts pending/success, failure for a broken commit, error for
   expect(seen().filter((s) => s.startsWith(c5.slice(0, 7)))).toEqual([]);
   forge.recover();
   await waitFor(has(c5, "success"), { timeoutMs: 60_000, message: `c5 success after the outage\n${explain()}` });
-  await roundsAfter(Number(/^cubeform_rounds_total (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]) + 2);
+  await roundsAfter((await roundsTotal(base)) + 2);
 
   const metrics = await (await fetch(`${base}/metrics`)).text();
   const state = await (await fetch(`${base}/status`)).text();
-  watch.process.kill("SIGTERM");
-  const ended = await watch.exited;
-  expect(ended.code, describeRun(ended)).toBe(0);
+  const ended = await stopWatch(watch);
 
   expect(seen()).toEqual([
     `${c1.slice(0, 7)} pending`,

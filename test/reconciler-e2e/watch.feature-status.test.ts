@@ -5,29 +5,17 @@
 import { expect, test } from "vitest";
 import type { FeatureLists } from "../../reconciler/metrics/feature-status.js";
 import { startFakeForge } from "../support/fake-forge.js";
-import { testRepo } from "../support/git.js";
 import { startReceiver } from "../support/notify-receiver.js";
-import { RATE, describeRun, plainFleet, project, waitFor, type Child } from "./support.js";
+import { plainFleet, project, projectWithRepo, waitFor, type Child } from "./support.js";
+import { metricsBase, stopWatch as stop, watchArgs } from "./support/watch.js";
 
-const WATCH = ["watch", "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
+const WATCH = watchArgs("300ms");
 const TOKEN = "ghp_featureStatusToken0123456789";
 const PATH_KEY = "T00000000-B00000000-pathKeyThatIsASecret";
 
 async function statusOf(child: Child): Promise<{ text: string; json: FeatureLists }> {
-  const base = (
-    await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-      timeoutMs: 30_000,
-      message: "the metrics address",
-    })
-  )[1];
-  const text = await (await fetch(`${base}/status`)).text();
+  const text = await (await fetch(`${await metricsBase(child)}/status`)).text();
   return { text, json: JSON.parse(text) as FeatureLists };
-}
-
-async function stop(child: Child): Promise<void> {
-  child.process.kill("SIGTERM");
-  const run = await child.exited;
-  expect(run.code, describeRun(run)).toBe(0);
 }
 
 test("watch --notify: /status lists each notification sent or given up, by event type and the receiver's origin (never the url's path)", {
@@ -78,9 +66,7 @@ test("watch --notify before anything is sent: notifications are enabled and empt
 test("watch --repo --status-provider github: /status lists the commit statuses posted, with their state and forge; the token never shows", {
   timeout: 180_000,
 }, async () => {
-  const repo = testRepo();
-  const commit = repo.commit({ "cubeform.yaml": plainFleet("web") });
-  const p = await project();
+  const { p, repo, first: commit } = await projectWithRepo({ "cubeform.yaml": plainFleet("web") });
   const forge = await startFakeForge("github", TOKEN);
   const status = ["--status-provider", "github", "--status-url", forge.url, "--status-repo", "acme/fleet"];
   const watch = p.start([...WATCH, "--apply", "--repo", repo.url, ...status], { ...repo.env, CUBEFORM_STATUS_TOKEN: TOKEN });

@@ -3,27 +3,17 @@
  * /livez the loop; a rejected key ends watch at start whether or not CUBE_SPACE_ID is set.
  */
 import { expect, test } from "vitest";
-import { describeRun, FLEET, project, RATE, waitFor, type Child } from "./support.js";
+import { describeRun, FLEET, project, RATE, waitFor } from "./support.js";
+import { fetchText, metricsBase, watchArgs } from "./support/watch.js";
 
-const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
+const WATCH = watchArgs("200ms");
 
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 10_000,
-    message: "the metrics address on stderr",
-  });
-  return match[1] as string;
-}
-
-async function probe(base: string, path: string): Promise<[number, string]> {
-  const response = await fetch(`${base}${path}`);
-  return [response.status, await response.text()];
-}
+const probe = (base: string, path: string): Promise<[number, string]> => fetchText(`${base}${path}`);
 
 test("an API outage after good rounds turns /readyz and /healthz to 503 while /livez stays 200; they recover with the API", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   const watch = p.start(WATCH);
-  const base = await metricsUrl(watch);
+  const base = await metricsBase(watch);
   await waitFor(async () => (await probe(base, "/readyz"))[0] === 200, { timeoutMs: 10_000, message: "ready after a good round" });
   expect(await probe(base, "/healthz")).toEqual([200, "ok\n"]);
   expect(await probe(base, "/livez")).toEqual([200, "ok\n"]);

@@ -8,9 +8,10 @@ import { expect, test } from "vitest";
 import { testRepo } from "../support/git.js";
 import { startReceiver, type Received, type Receiver } from "../support/notify-receiver.js";
 import { APPLY, RATE, describeRun, plainFleet, project, waitFor, type Child } from "./support.js";
+import { metricValues, metricsBase, stopWatch, watchArgs } from "./support/watch.js";
 
 const SECRET = "whsec-notify-e2e-0123456789abcdef";
-const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
+const WATCH = watchArgs("200ms");
 const NAMES = Array.from({ length: 20 }, (_, i) => `n${String(i + 1).padStart(2, "0")}`);
 
 const ofType = (receiver: Receiver, type: string): Received[] => unique(receiver.accepted()).filter((r) => r.body.type === type);
@@ -20,13 +21,7 @@ const addresses = (events: Received[]): string[] =>
   events.flatMap((e) => ((e.body.details as { resources: { address: string }[] }).resources ?? []).map((r) => r.address));
 
 async function metrics(child: Child): Promise<Record<string, number>> {
-  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 20_000 }))[1];
-  const values: Record<string, number> = {};
-  for (const line of (await (await fetch(`${base}/metrics`)).text()).split("\n")) {
-    const [name, value] = line.split(" ");
-    if (name && value && !line.startsWith("#")) values[name] = Number(value);
-  }
-  return values;
+  return metricValues(await (await fetch(`${await metricsBase(child)}/metrics`)).text());
 }
 
 test("20 cubes stopped out of band during watch --apply --notify: one drift.detected and one drift.repaired per drift, not one per round; signed; a receiver answering 500 delays neither the repair nor the rounds, and gets them on retry", {
@@ -107,9 +102,7 @@ test("20 cubes stopped out of band during watch --apply --notify: one drift.dete
   const everything = watch.stdout() + watch.stderr() + receiver.all.map((r) => r.raw.toString() + JSON.stringify(r.headers)).join("\n");
   for (const secret of [SECRET, p.emu.apiKey, receiver.url]) expect(everything).not.toContain(secret);
 
-  watch.process.kill("SIGTERM");
-  const run = await watch.exited;
-  expect(run.code, describeRun(run)).toBe(0);
+  await stopWatch(watch);
 });
 
 test("watch --repo --notify --notify-format slack: source.broken once per broken commit, in Slack's shape, while the last good commit stays enforced", {
@@ -147,8 +140,7 @@ test("watch --repo --notify --notify-format slack: source.broken once per broken
   }
   expect(bodies[0]?.text).toContain(`commit ${broken.slice(0, 12)} does not load`);
   expect(bodies[1]?.text).toContain(`commit ${brokenAgain.slice(0, 12)} does not load`);
-  watch.process.kill("SIGTERM");
-  expect((await watch.exited).code).toBe(0);
+  await stopWatch(watch);
 });
 
 test("apply --notify (CI): apply.failed names the failed step; a change over the budget sends budget.blocked; both signed", {

@@ -4,43 +4,16 @@
  * none; a new push (another body) still starts one. The built bin against the emulator, the
  * repository read through file://, the metrics port counting rounds.
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { expect, test } from "vitest";
-import { freePort } from "../support/ports.js";
-import { testRepo } from "../support/git.js";
-import { describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
-
-const PUSH_SECRET = "push-secret-for-tests";
-
-function githubPush(port: number, body: string, deliveryId: string): Promise<Response> {
-  const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
-  return fetch(`http://127.0.0.1:${port}/`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "push",
-      "x-github-delivery": deliveryId,
-      "x-hub-signature-256": signature,
-    },
-    body,
-  });
-}
-
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 20_000,
-    message: "the metrics address",
-  });
-  return match[1] as string;
-}
+import { plainFleet, projectWithRepo, waitFor } from "./support.js";
+import { githubPush, roundsTotal, startRepoWatch, stopWatch } from "./support/watch.js";
 
 /** Rounds finished, and whether one is under way (/status). */
 async function rounds(base: string): Promise<{ finished: number; running: boolean }> {
-  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const finished = await roundsTotal(base);
   const status = (await (await fetch(`${base}/status`)).json()) as { lastRound: { outcome: string } | null };
-  return { finished: Number(/^cubeform_rounds_total (\d+)$/m.exec(metrics)?.[1]), running: status.lastRound?.outcome === "running" };
+  return { finished, running: status.lastRound?.outcome === "running" };
 }
 
 /** Once no round runs and the count holds over two reads (rounds take well under the 60 s interval, so only pushes start them). */
@@ -60,33 +33,8 @@ async function settledRounds(base: string): Promise<number> {
 test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery starts none; a new push starts one", {
   timeout: 120_000,
 }, async () => {
-  const repo = testRepo();
-  const c1 = repo.commit({ "cubeform.yaml": plainFleet("web") });
-  const p = await project();
-  const port = await freePort();
-  const secretFile = join(tempDir(), "push.secret");
-  writeFileSync(secretFile, `${PUSH_SECRET}\n`);
-  const watch = p.start(
-    [
-      "watch",
-      "--apply",
-      "--repo",
-      repo.url,
-      "--interval",
-      "60s",
-      "--metrics-port",
-      "0",
-      "--listen",
-      `127.0.0.1:${port}`,
-      "--push-secret-file",
-      secretFile,
-      ...RATE,
-      "--poll-interval",
-      "20",
-    ],
-    repo.env,
-  );
-  const base = await metricsUrl(watch);
+  const { p, repo, first: c1 } = await projectWithRepo({ "cubeform.yaml": plainFleet("web") });
+  const { child: watch, base, port } = await startRepoWatch(p, repo.url, { interval: "60s", env: repo.env });
   await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), { timeoutMs: 60_000, message: "the first round" });
   const before = await settledRounds(base);
 
@@ -94,7 +42,7 @@ test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery
   const body = JSON.stringify({ ref: "refs/heads/main", before: c1, after: c2, repository: { default_branch: "main" } });
   const answers: unknown[] = [];
   const firstId = randomUUID();
-  for (let i = 0; i < 100; i++) answers.push(await (await githubPush(port, body, i === 0 ? firstId : randomUUID())).json());
+  for (let i = 0; i < 100; i++) answers.push(await (await githubPush(port, { body, deliveryId: i === 0 ? firstId : randomUUID() })).json());
   await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), {
     timeoutMs: 30_000,
     message: "the pushed commit applied",
@@ -107,23 +55,20 @@ test("100 replays of one signed GitHub push start at most 2 rounds; a redelivery
   expect(watch.stderr()).toContain("dropped a github push seen before");
 
   // A delivery id seen before, with a body signed anew (a retry): acknowledged, nothing started.
-  const again = await githubPush(port, body.replace("}}", " }}"), firstId);
+  const again = await githubPush(port, { body: body.replace("}}", " }}"), deliveryId: firstId });
   expect(await again.json()).toEqual({ received: true, duplicate: true });
 
   // A new push (another commit, another body) is not a replay: it starts a round.
   const c3 = repo.commit({ "cubeform.yaml": plainFleet("web", "db", "cache") });
-  const next = await githubPush(
-    port,
-    JSON.stringify({ ref: "refs/heads/main", before: c2, after: c3, repository: { default_branch: "main" } }),
-    randomUUID(),
-  );
+  const next = await githubPush(port, {
+    body: JSON.stringify({ ref: "refs/heads/main", before: c2, after: c3, repository: { default_branch: "main" } }),
+    deliveryId: randomUUID(),
+  });
   expect(await next.json()).toEqual({ received: true });
   await waitFor(() => watch.stdout().includes(`(commit ${c3.slice(0, 12)}): in sync`), {
     timeoutMs: 30_000,
     message: "the new push applied",
   });
 
-  watch.process.kill("SIGTERM");
-  const ended = await watch.exited;
-  expect(ended.code, describeRun(ended)).toBe(0);
+  await stopWatch(watch);
 });

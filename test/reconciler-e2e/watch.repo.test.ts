@@ -6,75 +6,20 @@
  * applies; a force-push to an older commit applies that state; a deleted path prunes nothing.
  * The push → applied timings are printed.
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test } from "vitest";
 import { escapeMarkdown } from "../../reconciler/render/escape.js";
-import { freePort } from "../support/ports.js";
-import { testRepo } from "../support/git.js";
-import { describeRun, plainFleet, project, RATE, tempDir, waitFor, type Child } from "./support.js";
-
-const PUSH_SECRET = "push-secret-for-tests";
+import { describeRun, plainFleet, projectWithRepo, RATE, waitFor } from "./support.js";
+import { fetchText as get, githubPush, startRepoWatch, stopWatch } from "./support/watch.js";
 
 const pruned = (...names: string[]): string =>
   plainFleet(...names).replace("apiVersion: cubeform/v1\n", "apiVersion: cubeform/v1\nprune: true\n");
 
-/** A push event as a forge sends one: each push's body is its own (its commits), so none is taken for a replay of another. */
-function githubPush(port: number, ref: string, secret = PUSH_SECRET): Promise<Response> {
-  const body = JSON.stringify({ ref, after: randomUUID(), repository: { default_branch: "main" } });
-  const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-  return fetch(`http://127.0.0.1:${port}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": signature },
-    body,
-  });
-}
-
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 20_000,
-    message: "the metrics address",
-  });
-  return match[1] as string;
-}
-
-async function get(url: string): Promise<[number, string]> {
-  const response = await fetch(url);
-  return [response.status, await response.text()];
-}
-
 test("watch --repo applies each good commit, reports its revision, never applies a broken one and never prunes on a missing path", {
   timeout: 180_000,
 }, async () => {
-  const repo = testRepo();
-  const c1 = repo.commit({ "cubeform.yaml": pruned("web") });
-  const p = await project();
-  const port = await freePort();
-  const secretFile = join(tempDir(), "push.secret");
-  writeFileSync(secretFile, `${PUSH_SECRET}\n`);
+  const { p, repo, first: c1 } = await projectWithRepo({ "cubeform.yaml": pruned("web") });
   const names = async (): Promise<string[]> => (await p.api.listCubes()).map((c) => c.name).sort();
-  const watch = p.start(
-    [
-      "watch",
-      "--apply",
-      "--repo",
-      repo.url,
-      "--interval",
-      "60s",
-      "--metrics-port",
-      "0",
-      "--listen",
-      `127.0.0.1:${port}`,
-      "--push-secret-file",
-      secretFile,
-      ...RATE,
-      "--poll-interval",
-      "20",
-    ],
-    repo.env,
-  );
-  const base = await metricsUrl(watch);
+  const { child: watch, base, port } = await startRepoWatch(p, repo.url, { interval: "60s", env: repo.env });
 
   // 1. The first commit is applied and its revision reported everywhere.
   await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), {
@@ -92,7 +37,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
   // 2. A push: a round starts at once (the interval is 60 s), and the change is applied.
   const c2 = repo.commit({ "cubeform.yaml": pruned("web", "db") });
   let started = performance.now();
-  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  expect((await githubPush(port)).status).toBe(200);
   await waitFor(async () => (await names()).includes("db"), { timeoutMs: 30_000, intervalMs: 20, message: "db created after the push" });
   const pushToApplied = performance.now() - started;
   await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), {
@@ -107,8 +52,8 @@ test("watch --repo applies each good commit, reports its revision, never applies
     (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-github-event": "push" }, body: '{"ref":"refs/heads/main"}' }))
       .status,
   ).toBe(401);
-  expect((await githubPush(port, "refs/heads/main", "wrong-secret")).status).toBe(401);
-  const other = await githubPush(port, "refs/heads/feature");
+  expect((await githubPush(port, { secret: "wrong-secret" })).status).toBe(401);
+  const other = await githubPush(port, { ref: "refs/heads/feature" });
   expect(other.status).toBe(200);
   expect(await other.json()).toMatchObject({ ignored: expect.stringContaining("refs/heads/feature") });
   expect(watch.stderr().slice(before.length)).not.toContain("starting a round");
@@ -116,7 +61,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
 
   // 3. A broken commit: not applied, the last good stays, /status and metrics say so; the pod stays ready (in its Service).
   const c3 = repo.commit({ "cubeform.yaml": pruned("web", "db", "cache").replace("vcpu: 1", "vcpu: lots") });
-  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  expect((await githubPush(port)).status).toBe(200);
   const source = await waitFor(
     async () => {
       const answer = JSON.parse((await get(`${base}/status`))[1]) as {
@@ -142,7 +87,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
   // 4. A fix applies.
   const c4 = repo.commit({ "cubeform.yaml": pruned("web", "db", "cache") });
   started = performance.now();
-  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  expect((await githubPush(port)).status).toBe(200);
   await waitFor(async () => (await names()).includes("cache"), {
     timeoutMs: 30_000,
     intervalMs: 20,
@@ -157,7 +102,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
 
   // 5. A force-push back to c2: that state is applied (prune: true in it removes cache).
   repo.git("push", "--quiet", "--force", "origin", `${c2}:refs/heads/main`);
-  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  expect((await githubPush(port)).status).toBe(200);
   await waitFor(async () => !(await names()).includes("cache"), { timeoutMs: 30_000, message: "cache deleted after the force-push" });
   await waitFor(() => watch.stdout().includes(`(commit ${c2.slice(0, 12)}): in sync`), {
     timeoutMs: 30_000,
@@ -167,7 +112,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
   // 6. The path is deleted: an error, and nothing is pruned although the last good file says prune: true.
   repo.git("reset", "--quiet", "--hard", c4);
   const c6 = repo.commit({ "cubeform.yaml": null, "README.md": "moved\n" });
-  expect((await githubPush(port, "refs/heads/main")).status).toBe(200);
+  expect((await githubPush(port)).status).toBe(200);
   const missing = await waitFor(
     async () => {
       const answer = await get(`${base}/status`);
@@ -178,9 +123,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
   expect(missing).toContain(`commit ${c6.slice(0, 12)} has no cubeform.yaml (--path): nothing is applied and nothing pruned`);
   expect(await names()).toEqual(["db", "web"]);
 
-  watch.process.kill("SIGTERM");
-  const ended = await watch.exited;
-  expect(ended.code, describeRun(ended)).toBe(0);
+  await stopWatch(watch);
   console.log(
     `watch --repo: push → cube created ${Math.round(pushToApplied)} ms, push → round in sync ${Math.round(pushToInSync)} ms; fixed commit push → applied ${Math.round(fixToApplied)} ms (interval 60000 ms)`,
   );
@@ -190,9 +133,7 @@ test("watch --repo applies each good commit, reports its revision, never applies
 test("plan --repo names the commit in its header, in --format json, markdown and github (issue 21 item 3); -f with --repo is refused", {
   timeout: 60_000,
 }, async () => {
-  const repo = testRepo();
-  const commit = repo.commit({ "fleet/web.yaml": plainFleet("web") });
-  const p = await project();
+  const { p, repo, first: commit } = await projectWithRepo({ "fleet/web.yaml": plainFleet("web") });
   const text = await p.run(["plan", "--repo", repo.url, "--path", "fleet", ...RATE], repo.env);
   expect(text.code, describeRun(text)).toBe(2);
   expect(text.stdout).toContain(`Source: ${repo.url} HEAD at commit ${commit} (fleet)`);

@@ -3,29 +3,16 @@
  * `/readyz` stays 200 (the process serves) with a `rollout_in_progress` line, and `cubeform_rollout_in_progress{group="web"}` is 1, then 0.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, onTestFinished, test } from "vitest";
-import { project, RATE, waitFor, type Child, rolloutFleet } from "./support.js";
+import { expect, test } from "vitest";
+import { listenOnLoopback, project, waitFor, rolloutFleet } from "./support.js";
+import { fetchText as get, metricsBase, watchArgs } from "./support/watch.js";
 
 const TEST_MS = 180_000;
 
 const fleet = (image: string, healthUrl: string): string =>
   rolloutFleet(image, healthUrl, { replicas: 4, maxUnavailable: 1, healthyFor: "200ms", deadline: "60s", allowReplace: true });
-
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 20_000,
-    message: "the metrics address on stderr",
-  });
-  return match[1] as string;
-}
-
-async function get(url: string): Promise<[number, string]> {
-  const response = await fetch(url);
-  return [response.status, await response.text()];
-}
 
 const gauge = (metrics: string): string | undefined => /^cubeform_rollout_in_progress\{group="web"\} (\S+)$/m.exec(metrics)?.[1];
 
@@ -35,14 +22,12 @@ test(
     // The health check fails until the test has seen the rollout reported: the first batch waits in its check meanwhile.
     let healthy = false;
     const server = createServer((_req, res) => res.writeHead(healthy ? 200 : 503).end());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{name}`;
+    const url = `http://127.0.0.1:${await listenOnLoopback(server)}/{name}`;
 
     healthy = true;
     const p = await project({ "cubeform.yaml": fleet("ubuntu-24.04", url) });
-    const watch = p.start(["watch", "--apply", "--interval", "300ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"]);
-    const base = await metricsUrl(watch);
+    const watch = p.start(watchArgs("300ms", "--apply"));
+    const base = await metricsBase(watch);
     await waitFor(
       async () => (await p.api.listCubes()).filter((c) => c.state === "running").length === 4 && (await get(`${base}/readyz`))[0] === 200,
       {

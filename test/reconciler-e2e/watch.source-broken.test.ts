@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { testRepo } from "../support/git.js";
 import { startReceiver, type Receiver } from "../support/notify-receiver.js";
-import { RATE, describeRun, plainFleet, project, waitFor, type Child } from "./support.js";
+import { plainFleet, project, waitFor, type Child } from "./support.js";
+import { metricsBase, roundsTotal, stopWatch, watchArgs } from "./support/watch.js";
 
-const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
+const WATCH = watchArgs("200ms");
 
 const broken = (receiver: Receiver): { summary: string; details: { error: string; brokenRevision: string | null } }[] =>
   receiver
@@ -17,14 +18,10 @@ const broken = (receiver: Receiver): { summary: string; details: { error: string
     .map((r) => r.body as never)
     .filter((b: { type: string }) => b.type === "source.broken");
 
-async function roundsTotal(child: Child): Promise<number> {
-  const base = (await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), { timeoutMs: 30_000 }))[1];
-  return Number(/^cubeform_rounds_total (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
-}
-
 async function moreRounds(child: Child, n: number): Promise<void> {
-  const start = await roundsTotal(child);
-  await waitFor(async () => (await roundsTotal(child)) >= start + n, { timeoutMs: 60_000, message: `${n} more rounds` });
+  const base = await metricsBase(child);
+  const start = await roundsTotal(base);
+  await waitFor(async () => (await roundsTotal(base)) >= start + n, { timeoutMs: 60_000, message: `${n} more rounds` });
 }
 
 test("watch -f: a local file that breaks after a good load sends source.broken with FILE:LINE:COL, once per distinct error, and the last good load stays enforced", {
@@ -52,9 +49,7 @@ test("watch -f: a local file that breaks after a good load sends source.broken w
   // The last good load (web) was enforced all along: a round on the broken file still ends in sync.
   expect(watch.stderr()).toContain("reconciling the files as they last loaded");
   expect((await p.api.listCubes()).map((c) => c.name)).toEqual(["web"]);
-  watch.process.kill("SIGTERM");
-  const run = await watch.exited;
-  expect(run.code, describeRun(run)).toBe(0);
+  await stopWatch(watch);
 });
 
 test("watch --repo: source.broken for a broken commit carries FILE:LINE:COL", { timeout: 180_000 }, async () => {
@@ -69,7 +64,5 @@ test("watch --repo: source.broken for a broken commit carries FILE:LINE:COL", { 
   const [event] = broken(receiver);
   expect(event!.details.brokenRevision).toBe(commit);
   expect(event!.details.error).toMatch(/cubeform\.yaml:\d+:\d+: /);
-  watch.process.kill("SIGTERM");
-  const run = await watch.exited;
-  expect(run.code, describeRun(run)).toBe(0);
+  await stopWatch(watch);
 });

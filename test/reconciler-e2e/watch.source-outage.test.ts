@@ -9,33 +9,22 @@
  *   the first good round comes within one interval of the server coming back.
  * The measured times are printed.
  */
-import { createHmac, randomUUID } from "node:crypto";
 import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, test } from "vitest";
 import type { WatchStatus } from "../../reconciler/metrics/status.js";
 import { serveGitHttp } from "../support/git-http.js";
-import { freePort } from "../support/ports.js";
 import { testRepo } from "../support/git.js";
-import { describeRun, plainFleet, project, RATE, SSH_KEY, tempDir, waitFor, type Child } from "./support.js";
+import { FLEET_HEADER, listenOnLoopback, plainFleet, project, waitFor, type Child, type Project } from "./support.js";
+import { githubPush, startRepoWatch, stopWatch, type RepoWatch } from "./support/watch.js";
 
 const TOKEN = "git-token-for-tests";
-const PUSH_SECRET = "push-secret-for-tests";
 /**
  * Time for one round besides the interval: a fetch, a plan and the create of a cube, on a loaded 2-core machine. The strict check is by round
  * number: the repair or the recovery is made by the round that follows (firstApplyingRound).
  */
 const ROUND_SLACK_MS = 4000;
 
-const FLEET_WITH_PORT = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
+const FLEET_WITH_PORT = `${FLEET_HEADER}  - name: web
     ports:
       - cubePort: 5432
         label: postgres
@@ -64,28 +53,17 @@ async function switchableGit(bare: string, env: Record<string, string>): Promise
     upstream.on("error", () => req.socket.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        front.close(() => resolve());
-        front.closeAllConnections();
-      }),
-  );
+  const port = await listenOnLoopback(front);
   return {
-    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}${target.pathname}`,
+    url: `http://127.0.0.1:${port}${target.pathname}`,
     down: () => void (isDown = true),
     up: () => void (isDown = false),
   };
 }
 
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 20_000,
-    message: "the metrics address",
-  });
-  return match[1] as string;
-}
+/** `watch --apply` of the repository behind `git` every `intervalMs`, with its token. */
+const watchGit = (p: Project, git: GitSwitch, env: Record<string, string>, intervalMs: number): Promise<RepoWatch> =>
+  startRepoWatch(p, git.url, { interval: `${intervalMs}ms`, env: { ...env, GIT_TOKEN: TOKEN }, args: ["--git-token-env", "GIT_TOKEN"] });
 
 const status = async (base: string): Promise<WatchStatus> => (await fetch(`${base}/status`)).json() as Promise<WatchStatus>;
 const readyz = async (base: string): Promise<number> => (await fetch(`${base}/readyz`)).status;
@@ -96,6 +74,29 @@ const roundNumber = async (base: string): Promise<number> => (await status(base)
 const firstApplyingRound = (stdout: string, offset: number): number =>
   Number(/round (\d+) \(commit \w+\): applying/.exec(stdout.slice(offset))?.[1]);
 
+/**
+ * Brings git back up; resolves with how long it took until cube `name` exists, checking that the round under way then,
+ * or the next one, created it.
+ */
+async function recoveryAfterGitIsBack(
+  at: { p: Project; git: GitSwitch; watch: Child; base: string },
+  name: string,
+  timeoutMs: number,
+): Promise<number> {
+  const offset = at.watch.stdout().length;
+  at.git.up();
+  const back = performance.now();
+  const round = await roundNumber(at.base);
+  await waitFor(async () => (await at.p.api.listCubes()).some((c) => c.name === name), {
+    timeoutMs,
+    intervalMs: 20,
+    message: `cube ${name} created after git came back\n${at.watch.stderr().slice(-3000)}`,
+  });
+  const recovery = performance.now() - back;
+  expect(firstApplyingRound(at.watch.stdout(), offset), "the round after git came back applies the commit").toBeLessThanOrEqual(round + 1);
+  return recovery;
+}
+
 test("a broken head or a git outage does not stop self-heal: out-of-band changes are repaired within one interval; /readyz stays 200, /status says why", {
   timeout: 180_000,
 }, async () => {
@@ -104,25 +105,7 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
   const c1 = repo.commit({ "cubeform.yaml": FLEET_WITH_PORT });
   const git = await switchableGit(repo.bare, repo.env);
   const p = await project();
-  const watch = p.start(
-    [
-      "watch",
-      "--apply",
-      "--repo",
-      git.url,
-      "--git-token-env",
-      "GIT_TOKEN",
-      "--interval",
-      `${intervalMs}ms`,
-      "--metrics-port",
-      "0",
-      ...RATE,
-      "--poll-interval",
-      "20",
-    ],
-    { ...repo.env, GIT_TOKEN: TOKEN },
-  );
-  const base = await metricsUrl(watch);
+  const { child: watch, base } = await watchGit(p, git, repo.env, intervalMs);
   await waitFor(() => watch.stdout().includes(`(commit ${c1.slice(0, 12)}): in sync`), {
     timeoutMs: 60_000,
     message: "the first commit applied",
@@ -193,19 +176,7 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
 
   // 3. Git is back with a good commit: applied within one interval.
   const c3 = repo.commit({ "cubeform.yaml": `${FLEET_WITH_PORT}  - name: db\n` });
-  const offset = watch.stdout().length;
-  git.up();
-  const back = performance.now();
-  const round = await roundNumber(base);
-  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "db"), {
-    timeoutMs: 30_000,
-    intervalMs: 20,
-    message: "the good commit applied after the outage",
-  });
-  const recovery = performance.now() - back;
-  expect(firstApplyingRound(watch.stdout(), offset), "the round after git came back applies the good commit").toBeLessThanOrEqual(
-    round + 1,
-  );
+  const recovery = await recoveryAfterGitIsBack({ p, git, watch, base }, "db", 30_000);
   await waitFor(async () => (await status(base)).source.appliedRevision === c3, { timeoutMs: 10_000, message: "c3 reported applied" });
   const fixed = await status(base);
   expect(fixed.source).toMatchObject({ failing: false, error: null, failingSince: null, lastGoodRevision: c3, fetchedRevision: c3 });
@@ -216,9 +187,7 @@ test("a broken head or a git outage does not stop self-heal: out-of-band changes
   expect(repairWhileBroken).toBeLessThan(intervalMs + ROUND_SLACK_MS);
   expect(repairWhileDown).toBeLessThan(intervalMs + ROUND_SLACK_MS);
   expect(recovery).toBeLessThan(intervalMs + ROUND_SLACK_MS);
-  watch.process.kill("SIGTERM");
-  const ended = await watch.exited;
-  expect(ended.code, describeRun(ended)).toBe(0);
+  await stopWatch(watch);
 });
 
 test("after a git outage from the start, with pushes waking rounds during it, the first good round comes within one interval of git coming back; /readyz stays 200", {
@@ -233,32 +202,7 @@ test("after a git outage from the start, with pushes waking rounds during it, th
   const git = await switchableGit(repo.bare, repo.env);
   git.down();
   const p = await project();
-  const port = await freePort();
-  const secretFile = join(tempDir(), "push.secret");
-  writeFileSync(secretFile, `${PUSH_SECRET}\n`);
-  const watch = p.start(
-    [
-      "watch",
-      "--apply",
-      "--repo",
-      git.url,
-      "--git-token-env",
-      "GIT_TOKEN",
-      "--interval",
-      `${intervalMs}ms`,
-      "--metrics-port",
-      "0",
-      "--listen",
-      `127.0.0.1:${port}`,
-      "--push-secret-file",
-      secretFile,
-      ...RATE,
-      "--poll-interval",
-      "20",
-    ],
-    { ...repo.env, GIT_TOKEN: TOKEN },
-  );
-  const base = await metricsUrl(watch);
+  const { child: watch, base, port } = await watchGit(p, git, repo.env, intervalMs);
   await waitFor(() => watch.stderr().includes(`listening for webhook deliveries on http://127.0.0.1:${port}/`), {
     timeoutMs: 20_000,
     message: "the listener",
@@ -267,13 +211,7 @@ test("after a git outage from the start, with pushes waking rounds during it, th
   // Pushes arrive while git is down (each a new push: they wake rounds that fail).
   let pushes = 0;
   while (performance.now() - down < pushingMs) {
-    const body = JSON.stringify({ ref: "refs/heads/main", after: randomUUID(), repository: { default_branch: "main" } });
-    const signature = `sha256=${createHmac("sha256", PUSH_SECRET).update(body).digest("hex")}`;
-    await fetch(`http://127.0.0.1:${port}/`, {
-      method: "POST",
-      headers: { "x-github-event": "push", "x-hub-signature-256": signature },
-      body,
-    });
+    await githubPush(port);
     pushes++;
     await waitFor(() => (watch.stderr().match(/failed: /g) ?? []).length >= pushes, {
       timeoutMs: 5_000,
@@ -288,22 +226,10 @@ test("after a git outage from the start, with pushes waking rounds during it, th
   expect(during.lastRound?.outcome).toMatch(/source-failed|running/);
   expect(await readyz(base)).toBe(200);
 
-  const offset = watch.stdout().length;
-  git.up();
-  const back = performance.now();
-  const round = await roundNumber(base);
-  await waitFor(async () => (await p.api.listCubes()).some((c) => c.name === "web"), {
-    timeoutMs: 60_000,
-    intervalMs: 20,
-    message: `the first good round after the outage\n${watch.stderr().slice(-3000)}`,
-  });
-  const recovery = performance.now() - back;
-  expect(firstApplyingRound(watch.stdout(), offset), "the round after git came back applies the commit").toBeLessThanOrEqual(round + 1);
+  const recovery = await recoveryAfterGitIsBack({ p, git, watch, base }, "web", 60_000);
   console.log(
     `git down ${outageMs} ms from the start (${pushes} pushes during it), interval ${intervalMs} ms: cube created ${Math.round(recovery)} ms after git came back`,
   );
   expect(recovery).toBeLessThan(intervalMs + ROUND_SLACK_MS);
-  watch.process.kill("SIGTERM");
-  const ended = await watch.exited;
-  expect(ended.code, describeRun(ended)).toBe(0);
+  await stopWatch(watch);
 });

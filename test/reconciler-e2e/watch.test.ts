@@ -1,45 +1,28 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { FLEET, RATE, cubeNameCounts, describeRun, holdingProxy, journalKeys, project, waitFor, type Child } from "./support.js";
+import { FLEET, cubeNameCounts, describeRun, holdingProxy, journalKeys, project, waitFor, type Child } from "./support.js";
+import { fetchText, metricValues, metricsBase, stopWatch, watchArgs } from "./support/watch.js";
 
-const WATCH = ["watch", "--interval", "200ms", "--metrics-port", "0", ...RATE, "--poll-interval", "20"];
-
-async function metricsUrl(child: Child): Promise<string> {
-  const match = await waitFor(() => /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(child.stderr()), {
-    timeoutMs: 10_000,
-    message: "the metrics address on stderr",
-  });
-  return match[1] as string;
-}
+const WATCH = watchArgs("200ms");
 
 async function scrape(base: string): Promise<Record<string, number>> {
   const response = await fetch(`${base}/metrics`);
   expect(response.headers.get("content-type")).toContain("text/plain; version=0.0.4");
-  const values: Record<string, number> = {};
-  for (const line of (await response.text()).split("\n")) {
-    const [name, value] = line.split(" ");
-    if (name && value && !line.startsWith("#")) values[name] = Number(value);
-  }
-  return values;
+  return metricValues(await response.text());
 }
 
-async function health(base: string): Promise<[number, string]> {
-  const response = await fetch(`${base}/healthz`);
-  return [response.status, await response.text()];
-}
+const health = (base: string): Promise<[number, string]> => fetchText(`${base}/healthz`);
 
 async function stopped(child: Child): Promise<void> {
-  child.process.kill("SIGTERM");
-  const run = await child.exited;
-  expect(run.code, describeRun(run)).toBe(0);
+  const run = await stopWatch(child);
   expect(run.stderr).toContain("stopped: the step under way was finished");
 }
 
 test("watch --apply converges, repairs an out-of-band delete, serves metrics and health, and stops cleanly on SIGTERM", async () => {
   const p = await project({ "cubeform.yaml": FLEET });
   const watch = p.start([...WATCH, "--apply"]);
-  const base = await metricsUrl(watch);
+  const base = await metricsBase(watch);
   await waitFor(() => watch.stdout().includes(": in sync"), { timeoutMs: 20_000, message: "watch to converge" });
   expect(await health(base)).toEqual([200, "ok\n"]);
 
@@ -73,7 +56,7 @@ test("watch --apply converges, repairs an out-of-band delete, serves metrics and
 test("watch without --apply only reports; a bad file fails its round (/status says why, /readyz stays 200: issue 31 item 3) and the loop recovers when it is fixed", async () => {
   const p = await project({ "cubeform.yaml": "apiVersion: cubeform/v1\ncubes: [\n" });
   const watch = p.start(WATCH);
-  const base = await metricsUrl(watch);
+  const base = await metricsBase(watch);
   await waitFor(async () => ((await scrape(base)).cubeform_round_errors_total ?? 0) >= 1, { timeoutMs: 10_000, message: "a failed round" });
   expect(await health(base)).toEqual([200, "ok\n"]);
   const status = (await (await fetch(`${base}/status`)).json()) as {
