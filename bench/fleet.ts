@@ -166,16 +166,14 @@ export function desiredYaml(cubes: FleetCube[], changes?: ChangeSet): string {
     });
     lines.push("    ports:");
     const ports = change === "add-port" ? [...cube.ports, { cubePort: 9000, label: "metrics", udp: false, allow: [] }] : cube.ports;
-    for (const p of ports) {
-      lines.push(
-        `      - cubePort: ${p.cubePort}`,
-        `        label: ${p.label}`,
-        `        udp: ${p.udp}`,
-        `        allow: ${yamlList(p.allow)}`,
-      );
-    }
+    lines.push(...ports.flatMap(portYaml));
   });
   return `${lines.join("\n")}\n`;
+}
+
+/** A port of a cube's `ports:` list, as the desired-state file writes it. */
+function portYaml(p: FleetCube["ports"][number]): string[] {
+  return [`      - cubePort: ${p.cubePort}`, `        label: ${p.label}`, `        udp: ${p.udp}`, `        allow: ${yamlList(p.allow)}`];
 }
 
 /** The same fleet as groups of replicas: cubes gNNN-1 … gNNN-perGroup, the same two domains ({name} in them) and two ports each. */
@@ -202,13 +200,7 @@ export function groupedYaml(size: number, perGroup = 100): string {
     for (const d of template.domains)
       lines.push(`      - hostname: "${d.hostname.replace(template.name, "{name}")}"`, `        port: ${d.port}`);
     lines.push("    ports:");
-    for (const p of template.ports)
-      lines.push(
-        `      - cubePort: ${p.cubePort}`,
-        `        label: ${p.label}`,
-        `        udp: ${p.udp}`,
-        `        allow: ${yamlList(p.allow)}`,
-      );
+    lines.push(...template.ports.flatMap(portYaml));
   }
   return `${lines.join("\n")}\n`;
 }

@@ -137,17 +137,24 @@ export class ProxyProtocolMismatchError extends CubeApiError {
   }
 }
 
-export class RateLimitedError extends CubeApiError {
-  static override readonly jsonFields = ["retryAfterSeconds"];
-  /** retryAfterSeconds: from Retry-After; undefined when the header was absent or unreadable. */
-  constructor(
+/** The base of an error that adds one field (shown by toJSON too), given to the constructor after the context. */
+function withField<F extends string, T>(code: CubeApiErrorCode, field: F) {
+  const WithField = class extends CubeApiError {
+    static override readonly jsonFields = [field];
+    constructor(message: string, context: ErrorContext, value: T) {
+      super(code, message, context);
+      Object.assign(this, { [field]: value });
+    }
+  };
+  return WithField as new (
     message: string,
     context: ErrorContext,
-    readonly retryAfterSeconds: number | undefined,
-  ) {
-    super("rate_limited", message, context);
-  }
+    value: T,
+  ) => InstanceType<typeof WithField> & Readonly<Record<F, T>>;
 }
+
+/** retryAfterSeconds: from Retry-After; undefined when the header was absent or unreadable. */
+export class RateLimitedError extends withField<"retryAfterSeconds", number | undefined>("rate_limited", "retryAfterSeconds") {}
 
 /** Where a request could not go, and why: the API's origin and the socket's or TLS layer's code. */
 export interface NetworkContext {
@@ -181,17 +188,8 @@ export class TimeoutError extends CubeApiError {
   }
 }
 
-export class RedirectRefusedError extends CubeApiError {
-  static override readonly jsonFields = ["locationOrigin"];
-  /** locationOrigin: the origin of the Location header only (its path and query are not kept). */
-  constructor(
-    message: string,
-    context: ErrorContext,
-    readonly locationOrigin: string | undefined,
-  ) {
-    super("redirect_refused", message, context);
-  }
-}
+/** locationOrigin: the origin of the Location header only (its path and query are not kept). */
+export class RedirectRefusedError extends withField<"locationOrigin", string | undefined>("redirect_refused", "locationOrigin") {}
 
 // ---------------------------------------------------------------- mapping an HTTP answer
 

@@ -2,7 +2,9 @@
  * `${env:NAME}` references: the loader's one resolver, and how a file cubeform writes (the load cache, a saved plan) keeps the
  * reference instead of the value, with a salted digest so that a later run can tell whether the variable still holds it.
  */
+import type { DesiredState } from "../engine/types.js";
 import { nodeCrypto } from "../system/builtins.js";
+import type { Position } from "./errors.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -46,6 +48,11 @@ export interface EnvFound {
 }
 
 export const envFound = (): EnvFound => ({ used: new Set(), secretNames: new Set(), issues: [] });
+
+/** What a load keeps of a file: its desired state, the variables it read (the secret ones apart), its cubes and where they start. */
+export function keptLoad(desired: DesiredState, found: EnvFound, cubePositions: Record<string, Position>, cubeNames: string[]) {
+  return { desired, secretEnvNames: [...found.secretNames], envNames: [...found.used], cubePositions, cubeNames };
+}
 
 /**
  * The loader's one walk of `${env:NAME}` references, after either parser: every string value is resolved in place (keys are

@@ -5,7 +5,7 @@
 import { dirname } from "node:path";
 import type { DeclaredCube } from "../engine/types.js";
 import { DesiredCubeInput, DesiredStateDocument } from "../schema/desired.js";
-import { envFound, resolveEnvIn } from "./env.js";
+import { envFound, keptLoad, resolveEnvIn } from "./env.js";
 import { DesiredStateError, type Position } from "./errors.js";
 import { fileAccess, type ReferencedReads } from "./file-access.js";
 import type { LoadedFile, LoadOptions } from "./load-types.js";
@@ -73,11 +73,7 @@ export function loadLight(source: string, options: LoadOptions, absPath: string,
   return {
     file: options.file,
     absPath,
-    desired,
-    secretEnvNames: [...found.secretNames],
-    envNames: [...found.used],
-    cubePositions,
-    cubeNames,
+    ...keptLoad(desired, found, cubePositions, cubeNames),
     locate: locator(options.file, () => source),
   };
 }

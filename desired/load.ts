@@ -7,7 +7,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { DesiredStateDocument } from "../schema/desired.js";
 import { FileReadError, readRegularFile } from "../system/files.js";
 import { confineSource } from "./confine.js";
-import { envFound, resolveEnvIn } from "./env.js";
+import { envFound, keptLoad, resolveEnvIn } from "./env.js";
 import { DesiredStateError, LoadError, UnreadableFileError } from "./errors.js";
 import { fileAccess, type ReferencedReads } from "./file-access.js";
 import { loadLight, undefinedOn } from "./light-load.js";
@@ -90,16 +90,8 @@ function loadPositioned(source: string, options: LoadOptions, absPath: string, r
     const desired = normalize(result.data, fileAccess(dirname(absPath), reads, options));
     if (parsed.problems.length > 0) throw new LoadError(options.file, parsed.problems);
     const cubeNames = result.data.cubes.map((cube) => cube.name);
-    return {
-      file: options.file,
-      absPath,
-      desired,
-      secretEnvNames: [...found.secretNames],
-      envNames: [...found.used],
-      cubePositions: parsed.cubePositions(result.data),
-      cubeNames,
-      locate: (path) => parsed.positionOf(path),
-    };
+    const kept = keptLoad(desired, found, parsed.cubePositions(result.data), cubeNames);
+    return { file: options.file, absPath, ...kept, locate: (path) => parsed.positionOf(path) };
   } catch (e) {
     if (!(e instanceof DesiredStateError)) throw e;
     // The walk's own message about the same spot (e.g. a literal password) is said once.

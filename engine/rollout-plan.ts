@@ -93,6 +93,16 @@ function rolloutMember({ spec, live }: MemberMatch, steps: Step[], recorded: Rol
   const address = cubeAddress(spec.name);
   const from = recorded ?? fromLive(live, spec);
   const power = ordered.some((step) => step.op === "create-cube") ? undefined : ordered.find(isPowerStep)?.op;
+  const member = (revert: Step[]): RolloutMember => ({
+    cubeName: spec.name,
+    index: spec.group?.index ?? 0,
+    address,
+    ...(hostname === undefined ? {} : { hostname }),
+    // The batch's health check waits for the member to run, within the rollout's deadline.
+    steps: ordered.filter((step) => step.op !== "wait-running"),
+    revert,
+    from,
+  });
   if (power !== undefined && live !== undefined) {
     const cube = { cubeName: spec.name, cubeId: live.cube.id };
     const revert: Step[] =
@@ -102,30 +112,14 @@ function rolloutMember({ spec, live }: MemberMatch, steps: Step[], recorded: Rol
             { op: "wake", address, cube },
             { op: "wait-running", address, cube },
           ];
-    return {
-      cubeName: spec.name,
-      index: spec.group?.index ?? 0,
-      address,
-      ...(hostname === undefined ? {} : { hostname }),
-      steps: ordered.filter((step) => step.op !== "wait-running"),
-      revert,
-      from,
-      power,
-    };
+    return { ...member(revert), power };
   }
-  return {
-    cubeName: spec.name,
-    index: spec.group?.index ?? 0,
-    address,
-    ...(hostname === undefined ? {} : { hostname }),
-    // The batch's health check waits for the member to run, within the rollout's deadline.
-    steps: ordered.filter((step) => step.op !== "wait-running"),
-    revert: freshSteps(
+  return member(
+    freshSteps(
       { ...spec, image: from.image, resources: { ...from.resources }, ...(from.region === undefined ? {} : { region: from.region }) },
       address,
     ),
-    from,
-  };
+  );
 }
 
 function fromLive(live: ObservedCube | undefined, spec: DesiredCubeSpec): RolloutFrom {

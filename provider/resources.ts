@@ -28,125 +28,32 @@ import type {
 
 type Provider = pulumi.dynamic.ResourceProvider;
 
-export const cubeProvider: Provider = {
-  async configure(req) {
-    return (await import("cubeform/provider-runtime")).configure(req);
-  },
-  async check(olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeCheck(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeDiff(id, olds, news);
-  },
-  async create(inputs) {
-    return (await import("cubeform/provider-runtime")).cubeCreate(inputs);
-  },
-  async read(id, props) {
-    return (await import("cubeform/provider-runtime")).cubeRead(id, props);
-  },
-  async update(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeUpdate(id, olds, news);
-  },
-  async delete(id, props) {
-    return (await import("cubeform/provider-runtime")).cubeDelete(id, props);
-  },
-};
+/** The kinds the runtime has functions for, each named `${kind}Check` … `${kind}Delete`. */
+type RuntimeKind = "cube" | "domain" | "tcpMapping" | "webhook" | "cubeGroup";
+type Forwarded = (...args: unknown[]) => Promise<never>;
 
-export const domainProvider: Provider = {
-  async configure(req) {
-    return (await import("cubeform/provider-runtime")).configure(req);
-  },
-  async check(olds, news) {
-    return (await import("cubeform/provider-runtime")).domainCheck(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).domainDiff(id, olds, news);
-  },
-  async create(inputs) {
-    return (await import("cubeform/provider-runtime")).domainCreate(inputs);
-  },
-  async read(id, props) {
-    return (await import("cubeform/provider-runtime")).domainRead(id, props);
-  },
-  async update(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).domainUpdate(id, olds, news);
-  },
-  async delete(id, props) {
-    return (await import("cubeform/provider-runtime")).domainDelete(id, props);
-  },
-};
+/** A provider whose methods only forward, by package and by name, to the runtime's functions of `kind`. */
+function forwardingProvider(kind: RuntimeKind): Provider {
+  const runtime = async (name: string): Promise<Forwarded> =>
+    ((await import("cubeform/provider-runtime")) as unknown as Record<string, Forwarded>)[`${kind}${name}`] as Forwarded;
+  return {
+    async configure(req) {
+      return (await import("cubeform/provider-runtime")).configure(req);
+    },
+    check: async (olds, news) => (await runtime("Check"))(olds, news),
+    diff: async (id, olds, news) => (await runtime("Diff"))(id, olds, news),
+    create: async (inputs) => (await runtime("Create"))(inputs),
+    read: async (id, props) => (await runtime("Read"))(id, props),
+    update: async (id, olds, news) => (await runtime("Update"))(id, olds, news),
+    delete: async (id, props) => (await runtime("Delete"))(id, props),
+  };
+}
 
-export const tcpMappingProvider: Provider = {
-  async configure(req) {
-    return (await import("cubeform/provider-runtime")).configure(req);
-  },
-  async check(olds, news) {
-    return (await import("cubeform/provider-runtime")).tcpMappingCheck(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).tcpMappingDiff(id, olds, news);
-  },
-  async create(inputs) {
-    return (await import("cubeform/provider-runtime")).tcpMappingCreate(inputs);
-  },
-  async read(id, props) {
-    return (await import("cubeform/provider-runtime")).tcpMappingRead(id, props);
-  },
-  async update(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).tcpMappingUpdate(id, olds, news);
-  },
-  async delete(id, props) {
-    return (await import("cubeform/provider-runtime")).tcpMappingDelete(id, props);
-  },
-};
-
-export const webhookProvider: Provider = {
-  async configure(req) {
-    return (await import("cubeform/provider-runtime")).configure(req);
-  },
-  async check(olds, news) {
-    return (await import("cubeform/provider-runtime")).webhookCheck(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).webhookDiff(id, olds, news);
-  },
-  async create(inputs) {
-    return (await import("cubeform/provider-runtime")).webhookCreate(inputs);
-  },
-  async read(id, props) {
-    return (await import("cubeform/provider-runtime")).webhookRead(id, props);
-  },
-  async update(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).webhookUpdate(id, olds, news);
-  },
-  async delete(id, props) {
-    return (await import("cubeform/provider-runtime")).webhookDelete(id, props);
-  },
-};
-
-export const cubeGroupProvider: Provider = {
-  async configure(req) {
-    return (await import("cubeform/provider-runtime")).configure(req);
-  },
-  async check(olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeGroupCheck(olds, news);
-  },
-  async diff(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeGroupDiff(id, olds, news);
-  },
-  async create(inputs) {
-    return (await import("cubeform/provider-runtime")).cubeGroupCreate(inputs);
-  },
-  async read(id, props) {
-    return (await import("cubeform/provider-runtime")).cubeGroupRead(id, props);
-  },
-  async update(id, olds, news) {
-    return (await import("cubeform/provider-runtime")).cubeGroupUpdate(id, olds, news);
-  },
-  async delete(id, props) {
-    return (await import("cubeform/provider-runtime")).cubeGroupDelete(id, props);
-  },
-};
+export const cubeProvider = forwardingProvider("cube");
+export const domainProvider = forwardingProvider("domain");
+export const tcpMappingProvider = forwardingProvider("tcpMapping");
+export const webhookProvider = forwardingProvider("webhook");
+export const cubeGroupProvider = forwardingProvider("cubeGroup");
 
 /** The module part of the resource types: `pulumi-nodejs:dynamic/cubeform:Cube`. */
 const MODULE = "cubeform";

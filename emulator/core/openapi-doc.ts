@@ -28,6 +28,7 @@ export const object = (properties: Record<string, Schema>, required = Object.key
   properties,
   required,
 });
+export const single = (key: string, item: string): Schema => object({ [key]: ref(item) });
 export const listOf = (key: string, item: string): Schema => object({ [key]: { type: "array", items: ref(item) } });
 export const SUCCESS_SCHEMA: Shape = SuccessResponse;
 export const intQueryParam = (name: string, min: number, max: number, description: string): Schema => ({

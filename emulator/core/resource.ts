@@ -20,9 +20,24 @@ export type Route = {
   readOnlyMessage?: string;
 } & ({ public: true; handler: (ctx: PublicContext) => ApiResponse } | { public?: false; handler: RouteHandler });
 
-/** A route that needs an API key; `doc` describes it in the OpenAPI document. */
-export function route(method: string, path: string, handler: RouteHandler, doc: Operation, readOnlyMessage?: string): Route {
-  return { method, path, handler, doc, readOnlyMessage };
+/** Besides a route's summary, success response and error statuses: the rest of its doc, and its read-only 403's wording. */
+export type RouteExtras = Pick<Operation, "body" | "bodyOptional" | "query"> & { readOnlyMessage?: string };
+
+/** A line of a resource's route table (a route that needs an API key). */
+export type RouteRow = [
+  route: [method: string, path: string, handler: RouteHandler],
+  summary: string,
+  ok: Operation["ok"],
+  errors?: number[],
+  extras?: RouteExtras,
+];
+
+/** A resource's routes that need an API key, all under one OpenAPI tag (`doc` describes each in the OpenAPI document). */
+export function taggedRoutes(tag: string, rows: readonly RouteRow[]): Route[] {
+  return rows.map(([[method, path, handler], summary, ok, errors, { readOnlyMessage, ...more } = {}]) => {
+    const doc: Operation = { summary, tag, ok, ...(errors && { errors }), ...more };
+    return { method, path, handler, doc, readOnlyMessage };
+  });
 }
 
 /** A route that needs no API key. */

@@ -8,8 +8,8 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, notFound, parseWith, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
-import { object, ref } from "../core/openapi-doc.js";
-import { route, type Resource } from "../core/resource.js";
+import { object, ref, single } from "../core/openapi-doc.js";
+import { taggedRoutes, type Resource } from "../core/resource.js";
 import type { BackupRecord, ShareRecord } from "../core/state.js";
 import { backupsOf, backupView, requireBackup } from "./backups.js";
 
@@ -122,47 +122,30 @@ const endShare =
 const declineShare = endShare("destination", "declined");
 const cancelShare = endShare("source", "canceled");
 
-const ONE_SHARE = object({ share: ref("BackupShare") });
+const ONE_SHARE = single("share", "BackupShare");
+const SHARES = { type: "array", items: ref("BackupShare") };
+const SHARE_LISTS = object({ incoming: SHARES, outgoing: SHARES });
+const ACCEPTED = object({ share: ref("BackupShare"), backup: ref("Backup") });
 
 export const backupSharesResource: Resource = {
-  routes: [
-    route("POST", "/spaces/{spaceId}/backups/{backupId}/shares", createShare, {
-      summary: "Offer a backup to another space (pending until it accepts, 48 h)",
-      tag: "Backups",
-      body: CreateShareRequest,
-      ok: [201, ONE_SHARE],
-      errors: [400, 404, 409],
-    }),
-    route("GET", "/spaces/{spaceId}/backup-shares", listShares, {
-      summary: "Pending, unexpired shares to and from this space",
-      tag: "Backups",
-      ok: [200, object({ incoming: { type: "array", items: ref("BackupShare") }, outgoing: { type: "array", items: ref("BackupShare") } })],
-    }),
-    route(
-      "POST",
-      `${SHARE}/accept`,
-      acceptShare,
-      {
-        summary: "Accept a share: the copy is made in this space",
-        tag: "Backups",
-        ok: [200, object({ share: ref("BackupShare"), backup: ref("Backup") })],
-        errors: [404, 409, 422],
-      },
-      RESPOND_FORBIDDEN,
-    ),
-    route(
-      "POST",
-      `${SHARE}/decline`,
-      declineShare,
-      { summary: "Decline a share", tag: "Backups", ok: [200, ONE_SHARE], errors: [404, 409] },
-      RESPOND_FORBIDDEN,
-    ),
-    route("POST", `${SHARE}/cancel`, cancelShare, {
-      summary: "Cancel a share this space raised",
-      tag: "Backups",
-      ok: [200, ONE_SHARE],
-      errors: [404, 409],
-    }),
-  ],
+  routes: taggedRoutes("Backups", [
+    [
+      ["POST", "/spaces/{spaceId}/backups/{backupId}/shares", createShare],
+      "Offer a backup to another space (pending until it accepts, 48 h)",
+      [201, ONE_SHARE],
+      [400, 404, 409],
+      { body: CreateShareRequest },
+    ],
+    [["GET", "/spaces/{spaceId}/backup-shares", listShares], "Pending, unexpired shares to and from this space", [200, SHARE_LISTS]],
+    [
+      ["POST", `${SHARE}/accept`, acceptShare],
+      "Accept a share: the copy is made in this space",
+      [200, ACCEPTED],
+      [404, 409, 422],
+      { readOnlyMessage: RESPOND_FORBIDDEN },
+    ],
+    [["POST", `${SHARE}/decline`, declineShare], "Decline a share", [200, ONE_SHARE], [404, 409], { readOnlyMessage: RESPOND_FORBIDDEN }],
+    [["POST", `${SHARE}/cancel`, cancelShare], "Cancel a share this space raised", [200, ONE_SHARE], [404, 409]],
+  ]),
   schemas: { BackupShare: BackupShare },
 };

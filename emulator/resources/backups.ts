@@ -8,9 +8,9 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, notFound, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
-import { listOf, object, ref } from "../core/openapi-doc.js";
+import { listOf, ref, single } from "../core/openapi-doc.js";
 import { parseRange } from "../core/range.js";
-import { refuseStorage, route, type Resource } from "../core/resource.js";
+import { refuseStorage, taggedRoutes, type Resource } from "../core/resource.js";
 import type { BackupRecord, CubeRecord } from "../core/state.js";
 import { archiveBytes } from "./archive.js";
 import { findRegion } from "./catalog.js";
@@ -149,25 +149,16 @@ function configOf(core: Core, cube: CubeRecord): NonNullable<BackupRecord["confi
 }
 
 export const backupsResource: Resource = {
-  routes: [
-    route("GET", "/spaces/{spaceId}/backups", listBackups, {
-      summary: "List backups, newest first",
-      tag: "Backups",
-      ok: [200, listOf("backups", "Backup")],
-    }),
-    route("GET", BACKUP, getBackup, {
-      summary: "Get a backup",
-      tag: "Backups",
-      ok: [200, object({ backup: ref("Backup") })],
-      errors: [404],
-    }),
-    route("GET", `${BACKUP}/download`, downloadBackup, {
-      summary: "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
-      tag: "Backups",
-      ok: [200, ref("BackupDownload")],
-      errors: [404, 409],
-    }),
-  ],
+  routes: taggedRoutes("Backups", [
+    [["GET", "/spaces/{spaceId}/backups", listBackups], "List backups, newest first", [200, listOf("backups", "Backup")]],
+    [["GET", BACKUP, getBackup], "Get a backup", [200, single("backup", "Backup")], [404]],
+    [
+      ["GET", `${BACKUP}/download`, downloadBackup],
+      "Generate a presigned download URL for a backup .cube archive (15 minutes, no key needed; Range honoured)",
+      [200, ref("BackupDownload")],
+      [404, 409],
+    ],
+  ]),
   storage: [{ method: "GET", path: "/backups/{backupId}", handle: streamArchive }],
   schemas: { Backup: Backup, BackupDownload: BackupDownload },
 };

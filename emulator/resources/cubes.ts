@@ -7,8 +7,8 @@ import { actorOf, type RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { HttpError, intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { intQueryParam, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, route, type Resource } from "../core/resource.js";
+import { intQueryParam, object, ref, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { defineJob, taggedRoutes, type Resource } from "../core/resource.js";
 import type { CubeRecord } from "../core/state.js";
 import { requireImage, requireRegion } from "./catalog.js";
 import { CUBE_PATH, requireCube } from "./cube-lookup.js";
@@ -183,41 +183,20 @@ export function emitCubeEvent(core: Core, cube: CubeRecord, event: string, at: n
   core.events.emit(cube.spaceId, event, { id: cube.id, name: cube.name, state: cube.state, publicIpv4: publicIpv4(core.index, cube) }, at);
 }
 
-const ONE_CUBE = object({ cube: ref("Cube") });
+const ONE_CUBE = single("cube", "Cube");
+const CUBE_PAGE = object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") });
+const PAGE_QUERY = [
+  intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."),
+  intQueryParam("limit", 1, 100, "Page size (default 20)."),
+];
 
 export const cubesResource: Resource = {
-  routes: [
-    route("GET", "/spaces/{spaceId}/cubes", listCubes, {
-      summary: "List Cubes in a Space",
-      tag: "Cubes",
-      ok: [200, object({ cubes: { type: "array", items: ref("Cube") }, pagination: ref("Pagination") })],
-      errors: [400],
-      query: [
-        intQueryParam("page", 1, Number.MAX_SAFE_INTEGER, "Page number, from 1."),
-        intQueryParam("limit", 1, 100, "Page size (default 20)."),
-      ],
-    }),
-    route("POST", "/spaces/{spaceId}/cubes", createCube, {
-      summary: "Create a Cube",
-      tag: "Cubes",
-      body: CreateCubeRequest,
-      ok: [201, ONE_CUBE],
-      errors: [400],
-    }),
-    route("GET", CUBE_PATH, getCube, { summary: "Get a Cube", tag: "Cubes", ok: [200, ONE_CUBE], errors: [404] }),
-    route("PATCH", CUBE_PATH, patchCube, {
-      summary: "Toggle termination protection",
-      tag: "Cubes",
-      body: PatchCubeRequest,
-      ok: [200, ONE_CUBE],
-      errors: [400, 404],
-    }),
-    route("DELETE", CUBE_PATH, deleteCube, {
-      summary: "Delete a Cube (asynchronous)",
-      tag: "Cubes",
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [404, 409],
-    }),
-  ],
+  routes: taggedRoutes("Cubes", [
+    [["GET", "/spaces/{spaceId}/cubes", listCubes], "List Cubes in a Space", [200, CUBE_PAGE], [400], { query: PAGE_QUERY }],
+    [["POST", "/spaces/{spaceId}/cubes", createCube], "Create a Cube", [201, ONE_CUBE], [400], { body: CreateCubeRequest }],
+    [["GET", CUBE_PATH, getCube], "Get a Cube", [200, ONE_CUBE], [404]],
+    [["PATCH", CUBE_PATH, patchCube], "Toggle termination protection", [200, ONE_CUBE], [400, 404], { body: PatchCubeRequest }],
+    [["DELETE", CUBE_PATH, deleteCube], "Delete a Cube (asynchronous)", [200, SUCCESS_SCHEMA], [404, 409]],
+  ]),
   jobs: [cubeStateJob, cubeGoneJob],
 };

@@ -11,8 +11,8 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
-import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { route, type Resource } from "../core/resource.js";
+import { listOf, object, ref, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { taggedRoutes, type Resource } from "../core/resource.js";
 import type { CubeRecord, DomainRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { checkRecord, requiredRecords } from "./dns.js";
@@ -148,36 +148,26 @@ function assertProxyProtocolConsistent(core: Core, domain: DomainRecord, confirm
 
 const DOMAINS = `${CUBE_PATH}/domains`;
 const DOMAIN = `${DOMAINS}/{mappingId}`;
+const ATTACHED = object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } });
 
 export const domainsResource: Resource = {
-  routes: [
-    route("GET", DOMAINS, listDomains, {
-      summary: "List custom domains of a Cube",
-      tag: "Domains",
-      ok: [200, listOf("domains", "Domain")],
-      errors: [404],
-    }),
-    route("POST", DOMAINS, attachDomain, {
-      summary: "Attach a custom domain",
-      tag: "Domains",
-      body: AttachDomainRequest,
-      ok: [201, object({ domain: ref("Domain"), records: { type: "array", items: ref("DnsRecord") } })],
-      errors: [400, 404, 409],
-    }),
-    route("PATCH", DOMAIN, patchDomain, {
-      summary: "Update a domain's proxy settings",
-      tag: "Domains",
-      body: PatchDomainRequest,
-      ok: [200, object({ domain: ref("Domain") })],
-      errors: [400, 404, 409],
-    }),
-    route("DELETE", DOMAIN, detachDomain, { summary: "Detach a custom domain", tag: "Domains", ok: [200, SUCCESS_SCHEMA], errors: [404] }),
-    route("GET", `${DOMAIN}/records`, domainRecords, {
-      summary: "DNS records the domain needs, with their live state",
-      tag: "Domains",
-      ok: [200, ref("DomainRecordsView")],
-      errors: [404],
-    }),
-  ],
+  routes: taggedRoutes("Domains", [
+    [["GET", DOMAINS, listDomains], "List custom domains of a Cube", [200, listOf("domains", "Domain")], [404]],
+    [["POST", DOMAINS, attachDomain], "Attach a custom domain", [201, ATTACHED], [400, 404, 409], { body: AttachDomainRequest }],
+    [
+      ["PATCH", DOMAIN, patchDomain],
+      "Update a domain's proxy settings",
+      [200, single("domain", "Domain")],
+      [400, 404, 409],
+      { body: PatchDomainRequest },
+    ],
+    [["DELETE", DOMAIN, detachDomain], "Detach a custom domain", [200, SUCCESS_SCHEMA], [404]],
+    [
+      ["GET", `${DOMAIN}/records`, domainRecords],
+      "DNS records the domain needs, with their live state",
+      [200, ref("DomainRecordsView")],
+      [404],
+    ],
+  ]),
   schemas: { DomainRecordsView: DomainRecordsView },
 };

@@ -18,8 +18,8 @@ import type { Core } from "../core/core.js";
 import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId, randomHex } from "../core/ids.js";
 import { rowOf } from "../core/indexes.js";
-import { object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { refuseStorage, route, type Resource } from "../core/resource.js";
+import { ref, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { refuseStorage, taggedRoutes, type Resource } from "../core/resource.js";
 import type { ImportRecord } from "../core/state.js";
 import { REGIONS, requireImage, requireRegion } from "./catalog.js";
 import { insertCube, launchCube } from "./cubes.js";
@@ -205,34 +205,24 @@ async function receivePart(core: Core, params: Record<string, string>, req: Inco
 }
 
 export const importsResource: Resource = {
-  routes: [
-    route("POST", IMPORTS, startImport, {
-      summary: "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
-      tag: "Imports",
-      body: CreateImportRequest,
-      ok: [201, ref("ImportStarted")],
-      errors: [400],
-    }),
-    route("GET", IMPORT, getImport, {
-      summary: "Get the current state of an import",
-      tag: "Imports",
-      ok: [200, object({ import: ref("CubeImport") })],
-      errors: [404],
-    }),
-    route("DELETE", IMPORT, cancelImport, {
-      summary: "Cancel an in-flight upload (only allowed in 'uploading' state)",
-      tag: "Imports",
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [404, 409],
-    }),
-    route("POST", `${IMPORT}/complete`, completeImport, {
-      summary: "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
-      tag: "Imports",
-      body: CompleteImportRequest,
-      ok: [200, ImportCompleted],
-      errors: [400, 404, 409],
-    }),
-  ],
+  routes: taggedRoutes("Imports", [
+    [
+      ["POST", IMPORTS, startImport],
+      "Initiate a .cube archive import: presigned part URLs (PUT each part, keep its ETag)",
+      [201, ref("ImportStarted")],
+      [400],
+      { body: CreateImportRequest },
+    ],
+    [["GET", IMPORT, getImport], "Get the current state of an import", [200, single("import", "CubeImport")], [404]],
+    [["DELETE", IMPORT, cancelImport], "Cancel an in-flight upload (only allowed in 'uploading' state)", [200, SUCCESS_SCHEMA], [404, 409]],
+    [
+      ["POST", `${IMPORT}/complete`, completeImport],
+      "Finalize a .cube import: every part's ETag and the cube's config; the cube then boots",
+      [200, ImportCompleted],
+      [400, 404, 409],
+      { body: CompleteImportRequest },
+    ],
+  ]),
   storage: [{ method: "PUT", path: "/imports/{importId}/parts/{partNumber}", handle: receivePart }],
   schemas: { ImportStarted: ImportStarted, CubeImport: CubeImport },
 };

@@ -4,8 +4,8 @@ import { DELAYS } from "../core/clock.js";
 import type { RouteContext } from "../core/context.js";
 import { badRequest, conflict, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, route, type Resource } from "../core/resource.js";
+import { listOf, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { defineJob, taggedRoutes, type Resource } from "../core/resource.js";
 import type { SnapshotRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { snapshotView } from "./views.js";
@@ -65,34 +65,23 @@ export function restoreSnapshot(ctx: RouteContext): ApiResponse {
 const SNAPSHOTS = `${CUBE_PATH}/snapshots`;
 
 export const snapshotsResource: Resource = {
-  routes: [
-    route("GET", SNAPSHOTS, listSnapshots, {
-      summary: "List snapshots of a Cube",
-      tag: "Snapshots",
-      ok: [200, listOf("snapshots", "Snapshot")],
-      errors: [404],
-    }),
-    route("POST", SNAPSHOTS, createSnapshot, {
-      summary: "Create a snapshot",
-      tag: "Snapshots",
-      body: CreateSnapshotRequest,
-      bodyOptional: true,
-      ok: [201, object({ snapshot: ref("Snapshot") })],
-      errors: [400, 404, 409],
-    }),
-    route("DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot, {
-      summary: "Delete a snapshot",
-      tag: "Snapshots",
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [404],
-    }),
-    route("POST", `${CUBE_PATH}/restore`, restoreSnapshot, {
-      summary: "Restore a Cube from a snapshot",
-      tag: "Snapshots",
-      body: RestoreRequest,
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [400, 404, 409],
-    }),
-  ],
+  routes: taggedRoutes("Snapshots", [
+    [["GET", SNAPSHOTS, listSnapshots], "List snapshots of a Cube", [200, listOf("snapshots", "Snapshot")], [404]],
+    [
+      ["POST", SNAPSHOTS, createSnapshot],
+      "Create a snapshot",
+      [201, single("snapshot", "Snapshot")],
+      [400, 404, 409],
+      { body: CreateSnapshotRequest, bodyOptional: true },
+    ],
+    [["DELETE", `${SNAPSHOTS}/{snapshotId}`, deleteSnapshot], "Delete a snapshot", [200, SUCCESS_SCHEMA], [404]],
+    [
+      ["POST", `${CUBE_PATH}/restore`, restoreSnapshot],
+      "Restore a Cube from a snapshot",
+      [200, SUCCESS_SCHEMA],
+      [400, 404, 409],
+      { body: RestoreRequest },
+    ],
+  ]),
   jobs: [snapshotCompleteJob],
 };

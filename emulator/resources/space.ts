@@ -3,7 +3,7 @@ import { customerAuditLog } from "../core/audit.js";
 import type { RouteContext } from "../core/context.js";
 import { json, notFound, type ApiResponse } from "../core/http.js";
 import { listOf, object, ref } from "../core/openapi-doc.js";
-import { route, type Resource } from "../core/resource.js";
+import { taggedRoutes, type Resource } from "../core/resource.js";
 
 function getSpace(ctx: RouteContext): ApiResponse {
   const space = ctx.core.data.spaces[ctx.auth.spaceId];
@@ -11,20 +11,17 @@ function getSpace(ctx: RouteContext): ApiResponse {
   return json(200, { ...space });
 }
 
+const auditLog = (ctx: RouteContext): ApiResponse => json(200, { auditRows: customerAuditLog(ctx.core, ctx.auth.spaceId) });
+
 export const spaceResource: Resource = {
-  routes: [
-    route("GET", "/space", getSpace, {
-      summary: "Resolve the space this API key is scoped to",
-      tag: "Spaces",
-      ok: [200, ref("Space")],
-      errors: [401, 404],
-    }),
-    route("GET", "/spaces/{spaceId}/audit-log", (ctx) => json(200, { auditRows: customerAuditLog(ctx.core, ctx.auth.spaceId) }), {
-      summary: "Customer-visible audit rows of the space (emulator addition)",
-      tag: "Spaces",
-      ok: [200, listOf("auditRows", "AuditRow")],
-    }),
-  ],
+  routes: taggedRoutes("Spaces", [
+    [["GET", "/space", getSpace], "Resolve the space this API key is scoped to", [200, ref("Space")], [401, 404]],
+    [
+      ["GET", "/spaces/{spaceId}/audit-log", auditLog],
+      "Customer-visible audit rows of the space (emulator addition)",
+      [200, listOf("auditRows", "AuditRow")],
+    ],
+  ]),
   schemas: {
     AuditRow: object({
       id: { type: "string" },

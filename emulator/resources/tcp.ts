@@ -6,8 +6,8 @@ import type { RouteContext } from "../core/context.js";
 import type { Core } from "../core/core.js";
 import { badRequest, conflict, HttpError, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { defineJob, route, type Resource } from "../core/resource.js";
+import { listOf, ref, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { defineJob, taggedRoutes, type Resource } from "../core/resource.js";
 import type { CubeRecord, TcpRecord } from "../core/state.js";
 import { CUBE_PATH, requireCube, requireLiveCube } from "./cube-lookup.js";
 import { cubeHostname, tcpView } from "./views.js";
@@ -125,38 +125,32 @@ const MAPPINGS = `${CUBE_PATH}/tcp-mappings`;
 
 export const tcpResource: Resource = {
   routes: [
-    route("GET", `${CUBE_PATH}/ssh`, getSsh, {
-      summary: "SSH connection info",
-      tag: "Cubes",
-      ok: [200, ref("CubeSshInfo")],
-      errors: [404],
-    }),
-    route("PUT", `${CUBE_PATH}/ssh-port`, putSshPort, {
-      summary: "Change the in-Cube SSH port (host port unchanged)",
-      tag: "Cubes",
-      body: SshPortRequest,
-      ok: [200, SshPortResponse],
-      errors: [400, 404, 409],
-    }),
-    route("GET", MAPPINGS, listTcpMappings, {
-      summary: "List TCP mappings of a Cube",
-      tag: "TCP mappings",
-      ok: [200, listOf("tcpMappings", "TcpMapping")],
-      errors: [404],
-    }),
-    route("POST", MAPPINGS, createTcpMapping, {
-      summary: "Create a TCP mapping",
-      tag: "TCP mappings",
-      body: CreateTcpMappingRequest,
-      ok: [201, object({ tcpMapping: ref("TcpMapping") })],
-      errors: [400, 404, 409, 503],
-    }),
-    route("DELETE", `${MAPPINGS}/{mappingId}`, deleteTcpMapping, {
-      summary: "Delete a TCP mapping (not the SSH mapping)",
-      tag: "TCP mappings",
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [400, 404],
-    }),
+    ...taggedRoutes("Cubes", [
+      [["GET", `${CUBE_PATH}/ssh`, getSsh], "SSH connection info", [200, ref("CubeSshInfo")], [404]],
+      [
+        ["PUT", `${CUBE_PATH}/ssh-port`, putSshPort],
+        "Change the in-Cube SSH port (host port unchanged)",
+        [200, SshPortResponse],
+        [400, 404, 409],
+        { body: SshPortRequest },
+      ],
+    ]),
+    ...taggedRoutes("TCP mappings", [
+      [["GET", MAPPINGS, listTcpMappings], "List TCP mappings of a Cube", [200, listOf("tcpMappings", "TcpMapping")], [404]],
+      [
+        ["POST", MAPPINGS, createTcpMapping],
+        "Create a TCP mapping",
+        [201, single("tcpMapping", "TcpMapping")],
+        [400, 404, 409, 503],
+        { body: CreateTcpMappingRequest },
+      ],
+      [
+        ["DELETE", `${MAPPINGS}/{mappingId}`, deleteTcpMapping],
+        "Delete a TCP mapping (not the SSH mapping)",
+        [200, SUCCESS_SCHEMA],
+        [400, 404],
+      ],
+    ]),
   ],
   jobs: [sshPortActiveJob],
 };

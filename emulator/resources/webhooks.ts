@@ -4,8 +4,8 @@ import { CreateWebhookRequest } from "../../schema/api.js";
 import { pathRow, type RouteContext } from "../core/context.js";
 import { intQuery, json, parseWith, SUCCESS, type ApiResponse } from "../core/http.js";
 import { isoAt, newId } from "../core/ids.js";
-import { intQueryParam, listOf, object, ref, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
-import { route, type Resource } from "../core/resource.js";
+import { intQueryParam, listOf, object, ref, single, SUCCESS_SCHEMA } from "../core/openapi-doc.js";
+import { taggedRoutes, type Resource } from "../core/resource.js";
 import type { WebhookRecord } from "../core/state.js";
 import { deliverEvent, deliveryAttemptJob, resumePendingDeliveries } from "./deliveries.js";
 import { deliveryView, newestFirst, webhookView } from "./views.js";
@@ -62,37 +62,28 @@ export function listDeliveries(ctx: RouteContext): ApiResponse {
 
 const WEBHOOKS = "/spaces/{spaceId}/webhooks";
 const WEBHOOK = `${WEBHOOKS}/{endpointId}`;
+const CREATED = object({ webhook: { allOf: [ref("Webhook"), object({ secret: { type: "string" } })] } });
 
 export const webhooksResource: Resource = {
-  routes: [
-    route("GET", WEBHOOKS, listWebhooks, { summary: "List webhook endpoints", tag: "Webhooks", ok: [200, listOf("webhooks", "Webhook")] }),
-    route("POST", WEBHOOKS, createWebhook, {
-      summary: "Create a webhook endpoint (signing secret returned once)",
-      tag: "Webhooks",
-      body: CreateWebhookRequest,
-      ok: [201, object({ webhook: { allOf: [ref("Webhook"), object({ secret: { type: "string" } })] } })],
-      errors: [400],
-    }),
-    route("GET", WEBHOOK, getWebhook, {
-      summary: "Get a webhook (no secret)",
-      tag: "Webhooks",
-      ok: [200, object({ webhook: ref("Webhook") })],
-      errors: [404],
-    }),
-    route("DELETE", WEBHOOK, deleteWebhook, {
-      summary: "Delete a webhook (cascades deliveries)",
-      tag: "Webhooks",
-      ok: [200, SUCCESS_SCHEMA],
-      errors: [404],
-    }),
-    route("GET", `${WEBHOOK}/deliveries`, listDeliveries, {
-      summary: "Webhook delivery history, newest first",
-      tag: "Webhooks",
-      ok: [200, listOf("deliveries", "WebhookDelivery")],
-      errors: [400, 404],
-      query: [intQueryParam("limit", 1, 100, "How many deliveries (default 50).")],
-    }),
-  ],
+  routes: taggedRoutes("Webhooks", [
+    [["GET", WEBHOOKS, listWebhooks], "List webhook endpoints", [200, listOf("webhooks", "Webhook")]],
+    [
+      ["POST", WEBHOOKS, createWebhook],
+      "Create a webhook endpoint (signing secret returned once)",
+      [201, CREATED],
+      [400],
+      { body: CreateWebhookRequest },
+    ],
+    [["GET", WEBHOOK, getWebhook], "Get a webhook (no secret)", [200, single("webhook", "Webhook")], [404]],
+    [["DELETE", WEBHOOK, deleteWebhook], "Delete a webhook (cascades deliveries)", [200, SUCCESS_SCHEMA], [404]],
+    [
+      ["GET", `${WEBHOOK}/deliveries`, listDeliveries],
+      "Webhook delivery history, newest first",
+      [200, listOf("deliveries", "WebhookDelivery")],
+      [400, 404],
+      { query: [intQueryParam("limit", 1, 100, "How many deliveries (default 50).")] },
+    ],
+  ]),
   jobs: [deliveryAttemptJob],
   start(core) {
     core.events.subscribe((spaceId, event, data, at) => deliverEvent(core, spaceId, event, data, at));

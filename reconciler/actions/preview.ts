@@ -60,6 +60,19 @@ export interface PreviewContext extends SessionContext, LockFlags, StepWaits {
 
 const progressOf = (ctx: PreviewContext, io: CliIo): NodeJS.WritableStream => (ctx.format === "text" ? io.stdout : io.stderr);
 
+/** Applies a preview's plan with the command's waits, until done or the command is interrupted. */
+function applyUntilStopped(conn: Connection, plan: Plan, desired: DesiredState, waits: StepWaits, io: CliIo, out: NodeJS.WritableStream) {
+  const { waitTimeoutMs, pollIntervalMs } = waits;
+  return applyPlan(conn, plan, desired, {
+    env: io.env,
+    out,
+    shouldStop: () => io.signal?.aborted === true,
+    waitTimeoutMs,
+    pollIntervalMs,
+    io,
+  });
+}
+
 export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const preview = previewDesiredState(loaded.desired, ctx.id);
@@ -86,16 +99,7 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
       refuseOverBudget(plan);
       refusePolicyViolations(plan);
       checkSecrets(plan, io);
-      const result = hasChanges(plan)
-        ? await applyPlan(conn, plan, desired, {
-            env: io.env,
-            out,
-            shouldStop: () => io.signal?.aborted === true,
-            waitTimeoutMs: ctx.waitTimeoutMs,
-            pollIntervalMs: ctx.pollIntervalMs,
-            io,
-          })
-        : undefined;
+      const result = hasChanges(plan) ? await applyUntilStopped(conn, plan, desired, ctx, io, out) : undefined;
       const report = await upReport(conn, ctx.id, names, cost, result);
       io.stdout.write(
         ctx.format === "json"
@@ -199,14 +203,7 @@ async function removePreviews(
         const desired = withOthersClaimed({ prune: true, cubes: [] }, live, new Set(doomed.map((cube) => cube.id)));
         const { plan } = await computePlan(conn, desired, { targets: [], prune: true, allowReplace: false }, ctx.rateLimit, out);
         refuseForeignChanges(plan, new Set(chosen.map((p) => p.id)));
-        const result = await applyPlan(conn, plan, desired, {
-          env: io.env,
-          out,
-          shouldStop: () => io.signal?.aborted === true,
-          waitTimeoutMs: ctx.waitTimeoutMs,
-          pollIntervalMs: ctx.pollIntervalMs,
-          io,
-        });
+        const result = await applyUntilStopped(conn, plan, desired, ctx, io, out);
         Object.assign(report, removalOutcome(result, doomed));
         if (result.stopped === true) {
           io.stdout.write(ctx.format === "json" ? renderRemovalJson(report) : renderRemovalText(report, what));

@@ -7,19 +7,8 @@ import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 import { formatBytes } from "../render/progress.js";
 import { formatDuration, sleep } from "../../system/time.js";
-import {
-  confirmDay2,
-  findCube,
-  orDash,
-  pick,
-  printJson,
-  say,
-  withApi,
-  type Confirmable,
-  type Day2Context,
-  type WaitFlags,
-  waitForState,
-} from "../session/day2.js";
+import { confirmDay2, findCube, orDash, pick, printJson, say, withApi, waitForState } from "../session/day2.js";
+import type { Confirmable, Day2Context, WaitFlags } from "../session/day2.js";
 import { table } from "../render/table.js";
 
 export interface SnapshotContext extends Day2Context {

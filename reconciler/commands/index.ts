@@ -28,19 +28,33 @@ export interface CommandEntry {
   load(): Promise<CommandModule>;
 }
 
-export const COMMANDS: readonly CommandEntry[] = [
+const STOPS_GRACEFULLY = { stopsGracefully: true };
+
+/** What sets a command apart (see CommandEntry); the others have none of it. */
+const TRAITS: Readonly<Record<string, Partial<CommandEntry>>> = {
+  __complete: { hidden: true },
+  apply: STOPS_GRACEFULLY,
+  completion: { registersEveryCommand: true },
+  demo: STOPS_GRACEFULLY,
+  dns: STOPS_GRACEFULLY,
+  emulator: STOPS_GRACEFULLY,
+  login: STOPS_GRACEFULLY,
+  preview: STOPS_GRACEFULLY,
+  upload: STOPS_GRACEFULLY,
+  watch: STOPS_GRACEFULLY,
+};
+
+const ENTRIES: readonly CommandEntry[] = [
   {
     name: "__complete",
     usage: "<cubes>",
     summary: "print live names for the shell completion scripts, one a line (nothing on any error)",
-    hidden: true,
     load: () => import("./complete.js"),
   },
   {
     name: "apply",
     usage: "[options] [plan]",
     summary: "make the space match the file (or carry out a saved plan)",
-    stopsGracefully: true,
     load: () => import("./apply.js"),
   },
   {
@@ -53,7 +67,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "completion",
     usage: "<bash|zsh|fish>",
     summary: "print a shell completion script (subcommands, flags and their values)",
-    registersEveryCommand: true,
     load: () => import("./completion.js"),
   },
   {
@@ -66,14 +79,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "demo",
     usage: "",
     summary: "apply examples/fleet.yaml to the embedded emulator and show the result (no account needed)",
-    stopsGracefully: true,
     load: () => import("./demo.js"),
   },
   {
     name: "dns",
     usage: "[options] <cube> [domain]",
     summary: "show the DNS records a cube's domains need and whether they are published",
-    stopsGracefully: true,
     load: () => import("./dns.js"),
   },
   {
@@ -86,7 +97,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "emulator",
     usage: "[options]",
     summary: "serve the local Cube API emulator until Ctrl-C",
-    stopsGracefully: true,
     load: () => import("./emulator.js"),
   },
   {
@@ -99,15 +109,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "login",
     usage: "[options]",
     summary: "log in with the browser (device code) and save the key where the krova CLI keeps it",
-    stopsGracefully: true,
     load: () => import("./login.js"),
   },
-  { name: "plan", usage: "[options]", summary: "show what apply would change, without changing anything", load: () => import("./plan.js") },
+  {
+    name: "plan",
+    usage: "[options]",
+    summary: "show what apply would change, without changing anything",
+    load: () => import("./plan.js"),
+  },
   {
     name: "preview",
     usage: "<up|down|list|sweep> …",
     summary: "a copy of the fleet per pull request: up, down, list, sweep (found again from the API alone)",
-    stopsGracefully: true,
     load: () => import("./preview.js"),
   },
   {
@@ -132,7 +145,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "upload",
     usage: "[options] <archive>",
     summary: "bring a machine in as a new cube from a .cube archive (multipart upload; see also: import)",
-    stopsGracefully: true,
     load: () => import("./upload.js"),
   },
   {
@@ -141,12 +153,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "check the desired-state file without contacting the API",
     load: () => import("./validate.js"),
   },
-  { name: "version", usage: "", summary: "print cubeform's version (the same as --version)", load: () => import("./version.js") },
+  {
+    name: "version",
+    usage: "",
+    summary: "print cubeform's version (the same as --version)",
+    load: () => import("./version.js"),
+  },
   {
     name: "watch",
     usage: "[options]",
     summary: "keep the space matching the file: plan every interval, and apply with --apply (GitOps loop)",
-    stopsGracefully: true,
     load: () => import("./watch.js"),
   },
   {
@@ -156,3 +172,5 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./webhook.js"),
   },
 ];
+
+export const COMMANDS: readonly CommandEntry[] = ENTRIES.map((entry) => ({ ...entry, ...TRAITS[entry.name] }));

@@ -3,29 +3,9 @@
  * context, description, target_url}` and `Authorization: token TOKEN` (its API's "Create a commit status"). API root:
  * https://HOST/api/v1.
  */
-import { ownerAndName, trimSlash } from "./github.js";
-import type { CommitStatus, Forge, StatusRequest } from "./types.js";
+import { repoStatusesForge } from "./github.js";
+import type { Forge } from "./types.js";
 
 export function giteaForge(apiUrl: string, repository: string): Forge {
-  const [owner, repo] = ownerAndName(repository);
-  return {
-    name: "gitea",
-    request(status: CommitStatus, token: string): StatusRequest {
-      return {
-        url: `${trimSlash(apiUrl)}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/statuses/${encodeURIComponent(status.sha)}`,
-        headers: {
-          authorization: `token ${token}`,
-          accept: "application/json",
-          "content-type": "application/json",
-          "user-agent": "cubeform",
-        },
-        body: JSON.stringify({
-          state: status.state,
-          context: status.context,
-          description: status.description,
-          ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
-        }),
-      };
-    },
-  };
+  return repoStatusesForge("gitea", apiUrl, repository, (token) => ({ authorization: `token ${token}`, accept: "application/json" }));
 }

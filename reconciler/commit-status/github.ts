@@ -8,23 +8,31 @@ import type { CommitStatus, Forge, StatusRequest } from "./types.js";
 export const GITHUB_API = "https://api.github.com";
 
 export function githubForge(apiUrl: string, repository: string): Forge {
+  return repoStatusesForge("github", apiUrl, repository, (token) => ({
+    authorization: `Bearer ${token}`,
+    accept: "application/vnd.github+json",
+    "x-github-api-version": "2022-11-28",
+  }));
+}
+
+/** GitHub's `/repos/{owner}/{repo}/statuses/{sha}`, which Gitea serves too: the two differ only in their auth and accept headers. */
+export function repoStatusesForge(
+  name: Forge["name"],
+  apiUrl: string,
+  repository: string,
+  headers: (token: string) => Record<string, string>,
+): Forge {
   const [owner, repo] = ownerAndName(repository);
   return {
-    name: "github",
+    name,
     request(status: CommitStatus, token: string): StatusRequest {
       return {
         url: `${trimSlash(apiUrl)}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/statuses/${encodeURIComponent(status.sha)}`,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: "application/vnd.github+json",
-          "x-github-api-version": "2022-11-28",
-          "content-type": "application/json",
-          "user-agent": "cubeform",
-        },
+        headers: { ...headers(token), "content-type": "application/json", "user-agent": "cubeform" },
         body: JSON.stringify({
           state: status.state,
-          description: status.description,
           context: status.context,
+          description: status.description,
           ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
         }),
       };

@@ -8,15 +8,11 @@ import { policyMarkdown } from "./policy.js";
 import { inlineValue } from "./fields.js";
 import {
   ACTION_WORDS,
-  blockedLine,
   changedGroups,
-  costLine,
   groupAddress,
   groupDescription,
   rolloutLine,
-  overBudgetMessage,
-  pacingLine,
-  summaryLine,
+  planFooter,
   symbolOf,
   unmanagedCubes,
   visibleChanges,
@@ -40,12 +36,10 @@ export function renderPlanMarkdown(plan: Plan, ctx: RenderContext, title = "cube
   if (unmanaged.length > 0)
     lines.push(`**Unmanaged cubes** (not in the file): ${unmanaged.map((c) => markdownCode(c.cubeName)).join(", ")}`, "");
   lines.push(...policyMarkdown(plan));
-  lines.push(`**${summaryLine(plan)}** ${pacingLine(plan)}`);
-  const cost = costLine(plan);
+  const { summary, pacing, cost, blocked, overBudget } = planFooter(plan);
+  lines.push(`**${summary}** ${pacing}`);
   if (cost) lines.push("", escapeMarkdown(cost));
-  const blocked = blockedLine(plan);
   if (blocked) lines.push("", `:no_entry: ${blocked}`);
-  const overBudget = overBudgetMessage(plan);
   if (overBudget) lines.push("", `:no_entry: Blocked by the budget: ${escapeMarkdown(overBudget)}.`);
   return `${lines.join("\n")}\n`;
 }

@@ -9,13 +9,10 @@ import { policyLinesUnder, policyTextSection } from "./policy.js";
 import {
   ACTION_WORDS,
   rolloutLine,
-  blockedLine,
   costLine,
   driftedChanges,
   hasChanges,
-  overBudgetMessage,
-  pacingLine,
-  summaryLine,
+  planFooter,
   symbolOf,
   unmanagedCubes,
   visibleChanges,
@@ -163,15 +160,8 @@ function dnsSection(checks: DomainDnsCheck[], c: Palette): string {
 }
 
 function summarySection(plan: Plan, ctx: RenderContext): string {
-  const overBudget = overBudgetMessage(plan);
-  return wrapped(
-    ctx,
-    summaryLine(plan),
-    pacingLine(plan),
-    costLine(plan),
-    blockedLine(plan),
-    overBudget && `Blocked by the budget: ${overBudget}.`,
-  );
+  const { summary, pacing, cost, blocked, overBudget } = planFooter(plan);
+  return wrapped(ctx, summary, pacing, cost, blocked, overBudget && `Blocked by the budget: ${overBudget}.`);
 }
 
 /** Lines escaped and wrapped to the output's width, the rest of a long one indented. */

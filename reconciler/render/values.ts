@@ -64,6 +64,17 @@ export function pacingLine(plan: Plan): string {
   return `${mutations} API ${noun}; the rate limit (${rate}) makes this take at least ${formatSeconds(estimatedSeconds)} s.`;
 }
 
+/** What closes a plan's output, not yet escaped: the summary and pacing, and the cost, blocked and over-budget lines a plan may have. */
+export function planFooter(plan: Plan) {
+  return {
+    summary: summaryLine(plan),
+    pacing: pacingLine(plan),
+    cost: costLine(plan),
+    blocked: blockedLine(plan),
+    overBudget: overBudgetMessage(plan),
+  };
+}
+
 export function blockedLine(plan: Plan): string | undefined {
   const n = plan.summary.blocked;
   if (n === 0) return undefined;

@@ -19,7 +19,7 @@ export const VIEW_FUNCTIONS = [
   fact,
   facts,
   section,
-  listOrNone,
+  listSection,
   overview,
   outcomeClass,
   renderSections,
@@ -90,10 +90,10 @@ function section(id: string, title: string, body: string): string {
   return `<section id="${esc(id)}"><h2>${esc(title)}</h2>${body}</section>`;
 }
 
-/** null: the feature is not enabled; []: nothing yet. */
-function listOrNone<T>(list: T[] | null | undefined, render: (items: T[]) => string): string {
-  if (list === null || list === undefined) return '<p class="muted">not enabled</p>';
-  return list.length === 0 ? '<p class="muted">none</p>' : render(list);
+/** A section with a table of the list's rows; a null list: the feature is not enabled; []: nothing yet. */
+function listSection<T>(id: string, title: string, list: T[] | null | undefined, headings: string[], toRow: (item: T) => string): string {
+  if (list === null || list === undefined) return section(id, title, '<p class="muted">not enabled</p>');
+  return section(id, title, list.length === 0 ? '<p class="muted">none</p>' : table(headings, list.map(toRow)));
 }
 
 function outcomeClass(outcome: string): string {
@@ -392,70 +392,44 @@ function pacingSection(status: WatchStatus): string {
 }
 
 function previewsSection(status: WatchStatus): string {
-  return section(
-    "previews",
-    "Previews",
-    listOrNone(status.previews, (items) =>
-      table(
-        ["id", "ref", "age", "cubes", "cost per month", "url"],
-        items.map((p) =>
-          row([
-            cell(`<code>${esc(p.id)}</code>`),
-            cell(p.ref ? `<code>${esc(p.ref)}</code>` : "—"),
-            cell(`since ${when(p.createdAt)}`),
-            cell(p.cubes === null ? "—" : esc(p.cubes), "num"),
-            cell(money(p.costPerMonth, p.currency), "num"),
-            cell(p.url ? `<code>${esc(p.url)}</code>` : "—"),
-          ]),
-        ),
-      ),
-    ),
+  return listSection("previews", "Previews", status.previews, ["id", "ref", "age", "cubes", "cost per month", "url"], (p) =>
+    row([
+      cell(`<code>${esc(p.id)}</code>`),
+      cell(p.ref ? `<code>${esc(p.ref)}</code>` : "—"),
+      cell(`since ${when(p.createdAt)}`),
+      cell(p.cubes === null ? "—" : esc(p.cubes), "num"),
+      cell(money(p.costPerMonth, p.currency), "num"),
+      cell(p.url ? `<code>${esc(p.url)}</code>` : "—"),
+    ]),
   );
 }
 
 function commitStatusesSection(status: WatchStatus): string {
-  return section(
-    "commit-statuses",
-    "Commit statuses",
-    listOrNone(status.commitStatuses, (items) =>
-      table(
-        ["at", "revision", "state", "target", "description"],
-        items.map((c) =>
-          row(
-            [
-              cell(when(c.at)),
-              cell(shortRev(c.revision)),
-              cell(esc(c.state)),
-              cell(esc(c.target)),
-              cell(esc(c.description ?? "") + (c.error ? ` <span class="error">${esc(c.error)}</span>` : "")),
-            ],
-            c.error ? "bad" : "",
-          ),
-        ),
-      ),
+  const headings = ["at", "revision", "state", "target", "description"];
+  return listSection("commit-statuses", "Commit statuses", status.commitStatuses, headings, (c) =>
+    row(
+      [
+        cell(when(c.at)),
+        cell(shortRev(c.revision)),
+        cell(esc(c.state)),
+        cell(esc(c.target)),
+        cell(esc(c.description ?? "") + (c.error ? ` <span class="error">${esc(c.error)}</span>` : "")),
+      ],
+      c.error ? "bad" : "",
     ),
   );
 }
 
 function notificationsSection(status: WatchStatus): string {
-  return section(
-    "notifications",
-    "Notifications",
-    listOrNone(status.notifications, (items) =>
-      table(
-        ["at", "channel", "event", "result"],
-        items.map((n) =>
-          row(
-            [
-              cell(when(n.at)),
-              cell(esc(n.channel)),
-              cell(esc(n.event)),
-              cell(n.ok ? "sent" : `<span class="error">${esc(n.error ?? "failed")}</span>`),
-            ],
-            n.ok ? "" : "bad",
-          ),
-        ),
-      ),
+  return listSection("notifications", "Notifications", status.notifications, ["at", "channel", "event", "result"], (n) =>
+    row(
+      [
+        cell(when(n.at)),
+        cell(esc(n.channel)),
+        cell(esc(n.event)),
+        cell(n.ok ? "sent" : `<span class="error">${esc(n.error ?? "failed")}</span>`),
+      ],
+      n.ok ? "" : "bad",
     ),
   );
 }
