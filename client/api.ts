@@ -1,6 +1,6 @@
 /** The embedded Cube API client's contract, in the desired-state file's names (vocabulary.ts): engine, reconciler and provider use this only. */
 import type * as Api from "../schema/index.js";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import type { UploadOptions } from "./upload.js";
 import type { AttachDomainRequest, AttachDomainResponse, CreateTcpMappingRequest, Domain, TcpMapping } from "./vocabulary.js";

@@ -2,7 +2,7 @@
  * The typed Cube API client (CubeApi). Every response is validated with the zod schemas (response-schemas.ts, loaded when first
  * needed) or the quick check that gives the same output; the spec's bare shapes and the reference's envelopes are both accepted.
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { stat } from "node:fs/promises";
 import type * as Api from "../schema/index.js";
 import type * as ResponseSchemas from "./response-schemas.js";

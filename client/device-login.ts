@@ -1,5 +1,5 @@
 /** The API's CLI device login (RFC 8628): start, show the user code, poll until approved; the API key is handed to the caller, never logged. */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { tryOr } from "../system/files.js";
 import { sleep } from "../system/time.js";
 import { DeviceLoginApproved, DeviceLoginStarted } from "../schema/index.js";
@@ -75,14 +75,14 @@ async function send(
   return { status: res.statusCode, body: parsed, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined };
 }
 
-async function post<S extends z.ZodType>(network: Network, base: string, path: string, body: unknown, schema: S): Promise<z.output<S>> {
+async function post<S extends z.ZodMiniType>(network: Network, base: string, path: string, body: unknown, schema: S): Promise<z.output<S>> {
   const res = await send(network, base, path, body);
   if (res.status !== 200)
     throw new HttpError(`${path} answered HTTP ${res.status}: ${errorText(res.body)}`, { status: res.status, method: "POST", path });
   return parse(schema, res.body, path, res.status);
 }
 
-function parse<S extends z.ZodType>(schema: S, body: unknown, path: string, status: number): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S, body: unknown, path: string, status: number): z.output<S> {
   const result = schema.safeParse(body);
   if (!result.success) throw new InvalidResponseError(`${path}: unexpected response body`, { status, method: "POST", path });
   return result.data;

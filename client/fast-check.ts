@@ -1,6 +1,6 @@
 /**
  * A quicker check for the answers every plan reads: cube pages, domains and TCP mappings by the thousand (zod costs ~4× their
- * JSON.parse), and prices, regions and images (so a plan builds no zod classic schema). An answer whose every field is plainly
+ * JSON.parse), and prices, regions and images (so a plan builds none of the other API schemas). An answer whose every field is plainly
  * valid gets exactly zod's output; anything else gets undefined and zod's verdict. The checks are read from the zod/mini
  * schemas of schema/listed.ts; test/client/fast-check.test.ts compares the two. An object that already has exactly the
  * schema's keys and values is answered as it is, not copied: ten thousand cubes are not made, nor collected, twice.

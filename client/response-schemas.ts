@@ -1,8 +1,8 @@
 /**
- * The client's response schemas, by name (cube-client.ts request()), loaded (with zod classic) when an answer first needs zod:
+ * The client's response schemas, by name (cube-client.ts request()), loaded (with every API schema) when an answer first needs zod:
  * a plan whose answers the quick check (fast-check.ts) takes never builds them (~13 ms of its start-up).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import * as Api from "../schema/index.js";
 import { enveloped, listEnveloped } from "../schema/index.js";
 

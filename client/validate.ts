@@ -1,5 +1,5 @@
 /** Response validation with the zod schemas of schema/api.ts. */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { InvalidResponseError } from "./errors.js";
 
 interface Issue {
@@ -24,7 +24,13 @@ export function firstIssue(issues: readonly Issue[], prefix: PropertyKey[] = [])
   return { path, message: issue.message };
 }
 
-export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, method: string, path: string, status?: number): z.output<S> {
+export function parseResponse<S extends z.ZodMiniType>(
+  schema: S,
+  body: unknown,
+  method: string,
+  path: string,
+  status?: number,
+): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = firstIssue(result.error.issues as unknown as Issue[]);

@@ -25,7 +25,7 @@
  * rebinding), a POST needs Content-Type application/json (415: a cross-site form cannot set it without a CORS
  * preflight, never granted). The device page's form is the one exception (cli-auth.ts).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { DnsRecordType } from "../schema/api.js";
 import { auditRows, writeAudit } from "./core/audit.js";
 import { createSpace } from "./core/auth.js";
@@ -59,38 +59,42 @@ const SystemCase = z.enum([
   "orphan_directory_teardown",
 ]);
 const Schemas = {
-  space: z.strictObject({ id: z.string().min(1).optional(), name: z.string().min(1).optional() }),
-  dns: z.strictObject({ type: DnsRecordType, host: z.string().min(1), value: z.string().min(1) }),
-  dnsRemove: z.strictObject({ type: DnsRecordType, host: z.string().min(1) }),
-  dnsUnavailable: z.strictObject({ host: z.string().min(1), unavailable: z.boolean().default(true) }),
+  space: z.strictObject({ id: z.optional(z.string().check(z.minLength(1))), name: z.optional(z.string().check(z.minLength(1))) }),
+  dns: z.strictObject({ type: DnsRecordType, host: z.string().check(z.minLength(1)), value: z.string().check(z.minLength(1)) }),
+  dnsRemove: z.strictObject({ type: DnsRecordType, host: z.string().check(z.minLength(1)) }),
+  dnsUnavailable: z.strictObject({ host: z.string().check(z.minLength(1)), unavailable: z._default(z.boolean(), true) }),
   fault: z.strictObject({
     kind: z.enum(["latency", "status", "reset", "drop-after-commit"]),
-    method: z.string().optional(),
-    path: z.string().optional(),
-    times: z.number().int().min(1).optional(),
-    status: z.number().int().min(100).max(599).optional(),
-    ms: z.number().int().min(0).optional(),
-    rate: z.number().min(0).max(1).optional(),
-    seed: z.number().int().optional(),
-    statuses: z.array(z.number().int().min(100).max(599)).min(1).optional(),
+    method: z.optional(z.string()),
+    path: z.optional(z.string()),
+    times: z.optional(z.number().check(z.int(), z.minimum(1))),
+    status: z.optional(z.number().check(z.int(), z.minimum(100), z.maximum(599))),
+    ms: z.optional(z.number().check(z.int(), z.minimum(0))),
+    rate: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
+    seed: z.optional(z.number().check(z.int())),
+    statuses: z.optional(z.array(z.number().check(z.int(), z.minimum(100), z.maximum(599))).check(z.minLength(1))),
   }),
-  clock: z.strictObject({ speed: z.number().positive().optional(), advanceMs: z.number().min(0).optional() }),
-  rateLimit: z.strictObject({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }),
+  clock: z.strictObject({ speed: z.optional(z.number().check(z.positive())), advanceMs: z.optional(z.number().check(z.minimum(0))) }),
+  rateLimit: z.strictObject({ limit: z.number().check(z.int(), z.minimum(1)), windowMs: z.number().check(z.int(), z.minimum(1)) }),
   backup: z.strictObject({
-    cubeId: z.string().min(1),
-    name: z.string().min(1).max(128).optional(),
-    sizeBytes: z.number().int().min(1).optional(),
-    status: z.enum(["pending", "complete", "failed"]).optional(),
+    cubeId: z.string().check(z.minLength(1)),
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+    sizeBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
+    status: z.optional(z.enum(["pending", "complete", "failed"])),
   }),
-  device: z.strictObject({ userCode: z.string().min(1), spaceId: z.string().min(1).optional(), approve: z.boolean().optional() }),
-  storageRate: z.strictObject({ bytesPerSecond: z.number().int().min(1024).nullable() }),
-  imageFault: z.strictObject({ image: z.string().min(1), fault: z.enum(["error", "never-running"]).nullable() }),
-  allowance: z.strictObject({ spaceId: z.string().min(1), allowance: z.number().int().min(0).nullable() }),
+  device: z.strictObject({
+    userCode: z.string().check(z.minLength(1)),
+    spaceId: z.optional(z.string().check(z.minLength(1))),
+    approve: z.optional(z.boolean()),
+  }),
+  storageRate: z.strictObject({ bytesPerSecond: z.nullable(z.number().check(z.int(), z.minimum(1024))) }),
+  imageFault: z.strictObject({ image: z.string().check(z.minLength(1)), fault: z.nullable(z.enum(["error", "never-running"])) }),
+  allowance: z.strictObject({ spaceId: z.string().check(z.minLength(1)), allowance: z.nullable(z.number().check(z.int(), z.minimum(0))) }),
   terminate: z.strictObject({
-    cubeId: z.string().min(1),
+    cubeId: z.string().check(z.minLength(1)),
     actorType: z.enum(["admin", "system"]),
-    reason: z.string().min(1),
-    systemCase: SystemCase.optional(),
+    reason: z.string().check(z.minLength(1)),
+    systemCase: z.optional(SystemCase),
   }),
 };
 

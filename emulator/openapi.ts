@@ -3,7 +3,7 @@
  * describes exactly what is served. Response shapes are the reference's components (schema/reference.ts) with the
  * differences below; every other shape, request bodies included, is made from its zod schema in schema/.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ProxyProtocolMismatchBody, TerminationProtectedBody } from "../schema/error-bodies.js";
 import { referenceOpenApi } from "../schema/reference.js";
 import { ref, withProperties, type Operation, type Schema, type Shape } from "./core/openapi-doc.js";

@@ -1,16 +1,9 @@
 /** Diff rules of one custom domain (identity: hostname within its cube). Shared by the fleet diff and the Pulumi Domain resource. */
 import type { Domain } from "../client/api.js";
+import { DOMAIN_DECLARED_SETTINGS } from "../schema/common.js";
 import { domainAddress } from "./address.js";
-import {
-  createdPlan,
-  cubeMoveChange,
-  deletedPlan,
-  fieldChange,
-  resourceChange,
-  type ChangeBase,
-  type ResourcePlan,
-  type View,
-} from "./change.js";
+import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange } from "./change.js";
+import type { ChangeBase, ResourcePlan, View } from "./change.js";
 import { SENSITIVE, sameSet, sameValue, sortedOrNull } from "./compare.js";
 import type { CubeRef, DesiredDomainSpec, FieldChange, Step } from "./types.js";
 
@@ -50,20 +43,7 @@ export function domainSettingChanges(spec: DesiredDomainSpec, live: Domain): Fie
 export function liveDomainView(live: Domain): View {
   const view: View = { id: live.id, hostname: live.hostname, port: live.port };
   const settings: View = {};
-  for (const key of [
-    "securityHeadersMode",
-    "responseHeaderTimeoutSecs",
-    "responseHeaderOverrides",
-    "requestHeaderOverrides",
-    "maxRequestBodyMb",
-    "corsConfig",
-    "originScheme",
-    "responseCompression",
-    "ipAllowList",
-    "ipDenyList",
-    "basicAuthUser",
-    "proxyProtocol",
-  ] as const) {
+  for (const key of DOMAIN_DECLARED_SETTINGS) {
     if (live[key] !== undefined) settings[key] = SET_SETTINGS.includes(key) ? sortedOrNull(live[key] as string[] | null) : live[key];
   }
   view.settings = settings;

@@ -1,16 +1,8 @@
 /** Diff rules of one published TCP port (identity: cubePort in its cube; the SSH mapping is none): the API cannot change one, any difference replaces it. */
 import type { TcpMapping } from "../client/api.js";
 import { portAddress } from "./address.js";
-import {
-  createdPlan,
-  cubeMoveChange,
-  deletedPlan,
-  fieldChange,
-  resourceChange,
-  type ChangeBase,
-  type ResourcePlan,
-  type View,
-} from "./change.js";
+import { createdPlan, cubeMoveChange, deletedPlan, fieldChange, resourceChange } from "./change.js";
+import type { ChangeBase, ResourcePlan, View } from "./change.js";
 import { sameSet, sortedOrNull } from "./compare.js";
 import type { CubeRef, DesiredPortSpec, FieldChange, ProjectedCube, Step } from "./types.js";
 

@@ -1,5 +1,5 @@
 /** check(): Pulumi inputs against the API's zod schemas, EVERY problem a per-property failure; never throws; unknown values are not judged. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, DomainSettings, Hostname } from "../schema/api.js";
 import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
 import { formatIssuePath } from "../engine/errors.js";
@@ -14,34 +14,34 @@ export const PROVIDER_KEY = "__provider";
 export type CheckFailure = { property: string; reason: string };
 export type CheckOutcome = { inputs: Record<string, unknown>; failures: CheckFailure[] };
 
-const CubeId = z.string().min(1, "cubeId must not be empty");
-const AdoptId = z.string().min(1, "adoptId must not be empty").optional();
+const CubeId = z.string().check(z.minLength(1, "cubeId must not be empty"));
+const AdoptId = z.optional(z.string().check(z.minLength(1, "adoptId must not be empty")));
 
-export const CubeInputSchema = CreateCubeRequest.extend({
+export const CubeInputSchema = z.extend(CreateCubeRequest, {
   power: z.optional(Power),
-  sshPort: z.number().int("sshPort must be a whole number").min(1).max(65535).optional(),
+  sshPort: z.optional(z.number().check(z.int("sshPort must be a whole number"), z.minimum(1), z.maximum(65535))),
   adoptId: AdoptId,
 });
 
-export const DomainInputSchema = DomainSettings.omit({ confirmMixedProxyProtocol: true })
-  .extend({
+export const DomainInputSchema = z
+  .extend(z.omit(DomainSettings, { confirmMixedProxyProtocol: true }), {
     port: AttachDomainRequest.shape.port,
     cubeId: CubeId,
     hostname: Hostname,
-    basicAuthPassword: z.string().min(1, "basicAuthPassword must not be empty").optional(),
+    basicAuthPassword: z.optional(z.string().check(z.minLength(1, "basicAuthPassword must not be empty"))),
     ipAllowList: DesiredDomain.shape.ipAllowList,
     ipDenyList: DesiredDomain.shape.ipDenyList,
     adoptId: AdoptId,
   })
-  .superRefine(requireUserWithPassword);
+  .check(z.superRefine(requireUserWithPassword));
 
 /** The file's port entry (`udp`, `allow`) without its defaults: an absent input stays absent. */
 export const TcpMappingInputSchema = z.strictObject({
   cubeId: CubeId,
   cubePort: DesiredPort.shape.cubePort,
   label: DesiredPort.shape.label,
-  udp: z.boolean().optional(),
-  allow: z.array(Cidr).max(500).optional(),
+  udp: z.optional(z.boolean()),
+  allow: z.optional(z.array(Cidr).check(z.maxLength(500))),
   adoptId: AdoptId,
 });
 
@@ -93,7 +93,7 @@ function failuresOf(issue: z.core.$ZodIssue, inputs: unknown): CheckFailure[] {
 
 /** `dropNulls`: a null top-level input is "not set" (no field is nullable); `aliases`: the kind whose deprecated input names are renamed. */
 export function checkInputs(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   news: Record<string, unknown>,
   options: { dropNulls: boolean; aliases?: AliasedKind },
 ): CheckOutcome {

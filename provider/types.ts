@@ -3,7 +3,7 @@
  * JSON-like values only (null, never undefined). Names are the desired-state file's (`hostname`, `udp`, `allow`).
  */
 import { DOMAIN_DECLARED_SETTINGS, type DnsRecord, type DomainSettings } from "../schema/api.js";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { DesiredDomain, DesiredPort, Rollout } from "../schema/desired.js";
 
 export type Power = "running" | "stopped";

@@ -28,6 +28,24 @@ export const CubeName = z
     ),
   );
 
+/** A cube's size as a file declares it (a cube, `defaults:`, a preview's `resources:`). */
+export const DesiredResources = z.strictObject({
+  vcpu: z.number().check(z.int(), z.minimum(1)),
+  ramGb: z.number().check(z.int(), z.minimum(1)),
+  diskGb: z.number().check(
+    z.int(),
+    z.minimum(10),
+    z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
+  ),
+});
+
+/** A whole number (z.int() as a check of z.number(): the same checks, messages and JSON Schema as z.number().int() of zod classic). */
+export const int = () => z.number().check(z.int());
+/** A TCP/UDP port number. */
+export const portNumber = () => z.number().check(z.int(), z.minimum(1), z.maximum(65535));
+/** The API's timestamps (ISO 8601 text, not checked). */
+export const Timestamp = z.string();
+
 export const SSH_KEY_PATTERN = /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
 
 export const USER_DATA_MAX_BYTES = 16 * 1024;
@@ -67,6 +85,26 @@ export const domainSettingFields = {
   ipDenyList: z.optional(z.nullable(z.array(Cidr).check(z.maxLength(50)))),
   proxyProtocol: z.optional(z.nullable(ProxyProtocol)),
 };
+
+/**
+ * The proxy settings a domain reports back as set, so a desired state can declare them and drift shows on them (basicAuthUser
+ * goes with the write-only password; confirmMixedProxyProtocol is a request flag).
+ */
+export const DOMAIN_PROXY_SETTINGS = [
+  "securityHeadersMode",
+  "responseHeaderTimeoutSecs",
+  "responseHeaderOverrides",
+  "requestHeaderOverrides",
+  "maxRequestBodyMb",
+  "corsConfig",
+  "originScheme",
+  "responseCompression",
+  "ipAllowList",
+  "ipDenyList",
+  "proxyProtocol",
+] as const satisfies readonly (keyof typeof domainSettingFields)[];
+/** Every domain setting a desired state, a Pulumi Domain or the engine's view of a domain declares (the password aside). */
+export const DOMAIN_DECLARED_SETTINGS = [...DOMAIN_PROXY_SETTINGS, "basicAuthUser"] as const;
 
 const HOSTNAME = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const Hostname = z

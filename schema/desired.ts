@@ -1,7 +1,7 @@
 /** The desired-state document (cubeform.yaml), in zod/mini (see zod-english.ts); schema/generate.ts makes the editors' JSON Schema of it. */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { Cidr, CorsConfig, CubeName, domainSettingFields, webhookFields } from "./common.js";
+import { Cidr, CorsConfig, CubeName, DesiredResources, domainSettingFields, webhookFields } from "./common.js";
 import { PolicyRule } from "./policy.js";
 import { PreviewBlock } from "./preview.js";
 
@@ -10,15 +10,7 @@ export const API_VERSION = "cubeform/v1";
 export const Power = z.enum(["running", "stopped"]);
 export type Power = z.infer<typeof Power>;
 
-export const DesiredResources = z.strictObject({
-  vcpu: z.number().check(z.int(), z.minimum(1)),
-  ramGb: z.number().check(z.int(), z.minimum(1)),
-  diskGb: z.number().check(
-    z.int(),
-    z.minimum(10),
-    z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
-  ),
-});
+export { DesiredResources };
 
 /** Fields a user may list in lifecycle.ignoreChanges. */
 export const IGNORABLE_FIELDS = [

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { DesiredStateDocument } from "./desired.js";
 
 export const SCHEMA_ID = "https://cubeform.dev/schema/cubeform.schema.json";

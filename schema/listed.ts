@@ -1,14 +1,16 @@
 /**
  * The API answers every plan reads: cubes, their domains and TCP mappings (by the thousand), pagination, prices, regions and
  * images (api.ts exports them too). zod/mini (see zod-english.ts), in a module of their own: the client's quick check
- * (client/fast-check.ts) takes its field tables from these shapes, and a plan must not load zod classic for that.
+ * (client/fast-check.ts) takes its field tables from these shapes, and a plan must not build every API schema for that.
  */
 import "./zod-english.js";
 import * as z from "zod/mini";
-import { CorsConfig, HeaderOverrides, OriginScheme, ProxyProtocol, SecurityHeadersMode } from "./common.js";
+import { CorsConfig, HeaderOverrides, int, OriginScheme, ProxyProtocol, SecurityHeadersMode, Timestamp } from "./common.js";
 
-const int = () => z.number().check(z.int());
-const Timestamp = z.string();
+/** When the API made and last changed a resource (not every answer says). */
+const stamps = { createdAt: z.optional(Timestamp), updatedAt: z.optional(Timestamp) };
+/** A resource of one cube (its domains, its TCP mappings): its id and its cube's. */
+export const cubePart = { id: z.string(), cubeId: z.string() };
 
 export const CubeState = z.enum(["pending", "booting", "running", "stopped", "stopping", "resizing", "error", "deleted"]);
 export type CubeState = z.infer<typeof CubeState>;
@@ -39,14 +41,12 @@ export const Cube = z.object({
   costPerHour: z.optional(z.number()),
   serverDomain: z.optional(z.nullable(z.string())),
   region: z.optional(z.string()),
-  createdAt: z.optional(Timestamp),
-  updatedAt: z.optional(Timestamp),
+  ...stamps,
 });
 export type Cube = z.infer<typeof Cube>;
 
 export const Domain = z.object({
-  id: z.string(),
-  cubeId: z.string(),
+  ...cubePart,
   domain: z.string(),
   port: z.nullable(int()),
   status: z.string(),
@@ -68,14 +68,12 @@ export const Domain = z.object({
   isWildcard: z.boolean(),
   wildcardCertState: z.optional(z.nullable(z.enum(["pending_delegation", "issuing", "ready", "failed"]))),
   acmeDelegationTarget: z.optional(z.nullable(z.string())),
-  createdAt: z.optional(Timestamp),
-  updatedAt: z.optional(Timestamp),
+  ...stamps,
 });
 export type Domain = z.infer<typeof Domain>;
 
 export const TcpMapping = z.object({
-  id: z.string(),
-  cubeId: z.string(),
+  ...cubePart,
   cubePort: int(),
   hostPort: int(),
   host: z.nullable(z.string()),
@@ -84,21 +82,14 @@ export const TcpMapping = z.object({
   isSsh: z.boolean(),
   udpEnabled: z.boolean(),
   whitelistedIps: z.array(z.object({ id: z.string(), cidr: z.string() })),
-  createdAt: z.optional(Timestamp),
-  updatedAt: z.optional(Timestamp),
+  ...stamps,
 });
 export type TcpMapping = z.infer<typeof TcpMapping>;
 
 export const Region = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 export type Region = z.infer<typeof Region>;
 
-export const Image = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.string(),
-  description: z.string(),
-  defaultUser: z.string(),
-});
+export const Image = z.object({ id: z.string(), name: z.string(), version: z.string(), description: z.string(), defaultUser: z.string() });
 export type Image = z.infer<typeof Image>;
 
 export const PricingTier = z.object({

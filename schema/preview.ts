@@ -1,6 +1,7 @@
 /** The `preview:` block of a fleet file: how `cubeform preview up` makes a small copy of the fleet per pull request. zod/mini like desired.ts. */
 import "./zod-english.js";
 import * as z from "zod/mini";
+import { DesiredResources } from "./common.js";
 
 /** The placeholders a preview hostname template may use. */
 export const PREVIEW_PLACEHOLDERS = ["{name}", "{id}"] as const;
@@ -28,16 +29,6 @@ export const PreviewBlock = z.strictObject({
   /** At most this many members of each group of replicas in a preview. */
   replicas: z.optional(z.number().check(z.int(), z.minimum(1))),
   /** Every preview cube's resources (smaller than the fleet's, usually). */
-  resources: z.optional(
-    z.strictObject({
-      vcpu: z.number().check(z.int(), z.minimum(1)),
-      ramGb: z.number().check(z.int(), z.minimum(1)),
-      diskGb: z.number().check(
-        z.int(),
-        z.minimum(10),
-        z.refine((n) => n % 5 === 0, "diskGb must be a multiple of 5"),
-      ),
-    }),
-  ),
+  resources: z.optional(DesiredResources),
 });
 export type PreviewBlock = z.infer<typeof PreviewBlock>;

@@ -104,6 +104,25 @@ describe("source layout", () => {
     expect(flagsOf('throw new Error("use -f/--file to name it")', "x.ts")).toEqual(["-f"]);
   });
 
+  it("one zod dialect: product code imports zod/mini (and zod's core), never zod classic (zod, zod/v4, zod/v4/classic)", () => {
+    const classic = /^zod(\/v4(\/classic(\/.*)?)?)?$/;
+    const product = [...graph.edges.keys()];
+    expect(
+      product.flatMap((file) =>
+        specifiersOf(file)
+          .filter((spec) => classic.test(spec))
+          .map((spec) => `${file} → ${spec}`),
+      ),
+    ).toEqual([]);
+    // The check sees both kinds of import, and lets zod/mini and zod's core through.
+    expect(specifiersOf("schema/api.ts")).toContain("zod/mini");
+    expect(
+      ['import { z } from "zod"', 'import type { z } from "zod/v4"', 'from "zod/mini"', 'from "zod/v4/core"'].map((line) =>
+        classic.test(/"(.*)"/.exec(line)![1]!),
+      ),
+    ).toEqual([true, true, false, false]);
+  });
+
   it("reconciler/ has floors: actions never import each other, only commands/ (and main.ts, for the list) import commands/", () => {
     expect(importsFromTo(["reconciler/actions/"], ["reconciler/actions/"])).toEqual([]);
     const outside = [...graph.edges.keys()]

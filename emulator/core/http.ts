@@ -1,5 +1,5 @@
 /** Socket-free request/response types of the emulator core, and the error helpers. */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 export interface ApiRequest {
   method: string;
@@ -52,7 +52,7 @@ export function json(status: number, body: unknown): ApiResponse {
 export const SUCCESS = { success: true } as const;
 
 /** Validates a JSON body with a request schema, or throws 400 naming the offending field. */
-export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   throw badRequest(result.error.issues.map(describeIssue).join("; "));

@@ -2,7 +2,7 @@
  * How a route describes itself in the served OpenAPI document (emulator/openapi.ts builds the
  * document from the routes): the helpers below write the response shapes.
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { SuccessResponse } from "../../schema/api.js";
 
 export type Schema = Record<string, unknown>;
@@ -14,7 +14,7 @@ export interface Operation {
   summary: string;
   tag: string;
   /** The zod schema the route validates its JSON body with. */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   /** A POST body is required unless this is set. */
   bodyOptional?: true;
   ok: [number, Shape | null];

@@ -1,6 +1,6 @@
 /**
  * The values the commands parse their flags into, and the zod schemas that do it (one clear error per bad flag): what actions
- * and session/ take, apart from commander's declarations (commands/). zod/mini, so that `cubeform validate` loads no zod classic.
+ * and session/ take, apart from commander's declarations (commands/). zod/mini, as all product code (schema/zod-english.ts).
  */
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";

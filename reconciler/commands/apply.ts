@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { CliError } from "../errors.js";
 import { addPlanFlagOptions, addSessionOptions, addStepWaitOptions, exitWith } from "./options.js";
@@ -14,11 +14,11 @@ const ApplyFormat = z.enum(["text", "json"]);
 const ApplyOptions = z.object({
   ...SessionOptions.shape,
   ...PlanFlagOptions.shape,
-  autoApprove: z.boolean().default(false),
-  format: ApplyFormat.default("text"),
+  autoApprove: z._default(z.boolean(), false),
+  format: z._default(ApplyFormat, "text"),
   ...StepWaitOptions.shape,
   ...PolicyOptions.shape,
-  lockTimeout: z.string().default("5m"),
+  lockTimeout: z._default(z.string(), "5m"),
   ...NotifyOptions.shape,
   ...StatusOptions.shape,
 });

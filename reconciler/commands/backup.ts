@@ -1,11 +1,11 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addDay2Options, addYesOption, exitWith, shareExamples } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
 import { day2Context as context, YesOption } from "../arguments/connect.js";
 
-const DownloadOptions = z.object({ out: z.string().min(1).optional(), force: z.boolean().default(false) });
+const DownloadOptions = z.object({ out: z.optional(z.string().check(z.minLength(1))), force: z._default(z.boolean(), false) });
 
 export function register(program: Command, io: CliIo): void {
   const backup = program
@@ -64,7 +64,7 @@ Backups are named by name or id. Exit codes: 0 done, 1 error (one line on stderr
     ),
   ).action(async (ref: string, raw: unknown) => {
     const { runBackupShare } = await import("../actions/backup.js");
-    const { to } = parseOptions(z.object({ to: z.string().trim().min(1, "name the destination space's id") }), raw);
+    const { to } = parseOptions(z.object({ to: z.string().check(z.trim(), z.minLength(1, "name the destination space's id")) }), raw);
     const { yes } = parseOptions(YesOption, raw);
     exitWith(await runBackupShare({ ...context(raw, io), backup: ref, to, yes }, io));
   });

@@ -1,11 +1,11 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addDay2Options, addWaitOptions, addYesOption, exitWith, shareExamples } from "./options.js";
 import { parseOptions, waitOptionsOf } from "../arguments/options.js";
 import { day2Context as context, YesOption } from "../arguments/connect.js";
 
-const SshOptions = z.object({ exec: z.boolean().default(false), identity: z.string().min(1).optional() });
+const SshOptions = z.object({ exec: z._default(z.boolean(), false), identity: z.optional(z.string().check(z.minLength(1))) });
 
 export function register(program: Command, io: CliIo): void {
   const cube = program

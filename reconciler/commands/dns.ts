@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, addDnsReadOptions, addWaitOptions, exitWith, parseRateLimit } from "./options.js";
 import { DNS_FORMATS, parseOptions, waitOptionsOf } from "../arguments/options.js";
@@ -9,7 +9,13 @@ const DnsOptions = z.object({
   ...ConnectOptions.shape,
   ...DnsReadOptions.shape,
   // "table" was the text format's name before it was called text like every other command's.
-  format: z.preprocess((value) => (value === "table" ? "text" : value), z.enum(DNS_FORMATS)).default("text"),
+  format: z._default(
+    z.pipe(
+      z.transform((value) => (value === "table" ? "text" : value)),
+      z.enum(DNS_FORMATS),
+    ),
+    "text",
+  ),
 });
 
 export function register(program: Command, io: CliIo): void {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addDnsReadOptions, addFormatOption, addSessionOptions, exitWith } from "./options.js";
 import { FormatOption, parseOptions } from "../arguments/options.js";

@@ -1,16 +1,16 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { exitWith } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
 
 const EmulatorOptions = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(0),
-  apiKey: z.string().min(1).optional(),
-  space: z.string().min(1).optional(),
-  state: z.string().min(1).optional(),
-  rateLimit: z.string().optional(),
-  deliverAnywhere: z.boolean().default(false),
+  port: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
+  apiKey: z.optional(z.string().check(z.minLength(1))),
+  space: z.optional(z.string().check(z.minLength(1))),
+  state: z.optional(z.string().check(z.minLength(1))),
+  rateLimit: z.optional(z.string()),
+  deliverAnywhere: z._default(z.boolean(), false),
 });
 
 export function register(program: Command, io: CliIo): void {

@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, exitWith, parseRateLimit } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
@@ -7,11 +7,12 @@ import { ConnectOptions } from "../arguments/connect.js";
 
 const ImportOptions = z.object({
   ...ConnectOptions.shape,
-  output: z.string().min(1).optional(),
-  force: z.boolean().default(false),
-  format: z
-    .enum(["yaml", "pulumi"], { message: "--format (-o) must be yaml or pulumi; the file to write is -O/--output FILE" })
-    .default("yaml"),
+  output: z.optional(z.string().check(z.minLength(1))),
+  force: z._default(z.boolean(), false),
+  format: z._default(
+    z.enum(["yaml", "pulumi"], { message: "--format (-o) must be yaml or pulumi; the file to write is -O/--output FILE" }),
+    "yaml",
+  ),
 });
 
 export function register(program: Command, io: CliIo): void {

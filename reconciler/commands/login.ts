@@ -1,13 +1,13 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { exitWith } from "./options.js";
 import { DAY2_FORMATS, parseOptions } from "../arguments/options.js";
 
 const LoginOptions = z.object({
-  baseUrl: z.string().min(1).optional(),
-  context: z.string().trim().min(1).default("default"),
-  format: z.enum(DAY2_FORMATS).default("text"),
+  baseUrl: z.optional(z.string().check(z.minLength(1))),
+  context: z._default(z.string().check(z.trim(), z.minLength(1)), "default"),
+  format: z._default(z.enum(DAY2_FORMATS), "text"),
 });
 
 export function register(program: Command, io: CliIo): void {

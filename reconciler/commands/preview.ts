@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, exitWith, shareExamples } from "./options.js";
 import { durationFlag, FileOptions, parseOptions, RepoOptions } from "../arguments/options.js";
@@ -12,14 +12,14 @@ const PreviewOptions = z.object({
   ...ConnectOptions.shape,
   ...RepoOptions.shape,
   ...StepWaitOptions.shape,
-  format: PreviewFormat.default("text"),
-  lockTimeout: z.string().default("5m"),
-  allowUnknownCost: z.boolean().default(false),
-  pricingTimeout: z.number().positive().optional(),
+  format: z._default(PreviewFormat, "text"),
+  lockTimeout: z._default(z.string(), "5m"),
+  allowUnknownCost: z._default(z.boolean(), false),
+  pricingTimeout: z.optional(z.number().check(z.positive())),
 });
 
-const IdOption = z.object({ id: z.string().min(1) });
-const SweepOptions = z.object({ keep: z.string().optional(), olderThan: z.string().optional(), dryRun: z.boolean().default(false) });
+const IdOption = z.object({ id: z.string().check(z.minLength(1)) });
+const SweepOptions = z.object({ keep: z.optional(z.string()), olderThan: z.optional(z.string()), dryRun: z._default(z.boolean(), false) });
 
 function addPreviewOptions(command: Command, formats: readonly string[]): Command {
   return addStepWaitOptions(addRepoOptions(addConnectOptions(addFileOption(command))))

@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, addDnsReadOptions, addTargetOption, collect, exitWith, parseRateLimit } from "./options.js";
 import { DAY2_FORMATS, parseOptions } from "../arguments/options.js";
@@ -9,8 +9,8 @@ const ShowOptions = z.object({
   ...ConnectOptions.shape,
   ...DnsReadOptions.shape,
   ...TargetOption.shape,
-  file: z.array(z.string().min(1)).default([]),
-  format: z.enum(DAY2_FORMATS).default("text"),
+  file: z._default(z.array(z.string().check(z.minLength(1))), []),
+  format: z._default(z.enum(DAY2_FORMATS), "text"),
 });
 
 export function register(program: Command, io: CliIo): void {

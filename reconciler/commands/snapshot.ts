@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addDay2Options, addWaitOptions, addYesOption, exitWith, shareExamples } from "./options.js";
 import { parseOptions, waitOptionsOf } from "../arguments/options.js";
@@ -7,7 +7,7 @@ import { day2Context as context, YesOption } from "../arguments/connect.js";
 
 const IgnoreNotFound = z.object({ ignoreNotFound: z._default(z.boolean(), false) });
 
-const TakeOptions = z.object({ name: z.string().min(1).max(128).optional() });
+const TakeOptions = z.object({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(128))) });
 
 export function register(program: Command, io: CliIo): void {
   const snapshot = program

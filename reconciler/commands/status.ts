@@ -1,15 +1,15 @@
 import { Option, type Command } from "commander";
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { exitWith } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
 
 const StatusOptions = z.object({
-  url: z.string().min(1, "--url names the watch's HTTP port, e.g. --url http://127.0.0.1:9464"),
-  statusAuthFile: z.string().min(1).optional(),
+  url: z.string().check(z.minLength(1, "--url names the watch's HTTP port, e.g. --url http://127.0.0.1:9464")),
+  statusAuthFile: z.optional(z.string().check(z.minLength(1))),
   format: z.enum(["text", "json", "yaml"]),
-  timeout: z.coerce.number().int().min(1).max(600).default(10),
+  timeout: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(600)), 10),
 });
 
 export function register(program: Command, io: CliIo): void {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { cwdOf, type CliIo } from "../io.js";
 import { addDay2Options, addWaitOptions, exitWith, parseRateLimit } from "./options.js";
 import { parseOptions, waitOptionsOf } from "../arguments/options.js";
@@ -7,21 +7,22 @@ import { Day2Options } from "../arguments/connect.js";
 
 const UploadOptions = z.object({
   ...Day2Options.shape,
-  name: z.string().trim().min(1, "name the new cube").max(64, "at most 64 characters"),
-  sshKey: z.string().min(1).optional(),
-  keepSshKeys: z.boolean().default(false),
-  vcpu: z.coerce.number().int().min(1).optional(),
-  ramGb: z.coerce.number().int().min(1).optional(),
-  diskGb: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .refine((n) => n % 5 === 0, "a multiple of 5")
-    .optional(),
-  image: z.string().min(1).optional(),
-  region: z.string().min(1).optional(),
-  concurrency: z.coerce.number().int().min(1).max(16).default(4),
-  keep: z.boolean().default(false),
+  name: z.string().check(z.trim(), z.minLength(1, "name the new cube"), z.maxLength(64, "at most 64 characters")),
+  sshKey: z.optional(z.string().check(z.minLength(1))),
+  keepSshKeys: z._default(z.boolean(), false),
+  vcpu: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+  ramGb: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+  diskGb: z.optional(
+    z.coerce.number().check(
+      z.int(),
+      z.minimum(10),
+      z.refine((n) => n % 5 === 0, "a multiple of 5"),
+    ),
+  ),
+  image: z.optional(z.string().check(z.minLength(1))),
+  region: z.optional(z.string().check(z.minLength(1))),
+  concurrency: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(16)), 4),
+  keep: z._default(z.boolean(), false),
 });
 
 export function register(program: Command, io: CliIo): void {

@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { writeLine, type CliIo } from "../io.js";
 import { VERSION } from "../version.js";
 import { parseOptions } from "../arguments/options.js";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CliError } from "../errors.js";
 import { cwdOf, type CliIo } from "../io.js";
 import { parseDuration } from "../../system/time.js";
@@ -15,17 +15,17 @@ const WatchOptions = z.object({
   ...SessionOptions.shape,
   ...PlanFlagOptions.shape,
   policy: PolicyOptions.shape.policy,
-  apply: z.boolean().default(false),
-  interval: z.string().default("60s"),
-  once: z.boolean().default(false),
-  metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
-  metricsHost: z.string().min(1).default("127.0.0.1"),
+  apply: z._default(z.boolean(), false),
+  interval: z._default(z.string(), "60s"),
+  once: z._default(z.boolean(), false),
+  metricsPort: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535))),
+  metricsHost: z._default(z.string().check(z.minLength(1)), "127.0.0.1"),
   ...StepWaitOptions.shape,
-  listen: z.string().min(1).optional(),
-  pushSecretFile: z.string().min(1).optional(),
+  listen: z.optional(z.string().check(z.minLength(1))),
+  pushSecretFile: z.optional(z.string().check(z.minLength(1))),
   ...NotifyOptions.shape,
   ...StatusOptions.shape,
-  statusAuthFile: z.string().min(1).optional(),
+  statusAuthFile: z.optional(z.string().check(z.minLength(1))),
 });
 
 export function register(program: Command, io: CliIo): void {

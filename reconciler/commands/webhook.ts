@@ -1,12 +1,15 @@
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CliIo } from "../io.js";
 import { addDay2Options, exitWith, shareExamples } from "./options.js";
 import { parseOptions } from "../arguments/options.js";
 import { day2Context as context } from "../arguments/connect.js";
 
 const DeliveriesOptions = z.object({
-  limit: z.coerce.number().int().min(1, "--limit must be 1 to 100").max(100, "--limit must be 1 to 100").default(50),
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.minimum(1, "--limit must be 1 to 100"), z.maximum(100, "--limit must be 1 to 100")),
+    50,
+  ),
 });
 
 export function register(program: Command, io: CliIo): void {
