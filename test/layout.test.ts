@@ -115,12 +115,19 @@ describe("source layout", () => {
     expect(flagsOf('throw new Error("use -f/--file to name it")', "x.ts")).toEqual(["-f"]);
   });
 
-  it("reconciler/ has floors: actions never import each other, and nothing outside commands/ imports it but main.ts (for the list)", () => {
+  it("reconciler/ has floors: actions never import each other, nothing below them imports one, nothing outside commands/ imports it but main.ts", () => {
     expect(importsFromTo(["reconciler/actions/"], ["reconciler/actions/"])).toEqual([]);
     // Option value types live in reconciler/arguments/: a plan's context, followed from the command to the request, never climbs back.
     const outside = folders.map((f) => `${f}/`);
     const intoCommands = importsFromTo(outside, ["reconciler/commands/"]).filter((edge) => !edge.startsWith("reconciler/commands/"));
     expect(intoCommands).toEqual(["reconciler/main.ts → reconciler/commands/index.ts"]);
+    // Nor does anything below the actions (session/, report/, render/, arguments/, watch/…) import an action.
+    const intoActions = [...graph.edges].flatMap(([file, targets]) =>
+      /^reconciler\/(commands|actions)\//.test(file)
+        ? []
+        : targets.filter((t) => t.startsWith("reconciler/actions/")).map((t) => `${file} → ${t}`),
+    );
+    expect(intoActions).toEqual([]);
   });
 
   it("reconciler/'s root holds only the CLI's entry and what every floor shares: a new file goes into a floor", () => {
