@@ -171,7 +171,7 @@ function apiNamesOf(text: string, file: string): string[] {
 const DOORS: Record<string, string[]> = {
   desired: ["index.ts", "git.ts", "errors.ts"],
   engine: ["index.ts", "types.ts", "light.ts"],
-  client: ["index.ts", "api.ts", "light.ts"],
+  client: ["index.ts", "api.ts", "light.ts", "dispatcher.ts"],
   emulator: ["index.ts", "cli.ts"],
   provider: ["index.ts", "runtime.ts"],
 };

@@ -1,5 +1,5 @@
 /** `cubeform status`: GET /status of a running watch, printed as text (render/status.ts), JSON or YAML. */
-import { createNetwork } from "../../client/light.js";
+import { createNetwork } from "../../client/dispatcher.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import type { WatchStatus } from "../metrics/status.js";

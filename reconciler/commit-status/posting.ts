@@ -1,5 +1,5 @@
 /** The observer that posts a run's statuses: a queue on the process's proxy-aware HTTP dispatcher, redacting what it logs. */
-import { createNetwork } from "../../client/light.js";
+import { createNetwork } from "../../client/dispatcher.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
 import type { LabeledCounter } from "../metrics/registry.js";
