@@ -1,16 +1,7 @@
 /** The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube (diffed by planCubeResource). */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import {
-  cubeAddress,
-  deleteCubeSteps,
-  errorCode,
-  ignoreNotFound,
-  isNotFound,
-  planCubeResource,
-  type DesiredCubeSpec,
-  type ObservedCube,
-  type Step,
-} from "../engine/index.js";
+import { cubeAddress, deleteCubeSteps, errorCode, ignoreNotFound, isNotFound, planCubeResource } from "../engine/index.js";
+import type { DesiredCubeSpec, ObservedCube, Step } from "../engine/index.js";
 import type { CubeApi, TcpMapping } from "../client/api.js";
 import type { Cube } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
