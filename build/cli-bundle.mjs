@@ -5,7 +5,9 @@
  * files (zod alone is ~95), bundled about 13. Code splitting keeps the commands lazy: each
  * command module that reconciler/commands/index.ts loads with import() is its own chunk, and
  * the code several commands share is in shared chunks, so a run still loads only what its
- * command needs (test/reconciler/commands.lazy.test.ts).
+ * command needs (test/reconciler/commands.lazy.test.ts). Splitting goes by module, not by what is used: a folder's door that
+ * re-exports the whole folder puts all of it in the chunks of every command that imports the door, even with "sideEffects": false
+ * (esbuild 0.28), hence the light doors that start-up enters by (engine/light.ts, client/light.ts).
  *
  * The chunks are CommonJS scripts (esbuild splits ESM only, so each ESM chunk is then turned
  * into CommonJS by esbuild's own transform; an import() becomes a require() in a promise):

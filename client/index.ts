@@ -35,7 +35,10 @@ export {
   type DownloadResult,
   type TransferProgress,
 } from "./download.js";
-export type { ClientLogEvent, ClientLogEventType, RetrySettings } from "./http.js";
+export { DEFAULT_CONNECTIONS, MAX_DEFAULT_CONNECTIONS, type ClientLogEvent, type ClientLogEventType, type RetrySettings } from "./http.js";
+export { createNetwork, type Network } from "./dispatcher.js";
+export { deviceLogin, type DeviceLoginOptions } from "./device-login.js";
+export { ReadMemo } from "./read-memo.js";
 export type { RateWait, RateWaitListener } from "./throttle.js";
 export {
   CubeApiError,

@@ -1,5 +1,5 @@
 /** Problems of loading desired state: each with a stable `code` and the exit code the CLI maps it to. */
-import { formatIssuePath } from "../engine/errors.js";
+import { formatIssuePath } from "../schema/issue-path.js";
 import type { SourceRevision } from "../engine/types.js";
 
 /** A problem in a desired-state file, at a position a person can jump to. */

@@ -1,8 +1,7 @@
 /** The validated document → DesiredState: merges defaults, reads files, makes SecretRefs, checks what the schema cannot; every issue at once. */
 import { SSH_KEY_PATTERN, USER_DATA_MAX_BYTES } from "../schema/common.js";
 import type { Defaults, DesiredCubeInput, DesiredDomain, DesiredPort, DesiredStateDocument, DesiredWebhook } from "../schema/desired.js";
-import { DEFAULT_SSH_PORT } from "../engine/cube-rules.js";
-import { groupIssues, groupSpec, memberHostname, memberInput, memberNameIssues } from "../engine/replicas.js";
+import { DEFAULT_SSH_PORT, groupIssues, groupSpec, memberHostname, memberInput, memberNameIssues } from "../engine/light.js";
 import type {
   DesiredCubeSpec,
   DesiredDomainSpec,

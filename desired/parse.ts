@@ -5,7 +5,7 @@
  * same walk resolves `${env:…}` (env.ts), the same schemas check, and normalize.ts makes the DesiredState.
  */
 import type { DesiredStateDocument } from "../schema/desired.js";
-import { memberName } from "../engine/replicas.js";
+import { memberName } from "../engine/light.js";
 import type { Position } from "./errors.js";
 import type { IssuePath } from "./issue-text.js";
 

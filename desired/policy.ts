@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { $ZodIssue } from "zod/v4/core";
-import type { SourcedRule } from "../engine/policy.js";
+import type { SourcedRule } from "../engine/index.js";
 import type { PolicyRule } from "../schema/policy.js";
 import { PolicyDocument } from "../schema/policy.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";

@@ -12,11 +12,6 @@ export class EngineError extends Error {
   }
 }
 
-/** ["cubes", 2, "image"] → "cubes[2].image". */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
-}
-
 /** A saved plan was computed from a state that has changed since. */
 export class StalePlanError extends EngineError {
   constructor(readonly differences: string[]) {

@@ -19,6 +19,7 @@ export {
   DEFAULT_SSH_PORT,
   cubeFieldChanges,
   createCubeBody,
+  deleteCubeSteps,
   liveCubeView,
   desiredCubeView,
   sshMapping,
@@ -28,7 +29,7 @@ export {
 } from "./cube-rules.js";
 export { domainSettingChanges, planDomain, type DomainPlanInput } from "./domain-rules.js";
 export { portFieldChanges, planPort, type PortPlanInput } from "./port-rules.js";
-export { planWebhook, planWebhooks, liveWebhookView, webhookFieldChanges, type WebhookPlan } from "./webhook-rules.js";
+export { createWebhookBody, planWebhook, planWebhooks, liveWebhookView, webhookFieldChanges, type WebhookPlan } from "./webhook-rules.js";
 export { matchCubes, type CubeMatch, type CubeMatching } from "./identity.js";
 export {
   planCubeResource,
@@ -67,8 +68,8 @@ export { cutRefusedChanges, markRefused, refusedOf, type PolicyCut } from "./pol
 export { runRolloutBatch } from "./rollout.js";
 export { DEFAULT_ROLLOUT_TIMING, type RolloutTiming } from "./rollout-plan.js";
 export { probeMember, expandPlaceholders, type HealthProbe, type ProbeResult, type ProbeTarget } from "./health.js";
-export { memberName, memberIndex } from "./replicas.js";
-export type { RolloutPhase } from "./context.js";
+export { memberName, memberIndex, memberHostname, memberInput, memberNameIssues, groupIssues, groupSpec } from "./replicas.js";
+export { errorCode, ignoreNotFound, isNotFound, type RolloutPhase } from "./context.js";
 export {
   findPreviews,
   previewDesiredState,

@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { AttachDomainRequest, Cidr, CreateCubeRequest, CreateWebhookRequest, DomainSettings, Hostname } from "../schema/api.js";
 import { DesiredDomain, DesiredPort, Power, requireUserWithPassword } from "../schema/desired.js";
-import { formatIssuePath } from "../engine/errors.js";
+import { formatIssuePath } from "../schema/issue-path.js";
 import { withCurrentNames, type AliasedKind } from "./aliases.js";
 
 /** rpc.unknownValue: what an input that is not known yet (preview) looks like to the provider. */

@@ -6,11 +6,11 @@
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import * as z from "zod/mini";
 import { DesiredStateError, normalize } from "../desired/index.js";
+import { formatIssuePath } from "../schema/issue-path.js";
 import {
   apply,
   diff,
   sameValue,
-  formatIssuePath,
   memberIndex,
   observe,
   type DesiredState,

@@ -1,10 +1,8 @@
 /** The Cube resource: Pulumi inputs/outputs ↔ the engine's DesiredCubeSpec / ObservedCube (diffed by planCubeResource). */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { cubeAddress, planCubeResource, type DesiredCubeSpec, type ObservedCube, type Step } from "../engine/index.js";
-import { errorCode, ignoreNotFound, isNotFound } from "../engine/context.js";
-import { deleteCubeSteps } from "../engine/cube-rules.js";
-import type { CubeApi } from "../client/index.js";
-import type { TcpMapping } from "../client/api.js";
+import { cubeAddress, deleteCubeSteps, errorCode, ignoreNotFound, isNotFound, planCubeResource } from "../engine/index.js";
+import type { DesiredCubeSpec, ObservedCube, Step } from "../engine/index.js";
+import type { CubeApi, TcpMapping } from "../client/api.js";
 import type { Cube } from "../schema/api.js";
 import { adoptIdOf, adoptionNotFound, requireNoop } from "./adopt.js";
 import { containsUnknown, PROVIDER_KEY, userInputs } from "./check.js";

@@ -2,7 +2,7 @@
  * Pulumi ids of the cube's sub-resources are "<cubeId>/<childId>": the API addresses domains and TCP mappings under their
  * cube, so the id alone is enough for read, delete and import. A bare child id (import) is looked up across the space.
  */
-import { ignoreNotFound } from "../engine/context.js";
+import { ignoreNotFound } from "../engine/index.js";
 import { apiClient } from "./settings.js";
 
 export const childId = (cubeId: string, id: string): string => `${cubeId}/${id}`;

@@ -3,6 +3,7 @@ import {
   bodyDigest,
   cubeAddress,
   type ExecContext,
+  ignoreNotFound,
   memoryJournal,
   runSteps,
   type CubeRef,
@@ -13,7 +14,6 @@ import {
   type StepOutcome,
 } from "../engine/index.js";
 import type { CubeApi } from "../client/index.js";
-import { ignoreNotFound } from "../engine/context.js";
 import { StepFailure } from "./errors.js";
 import { parseChildId } from "./ids.js";
 import { apiClient, currentSettings } from "./settings.js";

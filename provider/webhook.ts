@@ -3,9 +3,7 @@
  * so no event is missed) with a new signing secret, returned once at create: an output the resource class marks secret.
  */
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
-import { planWebhook, type DesiredWebhookSpec } from "../engine/index.js";
-import { ignoreNotFound } from "../engine/context.js";
-import { createWebhookBody } from "../engine/webhook-rules.js";
+import { createWebhookBody, ignoreNotFound, planWebhook, type DesiredWebhookSpec } from "../engine/index.js";
 import type { Webhook } from "../schema/api.js";
 import { userInputs } from "./check.js";
 import { apiClient } from "./settings.js";

@@ -1,7 +1,7 @@
 /** `cubeform backup list|show|download|share|shares|accept|decline|cancel`: the space's backups and sharing them (live-api-facts.md §4). */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { newIdempotencyKey } from "../../client/keys.js";
+import { newIdempotencyKey } from "../../client/light.js";
 import type { CubeApi } from "../../client/api.js";
 import type { Backup, BackupShare } from "../../schema/api.js";
 import { CliError } from "../errors.js";

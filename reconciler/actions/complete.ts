@@ -3,8 +3,7 @@
  * Run at Tab time, so it never shows an error and never hangs: one list request with no retries, bounded by a short timeout;
  * on any failure (no key, API down, refused key, timeout) it prints nothing and exits 0.
  */
-import { createClient } from "../../client/cube-client.js";
-import { clientConfigFromEnv, type ClientConfig } from "../../client/config.js";
+import { clientConfigFromEnv, createClient, type ClientConfig } from "../../client/light.js";
 import type { CliIo } from "../io.js";
 import { credentialsFrom } from "../session/credentials.js";
 

@@ -2,10 +2,7 @@
  * `cubeform login`: the API's device login, then the key is saved where the service's own CLI keeps it ($XDG_CONFIG_HOME/krova/config.json, 0600),
  * so later commands (and `krova`) need no variable. The key is never printed.
  */
-import { DEFAULT_BASE_URL } from "../../client/config.js";
-import { createClient } from "../../client/cube-client.js";
-import { deviceLogin } from "../../client/device-login.js";
-import { createNetwork } from "../../client/dispatcher.js";
+import { createClient, createNetwork, DEFAULT_BASE_URL, deviceLogin } from "../../client/index.js";
 import { saveContext } from "../session/credentials.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";

@@ -1,6 +1,6 @@
 /** `cubeform snapshot take|list|restore|delete`: a cube's snapshots, by cube name or id. */
 import type { CubeApi } from "../../client/api.js";
-import { newIdempotencyKey } from "../../client/keys.js";
+import { newIdempotencyKey } from "../../client/light.js";
 import type { Cube, Snapshot } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";

@@ -3,14 +3,13 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { SSH_PUBLIC_KEY_FILE } from "../../desired/index.js";
 import { readRegularText } from "../../system/files.js";
-import { newIdempotencyKey } from "../../client/keys.js";
+import { isCubeApiError, newIdempotencyKey } from "../../client/light.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";
 import { CliError } from "../errors.js";
 import { writeLine, type CliIo } from "../io.js";
 import { formatBytes, progressLine } from "../render/progress.js";
 import { printJson, say, withApi, type Day2Context, type WaitFlags, waitForState } from "../session/day2.js";
 import type { CubeApi } from "../../client/api.js";
-import { isCubeApiError } from "../../client/errors.js";
 import { escapeText } from "../render/escape.js";
 
 export const DEFAULT_IMAGE = "ubuntu-24.04";

@@ -2,7 +2,7 @@
  * `cubeform watch`: the GitOps loop. Each round re-reads the file, observes and plans; with --apply it carries the plan out, else reports the drift.
  * A stop request lets the step under way finish, then ends the loop with exit 0.
  */
-import type { ApplyResult, Plan, ResourceChange, StepOutcome } from "../../engine/index.js";
+import { isOverBudget, policyBlocks, type ApplyResult, type Plan, type ResourceChange, type StepOutcome } from "../../engine/index.js";
 import type { Connection } from "../session/connect.js";
 import type { StepWaits } from "../arguments/connect.js";
 import { CliError, formatProblem, hasCode, LoadError } from "../errors.js";
@@ -19,8 +19,6 @@ import { pageHeaders, renderPage } from "../status-page/page.js";
 import { notifyCounters, watchMetrics, type WatchMetrics } from "../metrics/watch-metrics.js";
 import { renderPlan } from "../render/index.js";
 import { blockedChanges, summaryLine, visibleChanges } from "../render/values.js";
-import { isOverBudget } from "../../engine/cost.js";
-import { policyBlocks } from "../../engine/policy.js";
 import { refusedLines, withoutRefusedChanges } from "../session/policy.js";
 import { applyPlan, applySummaryLines, firstFailure } from "../watch/apply-plan.js";
 import { Backoff } from "../watch/backoff.js";

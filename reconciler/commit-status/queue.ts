@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from "undici";
 import { Backoff } from "../watch/backoff.js";
-import { parseRetryAfter } from "../../client/index.js";
+import { parseRetryAfter } from "../../client/light.js";
 import type { CommitStatus, Forge } from "./types.js";
 
 export type Outcome = "posted" | "retried" | "failed";

@@ -3,7 +3,7 @@
  * CUBEFORM_STATUS_TOKEN, never from argv; the repository and the API root are derived from --repo's URL when they can be.
  */
 import { resolve } from "node:path";
-import { isLoopbackHost } from "../../client/index.js";
+import { isLoopbackHost } from "../../client/light.js";
 import { CliError } from "../errors.js";
 import { FileReadError, readRegularText } from "../../system/files.js";
 import { GITHUB_API, githubForge } from "./github.js";

@@ -1,4 +1,4 @@
-import type { MutationPacer } from "../../client/pacer.js";
+import type { MutationPacer } from "../../client/light.js";
 import type { RolloutRecord } from "../../engine/types.js";
 import type { WatchObserver } from "../watch/events.js";
 import { FeatureStatus, type FeatureLists } from "./feature-status.js";

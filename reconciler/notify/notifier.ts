@@ -1,6 +1,6 @@
 /** The sending side of `--notify`: the targets checked, the secret read, bodies rendered, signed and redacted, deliveries queued. */
 import { createNetwork } from "../../client/dispatcher.js";
-import { isLoopbackHost } from "../../client/index.js";
+import { isLoopbackHost } from "../../client/light.js";
 import { readRegularTextAsync } from "../../system/files.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";

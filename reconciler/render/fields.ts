@@ -8,7 +8,7 @@
  * A replacement shows every field of the new resource, those that differ as `~`. Nested objects open one member per line; deeper values stay on one
  * line when they fit.
  */
-import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/compare.js";
+import { KNOWN_AFTER_APPLY, SENSITIVE } from "../../engine/light.js";
 import { isReplace, type FieldChange, type ResourceChange } from "../../engine/types.js";
 import { escapeText as t } from "./escape.js";
 

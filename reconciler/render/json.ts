@@ -2,8 +2,7 @@
  * `--format json` of plan and drift, formatVersion 3: every address in `changes`, a plain noop without `before`/`after`; no `priorState`
  * (only `plan --out` needs it); bodies named as the file names fields. Written in chunks as fast as the reader takes them.
  */
-import { withoutNoopBodies } from "../../engine/change.js";
-import { isOverBudget } from "../../engine/cost.js";
+import { isOverBudget, withoutNoopBodies } from "../../engine/index.js";
 import type { Plan, PlanSummary, ResourceChange } from "../../engine/types.js";
 import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";

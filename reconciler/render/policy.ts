@@ -1,5 +1,5 @@
 /** How each format shows a plan's policy violations (issue 36): under the resource, with the rule, what it saw and how to fix it. */
-import { blocksApply } from "../../engine/policy.js";
+import { blocksApply } from "../../engine/light.js";
 import type { Plan, PolicyViolation } from "../../engine/types.js";
 import type { Palette } from "./colors.js";
 import { escapeMarkdown, escapeText as t, markdownCode } from "./escape.js";

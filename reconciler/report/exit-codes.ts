@@ -1,7 +1,6 @@
 /** What a plan or drift check exits with: 0 in sync, 2 with changes (1 with --fail-on policy and a mandatory violation). */
 import type { Plan } from "../../engine/types.js";
-import { isOverBudget } from "../../engine/cost.js";
-import { policyBlocks } from "../../engine/policy.js";
+import { isOverBudget, policyBlocks } from "../../engine/index.js";
 import { hasChanges } from "../render/values.js";
 
 export const EXIT_IN_SYNC = 0;

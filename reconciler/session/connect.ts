@@ -2,14 +2,20 @@
 import { statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { CubeApi } from "../../client/api.js";
-// Client modules one by one, not client/index.js: that one also loads the archive download
-// (undici), which a plan never needs.
-import { clientConfigFromEnv, type ClientConfig } from "../../client/config.js";
-import { createClient } from "../../client/cube-client.js";
-import { DEFAULT_CONNECTIONS, MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
-import { DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT, MutationPacer } from "../../client/pacer.js";
-import { ReadMemo } from "../../client/read-memo.js";
-import { FileWindowStore, machineStateDir, pacingFileFor } from "../../client/shared-window.js";
+// The client's light door: index.js also loads the archive download and the device login, which a plan never needs.
+import {
+  DEFAULT_RATE_LIMIT as CLIENT_DEFAULT_RATE_LIMIT,
+  clientConfigFromEnv,
+  createClient,
+  DEFAULT_CONNECTIONS,
+  FileWindowStore,
+  MAX_DEFAULT_CONNECTIONS,
+  MutationPacer,
+  machineStateDir,
+  pacingFileFor,
+  ReadMemo,
+  type ClientConfig,
+} from "../../client/light.js";
 import type { IdempotencyJournal } from "../../engine/types.js";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { credentialsFrom } from "./credentials.js";

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
-import type { ClientConfig } from "../../client/config.js";
+import type { ClientConfig } from "../../client/light.js";
 import { CliError } from "../errors.js";
 import { xdgHome } from "../../system/dirs.js";
 import { FileReadError, readRegularText, writeFileAtomicSync, type ReadLimit } from "../../system/files.js";

@@ -2,7 +2,7 @@
  * Waits for the rate limit, shown on stderr as they happen: on a terminal one line counting down (erased when the wait ends), otherwise one line
  * per wait, so a CI log says why nothing happened. Pacing waits under a second go unmentioned; a 429 always is.
  */
-import type { RateWait, RateWaitListener } from "../../client/throttle.js";
+import type { RateWait, RateWaitListener } from "../../client/light.js";
 import type { RateLimit } from "./rate-limit.js";
 import { formatSeconds } from "../render/values.js";
 import { escapeText } from "../render/escape.js";

@@ -20,7 +20,7 @@ import {
   type PlanOptions,
 } from "../../engine/index.js";
 import type { CubeApi } from "../../client/api.js";
-import { MAX_DEFAULT_CONNECTIONS } from "../../client/http.js";
+import { MAX_DEFAULT_CONNECTIONS } from "../../client/light.js";
 import type { Pricing } from "../../schema/api.js";
 import { escapeText } from "../render/escape.js";
 import { connect, projectDir, sayWhereTheKeyIsFrom, sayWhereTheSpaceIsFrom, type Connection, type RateLimit } from "./connect.js";

@@ -85,7 +85,7 @@ test("`cubeform --version` and `cubeform --help` load no command and none of yam
     expect(loaded, args.join(" ")).toContain("reconciler/main.ts");
     expect(loaded, args.join(" ")).toContain("commander");
     expect(
-      loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/(?!errors\.ts)|emulator\/|^(yaml|zod|undici)$/.test(m)),
+      loaded.filter((m) => /commands\/(?!index)|actions\/|client\/|engine\/|emulator\/|^(yaml|zod|undici)$/.test(m)),
       args.join(" "),
     ).toEqual([]);
   }
@@ -98,6 +98,9 @@ test("`cubeform validate` loads its own command only, nothing that talks HTTP, a
   expect(loaded).toContain("reconciler/actions/validate.ts");
   expect(loaded).toContain("zod");
   expect(loaded.filter((m) => /commands\/(?!index|validate|options)|client\/|emulator\/|^undici$/.test(m))).toEqual([]);
+  // The engine by its light door (engine/light.ts), not index.ts: no observe, diff, executors.
+  expect(loaded).toContain("engine/light.ts");
+  expect(loaded.filter((m) => /engine\/(index|observe|diff|execute|apply)\.ts$/.test(m))).toEqual([]);
   // The git machinery only with --repo (reconciler/session/repo-loader.ts).
   expect(loaded.filter((m) => /git-source|repo-load/.test(m))).toEqual([]);
   // The file's and the options' schemas are zod/mini (schema/zod-english.ts): zod classic is ~20 % of the start-up.
@@ -113,6 +116,8 @@ test("`cubeform plan` checks the answers it reads (pages, domains, TCP mappings,
     expect(byPackage(files)).toContain("client/fast-check.ts");
     // zod classic and every API schema (client/response-schemas.ts) are ~15 % of a 10,000-cube --target plan.
     expect(files.filter((f) => f.startsWith("node_modules/zod/v4/classic/") || f === "client/response-schemas.ts")).toEqual([]);
+    // The client by its light door (client/light.ts): not the archive download nor the device login.
+    expect(files.filter((f) => /^client\/(index|download|download-part|device-login)\.ts$/.test(f))).toEqual([]);
   } finally {
     await emulator.close();
   }
