@@ -28,12 +28,18 @@ export function clientConfigFromEnv(env: Env): ClientConfig {
   return spaceId === undefined ? { baseUrl, apiKey } : { baseUrl, apiKey, spaceId };
 }
 
+/** localhost (and *.localhost), 127.0.0.0/8, ::1 and IPv4-mapped 127.x, in any spelling: this machine. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (host === "::1" || host === "0:0:0:0:0:0:0:1") return true;
-  if (host.startsWith("::ffff:")) return isLoopbackHost(host.slice("::ffff:".length));
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  if (!host.includes(":")) return false;
+  // The URL parser writes an IPv6 address one way: [::1], and [::ffff:7f00:1] for ::ffff:127.0.0.1.
+  const canonical = URL.canParse(`http://[${host}]`) ? new URL(`http://[${host}]`).hostname : "";
+  return canonical === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:/.test(canonical);
 }
 
 /** Parse and check the base URL: https anywhere, plain http only to loopback. */

@@ -8,9 +8,9 @@
  * proxy).
  */
 import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from "undici";
-import { isIP } from "node:net";
 import { nodeTls } from "../system/builtins.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
+import { isLoopbackHost } from "./config.js";
 import { ConfigError } from "./errors.js";
 import { urlCredentials } from "../system/redact.js";
 
@@ -97,18 +97,6 @@ function createDispatcher(env: Env, options: DispatcherOptions): Dispatcher {
 }
 
 const proxiesLoopback = (env: Env): boolean => env.CUBEFORM_PROXY_LOOPBACK?.trim() === "1";
-
-/** localhost (and *.localhost), 127.0.0.0/8, ::1 and IPv4-mapped 127.x: this machine, never a proxy's business. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.$/, "")
-    .toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  if (isIP(host) === 6) return host === "::1" || /^::ffff:(7f[0-9a-f]{2}:|127\.)/.test(host);
-  return false;
-}
 
 /** Sends requests to a loopback origin direct, every other through the proxy agent. */
 class LoopbackDirect extends Dispatcher {
