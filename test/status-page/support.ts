@@ -7,6 +7,7 @@ import type { StatusAuth } from "../../reconciler/metrics/status-auth.js";
 import { pageHeaders, renderPage } from "../../reconciler/status-page/page.js";
 import type { RoundEnd } from "../../reconciler/watch/events.js";
 import { onTestFinished } from "vitest";
+import { change, costOf } from "./plans.js";
 
 export async function statusServer(
   recorder: WatchStatusRecorder,
@@ -27,20 +28,7 @@ export async function statusServer(
   return server;
 }
 
-export function change(
-  cubeName: string,
-  action: ResourceChange["action"] = "update",
-  fields: string[] = ["resources.vcpu"],
-): ResourceChange {
-  return {
-    address: `cube/${cubeName}`,
-    kind: "cube",
-    cubeName,
-    id: action === "create" ? null : `id-${cubeName}`,
-    action,
-    changes: fields.map((path) => ({ path, before: 1, after: 2, forcesReplace: false })),
-  };
-}
+export { change };
 
 /** A plan with `cubes` live cubes (noops), the drift, a cost and groups. */
 export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Plan> = {}): Plan {
@@ -60,18 +48,7 @@ export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Pl
     steps: [],
     summary: { add: 0, change: drift.length, destroy: 0, blocked: 0 },
     options: {},
-    cost: {
-      currency: "EUR",
-      hoursPerMonth: 730,
-      stoppedBills: "disk",
-      note: "",
-      tiers: [],
-      before: cubes * 4.5,
-      after: cubes * 4.5 + 9,
-      delta: 9,
-      cubes: [],
-      budget: { monthly: 50000, over: false },
-    },
+    cost: costOf(cubes * 4.5, cubes * 4.5 + 9, 50000),
     ...extra,
   } as unknown as Plan;
 }
