@@ -11,11 +11,8 @@
  */
 import { Agent, request } from "undici";
 import type { Plan, ResourceChange } from "../engine/index.js";
-import { Registry } from "../reconciler/metrics/registry.js";
-import { serveMetrics } from "../reconciler/metrics/server.js";
 import { WatchStatusRecorder } from "../reconciler/metrics/status.js";
-import { pageHeaders, renderPage } from "../reconciler/status-page/page.js";
-import { change, costOf } from "../test/status-page/plans.js";
+import { change, costOf, servePageOf } from "../test/status-page/plans.js";
 
 const CUBES = Number(process.argv[2] ?? 10_000);
 const REQUESTS = Number(process.argv[3] ?? 500);
@@ -108,19 +105,11 @@ async function main(): Promise<void> {
   const before = heapMb();
   feedRounds(recorder);
   const after = heapMb();
-  const snapshot = () => recorder.snapshot({ ready: true, live: true }, (t) => t);
   console.log(
     `history of ${ROUNDS} rounds at ${CUBES} cubes (every cube drifted): the heap grows by ${(after - before).toFixed(2)} MB (${before.toFixed(1)} → ${after.toFixed(1)} MB after a full GC)`,
   );
 
-  const server = await serveMetrics({
-    host: "127.0.0.1",
-    port: 0,
-    registry: new Registry(),
-    health: () => ({ ok: true, reason: "" }),
-    status: snapshot,
-    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
-  });
+  const server = await servePageOf(recorder);
   const dispatcher = new Agent({ connections: 1 });
   try {
     for (const path of ["/", "/status"]) {

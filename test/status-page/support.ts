@@ -1,29 +1,18 @@
 /** A status server as watch serves it (serveMetrics with the page), around a recorder the test feeds rounds to. */
 import type { Plan, ResourceChange } from "../../engine/index.js";
-import { Registry } from "../../reconciler/metrics/registry.js";
-import { serveMetrics, type MetricsServer } from "../../reconciler/metrics/server.js";
+import type { MetricsServer } from "../../reconciler/metrics/server.js";
 import type { WatchStatusRecorder, LiveSources } from "../../reconciler/metrics/status.js";
 import type { StatusAuth } from "../../reconciler/metrics/status-auth.js";
-import { pageHeaders, renderPage } from "../../reconciler/status-page/page.js";
 import type { RoundEnd } from "../../reconciler/watch/events.js";
 import { onTestFinished } from "vitest";
-import { change, costOf } from "./plans.js";
+import { change, costOf, servePageOf } from "./plans.js";
 
 export async function statusServer(
   recorder: WatchStatusRecorder,
   auth?: StatusAuth,
   redact: (text: string) => string = (t) => t,
 ): Promise<MetricsServer> {
-  const snapshot = () => recorder.snapshot({ ready: true, live: true }, redact);
-  const server = await serveMetrics({
-    host: "127.0.0.1",
-    port: 0,
-    registry: new Registry(),
-    health: () => ({ ok: true, reason: "" }),
-    status: snapshot,
-    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
-    ...(auth ? { auth } : {}),
-  });
+  const server = await servePageOf(recorder, auth, redact);
   onTestFinished(() => server.close());
   return server;
 }
