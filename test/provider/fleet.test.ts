@@ -30,11 +30,7 @@ cubes:
       - hostname: app.fleet.example.com
         port: 8080
         responseCompression: true
-    ports:
-      - cubePort: 5432
-        label: postgres
-        udp: false
-        allow: [203.0.113.0/24]
+    ports: [{ cubePort: 5432, label: postgres, udp: false, allow: [203.0.113.0/24] }]
 webhooks:
   - url: http://127.0.0.1:9/fleet
     events: [cube.deleted, tcp_mapping.removed]
