@@ -11,10 +11,8 @@
  */
 import { Agent, request } from "undici";
 import type { Plan, ResourceChange } from "../engine/index.js";
-import { Registry } from "../reconciler/metrics/registry.js";
-import { serveMetrics } from "../reconciler/metrics/server.js";
 import { WatchStatusRecorder } from "../reconciler/metrics/status.js";
-import { pageHeaders, renderPage } from "../reconciler/status-page/page.js";
+import { change, costOf, servePageOf } from "../test/status-page/plans.js";
 
 const CUBES = Number(process.argv[2] ?? 10_000);
 const REQUESTS = Number(process.argv[3] ?? 500);
@@ -30,16 +28,7 @@ function heapMb(): number {
 
 function planOf(cubes: number, round: number): { plan: Plan; drift: ResourceChange[] } {
   const changes: ResourceChange[] = [];
-  for (let i = 0; i < cubes; i++) {
-    changes.push({
-      address: `cube/web-${i}`,
-      kind: "cube",
-      cubeName: `web-${i}`,
-      id: `cube_${round}_${i}`,
-      action: "update",
-      changes: [{ path: "resources.vcpu", before: 1, after: 2, forcesReplace: false }],
-    });
-  }
+  for (let i = 0; i < cubes; i++) changes.push(change(`web-${i}`, "update", ["resources.vcpu"], `cube_${round}_${i}`));
   const plan = {
     formatVersion: 1,
     createdAt: new Date().toISOString(),
@@ -48,18 +37,7 @@ function planOf(cubes: number, round: number): { plan: Plan; drift: ResourceChan
     steps: [],
     summary: { add: 0, change: cubes, destroy: 0, blocked: 0 },
     options: {},
-    cost: {
-      currency: "EUR",
-      hoursPerMonth: 730,
-      stoppedBills: "disk",
-      note: "",
-      tiers: [],
-      before: cubes * 4.75,
-      after: cubes * 5.5,
-      delta: cubes * 0.75,
-      cubes: [],
-      budget: { monthly: 100_000, over: false },
-    },
+    cost: costOf(cubes * 4.75, cubes * 5.5, 100_000),
     groups: Array.from({ length: 20 }, (_, g) => ({
       name: `group-${g}`,
       replicas: 10,
@@ -127,19 +105,11 @@ async function main(): Promise<void> {
   const before = heapMb();
   feedRounds(recorder);
   const after = heapMb();
-  const snapshot = () => recorder.snapshot({ ready: true, live: true }, (t) => t);
   console.log(
     `history of ${ROUNDS} rounds at ${CUBES} cubes (every cube drifted): the heap grows by ${(after - before).toFixed(2)} MB (${before.toFixed(1)} → ${after.toFixed(1)} MB after a full GC)`,
   );
 
-  const server = await serveMetrics({
-    host: "127.0.0.1",
-    port: 0,
-    registry: new Registry(),
-    health: () => ({ ok: true, reason: "" }),
-    status: snapshot,
-    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
-  });
+  const server = await servePageOf(recorder);
   const dispatcher = new Agent({ connections: 1 });
   try {
     for (const path of ["/", "/status"]) {

@@ -15,6 +15,7 @@ import { deviceLogin } from "../../client/device-login.js";
 import { describeNetworkCause } from "../../client/network-failure.js";
 import { downloadArchive } from "../../client/download.js";
 import { uploadParts } from "../../client/upload.js";
+import { startedImport } from "./support/server.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -218,14 +219,7 @@ describe("transfers to the storage (presigned URLs)", () => {
     await closers.pop()!(); // nothing listens there any more
     const origin = `http://127.0.0.1:${port}`;
     const file = tempFile("archive.cube", 16);
-    const started = {
-      importId: "i1",
-      uploadId: "u1",
-      key: "k",
-      chunkSizeBytes: 16,
-      parts: [{ partNumber: 1, url: `${origin}/__storage/imports/i1/parts/1` }],
-      expiresAt,
-    };
+    const started = startedImport(1, 16, (n) => `${origin}/__storage/imports/i1/parts/${n}`);
     const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
     expect(error.code).toBe("transfer_failed");
     expect(error.message).toContain(`PUT of part 1 to the storage at ${origin} failed: connection refused (ECONNREFUSED)`);
@@ -234,14 +228,7 @@ describe("transfers to the storage (presigned URLs)", () => {
   test("a part upload to a storage with an untrusted certificate is tried once, not three times", async () => {
     const server = await httpsServer("tls-localhost");
     const file = tempFile("archive.cube", 16);
-    const started = {
-      importId: "i1",
-      uploadId: "u1",
-      key: "k",
-      chunkSizeBytes: 16,
-      parts: [{ partNumber: 1, url: `${server.origin}/__storage/imports/i1/parts/1` }],
-      expiresAt,
-    };
+    const started = startedImport(1, 16, (n) => `${server.origin}/__storage/imports/i1/parts/${n}`);
     const error = await failure(uploadParts(file, 16, started, { sleep: async () => {} }));
     expect(error.message).toContain(
       `PUT of part 1 to the storage at ${server.origin} failed: TLS: the server's certificate is not trusted`,

@@ -1,32 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { useHarness } from "./support/client.js";
 import { matchPathTemplate, validateRequest } from "../support/openapi.js";
-import { CREATE_BODY, sampleCube } from "./support/server.js";
+import { CREATE_BODY, sampleApiDomain, sampleApiTcpMapping, sampleCube, sampleSnapshot } from "./support/server.js";
 
 const harness = useHarness();
 
-const domain = { id: "d1", cubeId: "c1", domain: "app.example.com", port: 80, status: "active", isWildcard: false };
-const mapping = {
-  id: "m1",
-  cubeId: "c1",
-  cubePort: 80,
-  hostPort: 30001,
-  host: "h",
-  label: null,
-  status: "active",
-  isSsh: false,
-  udpEnabled: true,
-  whitelistedIps: [],
-};
-const snapshot = {
-  id: "sn1",
-  cubeId: "c1",
-  name: "s",
-  sizeBytes: null,
-  status: "pending",
-  kind: "manual",
-  createdAt: "2026-01-01T00:00:00Z",
-};
+const domain = sampleApiDomain();
+const mapping = sampleApiTcpMapping();
+const snapshot = sampleSnapshot();
 const webhook = {
   id: "w1",
   url: "https://example.com/h",

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { InvalidArgumentError, newIdempotencyKey } from "../../client/index.js";
 import { useHarness } from "./support/client.js";
-import { CREATE_BODY, sampleCube } from "./support/server.js";
+import { CREATE_BODY, sampleApiDomain, sampleApiTcpMapping, sampleCube, sampleSnapshot } from "./support/server.js";
 
 const harness = useHarness();
 
@@ -19,35 +19,13 @@ describe("creates carry an Idempotency-Key and are resent with the same key", ()
   });
 
   test("each create method sends the header", async () => {
-    const mapping = {
-      id: "m1",
-      cubeId: "c1",
-      cubePort: 80,
-      hostPort: 30001,
-      host: "h",
-      label: null,
-      status: "active",
-      isSsh: false,
-      udpEnabled: true,
-      whitelistedIps: [],
-    };
-    const snapshot = {
-      id: "sn1",
-      cubeId: "c1",
-      name: "s",
-      sizeBytes: null,
-      status: "pending",
-      kind: "manual",
-      createdAt: "2026-01-01T00:00:00Z",
-    };
-    const domain = { id: "d1", cubeId: "c1", domain: "a.example.com", port: 80, status: "active", isWildcard: false };
     const h = await harness((r) => ({
       status: 201,
       body: r.path.endsWith("/tcp-mappings")
-        ? { tcpMapping: mapping }
+        ? { tcpMapping: sampleApiTcpMapping() }
         : r.path.endsWith("/snapshots")
-          ? { snapshot }
-          : { domain, records: [] },
+          ? { snapshot: sampleSnapshot() }
+          : { domain: sampleApiDomain({ domain: "a.example.com" }), records: [] },
     }));
     await h.client.createTcpMapping("c1", { cubePort: 80, udp: true, allow: [] }, { idempotencyKey: "k-tcp" });
     await h.client.createSnapshot("c1", { name: "s" }, { idempotencyKey: "k-snap" });

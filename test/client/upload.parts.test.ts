@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { createClient, uploadParts } from "../../client/index.js";
 import { startEmulator } from "../../emulator/index.js";
+import { startedImport } from "./support/server.js";
 
 const MIB = 1024 * 1024;
 
@@ -55,14 +56,7 @@ describe("uploadParts", () => {
   test("sends every part with at most `concurrency` in flight; a failing part is retried on its own", async () => {
     const archive = randomBytes(5 * MIB + 3);
     const storage = await flakyStorage({ 2: 2 });
-    const started = {
-      importId: "imp_1",
-      uploadId: "u",
-      key: "k",
-      chunkSizeBytes: MIB,
-      expiresAt: "2030-01-01T00:00:00Z",
-      parts: Array.from({ length: 6 }, (_, i) => ({ partNumber: i + 1, url: `${storage.origin}/parts/${i + 1}` })),
-    };
+    const started = startedImport(6, MIB, (n) => `${storage.origin}/parts/${n}`);
     const progress: number[] = [];
     const parts = await uploadParts(tempFile(archive), archive.length, started, {
       concurrency: 2,
@@ -80,14 +74,7 @@ describe("uploadParts", () => {
   test("a part that keeps failing fails the upload, naming the part; the other parts are not all sent", async () => {
     const archive = randomBytes(3 * MIB);
     const storage = await flakyStorage({ 1: 99 });
-    const started = {
-      importId: "imp_1",
-      uploadId: "u",
-      key: "k",
-      chunkSizeBytes: MIB,
-      expiresAt: "2030-01-01T00:00:00Z",
-      parts: [1, 2, 3].map((n) => ({ partNumber: n, url: `${storage.origin}/parts/${n}` })),
-    };
+    const started = startedImport(3, MIB, (n) => `${storage.origin}/parts/${n}`);
     await expect(
       uploadParts(tempFile(archive), archive.length, started, { concurrency: 1, maxPartAttempts: 3, sleep: async () => {} }),
     ).rejects.toThrow(/part 1 was refused \(HTTP 500\): storage hiccup/);

@@ -5,38 +5,20 @@
  */
 import { describe, expect, test } from "vitest";
 import { useHarness } from "./support/client.js";
+import { sampleApiDomain, sampleApiTcpMapping } from "./support/server.js";
 
 const harness = useHarness();
 
-const apiDomain = { id: "d1", cubeId: "c1", domain: "app.example.com", port: 8080, status: "active", isWildcard: false };
-const apiMapping = {
-  id: "m1",
-  cubeId: "c1",
-  cubePort: 5432,
-  hostPort: 30001,
-  host: "h",
-  label: "pg",
-  status: "active",
-  isSsh: false,
-  udpEnabled: false,
-  whitelistedIps: [
-    { id: "w1", cidr: "10.0.0.0/8" },
-    { id: "w2", cidr: "1.2.3.4/32" },
-  ],
-};
+const apiDomain = sampleApiDomain({ port: 8080 });
+const whitelistedIps = [
+  { id: "w1", cidr: "10.0.0.0/8" },
+  { id: "w2", cidr: "1.2.3.4/32" },
+];
+const apiMapping = sampleApiTcpMapping({ cubePort: 5432, label: "pg", udpEnabled: false, whitelistedIps });
+/** The same objects in the file's names: only the renamed fields differ. */
 const domain = { id: "d1", cubeId: "c1", hostname: "app.example.com", port: 8080, status: "active", isWildcard: false };
-const mapping = {
-  id: "m1",
-  cubeId: "c1",
-  cubePort: 5432,
-  hostPort: 30001,
-  host: "h",
-  label: "pg",
-  status: "active",
-  isSsh: false,
-  udp: false,
-  allow: ["10.0.0.0/8", "1.2.3.4/32"],
-};
+const placed = { id: "m1", cubeId: "c1", cubePort: 5432, hostPort: 30001, host: "h", label: "pg", status: "active", isSsh: false };
+const mapping = { ...placed, udp: false, allow: ["10.0.0.0/8", "1.2.3.4/32"] };
 
 describe("the client's vocabulary", () => {
   test("listed domains and mappings come in the file's names, from the reference's envelope and from the spec's bare list", async () => {

@@ -2,13 +2,13 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, test } from "vitest";
 import { GitSourceError, SourceError } from "../../desired/errors.js";
 import { GitSource, gitArgv, gitEnv, normalizeUrl } from "../../desired/git-source.js";
 import { RepoLoader } from "../../desired/repo-load.js";
 import { testRepo, type TestRepo } from "../support/git.js";
+import { listenUntilTestEnds } from "../support/listen.js";
 import { waitFor } from "../support/wait.js";
 
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp t@example";
@@ -169,17 +169,9 @@ test("a remote that does not answer fails the fetch at the timeout", async () =>
     socket.on("close", () => open.delete(socket));
     socket.resume();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
+  const origin = await listenUntilTestEnds(server);
   const repo = testRepo();
-  const port = (server.address() as AddressInfo).port;
-  const source = new GitSource({ url: `http://127.0.0.1:${port}/fleet.git`, cwd: repo.work, env: repo.env, timeoutMs: 800 });
+  const source = new GitSource({ url: `${origin}/fleet.git`, cwd: repo.work, env: repo.env, timeoutMs: 800 });
   const started = Date.now();
   await expect(source.sync()).rejects.toThrow(/git fetch .* timed out after 1 s/);
   expect(Date.now() - started).toBeLessThan(5_000);

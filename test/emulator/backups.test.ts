@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect } from "vitest";
 import { validateResponse } from "../support/openapi.js";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { apiOf, test, type Api } from "../support/emulator.js";
 
 const BACKUP_FIELDS = [
@@ -33,6 +34,12 @@ const SHARE_FIELDS = [
 
 const backups = (api: Api, suffix = "") => `/spaces/${api.spaceId}/backups${suffix}`;
 const shares = (api: Api, suffix = "") => `/spaces/${api.spaceId}/backup-shares${suffix}`;
+
+/** A running cube and a complete backup of it (`options` as the emulator's admin createBackup takes them). */
+async function backupOfRunningCube(api: Api, emu: RunningEmulator, options: { name?: string; sizeBytes?: number } = {}) {
+  const cube = await api.runningCube();
+  return { cube, backup: emu.admin.createBackup({ cubeId: cube.id, ...options }) };
+}
 
 async function fetchBytes(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
   const response = await fetch(url, { headers });
@@ -71,8 +78,7 @@ describe("backups", () => {
     api,
     emu,
   }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id, name: "nightly", sizeBytes: 1_000_003 });
+    const { backup } = await backupOfRunningCube(api, emu, { name: "nightly", sizeBytes: 1_000_003 });
     const { status, body } = await api.call("GET", backups(api, `/${backup.id}/download`));
     expect(status).toBe(200);
     expect(validateResponse("GET", "/spaces/{spaceId}/backups/{backupId}/download", 200, body)).toEqual([]);
@@ -87,8 +93,7 @@ describe("backups", () => {
   });
 
   test("RFC 9110 Range: 206 with Content-Range for bytes=N-, N-M and -N; 416 past the end", async ({ api, emu }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id, sizeBytes: 100_000 });
+    const { backup } = await backupOfRunningCube(api, emu, { sizeBytes: 100_000 });
     const { url } = (await api.call("GET", backups(api, `/${backup.id}/download`))).body;
     const whole = (await fetchBytes(url)).bytes;
     const tail = await fetchBytes(url, { range: "bytes=12345-" });
@@ -131,8 +136,7 @@ describe("backups", () => {
     api,
     emu,
   }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id });
+    const { cube, backup } = await backupOfRunningCube(api, emu);
     emu.admin.setClockSpeed(1);
     const { url, expiresAt } = (await api.call("GET", backups(api, `/${backup.id}/download`))).body;
     expect((await fetchBytes(url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === "0" ? "1" : "0"}`))).status).toBe(
@@ -160,8 +164,7 @@ describe("backup sharing", () => {
     api,
     emu,
   }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id, name: "prod", sizeBytes: 50_000 });
+    const { backup } = await backupOfRunningCube(api, emu, { name: "prod", sizeBytes: 50_000 });
     const dest = emu.admin.createSpace({ name: "staging" });
     const destApi = apiOf(emu).as(dest.ownerKey, dest.spaceId);
     const created = await api.call(
@@ -207,8 +210,7 @@ describe("backup sharing", () => {
     api,
     emu,
   }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id });
+    const { backup } = await backupOfRunningCube(api, emu);
     const dest = emu.admin.createSpace({ name: "dest" });
     const share = (await api.call("POST", backups(api, `/${backup.id}/shares`), { destinationSpaceId: dest.spaceId })).body.share;
     const readOnly = apiOf(emu).as(dest.readOnlyKey, dest.spaceId);
@@ -233,8 +235,7 @@ describe("backup sharing", () => {
     api,
     emu,
   }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id });
+    const { backup } = await backupOfRunningCube(api, emu);
     const dest = emu.admin.createSpace();
     const destApi = apiOf(emu).as(dest.ownerKey, dest.spaceId);
     emu.admin.setBackupAllowance({ spaceId: dest.spaceId, allowance: 0 });
@@ -252,8 +253,7 @@ describe("backup sharing", () => {
   });
 
   test("bad share requests: own space 400, unknown space 404, missing field 400, unknown backup 404", async ({ api, emu }) => {
-    const cube = await api.runningCube();
-    const backup = emu.admin.createBackup({ cubeId: cube.id });
+    const { backup } = await backupOfRunningCube(api, emu);
     expect((await api.call("POST", backups(api, `/${backup.id}/shares`), { destinationSpaceId: api.spaceId })).status).toBe(400);
     expect((await api.call("POST", backups(api, `/${backup.id}/shares`), { destinationSpaceId: "spc_nope" })).status).toBe(404);
     expect((await api.call("POST", backups(api, `/${backup.id}/shares`), {})).body.error).toMatch(/destinationSpaceId/);

@@ -1,5 +1,19 @@
 import { describe, expect } from "vitest";
-import { test } from "../support/emulator.js";
+import type { RunningEmulator } from "../../emulator/index.js";
+import { test, type Api } from "../support/emulator.js";
+
+/**
+ * Sends `action` with the clock at real speed: accepted (200), and the cube is booting right after
+ * (`whileBooting` runs before that is checked); then the clock runs fast until the cube is running.
+ */
+async function expectBootsAfter(api: Api, emu: RunningEmulator, id: string, action: "wake" | "restart", whileBooting = async () => {}) {
+  emu.admin.setClockSpeed(1);
+  expect((await api.call("POST", `/cubes/${id}/${action}`)).status).toBe(200);
+  await whileBooting();
+  expect((await api.call("GET", `/cubes/${id}`)).body.cube.state).toBe("booting");
+  emu.admin.setClockSpeed(1000);
+  await api.waitForState(id, "running");
+}
 
 describe("power state machine", () => {
   test("power-off: running → stopping → stopped; a second power-off is 409", async ({ api, emu }) => {
@@ -19,11 +33,7 @@ describe("power state machine", () => {
     expect((await api.call("POST", `/cubes/${cube.id}/wake`)).status).toBe(409);
     await api.call("POST", `/cubes/${cube.id}/power-off`);
     await api.waitForState(cube.id, "stopped");
-    emu.admin.setClockSpeed(1);
-    expect((await api.call("POST", `/cubes/${cube.id}/wake`)).status).toBe(200);
-    expect((await api.call("GET", `/cubes/${cube.id}`)).body.cube.state).toBe("booting");
-    emu.admin.setClockSpeed(1000);
-    await api.waitForState(cube.id, "running");
+    await expectBootsAfter(api, emu, cube.id, "wake");
   });
 
   test("restart needs a running cube and refuses a concurrent restart with 409", async ({ api, emu }) => {
@@ -32,14 +42,11 @@ describe("power state machine", () => {
     expect((await api.call("POST", `/cubes/${pending.id}/restart`)).status).toBe(409);
     emu.admin.setClockSpeed(200);
     await api.waitForState(pending.id, "running");
-    emu.admin.setClockSpeed(1);
-    expect((await api.call("POST", `/cubes/${pending.id}/restart`)).status).toBe(200);
-    const second = await api.call("POST", `/cubes/${pending.id}/restart`);
-    expect(second.status).toBe(409);
-    expect(second.body.error).toMatch(/restart/i);
-    expect((await api.call("GET", `/cubes/${pending.id}`)).body.cube.state).toBe("booting");
-    emu.admin.setClockSpeed(200);
-    await api.waitForState(pending.id, "running");
+    await expectBootsAfter(api, emu, pending.id, "restart", async () => {
+      const second = await api.call("POST", `/cubes/${pending.id}/restart`);
+      expect(second.status).toBe(409);
+      expect(second.body.error).toMatch(/restart/i);
+    });
   });
 
   test("transitions follow the emulated clock: at speed 1 a new cube is still pending right after create", async ({ api, emu }) => {

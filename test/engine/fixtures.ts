@@ -39,18 +39,7 @@ export function cube(name: string, overrides: Partial<Cube> = {}): Cube {
 }
 
 export function sshMapping(cubeId: string, cubePort = 22): TcpMapping {
-  return {
-    id: `ssh-${cubeId}`,
-    cubeId,
-    cubePort,
-    hostPort: 30022,
-    host: "h.example",
-    label: null,
-    status: "active",
-    isSsh: true,
-    udp: false,
-    allow: [],
-  };
+  return mapping(cubeId, cubePort, { id: `ssh-${cubeId}`, hostPort: 30022, isSsh: true, udp: false });
 }
 
 export function mapping(cubeId: string, cubePort: number, overrides: Partial<TcpMapping> = {}): TcpMapping {

@@ -7,25 +7,20 @@
  * first create reads the live resource and takes it over when it matches the inputs, with no
  * mutation; a mismatch fails naming every differing field and changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, newIdempotencyKey } from "../../client/index.js";
+import { describe, expect, it } from "vitest";
+import { newIdempotencyKey } from "../../client/index.js";
 import { waitFor } from "../support/wait.js";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
-import { cubeInputs, SSH_KEY, startStack, type Kind, type Resource, type Stack } from "./support/stack.js";
+import { cubeInputs, directClient, SSH_KEY, stackForFile, type Kind, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let cubeId: string;
 let domainId: string;
 let mappingId: string;
-beforeAll(async () => {
-  stack = await startStack();
+stackForFile(async (started) => {
+  stack = started;
   // A fleet made outside Pulumi (the dashboard, the CLI): created straight through the API.
-  const api = createClient({
-    baseUrl: stack.emulator.url,
-    apiKey: stack.emulator.apiKey,
-    spaceId: stack.emulator.spaceId,
-    rateLimit: { limit: 100, windowMs: 1000 },
-  });
+  const api = directClient(stack, { limit: 100, windowMs: 1000 });
   const cube = await api.createCube(
     { name: "legacy", image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
     { idempotencyKey: newIdempotencyKey() },
@@ -43,9 +38,6 @@ beforeAll(async () => {
     await api.createTcpMapping(cubeId, { cubePort: 5432, udp: false, allow: ["10.0.0.0/8"] }, { idempotencyKey: newIdempotencyKey() })
   ).id;
   await api.close();
-});
-afterAll(async () => {
-  await stack?.close();
 });
 
 const mutations = () => stack.emulator.admin.requests().filter((r) => r.mutating);

@@ -1,15 +1,10 @@
 /** check() over gRPC: every problem comes back as a per-property failure; unknown values pass. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { cubeInputs, stackForFile, type Stack } from "./support/stack.js";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackForFile((started) => (stack = started));
 
 const check = (kind: "Cube" | "Domain" | "TcpMapping", inputs: Record<string, unknown>) =>
   stack.plugin.check(stack.urn(kind, "x"), undefined, stack.withProvider(kind, inputs));

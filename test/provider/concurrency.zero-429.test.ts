@@ -2,16 +2,11 @@
  * Pulumi runs resources in parallel: 20 creates through ONE plugin process share one pacer, so
  * an API limited to 10 mutations per second sees them paced and never answers 429.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { describe, expect, it } from "vitest";
+import { cubeInputs, stackForFile, type Stack } from "./support/stack.js";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ emulatorRateLimit: { limit: 10, windowMs: 1000 }, providerRateLimit: "10/1" });
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackForFile((started) => (stack = started), { emulatorRateLimit: { limit: 10, windowMs: 1000 }, providerRateLimit: "10/1" });
 
 describe("parallel resources", () => {
   it("creates 20 cubes concurrently with zero 429s", async () => {

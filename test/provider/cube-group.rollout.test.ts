@@ -3,32 +3,21 @@
  * out inside its update in batches of maxUnavailable: polled every 200 ms, never more than 2 members missing or not running.
  * check() names the resource's inputs (replicas, domains[0].hostname, rollout.maxUnavailable), never a CLI flag.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../client/index.js";
+import { describe, expect, it } from "vitest";
 import type { Cube } from "../../schema/api.js";
+import { pollUntilStopped } from "../support/poll.js";
 import { DIFF_SOME } from "./harness.js";
-import { SSH_KEY, startStack, type Resource, type Stack } from "./support/stack.js";
+import { SSH_KEY, stackAndClientForFile, type DirectClient, type Resource, type Stack } from "./support/stack.js";
 
 const OLD = "ubuntu-24.04";
 const NEW = "debian-13";
 const ROLLOUT_TEST_MS = 180_000;
 
 let stack: Stack;
-let api: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  // Pacing is not what this test is about: a budget that never makes the rollout wait.
-  stack = await startStack({ emulatorRateLimit: { limit: 1000, windowMs: 1000 }, providerRateLimit: "1000/1" });
-  api = createClient({
-    baseUrl: stack.emulator.url,
-    apiKey: stack.emulator.apiKey,
-    spaceId: stack.emulator.spaceId,
-    rateLimit: { limit: 1000, windowMs: 60_000 },
-  });
-});
-afterAll(async () => {
-  await api?.close();
-  await stack?.close();
-});
+let api: DirectClient;
+// Pacing is not what this test is about: a budget that never makes the rollout wait.
+const NEVER_WAITS = { emulatorRateLimit: { limit: 1000, windowMs: 1000 }, providerRateLimit: "1000/1" };
+stackAndClientForFile((file) => ({ stack, api } = file), NEVER_WAITS);
 
 function groupInputs(image: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -46,23 +35,7 @@ const members = async (): Promise<Cube[]> =>
   (await api.listCubes()).filter((cube) => cube.state !== "deleted" && /^web-\d+$/.test(cube.name));
 
 /** Lists the space every 200 ms until stopped: what a user watching the fleet would see. */
-function poller(): { stop(): Promise<Cube[][]> } {
-  const polls: Cube[][] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      polls.push(await members());
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return polls;
-    },
-  };
-}
+const poller = () => pollUntilStopped(members);
 
 describe("CubeGroup", () => {
   let group: Resource;

@@ -3,18 +3,15 @@
  * Pulumi runs it with deleteBeforeReplace (Delete, then Create); a cube that does not boot in
  * time fails create with its name and state, and is still recorded (ErrorResourceInitFailed).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIFF_SOME, initFailureOf, startPlugin, type Plugin } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { DIFF_SOME, initFailureOf, type Plugin } from "./harness.js";
+import { cubeInputs, stackForFile, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let slowPlugin: Plugin | undefined;
-beforeAll(async () => {
-  stack = await startStack();
-});
+stackForFile((started) => (stack = started));
 afterAll(async () => {
   await slowPlugin?.close();
-  await stack?.close();
 });
 
 describe("Cube in place and replaced", () => {
@@ -58,13 +55,7 @@ describe("Cube in place and replaced", () => {
   });
 
   it("fails a create that does not reach running in time, naming the cube and its state", async () => {
-    slowPlugin = await startPlugin();
-    await slowPlugin.configure({
-      "cubeform:apiKey": stack.emulator.apiKey,
-      "cubeform:apiUrl": stack.emulator.url,
-      "cubeform:waitTimeout": "0.2",
-      "cubeform:pollInterval": "0.05",
-    });
+    slowPlugin = await stack.anotherPlugin({ "cubeform:waitTimeout": "0.2", "cubeform:pollInterval": "0.05" });
     stack.emulator.admin.setClockSpeed(1);
     const urn = slowPlugin.urnOf("slow", "pulumi-nodejs:dynamic/cubeform:Cube");
     const error = (await slowPlugin.create(urn, stack.withProvider("Cube", cubeInputs("slow"))).catch((e: unknown) => e)) as Error;

@@ -3,17 +3,12 @@
  * diff, protection flipped in place, an image change that replaces, drift found by refresh,
  * a protected delete refused, then deleted once unprotected.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME, UNKNOWN } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { cubeInputs, stackForFile, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackForFile((started) => (stack = started));
 
 async function liveCube(id: string) {
   const res = await fetch(`${stack.emulator.url}/spaces/${stack.emulator.spaceId}/cubes/${id}`, {

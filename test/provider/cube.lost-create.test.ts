@@ -4,28 +4,18 @@
  * of that name, creates no second one, and says how to take it over (adoptId, with its id).
  * Through the real plugin, with the emulator's drop-after-commit fault (issue 20 #10).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../client/index.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { waitFor } from "../support/wait.js";
-import { startPlugin, type Plugin } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import type { Plugin } from "./harness.js";
+import { cubeInputs, stackAndClientForFile, type DirectClient, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let next: Plugin | undefined;
-let api: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  stack = await startStack({ emulatorRateLimit: { limit: 1000, windowMs: 60_000 }, providerRateLimit: "1000/60" });
-  api = createClient({
-    baseUrl: stack.emulator.url,
-    apiKey: stack.emulator.apiKey,
-    spaceId: stack.emulator.spaceId,
-    rateLimit: { limit: 1000, windowMs: 60_000 },
-  });
-});
+let api: DirectClient;
+const FAST = { emulatorRateLimit: { limit: 1000, windowMs: 60_000 }, providerRateLimit: "1000/60" };
+stackAndClientForFile((file) => ({ stack, api } = file), FAST);
 afterAll(async () => {
-  await api?.close();
   await next?.close();
-  await stack?.close();
 });
 
 const namedWeb = async () => (await api.listCubes()).filter((cube) => cube.name === "web" && cube.state !== "deleted");
@@ -45,14 +35,7 @@ describe("a create whose answer was lost, then a new plugin", () => {
     await expect(lost).rejects.toThrow();
     stack.emulator.admin.clearFaults();
 
-    next = await startPlugin();
-    await next.configure({
-      "cubeform:apiKey": stack.emulator.apiKey,
-      "cubeform:apiUrl": stack.emulator.url,
-      "cubeform:rateLimit": "1000/60",
-      "cubeform:pollInterval": "0.02",
-      "cubeform:waitTimeout": "20",
-    });
+    next = await stack.anotherPlugin({ "cubeform:rateLimit": "1000/60", "cubeform:pollInterval": "0.02", "cubeform:waitTimeout": "20" });
     const urn = stack.urn("Cube", "web");
     const checked = await next.check(urn, undefined, stack.withProvider("Cube", cubeInputs("web")));
     await expect(next.create(urn, checked.inputs)).rejects.toThrow(

@@ -4,9 +4,9 @@
  * password changed in place, hostname/port changes replaced delete-first.
  */
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { stackWithCubeForFile, type Resource, type Stack } from "./support/stack.js";
 
 const PASSWORD = "correct-horse-battery-staple";
 /** Whether `digest` is the salted digest (`salt:hmac`, issue 23 item 8) of `text`. */
@@ -15,13 +15,7 @@ const isDigestOf = (digest: unknown, text: string) =>
 
 let stack: Stack;
 let cube: Resource;
-beforeAll(async () => {
-  stack = await startStack();
-  cube = await stack.create("Cube", "web", cubeInputs("web"));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackWithCubeForFile("web", (file) => ({ stack, cube } = file));
 
 describe("Domain resource", () => {
   let wildcard: Resource;

@@ -9,12 +9,12 @@ import { execFile } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { testCacheHome } from "../support/cache-home.js";
 import { REPO_ROOT } from "./harness.js";
 import { SSH_KEY } from "./support/stack.js";
-import { upStack, type UpStack } from "./support/up.js";
+import { upStackForFile, type UpStack } from "./support/up.js";
 
 const run = promisify(execFile);
 
@@ -30,11 +30,7 @@ cubes:
       - hostname: app.fleet.example.com
         port: 8080
         responseCompression: true
-    ports:
-      - cubePort: 5432
-        label: postgres
-        udp: false
-        allow: [203.0.113.0/24]
+    ports: [{ cubePort: 5432, label: postgres, udp: false, allow: [203.0.113.0/24] }]
 webhooks:
   - url: http://127.0.0.1:9/fleet
     events: [cube.deleted, tcp_mapping.removed]
@@ -48,24 +44,7 @@ export const webId = fleet.cubes.web!.cubeId;
 
 let emulator: RunningEmulator;
 let stack: UpStack;
-beforeAll(async () => {
-  emulator = await startEmulator({ clockSpeed: 100, rateLimit: { limit: 1000, windowMs: 60_000 } });
-  stack = upStack(
-    {
-      "cubeform:apiKey": emulator.apiKey,
-      "cubeform:apiUrl": emulator.url,
-      "cubeform:rateLimit": "1000/60",
-      "cubeform:pollInterval": "0.02",
-    },
-    "fleet",
-  );
-  writeFileSync(join(stack.dir, "cubeform.yaml"), FLEET_YAML);
-  writeFileSync(join(stack.dir, "index.ts"), PROGRAM);
-});
-afterAll(async () => {
-  stack?.dispose();
-  await emulator?.close();
-});
+upStackForFile("fleet", { "cubeform.yaml": FLEET_YAML, "index.ts": PROGRAM }, (file) => ({ emulator, stack } = file));
 
 describe("Fleet", () => {
   it("creates a child per entry through the plugin, then a second pulumi up shows no changes", { timeout: 120_000 }, async () => {

@@ -202,6 +202,9 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
     new Promise<ProtoResponse>((resolve, reject) => client[method]!(req, (err, resp) => (err ? reject(err) : resolve(resp))));
   const urnOf = (name: string, type = "pulumi-nodejs:dynamic:Resource") => `urn:pulumi:${stack}::${project}::${type}::${name}`;
   const target = (urn: string) => ({ Urn: urn, Name: urn.split("::").pop(), Type: urn.split("::")[2] });
+  /** A Diff or Update request: the resource's state and inputs as they were, and the new inputs. */
+  const changeRequest = (name: string, urn: string, id: string, olds: Props, oldInputs: Props, news: Props) =>
+    request(name, { ...target(urn), Id: id, Olds: struct(olds), OldInputs: struct(oldInputs), News: struct(news) });
 
   return {
     child,
@@ -233,14 +236,7 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
       return { inputs: js(resp.getInputs!()) ?? {}, failures };
     },
     async diff(urn, id, oldOutputs, oldInputs, news) {
-      const req = request("DiffRequest", {
-        ...target(urn),
-        Id: id,
-        Olds: struct(oldOutputs),
-        OldInputs: struct(oldInputs),
-        News: struct(news),
-      });
-      const resp = await rpc("diff", req);
+      const resp = await rpc("diff", changeRequest("DiffRequest", urn, id, oldOutputs, oldInputs, news));
       return {
         changes: resp.getChanges!() as number,
         replaces: resp.getReplacesList!() as string[],
@@ -260,14 +256,7 @@ export async function startPlugin(options: PluginOptions = {}): Promise<Plugin> 
       return readResult(await rpc("read", request("ReadRequest", { ...target(urn), Id: id })));
     },
     async update(urn, id, oldOutputs, oldInputs, news) {
-      const req = request("UpdateRequest", {
-        ...target(urn),
-        Id: id,
-        Olds: struct(oldOutputs),
-        OldInputs: struct(oldInputs),
-        News: struct(news),
-      });
-      const resp = await rpc("update", req);
+      const resp = await rpc("update", changeRequest("UpdateRequest", urn, id, oldOutputs, oldInputs, news));
       return { outs: js(resp.getProperties!()) ?? {} };
     },
     async delete(urn, id, oldOutputs, oldInputs) {

@@ -3,19 +3,16 @@
  * output or read-back input, not in error messages, not on the plugin's stderr. The key is
  * also taken from CUBE_API_KEY when the stack config has none.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startPlugin, type Plugin } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { cubeInputs, stackForFile, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let envPlugin: Plugin | undefined;
 let vault: Resource | undefined;
-beforeAll(async () => {
-  stack = await startStack();
-});
+stackForFile((started) => (stack = started));
 afterAll(async () => {
   await envPlugin?.close();
-  await stack?.close();
 });
 
 describe("the API key", () => {

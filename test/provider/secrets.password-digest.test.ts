@@ -5,21 +5,16 @@
  * one is an in-place update. Through the real plugin.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { cubeInputs, stackForFile, type Stack } from "./support/stack.js";
 
 const PASSWORD = "hunter2-correct-horse";
 const SALTED = /^[0-9a-f]{32}:[0-9a-f]{64}$/;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackForFile((started) => (stack = started));
 
 it("issue 23 item 8: basicAuthPasswordDigest is salted per resource, and a diff still sees a changed password and only that", async () => {
   const cube = await stack.create("Cube", "web", cubeInputs("web"));

@@ -5,12 +5,10 @@
  * Through the real plugin, driven as `pulumi up` drives it (issue 23 #8).
  */
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { SSH_KEY } from "./support/stack.js";
-import { upStack, type UpStack } from "./support/up.js";
+import { upStackForFile, type UpStack } from "./support/up.js";
 
 const TOKEN = "tok-4f1c9e2a77d3";
 const SCRIPT = `#cloud-config\nruncmd:\n  - echo ${TOKEN} > /etc/agent-token\n`;
@@ -23,25 +21,8 @@ export const a = new Cube("a", base).userDataDigest;
 export const b = new Cube("b", base).userDataDigest;
 `;
 
-let emulator: RunningEmulator;
 let stack: UpStack;
-beforeAll(async () => {
-  emulator = await startEmulator({ clockSpeed: 100, rateLimit: { limit: 1000, windowMs: 60_000 } });
-  stack = upStack(
-    {
-      "cubeform:apiKey": emulator.apiKey,
-      "cubeform:apiUrl": emulator.url,
-      "cubeform:rateLimit": "1000/60",
-      "cubeform:pollInterval": "0.02",
-    },
-    "userdata",
-  );
-  writeFileSync(join(stack.dir, "index.ts"), PROGRAM);
-});
-afterAll(async () => {
-  stack?.dispose();
-  await emulator?.close();
-});
+upStackForFile("userdata", { "index.ts": PROGRAM }, (file) => (stack = file.stack));
 
 type Entry = { inputs: Record<string, unknown>; outs: Record<string, unknown> };
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };

@@ -1,27 +1,16 @@
 /** A TcpMapping through the plugin: where to connect, every change a delete-first replacement. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { stackWithCubeForFile, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
 let cube: Resource;
-beforeAll(async () => {
-  stack = await startStack();
-  cube = await stack.create("Cube", "db", cubeInputs("db"));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackWithCubeForFile("db", (file) => ({ stack, cube } = file));
 
 describe("TcpMapping resource", () => {
   let postgres: Resource;
-  const inputs = (extra: Record<string, unknown> = {}) => ({
-    cubeId: cube.id,
-    cubePort: 5432,
-    label: "postgres",
-    allow: ["203.0.113.0/24", "198.51.100.7"],
-    ...extra,
-  });
+  const POSTGRES = { cubePort: 5432, label: "postgres", allow: ["203.0.113.0/24", "198.51.100.7"] };
+  const inputs = (extra: Record<string, unknown> = {}) => ({ cubeId: cube.id, ...POSTGRES, ...extra });
 
   it("publishes the port and outputs where to connect", async () => {
     postgres = await stack.create("TcpMapping", "postgres", inputs());

@@ -6,21 +6,15 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIFF_NONE, REPO_ROOT } from "./harness.js";
-import { cubeInputs, startStack, type Resource, type Stack } from "./support/stack.js";
+import { stackWithCubeForFile, type Resource, type Stack } from "./support/stack.js";
 
 const run = promisify(execFile);
 
 let stack: Stack;
 let cube: Resource;
-beforeAll(async () => {
-  stack = await startStack();
-  cube = await stack.create("Cube", "web", cubeInputs("web"));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackWithCubeForFile("web", (file) => ({ stack, cube } = file));
 
 /** State as an earlier release wrote it: the same values under the old names. */
 function oldState(resource: Resource, renames: Record<string, string>): Resource {

@@ -3,17 +3,12 @@
  * secret), unchanged for the same inputs, replaced (created first) on any change, gone after a
  * dashboard delete (refresh), the secret kept across refreshes and never in __provider or logs.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIFF_NONE, DIFF_SOME } from "./harness.js";
-import { startStack, type Resource, type Stack } from "./support/stack.js";
+import { stackForFile, type Resource, type Stack } from "./support/stack.js";
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+stackForFile((started) => (stack = started));
 
 const inputs = (extra: Record<string, unknown> = {}) => ({
   url: "http://127.0.0.1:9/cube",

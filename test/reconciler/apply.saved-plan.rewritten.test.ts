@@ -8,16 +8,10 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { SSH_KEY } from "./support/cli.js";
+import { FILE_HEADER } from "./support/cli.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
-const FLEET = `apiVersion: cubeform/v1
-cubes:
-  - name: web
-    image: ubuntu-24.04
-    resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-    sshPublicKey: ${SSH_KEY}
-`;
+const FLEET = `${FILE_HEADER}  - name: web\n`;
 
 type SavedPlan = Record<string, unknown> & {
   contentDigest: string;

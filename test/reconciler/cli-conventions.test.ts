@@ -11,9 +11,9 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { describe, expect } from "vitest";
 import { buildProgram, VERSION } from "../../reconciler/main.js";
-import { waitFor } from "../support/wait.js";
-import { runCli, SSH_KEY, tempProject } from "./support/cli.js";
-import { type CliFixture, FAST, test } from "./support/fixtures.js";
+import { runCli, tempProject } from "./support/cli.js";
+import { runningCube } from "./support/cubes.js";
+import { FAST, test } from "./support/fixtures.js";
 
 const quietIo = { stdout: process.stdout, stderr: process.stderr, env: {} };
 
@@ -60,17 +60,7 @@ describe("-o, version", () => {
   });
 
   test("cube list -o json and -o wide", async ({ fx }) => {
-    const web = await fx.api.createCube(
-      {
-        name: "web",
-        image: "ubuntu-24.04",
-        resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-        sshPublicKey: SSH_KEY,
-        terminationProtection: true,
-      },
-      { idempotencyKey: "web" },
-    );
-    await waitFor(async () => ((await fx.api.getCube(web.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
+    const web = await runningCube(fx, "web", { terminationProtection: true });
     const json = await fx.cli(["cube", "list", "-o", "json", ...FAST]);
     expect(JSON.parse(json.stdout)).toMatchObject([{ id: web.id, name: "web" }]);
     const plain = await fx.cli(["cube", "list", ...FAST]);
@@ -161,14 +151,6 @@ describe("completion of live cube names (issue 31 item 20)", () => {
         resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
       );
     });
-  }
-
-  async function runningCube(fx: CliFixture, name: string): Promise<void> {
-    const cube = await fx.api.createCube(
-      { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-      { idempotencyKey: name },
-    );
-    await waitFor(async () => ((await fx.api.getCube(cube.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
   }
 
   test("`cubeform __complete cubes` prints the live names, one a line; bash offers them after `cube ssh`", async ({ fx }) => {

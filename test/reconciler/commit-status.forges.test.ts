@@ -77,6 +77,27 @@ async function setUp(kind: ForgeKind, extra: { statusRepo?: string } = {}) {
   return { forge, stderr, io, metrics, observer, events };
 }
 
+const PENDING = { state: "pending", description: "reconciling the space to this commit", target_url: "https://ops.example.com/status" };
+
+/** The first status each forge is sent: where, with which credentials, and the body in the forge's own field names. */
+const FIRST_STATUS: Record<ForgeKind, { path: string; headers: Record<string, string | undefined>; body: object }> = {
+  github: {
+    path: `/repos/acme/fleet/statuses/${C1}`,
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: { ...PENDING, context: "cubeform/space-7" },
+  },
+  gitlab: {
+    path: `/api/v4/projects/acme%2Finfra%2Ffleet/statuses/${C1}`,
+    headers: { "private-token": TOKEN, authorization: undefined },
+    body: { ...PENDING, name: "cubeform/space-7" },
+  },
+  gitea: {
+    path: `/api/v1/repos/acme/fleet/statuses/${C1}`,
+    headers: { authorization: `token ${TOKEN}` },
+    body: { ...PENDING, context: "cubeform/space-7" },
+  },
+};
+
 describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
   test("a good commit: pending then success, as the forge's API takes them; in-sync rounds post nothing more", {
     timeout: 30_000,
@@ -94,35 +115,10 @@ describe.each(["github", "gitlab", "gitea"] as const)("%s", (kind) => {
     await observer.close();
     const [request] = forge.requests;
     expect(request!.method).toBe("POST");
-    if (kind === "github") {
-      expect(request!.path).toBe(`/repos/acme/fleet/statuses/${C1}`);
-      expect(request!.headers.authorization).toBe(`Bearer ${TOKEN}`);
-      expect(JSON.parse(request!.body)).toEqual({
-        state: "pending",
-        description: "reconciling the space to this commit",
-        context: "cubeform/space-7",
-        target_url: "https://ops.example.com/status",
-      });
-    } else if (kind === "gitlab") {
-      expect(request!.path).toBe(`/api/v4/projects/acme%2Finfra%2Ffleet/statuses/${C1}`);
-      expect(request!.headers["private-token"]).toBe(TOKEN);
-      expect(request!.headers.authorization).toBeUndefined();
-      expect(JSON.parse(request!.body)).toEqual({
-        state: "pending",
-        name: "cubeform/space-7",
-        description: "reconciling the space to this commit",
-        target_url: "https://ops.example.com/status",
-      });
-    } else {
-      expect(request!.path).toBe(`/api/v1/repos/acme/fleet/statuses/${C1}`);
-      expect(request!.headers.authorization).toBe(`token ${TOKEN}`);
-      expect(JSON.parse(request!.body)).toEqual({
-        state: "pending",
-        context: "cubeform/space-7",
-        description: "reconciling the space to this commit",
-        target_url: "https://ops.example.com/status",
-      });
-    }
+    const expected = FIRST_STATUS[kind];
+    expect(request!.path).toBe(expected.path);
+    for (const [header, value] of Object.entries(expected.headers)) expect(request!.headers[header], header).toBe(value);
+    expect(JSON.parse(request!.body)).toEqual(expected.body);
     expect(forge.accepted.map((s) => [s.sha, s.state])).toEqual([
       [C1, "pending"],
       [C1, "success"],

@@ -4,18 +4,8 @@
  * waits for the transition to end instead of failing with the API's 409.
  */
 import { describe, expect } from "vitest";
-import { waitFor } from "../support/wait.js";
 import { FAST, test, type CliFixture } from "./support/fixtures.js";
-import { SSH_KEY } from "./support/cli.js";
-
-async function runningCube(fx: CliFixture, name: string) {
-  const created = await fx.api.createCube(
-    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-    { idempotencyKey: `create-${name}` },
-  );
-  await waitFor(async () => ((await fx.api.getCube(created.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
-  return created;
-}
+import { runningCube } from "./support/cubes.js";
 
 const powerRequests = (fx: CliFixture) =>
   fx.emulator.admin.requests().filter((r) => r.method === "POST" && /\/(power-off|wake|restart)$/.test(r.path));

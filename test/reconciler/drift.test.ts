@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { createCubeOutsideTheFile } from "./support/cubes.js";
 import { FAST, FAST_APPLY, test, type CliFixture } from "./support/fixtures.js";
 
 async function applyFleet(fx: CliFixture): Promise<void> {
@@ -30,15 +31,7 @@ test("out-of-band changes: exit 2 with the changed fields, missing resources and
   await fx.api.wake(await cubeId(fx, "worker"));
   const port = (await fx.api.listTcpMappings(await cubeId(fx, "db"))).find((m) => m.cubePort === 6379);
   await fx.api.deleteTcpMapping(await cubeId(fx, "db"), port!.id);
-  await fx.api.createCube(
-    {
-      name: "legacy",
-      image: "ubuntu-24.04",
-      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-      sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxlZ2FjeQ== x",
-    },
-    { idempotencyKey: "legacy-1" },
-  );
+  await createCubeOutsideTheFile(fx, "legacy");
   fx.emulator.admin.clearRequests();
 
   const r = await fx.cli(["drift", ...FAST]);

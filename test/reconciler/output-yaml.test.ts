@@ -4,18 +4,8 @@
  */
 import { parse } from "yaml";
 import { describe, expect } from "vitest";
-import { waitFor } from "../support/wait.js";
-import { SSH_KEY } from "./support/cli.js";
-import { FAST, test, type CliFixture } from "./support/fixtures.js";
-
-async function runningCube(fx: CliFixture, name: string) {
-  const created = await fx.api.createCube(
-    { name, image: "ubuntu-24.04", resources: { vcpu: 1, ramGb: 1, diskGb: 10 }, sshPublicKey: SSH_KEY },
-    { idempotencyKey: `create-${name}` },
-  );
-  await waitFor(async () => ((await fx.api.getCube(created.id)).state === "running" ? true : undefined), { timeoutMs: 15_000 });
-  return created;
-}
+import { runningCube } from "./support/cubes.js";
+import { FAST, test } from "./support/fixtures.js";
 
 describe("-o yaml", () => {
   test("cube list, cube show and snapshot list: the JSON document as YAML", { timeout: 60_000 }, async ({ fx }) => {

@@ -8,18 +8,12 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { renderPlan } from "../../reconciler/render/index.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
-import { SSH_KEY } from "./support/cli.js";
+import { FILE_HEADER, SSH_KEY } from "./support/cli.js";
 
 const PASSWORD = "hunter2-very-secret";
 
 function fleet(domain: string, port: string): string {
-  return `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
+  return `${FILE_HEADER}  - name: web
     domains:
 ${domain}
     ports:

@@ -3,16 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
-import { HEADER, policyFile } from "./support/policy.js";
-
-interface Violation {
-  rule: string;
-  enforcement: string;
-  address: string;
-  check: string;
-  status: string;
-  saw: string;
-}
+import { HEADER, policyFile, type Violation } from "./support/policy.js";
 
 const FLEET = `${HEADER}cubes:\n  - name: a\n    replicas: 2\n  - name: b\n    replicas: 2\n`;
 const RULES = policyFile(

@@ -5,17 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { FAST, test } from "./support/fixtures.js";
-import { HEADER, policyFile } from "./support/policy.js";
-
-interface Violation {
-  rule: string;
-  enforcement: string;
-  address: string;
-  check: string;
-  status: string;
-  saw: string;
-  fix: string;
-}
+import { HEADER, policyFile, type Violation } from "./support/policy.js";
 
 interface Kind {
   kind: string;

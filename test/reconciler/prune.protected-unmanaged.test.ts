@@ -6,22 +6,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { SSH_KEY } from "./support/cli.js";
+import { createCubeOutsideTheFile } from "./support/cubes.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
 test("pruning an undeclared protected cube: shown blocked, advised `cube unprotect`, then deleted (issue 22 item 9)", async ({ fx }) => {
   // allowEmpty: an empty fleet is meant here (issue 31 item 10: else an empty source never prunes).
   writeFileSync(join(fx.cwd, "cubeform.yaml"), `apiVersion: cubeform/v1\nallowEmpty: true\ncubes: []\n`);
-  const old = await fx.api.createCube(
-    {
-      name: "old",
-      image: "ubuntu-24.04",
-      resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
-      sshPublicKey: SSH_KEY,
-      terminationProtection: true,
-    },
-    { idempotencyKey: "old" },
-  );
+  const old = await createCubeOutsideTheFile(fx, "old", { terminationProtection: true });
 
   const plan = await fx.cli(["plan", "--prune", ...FAST]);
   expect(plan.exitCode).toBe(2);

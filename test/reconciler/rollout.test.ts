@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished } from "vitest";
 import type { Cube } from "../../schema/api.js";
+import { pollUntilStopped } from "../support/poll.js";
 import { FILE_HEADER } from "./support/cli.js";
 import { FAST, FAST_APPLY, test, type CliFixture } from "./support/fixtures.js";
 
@@ -40,6 +41,14 @@ function fleet(image: string, rollout: string): string {
 ${rollout}`;
 }
 
+/** A rollout of batches of 2, each member answering `healthUrl` for 0.3 s within `deadline`; `moreLines` go before the check. */
+const httpCheckedRollout = (healthUrl: string, deadline: string, moreLines = "") => `      maxUnavailable: 2
+${moreLines}      healthCheck:
+        http: { url: "${healthUrl}", expectStatus: 200 }
+        healthyFor: 300ms
+        deadline: ${deadline}
+`;
+
 const write = (fx: CliFixture, text: string): void => writeFileSync(join(fx.cwd, "cubeform.yaml"), text);
 
 interface Poll {
@@ -47,25 +56,11 @@ interface Poll {
 }
 
 /** Lists the space every 200 ms until stopped: what a user watching the fleet would see. */
-function poller(fx: CliFixture): { stop(): Promise<Poll[]> } {
-  const polls: Poll[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const listed = await fx.api.listCubes().catch(() => undefined);
-      if (listed === undefined) break;
-      polls.push({ members: listed.filter((c) => c.state !== "deleted" && c.name.startsWith("web-")) });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return polls;
-    },
-  };
-}
+const poller = (fx: CliFixture) =>
+  pollUntilStopped<Poll>(async () => {
+    const listed = await fx.api.listCubes().catch(() => undefined);
+    return listed && { members: listed.filter((c) => c.state !== "deleted" && c.name.startsWith("web-")) };
+  });
 
 const runningOn = (poll: Poll, image: string): number => poll.members.filter((c) => c.state === "running" && c.image === image).length;
 const down = (poll: Poll): number => 10 - poll.members.filter((c) => c.state === "running").length;
@@ -74,12 +69,7 @@ test(
   "10 members, maxUnavailable 2, image changed: never more than 2 missing or not running at any poll; all 10 on the new image at the end",
   async ({ fx }) => {
     const health = await healthServer(fx, () => false);
-    const rollout = `      maxUnavailable: 2
-      healthCheck:
-        http: { url: "${health.url}", expectStatus: 200 }
-        healthyFor: 300ms
-        deadline: 20s
-`;
+    const rollout = httpCheckedRollout(health.url, "20s");
     write(fx, fleet(OLD, rollout));
     expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
 
@@ -110,14 +100,7 @@ test(
   "a new image that fails its http check, canary 1, autoRevert: exactly 1 member ever runs it, ≥ 9 healthy at every poll, all 10 back on the old image, exit 1 naming the member and the check",
   async ({ fx }) => {
     const health = await healthServer(fx, (image) => image === NEW);
-    const rollout = `      maxUnavailable: 2
-      canary: 1
-      autoRevert: true
-      healthCheck:
-        http: { url: "${health.url}", expectStatus: 200 }
-        healthyFor: 300ms
-        deadline: 5s
-`;
+    const rollout = httpCheckedRollout(health.url, "5s", "      canary: 1\n      autoRevert: true\n");
     write(fx, fleet(OLD, rollout));
     expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
     const before = new Map((await fx.api.listCubes()).map((c) => [c.name, c.id]));

@@ -6,18 +6,14 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { editFleet } from "./support/edit.js";
+import { addBasicAuthFromEnv } from "./support/edit.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
 const FIRST = "first-pa55-correct-horse";
 const SECOND = "second-pa55-battery-staple";
 
 test("a rotated password is planned as an update and applied; the memory holds a salted digest, never the password", async ({ fx }) => {
-  editFleet(
-    fx.cwd,
-    "        responseCompression: true\n",
-    "        responseCompression: true\n        basicAuthUser: admin\n        basicAuthPassword: ${env:WWW_PASSWORD}\n",
-  );
+  addBasicAuthFromEnv(fx.cwd);
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY], { env: { WWW_PASSWORD: FIRST } })).exitCode).toBe(0);
   expect((await fx.cli(["plan", ...FAST], { env: { WWW_PASSWORD: FIRST } })).exitCode).toBe(0);
 

@@ -1,17 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { editFleet } from "./support/edit.js";
+import { addBasicAuthFromEnv } from "./support/edit.js";
 import { FAST, FAST_APPLY, test } from "./support/fixtures.js";
 
 const PASSWORD = "pa55-correct-horse-battery";
 
 test("neither the API key nor a basic-auth password appears in any output or in plan.json", async ({ fx }) => {
-  editFleet(
-    fx.cwd,
-    "        responseCompression: true\n",
-    "        responseCompression: true\n        basicAuthUser: admin\n        basicAuthPassword: ${env:WWW_PASSWORD}\n",
-  );
+  addBasicAuthFromEnv(fx.cwd);
   const env = { WWW_PASSWORD: PASSWORD };
   const outputs: string[] = [];
   const run = async (argv: string[]) => {

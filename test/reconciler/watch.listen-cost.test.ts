@@ -11,7 +11,7 @@ import { afterEach, expect, test, vi } from "vitest";
 import { freePort } from "../support/ports.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { waitFor } from "../support/wait.js";
-import { SSH_KEY } from "./support/cli.js";
+import { DEFAULTS_HEADER } from "./support/cli.js";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../../desired/sources.js", async (importOriginal) => {
@@ -35,12 +35,7 @@ class Capture extends Writable {
 
 function fleetOf(cubes: number, port: number): string {
   const names = Array.from({ length: cubes }, (_, i) => `  - name: cube-${i}\n`).join("");
-  return `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-webhooks:
+  return `${DEFAULTS_HEADER}webhooks:
   - url: http://127.0.0.1:${port}/
     events: [cube.deleted]
     secretFile: watch.secret

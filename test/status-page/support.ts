@@ -1,46 +1,23 @@
 /** A status server as watch serves it (serveMetrics with the page), around a recorder the test feeds rounds to. */
 import type { Plan, ResourceChange } from "../../engine/index.js";
-import { Registry } from "../../reconciler/metrics/registry.js";
-import { serveMetrics, type MetricsServer } from "../../reconciler/metrics/server.js";
+import type { MetricsServer } from "../../reconciler/metrics/server.js";
 import type { WatchStatusRecorder, LiveSources } from "../../reconciler/metrics/status.js";
 import type { StatusAuth } from "../../reconciler/metrics/status-auth.js";
-import { pageHeaders, renderPage } from "../../reconciler/status-page/page.js";
 import type { RoundEnd } from "../../reconciler/watch/events.js";
 import { onTestFinished } from "vitest";
+import { change, costOf, servePageOf } from "./plans.js";
 
 export async function statusServer(
   recorder: WatchStatusRecorder,
   auth?: StatusAuth,
   redact: (text: string) => string = (t) => t,
 ): Promise<MetricsServer> {
-  const snapshot = () => recorder.snapshot({ ready: true, live: true }, redact);
-  const server = await serveMetrics({
-    host: "127.0.0.1",
-    port: 0,
-    registry: new Registry(),
-    health: () => ({ ok: true, reason: "" }),
-    status: snapshot,
-    page: () => ({ html: renderPage(snapshot()), headers: pageHeaders() }),
-    ...(auth ? { auth } : {}),
-  });
+  const server = await servePageOf(recorder, auth, redact);
   onTestFinished(() => server.close());
   return server;
 }
 
-export function change(
-  cubeName: string,
-  action: ResourceChange["action"] = "update",
-  fields: string[] = ["resources.vcpu"],
-): ResourceChange {
-  return {
-    address: `cube/${cubeName}`,
-    kind: "cube",
-    cubeName,
-    id: action === "create" ? null : `id-${cubeName}`,
-    action,
-    changes: fields.map((path) => ({ path, before: 1, after: 2, forcesReplace: false })),
-  };
-}
+export { change };
 
 /** A plan with `cubes` live cubes (noops), the drift, a cost and groups. */
 export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Plan> = {}): Plan {
@@ -60,18 +37,7 @@ export function planOf(cubes: number, drift: ResourceChange[], extra: Partial<Pl
     steps: [],
     summary: { add: 0, change: drift.length, destroy: 0, blocked: 0 },
     options: {},
-    cost: {
-      currency: "EUR",
-      hoursPerMonth: 730,
-      stoppedBills: "disk",
-      note: "",
-      tiers: [],
-      before: cubes * 4.5,
-      after: cubes * 4.5 + 9,
-      delta: 9,
-      cubes: [],
-      budget: { monthly: 50000, over: false },
-    },
+    cost: costOf(cubes * 4.5, cubes * 4.5 + 9, 50000),
     ...extra,
   } as unknown as Plan;
 }

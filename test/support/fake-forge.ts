@@ -11,8 +11,7 @@
  * might) until `recover()`.
  */
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import { onTestFinished } from "vitest";
+import { listenUntilTestEnds } from "./listen.js";
 
 export type ForgeKind = "github" | "gitlab" | "gitea";
 
@@ -77,16 +76,7 @@ export async function startFakeForge(kind: ForgeKind, token: string): Promise<Fa
     }
     answer(kind, token, req, body, send, accepted);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
-  const root = `http://127.0.0.1:${port}`;
+  const root = await listenUntilTestEnds(server);
   return {
     kind,
     url: kind === "github" ? root : kind === "gitlab" ? `${root}/api/v4` : `${root}/api/v1`,

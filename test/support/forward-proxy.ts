@@ -7,8 +7,8 @@
  * headers (as JSON and as header lines), as a debugging proxy or a hostile API would.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
-import { onTestFinished } from "vitest";
+import { connect, type Socket } from "node:net";
+import { listenUntilTestEnds } from "./listen.js";
 
 export interface ForwardProxy {
   url: string;
@@ -25,7 +25,6 @@ export async function startForwardProxy(
 ): Promise<ForwardProxy> {
   const seen: string[] = [];
   const authorizations: string[] = [];
-  const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
   const server = createServer((req, res) => {
@@ -36,10 +35,6 @@ export async function startForwardProxy(
     if (options.echoHeaders) return void echo(req, res);
     if (options.delayMs) setTimeout(() => forward(req, res), options.delayMs);
     else forward(req, res);
-  });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
   });
   server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
@@ -54,15 +49,7 @@ export async function startForwardProxy(
     upstream.on("error", () => client.destroy());
     client.on("error", () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, authorizations, maxInFlight: () => maxInFlight };
+  return { url: await listenUntilTestEnds(server), seen, authorizations, maxInFlight: () => maxInFlight };
 }
 
 function forward(req: IncomingMessage, res: ServerResponse): void {

@@ -3,8 +3,7 @@
  * (200 by default; a 500, a 429 with Retry-After, or nothing at all while "down").
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-import { onTestFinished } from "vitest";
+import { listenUntilTestEnds } from "./listen.js";
 import { verifySignature } from "../../reconciler/watch/signature.js";
 
 export interface Received {
@@ -55,14 +54,6 @@ export async function startReceiver(): Promise<Receiver> {
     res.writeHead(status, { "content-type": "text/plain", ...headers });
     res.end(status < 300 ? "ok" : "no");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/cubeform`;
+  receiver.url = `${await listenUntilTestEnds(server)}/hooks/cubeform`;
   return receiver;
 }

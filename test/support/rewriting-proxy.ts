@@ -3,8 +3,7 @@
  * (or a mistyped CUBE_API_URL) would send them. Listens on 127.0.0.1 only.
  */
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import { onTestFinished } from "vitest";
+import { listenUntilTestEnds } from "./listen.js";
 import type { RunningEmulator } from "../../emulator/index.js";
 
 export interface Exchange {
@@ -36,15 +35,7 @@ export async function rewritingProxy(emu: RunningEmulator, rewrite: Rewrite): Pr
     res.writeHead(out.status, { "content-type": typeof out.body === "string" ? type || "text/plain" : "application/json" });
     res.end(typeof out.body === "string" ? out.body : JSON.stringify(out.body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  return `${await listenUntilTestEnds(server)}/api/v1`;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

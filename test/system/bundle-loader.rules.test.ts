@@ -3,12 +3,12 @@
  * follow system/'s rules by a copy, and these tests check that the copy and the original agree.
  */
 import { createRequire } from "node:module";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { xdgHome } from "../../system/dirs.js";
 import { writeFileAtomicSync } from "../../system/files.js";
+import { eachTestInTempDirUnderUmask022 } from "../support/temp-dir.js";
 
 const loader = createRequire(import.meta.url)("../../bin/bundle-loader.js") as {
   xdgCacheHome(env: Record<string, string | undefined>): string;
@@ -16,15 +16,7 @@ const loader = createRequire(import.meta.url)("../../bin/bundle-loader.js") as {
 };
 
 let dir: string;
-let umask: number;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "cubeform-loader-rules-"));
-  umask = process.umask(0o022);
-});
-afterEach(() => {
-  process.umask(umask);
-  rmSync(dir, { recursive: true, force: true });
-});
+eachTestInTempDirUnderUmask022("cubeform-loader-rules-", (made) => (dir = made));
 
 test("the loader's cache home is system/dirs.ts xdgHome(env, 'cache') for every shape of XDG_CACHE_HOME and HOME", () => {
   const envs = [

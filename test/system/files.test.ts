@@ -2,22 +2,14 @@
  * The atomic writer (issue 23 items 5 and 6): a planted symlink is replaced, never written
  * through; new files are 0600 and new directories 0700 under umask 022; a mode the user set is kept.
  */
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { openForAppendNoFollow, writeFileAtomic, writeFileAtomicSync } from "../../system/files.js";
+import { eachTestInTempDirUnderUmask022 } from "../support/temp-dir.js";
 
 let dir: string;
-let umask: number;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "cubeform-files-"));
-  umask = process.umask(0o022);
-});
-afterEach(() => {
-  process.umask(umask);
-  rmSync(dir, { recursive: true, force: true });
-});
+eachTestInTempDirUnderUmask022("cubeform-files-", (made) => (dir = made));
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 

@@ -1,6 +1,7 @@
 /** Tiny loopback HTTP servers for client tests: a handler per test, every request recorded. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ImportStarted } from "../../../schema/index.js";
 
 export interface Received {
   method: string;
@@ -108,3 +109,34 @@ export const CREATE_BODY = {
   resources: { vcpu: 1, ramGb: 1, diskGb: 10 },
   sshPublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample user@host",
 };
+
+/** A domain as the API answers it (its own field names: `domain`, not `hostname`). */
+export function sampleApiDomain(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: "d1", cubeId: "c1", domain: "app.example.com", port: 80, status: "active", isWildcard: false, ...overrides };
+}
+
+/** A TCP mapping as the API answers it (its own field names: `udpEnabled`, `whitelistedIps`). */
+export function sampleApiTcpMapping(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const placed = { id: "m1", cubeId: "c1", cubePort: 80, hostPort: 30001, host: "h", label: null, status: "active" };
+  return { ...placed, isSsh: false, udpEnabled: true, whitelistedIps: [], ...overrides };
+}
+
+/** A manual snapshot as the API answers it, just taken. */
+export function sampleSnapshot(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: "sn1",
+    cubeId: "c1",
+    name: "s",
+    sizeBytes: null,
+    status: "pending",
+    kind: "manual",
+    createdAt: "2026-01-01T00:00:00Z",
+    ...overrides,
+  };
+}
+
+/** An import as the API starts it: `partCount` parts of `chunkSizeBytes`, part n sent to `partUrl(n)`. */
+export function startedImport(partCount: number, chunkSizeBytes: number, partUrl: (partNumber: number) => string): ImportStarted {
+  const parts = Array.from({ length: partCount }, (_, i) => ({ partNumber: i + 1, url: partUrl(i + 1) }));
+  return { importId: "imp_1", uploadId: "u", key: "k", chunkSizeBytes, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), parts };
+}

@@ -4,6 +4,8 @@
  * BUILT provider (dist). Helpers replay the engine's call sequences (Check → Create, Check →
  * Diff → Update, ...).
  */
+import { afterAll, beforeAll } from "vitest";
+import { createClient } from "../../../client/index.js";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { serializeProvider, startPlugin, type DiffResult, type Plugin } from "../harness.js";
 
@@ -53,6 +55,8 @@ export interface Stack {
   /** Read as `pulumi refresh` does; undefined when the resource is gone. */
   refresh(resource: Resource): Promise<Resource | undefined>;
   destroy(resource: Resource): Promise<void>;
+  /** Another plugin process against this emulator: its API key and URL, plus `config`. The caller closes it. */
+  anotherPlugin(config: Props): Promise<Plugin>;
   close(): Promise<void>;
 }
 
@@ -121,9 +125,55 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async destroy(resource) {
       await plugin.delete(resource.urn, resource.id, resource.outs, resource.inputs);
     },
+    async anotherPlugin(config) {
+      const another = await startPlugin();
+      try {
+        await another.configure({ "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url, ...config });
+      } catch (error) {
+        await another.close();
+        throw error;
+      }
+      return another;
+    },
     async close() {
       await plugin.close();
       await emulator.close();
     },
   };
+}
+
+/**
+ * The stack a test file shares: started before its tests, closed after them. `keep` receives it
+ * (the file assigns it to its `stack`); hooks the file registers later run before the close.
+ */
+export function stackForFile(keep: (stack: Stack) => unknown, options: StackOptions = {}): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(options);
+    await keep(stack);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+}
+
+/** stackForFile with a client straight to its emulator (directClient), closed before the stack. */
+export function stackAndClientForFile(keep: (file: { stack: Stack; api: DirectClient }) => void, options: StackOptions = {}): void {
+  let api: DirectClient | undefined;
+  stackForFile((stack) => keep({ stack, api: (api = directClient(stack)) }), options);
+  afterAll(async () => {
+    await api?.close();
+  });
+}
+
+/** stackForFile with a Cube of that name created in the stack before the file's tests. */
+export function stackWithCubeForFile(cubeName: string, keep: (file: { stack: Stack; cube: Resource }) => void): void {
+  stackForFile(async (stack) => keep({ stack, cube: await stack.create("Cube", cubeName, cubeInputs(cubeName)) }));
+}
+
+export type DirectClient = ReturnType<typeof createClient>;
+
+/** A client straight to the stack's emulator, as the dashboard or another tool would reach it (the caller closes it). */
+export function directClient(stack: Stack, rateLimit = { limit: 1000, windowMs: 60_000 }): DirectClient {
+  return createClient({ baseUrl: stack.emulator.url, apiKey: stack.emulator.apiKey, spaceId: stack.emulator.spaceId, rateLimit });
 }

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { REPO_ROOT } from "../harness.js";
 import type { UpStep } from "./up-runner.js";
 
@@ -83,4 +85,28 @@ export function upStack(providerConfig: Record<string, string>, project = "adopt
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * An emulator and an up-stack against it shared by the file's tests (a fast budget: no pacing waits), with
+ * `files` written into the program's directory; `keep` receives both. Disposed of after the tests.
+ */
+export function upStackForFile(
+  project: string,
+  files: Record<string, string>,
+  keep: (file: { emulator: RunningEmulator; stack: UpStack }) => void,
+): void {
+  let emulator: RunningEmulator | undefined;
+  let stack: UpStack | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ clockSpeed: 100, rateLimit: { limit: 1000, windowMs: 60_000 } });
+    const reach = { "cubeform:apiKey": emulator.apiKey, "cubeform:apiUrl": emulator.url };
+    stack = upStack({ ...reach, "cubeform:rateLimit": "1000/60", "cubeform:pollInterval": "0.02" }, project);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(stack.dir, name), text);
+    keep({ emulator, stack });
+  });
+  afterAll(async () => {
+    stack?.dispose();
+    await emulator?.close();
+  });
 }

@@ -58,11 +58,13 @@ export function tempProject(files: Record<string, string> = {}): string {
 
 export const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGNvbnRyb2xsZWQtdGVzdC1rZXktZm9yLWN1YmVmb3Jt test@cubeform";
 
-/** A file's first lines up to `cubes:`: defaults every cube of a test takes (append the cube items). */
-export const FILE_HEADER = `apiVersion: cubeform/v1
+/** A file's first lines: its version and the defaults every cube of a test takes (append webhooks, cubes…). */
+export const DEFAULTS_HEADER = `apiVersion: cubeform/v1
 defaults:
   image: ubuntu-24.04
   resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
   sshPublicKey: ${SSH_KEY}
-cubes:
 `;
+
+/** A file's first lines up to `cubes:` (append the cube items). */
+export const FILE_HEADER = `${DEFAULTS_HEADER}cubes:\n`;

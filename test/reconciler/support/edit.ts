@@ -9,3 +9,12 @@ export function editFleet(cwd: string, from: string | RegExp, to: string): void 
   if (next === text) throw new Error(`editFleet: ${String(from)} not found`);
   writeFileSync(path, next);
 }
+
+/** Gives the first domain with responseCompression in the fleet a basic-auth user `admin` whose password is `${env:WWW_PASSWORD}`. */
+export function addBasicAuthFromEnv(cwd: string): void {
+  editFleet(
+    cwd,
+    "        responseCompression: true\n",
+    "        responseCompression: true\n        basicAuthUser: admin\n        basicAuthPassword: ${env:WWW_PASSWORD}\n",
+  );
+}

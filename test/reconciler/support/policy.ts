@@ -1,12 +1,16 @@
 /** Fleet and policy files for the policy tests (issue 36). */
-export const SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGUyZS10ZXN0LWtleS1mb3ItY3ViZWZvcm0tY2xp policy@cubeform";
+export { DEFAULTS_HEADER as HEADER } from "./cli.js";
 
-export const HEADER = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-`;
+/** A policy violation as `plan -o json` lists it. */
+export interface Violation {
+  rule: string;
+  enforcement: string;
+  address: string;
+  check: string;
+  status: string;
+  saw: string;
+  fix: string;
+}
 
 /** A policy file of these rules (YAML items, each starting "- name:"). */
 export const policyFile = (...rules: string[]): string =>
