@@ -56,6 +56,7 @@ export {
   groupOf,
   isPreviewName,
   type CubeInputs,
+  type ExistingViolations,
   type PolicyInput,
   type PolicyOverride,
   type PolicyReport,
