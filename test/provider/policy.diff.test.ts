@@ -3,7 +3,7 @@
  * fails the diff with the rule's message, an advisory one is a warning to the engine's log, sent once when check() and diff() of one step
  * both see it.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { writePolicyFile } from "../support/policy-file.js";
 import { startEngineLog } from "./harness.js";
