@@ -3,13 +3,11 @@
  * fails the diff with the rule's message, an advisory one is a warning to the engine's log, sent once when check() and diff() of one step
  * both see it.
  */
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { writePolicyFile } from "../support/policy-file.js";
-import { startEngineLog } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { expect, it } from "vitest";
+import { usePolicyStack } from "./support/policy-stack.js";
+import { cubeInputs } from "./support/stack.js";
 
-const RULES = `  - name: debian-preferred
+const setup = usePolicyStack(`  - name: debian-preferred
     enforcement: advisory
     allowed: { images: ["debian-*"] }
   - name: small
@@ -18,24 +16,13 @@ const RULES = `  - name: debian-preferred
   - name: no-open-ports
     enforcement: mandatory
     deny: { portsOpenToInternet: true }
-`;
-const { dir, path: POLICY } = writePolicyFile(RULES);
-
-let stack: Stack;
-let engine: Awaited<ReturnType<typeof startEngineLog>>;
-beforeAll(async () => {
-  engine = await startEngineLog();
-  stack = await startStack({ env: { CUBEFORM_POLICY: POLICY }, engineAddress: engine.address });
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+`);
+const POLICY = setup.policy;
 
 const ADVISORY = `Cube site: policy debian-preferred (advisory, ${POLICY}:4:5): image ubuntu-24.04 is not allowed; fix: use an allowed image: debian-*`;
 
 it("a mandatory rule the new inputs break fails diff() with the rule's message; nothing is sent", { timeout: 120_000 }, async () => {
+  const stack = setup.stack();
   const web = await stack.create("Cube", "web", cubeInputs("web", { image: "debian-13" }));
   const mutations = () => stack.emulator.admin.requests().filter((r) => r.mutating).length;
   const before = mutations();
@@ -60,6 +47,8 @@ it("a mandatory rule the new inputs break fails diff() with the rule's message; 
 it("an advisory rule is a warning from diff() too, sent once when check() of the same step already sent it", {
   timeout: 120_000,
 }, async () => {
+  const stack = setup.stack();
+  const engine = setup.engine();
   const site = await stack.create("Cube", "site", cubeInputs("site", { image: "debian-13" }));
   const warnings = () => engine.logs.filter((l) => l.message === ADVISORY).length;
   const ubuntu = cubeInputs("site", { image: "ubuntu-24.04" });

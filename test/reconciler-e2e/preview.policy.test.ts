@@ -4,18 +4,11 @@
  * printed, and the pull request comment (--format markdown) shows them.
  */
 import { expect, test } from "vitest";
-import { describeRun, project, RATE, SSH_KEY, type Project } from "./support.js";
+import { describeRun, plainFleet, project, RATE, type Project } from "./support.js";
 
 const FAST = [...RATE, "--poll-interval", "20"];
 
-const FLEET = `apiVersion: cubeform/v1
-defaults:
-  image: ubuntu-24.04
-  resources: { vcpu: 1, ramGb: 1, diskGb: 10 }
-  sshPublicKey: ${SSH_KEY}
-cubes:
-  - name: web
-    ports:
+const FLEET = `${plainFleet("web")}    ports:
       - { cubePort: 5432, udp: false }
       - { cubePort: 5353, allow: [10.0.0.0/8] }
 `;
