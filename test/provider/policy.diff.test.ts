@@ -7,19 +7,19 @@ import { expect, it } from "vitest";
 import { usePolicyStack } from "./support/policy-stack.js";
 import { cubeInputs } from "./support/stack.js";
 
-const setup = usePolicyStack(`  - name: debian-preferred
-    enforcement: advisory
-    allowed: { images: ["debian-*"] }
+const setup = usePolicyStack(`  - name: no-open-ports
+    enforcement: mandatory
+    deny: { portsOpenToInternet: true }
   - name: small
     enforcement: mandatory
     max: { vcpu: 2 }
-  - name: no-open-ports
-    enforcement: mandatory
-    deny: { portsOpenToInternet: true }
+  - name: debian-preferred
+    enforcement: advisory
+    allowed: { images: ["debian-*"] }
 `);
 const POLICY = setup.policy;
 
-const ADVISORY = `Cube site: policy debian-preferred (advisory, ${POLICY}:4:5): image ubuntu-24.04 is not allowed; fix: use an allowed image: debian-*`;
+const ADVISORY = `Cube site: policy debian-preferred (advisory, ${POLICY}:10:5): image ubuntu-24.04 is not allowed; fix: use an allowed image: debian-*`;
 
 it("a mandatory rule the new inputs break fails diff() with the rule's message; nothing is sent", { timeout: 120_000 }, async () => {
   const stack = setup.stack();
@@ -39,7 +39,7 @@ it("a mandatory rule the new inputs break fails diff() with the rule's message; 
   const created = mutations();
   const opened = stack.withProvider("TcpMapping", { ...pg.inputs, allow: [] });
   await expect(stack.plugin.diff(pg.urn, pg.id, pg.outs, pg.inputs, opened)).rejects.toThrow(
-    `policy no-open-ports (mandatory, ${POLICY}:10:5): port 5432 has no allow list: open to the whole internet`,
+    `policy no-open-ports (mandatory, ${POLICY}:4:5): port 5432 has no allow list: open to the whole internet`,
   );
   expect(mutations()).toBe(created);
 });
