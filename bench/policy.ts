@@ -51,8 +51,11 @@ async function main(): Promise<void> {
   try {
     const first = await plan(["--policy", policy]);
     if (first.stdout === "") throw new Error(`plan failed (exit ${first.exitCode}): ${first.stderr}`);
-    const check = JSON.parse(first.stdout) as { policy: { rules: number; violations: unknown[] } };
-    console.log(`${CUBES} cubes, ${check.policy.rules} rules: ${check.policy.violations.length} violations`);
+    const check = JSON.parse(first.stdout) as { policy: { rules: number; violations: unknown[]; existing?: { count: number }[] } };
+    const kept = check.policy.existing ?? [];
+    console.log(
+      `${CUBES} cubes, ${check.policy.rules} rules: ${check.policy.violations.length} violations made by the change, ${kept.reduce((n, g) => n + g.count, 0)} already live (in ${kept.length} groups); JSON ${(first.stdout.length / 1e6).toFixed(1)} MB`,
+    );
     await plan([]);
     const without: number[] = [];
     const withPolicy: number[] = [];

@@ -57,6 +57,7 @@ export {
   groupOf,
   isPreviewName,
   type CubeInputs,
+  type ExistingViolations,
   type PolicyInput,
   type PolicyOverride,
   type PolicyReport,

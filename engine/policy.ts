@@ -10,6 +10,7 @@ import {
   isReplace,
   type DesiredCubeSpec,
   type DesiredState,
+  type ExistingViolations,
   type ObservedCube,
   type ObservedState,
   type Plan,
@@ -19,7 +20,7 @@ import {
   type ResourceChange,
 } from "./types.js";
 
-export type { PolicyOverride, PolicyReport, PolicyViolation } from "./types.js";
+export type { ExistingViolations, PolicyOverride, PolicyReport, PolicyViolation } from "./types.js";
 
 export type { PolicyRule } from "../schema/policy.js";
 
@@ -29,9 +30,8 @@ export interface SourcedRule {
   source: string;
 }
 
-/** A violation that stops an apply: mandatory, made by the change, not overridden. */
-export const blocksApply = (v: PolicyViolation): boolean =>
-  v.enforcement === "mandatory" && v.status === "new" && v.overridden === undefined;
+/** A violation that stops an apply: mandatory (made by the change: a report's `violations`), not overridden. */
+export const blocksApply = (v: PolicyViolation): boolean => v.enforcement === "mandatory" && v.overridden === undefined;
 
 export const policyBlocks = (plan: Pick<Plan, "policy">): PolicyViolation[] => plan.policy?.violations.filter(blocksApply) ?? [];
 
@@ -68,7 +68,7 @@ export interface PolicyInput {
 }
 
 export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInput): PolicyReport {
-  const violations: PolicyViolation[] = [];
+  const found = new Found();
   // Each rule's matcher and checks are compiled once; a cube then costs one subject and the checks of the rules that match it.
   const compiled = rules.flatMap(({ rule, source }) => {
     const check = cubeCheck(rule);
@@ -100,7 +100,13 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
       if (matches !== undefined && !matches(spec.name)) continue;
       check(after, change.address, findings);
       if (findings.length === 0) continue;
-      const found = findings;
+      if (untouched) {
+        // The common case of a large fleet: every finding is kept as it is live; the array is reused.
+        for (const finding of findings) found.existing(rule, source, finding);
+        findings.length = 0;
+        continue;
+      }
+      const judged = findings;
       // A fresh array only after one was filled: most (cube, rule) pairs find nothing.
       findings = [];
       let seen: Set<string> | undefined;
@@ -109,22 +115,63 @@ export function evaluatePolicies(rules: readonly SourcedRule[], input: PolicyInp
         check(before, change.address, previous);
         seen = new Set(previous.map(keyOf));
       }
-      for (const finding of found) {
-        const isNew = !untouched && (made || observed === undefined || isMade(changeAt(finding.address)) || !seen?.has(keyOf(finding)));
-        violations.push(violation(rule, source, finding, spec.name, isNew ? "new" : "existing"));
+      for (const finding of judged) {
+        const isNew = made || observed === undefined || isMade(changeAt(finding.address)) || !seen?.has(keyOf(finding));
+        if (isNew) found.made(rule, source, finding, spec.name);
+        else found.existing(rule, source, finding);
       }
     }
   }
   for (const { rule, source } of rules) {
     const matches = cubeMatcher(rule);
-    violations.push(
-      ...replicaViolations(rule, source, matches, input),
-      ...groupCostViolations(rule, source, matches, input, costs),
-      ...webhookViolations(rule, source, input, changeAt),
-      ...changeCostViolations(rule, source, input.plan),
-    );
+    replicaViolations(rule, source, matches, input, found);
+    groupCostViolations(rule, source, matches, input, costs, found);
+    webhookViolations(rule, source, input, changeAt, found);
+    changeCostViolations(rule, source, input.plan, found);
   }
-  return applyOverrides({ rules: rules.length, violations }, input.overrides);
+  return applyOverrides(found.report(rules.length), input.overrides);
+}
+
+/** What the checks found: the violations the change makes one by one, those it keeps grouped by rule, check and what was seen. */
+class Found {
+  private readonly violations: PolicyViolation[] = [];
+  private readonly groups = new Map<PolicyRule, Map<string, ExistingViolations>>();
+
+  made(rule: PolicyRule, source: string, f: Finding, cubeName?: string): void {
+    this.violations.push(violation(rule, source, f, cubeName));
+  }
+
+  existing(rule: PolicyRule, source: string, f: Finding): void {
+    let byWhat = this.groups.get(rule);
+    if (byWhat === undefined) this.groups.set(rule, (byWhat = new Map()));
+    const key = `${f.check}\0${f.saw}`;
+    const group = byWhat.get(key);
+    if (group !== undefined) {
+      group.addresses.push(f.address);
+      group.count++;
+      return;
+    }
+    byWhat.set(key, {
+      rule: rule.name,
+      enforcement: rule.enforcement,
+      check: f.check,
+      saw: f.saw,
+      fix: f.fix,
+      source,
+      count: 1,
+      addresses: [f.address],
+    });
+  }
+
+  add(rule: PolicyRule, source: string, f: Finding, isNew: boolean): void {
+    if (isNew) this.made(rule, source, f);
+    else this.existing(rule, source, f);
+  }
+
+  report(rules: number): PolicyReport {
+    const existing = [...this.groups.values()].flatMap((byWhat) => [...byWhat.values()]);
+    return { rules, violations: this.violations, ...(existing.length > 0 ? { existing } : {}) };
+  }
 }
 
 /** A rule without names, groups or a preview setting judges every cube: no glob to test. */
@@ -137,7 +184,7 @@ export function applyOverrides(report: PolicyReport, overrides: readonly PolicyO
   const reasons = new Map(overrides.map((o) => [o.rule, o.reason]));
   const violations = report.violations.map((v) => {
     const reason = reasons.get(v.rule);
-    return reason !== undefined && v.enforcement === "mandatory" && v.status === "new" ? { ...v, overridden: { reason } } : v;
+    return reason !== undefined && v.enforcement === "mandatory" ? { ...v, overridden: { reason } } : v;
   });
   const recorded = [...(report.overrides ?? []).filter((o) => !reasons.has(o.rule)), ...overrides];
   return { ...report, violations, overrides: recorded };
@@ -147,26 +194,10 @@ const keyOf = (f: Finding): string => `${f.address}\0${f.check}`;
 const isMade = (change: ResourceChange | undefined): boolean =>
   change !== undefined && (change.action === "create" || isReplace(change.action));
 
-function violation(
-  rule: PolicyRule,
-  source: string,
-  f: Finding,
-  cubeName: string | undefined,
-  status: PolicyViolation["status"],
-): PolicyViolation {
-  if (cubeName === undefined)
-    return { rule: rule.name, enforcement: rule.enforcement, address: f.address, check: f.check, saw: f.saw, fix: f.fix, status, source };
-  return {
-    rule: rule.name,
-    enforcement: rule.enforcement,
-    address: f.address,
-    cubeName,
-    check: f.check,
-    saw: f.saw,
-    fix: f.fix,
-    status,
-    source,
-  };
+function violation(rule: PolicyRule, source: string, f: Finding, cubeName: string | undefined): PolicyViolation {
+  const base = { rule: rule.name, enforcement: rule.enforcement, address: f.address };
+  const rest = { check: f.check, saw: f.saw, fix: f.fix, source };
+  return cubeName === undefined ? { ...base, ...rest } : { ...base, cubeName, ...rest };
 }
 
 // ---------------------------------------------------------------- matching
@@ -326,7 +357,7 @@ const openDomains: Check = (cube, address, out) => {
     out.push({
       address: domainAddress(address, d.hostname),
       check: "deny.domainsWithoutAccessControl",
-      saw: `domain ${d.hostname} has neither basic auth nor an IP allow list`,
+      saw: "the domain has neither basic auth nor an IP allow list",
       fix: "set basicAuthUser and basicAuthPassword (${env:NAME}), or an ipAllowList, on the domain",
     });
   }
@@ -394,9 +425,9 @@ const protectionRequired: Check = (cube, address, out) => {
 // ---------------------------------------------------------------- checks beyond one cube
 
 /** replicas bounds: the members of each group the rule matches, after the change (existing when the count is unchanged). */
-function replicaViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput): PolicyViolation[] {
+function replicaViolations(rule: PolicyRule, source: string, matches: (name: string) => boolean, input: PolicyInput, found: Found): void {
   const bounds = rule.replicas;
-  if (bounds === undefined) return [];
+  if (bounds === undefined) return;
   const count = (names: Iterable<string>): Map<string, number> => {
     const counts = new Map<string, number>();
     for (const name of names) {
@@ -407,7 +438,6 @@ function replicaViolations(rule: PolicyRule, source: string, matches: (name: str
   };
   const after = count(input.desired.cubes.map((c) => c.name));
   const before = count(input.observed.cubes.map((o) => o.cube.name));
-  const found: PolicyViolation[] = [];
   for (const [group, n] of after) {
     const low = bounds.min !== undefined && n < bounds.min;
     const high = bounds.max !== undefined && n > bounds.max;
@@ -419,9 +449,8 @@ function replicaViolations(rule: PolicyRule, source: string, matches: (name: str
       saw: `group ${group} has ${n} ${n === 1 ? "member" : "members"}; the rule wants ${limit}`,
       fix: `declare ${limit} members (${group}-1 … ${group}-N)`,
     };
-    found.push(violation(rule, source, finding, undefined, before.get(group) === n ? "existing" : "new"));
+    found.add(rule, source, finding, before.get(group) !== n);
   }
-  return found;
 }
 
 /** max.monthlyCostPerGroup: the members of each group the rule matches, their monthly costs together after the change (existing when unchanged). */
@@ -431,31 +460,20 @@ function groupCostViolations(
   matches: (name: string) => boolean,
   input: PolicyInput,
   costs: ReturnType<typeof cubeCosts>,
-): PolicyViolation[] {
+  found: Found,
+): void {
   const limit = rule.max?.monthlyCostPerGroup;
-  if (limit === undefined || input.plan.cost === undefined) return [];
+  if (limit === undefined || input.plan.cost === undefined) return;
   const groups = new Map<string, string[]>();
   for (const spec of input.desired.cubes) {
     const group = spec.group?.group;
     if (group !== undefined && matches(spec.name)) groups.set(group, [...(groups.get(group) ?? []), spec.name]);
   }
-  const found: PolicyViolation[] = [];
   for (const [group, members] of groups) {
     const base = { address: `group/${group}`, check: "max.monthlyCostPerGroup" };
     if (costs === undefined) {
-      found.push(
-        violation(
-          rule,
-          source,
-          {
-            ...base,
-            saw: `the monthly cost of group ${group} is unknown (the prices could not be read)`,
-            fix: "run again when the prices can be read",
-          },
-          undefined,
-          "new",
-        ),
-      );
+      const saw = `the monthly cost of group ${group} is unknown (the prices could not be read)`;
+      found.made(rule, source, { ...base, saw, fix: "run again when the prices can be read" });
       continue;
     }
     const sum = (side: "before" | "after"): number => members.reduce((total, name) => total + (costs.get(name)?.[side] ?? 0), 0);
@@ -466,9 +484,8 @@ function groupCostViolations(
       saw: `group ${group} (${members.length} ${members.length === 1 ? "member" : "members"}) costs ${after.toFixed(2)} a month, over the maximum of ${limit.toFixed(2)}`,
       fix: "declare fewer replicas, or give them fewer resources",
     };
-    found.push(violation(rule, source, finding, undefined, Math.abs(sum("before") - after) < 0.005 ? "existing" : "new"));
+    found.add(rule, source, finding, Math.abs(sum("before") - after) >= 0.005);
   }
-  return found;
 }
 
 function webhookViolations(
@@ -476,11 +493,11 @@ function webhookViolations(
   source: string,
   input: PolicyInput,
   changeAt: (address: string) => ResourceChange | undefined,
-): PolicyViolation[] {
+  found: Found,
+): void {
   const hosts = rule.allowed?.webhookHosts;
-  if (hosts === undefined || input.desired.webhooks === undefined) return [];
+  if (hosts === undefined || input.desired.webhooks === undefined) return;
   const allows = anyGlob(hosts) as (text: string) => boolean;
-  const found: PolicyViolation[] = [];
   for (const webhook of input.desired.webhooks) {
     const host = hostOf(webhook.url);
     if (host !== undefined && allows(host)) continue;
@@ -491,9 +508,8 @@ function webhookViolations(
       saw: `webhook endpoint ${webhook.url} sends to ${host ?? "an unreadable host"}, not an allowed host`,
       fix: `send webhooks to an allowed host: ${hosts.join(", ")}`,
     };
-    found.push(violation(rule, source, finding, undefined, isMade(changeAt(address)) ? "new" : "existing"));
+    found.add(rule, source, finding, isMade(changeAt(address)));
   }
-  return found;
 }
 
 function hostOf(url: string): string | undefined {
@@ -505,28 +521,26 @@ function hostOf(url: string): string | undefined {
 }
 
 /** max.monthlyCostIncrease: what the change adds to the fleet's monthly cost; unknown prices count as a violation (as a budget's do). */
-function changeCostViolations(rule: PolicyRule, source: string, plan: Plan): PolicyViolation[] {
+function changeCostViolations(rule: PolicyRule, source: string, plan: Plan, found: Found): void {
   const limit = rule.max?.monthlyCostIncrease;
-  if (limit === undefined || plan.cost === undefined) return [];
+  if (limit === undefined || plan.cost === undefined) return;
   const cost = plan.cost;
   const base = { address: "plan", check: "max.monthlyCostIncrease" };
-  if (!("delta" in cost))
-    return [
-      violation(
-        rule,
-        source,
-        { ...base, saw: `the cost of the change is unknown (${cost.unknown})`, fix: "run again when the prices can be read" },
-        undefined,
-        "new",
-      ),
-    ];
-  if (cost.delta <= limit) return [];
+  if (!("delta" in cost)) {
+    found.made(rule, source, {
+      ...base,
+      saw: `the cost of the change is unknown (${cost.unknown})`,
+      fix: "run again when the prices can be read",
+    });
+    return;
+  }
+  if (cost.delta <= limit) return;
   const finding = {
     ...base,
     saw: `the change adds ${cost.delta.toFixed(2)} ${cost.currency} a month, over the maximum of ${limit.toFixed(2)}`,
     fix: "make a smaller change, or split it",
   };
-  return [violation(rule, source, finding, undefined, "new")];
+  found.made(rule, source, finding);
 }
 
 // ---------------------------------------------------------------- one resource alone (the Pulumi provider's check)
@@ -599,7 +613,7 @@ function judgeAlone(
     if (check === undefined || !applies(rule)) continue;
     const findings: Finding[] = [];
     check(subject, address, findings);
-    for (const finding of findings.filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined, "new"));
+    for (const finding of findings.filter(keep)) found.push(violation(rule, source, finding, subject.name || undefined));
   }
   return found;
 }

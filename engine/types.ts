@@ -308,8 +308,11 @@ export interface PlanSummary {
   rolloutWaitSeconds?: number;
 }
 
-/** 2: steps name fields as the file does (`hostname`, `udp`, `allow`); 1 used the API's names. */
-export const PLAN_FORMAT = 2;
+/**
+ * 3: policy violations already live are grouped in `policy.existing`; 2: steps name fields as the file does (`hostname`, `udp`, `allow`);
+ * 1 used the API's names.
+ */
+export const PLAN_FORMAT = 3;
 
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT;
@@ -337,6 +340,7 @@ export interface Plan {
 
 // ---------------------------------------------------------------- policy (policy.ts)
 
+/** A violation the change makes (a create, an update, a replacement): a mandatory one blocks apply unless overridden. */
 export interface PolicyViolation {
   rule: string;
   enforcement: Enforcement;
@@ -345,16 +349,30 @@ export interface PolicyViolation {
   cubeName?: string;
   /** Which check of the rule found it ("deny.portsOpenToInternet", "max.vcpu", …). */
   check: string;
-  /** What the rule saw. */
+  /** What the rule saw (of the resource at `address`). */
   saw: string;
   /** How to make it pass. */
   fix: string;
-  /** new: the change makes it (mandatory blocks). existing: live already and untouched by the change (a warning only). */
-  status: "new" | "existing";
   /** Where the rule is written. */
   source: string;
   /** An override let it pass for this apply. */
   overridden?: { reason: string };
+}
+
+/**
+ * Violations already live that the change does not touch (a warning, never a block), one entry per rule, check and what it saw, with the
+ * resources it saw it on: a fleet of 10,000 cubes can hold tens of thousands of them.
+ */
+export interface ExistingViolations {
+  rule: string;
+  enforcement: Enforcement;
+  check: string;
+  saw: string;
+  fix: string;
+  source: string;
+  /** How many resources (addresses.length). */
+  count: number;
+  addresses: string[];
 }
 
 export interface PolicyOverride {
@@ -365,7 +383,10 @@ export interface PolicyOverride {
 export interface PolicyReport {
   /** How many rules were checked. */
   rules: number;
+  /** Those the change makes. */
   violations: PolicyViolation[];
+  /** Those already live and untouched by the change, grouped (absent when none). */
+  existing?: ExistingViolations[];
   /** Overrides asked for; each applies to the mandatory violations of its rule. */
   overrides?: PolicyOverride[];
 }

@@ -3,17 +3,17 @@
  * called BY NAME from `__provider` texts already in users' Pulumi state: never rename or remove one; add new names instead.
  * A name whose implementation takes the provider's arguments as they come is a re-export of it.
  */
-import type { ConfigureRequest, CheckResult, CreateResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
+import type { ConfigureRequest, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic/index.js";
 import { withoutSpentAdoptId } from "./adopt.js";
 import { checkInputs, type CheckOutcome, CubeInputSchema, DomainInputSchema, TcpMappingInputSchema, WebhookInputSchema } from "./check.js";
 import { createWebhook, deleteWebhook, updateWebhook } from "./webhook.js";
-import { createCube, updateCube } from "./cube.js";
+import { createCube, diffCube, updateCube } from "./cube.js";
 import { checkCubeGroup, createCubeGroup, updateCubeGroup } from "./cube-group.js";
 import { createDomain, updateDomain } from "./domain.js";
 import { withSecretsRedacted } from "./errors.js";
 import { configureSettings, settingsFrom } from "./settings.js";
-import { policyFailures } from "./policy.js";
-import { readTcpMapping, updateTcpMapping } from "./tcp-mapping.js";
+import { policyFailures, refuseByPolicy } from "./policy.js";
+import { diffTcpMapping, readTcpMapping, updateTcpMapping } from "./tcp-mapping.js";
 import type { Props } from "./values.js";
 
 /** Stack config (`cubeform:apiKey`, `cubeform:apiUrl`, ...) into module state; nothing is written anywhere. */
@@ -33,7 +33,13 @@ async function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): P
 
 // ------------------------------------------------------------------ Cube
 
-export { diffCube as cubeDiff, readCube as cubeRead, deleteCube as cubeDelete } from "./cube.js";
+export { readCube as cubeRead, deleteCube as cubeDelete } from "./cube.js";
+
+/** The new inputs are judged by the policy files again (policy.ts): a mandatory violation fails the diff with the rule's message. */
+export async function cubeDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
+  await refuseByPolicy("Cube", news);
+  return diffCube(id, olds, news);
+}
 
 export async function cubeCheck(olds: Props, news: Props): Promise<CheckResult> {
   return spendAdoptId(olds, await withPolicy("Cube", checkInputs(CubeInputSchema, news, { dropNulls: true })));
@@ -61,11 +67,12 @@ export async function domainUpdate(id: string, olds: Props, news: Props): Promis
 
 // ------------------------------------------------------------------ TcpMapping
 
-export {
-  diffTcpMapping as tcpMappingDiff,
-  createTcpMapping as tcpMappingCreate,
-  deleteTcpMapping as tcpMappingDelete,
-} from "./tcp-mapping.js";
+export { createTcpMapping as tcpMappingCreate, deleteTcpMapping as tcpMappingDelete } from "./tcp-mapping.js";
+
+export async function tcpMappingDiff(id: string, olds: Props, news: Props): Promise<DiffResult> {
+  await refuseByPolicy("TcpMapping", news);
+  return diffTcpMapping(id, olds, news);
+}
 
 export async function tcpMappingCheck(olds: Props, news: Props): Promise<CheckResult> {
   return spendAdoptId(

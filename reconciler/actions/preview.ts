@@ -26,7 +26,7 @@ import { DEFAULT_DNS_PACE } from "../report/dns-reads.js";
 import { readReach } from "../report/reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, overBudgetMessage } from "../render/values.js";
-import { refusePolicyViolations } from "../session/policy.js";
+import { refusePolicyViolations, type PolicyFlags } from "../session/policy.js";
 import { applyPlan, blockedLine, failedLine } from "../watch/apply-plan.js";
 import {
   renderPreviewListText,
@@ -73,7 +73,8 @@ function applyUntilStopped(conn: Connection, plan: Plan, desired: DesiredState, 
   });
 }
 
-export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: CliIo): Promise<number> {
+/** up: the policy files and overrides its plan is checked against (the fleet file's own policies: are checked without them). */
+export async function runPreviewUp(ctx: PreviewContext & { id: string; policy?: PolicyFlags }, io: CliIo): Promise<number> {
   const loaded = await loadForSession(ctx, io);
   const preview = previewDesiredState(loaded.desired, ctx.id);
   const out = progressOf(ctx, io);
@@ -86,7 +87,14 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
       const { plan } = await computePlan(
         conn,
         desired,
-        { targets: [], prune: true, allowReplace: true, allowUnknownCost: ctx.allowUnknownCost, ...pricingTimeout(ctx) },
+        {
+          targets: [],
+          prune: true,
+          allowReplace: true,
+          allowUnknownCost: ctx.allowUnknownCost,
+          ...pricingTimeout(ctx),
+          ...(ctx.policy ? { policy: ctx.policy } : {}),
+        },
         ctx.rateLimit,
         out,
         loaded,
@@ -100,7 +108,7 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string }, io: Cli
       refusePolicyViolations(plan);
       checkSecrets(plan, io);
       const result = hasChanges(plan) ? await applyUntilStopped(conn, plan, desired, ctx, io, out) : undefined;
-      const report = await upReport(conn, ctx.id, names, cost, result);
+      const report = { ...(await upReport(conn, ctx.id, names, cost, result)), ...(plan.policy ? { policy: plan.policy } : {}) };
       io.stdout.write(
         ctx.format === "json"
           ? renderPreviewUpJson(report)

@@ -1,9 +1,10 @@
 import { Option, type Command } from "commander";
 import * as z from "zod/mini";
-import type { CliIo } from "../io.js";
+import { cwdOf, type CliIo } from "../io.js";
 import { addConnectOptions, addFileOption, addRepoOptions, addStepWaitOptions, exitWith, shareExamples } from "./options.js";
 import { durationFlag, FileOptions, parseOptions, RepoOptions } from "../arguments/options.js";
 import { ConnectOptions, StepWaitOptions, stepWaits } from "../arguments/connect.js";
+import { addPolicyOptions, PolicyOptions } from "./policy-options.js";
 
 const PreviewFormat = z.enum(["text", "json", "markdown"]);
 
@@ -37,6 +38,7 @@ export function register(program: Command, io: CliIo): void {
 Examples:
   $ cubeform preview up --id pr-123                     # the file's cubes as NAME-pr-123 (again after a push: updated in place)
   $ cubeform preview up --id pr-123 --format markdown   # the pull request comment: URLs, cost, ssh commands
+  $ cubeform preview up --id pr-123 --policy policy.yaml  # checked against the policy rules first (or CUBEFORM_POLICY)
   $ cubeform preview down --id pr-123                   # removes exactly that preview; again: nothing to do, exit 0
   $ cubeform preview list
   $ cubeform preview sweep --keep pr-12,pr-15           # removes every other preview (the open PRs are kept)
@@ -45,13 +47,19 @@ Examples:
 A preview is known by its names alone: every cube of preview pr-N is named <cube>-pr-N. down, list
 and sweep need no file (a CI runner with an empty disk can run them); given one (-f or --repo), the
 cubes it declares are never previews, and its preview.space is the space. A protected cube is never
-removed. Exit codes: 0 done (or nothing to do), 1 error, refused (cost above preview.maxMonthly) or a
-cube kept.`,
+removed. up checks the preview's plan against the policy files (--policy, else CUBEFORM_POLICY) and
+the file's policies: before anything is sent: a mandatory violation refuses the preview (nothing is
+sent; --override-policy RULE --reason TEXT lets one rule pass), an advisory one is printed. Exit
+codes: 0 done (or nothing to do), 1 error, refused (cost above preview.maxMonthly, a mandatory
+policy rule) or a cube kept.`,
     );
 
-  const up = addPreviewOptions(
-    preview.command("up").description("create or update the preview of the file's fleet for one pull request"),
-    PreviewFormat.options,
+  const up = addPolicyOptions(
+    addPreviewOptions(
+      preview.command("up").description("create or update the preview of the file's fleet for one pull request"),
+      PreviewFormat.options,
+    ),
+    { overrides: true },
   )
     .requiredOption("--id <id>", "the preview's id: pr-<number>")
     .option("--allow-unknown-cost", "with preview.maxMonthly set, go ahead when the prices cannot be read", false)
@@ -62,7 +70,9 @@ cube kept.`,
     );
   up.action(async (raw: unknown) => {
     const { runPreviewUp } = await import("../actions/preview.js");
-    exitWith(await runPreviewUp({ ...(await previewContext(raw, io)), id: parseOptions(IdOption, raw).id }, io));
+    const { policyFlags } = await import("../session/policy.js");
+    const policy = policyFlags(parseOptions(PolicyOptions, raw), io.env, cwdOf(io));
+    exitWith(await runPreviewUp({ ...(await previewContext(raw, io)), id: parseOptions(IdOption, raw).id, policy }, io));
   });
 
   const down = addPreviewOptions(preview.command("down").description("remove one preview (nothing to do: exit 0)"), [
@@ -120,10 +130,18 @@ cube kept.`,
 
 async function previewContext(raw: unknown, io: CliIo) {
   const { sessionContext } = await import("../session/repo-source.js");
-  const { waitTimeout, pollInterval, lockTimeout, allowUnknownCost, pricingTimeout, format, ...session } = parseOptions(
-    z.looseObject(PreviewOptions.shape),
-    raw,
-  );
+  const {
+    waitTimeout,
+    pollInterval,
+    lockTimeout,
+    allowUnknownCost,
+    pricingTimeout,
+    format,
+    policy: _policy,
+    overridePolicy: _overrides,
+    reason: _reason,
+    ...session
+  } = parseOptions(z.looseObject(PreviewOptions.shape), raw) as z.infer<typeof PreviewOptions> & Record<string, unknown>;
   const fileGiven = ((raw as { file?: unknown[] }).file ?? []).length > 0 || session.repo !== undefined;
   const context = await sessionContext({ ...session, target: [] }, raw, io);
   return {

@@ -1,5 +1,5 @@
 /**
- * `--format json` of plan and drift, formatVersion 3: every address in `changes`, a plain noop without `before`/`after`; no `priorState`
+ * `--format json` of plan and drift, formatVersion 4 (3 listed policy violations already live one by one; 4 groups them in `policy.existing`): every address in `changes`, a plain noop without `before`/`after`; no `priorState`
  * (only `plan --out` needs it); bodies named as the file names fields. Written in chunks as fast as the reader takes them.
  */
 import { isOverBudget, withoutNoopBodies } from "../../engine/index.js";
@@ -7,7 +7,7 @@ import type { Plan, PlanSummary, ResourceChange } from "../../engine/types.js";
 import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";
 
-export const JSON_FORMAT_VERSION = 3;
+export const JSON_FORMAT_VERSION = 4;
 
 export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & {
   formatVersion: typeof JSON_FORMAT_VERSION;
@@ -50,7 +50,7 @@ export function* prettyJsonChunks(value: unknown, depth = 2): Generator<string> 
 }
 
 function* pretty(value: unknown, indent: string, depth: number): Generator<string> {
-  // A long list below the opened levels (a plan's 30,000 policy violations) in groups too: one string of it, re-indented, is tens of MB.
+  // A long list below the opened levels (a plan's 10,000 changes of one kind) in groups too: one string of it, re-indented, is tens of MB.
   if (depth <= 0 && Array.isArray(value) && value.length > LONG_LIST) {
     yield* itemsInGroups(value, `${indent}  `);
     return;

@@ -1,5 +1,7 @@
 /** What `cubeform preview` prints: the preview a PR comment shows (text, JSON, markdown), and the previews listed or removed. Pure. */
+import type { PolicyReport } from "../../engine/types.js";
 import { escapeMarkdown, escapeText, inlineMarkdown, markdownCode } from "./escape.js";
+import { policyMarkdown } from "./policy.js";
 
 export interface PreviewCubeReport {
   name: string;
@@ -26,6 +28,8 @@ export interface PreviewUpReport {
   problems: string[];
   /** Cubes of this preview that this run removed (the file no longer declares them). */
   removed: string[];
+  /** What the policy rules found on the preview's plan (absent when none applies); a mandatory violation stops `up` before this report. */
+  policy?: PolicyReport;
 }
 
 export function renderPreviewUpJson(report: PreviewUpReport): string {
@@ -63,6 +67,7 @@ export function renderPreviewUpMarkdown(report: PreviewUpReport): string {
   );
   for (const problem of report.problems) lines.push(`- :warning: ${escapeMarkdown(problem)}`);
   if (report.problems.length > 0) lines.push("");
+  lines.push(...policyMarkdown(report));
   lines.push("| Cube | URL | SSH |", "| --- | --- | --- |");
   for (const cube of report.cubes) {
     const urls = cube.urls.map(markdownLink).join("<br>") || "–";

@@ -2,36 +2,26 @@
  * Issue 36 item 5: an advisory rule the inputs break is not a check failure but a warning, sent to the engine's Log (severity WARNING) at the
  * address the engine starts the plugin with, as `pulumi preview` shows a provider's warnings; check() still passes. Driven over gRPC.
  */
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { writePolicyFile } from "../support/policy-file.js";
-import { startEngineLog } from "./harness.js";
-import { cubeInputs, startStack, type Stack } from "./support/stack.js";
+import { expect, it } from "vitest";
+import { usePolicyStack } from "./support/policy-stack.js";
+import { cubeInputs } from "./support/stack.js";
 
-const { dir, path: POLICY } = writePolicyFile(`  - name: debian-preferred
+const setup = usePolicyStack(`  - name: debian-preferred
     enforcement: advisory
     allowed: { images: ["debian-*"] }
   - name: small
     enforcement: mandatory
     max: { vcpu: 2 }
 `);
+const POLICY = setup.policy;
 
-let stack: Stack;
-let engine: Awaited<ReturnType<typeof startEngineLog>>;
-beforeAll(async () => {
-  engine = await startEngineLog();
-  stack = await startStack({ env: { CUBEFORM_POLICY: POLICY }, engineAddress: engine.address });
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const check = (inputs: Record<string, unknown>) =>
-  stack.plugin.check(stack.urn("Cube", "x"), undefined, stack.withProvider("Cube", inputs));
+const check = (inputs: Record<string, unknown>) => {
+  const stack = setup.stack();
+  return stack.plugin.check(stack.urn("Cube", "x"), undefined, stack.withProvider("Cube", inputs));
+};
 
 it("an advisory violation passes check() and reaches the engine as a WARNING log with the rule, what it saw and the fix", async () => {
+  const engine = setup.engine();
   const result = await check(cubeInputs("web"));
   expect(result.failures).toEqual([]);
   expect(engine.logs).toEqual([

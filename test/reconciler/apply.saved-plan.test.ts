@@ -8,7 +8,7 @@ test("plan --out saves the plan; apply plan.json carries it out without asking",
   expect(planned.exitCode).toBe(2);
   expect(planned.stdout).toContain("Saved the plan to plan.json.");
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { formatVersion: number; steps: unknown[] };
-  expect(saved.formatVersion).toBe(2);
+  expect(saved.formatVersion).toBe(3);
 
   const applied = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(applied.stderr).toBe("");
@@ -58,15 +58,18 @@ test("a saved --target plan depends on its cubes and on which others exist, not 
 test("a plan saved by a release with another plan format is refused as stale, and nothing is sent", async ({ fx }) => {
   await fx.cli(["plan", "--out", "plan.json", ...FAST]);
   const path = join(fx.cwd, "plan.json");
-  // Format 1 named the API's fields in its steps (udpEnabled, whitelistedIps, domain): not carried out.
-  writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, "utf8")) as object), formatVersion: 1 }));
-  fx.emulator.admin.clearRequests();
-  const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
-  expect(r.exitCode).toBe(1);
-  expect(r.stderr).toBe(
-    "Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format 1; this release applies format 2); make a new plan: cubeform plan --out plan.json\n",
-  );
-  expect(fx.mutations()).toBe(0);
+  const saved = JSON.parse(readFileSync(path, "utf8")) as object;
+  // Format 1 named the API's fields in its steps (udpEnabled, whitelistedIps, domain); format 2 listed live policy violations one by one.
+  for (const format of [1, 2]) {
+    writeFileSync(path, JSON.stringify({ ...saved, formatVersion: format }));
+    fx.emulator.admin.clearRequests();
+    const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      `Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format ${format}; this release applies format 3); make a new plan: cubeform plan --out plan.json\n`,
+    );
+    expect(fx.mutations()).toBe(0);
+  }
 });
 
 test("a file that is not a plan is refused; `apply cubeform.yaml` never advises overwriting cubeform.yaml", async ({ fx }) => {

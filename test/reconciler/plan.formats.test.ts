@@ -14,7 +14,7 @@ test("--format json prints the Plan object for scripts", async ({ fx }) => {
     summary: { add: number };
     priorState?: unknown;
   };
-  expect(plan.formatVersion).toBe(3);
+  expect(plan.formatVersion).toBe(4);
   expect(plan.summary.add).toBe(7);
   expect(plan.changes.find((c) => c.address === "cube/db")?.action).toBe("create");
   expect(plan.changes.find((c) => c.address === "cube/db")?.after).toMatchObject({ name: "db" });
@@ -25,12 +25,12 @@ test("--format json prints the Plan object for scripts", async ({ fx }) => {
   expect(body("cube/web/port/5432")).toEqual({ cubePort: 5432, label: "postgres", udp: false, allow: ["203.0.113.0/24", "198.51.100.7"] });
 });
 
-test("--format json (formatVersion 3) keeps one entry per address; noop entries carry no bodies", async ({ fx }) => {
+test("--format json (formatVersion 4) keeps one entry per address; noop entries carry no bodies", async ({ fx }) => {
   expect((await fx.cli(["apply", "--auto-approve", ...FAST_APPLY])).exitCode).toBe(0);
   const r = await fx.cli(["plan", "--format", "json", ...FAST]);
   expect(r.exitCode).toBe(0);
   const plan = JSON.parse(r.stdout) as { formatVersion: number; changes: Record<string, unknown>[]; summary: { mutations: number } };
-  expect(plan.formatVersion).toBe(3);
+  expect(plan.formatVersion).toBe(4);
   expect(plan.summary.mutations).toBe(0);
   expect(plan.changes).toHaveLength(7);
   expect(new Set(plan.changes.map((c) => c.address)).size).toBe(7);
@@ -42,14 +42,14 @@ test("--format json (formatVersion 3) keeps one entry per address; noop entries 
   }
 });
 
-test("plan --out still saves the complete plan (formatVersion 2, priorState for the stale-plan message)", async ({ fx }) => {
+test("plan --out still saves the complete plan (formatVersion 3, priorState for the stale-plan message)", async ({ fx }) => {
   await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST]);
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as {
     formatVersion: number;
     priorState?: unknown;
     changes: { before: unknown }[];
   };
-  expect(saved.formatVersion).toBe(2);
+  expect(saved.formatVersion).toBe(3);
   expect(saved.priorState).toMatchObject({ cubes: [] });
   expect(saved.changes.every((c) => "before" in c)).toBe(true);
 });

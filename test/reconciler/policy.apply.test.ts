@@ -76,8 +76,16 @@ test("item 3: a violation already live that the change does not touch is a warni
   );
   const planned = await fx.cli(["plan", "--policy", "policy.yaml", "--format", "json", "--fail-on", "policy", ...FAST]);
   expect(planned.exitCode).toBe(0);
-  const { policy } = JSON.parse(planned.stdout) as { policy: { violations: { address: string; status: string }[] } };
-  expect(policy.violations).toEqual([expect.objectContaining({ address: "cube/web/port/5432", status: "existing" })]);
+  const { policy } = JSON.parse(planned.stdout) as { policy: { violations: unknown[]; existing: unknown[] } };
+  expect(policy.violations).toEqual([]);
+  expect(policy.existing).toEqual([
+    expect.objectContaining({
+      rule: "no-open-ports",
+      count: 1,
+      addresses: ["cube/web/port/5432"],
+      saw: "port 5432 has no allow list: open to the whole internet",
+    }),
+  ]);
   fx.emulator.admin.clearRequests();
   const applied = await fx.cli(APPLY);
   expect(applied.exitCode, applied.stderr).toBe(0);

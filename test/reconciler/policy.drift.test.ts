@@ -24,8 +24,9 @@ test("drift --policy: a live violation is a warning under its resource; in sync 
 
   const json = await fx.cli(["drift", "-o", "json", ...FAST], { env: { CUBEFORM_POLICY: "policy.yaml" } });
   expect(json.exitCode, json.stderr).toBe(0);
-  const report = JSON.parse(json.stdout) as { plan: { policy: { violations: { address: string; status: string }[] } } };
-  expect(report.plan.policy.violations).toEqual([expect.objectContaining({ address: "cube/web/port/5432", status: "existing" })]);
+  const report = JSON.parse(json.stdout) as { plan: { policy: { violations: unknown[]; existing: unknown[] } } };
+  expect(report.plan.policy.violations).toEqual([]);
+  expect(report.plan.policy.existing).toEqual([expect.objectContaining({ count: 1, addresses: ["cube/web/port/5432"] })]);
   expect(fx.mutations()).toBe(0);
 
   // Without a policy, drift says nothing of policies.

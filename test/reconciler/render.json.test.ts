@@ -19,7 +19,7 @@ const change = (over: Partial<ResourceChange>): ResourceChange => ({
 
 function planOf(changes: ResourceChange[]): Plan {
   return {
-    formatVersion: 2,
+    formatVersion: 3,
     createdAt: "2026-01-01T00:00:00.000Z",
     spaceId: "s1",
     changes,

@@ -7,7 +7,6 @@ export interface Violation {
   enforcement: string;
   address: string;
   check: string;
-  status: string;
   saw: string;
   fix: string;
 }
