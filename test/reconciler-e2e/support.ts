@@ -3,9 +3,7 @@
  * the test process through CUBE_API_URL / CUBE_API_KEY.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +14,7 @@ import type { CubeApi } from "../../client/api.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { testCacheHome } from "../support/cache-home.js";
 import { testRepo, type TestRepo } from "../support/git.js";
+import { listenUntilTestEnds } from "../support/listen.js";
 import { waitFor } from "../support/wait.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/cubeform.js", import.meta.url));
@@ -244,16 +243,7 @@ export async function holdingProxy(
 
 /** Starts `server` on a free port of 127.0.0.1 and closes it (and its open connections) when the test ends. */
 export async function listenOnLoopback(server: Server): Promise<number> {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  onTestFinished(async () => {
-    if (!server.listening) return;
-    const closed = once(server, "close");
-    server.close();
-    server.closeAllConnections();
-    await closed;
-  });
-  return (server.address() as AddressInfo).port;
+  return Number(new URL(await listenUntilTestEnds(server)).port);
 }
 
 function answer(res: ServerResponse, forwarded: { status: number; contentType: string; text: string }): void {
