@@ -1,6 +1,6 @@
 /**
  * diff: desired + observed state → a complete, ordered Plan; pure (no I/O, no clock), from the per-resource rules the provider uses too.
- * diffAsRead: the same plan, each declared cube planned (and digested) once its reads are in, while the API answers the others, so a
+ * diffAsRead: the same plan, each declared cube planned once its reads are in, while the API answers the others, so a
  * large plan's diff costs little after the last read; finish() keeps an early result only when the cube matches the same live cube at
  * the same address.
  */
@@ -13,7 +13,6 @@ import { orderSteps, type GroupedStep } from "./phases.js";
 import { buildPlan, resolvePlanOptions } from "./plan.js";
 import { planPort } from "./port-rules.js";
 import { planWebhooks } from "./webhook-rules.js";
-import { cubeDigestEntry } from "./digest.js";
 import { describeGroups, planLeftover, splitLeftovers } from "./groups.js";
 import { planRollouts, type MemberMatch, type RolloutTiming } from "./rollout-plan.js";
 import type { Cube } from "../schema/api.js";
@@ -87,8 +86,6 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   const planned = (spec: DesiredCubeSpec): boolean =>
     targets.size === 0 || targets.has(spec.name) || (spec.group !== undefined && targets.has(spec.group.group));
   const early: (EarlyCube | undefined)[] = [];
-  // Each cube's part of the digest, made while the other cubes are read; the digest itself only when asked for (buildPlan).
-  const digestEntries = new Map<string, { live: ObservedCube; entry: string }>();
   let waiting: ObservedCube[] | undefined = [];
   let indexById = new Map<string, number>();
   let addressOf: Addressing = () => "";
@@ -125,9 +122,6 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
       reads.forEach(planEarly);
     },
     read(cube) {
-      // Its part of the digest needs no matching: made while later pages are read (a cube no
-      // target names is digested as its identity, when the whole is: see stateDigest).
-      if (targets.size === 0 || targets.has(cube.cube.name)) digestEntries.set(cube.cube.id, { live: cube, entry: cubeDigestEntry(cube) });
       if (waiting !== undefined) waiting.push(cube);
       else planEarly(cube);
     },
@@ -165,10 +159,6 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         out.changes.push(...webhooks.changes);
         out.steps.push(...webhooks.steps.map((step) => ({ step, group: declared.length + unmanaged.length })));
       }
-      const digestEntry = (cube: ObservedCube): string | undefined => {
-        const made = digestEntries.get(cube.cube.id);
-        return made?.live === cube ? made.entry : undefined;
-      };
       const grouped =
         desired.groups === undefined
           ? out.steps
@@ -178,7 +168,6 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
         options: resolved,
         changes: out.changes,
         steps: orderSteps(grouped),
-        digestEntry,
         ...(context.rolloutTiming ? { timing: context.rolloutTiming } : {}),
       });
       const groups = describeGroups(plan, desired);

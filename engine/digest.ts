@@ -85,7 +85,7 @@ function partOf(json: string): string {
 }
 
 /** A cube's entry in the digest: the JSON of [id, part] (see hashEntries). */
-export function cubeDigestEntry(observed: ObservedCube): string {
+function cubeDigestEntry(observed: ObservedCube): string {
   return entryOf(observed.cube.id, JSON.stringify(projectCube(observed)));
 }
 
@@ -108,9 +108,7 @@ function identityEntry(cube: CubeIdentity): string {
 /**
  * sha256 of JSON.stringify({ spaceId, cubes: [[id, part], …], webhooks }), cubes in id order,
  * a part being the cube's projection JSON when short (the identity of a cube a --target plan
- * does not name) and its sha256 otherwise. `entries` are the cubes' [id, part] JSON texts (cubeDigestEntry): a
- * read cube's can be made as soon as it is read (diffAsRead), and little of it kept until the
- * whole is hashed.
+ * does not name) and its sha256 otherwise. `entries` are the cubes' [id, part] JSON texts (cubeDigestEntry).
  */
 function hashEntries(spaceId: string, entries: readonly string[], webhooks: ProjectedWebhook[] | undefined): string {
   const hash = createHash("sha256");
@@ -127,19 +125,10 @@ export function digestOf(projection: StateProjection): string {
   );
 }
 
-/**
- * digestOf(projectState(observed, targets)), projecting cube by cube (a plan that is not saved
- * keeps no projection). `madeEarlier` answers the entries made while the cubes were read (diffAsRead).
- */
-export function stateDigest(
-  observed: ObservedState,
-  madeEarlier?: (cube: ObservedCube) => string | undefined,
-  targets?: readonly string[],
-): string {
+/** digestOf(projectState(observed, targets)), projecting cube by cube (a plan that is not saved keeps no projection). */
+export function stateDigest(observed: ObservedState, targets?: readonly string[]): string {
   const planned = plannedBy(targets);
-  const entries = liveCubesById(observed).map(
-    (cube) => madeEarlier?.(cube) ?? (planned(cube.cube.name) ? cubeDigestEntry(cube) : identityEntry(cube.cube)),
-  );
+  const entries = liveCubesById(observed).map((cube) => (planned(cube.cube.name) ? cubeDigestEntry(cube) : identityEntry(cube.cube)));
   return hashEntries(observed.spaceId, entries, observed.webhooks === undefined ? undefined : projectWebhooks(observed.webhooks));
 }
 

@@ -1,6 +1,6 @@
 /** Assembling a Plan: resolved options, summary, pacing estimate and the prior-state digest. */
 import { projectState, stateDigest } from "./digest.js";
-import type { DesiredState, ObservedCube, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
+import type { DesiredState, ObservedState, Plan, PlanOptions, PlanSummary, ResourceChange, Step } from "./types.js";
 import { isReplace, mutationsOf, PLAN_FORMAT } from "./types.js";
 import { DEFAULT_ROLLOUT_TIMING, rolloutEstimate, type RolloutTiming } from "./rollout-plan.js";
 
@@ -61,13 +61,11 @@ export interface PlanParts {
   steps: Step[];
   /** How long a rollout batch's waits take, for the estimate (default: DEFAULT_ROLLOUT_TIMING). */
   timing?: RolloutTiming;
-  /** A cube's entry in the digest when made already (diffAsRead). */
-  digestEntry?: (cube: ObservedCube) => string | undefined;
 }
 
 /**
  * The whole plan, the same for every output. Its prior state (~8 MB at 10,000 cubes) and digest (~7 % of a large plan's CPU)
- * are made the first time they are read (a saved plan, JSON, apply's check), not for a plan printed as text.
+ * are made the first time they are read (a saved plan, apply's check), not for a plan printed.
  */
 export function buildPlan(input: PlanParts): Plan {
   const { observed, options, changes, steps } = input;
@@ -80,7 +78,7 @@ export function buildPlan(input: PlanParts): Plan {
     steps,
     summary: summarize(changes, steps, options.rateLimit, input.timing),
   } as Plan;
-  lazily(plan, "priorStateDigest", () => stateDigest(observed, input.digestEntry, options.targets));
+  lazily(plan, "priorStateDigest", () => stateDigest(observed, options.targets));
   lazily(plan, "priorState", () => projectState(observed, options.targets));
   plan.options = options;
   return plan;

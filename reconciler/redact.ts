@@ -64,6 +64,8 @@ function safeStream(
   commands: (text: string) => string = (text) => text,
 ): NodeJS.WritableStream {
   const stream = new Writable({
+    // Strings stay strings: a plan's megabytes are not encoded to a Buffer only to be decoded here again.
+    decodeStrings: false,
     write(chunk: Buffer | string, _encoding, callback) {
       const accepted = target.write(commands(neutralizeControls(secrets.redact(chunk.toString()))));
       // The target's backpressure is passed on: standard output to a pipe is asynchronous, and

@@ -1,15 +1,16 @@
 /**
- * `--format json` of plan and drift, formatVersion 4 (3 listed policy violations already live one by one; 4 groups them in `policy.existing`): every address in `changes`, a plain noop without `before`/`after`; no `priorState`
- * (only `plan --out` needs it); bodies named as the file names fields. Written in chunks as fast as the reader takes them.
+ * `--format json` of plan and drift, formatVersion 5 (4 had `priorStateDigest`; 3 listed policy violations already live one by one, 4 groups them
+ * in `policy.existing`): every address in `changes`, a plain noop without `before`/`after`; neither `priorState` nor its digest (only `plan --out`
+ * needs them); bodies named as the file names fields. Compact, written in chunks as fast as the reader takes them.
  */
 import { isOverBudget, withoutNoopBodies } from "../../engine/index.js";
 import type { Plan, PlanSummary, ResourceChange } from "../../engine/types.js";
 import { whenDrained } from "../io.js";
 import type { DriftReport } from "./types.js";
 
-export const JSON_FORMAT_VERSION = 4;
+export const JSON_FORMAT_VERSION = 5;
 
-export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & {
+export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "priorStateDigest" | "changes"> & {
   formatVersion: typeof JSON_FORMAT_VERSION;
   changes: ResourceChange[];
 };
@@ -17,9 +18,12 @@ export type PlanJson = Omit<Plan, "formatVersion" | "priorState" | "changes"> & 
 /** What a script receives for one change: bodies only where they say something. */
 export const leanChange: (change: ResourceChange) => ResourceChange = withoutNoopBodies;
 
-/** Without reading `priorState`: a plan makes it when first read (engine/plan.ts buildPlan). */
+/** What a plan makes when first read (engine/plan.ts buildPlan) and only a saved plan needs. */
+const SAVED_ONLY = new Set(["formatVersion", "priorState", "priorStateDigest"]);
+
+/** Without reading `priorState` or its digest. */
 function leanPlan(plan: Plan): PlanJson {
-  const shown = Object.keys(plan).filter((key) => key !== "formatVersion" && key !== "priorState");
+  const shown = Object.keys(plan).filter((key) => !SAVED_ONLY.has(key));
   const rest = Object.fromEntries(shown.map((key) => [key, plan[key as keyof Plan]])) as Omit<PlanJson, "formatVersion">;
   return { formatVersion: JSON_FORMAT_VERSION, ...rest, summary: summaryWithBudget(plan), changes: plan.changes.map(leanChange) };
 }
@@ -32,16 +36,46 @@ function summaryWithBudget(plan: Plan): PlanSummary {
 }
 
 export function planJsonChunks(plan: Plan): Generator<string> {
-  return prettyJsonChunks(leanPlan(plan));
+  return jsonChunks(leanPlan(plan));
 }
 
 export function driftJsonChunks(report: DriftReport): Generator<string> {
   const { formatVersion: _version, plan, ...rest } = report;
-  return prettyJsonChunks({ formatVersion: JSON_FORMAT_VERSION, plan: leanPlan(plan), ...rest }, 3);
+  return jsonChunks({ formatVersion: JSON_FORMAT_VERSION, plan: leanPlan(plan), ...rest }, 3);
 }
 
 /**
- * The text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects and arrays down to `depth` levels are opened member by
+ * The text of `JSON.stringify(value)` plus a final line break, in pieces: objects down to `depth` levels are opened member by member, and a long
+ * array among them is stringified in groups (one string of a 30,000-cube plan's changes is tens of MB). For plain data (no toJSON, no functions).
+ */
+export function* jsonChunks(value: unknown, depth = 2): Generator<string> {
+  yield* compact(value, depth);
+  yield "\n";
+}
+
+function* compact(value: unknown, depth: number): Generator<string> {
+  if (Array.isArray(value) && value.length > LONG_LIST) {
+    for (let from = 0; from < value.length; from += LONG_LIST)
+      yield `${from === 0 ? "[" : ","}${JSON.stringify(value.slice(from, from + LONG_LIST)).slice(1, -1)}`;
+    yield "]";
+    return;
+  }
+  if (depth <= 0 || typeof value !== "object" || value === null || Array.isArray(value)) {
+    yield JSON.stringify(value) ?? "null";
+    return;
+  }
+  let separator = "{";
+  for (const [key, member] of Object.entries(value)) {
+    if (member === undefined || typeof member === "function") continue;
+    yield `${separator}${JSON.stringify(key)}:`;
+    separator = ",";
+    yield* compact(member, depth - 1);
+  }
+  yield separator === "{" ? "{}" : "}";
+}
+
+/**
+ * What a saved plan holds (reconciler/session/saved-plan.ts): the text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects and arrays down to `depth` levels are opened member by
  * member, deeper values are stringified whole. For plain data (no toJSON, no functions).
  */
 export function* prettyJsonChunks(value: unknown, depth = 2): Generator<string> {

@@ -61,7 +61,7 @@ describe("plan: prior-state digest", () => {
       ["a name too long for its own part", "n".repeat(300)],
     ])("its digest is the definition's: %s", (_what, name) => {
       const o = observed([live(cube("web")), live(cube(name, { id: "cube-other" }), { domains: [], tcpMappings: [] })]);
-      expect(stateDigest(o, undefined, ["web"])).toBe(definition(o, ["web"]));
+      expect(stateDigest(o, ["web"])).toBe(definition(o, ["web"]));
       expect(diff(desired([spec("web")]), o, { targets: ["web"] }).priorStateDigest).toBe(definition(o, ["web"]));
     });
 

@@ -59,12 +59,12 @@ test("plans with creates, replacements, a blocked change, cost and policy violat
   const drift = JSON.parse((await fx.cli(["drift", "--format", "json", ...FAST])).stdout) as { plan: PlanJson };
   expect(validatePlan(drift.plan), JSON.stringify(validatePlan.errors)).toBe(true);
 
-  // In sync: the violations already live are grouped (policy.existing, formatVersion 4).
+  // In sync: the violations already live are grouped (policy.existing, since formatVersion 4).
   writeFileSync(join(fx.cwd, "cubeform.yaml"), fleet);
   const kept = JSON.parse((await fx.cli(["plan", "--format", "json", "--policy", "policy.yaml", ...FAST])).stdout) as PlanJson & {
     policy: { violations: unknown[]; existing: { addresses: string[]; count: number }[] };
   };
-  expect(kept.formatVersion).toBe(4);
+  expect(kept.formatVersion).toBe(5);
   expect(validatePlan(kept), JSON.stringify(validatePlan.errors)).toBe(true);
   expect(kept.policy.violations).toEqual([]);
   expect(kept.policy.existing).toEqual([expect.objectContaining({ rule: "no-open-ports", count: 1, addresses: ["cube/web/port/5432"] })]);

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { JSON_FORMAT_VERSION, leanChange, renderDrift, renderPlan, writePlan } from "../../reconciler/render/index.js";
-import { prettyJsonChunks } from "../../reconciler/render/json.js";
+import { jsonChunks, prettyJsonChunks } from "../../reconciler/render/json.js";
 
 const view = { id: "x", name: "web" };
 const change = (over: Partial<ResourceChange>): ResourceChange => ({
@@ -44,12 +44,12 @@ const changes = [
   change({ address: "cube/dup", cubeName: "dup", id: null, blocked: { code: "ambiguous_name", reason: "two" } }),
 ];
 
-test("plan JSON is pretty JSON of the lean plan: no priorState, noop bodies dropped unless blocked or unmanaged", () => {
+test("plan JSON is compact JSON of the lean plan: neither priorState nor its digest, noop bodies dropped unless blocked or unmanaged", () => {
   const plan = planOf(changes);
-  const { priorState: _prior, ...rest } = plan;
+  const { priorState: _prior, priorStateDigest: _digest, ...rest } = plan;
   const expected = { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) };
   const text = renderPlan(plan, "json", { file: "f.yaml", cubePositions: {}, color: false });
-  expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  expect(text).toBe(`${JSON.stringify(expected)}\n`);
   const printed = JSON.parse(text) as { changes: Record<string, unknown>[] };
   expect(printed.changes.map((c) => "before" in c)).toEqual([false, true, true, true]);
 });
@@ -68,17 +68,17 @@ test("streamed plan JSON equals the rendered string, also with no changes", asyn
 
 test("drift JSON nests the lean plan", () => {
   const plan = planOf(changes);
-  const { priorState: _prior, ...rest } = plan;
+  const { priorState: _prior, priorStateDigest: _digest, ...rest } = plan;
   const text = renderDrift({ formatVersion: 1, plan, dns: [] }, "json", { file: "f.yaml", cubePositions: {}, color: false });
   const expected = {
     formatVersion: JSON_FORMAT_VERSION,
     plan: { ...rest, formatVersion: JSON_FORMAT_VERSION, changes: changes.map(leanChange) },
     dns: [],
   };
-  expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  expect(text).toBe(`${JSON.stringify(expected)}\n`);
 });
 
-test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any depth", () => {
+test("jsonChunks writes exactly JSON.stringify(value), prettyJsonChunks JSON.stringify(value, null, 2), at any depth", () => {
   const value = {
     a: [1, { b: [], c: {}, d: undefined, e: null, f: 'line\nbreak "quoted"' }, [[]], undefined],
     g: { h: { i: [true, false, 0.5] } },
@@ -88,11 +88,13 @@ test("prettyJsonChunks writes exactly JSON.stringify(value, null, 2) at any dept
   };
   for (const depth of [0, 1, 2, 3, 6]) {
     expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
+    expect([...jsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value)}\n`);
   }
   expect([...prettyJsonChunks([])].join("")).toBe("[]\n");
+  expect([...jsonChunks([])].join("")).toBe("[]\n");
 });
 
-test("prettyJsonChunks: a long list (stringified in groups of items) is still exactly JSON.stringify, at every nesting", () => {
+test("a long list (stringified in groups of items) is still exactly JSON.stringify, pretty or compact, at every nesting", () => {
   const item = (i: number) => ({
     address: `cube/c${i}`,
     changes: i % 3 === 0 ? [] : [{ path: "a]\n[", before: [i], after: null }],
@@ -103,8 +105,10 @@ test("prettyJsonChunks: a long list (stringified in groups of items) is still ex
   const value = { formatVersion: 2, plan: { changes: list, steps: [] }, top: list };
   for (const depth of [1, 2, 3, 4]) {
     expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
+    expect([...jsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value)}\n`);
   }
   expect([...prettyJsonChunks(list, 1)].join("")).toBe(`${JSON.stringify(list, null, 2)}\n`);
+  expect([...jsonChunks(list, 0)].join("")).toBe(`${JSON.stringify(list)}\n`);
 });
 
 test("issue 21 item 3: the source revision is in the text, markdown and github plans, its values escaped for each", () => {

@@ -49,6 +49,6 @@ test("markdown: one row; github: one warning at the first cube's line; JSON: eve
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toMatch(/^::warning file=cubeform\.yaml,line=7,col=5::12 resources \(cube\/c0\/domain\/www\.c0\.example\.com, /);
   const json = JSON.parse(renderPlan(plan, "json", ctx)) as { formatVersion: number; policy: { existing: ExistingViolations[] } };
-  expect(json.formatVersion).toBe(4);
+  expect(json.formatVersion).toBe(5);
   expect(json.policy.existing).toEqual([group]);
 });
