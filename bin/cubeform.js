@@ -83,6 +83,8 @@ main(process.argv.slice(2), {
     return stopper().signal;
   },
   build: bundle.bundleId,
+  // watch connects once a round, for hours: it closes each round's connections.
+  endsWithProcess: command !== "watch",
 }).then((code) => {
   process.exitCode = code;
   if (graceful) {

@@ -13,6 +13,8 @@ export interface CliIo {
   build?: string;
   /** The secret values this run knows, redacted from everything it prints (redact.ts); commands add what they learn. */
   secrets?: SecretSet;
+  /** The process ends when the command does (the bin, for every command but watch): what it holds is let go with it. */
+  endsWithProcess?: boolean;
 }
 
 export interface SecretSet {
