@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { $ZodIssue } from "zod/v4/core";
 import type { SourcedRule } from "../engine/index.js";
 import type { PolicyRule } from "../schema/policy.js";
-import { PolicyDocument } from "../schema/policy.js";
+import { policySchemas } from "../schema/policy.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { LoadError, quoted, UnreadableFileError, type FileProblem } from "./errors.js";
 import { formatPath } from "./issue-text.js";
@@ -53,11 +53,11 @@ function loadPolicyFile(file: string, cwd: string): { rules: SourcedRule[] } | {
   const text = readPolicyText(isAbsolute(file) ? file : resolve(cwd, file), file);
   const light = loadLightPolicy(file, text);
   if (light !== undefined) return light;
-  const parsed = new ParsedFile(file, text, PolicyDocument);
+  const parsed = new ParsedFile(file, text, policySchemas().PolicyDocument);
   if (parsed.problems.length > 0) return { problems: parsed.problems };
   const raw = parsed.value;
   if (parsed.problems.length > 0) return { problems: parsed.problems };
-  const result = PolicyDocument.safeParse(raw);
+  const result = policySchemas().PolicyDocument.safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) addIssue(parsed, issue);
     return { problems: parsed.problems };
@@ -83,7 +83,7 @@ function loadLightPolicy(file: string, text: string): { rules: SourcedRule[] } |
   if (UNSUPPORTED.test(text) || text.includes("\0") || text.includes("!")) return undefined;
   const fast = fastLoad(text);
   if (fast === undefined) return undefined;
-  const result = PolicyDocument.safeParse(fast.value);
+  const result = policySchemas().PolicyDocument.safeParse(fast.value);
   if (!result.success) return undefined;
   const places = rulePlaces(text.split("\n"));
   if (places === undefined || places.length !== result.data.rules.length) return undefined;

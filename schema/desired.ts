@@ -2,7 +2,7 @@
 import "./zod-english.js";
 import * as z from "zod/mini";
 import { Cidr, CorsConfig, CubeName, DesiredResources, domainSettingFields, webhookFields } from "./common.js";
-import { PolicyRule } from "./policy.js";
+import { policySchemas } from "./policy.js";
 import { PreviewBlock } from "./preview.js";
 
 export const API_VERSION = "cubeform/v1";
@@ -190,7 +190,7 @@ export const DesiredStateDocument = z.strictObject({
   /** A monthly ceiling in the API's currency (GET /pricing): apply refuses a change that adds cost above it. */
   budget: z.optional(z.strictObject({ monthly: z.number().check(z.positive()) })),
   /** Policy rules this fleet adds; it may not disable or weaken a policy file's rule of the same name. */
-  policies: z.optional(z.array(PolicyRule)),
+  policies: z.optional(z.lazy(() => z.array(policySchemas().PolicyRule))),
   /** How `cubeform preview up` copies this fleet per pull request (schema/preview.ts). */
   preview: z.optional(PreviewBlock),
 });
