@@ -65,7 +65,7 @@ describe("sshPort: !!float 22 is the number 22", () => {
     expect(parseSplit(text)?.cubes).toMatchObject([{ sshPort: 22 }, { sshPort: 2222 }]);
     const plan = await fx.cli(["plan", "--format", "json", ...FAST]);
     expect(plan.exitCode, plan.stderr).toBe(2);
-    expect(plan.stdout).toContain('"sshPort": 2222');
+    expect(plan.stdout).toContain('"sshPort":2222');
   });
 
   test("the positioned parse agrees: with another problem in the file, that problem alone is reported", async ({ fx }) => {
