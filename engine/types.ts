@@ -309,10 +309,10 @@ export interface PlanSummary {
 }
 
 /**
- * 3: policy violations already live are grouped in `policy.existing`; 2: steps name fields as the file does (`hostname`, `udp`, `allow`);
- * 1 used the API's names.
+ * 4: compact JSON (its content digest is of that text); 3: policy violations already live are grouped in `policy.existing`; 2: steps name
+ * fields as the file does (`hostname`, `udp`, `allow`); 1 used the API's names.
  */
-export const PLAN_FORMAT = 3;
+export const PLAN_FORMAT = 4;
 
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT;

@@ -74,73 +74,8 @@ function* compact(value: unknown, depth: number): Generator<string> {
   yield separator === "{" ? "{}" : "}";
 }
 
-/**
- * What a saved plan holds (reconciler/session/saved-plan.ts): the text of `JSON.stringify(value, null, 2)` plus a final line break, in pieces: objects and arrays down to `depth` levels are opened member by
- * member, deeper values are stringified whole. For plain data (no toJSON, no functions).
- */
-export function* prettyJsonChunks(value: unknown, depth = 2): Generator<string> {
-  yield* pretty(value, "", depth);
-  yield "\n";
-}
-
-function* pretty(value: unknown, indent: string, depth: number): Generator<string> {
-  // A long list below the opened levels (a plan's 10,000 changes of one kind) in groups too: one string of it, re-indented, is tens of MB.
-  if (depth <= 0 && Array.isArray(value) && value.length > LONG_LIST) {
-    yield* itemsInGroups(value, `${indent}  `);
-    return;
-  }
-  if (depth <= 0 || typeof value !== "object" || value === null) {
-    yield (JSON.stringify(value, null, 2) ?? "null").replaceAll("\n", `\n${indent}`);
-    return;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value) && depth === 1 && value.length > 0) {
-    yield* itemsInGroups(value, inner);
-    return;
-  }
-  const members = Array.isArray(value)
-    ? value.map((item) => ["", item] as const)
-    : Object.entries(value).filter(([, member]) => member !== undefined && typeof member !== "function");
-  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
-  if (members.length === 0) {
-    yield `${open}${close}`;
-    return;
-  }
-  yield open;
-  for (let i = 0; i < members.length; i++) {
-    const [key, member] = members[i] as readonly [string, unknown];
-    yield `${i === 0 ? "" : ","}\n${inner}${Array.isArray(value) ? "" : `${JSON.stringify(key)}: `}`;
-    yield* pretty(member, inner, depth - 1);
-  }
-  yield `\n${indent}${close}`;
-}
-
+/** Lists longer than this are stringified in groups of this many items. */
 const LONG_LIST = 256;
-
-/** About how much text one JSON.stringify call of a long list makes (the batch size of writeChunks). */
-const GROUP_TEXT = 64 * 1024;
-
-/**
- * A non-empty array, stringified in groups of about GROUP_TEXT (one call per item costs ~4× one for all). Each group is wrapped in single-key objects
- * so its items come out at `inner`'s indentation, and its brackets are found by their lines' indentation (strings hold no raw line break).
- */
-function* itemsInGroups(items: readonly unknown[], inner: string): Generator<string> {
-  const outer = inner.slice(2);
-  let size = 16;
-  yield "[";
-  for (let from = 0; from < items.length; ) {
-    const group = items.slice(from, from + size);
-    let wrapped: unknown = group;
-    for (let level = 2; level < inner.length; level += 2) wrapped = { _: wrapped };
-    const text = JSON.stringify(wrapped, null, 2);
-    const start = text.indexOf("[\n") + 1;
-    const end = text.lastIndexOf(`\n${outer}]`);
-    yield `${from === 0 ? "" : ","}${text.slice(start, end)}`;
-    from += group.length;
-    size = Math.max(1, Math.min(4_096, Math.floor((GROUP_TEXT * group.length) / Math.max(1, end - start))));
-  }
-  yield `\n${outer}]`;
-}
 
 /** Chunks joined into strings of about 64 KB (one write per chunk would be a syscall per change). */
 export function* batches(chunks: Iterable<string>, size = 64 * 1024): Generator<string> {

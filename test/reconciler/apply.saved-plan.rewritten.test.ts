@@ -19,11 +19,11 @@ type SavedPlan = Record<string, unknown> & {
   cost?: { after: number; delta: number; cubes: { after: number | null; delta: number }[]; budget?: { over: boolean; top?: string[] } };
 };
 
-/** As the README documents it: sha256 of the file's JSON without `contentDigest` (indented by 2, a final line break). */
+/** As the README documents it: sha256 of the file's compact JSON without `contentDigest`, with a final line break. */
 function digestAsDocumented(plan: SavedPlan): string {
   const { contentDigest: _digest, ...content } = plan;
   return createHash("sha256")
-    .update(`${JSON.stringify(content, null, 2)}\n`)
+    .update(`${JSON.stringify(content)}\n`)
     .digest("hex");
 }
 

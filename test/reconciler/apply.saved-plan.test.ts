@@ -8,7 +8,7 @@ test("plan --out saves the plan; apply plan.json carries it out without asking",
   expect(planned.exitCode).toBe(2);
   expect(planned.stdout).toContain("Saved the plan to plan.json.");
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as { formatVersion: number; steps: unknown[] };
-  expect(saved.formatVersion).toBe(3);
+  expect(saved.formatVersion).toBe(4);
 
   const applied = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
   expect(applied.stderr).toBe("");
@@ -59,14 +59,15 @@ test("a plan saved by a release with another plan format is refused as stale, an
   await fx.cli(["plan", "--out", "plan.json", ...FAST]);
   const path = join(fx.cwd, "plan.json");
   const saved = JSON.parse(readFileSync(path, "utf8")) as object;
-  // Format 1 named the API's fields in its steps (udpEnabled, whitelistedIps, domain); format 2 listed live policy violations one by one.
-  for (const format of [1, 2]) {
+  // Format 1 named the API's fields in its steps (udpEnabled, whitelistedIps, domain); format 2 listed live policy violations one by
+  // one; format 3 was indented (its digest is of that text).
+  for (const format of [1, 2, 3]) {
     writeFileSync(path, JSON.stringify({ ...saved, formatVersion: format }));
     fx.emulator.admin.clearRequests();
     const r = await fx.cli(["apply", "plan.json", ...FAST_APPLY]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(
-      `Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format ${format}; this release applies format 3); make a new plan: cubeform plan --out plan.json\n`,
+      `Error: refusing to apply plan.json: it was saved by another release of cubeform (plan format ${format}; this release applies format 4); make a new plan: cubeform plan --out plan.json\n`,
     );
     expect(fx.mutations()).toBe(0);
   }

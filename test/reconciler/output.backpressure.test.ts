@@ -30,7 +30,7 @@ function bigPlan(changes: number): Plan {
     changes: [{ path: "power", before: "running", after: "stopped", forcesReplace: false }],
   }));
   return {
-    formatVersion: 3,
+    formatVersion: 4,
     createdAt: "2026-01-01T00:00:00.000Z",
     spaceId: "s1",
     changes: list,

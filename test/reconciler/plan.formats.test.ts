@@ -44,14 +44,14 @@ test("--format json (formatVersion 5) keeps one entry per address, on one line; 
   }
 });
 
-test("plan --out still saves the complete plan (formatVersion 3, priorState for the stale-plan message)", async ({ fx }) => {
+test("plan --out still saves the complete plan (formatVersion 4, priorState for the stale-plan message)", async ({ fx }) => {
   await fx.cli(["plan", "--out", "plan.json", "--format", "json", ...FAST]);
   const saved = JSON.parse(readFileSync(join(fx.cwd, "plan.json"), "utf8")) as {
     formatVersion: number;
     priorState?: unknown;
     changes: { before: unknown }[];
   };
-  expect(saved.formatVersion).toBe(3);
+  expect(saved.formatVersion).toBe(4);
   expect(saved.priorState).toMatchObject({ cubes: [] });
   expect(saved.changes.every((c) => "before" in c)).toBe(true);
 });

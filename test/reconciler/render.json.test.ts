@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
 import type { Plan, ResourceChange } from "../../engine/types.js";
 import { JSON_FORMAT_VERSION, leanChange, renderDrift, renderPlan, writePlan } from "../../reconciler/render/index.js";
-import { jsonChunks, prettyJsonChunks } from "../../reconciler/render/json.js";
+import { jsonChunks } from "../../reconciler/render/json.js";
 
 const view = { id: "x", name: "web" };
 const change = (over: Partial<ResourceChange>): ResourceChange => ({
@@ -19,7 +19,7 @@ const change = (over: Partial<ResourceChange>): ResourceChange => ({
 
 function planOf(changes: ResourceChange[]): Plan {
   return {
-    formatVersion: 3,
+    formatVersion: 4,
     createdAt: "2026-01-01T00:00:00.000Z",
     spaceId: "s1",
     changes,
@@ -78,7 +78,7 @@ test("drift JSON nests the lean plan", () => {
   expect(text).toBe(`${JSON.stringify(expected)}\n`);
 });
 
-test("jsonChunks writes exactly JSON.stringify(value), prettyJsonChunks JSON.stringify(value, null, 2), at any depth", () => {
+test("jsonChunks writes exactly JSON.stringify(value) at any depth", () => {
   const value = {
     a: [1, { b: [], c: {}, d: undefined, e: null, f: 'line\nbreak "quoted"' }, [[]], undefined],
     g: { h: { i: [true, false, 0.5] } },
@@ -87,14 +87,12 @@ test("jsonChunks writes exactly JSON.stringify(value), prettyJsonChunks JSON.str
     skipped: undefined,
   };
   for (const depth of [0, 1, 2, 3, 6]) {
-    expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
     expect([...jsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value)}\n`);
   }
-  expect([...prettyJsonChunks([])].join("")).toBe("[]\n");
   expect([...jsonChunks([])].join("")).toBe("[]\n");
 });
 
-test("a long list (stringified in groups of items) is still exactly JSON.stringify, pretty or compact, at every nesting", () => {
+test("jsonChunks: a long list (stringified in groups of items) is still exactly JSON.stringify, at every nesting", () => {
   const item = (i: number) => ({
     address: `cube/c${i}`,
     changes: i % 3 === 0 ? [] : [{ path: "a]\n[", before: [i], after: null }],
@@ -104,10 +102,8 @@ test("a long list (stringified in groups of items) is still exactly JSON.stringi
   const list = [...Array.from({ length: 1300 }, (_, i) => item(i)), undefined, "]", [], {}];
   const value = { formatVersion: 2, plan: { changes: list, steps: [] }, top: list };
   for (const depth of [1, 2, 3, 4]) {
-    expect([...prettyJsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
     expect([...jsonChunks(value, depth)].join("")).toBe(`${JSON.stringify(value)}\n`);
   }
-  expect([...prettyJsonChunks(list, 1)].join("")).toBe(`${JSON.stringify(list, null, 2)}\n`);
   expect([...jsonChunks(list, 0)].join("")).toBe(`${JSON.stringify(list)}\n`);
 });
 

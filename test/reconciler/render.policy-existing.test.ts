@@ -19,7 +19,7 @@ const group: ExistingViolations = {
 };
 
 const plan: Plan = {
-  formatVersion: 3,
+  formatVersion: 4,
   createdAt: "2026-01-01T00:00:00.000Z",
   spaceId: "s1",
   changes: [],
