@@ -72,7 +72,6 @@ export const ReplicasChecks = z.strictObject({
 });
 
 export const RULE_KINDS = ["deny", "allowed", "max", "require", "replicas"] as const;
-export type RuleKind = (typeof RULE_KINDS)[number];
 
 export const PolicyRule = z
   .strictObject({
