@@ -45,9 +45,7 @@ export {
   RepoLoadError,
   SourceError,
   UntrustedCommitError,
-  type FileProblem,
   type InputNames,
-  type LoadInput,
 } from "./errors.js";
 export { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 export { didYouMean } from "./suggest.js";

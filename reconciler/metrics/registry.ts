@@ -54,10 +54,6 @@ export class LabeledCounter {
     this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
 
-  get(labels: Record<string, string>): number {
-    return this.values.get(labelText(labels)) ?? 0;
-  }
-
   render(): string {
     if (this.values.size === 0) return "";
     const lines = [...this.values].map(([labels, value]) => `${this.name}{${labels}} ${value}\n`).join("");
