@@ -51,5 +51,5 @@ export { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedE
 export { didYouMean } from "./suggest.js";
 export { SSH_PUBLIC_KEY_FILE } from "./limits.js";
 export { combineRules, loadPolicyFiles, POLICY_FILE } from "./policy.js";
-export { normalize, type NormalizeOptions } from "./normalize.js";
+export { normalize } from "./normalize.js";
 export { DesiredStateError } from "./errors.js";
