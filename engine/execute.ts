@@ -132,6 +132,9 @@ function hostnameOf(domainAddress: string): string {
   return domainAddress.slice(domainAddress.lastIndexOf("/domain/") + "/domain/".length);
 }
 
+const untilNotStopping = (cubeId: string, cubeName: string, ctx: ExecContext): Promise<Cube | undefined> =>
+  waitForCube(ctx, { cubeId, cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
+
 const executors: { [O in StepOp]: Executor<O> } = {
   "create-cube": async (step, ctx) => {
     if (ctx.recheckNameBeforeCreate) await refuseIfNameTaken(step, ctx);
@@ -167,22 +170,12 @@ const executors: { [O in StepOp]: Executor<O> } = {
     if (cube?.state !== "running") return;
     await ctx.client.powerOff(cubeId);
     // Like a create waits for running: "matches the file" means stopped, not still stopping.
-    await waitForCube(ctx, {
-      cubeId,
-      cubeName: step.cube.cubeName,
-      target: "stopped",
-      reached: (c) => c === undefined || c.state !== "stopping",
-    });
+    await untilNotStopping(cubeId, step.cube.cubeName, ctx);
   },
   wake: async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube still stopping cannot be woken yet.
-    const cube = await waitForCube(ctx, {
-      cubeId,
-      cubeName: step.cube.cubeName,
-      target: "stopped",
-      reached: (c) => c === undefined || c.state !== "stopping",
-    });
+    const cube = await untilNotStopping(cubeId, step.cube.cubeName, ctx);
     if (cube?.state === "stopped") await ctx.client.wake(cubeId);
   },
   "wait-running": async (step, ctx) => {
