@@ -4,6 +4,7 @@
  * it passed): stop; with autoRevert, put the members this batch touched back on the spec they had. Members of later batches are never touched.
  */
 import { nowOf, sleepFor, type ExecContext } from "./context.js";
+import { deleteCubeSteps } from "./cube-rules.js";
 import { executeStep } from "./execute.js";
 import { probeMember, type ProbeResult } from "./health.js";
 import { orderSteps } from "./phases.js";
@@ -129,12 +130,7 @@ async function revertMember(member: RolloutMember, ctx: ExecContext): Promise<St
 async function deleteMade(member: RolloutMember, ctx: ExecContext): Promise<Step[]> {
   const cubeId = ctx.cubeIds.get(member.cubeName) ?? (await liveIdOf(member.cubeName, ctx));
   ctx.cubeIds.delete(member.cubeName);
-  if (cubeId === undefined) return [];
-  const cube = { cubeName: member.cubeName, cubeId };
-  return [
-    { op: "delete-cube", address: member.address, cube },
-    { op: "wait-deleted", address: member.address, cube },
-  ];
+  return cubeId === undefined ? [] : deleteCubeSteps(member.address, { cubeName: member.cubeName, cubeId });
 }
 
 async function waitNameFree(name: string, ctx: ExecContext): Promise<void> {
