@@ -109,10 +109,7 @@ function tempPathBeside(path: string): string {
 }
 
 async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
-  if (typeof data === "string" || data instanceof Uint8Array) {
-    await handle.writeFile(data);
-    return;
-  }
+  if (typeof data === "string" || data instanceof Uint8Array) return handle.writeFile(data);
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
 }
 
