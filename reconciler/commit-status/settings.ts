@@ -109,12 +109,8 @@ function checkedApiUrl(url: string | undefined, provider: StatusProvider, repoUr
       "invalid_option",
       `--status-provider ${provider}: cannot tell the forge's API from ${repoUrl}; name it with --status-url`,
     );
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError("invalid_option", `--status-url ${url}: not a URL`);
-  }
+  if (!URL.canParse(url)) throw new CliError("invalid_option", `--status-url ${url}: not a URL`);
+  const parsed = new URL(url);
   if (parsed.username !== "" || parsed.password !== "")
     throw new CliError("invalid_option", "--status-url: put no credentials in the URL; use --status-token-file or CUBEFORM_STATUS_TOKEN");
   if (parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopbackHost(parsed.hostname))) return url;
