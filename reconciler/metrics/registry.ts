@@ -34,10 +34,7 @@ export class InfoMetric {
 
   render(): string {
     if (this.labels === undefined) return "";
-    const text = Object.entries(this.labels)
-      .map(([key, value]) => `${key}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
-      .join(",");
-    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.name}{${text}} 1\n`;
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.name}{${labelText(this.labels)}} 1\n`;
   }
 }
 
