@@ -97,13 +97,12 @@ async function createCube(step: StepOf<"create-cube">, ctx: ExecContext): Promis
   const gone: string[] = [];
   for (;;) {
     let replayed = false;
-    const derive = (entry: JournalEntry) => derivedCreateKey(entry, gone);
     const cube = await withIdempotencyKey(
       step,
       step.body,
       ctx,
       (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey, onReplayed: () => (replayed = true) }),
-      derive,
+      (entry) => derivedCreateKey(entry, gone),
     );
     if (!replayed || (await isLiveNamesake(cube.id, step.body.name, ctx))) return cube;
     if (gone.length >= MAX_GONE_REPLAYS)
