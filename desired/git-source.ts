@@ -192,16 +192,15 @@ export class GitSource {
   private async lock(): Promise<{ release(): Promise<void> }> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     mkdirSync(this.home, { recursive: true, mode: 0o700 });
-    try {
-      return await acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about: { command: `git fetch of ${this.url}` } });
-    } catch (e) {
+    const about = { command: `git fetch of ${this.url}` };
+    return acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about }).catch((e: unknown) => {
       if (!(e instanceof LockTimeout)) throw e;
       const waited = Math.round(this.options.timeoutMs / 1000);
       throw new GitSourceError(
         (n) =>
           `the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${waited} s${n.gitTimeout ? `, ${n.gitTimeout}` : ""})`,
       );
-    }
+    });
   }
 
   /**
