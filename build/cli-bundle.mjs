@@ -9,23 +9,17 @@
  * re-exports the whole folder puts all of it in the chunks of every command that imports the door, even with "sideEffects": false
  * (esbuild 0.28), hence the light doors that start-up enters by (engine/light.ts, client/light.ts).
  *
- * The chunks are CommonJS scripts (esbuild splits ESM only, so each ESM chunk is then turned
- * into CommonJS by esbuild's own transform; an import() becomes a require() in a promise):
- * bin/bundle-loader.js runs them with node:vm to keep V8's code cache of each, which the
- * start-up bound needs (why, with the figures: bin/bundle-loader.js). Nothing here edits
- * esbuild's output text but the ASCII escapes of comments; test/reconciler/cli-bundle.test.ts
- * checks the chunks against the pinned esbuild (package.json pins its exact version).
- * main.cjs starts with `// cubeform-bundle ID`: the hash of every file of the bundle, which the
- * code cache is keyed by.
+ * The chunks are CommonJS scripts (asScript), which bin/bundle-loader.js runs with node:vm to keep V8's code cache of each
+ * (why, with the figures: bin/bundle-loader.js). Nothing here edits esbuild's output text but the ASCII escapes of comments;
+ * test/reconciler/cli-bundle.test.ts checks the chunks against the pinned esbuild. main.cjs starts with
+ * `// cubeform-bundle ID`: the hash of every file of the bundle, which the code cache is keyed by.
  *
  * dist/ stays the library (package exports) and the Pulumi provider: Pulumi serializes the
  * provider's functions by their modules, which must not be bundled.
  *
  *   node build/cli-bundle.mjs [OUT_DIR]     # default dist/cli (run by `npm run build`)
  *
- * Each chunk starts with one `// path` line per source module it holds (the lazy-loading test
- * reads them). Whitespace and syntax are minified, names are not: stack traces
- * (CUBEFORM_DEBUG=1) still name every function.
+ * Each chunk starts with one `// path` line per source module it holds (the lazy-loading test reads them).
  */
 import { createHash } from "node:crypto";
 import http2 from "node:http2";

@@ -22,12 +22,8 @@ export function confinedPath(root: string, baseDir: string, named: string): stri
     );
   const wanted = resolve(baseDir, named);
   if (!isInside(root, wanted)) throw new Error(`the path leaves the repository checkout ("..") and is refused`);
-  let real: string;
-  try {
-    real = realpathSync(wanted);
-  } catch {
-    throw new Error(`no such file in the repository (paths are relative to the YAML file)`);
-  }
+  const real = tryOr(() => realpathSync(wanted), undefined);
+  if (real === undefined) throw new Error(`no such file in the repository (paths are relative to the YAML file)`);
   if (!isInside(root, real)) throw new Error(`the path is a symlink that leads outside the repository checkout, and is refused`);
   if (!statSync(real).isFile()) throw new Error(`not a regular file`);
   return real;

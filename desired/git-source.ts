@@ -3,12 +3,8 @@
  * shallowly into the user's cache and checks out its commit; later rounds ask `git ls-remote` and fetch only when the ref moved.
  * The clone is shared by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * The system git, not a library: the machine's ssh, proxies and CA certificates are set up for it (as Argo CD does). But git
- * runs with a configuration of cubeform's own: no system or global config, a private HOME, none of the operator's GIT_*
- * variables (traces, hooks, filters, credential helpers, submodule recursion and gpg keyrings cannot reach it), and the
- * transports allowed named explicitly. Credentials never reach argv or the clone's .git/config: an https token travels as an
- * `http.<origin>/.extraHeader` in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
- * GIT_SSH_COMMAND (host keys checked). A commit is verified (when allowed signers are given) before its files are written.
+ * The system git, not a library: the machine's ssh, proxies and CA certificates are set up for it (as Argo CD does). It runs
+ * with a configuration of cubeform's own (gitEnv), and credentials never reach argv or the clone's .git/config.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -196,16 +192,15 @@ export class GitSource {
   private async lock(): Promise<{ release(): Promise<void> }> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     mkdirSync(this.home, { recursive: true, mode: 0o700 });
-    try {
-      return await acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about: { command: `git fetch of ${this.url}` } });
-    } catch (e) {
+    const about = { command: `git fetch of ${this.url}` };
+    return acquireLock(`${this.dir}.lock`, { timeoutMs: this.options.timeoutMs, about }).catch((e: unknown) => {
       if (!(e instanceof LockTimeout)) throw e;
       const waited = Math.round(this.options.timeoutMs / 1000);
       throw new GitSourceError(
         (n) =>
           `the cached clone of ${this.url} is in use by another cubeform: ${e.message} (waited ${waited} s${n.gitTimeout ? `, ${n.gitTimeout}` : ""})`,
       );
-    }
+    });
   }
 
   /**
@@ -318,11 +313,7 @@ export function gitArgv(dir: string, args: readonly string[]): string[] {
   return ["-C", dir, ...args];
 }
 
-/**
- * A git process's environment: of the operator's, only PATH, proxies, CA certificates and the ssh agent (PASSED_VARIABLES);
- * no system or global config, `home` as HOME, no prompts, cubeform's own configuration and the credentials (never in argv or
- * the clone's config).
- */
+/** A git process's environment: PASSED_VARIABLES of the operator's, `home` as HOME, no prompts, OWN_CONFIG and the credentials. */
 export function gitEnv(
   base: Record<string, string | undefined>,
   url: string,

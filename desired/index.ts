@@ -45,13 +45,11 @@ export {
   RepoLoadError,
   SourceError,
   UntrustedCommitError,
-  type FileProblem,
   type InputNames,
-  type LoadInput,
 } from "./errors.js";
 export { changedEnv, sealEnv, withReferences, withValues, type Env, type SealedEnv } from "./env.js";
 export { didYouMean } from "./suggest.js";
 export { SSH_PUBLIC_KEY_FILE } from "./limits.js";
 export { combineRules, loadPolicyFiles, POLICY_FILE } from "./policy.js";
-export { normalize, type NormalizeOptions } from "./normalize.js";
+export { normalize } from "./normalize.js";
 export { DesiredStateError } from "./errors.js";

@@ -14,9 +14,6 @@ import { exactEnvRef, PASSWORD_NOT_A_REFERENCE } from "./env.js";
 import type { FileAccess } from "./file-access.js";
 import { DesiredStateError, InputProblem, type DesiredStateIssue, type LoadInput } from "./errors.js";
 
-/** How the files the document names are reached (file-access.ts). */
-export type NormalizeOptions = FileAccess;
-
 type Path = (string | number)[];
 
 class IssueList {
@@ -28,7 +25,7 @@ class IssueList {
   }
 }
 
-export function normalize(doc: DesiredStateDocument, options: NormalizeOptions): DesiredState {
+export function normalize(doc: DesiredStateDocument, options: FileAccess): DesiredState {
   const issues = new IssueList();
   const defaults = doc.defaults ?? {};
   const defaultKey = readPair(defaults, ["defaults"], "sshPublicKey", "sshPublicKeyFile", options, issues);
@@ -76,7 +73,7 @@ export function normalize(doc: DesiredStateDocument, options: NormalizeOptions):
   };
 }
 
-function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, issues: IssueList): DesiredWebhookSpec[] {
+function normalizeWebhooks(inputs: DesiredWebhook[], options: FileAccess, issues: IssueList): DesiredWebhookSpec[] {
   const seenUrls = new Map<string, number>();
   const seenFiles = new Map<string, number>();
   return inputs.map((input, index) => {
@@ -102,7 +99,7 @@ function normalizeWebhooks(inputs: DesiredWebhook[], options: NormalizeOptions, 
 }
 
 /** resolvePath may refuse a path (a fleet from a repository): that is an issue at the field. */
-function resolveSecretPath(secretFile: string, options: NormalizeOptions, issues: IssueList, path: Path): string {
+function resolveSecretPath(secretFile: string, options: FileAccess, issues: IssueList, path: Path): string {
   if (!options.resolvePath) return secretFile;
   try {
     return options.resolvePath(secretFile);
@@ -126,7 +123,7 @@ function readPair(
   path: Path,
   inline: "sshPublicKey" | "userData",
   file: "sshPublicKeyFile" | "userDataFile",
-  options: NormalizeOptions,
+  options: FileAccess,
   issues: IssueList,
 ): string | undefined {
   const inlineValue = holder[inline];
@@ -154,7 +151,7 @@ function normalizeCube(
   input: DesiredCubeInput,
   path: Path,
   inherited: InheritedValues,
-  options: NormalizeOptions,
+  options: FileAccess,
   issues: IssueList,
 ): DesiredCubeSpec | undefined {
   const { defaults } = inherited;

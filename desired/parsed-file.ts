@@ -145,14 +145,9 @@ export class ParsedFile implements ParsedText {
       return;
     }
     const at = valueAt(value, issue.path);
-    if (issue.code === "invalid_value" && issue.values.length > MAX_VALUES_LISTED) {
-      this.addAtPath(issue.path, `${where}${longEnumMessage(at?.value, issue.values.map(String))}`);
-      return;
-    }
-    if (issue.path.length > 0 && at === undefined) {
-      this.addAtPath(issue.path, `${where}required key is missing`);
-      return;
-    }
+    if (issue.code === "invalid_value" && issue.values.length > MAX_VALUES_LISTED)
+      return this.addAtPath(issue.path, `${where}${longEnumMessage(at?.value, issue.values.map(String))}`);
+    if (issue.path.length > 0 && at === undefined) return this.addAtPath(issue.path, `${where}required key is missing`);
     this.addAtPath(issue.path, `${where}${issue.message}`);
   }
 

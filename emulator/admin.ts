@@ -2,24 +2,7 @@
  * The operator/test surface: in process (`admin` on the running emulator) and over HTTP under
  * /__emulator (no API key, never rate limited or logged; only the emulator has it).
  *
- *   POST   /__emulator/spaces            {id?, name?} → 201 {spaceId, ownerKey, readOnlyKey}
- *   POST   /__emulator/dns               {type, host, value}   publish (replaces host+type)
- *   DELETE /__emulator/dns               {type, host} or ?type=&host=
- *   POST   /__emulator/dns/unavailable   {host, unavailable?=true}
- *   POST   /__emulator/faults            FaultSpec → 201;  DELETE /__emulator/faults
- *   POST   /__emulator/clock             {speed?, advanceMs?}
- *   POST   /__emulator/rate-limit        {limit, windowMs}
- *   POST   /__emulator/terminate         {cubeId, actorType, reason, systemCase?}
- *   GET    /__emulator/requests → {requests};  DELETE /__emulator/requests (also zeroes the counts)
- *   GET    /__emulator/request-counts → {requestCounts: {GET: n, POST: n, …}}
- *   POST   /__emulator/flush             write pending state to the state file now
- *   GET    /__emulator/audit?visibility=&spaceId= → {auditRows}
- *   POST   /__emulator/backups           {cubeId, name?, sizeBytes?, status?} → 201 {backup}
- *   POST   /__emulator/backup-allowance  {spaceId, allowance: n | null}
- *   POST   /__emulator/device            {userCode, spaceId?, approve?=true}   (a CLI device login)
- *   POST   /__emulator/storage-rate      {bytesPerSecond: n | null}   (slow transfers, for tests)
- *   POST   /__emulator/image-fault       {image, fault: "error" | "never-running" | null}   (cubes of that image fail to boot)
- *   GET    /__emulator/device?code=      the device-login page: the code, Approve and Deny (a browser form)
+ * The routes and their bodies are ADMIN_ROUTES and Schemas below.
  *
  * A web page the developer visits must not drive it: every request needs a loopback Host header (421: DNS
  * rebinding), a POST needs Content-Type application/json (415: a cross-site form cannot set it without a CORS

@@ -54,11 +54,6 @@ export function errorCode(e: unknown): string | undefined {
 export const isNotFound = (e: unknown): boolean => errorCode(e) === "not_found";
 
 /** The answer, or undefined on a 404: what was asked for is gone (a DELETE of it has the effect asked for). */
-export async function ignoreNotFound<T>(request: Promise<T>): Promise<T | undefined> {
-  try {
-    return await request;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+export function ignoreNotFound<T>(request: Promise<T>): Promise<T | undefined> {
+  return request.catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
 }

@@ -97,13 +97,12 @@ async function createCube(step: StepOf<"create-cube">, ctx: ExecContext): Promis
   const gone: string[] = [];
   for (;;) {
     let replayed = false;
-    const derive = (entry: JournalEntry) => derivedCreateKey(entry, gone);
     const cube = await withIdempotencyKey(
       step,
       step.body,
       ctx,
       (idempotencyKey) => ctx.client.createCube(step.body, { idempotencyKey, onReplayed: () => (replayed = true) }),
-      derive,
+      (entry) => derivedCreateKey(entry, gone),
     );
     if (!replayed || (await isLiveNamesake(cube.id, step.body.name, ctx))) return cube;
     if (gone.length >= MAX_GONE_REPLAYS)
@@ -131,6 +130,9 @@ async function isLiveNamesake(cubeId: string, name: string, ctx: ExecContext): P
 function hostnameOf(domainAddress: string): string {
   return domainAddress.slice(domainAddress.lastIndexOf("/domain/") + "/domain/".length);
 }
+
+const untilNotStopping = (cubeId: string, cubeName: string, ctx: ExecContext): Promise<Cube | undefined> =>
+  waitForCube(ctx, { cubeId, cubeName, target: "stopped", reached: (c) => c === undefined || c.state !== "stopping" });
 
 const executors: { [O in StepOp]: Executor<O> } = {
   "create-cube": async (step, ctx) => {
@@ -167,22 +169,12 @@ const executors: { [O in StepOp]: Executor<O> } = {
     if (cube?.state !== "running") return;
     await ctx.client.powerOff(cubeId);
     // Like a create waits for running: "matches the file" means stopped, not still stopping.
-    await waitForCube(ctx, {
-      cubeId,
-      cubeName: step.cube.cubeName,
-      target: "stopped",
-      reached: (c) => c === undefined || c.state !== "stopping",
-    });
+    await untilNotStopping(cubeId, step.cube.cubeName, ctx);
   },
   wake: async (step, ctx) => {
     const cubeId = cubeIdOf(step, ctx);
     // A cube still stopping cannot be woken yet.
-    const cube = await waitForCube(ctx, {
-      cubeId,
-      cubeName: step.cube.cubeName,
-      target: "stopped",
-      reached: (c) => c === undefined || c.state !== "stopping",
-    });
+    const cube = await untilNotStopping(cubeId, step.cube.cubeName, ctx);
     if (cube?.state === "stopped") await ctx.client.wake(cubeId);
   },
   "wait-running": async (step, ctx) => {

@@ -46,12 +46,8 @@ export const probeMember: HealthProbe = async (check, target) => {
 
 /** Node's own http(s) and net, loaded on the first probe: a plan never needs them (nor node:tls). Probes go to the user's services, not the API. */
 async function probeHttp(url: string, expectStatus: number): Promise<ProbeResult> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return { ok: false, saw: `${url} is not a URL` };
-  }
+  if (!URL.canParse(url)) return { ok: false, saw: `${url} is not a URL` };
+  const target = new URL(url);
   const { request } = target.protocol === "https:" ? await import("node:https") : await import("node:http");
   return new Promise((resolve) => {
     const req = request(target, { method: "GET", timeout: PROBE_TIMEOUT_MS }, (res) => {

@@ -57,8 +57,6 @@ interface Finding {
 
 /** One check of a rule on one cube, adding what it finds to `out` (no array per cube and check: a plan of 10,000 cubes makes 100,000 calls). */
 type Check = (cube: CubeSubject, address: string, out: Finding[]) => void;
-/** A rule's checks together. */
-type RuleCheck = Check;
 
 export interface PolicyInput {
   desired: DesiredState;
@@ -309,7 +307,7 @@ function cubeCosts(plan: Plan): Map<string, { before: number | null; after: numb
 const OPEN = new Set(["0.0.0.0/0", "::/0"]);
 
 /** The checks a rule makes on each cube it matches; undefined when it judges no cube (replicas, webhooks, the change's cost). */
-function cubeCheck(rule: PolicyRule): RuleCheck | undefined {
+function cubeCheck(rule: PolicyRule): Check | undefined {
   const checks: Check[] = [];
   const { deny, allowed, max } = rule;
   if (deny?.portsOpenToInternet) checks.push(portsOpen);
@@ -513,11 +511,7 @@ function webhookViolations(
 }
 
 function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
+  return URL.canParse(url) ? new URL(url).hostname : undefined;
 }
 
 /** max.monthlyCostIncrease: what the change adds to the fleet's monthly cost; unknown prices count as a violation (as a budget's do). */

@@ -5,6 +5,7 @@
 import { Hostname, CubeName } from "../schema/common.js";
 import type { DesiredCubeInput, Rollout } from "../schema/desired.js";
 import type { DesiredGroupSpec, HealthCheckSpec, RolloutSpec } from "./types.js";
+import { durationMs } from "../system/time.js";
 
 type Path = (string | number)[];
 export interface GroupIssue {
@@ -98,14 +99,6 @@ export function memberNameIssues(inputs: readonly DesiredCubeInput[]): GroupIssu
   return issues;
 }
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/** "30s" → 30000 (the schema checked the form). */
-export function durationMs(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
-  return match ? Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]) : 0;
-}
-
 export function rolloutSpec(rollout: Rollout, replicas: number): RolloutSpec {
   const check = rollout.healthCheck;
   let healthCheck: HealthCheckSpec = { kind: "running" };
@@ -115,8 +108,9 @@ export function rolloutSpec(rollout: Rollout, replicas: number): RolloutSpec {
     maxUnavailable: Math.min(rollout.maxUnavailable ?? 1, replicas),
     canary: Math.min(rollout.canary ?? 0, replicas),
     healthCheck,
-    healthyForMs: durationMs(check?.healthyFor ?? "10s"),
-    deadlineMs: durationMs(check?.deadline ?? "10m"),
+    // The schema checked the form.
+    healthyForMs: durationMs(check?.healthyFor ?? "10s") ?? 0,
+    deadlineMs: durationMs(check?.deadline ?? "10m") ?? 0,
     autoRevert: rollout.autoRevert ?? false,
   };
 }

@@ -4,6 +4,7 @@
  * it passed): stop; with autoRevert, put the members this batch touched back on the spec they had. Members of later batches are never touched.
  */
 import { nowOf, sleepFor, type ExecContext } from "./context.js";
+import { deleteCubeSteps } from "./cube-rules.js";
 import { executeStep } from "./execute.js";
 import { probeMember, type ProbeResult } from "./health.js";
 import { orderSteps } from "./phases.js";
@@ -23,7 +24,7 @@ interface BatchFailure {
 export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext & BatchRunOptions): Promise<StepOutcome[]> {
   const names = batch.members.map((m) => m.cubeName).join(", ");
   const label = `batch ${batch.batch} of ${batch.batches}${batch.canary ? " (canary)" : ""}`;
-  ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message: `${label}: replacing ${names}` });
+  rolloutNote(batch, ctx, `${label}: replacing ${names}`);
   const startedAt = nowOf(ctx);
   await ctx.rolloutProgress?.(batch, "replacing");
   const outcomes: StepOutcome[] = [];
@@ -56,13 +57,16 @@ export async function runRolloutBatch(batch: RolloutBatchStep, ctx: ExecContext 
   }
   if (failure === undefined) {
     await ctx.rolloutProgress?.(batch, "healthy");
-    ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message: `${label}: ${names} healthy` });
+    rolloutNote(batch, ctx, `${label}: ${names} healthy`);
     return [...outcomes, { step: batch, status: "done" }];
   }
   return [...outcomes, ...(await failBatch(batch, ctx, failure, outcomes, label))];
 }
 
 const cubeNameOf = (step: Step): string => ("cube" in step ? step.cube.cubeName : step.address);
+
+const rolloutNote = (batch: RolloutBatchStep, ctx: ExecContext, message: string): void =>
+  ctx.logger?.({ type: "rollout", address: batch.address, op: batch.op, message });
 
 /** Stops the rollout: with autoRevert, the touched members are put back first; the batch's outcome says who failed, why, and where the group is. */
 async function failBatch(
@@ -79,26 +83,14 @@ async function failBatch(
   const touched = batch.members.filter((member) =>
     member.power !== undefined
       ? ran(member, member.power)
-      : !member.steps.some((step) => step.op === "delete-cube") ||
-        done.some(
-          (o) =>
-            o.status === "done" &&
-            "cube" in o.step &&
-            o.step.cube.cubeName === member.cubeName &&
-            (o.step.op === "delete-cube" || o.step.op === "create-cube"),
-        ),
+      : !member.steps.some((step) => step.op === "delete-cube") || ran(member, "delete-cube") || ran(member, "create-cube"),
   );
   const check = describeCheck(batch);
   let message = `${label} of group ${batch.group}: member ${failure.member} failed (${check}): ${failure.what}`;
   const outcomes: StepOutcome[] = [];
   const putBack: string[] = [];
   if (batch.rollout.autoRevert && touched.length > 0) {
-    ctx.logger?.({
-      type: "rollout",
-      address: batch.address,
-      op: batch.op,
-      message: `${label}: putting ${touched.map((m) => m.cubeName).join(", ")} back on the last healthy spec`,
-    });
+    rolloutNote(batch, ctx, `${label}: putting ${touched.map((m) => m.cubeName).join(", ")} back on the last healthy spec`);
     const reverted: string[] = [];
     for (const member of touched) {
       const result = await revertMember(member, ctx);
@@ -124,31 +116,21 @@ async function failBatch(
 
 /** Deletes what the rollout made of the member (if anything), then creates it as it was; a power change is undone by the opposite power step. */
 async function revertMember(member: RolloutMember, ctx: ExecContext): Promise<StepOutcome[]> {
+  const steps = member.power !== undefined ? member.revert : [...(await deleteMade(member, ctx)), ...member.revert];
   const outcomes: StepOutcome[] = [];
-  if (member.power !== undefined) {
-    for (const step of member.revert) {
-      const outcome = await executeStep(step, ctx);
-      outcomes.push(outcome);
-      if (outcome.status === "failed") break;
-    }
-    return outcomes;
-  }
-  const cubeId = ctx.cubeIds.get(member.cubeName) ?? (await liveIdOf(member.cubeName, ctx));
-  ctx.cubeIds.delete(member.cubeName);
-  const cube = { cubeName: member.cubeName, cubeId: cubeId ?? "" };
-  const steps: Step[] =
-    cubeId === undefined
-      ? []
-      : [
-          { op: "delete-cube", address: member.address, cube },
-          { op: "wait-deleted", address: member.address, cube },
-        ];
-  for (const step of [...steps, ...member.revert]) {
+  for (const step of steps) {
     const outcome = await executeStep(step, ctx);
     outcomes.push(outcome);
     if (outcome.status === "failed") break;
   }
   return outcomes;
+}
+
+/** The steps that delete the cube the rollout made of the member, when there is one. */
+async function deleteMade(member: RolloutMember, ctx: ExecContext): Promise<Step[]> {
+  const cubeId = ctx.cubeIds.get(member.cubeName) ?? (await liveIdOf(member.cubeName, ctx));
+  ctx.cubeIds.delete(member.cubeName);
+  return cubeId === undefined ? [] : deleteCubeSteps(member.address, { cubeName: member.cubeName, cubeId });
 }
 
 async function waitNameFree(name: string, ctx: ExecContext): Promise<void> {
@@ -212,12 +194,7 @@ async function healthGate(batch: RolloutBatchStep, ctx: ExecContext, startedAt: 
         state.passingSince ??= now;
         if (!state.healthy && now - state.passingSince >= healthyForMs) {
           state.healthy = true;
-          ctx.logger?.({
-            type: "rollout",
-            address: batch.address,
-            op: batch.op,
-            message: `${label}: ${member.cubeName} healthy (${result.saw})`,
-          });
+          rolloutNote(batch, ctx, `${label}: ${member.cubeName} healthy (${result.saw})`);
         }
       } else if (state.healthy) {
         return { member: member.cubeName, what: `the check failed after it had passed: ${result.saw}` };

@@ -8,8 +8,6 @@ import type { DesiredPort, IGNORABLE_FIELDS, Power } from "../schema/desired.js"
 import type { Enforcement, PolicyRule } from "../schema/policy.js";
 import type { PreviewBlock } from "../schema/preview.js";
 
-// ---------------------------------------------------------------- desired state (normalized)
-
 /** A secret is referenced by the name of the environment variable that holds it; plans keep only the name. */
 export interface SecretRef {
   env: string;
@@ -115,8 +113,6 @@ export interface DesiredState {
   preview?: PreviewBlock;
 }
 
-// ---------------------------------------------------------------- observed state
-
 export interface ObservedCube {
   cube: Cube;
   domains: Domain[];
@@ -133,8 +129,6 @@ export interface ObservedState {
   reads: number;
   observedAt: string;
 }
-
-// ---------------------------------------------------------------- plan
 
 export type Action = "noop" | "create" | "update" | "delete" | "delete-then-create" | "create-then-delete";
 export const isReplace = (action: Action): boolean => action === "delete-then-create" || action === "create-then-delete";
@@ -338,8 +332,6 @@ export interface Plan {
   groups?: PlanGroup[];
 }
 
-// ---------------------------------------------------------------- policy (policy.ts)
-
 /** A violation the change makes (a create, an update, a replacement): a mandatory one blocks apply unless overridden. */
 export interface PolicyViolation {
   rule: string;
@@ -390,8 +382,6 @@ export interface PolicyReport {
   /** Overrides asked for; each applies to the mandatory violations of its rule. */
   overrides?: PolicyOverride[];
 }
-
-// ---------------------------------------------------------------- cost
 
 /** Monthly, in the API's currency, rounded to cents; null: the cube is not there on that side. */
 export interface CubeCost {
@@ -487,8 +477,6 @@ export interface PlanOptions {
   targets: string[];
   rateLimit: { limit: number; windowMs: number };
 }
-
-// ---------------------------------------------------------------- apply
 
 export interface StepOutcome {
   step: Step;

@@ -37,8 +37,6 @@ type GroupInputs = z.infer<typeof CubeGroupInputSchema>;
 /** Where each input is in the desired-state document the group is normalized as. */
 const ENTRY_PATH = ["cubes", 0] as const;
 
-// ------------------------------------------------------------------ check
-
 export async function checkCubeGroup(news: Props): Promise<CheckResult> {
   const inputs = Object.fromEntries(Object.entries(userInputs(news)).filter(([, value]) => value !== null));
   if (containsUnknown(inputs)) return { inputs };
@@ -81,8 +79,6 @@ function desiredOf(inputs: GroupInputs): DesiredState {
   });
 }
 
-// ------------------------------------------------------------------ diff
-
 /** What outputs keep of the inputs: all but userData, kept as a salted digest. */
 function echoOf(inputs: Props): Props {
   const { userData, ...rest } = inputs;
@@ -105,8 +101,6 @@ export async function diffCubeGroup(_id: string, olds: Props, news: Props): Prom
   if (changed.includes("name")) return { changes: true, replaces: ["name"], deleteBeforeReplace: true };
   return { changes: true };
 }
-
-// ------------------------------------------------------------------ create / update / read / delete
 
 export async function createCubeGroup(news: Props): Promise<CreateResult> {
   const inputs = CubeGroupInputSchema.parse(userInputs(news));

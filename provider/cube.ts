@@ -13,8 +13,6 @@ import { goneError, requireInPlace, toDiffResult } from "./translate.js";
 import type { CubeInputs, CubeOutputs } from "./types.js";
 import { declaredOnly, digestMatches, saltedDigestOrNull, str, type Props } from "./values.js";
 
-// ------------------------------------------------------------------ inputs → engine
-
 export function cubeSpec(props: Props): DesiredCubeSpec {
   const inputs = userInputs(props) as unknown as CubeInputs;
   const spec: DesiredCubeSpec = {
@@ -80,8 +78,6 @@ function liveFromOutputs(id: string, outs: Partial<CubeOutputs>): ObservedCube {
   return { cube, domains: [], tcpMappings: [ssh] };
 }
 
-// ------------------------------------------------------------------ live → outputs
-
 /** What outputs echo of the inputs. */
 type Echo = Pick<CubeOutputs, "sshPublicKey" | "userDataDigest" | "power">;
 
@@ -131,8 +127,6 @@ async function requireLiveCube(id: string, name: string): Promise<ObservedCube> 
   if (!live) throw goneError(`Cube "${name}" (id ${id})`);
   return live;
 }
-
-// ------------------------------------------------------------------ provider methods
 
 export async function diffCube(id: string, olds: Props, news: Props): Promise<DiffResult> {
   const outs = olds as Partial<CubeOutputs>;

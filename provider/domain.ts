@@ -102,8 +102,6 @@ function plan(request: DomainRequest, live: Domain | undefined, passwordChanged:
 
 const passwordDigest = (req: DomainRequest): string | null => saltedDigestOrNull(declared(req.inputs.basicAuthPassword));
 
-// ------------------------------------------------------------------ provider methods
-
 export async function diffDomain(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   const outs = olds as Partial<DomainOutputs>;
   const req = request(news);

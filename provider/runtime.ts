@@ -31,8 +31,6 @@ async function withPolicy(kind: "Cube" | "TcpMapping", outcome: CheckOutcome): P
   return { ...outcome, failures: await policyFailures(kind, outcome.inputs) };
 }
 
-// ------------------------------------------------------------------ Cube
-
 export { readCube as cubeRead, deleteCube as cubeDelete } from "./cube.js";
 
 /** The new inputs are judged by the policy files again (policy.ts): a mandatory violation fails the diff with the rule's message. */
@@ -51,8 +49,6 @@ export async function cubeUpdate(id: string, olds: Props, news: Props): Promise<
   return withSecretsRedacted([news], () => updateCube(id, olds, news));
 }
 
-// ------------------------------------------------------------------ Domain
-
 export { diffDomain as domainDiff, readDomain as domainRead, deleteDomain as domainDelete } from "./domain.js";
 
 export async function domainCheck(olds: Props, news: Props): Promise<CheckResult> {
@@ -64,8 +60,6 @@ export async function domainCreate(inputs: Props): Promise<CreateResult> {
 export async function domainUpdate(id: string, olds: Props, news: Props): Promise<UpdateResult> {
   return withSecretsRedacted([olds, news], () => updateDomain(id, olds, news));
 }
-
-// ------------------------------------------------------------------ TcpMapping
 
 export { createTcpMapping as tcpMappingCreate, deleteTcpMapping as tcpMappingDelete } from "./tcp-mapping.js";
 
@@ -87,8 +81,6 @@ export async function tcpMappingUpdate(id: string, olds: Props, _news: Props): P
   return updateTcpMapping(id, olds);
 }
 
-// ------------------------------------------------------------------ Webhook
-
 export { diffWebhook as webhookDiff, readWebhook as webhookRead } from "./webhook.js";
 
 export async function webhookCheck(_olds: Props, news: Props): Promise<CheckResult> {
@@ -103,8 +95,6 @@ export async function webhookUpdate(id: string, olds: Props, _news: Props): Prom
 export async function webhookDelete(id: string, _props: Props): Promise<void> {
   return deleteWebhook(id);
 }
-
-// ------------------------------------------------------------------ CubeGroup
 
 export { diffCubeGroup as cubeGroupDiff, readCubeGroup as cubeGroupRead, deleteCubeGroup as cubeGroupDelete } from "./cube-group.js";
 

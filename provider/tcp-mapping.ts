@@ -71,8 +71,6 @@ function findMapping(id: string) {
   return findChild(id, (cubeId) => apiClient().listTcpMappings(cubeId));
 }
 
-// ------------------------------------------------------------------ provider methods
-
 export async function diffTcpMapping(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   return toDiffResult(plan(inputsOf(news), liveFromOutputs(olds as Partial<TcpMappingOutputs>)).change);
 }

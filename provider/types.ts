@@ -69,14 +69,7 @@ export interface DomainInputs extends DomainSettingsShape {
   adoptId?: string;
 }
 
-export interface DomainRecordOutput {
-  type: DnsRecord["type"];
-  host: string;
-  value: string;
-  mustBeGrey: boolean;
-  proxyOk: boolean;
-  purpose: string;
-}
+export type DomainRecordOutput = Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk" | "purpose">;
 
 export type DomainSettingsOutputs = { [K in (typeof DOMAIN_SETTING_NAMES)[number]]: Exclude<DomainSettingsShape[K], undefined> | null };
 

@@ -37,4 +37,3 @@ export function declaredOnly<T extends object>(props: T): { [K in keyof T]?: Exc
 }
 
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-export const bool = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);

@@ -38,23 +38,17 @@ function shellTables(root: CompletionNode): string {
       .filter(([, words]) => words.length > 0)
       .map(([key, words]) => `    ${shq(key)}) echo ${shq(words.join(" "))} ;;`)
       .join("\n");
+  const names = (f: CompletionFlag): string[] => [f.long, ...(f.short ? [f.short] : [])];
   const words = cases(nodes.map(({ path, node }) => [path.join(" "), node.children.map((c) => c.name)]));
-  const flags = cases(nodes.map(({ path, node }) => [path.join(" "), node.flags.flatMap((f) => [f.long, ...(f.short ? [f.short] : [])])]));
+  const flags = cases(nodes.map(({ path, node }) => [path.join(" "), node.flags.flatMap(names)]));
   const choices = cases(
     nodes.flatMap(({ path, node }) =>
       node.flags
         .filter((f) => f.choices)
-        .flatMap((f) =>
-          [f.long, ...(f.short ? [f.short] : [])].map((flag): [string, string[]] => [`${path.join(" ")}|${flag}`, [...(f.choices ?? [])]]),
-        ),
+        .flatMap((f) => names(f).map((flag): [string, string[]] => [`${path.join(" ")}|${flag}`, [...(f.choices ?? [])]])),
     ),
   );
-  const valued = cases(
-    nodes.map(({ path, node }) => [
-      path.join(" "),
-      node.flags.filter((f) => f.takesValue).flatMap((f) => [f.long, ...(f.short ? [f.short] : [])]),
-    ]),
-  );
+  const valued = cases(nodes.map(({ path, node }) => [path.join(" "), node.flags.filter((f) => f.takesValue).flatMap(names)]));
   const cubes = nodes.filter(({ node }) => node.completesCube).map(({ path }) => shq(path.join(" ")));
   return `_cubeform_words() {
   case "$1" in

@@ -12,7 +12,7 @@ export class CliError extends Error {
   }
 }
 
-export { formatProblem, LoadError, SourceError, type FileProblem } from "../desired/errors.js";
+export { formatProblem, LoadError, type FileProblem } from "../desired/errors.js";
 
 /** Anything thrown with a string `code`: our errors, the client's and the engine's typed errors. */
 export function hasCode(e: unknown): e is Error & { code: string; exitCode?: number } {

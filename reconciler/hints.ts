@@ -34,11 +34,7 @@ export async function loadFleetForCli(source: LoadFilesOptions): Promise<LoadedF
 export async function loadFleetForCli(source: RepoSource): Promise<RepoLoaded>;
 export async function loadFleetForCli(source: FleetSource): Promise<LoadedFleet>;
 export async function loadFleetForCli(source: FleetSource): Promise<LoadedFleet> {
-  try {
-    return await loadFleet(source);
-  } catch (e) {
-    throw inCliWords(e);
-  }
+  return loadFleet(source).catch((e: unknown) => Promise.reject(inCliWords(e)));
 }
 
 /** What the CLI adds to a blocked entry's reason, by its code: the flag that lifts it. */

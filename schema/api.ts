@@ -44,8 +44,6 @@ export { Cube, CubeResources, CubeState, Domain, Image, Pagination, Pricing, Pri
 export const Space = z.object({ id: z.string(), name: z.string(), tier: z.string(), createdAt: Timestamp });
 export type Space = z.infer<typeof Space>;
 
-// ---------------------------------------------------------------- cubes
-
 export const SshPublicKey = z
   .string()
   .check(
@@ -102,8 +100,6 @@ export type CubeSshInfo = z.infer<typeof CubeSshInfo>;
 
 export const SuccessResponse = z.object({ success: z.boolean() });
 
-// ---------------------------------------------------------------- domains
-
 /** Every proxy setting the API can PATCH on a domain (the same set attach accepts). */
 export const DomainSettings = z.strictObject({
   ...domainSettingFields,
@@ -156,8 +152,6 @@ export type DomainRecordsView = z.infer<typeof DomainRecordsView>;
 export const AttachDomainResponse = z.object({ domain: Domain, records: z._default(z.array(DnsRecord), []) });
 export type AttachDomainResponse = z.infer<typeof AttachDomainResponse>;
 
-// ---------------------------------------------------------------- TCP mappings
-
 export const CreateTcpMappingRequest = z.strictObject({
   cubePort: portNumber(),
   label: z.optional(z.string().check(z.maxLength(100))),
@@ -167,8 +161,6 @@ export const CreateTcpMappingRequest = z.strictObject({
   whitelistIps: z.optional(z.array(Cidr).check(z.maxLength(500))),
 });
 export type CreateTcpMappingRequest = z.infer<typeof CreateTcpMappingRequest>;
-
-// ---------------------------------------------------------------- snapshots
 
 export const Snapshot = z.object({
   id: z.string(),
@@ -183,8 +175,6 @@ export type Snapshot = z.infer<typeof Snapshot>;
 
 export const CreateSnapshotRequest = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(128))) });
 export const RestoreRequest = z.strictObject({ snapshotId: nonEmpty() });
-
-// ---------------------------------------------------------------- webhooks
 
 export const CreateWebhookRequest = z.strictObject(webhookFields);
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
@@ -215,8 +205,6 @@ export const WebhookDelivery = z.object({
   failureReason: z.optional(z.string()),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
-
-// ---------------------------------------------------------------- backups and backup sharing
 
 /** A resource the API makes in the background (a backup, an import): its id, its name and how far it got. */
 const workedOn = { id: z.string(), name: z.string(), status: z.string() };
@@ -276,8 +264,6 @@ export type BackupShares = z.infer<typeof BackupShares>;
 
 export const AcceptedShare = z.object({ share: BackupShare, backup: Backup });
 export type AcceptedShare = z.infer<typeof AcceptedShare>;
-
-// ---------------------------------------------------------------- .cube imports
 
 export const IMPORT_MIN_BYTES = 1024 * 1024;
 

@@ -3,9 +3,6 @@ import "./zod-english.js";
 import * as z from "zod/mini";
 import { DesiredResources } from "./common.js";
 
-/** The placeholders a preview hostname template may use. */
-export const PREVIEW_PLACEHOLDERS = ["{name}", "{id}"] as const;
-
 const HostnameTemplate = z.string().check(
   z.minLength(1),
   z.maxLength(253),

@@ -109,10 +109,7 @@ function tempPathBeside(path: string): string {
 }
 
 async function writeChunks(handle: FileHandle, data: FileData): Promise<void> {
-  if (typeof data === "string" || data instanceof Uint8Array) {
-    await handle.writeFile(data);
-    return;
-  }
+  if (typeof data === "string" || data instanceof Uint8Array) return handle.writeFile(data);
   for await (const chunk of data) await (typeof chunk === "string" ? handle.write(chunk, null, "utf8") : handle.write(chunk));
 }
 
@@ -269,13 +266,13 @@ function kindOf(stats: Stats): string {
   return "not a file";
 }
 
-/** "16 KB", "20.5 KB", "64 MB" (binary units, as the API states its 16 KB). */
 /** "20 KB, over the 16 KB limit"; in bytes when both read the same rounded ("16385 bytes, over the 16384-byte limit"). */
 function overLimit(size: number, max: number): string {
   const [given, limit] = [formatBytes(size), formatBytes(max)];
   return given === limit ? `${size} bytes, over the ${max}-byte limit` : `${given}, over the ${limit} limit`;
 }
 
+/** "16 KB", "20.5 KB", "64 MB" (binary units, as the API states its 16 KB). */
 export function formatBytes(bytes: number): string {
   const units = ["bytes", "KB", "MB", "GB", "TB"];
   let value = bytes;

@@ -61,12 +61,9 @@ export function redactCredentialHeaders(text: string): string {
  * the `Basic` header's base64 of it.
  */
 export function urlCredentials(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
-  } catch {
-    return [];
-  }
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+  if (!URL.canParse(withScheme)) return [];
+  const parsed = new URL(withScheme);
   if (parsed.username === "" && parsed.password === "") return [];
   const decode = (part: string): string => {
     try {

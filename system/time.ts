@@ -41,7 +41,8 @@ export function parseDuration(text: string, source: string, bareUnit: Unit = "s"
   return ms;
 }
 
-function durationMs(text: string, bareUnit: Unit | undefined): number | undefined {
+/** "30s" → 30000; undefined when `text` is no duration (a bare number is one only with a `bareUnit`). */
+export function durationMs(text: string, bareUnit?: Unit): number | undefined {
   const match = DURATION.exec(text);
   const unit = (match?.[2] as Unit | undefined) ?? bareUnit;
   return match && unit ? Math.round(Number(match[1]) * UNIT_MS[unit]) : undefined;

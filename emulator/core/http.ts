@@ -1,5 +1,6 @@
 /** Socket-free request/response types of the emulator core, and the error helpers. */
 import type * as z from "zod/mini";
+import { tryOr } from "../../system/files.js";
 
 export interface ApiRequest {
   method: string;
@@ -81,12 +82,9 @@ export function decodePathSegment(segment: string): string {
 /** The request's JSON body: undefined when empty; 400 unless it is a JSON object (every body of this API is). */
 export function parseJsonBody(body: string): Record<string, unknown> | undefined {
   if (body.trim() === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body) as unknown;
-  } catch {
-    throw badRequest("Request body is not valid JSON");
-  }
+  // JSON.parse never answers undefined: that is the body not being JSON.
+  const parsed: unknown = tryOr(() => JSON.parse(body) as unknown, undefined);
+  if (parsed === undefined) throw badRequest("Request body is not valid JSON");
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw badRequest(
       `Request body must be a JSON object, not ${parsed === null ? "null" : Array.isArray(parsed) ? "an array" : `a ${typeof parsed}`}`,

@@ -1,15 +1,10 @@
 /** The shape of the persistent state (store.ts); a record shown as stored extends the API's type with what is kept beside it. */
-import type { Cube, DnsRecord, Domain, Snapshot, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
+import type { Cube, DnsRecord, Domain, Snapshot, Space, TcpMapping, Webhook, WebhookDelivery } from "../../schema/api.js";
 import type { AuditRow } from "../types.js";
 
 export type KeyRole = "owner" | "read_only";
 
-export interface SpaceRecord {
-  id: string;
-  name: string;
-  tier: string;
-  createdAt: string;
-}
+export type SpaceRecord = Space;
 
 /** An API key, stored only as its sha256 hash. */
 export interface KeyRecord {

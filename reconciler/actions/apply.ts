@@ -1,6 +1,6 @@
 /** `cubeform apply [plan.json]`: plan and ask (or --auto-approve); with a saved plan, refuse it if the space changed since, else carry out exactly its steps. */
 import { resolve } from "node:path";
-import { checkPlanIsCurrent, flatSteps, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
+import { checkPlanIsCurrent, type ApplyResult, type DesiredState, type Plan } from "../../engine/index.js";
 import type { DnsRecord } from "../../schema/api.js";
 import type { Connection } from "../session/connect.js";
 import type { StepWaits } from "../arguments/connect.js";
@@ -26,7 +26,7 @@ import {
   type PolicyFlags,
 } from "../session/policy.js";
 import type { ObservedState, PolicyOverride } from "../../engine/index.js";
-import { applyPlan, blockedLine, failedLine, mutationsSent } from "../watch/apply-plan.js";
+import { applyPlan, blockedLine, checkSecrets, failedLine, mutationsSent, secretNamesOf } from "../watch/apply-plan.js";
 import { ApplyNotices, notifySource, type NotifySettings } from "../notify/index.js";
 import { ApplyStatusReport, type CommitStatusSettings } from "../commit-status/index.js";
 import type { RepoLoaded } from "../../desired/index.js";
@@ -434,18 +434,4 @@ function dnsLines(result: ApplyResult): string[] {
 export function dnsRecordLine(r: Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk">): string {
   const advice = proxyAdvice(r);
   return `${r.type.padEnd(5)} ${r.host} → ${r.value}${advice ? `  [${advice}]` : ""}`;
-}
-
-/** Checks up front that every referenced secret is set; the engine reads them by reference. */
-function checkSecrets(names: string[], io: CliIo): void {
-  const missing = names.find((name) => io.env[name] === undefined);
-  if (missing !== undefined)
-    throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
-}
-
-function secretNamesOf(plan: Plan): string[] {
-  const names = new Set<string>();
-  for (const step of flatSteps(plan.steps))
-    if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
-  return [...names];
 }

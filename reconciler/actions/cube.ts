@@ -139,7 +139,6 @@ export async function runCubeProtect(ctx: Day2Context & { cube: string; value: b
   return 0;
 }
 
-/** Sends the request the cube's state calls for, once a transition under way (stopping, booting) has ended. */
 /** Sends the power request the cube's state needs, if any; says whether one was sent. */
 async function powerOnce(client: CubeApi, cube: Cube, ctx: PowerContext, io: CliIo): Promise<boolean> {
   const settled = await afterTransition(client, cube, ctx, io);

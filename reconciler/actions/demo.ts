@@ -69,8 +69,7 @@ async function printDns(conn: Connection, loaded: LoadedFiles, io: CliIo): Promi
     const report = await readCubeDns(conn.client, cube, await conn.client.listDomains(cube.id));
     io.stdout.write(renderDns(report, "text"));
   }
-  writeLine(io.stdout, "");
-  writeLine(io.stdout, `"not published yet" is expected here: nobody has published them. With a real space, check again with:`);
+  writeLine(io.stdout, `\n"not published yet" is expected here: nobody has published them. With a real space, check again with:`);
   writeLine(io.stdout, `  cubeform dns web --wait`);
 }
 
@@ -81,17 +80,15 @@ function printSecondPlan(plan: Plan, loaded: LoadedFiles, io: CliIo): number {
     return 1;
   }
   writeLine(io.stdout, "No changes. Your fleet matches the file.");
-  writeLine(io.stdout, "");
   writeLine(
     io.stdout,
-    `Next: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`,
+    `\nNext: \`mkdir my-fleet && cp ${DEMO_FILE} my-fleet/cubeform.yaml && cd my-fleet\`, edit the file, and run \`npx --no-install cubeform plan --emulator\` (or set CUBE_API_KEY for your space; see the README for installing cubeform into your own project).`,
   );
   return 0;
 }
 
 function heading(out: NodeJS.WritableStream, title: string): void {
-  writeLine(out, "");
-  writeLine(out, `== ${title}`);
+  writeLine(out, `\n== ${title}`);
 }
 
 /** The nearest directory above this module that holds examples/ (dist/… when built, the source tree under tests). */

@@ -5,7 +5,6 @@
  */
 import {
   findPreviews,
-  flatSteps,
   previewDesiredState,
   previewIdOf,
   previewIdProblem,
@@ -27,7 +26,7 @@ import { readReach } from "../report/reach.js";
 import { renderPlan } from "../render/index.js";
 import { hasChanges, overBudgetMessage } from "../render/values.js";
 import { refusePolicyViolations, type PolicyFlags } from "../session/policy.js";
-import { applyPlan, blockedLine, failedLine } from "../watch/apply-plan.js";
+import { applyPlan, blockedLine, checkSecrets, failedLine, secretNamesOf } from "../watch/apply-plan.js";
 import {
   renderPreviewListText,
   renderPreviewUpJson,
@@ -62,13 +61,12 @@ const progressOf = (ctx: PreviewContext, io: CliIo): NodeJS.WritableStream => (c
 
 /** Applies a preview's plan with the command's waits, until done or the command is interrupted. */
 function applyUntilStopped(conn: Connection, plan: Plan, desired: DesiredState, waits: StepWaits, io: CliIo, out: NodeJS.WritableStream) {
-  const { waitTimeoutMs, pollIntervalMs } = waits;
   return applyPlan(conn, plan, desired, {
     env: io.env,
     out,
     shouldStop: () => io.signal?.aborted === true,
-    waitTimeoutMs,
-    pollIntervalMs,
+    waitTimeoutMs: waits.waitTimeoutMs,
+    pollIntervalMs: waits.pollIntervalMs,
     io,
   });
 }
@@ -92,7 +90,7 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string; policy?: 
           prune: true,
           allowReplace: true,
           allowUnknownCost: ctx.allowUnknownCost,
-          ...pricingTimeout(ctx),
+          ...(ctx.pricingTimeout === undefined ? {} : { pricingTimeout: ctx.pricingTimeout }),
           ...(ctx.policy ? { policy: ctx.policy } : {}),
         },
         ctx.rateLimit,
@@ -106,7 +104,7 @@ export async function runPreviewUp(ctx: PreviewContext & { id: string; policy?: 
       const cost = checkCost(plan, names, loaded.desired, ctx);
       refuseOverBudget(plan);
       refusePolicyViolations(plan);
-      checkSecrets(plan, io);
+      checkSecrets(secretNamesOf(plan), io);
       const result = hasChanges(plan) ? await applyUntilStopped(conn, plan, desired, ctx, io, out) : undefined;
       const report = { ...(await upReport(conn, ctx.id, names, cost, result)), ...(plan.policy ? { policy: plan.policy } : {}) };
       io.stdout.write(
@@ -207,18 +205,17 @@ async function removePreviews(
         ...(dryRun ? { dryRun } : {}),
       };
       const doomed = chosen.flatMap((p) => p.cubes);
+      let stopped = false;
       if (doomed.length > 0 && !dryRun) {
         const desired = withOthersClaimed({ prune: true, cubes: [] }, live, new Set(doomed.map((cube) => cube.id)));
         const { plan } = await computePlan(conn, desired, { targets: [], prune: true, allowReplace: false }, ctx.rateLimit, out);
         refuseForeignChanges(plan, new Set(chosen.map((p) => p.id)));
         const result = await applyUntilStopped(conn, plan, desired, ctx, io, out);
         Object.assign(report, removalOutcome(result, doomed));
-        if (result.stopped === true) {
-          io.stdout.write(ctx.format === "json" ? renderRemovalJson(report) : renderRemovalText(report, what));
-          return stoppedExitCode(io);
-        }
+        stopped = result.stopped === true;
       }
       io.stdout.write(ctx.format === "json" ? renderRemovalJson(report) : renderRemovalText(report, what));
+      if (stopped) return stoppedExitCode(io);
       return report.kept.length === 0 ? 0 : 1;
     }),
   );
@@ -303,17 +300,6 @@ function refuseOverBudget(plan: Plan): void {
   const over = overBudgetMessage(plan);
   if (over !== undefined) throw new CliError("over_budget", `refusing to create the preview: ${over}; nothing was sent`);
 }
-
-function checkSecrets(plan: Plan, io: CliIo): void {
-  for (const step of flatSteps(plan.steps)) {
-    const ref = step.op === "attach-domain" || step.op === "patch-domain" ? step.basicAuthPassword : undefined;
-    if (ref !== undefined && io.env[ref.env] === undefined)
-      throw new CliError("secret_missing", `environment variable ${ref.env} is not set (a domain's basicAuthPassword refers to it)`);
-  }
-}
-
-const pricingTimeout = (ctx: PreviewContext): { pricingTimeout?: number } =>
-  ctx.pricingTimeout === undefined ? {} : { pricingTimeout: ctx.pricingTimeout };
 
 /** What a PR comment needs, read live after the apply: URLs, ssh commands, TCP addresses. */
 async function upReport(

@@ -1,5 +1,6 @@
 /** `cubeform status`: GET /status of a running watch, printed as text (render/status.ts), JSON or YAML. */
 import { createNetwork } from "../../client/dispatcher.js";
+import { tryOr } from "../../system/files.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import type { WatchStatus } from "../metrics/status.js";
@@ -30,12 +31,9 @@ export async function runStatus(ctx: StatusContext, io: CliIo): Promise<number> 
 }
 
 function statusUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  if (!URL.canParse(text))
     throw new CliError("invalid_option", `invalid option --url: not a URL: ${escapeText(text)} (e.g. http://127.0.0.1:9464)`);
-  }
+  const url = new URL(text);
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new CliError("invalid_option", `invalid option --url: ${escapeText(url.protocol)} is not http: or https:`);
   if (url.username || url.password)
@@ -73,12 +71,9 @@ async function fetchStatus(target: URL, headers: Record<string, string>, timeout
 }
 
 function parsed(body: string, where: string): WatchStatus {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw new CliError("bad_answer", `${where} did not answer JSON: is it a cubeform watch's --metrics-port?`);
-  }
+  // JSON.parse never answers undefined: that is the text not being JSON.
+  const value: unknown = tryOr(() => JSON.parse(body) as unknown, undefined);
+  if (value === undefined) throw new CliError("bad_answer", `${where} did not answer JSON: is it a cubeform watch's --metrics-port?`);
   const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== 1)
     throw new CliError("bad_answer", `${where} answered formatVersion ${escapeText(String(version))}: this cubeform reads version 1`);

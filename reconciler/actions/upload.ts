@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { SSH_PUBLIC_KEY_FILE } from "../../desired/index.js";
-import { readRegularText } from "../../system/files.js";
+import { readRegularText, tryOr } from "../../system/files.js";
 import { isCubeApiError, newIdempotencyKey } from "../../client/light.js";
 import { IMPORT_MIN_BYTES, SSH_KEY_PATTERN, type Cube } from "../../schema/api.js";
 import { CliError } from "../errors.js";
@@ -167,16 +167,11 @@ function publicKey(ctx: UploadContext, io: CliIo): string {
       "no SSH key for the new cube: pass --ssh-key ~/.ssh/id_ed25519.pub (or set CUBE_SSH_PUBLIC_KEY), or --keep-ssh-keys to keep the archive's own",
     );
   }
-  let key = given.trim();
-  if (!SSH_KEY_PATTERN.test(key)) {
-    const path = isAbsolute(key) ? key : resolve(ctx.cwd, key);
-    try {
-      key = readRegularText(path, SSH_PUBLIC_KEY_FILE).trim();
-    } catch {
-      throw new CliError("bad_ssh_key", `--ssh-key: "${given}" is neither an OpenSSH public key nor a readable file`);
-    }
-    if (!SSH_KEY_PATTERN.test(key))
-      throw new CliError("bad_ssh_key", `--ssh-key: ${given} does not hold an OpenSSH public key (ssh-ed25519 AAAA…)`);
-  }
-  return key;
+  const key = given.trim();
+  if (SSH_KEY_PATTERN.test(key)) return key;
+  const read = tryOr(() => readRegularText(isAbsolute(key) ? key : resolve(ctx.cwd, key), SSH_PUBLIC_KEY_FILE).trim(), undefined);
+  if (read === undefined) throw new CliError("bad_ssh_key", `--ssh-key: "${given}" is neither an OpenSSH public key nor a readable file`);
+  if (!SSH_KEY_PATTERN.test(read))
+    throw new CliError("bad_ssh_key", `--ssh-key: ${given} does not hold an OpenSSH public key (ssh-ed25519 AAAA…)`);
+  return read;
 }

@@ -61,8 +61,6 @@ export interface WatchContext extends PlanFlags, Omit<SessionContext, "format">,
   statusAuthFile?: string;
 }
 
-/** Codes of errors that a retry in a few seconds cannot fix; the loop waits for the interval instead. */
-
 export async function runWatch(ctx: WatchContext, io: CliIo): Promise<number> {
   if (ctx.repo === undefined && ctx.files.includes(STDIN))
     throw new CliError(

@@ -8,7 +8,7 @@ import type { RoundEnd } from "../watch/events.js";
 import { firstFailure } from "../watch/apply-plan.js";
 import type { CliIo } from "../io.js";
 import { commitStatusObserver } from "./posting.js";
-import type { CommitStatusObserver } from "./observer.js";
+import { blockedSummary, type CommitStatusObserver } from "./observer.js";
 import type { CommitStatusSettings } from "./settings.js";
 
 export class ApplyStatusReport {
@@ -32,16 +32,8 @@ export class ApplyStatusReport {
 
   /** What the apply did, for the reason of a failure. */
   applied(result: ApplyResult): void {
-    const failed = firstFailure(result);
-    const blocked = result.blocked.length;
-    this.reason =
-      failed !== undefined
-        ? failed.message
-        : blocked > 0
-          ? `${blocked} ${blocked === 1 ? "change" : "changes"} blocked: ${result.blocked[0]!.address}: ${result.blocked[0]!.blocked?.reason ?? "not allowed"}`
-          : result.converged
-            ? undefined
-            : "the space did not converge";
+    const unconverged = result.converged ? undefined : "the space did not converge";
+    this.reason = firstFailure(result)?.message ?? blockedSummary(result.blocked) ?? unconverged;
   }
 
   /**

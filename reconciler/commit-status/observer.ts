@@ -6,6 +6,7 @@
  * (a later outage of the API is not its fault).
  */
 import type { RevisionLoaded, RoundEnd, RoundStart, WatchObserver } from "../watch/events.js";
+import type { ResourceChange } from "../../engine/index.js";
 import { blockedChanges } from "../render/values.js";
 import { short, type StatusQueue } from "./queue.js";
 import { DESCRIPTION_MAX, type CommitState, type CommitStatus } from "./types.js";
@@ -102,10 +103,14 @@ function failureOf(event: RoundEnd): string | undefined {
   if (event.outcome === "failed") return `failed: ${event.error?.message ?? "the round failed"}`;
   if (event.held === "budget") return "held: the plan's cost is over the file's budget";
   if (event.held === "policy") return "held: a mandatory policy rule refuses the change";
-  const blocked = event.plan === undefined ? [] : blockedChanges(event.plan);
-  if (blocked.length > 0)
-    return `${blocked.length} ${blocked.length === 1 ? "change" : "changes"} blocked: ${blocked[0]!.address}: ${blocked[0]!.blocked?.reason ?? "not allowed"}`;
-  return undefined;
+  return event.plan === undefined ? undefined : blockedSummary(blockedChanges(event.plan));
+}
+
+/** "N changes blocked: " and the first one's address and reason; undefined when none is. */
+export function blockedSummary(blocked: readonly ResourceChange[]): string | undefined {
+  const first = blocked[0];
+  if (first === undefined) return undefined;
+  return `${blocked.length} ${blocked.length === 1 ? "change" : "changes"} blocked: ${first.address}: ${first.blocked?.reason ?? "not allowed"}`;
 }
 
 /** One line within the forge's limit. */

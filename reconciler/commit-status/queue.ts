@@ -7,6 +7,7 @@ import type { Dispatcher } from "undici";
 import { Backoff } from "../watch/backoff.js";
 import { parseRetryAfter } from "../../client/light.js";
 import type { CommitStatus, Forge } from "./types.js";
+import { tryOr } from "../../system/files.js";
 
 export type Outcome = "posted" | "retried" | "failed";
 
@@ -147,12 +148,7 @@ export class StatusQueue {
 
 /** The forge's own message (JSON `message`), one line, short: the body may echo the request, the log is redacted again on the way out. */
 function forgeMessage(body: string): string {
-  let message: unknown;
-  try {
-    message = (JSON.parse(body) as { message?: unknown }).message;
-  } catch {
-    message = undefined;
-  }
+  const message = tryOr(() => (JSON.parse(body) as { message?: unknown } | null)?.message, undefined);
   if (typeof message !== "string" || message.trim() === "") return "";
   const line = message.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return `: ${line.length > 160 ? `${line.slice(0, 160)}…` : line}`;

@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { isLoopbackHost } from "../../client/light.js";
 import { CliError } from "../errors.js";
-import { FileReadError, readRegularText } from "../../system/files.js";
+import { FileReadError, readRegularText, tryOr } from "../../system/files.js";
 import { GITHUB_API, githubForge } from "./github.js";
 import { giteaForge } from "./gitea.js";
 import { gitlabForge } from "./gitlab.js";
@@ -109,12 +109,8 @@ function checkedApiUrl(url: string | undefined, provider: StatusProvider, repoUr
       "invalid_option",
       `--status-provider ${provider}: cannot tell the forge's API from ${repoUrl}; name it with --status-url`,
     );
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError("invalid_option", `--status-url ${url}: not a URL`);
-  }
+  if (!URL.canParse(url)) throw new CliError("invalid_option", `--status-url ${url}: not a URL`);
+  const parsed = new URL(url);
   if (parsed.username !== "" || parsed.password !== "")
     throw new CliError("invalid_option", "--status-url: put no credentials in the URL; use --status-token-file or CUBEFORM_STATUS_TOKEN");
   if (parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopbackHost(parsed.hostname))) return url;
@@ -131,13 +127,8 @@ export function fromRepoUrl(url: string): { host: string; path: string } | undef
   let path: string;
   if (scp) [host, path] = [scp[1]!, scp[2]!];
   else {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return undefined;
-    }
-    if (!["https:", "http:", "ssh:", "git:"].includes(parsed.protocol) || parsed.hostname === "") return undefined;
+    const parsed = tryOr(() => new URL(url), undefined);
+    if (parsed === undefined || !["https:", "http:", "ssh:", "git:"].includes(parsed.protocol) || parsed.hostname === "") return undefined;
     [host, path] = [parsed.hostname, decodeURIComponent(parsed.pathname)];
   }
   const trimmed = path.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "");

@@ -53,11 +53,6 @@ export class FeatureStatus {
   private commitStatuses: CommitStatusSent[] | null = null;
   private notifications: NotificationSent[] | null = null;
 
-  /** The previews live now (replaces the list; [] when the feature is on and none runs). */
-  setPreviews(previews: readonly PreviewStatus[]): void {
-    this.previews = previews.slice(0, FEATURE_ENTRIES_KEPT);
-  }
-
   commitStatusSent(status: CommitStatusSent): void {
     this.commitStatuses = newestFirst(status, this.commitStatuses);
   }

@@ -34,10 +34,7 @@ export class InfoMetric {
 
   render(): string {
     if (this.labels === undefined) return "";
-    const text = Object.entries(this.labels)
-      .map(([key, value]) => `${key}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
-      .join(",");
-    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.name}{${text}} 1\n`;
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.name}{${labelText(this.labels)}} 1\n`;
   }
 }
 
@@ -52,10 +49,6 @@ export class LabeledCounter {
   inc(labels: Record<string, string>, by = 1): void {
     const key = labelText(labels);
     this.values.set(key, (this.values.get(key) ?? 0) + by);
-  }
-
-  get(labels: Record<string, string>): number {
-    return this.values.get(labelText(labels)) ?? 0;
   }
 
   render(): string {

@@ -33,6 +33,8 @@ export interface MetricsServerOptions {
   auth?: StatusAuth;
 }
 
+const TEXT = "text/plain; charset=utf-8";
+
 /** On every answer: nothing here is to be sniffed into another type, framed, or leak the page's address. */
 const SAFE_HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
@@ -46,12 +48,12 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" && req.method !== "HEAD")
-      return send(res, 405, "text/plain; charset=utf-8", "method not allowed: this port is read-only (GET, HEAD)\n", {
+      return send(res, 405, TEXT, "method not allowed: this port is read-only (GET, HEAD)\n", {
         allow: "GET, HEAD",
       });
     const guarded = (path === "/" && options.page !== undefined) || (path === "/status" && options.status !== undefined);
     if (guarded && options.auth !== undefined && !options.auth.allows(req.headers.authorization)) {
-      return send(res, 401, "text/plain; charset=utf-8", "credentials required (the watch's --status-auth-file)\n", {
+      return send(res, 401, TEXT, "credentials required (the watch's --status-auth-file)\n", {
         "www-authenticate": options.auth.challenge,
       });
     }
@@ -67,7 +69,7 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
     send(
       res,
       404,
-      "text/plain; charset=utf-8",
+      TEXT,
       `not found: try ${options.page ? "/ (the status page), " : ""}/metrics, /livez, /readyz${options.status ? ", /status" : ""} or /healthz\n`,
     );
   });
@@ -91,12 +93,7 @@ export async function serveMetrics(options: MetricsServerOptions): Promise<Metri
 }
 
 function probe(res: import("node:http").ServerResponse, health: Health): void {
-  send(
-    res,
-    health.ok ? 200 : 503,
-    "text/plain; charset=utf-8",
-    `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`,
-  );
+  send(res, health.ok ? 200 : 503, TEXT, `${health.ok ? "ok" : health.reason}\n${health.detail ? `${health.detail}\n` : ""}`);
 }
 
 function send(

@@ -21,14 +21,12 @@ export function authorizationFor(text: string): string {
 }
 
 export async function readStatusAuthFile(path: string): Promise<string> {
-  try {
-    return await readRegularTextAsync(path, { maxBytes: 4096, what: "a status auth file" });
-  } catch (error) {
+  return readRegularTextAsync(path, { maxBytes: 4096, what: "a status auth file" }).catch((error: unknown) => {
     throw new CliError(
       "file_unreadable",
       `cannot read the status auth file ${path}: ${error instanceof Error ? error.message : String(error)}`,
     );
-  }
+  });
 }
 
 export function statusAuth(text: string, path: string): StatusAuth {

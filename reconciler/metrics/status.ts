@@ -1,6 +1,7 @@
 import type { MutationPacer } from "../../client/light.js";
 import type { RolloutRecord } from "../../engine/types.js";
 import type { WatchObserver } from "../watch/events.js";
+import { tryOr } from "../../system/files.js";
 import { FeatureStatus, type FeatureLists } from "./feature-status.js";
 import { RoundHistory, type ChangeList, type FleetFacts, type GroupFacts, type RepairStatus, type RoundRecord } from "./round-history.js";
 
@@ -193,12 +194,7 @@ export class WatchStatusRecorder {
     if (pacer === undefined) return null;
     const now = this.now();
     if (this.pacing === undefined || now - this.pacing.at >= PACING_READ_EVERY_MS) {
-      let used = 0;
-      try {
-        used = pacer.store.recent(now - pacer.windowMs).length;
-      } catch {
-        used = this.pacing?.status.used ?? 0;
-      }
+      const used = tryOr(() => pacer.store.recent(now - pacer.windowMs).length, this.pacing?.status.used ?? 0);
       this.pacing = {
         at: now,
         status: { limit: pacer.limit, windowMs: pacer.windowMs, used, left: Math.max(0, pacer.limit - used), waiting: 0 },

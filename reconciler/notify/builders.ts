@@ -1,5 +1,5 @@
 /** Each event type's summary and details, from what a round or a command saw. */
-import { isOverBudget, policyBlocks, type Plan, type PolicyOverride, type StepOutcome } from "../../engine/index.js";
+import { policyBlocks, type Plan, type PolicyOverride, type StepOutcome } from "../../engine/index.js";
 import { newEvent, type EventOrigin, type NotifyEvent } from "./event.js";
 import { setFingerprint, type DriftEntry, type DriftNews } from "./drift.js";
 
@@ -118,10 +118,4 @@ export function policyOverridden(origin: EventOrigin, overrides: readonly Policy
       lines: overrides.map((o) => `${o.rule}: ${o.reason}`),
     },
   );
-}
-
-/** Why a plan's changes were held, when they were (as apply and watch --apply decide it). */
-export function heldBy(plan: Plan): "budget" | "policy" | undefined {
-  if (plan.steps.length === 0) return undefined;
-  return isOverBudget(plan.cost) ? "budget" : policyBlocks(plan).length > 0 ? "policy" : undefined;
 }

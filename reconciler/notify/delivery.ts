@@ -3,6 +3,7 @@
  * timeout, 408, 429 and 5xx are retried (at most RETRY.attempts tries, waits (n+1)² × base, a Retry-After honoured up to RETRY.maxWaitMs);
  * other answers are final. A full queue drops its oldest waiting event. Every outcome is counted.
  */
+import { parseRetryAfter } from "../../client/light.js";
 import type { NotifyEvent } from "./event.js";
 
 export type NotifyFormat = "json" | "slack";
@@ -156,11 +157,10 @@ class TargetQueue {
       const what = "status" in answer ? `HTTP ${answer.status}` : answer.error;
       const retryable = !("status" in answer) || answer.status === 408 || answer.status === 429 || answer.status >= 500;
       if (!retryable || attempt >= this.retry.attempts || this.abandoned) {
+        const why = `not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`;
         this.options.counters.dropped();
-        this.options.settled?.(event, where, `not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`);
-        this.options.log(
-          `notify ${where}: ${event.type} ${event.id} not delivered: ${what}${retryable ? ` after ${attempt} tries` : " (not retried)"}`,
-        );
+        this.options.settled?.(event, where, why);
+        this.options.log(`notify ${where}: ${event.type} ${event.id} ${why}`);
         return;
       }
       const waitMs = this.waitMs(attempt, "status" in answer ? answer.retryAfter : undefined);
@@ -170,8 +170,8 @@ class TargetQueue {
   }
 
   private waitMs(attempt: number, retryAfter: string | undefined): number {
-    const asked = parseRetryAfterMs(retryAfter, this.now());
-    return Math.min(this.retry.maxWaitMs, asked ?? attempt * attempt * this.retry.baseMs);
+    const asked = parseRetryAfter(retryAfter, this.now());
+    return Math.min(this.retry.maxWaitMs, asked === undefined ? attempt * attempt * this.retry.baseMs : asked * 1000);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -188,15 +188,6 @@ class TargetQueue {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
-}
-
-/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfterMs(value: string | undefined, nowMs: number): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 function errorText(error: unknown): string {

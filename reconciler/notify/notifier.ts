@@ -90,12 +90,8 @@ const NO_COUNTERS: DeliveryCounters = {
 
 /** https anywhere, plain http only to this machine (as for the API); no credentials in the url (sign with --notify-secret-file instead). */
 export function checkNotifyUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CliError("invalid_option", "--notify: not a url (expected https://…)");
-  }
+  if (!URL.canParse(text)) throw new CliError("invalid_option", "--notify: not a url (expected https://…)");
+  const url = new URL(text);
   if (url.username || url.password)
     throw new CliError(
       "invalid_option",

@@ -30,14 +30,9 @@ export interface TcpReach {
   allow: string[];
 }
 
-export interface DomainRecord {
-  type: DnsRecord["type"];
-  host: string;
-  value: string;
+export interface DomainRecord extends Pick<DnsRecord, "type" | "host" | "value" | "mustBeGrey" | "proxyOk"> {
   /** From the live check; absent when the records could not be checked. */
   state?: DnsRecordState;
-  mustBeGrey: boolean;
-  proxyOk: boolean;
 }
 
 export interface DomainReach {

@@ -1,6 +1,7 @@
 /** Carrying out a plan for apply, watch and demo: secrets from the environment, step lines on a stream, a stop check between steps. */
 import {
   apply,
+  flatSteps,
   markRefused,
   refusedOf,
   type RolloutBatchStep,
@@ -16,6 +17,7 @@ import type { Connection } from "../session/connect.js";
 import { writeFileAtomic } from "../../system/files.js";
 import { writeLine, type CliIo } from "../io.js";
 import { escapeText } from "../render/escape.js";
+import { CliError } from "../errors.js";
 
 export interface ApplyPlanOptions {
   env: Record<string, string | undefined>;
@@ -105,4 +107,18 @@ export function firstFailure(result: ApplyResult): { code: string; message: stri
         terminal: failed.error?.terminal === true,
       }
     : undefined;
+}
+
+/** Checks up front that every referenced secret is set; the engine reads them by reference. */
+export function checkSecrets(names: string[], io: CliIo): void {
+  const missing = names.find((name) => io.env[name] === undefined);
+  if (missing !== undefined)
+    throw new CliError("secret_missing", `environment variable ${missing} is not set (a domain's basicAuthPassword refers to it)`);
+}
+
+export function secretNamesOf(plan: Plan): string[] {
+  const names = new Set<string>();
+  for (const step of flatSteps(plan.steps))
+    if ((step.op === "attach-domain" || step.op === "patch-domain") && step.basicAuthPassword) names.add(step.basicAuthPassword.env);
+  return [...names];
 }

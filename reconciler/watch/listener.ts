@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tryOr } from "../../system/files.js";
 import { CliError } from "../errors.js";
 import { listenOn } from "../metrics/server.js";
 import { AcceptedPushes, AcceptedSignatures } from "./replays.js";
@@ -150,10 +151,6 @@ async function answerPush(
 }
 
 function eventOf(body: Buffer): string {
-  try {
-    const parsed = JSON.parse(body.toString("utf8")) as { event?: unknown };
-    return typeof parsed.event === "string" ? parsed.event : "";
-  } catch {
-    return "";
-  }
+  const event = tryOr(() => (JSON.parse(body.toString("utf8")) as { event?: unknown } | null)?.event, undefined);
+  return typeof event === "string" ? event : "";
 }

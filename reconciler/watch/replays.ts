@@ -57,10 +57,6 @@ export class AcceptedPushes {
     return !seen;
   }
 
-  get size(): number {
-    return this.seenAt.size;
-  }
-
   private forget(nowMs: number): void {
     for (const [key, at] of this.seenAt) {
       if (nowMs - at <= this.memory.ttlMs) break;

@@ -24,10 +24,9 @@ export class WebhookSecrets {
 }
 
 /** The file's one line, or "" when it is missing, not a regular file or too large to be a secret. */
-async function readSecret(path: string): Promise<string> {
-  try {
-    return (await readRegularTextAsync(path, { maxBytes: MAX_SECRET_BYTES, what: "a webhook secret file" })).trim();
-  } catch {
-    return "";
-  }
+function readSecret(path: string): Promise<string> {
+  return readRegularTextAsync(path, { maxBytes: MAX_SECRET_BYTES, what: "a webhook secret file" }).then(
+    (text) => text.trim(),
+    () => "",
+  );
 }
