@@ -6,8 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { $ZodIssue } from "zod/v4/core";
 import type { SourcedRule } from "../engine/index.js";
-import type { PolicyRule } from "../schema/policy.js";
-import { policySchemas } from "../schema/policy.js";
+import { policySchemas, type PolicyRule } from "../schema/policy.js";
 import { FileReadError, readRegularText, type ReadLimit } from "../system/files.js";
 import { LoadError, quoted, UnreadableFileError, type FileProblem } from "./errors.js";
 import { formatPath } from "./issue-text.js";
