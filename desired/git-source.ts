@@ -3,8 +3,12 @@
  * shallowly into the user's cache and checks out its commit; later rounds ask `git ls-remote` and fetch only when the ref moved.
  * The clone is shared by every cubeform of the user (two terminals, a watch): it changes only under a lock.
  *
- * The system git, not a library: the machine's ssh, proxies and CA certificates are set up for it (as Argo CD does). It runs
- * with a configuration of cubeform's own (gitEnv), and credentials never reach argv or the clone's .git/config.
+ * The system git, not a library: the machine's ssh, proxies and CA certificates are set up for it (as Argo CD does). But git
+ * runs with a configuration of cubeform's own: no system or global config, a private HOME, none of the operator's GIT_*
+ * variables (traces, hooks, filters, credential helpers, submodule recursion and gpg keyrings cannot reach it), and the
+ * transports allowed named explicitly. Credentials never reach argv or the clone's .git/config: an https token travels as an
+ * `http.<origin>/.extraHeader` in the git process's GIT_CONFIG_* variables, ssh's key and known-hosts files through
+ * GIT_SSH_COMMAND (host keys checked). A commit is verified (when allowed signers are given) before its files are written.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
