@@ -146,11 +146,12 @@ test("an answer with exactly the schema's keys is answered as it is; one with mo
   expect(JSON.stringify(copied)).toBe(JSON.stringify(ListCubes.parse(page([extra])).items[0]));
   expect(copied).not.toHaveProperty("unknownKey");
 
-  // A key the cube only inherits (were a library to add one) is not one of its own: zod's copy.
+  // A cube with a prototype of its own (were a library to make one) may inherit keys or fields: it is zod's to read.
   const inheriting = Object.assign(Object.create({ inherited: 1 }) as object, MINIMAL_CUBE);
-  const own = cubePageOf(page([inheriting]))!.items[0]!;
-  expect(own).not.toBe(inheriting);
-  expect(JSON.stringify(own)).toBe(JSON.stringify(ListCubes.parse(page([{ ...MINIMAL_CUBE }])).items[0]));
+  expect(agrees(page([inheriting]))).toBe("zod");
+  const inheritedField: Record<string, unknown> = Object.assign(Object.create({ id: "from-the-prototype" }) as object, MINIMAL_CUBE);
+  delete inheritedField.id;
+  expect(agrees(page([inheritedField]))).toBe("zod");
 });
 
 test("any one field changed, dropped or added: the quick check answers as zod or leaves it to zod", () => {
