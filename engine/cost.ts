@@ -97,10 +97,11 @@ export function planCost(
   if (implausible !== undefined) throw new ImplausiblePricingError(`implausible prices from GET /pricing: ${implausible}`);
   // Anything else is counted in full: the higher figure, so a budget is never under-counted.
   const stoppedBills = /\bruntime\b|disk[^.;]*\b(exists|stopped)\b/i.test(pricing.note) ? "disk" : "all";
-  const tierOf = (vcpu: number) => pricing.tiers.find((t) => vcpu >= t.minVcpus && (t.maxVcpus === null || vcpu <= t.maxVcpus));
-  const monthly = ({ resources: r, stopped }: FleetCube): number => {
-    const { vcpuPerHour, ramGbPerHour, diskGbPerHour } = pricing.rates;
-    const hourly = r.diskGb * diskGbPerHour + (stopped && stoppedBills === "disk" ? 0 : r.vcpu * vcpuPerHour + r.ramGb * ramGbPerHour);
+  const tierOf = tiersByVcpu(pricing.tiers);
+  const { vcpuPerHour, ramGbPerHour, diskGbPerHour } = pricing.rates;
+  const monthly = (cube: FleetCube): number => {
+    const r = cube.resources;
+    const hourly = r.diskGb * diskGbPerHour + (cube.stopped && stoppedBills === "disk" ? 0 : r.vcpu * vcpuPerHour + r.ramGb * ramGbPerHour);
     return hourly * (tierOf(r.vcpu)?.multiplier ?? 1) * hoursPerMonth;
   };
   const byName = new Map<string, { before: number | null; after: number | null }>();
@@ -168,6 +169,17 @@ export function planCost(
     };
   }
   return cost;
+}
+
+/** The tier a vCPU count falls in, looked up once per count: a fleet has thousands of cubes and few sizes. */
+function tiersByVcpu(tiers: Pricing["tiers"]): (vcpu: number) => Pricing["tiers"][number] | undefined {
+  const known = new Map<number, Pricing["tiers"][number] | undefined>();
+  return (vcpu) => {
+    if (known.has(vcpu)) return known.get(vcpu);
+    const tier = tiers.find((t) => vcpu >= t.minVcpus && (t.maxVcpus === null || vcpu <= t.maxVcpus));
+    known.set(vcpu, tier);
+    return tier;
+  };
 }
 
 /** Rounded to cents, half up, through a finer rounding first (0.0065 × 730 is 4.7449999… in binary). */
