@@ -3,13 +3,13 @@
  * needed) or the quick check that gives the same output; the spec's bare shapes and the reference's envelopes are both accepted.
  */
 import type * as z from "zod/mini";
-import { stat } from "node:fs/promises";
 import type * as Api from "../schema/index.js";
 import type * as ResponseSchemas from "./response-schemas.js";
 import type { ClientStats, CreateOptions, CubeApi, CubePage, ImportArchiveOptions } from "./api.js";
 import { uploadParts } from "./upload.js";
 import { HttpClient, type HttpOptions, type CallRequest } from "./http.js";
 import type { DownloadOptions, DownloadResult } from "./download.js";
+import { fsPromises } from "../system/builtins.js";
 import { checkIdempotencyKey, newIdempotencyKey } from "./keys.js";
 import { InvalidArgumentError } from "./errors.js";
 import { parseResponse } from "./validate.js";
@@ -403,7 +403,7 @@ export class CubeClient implements CubeApi {
     body: Omit<Api.CreateImportRequest, "fileSizeBytes">,
     options: ImportArchiveOptions,
   ): Promise<Api.ImportCompleted> {
-    const fileSizeBytes = (await stat(file)).size;
+    const fileSizeBytes = (await fsPromises().stat(file)).size;
     const started = await this.startImport({ ...body, fileSizeBytes }, { idempotencyKey: options.idempotencyKey });
     options.onStarted?.(started);
     let parts;

@@ -3,10 +3,10 @@
  * storage's ETag / Last-Modified, the archive's size). A `.part` is appended to only for the object its record names.
  */
 import type { WriteStream } from "node:fs";
-import { rename, rm, stat, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import { openForAppendNoFollow, PRIVATE_FILE, readRegularTextAsync, writeFileAtomic, type ReadLimit } from "../system/files.js";
+import { fsPromises } from "../system/builtins.js";
 import { TransferError } from "./errors.js";
 
 export function partFileOf(file: string): string {
@@ -30,7 +30,7 @@ const PART_RECORD: ReadLimit = { maxBytes: 4096, what: "a download record" };
 
 export async function sizeOf(path: string): Promise<number> {
   try {
-    return (await stat(path)).size;
+    return (await fsPromises().stat(path)).size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
     throw error;
@@ -63,28 +63,30 @@ export function whyNotResumable(record: PartRecord | undefined, objectId: string
 
 /** Removes FILE.part and its record. */
 export async function discardPart(file: string): Promise<void> {
-  await rm(partFileOf(file), { force: true });
-  await rm(partRecordFileOf(file), { force: true });
+  await fsPromises().rm(partFileOf(file), { force: true });
+  await fsPromises().rm(partRecordFileOf(file), { force: true });
 }
 
 /** Keeps the first `bytes` of FILE.part: the next write goes there. */
 export async function cutPartTo(file: string, bytes: number): Promise<void> {
-  await truncate(partFileOf(file), bytes);
+  await fsPromises().truncate(partFileOf(file), bytes);
 }
 
 /** Renames FILE.part to FILE and drops the record. */
 export async function completePart(file: string): Promise<void> {
-  await rename(partFileOf(file), file);
-  await rm(partRecordFileOf(file), { force: true });
+  await fsPromises().rename(partFileOf(file), file);
+  await fsPromises().rm(partRecordFileOf(file), { force: true });
 }
 
 /** Refuses, before anything is fetched, a FILE whose folder does not exist (nothing could be kept). */
 export async function checkFolderOf(file: string): Promise<void> {
   const folder = dirname(file);
-  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-    throw error;
-  });
+  const info = await fsPromises()
+    .stat(folder)
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+      throw error;
+    });
   if (info === undefined)
     throw new TransferError(`cannot download to ${file}: the folder ${folder} does not exist; nothing was downloaded`);
   if (!info.isDirectory()) throw new TransferError(`cannot download to ${file}: ${folder} is not a folder; nothing was downloaded`);

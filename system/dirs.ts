@@ -2,9 +2,8 @@
  * Where cubeform keeps things: the user's XDG directories, read from the command's environment (a test or a wrapper can point
  * them elsewhere; env-paths reads process.env only, and uses other places on macOS), and a per-user machine directory (locks).
  */
-import { nodeCrypto } from "./builtins.js";
+import { nodeCrypto, nodeOs } from "./builtins.js";
 import { lstatSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ensurePrivateDir } from "./files.js";
 
@@ -22,7 +21,7 @@ export function xdgHome(env: Env, kind: UserDirKind): string {
   const [variable, underHome] = XDG[kind];
   const set = env[variable]?.trim();
   if (set && isAbsolute(set)) return set;
-  return join(env.HOME?.trim() || homedir(), underHome);
+  return join(env.HOME?.trim() || nodeOs().homedir(), underHome);
 }
 
 /** cubeform's own directory of that kind, e.g. ~/.local/state/cubeform. */
@@ -36,7 +35,7 @@ export function userDir(env: Env, kind: UserDirKind): string {
  */
 export function machineDir(): string {
   const uid = process.getuid?.();
-  const dir = join(tmpdir(), `cubeform-${uid ?? "user"}`);
+  const dir = join(nodeOs().tmpdir(), `cubeform-${uid ?? "user"}`);
   ensurePrivateDir(dir);
   const stats = lstatSync(dir);
   if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) {

@@ -5,8 +5,8 @@
  * would lose a held lock.
  */
 import { randomUUID } from "node:crypto";
+import { nodeOs } from "./builtins.js";
 import { linkSync, renameSync } from "node:fs";
-import { hostname } from "node:os";
 import { readRegularText, tryOr, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
 
@@ -95,7 +95,7 @@ function tryTake(path: string, owner: LockOwner, maxHoldMs?: number): typeof TAK
 }
 
 function newOwner(about: LockOptions["about"] = {}): LockOwner {
-  return { token: randomUUID(), pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), ...about };
+  return { token: randomUUID(), pid: process.pid, host: nodeOs().hostname(), startedAt: new Date().toISOString(), ...about };
 }
 
 function createLockFile(path: string, owner: LockOwner): boolean {
@@ -121,7 +121,7 @@ export function readOwner(path: string): LockOwner | undefined {
 
 /** Its process is gone (same host), or it has held longer than any holder may. Another host's lock is never stale. */
 export function isStale(owner: LockOwner, maxHoldMs?: number): boolean {
-  if (owner.host !== hostname() || owner.pid === process.pid) return false;
+  if (owner.host !== nodeOs().hostname() || owner.pid === process.pid) return false;
   if (maxHoldMs !== undefined && Date.now() - Date.parse(owner.startedAt) > maxHoldMs) return true;
   try {
     process.kill(owner.pid, 0);

@@ -1,5 +1,5 @@
 /** A JSON file of entries by key, changed read-modify-write one change at a time; unreadable reads as empty, entries `keep` refuses are dropped. */
-import { readRegularTextAsync, STATE_FILE, writeFileAtomic } from "../../system/files.js";
+import { readRegularText, STATE_FILE, writeFileAtomic } from "../../system/files.js";
 
 export class StateFile<E> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -18,7 +18,7 @@ export class StateFile<E> {
   /** Applies `change` to the entries and writes them (atomically), unless it returns false; resolves to the entries after it. */
   update(change: (entries: Record<string, E>) => boolean | void): Promise<Record<string, E>> {
     const run = this.queue.then(async () => {
-      const entries = await this.read();
+      const entries = this.read();
       if (change(entries) !== false) await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
       return entries;
     });
@@ -26,10 +26,11 @@ export class StateFile<E> {
     return run;
   }
 
-  private async read(): Promise<Record<string, E>> {
+  /** At once: a state file is small (a journal of what is under way), and a plan need not load node:fs/promises to find none. */
+  private read(): Record<string, E> {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readRegularTextAsync(this.path, STATE_FILE));
+      parsed = JSON.parse(readRegularText(this.path, STATE_FILE));
     } catch {
       return {};
     }
