@@ -7,10 +7,14 @@
  * Only files of MIN_CACHED_BYTES or more that load cleanly are kept, one entry per path and target list (another build of
  * cubeform replaces it), readable by the user alone; entries unused for 30 days are removed. A cache that fails is only a
  * slower run. CUBEFORM_LOAD_CACHE=off turns it off; CUBEFORM_DEBUG_LOAD=1 traces it on stderr.
+ *
+ * The file's text is known unchanged by its digest, or, without reading it, by its stat (FileStamp): git's rule for a clean
+ * work tree, which a plan of an unchanged 10,000-cube file then reads, hashes and loads node:crypto for none of.
  */
 import { nodeCrypto } from "../system/builtins.js";
 import { readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import * as z from "zod/mini";
 import type { DesiredState } from "../engine/types.js";
 import { userDir } from "../system/dirs.js";
@@ -22,7 +26,9 @@ import type { Position } from "./errors.js";
 
 export const MIN_CACHED_BYTES = 64 * 1024;
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
-const FORMAT = 3;
+const FORMAT = 4;
+/** How old a file's last change must be for its stat to stand for its text: a later write cannot share its timestamp then. */
+export const STAMP_SETTLED_MS = 3_000;
 
 /** What a load answers besides its file name and locator: what the cache keeps. */
 export interface KeptLoad {
@@ -49,13 +55,35 @@ export interface LoadInputs {
   env: Env;
   /** The referenced files read, by absolute path, with their text. */
   reads: ReadonlyMap<string, string>;
+  /** The file's stamp, taken before its text was read. */
+  stamp?: FileStamp;
+}
+
+/** A file's text as the load has it: its bytes (or standard input's text), read when first asked for; its stamp if it has one. */
+export interface LoadSource {
+  text: () => Source;
+  stamp?: FileStamp;
+}
+
+/**
+ * What stat says of a file, when that can stand for its text: device, inode, size, and the times of its last write and of its
+ * last change (ctime, which no user tool sets and every write moves). DiskLoadCache.stamp takes it before the file is read.
+ */
+export interface FileStamp {
+  id: string;
+  size: number;
 }
 
 const Header = z.object({
   format: z.literal(FORMAT),
   /** The build of cubeform that made it: what it kept may differ for another. */
   build: z.string(),
+  /** The load it is for (LoadKey): the entry's name is a checksum of it. */
+  key: z.string(),
+  /** The file's text: its digest, and the stamp it had when read (if settled). */
   source: z.string(),
+  stamp: z.optional(z.string()),
+  /** The body's checksum: a damaged entry is a miss. */
   body: z.string(),
   env: z.object({ salt: z.string(), digests: z.record(z.string(), z.string()) }),
   /** Variables that must be set (basic-auth passwords): never their values. */
@@ -69,7 +97,19 @@ export class DiskLoadCache {
     private readonly dir: string,
     private readonly build: string,
     private readonly trace: (line: string) => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * The file's stamp, for a file whose last change is STAMP_SETTLED_MS old: a write after the stat then has a later ctime, even
+   * on a file system with coarse timestamps (git's "racy" rule). Taken before the file is read: a write while it is read makes
+   * the stamp differ next time.
+   */
+  stamp(absPath: string): FileStamp | undefined {
+    const stats = tryOr(() => statSync(absPath, { bigint: true }), undefined);
+    if (stats === undefined || !stats.isFile() || Number(stats.ctimeMs) > this.now() - STAMP_SETTLED_MS) return undefined;
+    return { id: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, size: Number(stats.size) };
+  }
 
   /** undefined when turned off, or when the code that runs has no build id (not the bundled CLI). */
   static forRun(env: Env, build: string | undefined, stderr?: NodeJS.WritableStream): DiskLoadCache | undefined {
@@ -78,10 +118,9 @@ export class DiskLoadCache {
     return new DiskLoadCache(join(userDir(env, "cache"), "load-cache"), build, trace);
   }
 
-  /** `source`: the file's bytes (or the text of standard input): an entry is kept by their digest. */
   /** `root`: a checkout's real path; the files the entry's load read must still be inside it (a later commit may link them out). */
-  lookup(key: LoadKey, source: Source, env: Env, root?: string): KeptLoad | undefined {
-    if (source.length < MIN_CACHED_BYTES) return undefined;
+  lookup(key: LoadKey, source: LoadSource, env: Env, root?: string): KeptLoad | undefined {
+    if ((source.stamp?.size ?? source.text().length) < MIN_CACHED_BYTES) return undefined;
     const path = this.entryPath(key);
     let text: string;
     try {
@@ -92,25 +131,26 @@ export class DiskLoadCache {
     }
     const split = text.indexOf("\n");
     const header = split < 0 ? undefined : Header.safeParse(parseJson(text.slice(0, split)));
-    if (!header?.success) return this.damaged(key);
-    const changed = this.changeSince(header.data, source, env, root);
-    if (changed !== undefined) {
+    if (!header?.success || header.data.key !== keyText(key)) return this.damaged(key);
+    const byStat = source.stamp !== undefined && header.data.stamp === source.stamp.id;
+    const changed = this.changeSince(header.data, byStat ? undefined : source, env, root);
+    if (changed !== "unchanged") {
       this.trace(`not used for ${key.file}: the ${changed} changed`);
       return undefined;
     }
     const body = text.slice(split + 1);
-    const kept = header.data.body === sha256(body) ? keptOf(parseJson(body)) : undefined;
+    const kept = header.data.body === checksum(body) ? keptOf(parseJson(body)) : undefined;
     if (kept === undefined) return this.damaged(key);
-    this.trace(`used for ${key.file} (${path})`);
+    this.trace(`used for ${key.file} (${path}; the file unchanged by its ${byStat ? "stat" : "digest"})`);
     return withValues(kept, header.data.env, env);
   }
 
-  /** What differs from when the entry was made, if anything. */
-  private changeSince(header: Header, source: Source, env: Env, root: string | undefined): string | undefined {
+  /** What differs from when the entry was made, if anything (`source`: the file's text when its stamp did not tell). */
+  private changeSince(header: Header, source: LoadSource | undefined, env: Env, root: string | undefined): string {
     if (header.build !== this.build) return "build of cubeform";
     // The file's digest is of its bytes: 3.5 MB at 10,000 cubes neither decoded nor encoded again to be hashed.
-    if (header.source !== sha256(source)) return "file";
-    return !sameEnv(header, env) ? "environment" : !sameFiles(header.files, root) ? "referenced files" : undefined;
+    if (source !== undefined && header.source !== sha256(source.text())) return "file";
+    return !sameEnv(header, env) ? "environment" : !sameFiles(header.files, root) ? "referenced files" : "unchanged";
   }
 
   private damaged(key: LoadKey): undefined {
@@ -123,13 +163,13 @@ export class DiskLoadCache {
     if (source.length < MIN_CACHED_BYTES) return;
     const env = sealEnv(loaded.envNames, inputs.env);
     const chunks = [...keptJsonChunks(withReferences(loaded, env, inputs.env))];
-    const bodyHash = nodeCrypto().createHash("sha256");
-    for (const chunk of chunks) bodyHash.update(chunk);
     const header: Header = {
       format: FORMAT,
       build: this.build,
+      key: keyText(key),
       source: sha256(source),
-      body: bodyHash.digest("hex"),
+      ...(inputs.stamp ? { stamp: inputs.stamp.id } : {}),
+      body: checksum(chunks),
       env,
       set: loaded.secretEnvNames,
       files: fileHashes(inputs.reads),
@@ -153,8 +193,8 @@ export class DiskLoadCache {
   }
 
   private entryPath(key: LoadKey): string {
-    const id = sha256([key.file, key.absPath, ...(key.targets ?? [])].join("\0")).slice(0, 32);
-    return join(this.dir, `${id}.json`);
+    const text = keyText(key);
+    return join(this.dir, `${checksum(text)}-${text.length}.json`);
   }
 
   private removeUnused(): void {
@@ -196,6 +236,15 @@ function keptOf(value: unknown): KeptLoad | undefined {
 const parseJson = (text: string): unknown => tryOr(() => JSON.parse(text) as unknown, undefined);
 
 const sha256 = (text: string | Buffer): string => nodeCrypto().createHash("sha256").update(text).digest("hex");
+
+/** A name for the entry and a check of its body: what they protect against is a mix-up or damage, not an attacker (crc32, no node:crypto). */
+function checksum(texts: string | Iterable<string>): string {
+  let crc = 0;
+  for (const text of typeof texts === "string" ? [texts] : texts) crc = crc32(text, crc);
+  return crc.toString(16).padStart(8, "0");
+}
+
+const keyText = (key: LoadKey): string => [key.file, key.absPath, ...(key.targets ?? [])].join("\0");
 
 /** A desired-state file as read (bytes), or standard input's text. */
 type Source = string | Buffer;

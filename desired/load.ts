@@ -29,20 +29,24 @@ export function loadDesiredStateSync(options: LoadOptions): LoadedFile {
         ? options.file
         : resolve(options.cwd, options.file);
   if (options.root !== undefined) confineSource(options.root, absPath, options.file);
-  const read = options.source ?? readSource(absPath, options.file);
-  // A load the disk cache answers needs the file's bytes (their digest), not its text: 3.5 MB decoded is ~3 ms.
-  let decoded = typeof read === "string" ? read : undefined;
-  const text = (): string => (decoded ??= (read as Buffer).toString("utf8"));
+  // Stamped before it is read (load-cache.ts): a load the disk cache answers by the stamp reads nothing.
+  const stamp = options.source === undefined ? options.diskCache?.stamp(absPath) : undefined;
+  let bytes: string | Buffer | undefined = options.source;
+  const read = (): string | Buffer => (bytes ??= readSource(absPath, options.file));
+  // A load the disk cache answers needs the file's bytes (their digest) at most, not its text: 3.5 MB decoded is ~3 ms.
+  let decoded: string | undefined;
+  const text = (): string => (decoded ??= read().toString());
   const cached = options.cache?.lookup(absPath, text(), options);
   if (cached !== undefined) return cached;
   const key = { file: options.file, absPath, ...(options.targets ? { targets: options.targets } : {}) };
-  const kept = options.diskCache?.lookup(key, read, options.env, options.root);
+  const kept = options.diskCache?.lookup(key, { text: read, ...(stamp ? { stamp } : {}) }, options.env, options.root);
   if (kept !== undefined) return { file: options.file, absPath, ...kept, locate: locator(options.file, text) };
   const source = text();
   const reads: ReferencedReads = new Map();
   try {
     const light = undefinedOn(RangeError, () => loadLight(source, options, absPath, reads));
-    if (light !== undefined) options.diskCache?.store(key, read, { env: options.env, reads }, keptPart(light));
+    if (light !== undefined)
+      options.diskCache?.store(key, read(), { env: options.env, reads, ...(stamp ? { stamp } : {}) }, keptPart(light));
     const loaded = light ?? loadPositioned(source, options, absPath, reads);
     options.cache?.store(absPath, source, options, reads, loaded);
     return loaded;

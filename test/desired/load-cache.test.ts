@@ -7,7 +7,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -235,7 +236,7 @@ test("an entry whose body matches its digest but not the outline of a load is a 
   const [entry] = entries(dir);
   const [headerLine] = readFileSync(entry!, "utf8").split("\n", 1);
   const body = JSON.stringify({ desired: { cubes: {} }, cubePositions: {}, secretEnvNames: [], envNames: [], cubeNames: [] });
-  const header = { ...(JSON.parse(headerLine!) as Record<string, unknown>), body: createHash("sha256").update(body).digest("hex") };
+  const header = { ...(JSON.parse(headerLine!) as Record<string, unknown>), body: crc32(body).toString(16).padStart(8, "0") };
   writeFileSync(entry!, `${JSON.stringify(header)}\n${body}`);
   const run = plan(dir);
   expect(run.cache).toContain("not used for fleet.yaml: damaged");
@@ -256,11 +257,49 @@ test("another build of cubeform replaces the file's entry rather than adding its
   const inputs = { env, reads: new Map([[join(dir, "keys", "id.pub"), `${KEY}\n`]]) };
 
   cacheOf("build-1").store(key, source, inputs, kept);
-  expect(cacheOf("build-1").lookup(key, source, env)?.cubeNames).toEqual(cubeNames);
-  expect(cacheOf("build-2").lookup(key, source, env)).toBeUndefined();
+  expect(cacheOf("build-1").lookup(key, { text: () => source }, env)?.cubeNames).toEqual(cubeNames);
+  expect(cacheOf("build-2").lookup(key, { text: () => source }, env)).toBeUndefined();
   expect(traces).toContain("build-2: not used for fleet.yaml: the build of cubeform changed");
   cacheOf("build-2").store(key, source, inputs, kept);
   expect(readdirSync(cacheDir)).toHaveLength(1);
-  expect(cacheOf("build-2").lookup(key, source, env)?.cubeNames).toEqual(cubeNames);
-  expect(cacheOf("build-1").lookup(key, source, env)).toBeUndefined();
+  expect(cacheOf("build-2").lookup(key, { text: () => source }, env)?.cubeNames).toEqual(cubeNames);
+  expect(cacheOf("build-1").lookup(key, { text: () => source }, env)).toBeUndefined();
+});
+
+test("a settled file is known unchanged by its stat; a write that keeps its size and time is still seen, and a fresh file is hashed", () => {
+  const dir = space("stamps");
+  const file = join(dir, "fleet.yaml");
+  const env = { BASE_IMAGE: "ubuntu-24.04", WEB_PASSWORD: PASSWORD };
+  const said: string[] = [];
+  const cacheDir = join(dir, "cache", "cubeform", "load-cache");
+  // A clock a minute ahead: the file's last change is STAMP_SETTLED_MS old to it.
+  const later = new DiskLoadCache(
+    cacheDir,
+    "test-build",
+    (line) => said.push(line),
+    () => Date.now() + 60_000,
+  );
+  const load = (cache: DiskLoadCache) => loadDesiredStateSync({ file, cwd: dir, env, diskCache: cache });
+
+  load(later);
+  said.length = 0;
+  expect(load(later).desired.cubes[0]?.resources.vcpu).toBe(1);
+  expect(said.join("\n")).toMatch(/^used for .*fleet\.yaml .*unchanged by its stat/m);
+
+  // Same length, and its modification time put back: only the change time (ctime) tells.
+  const { mtime } = statSync(file);
+  writeFileSync(file, fleet(400, 2));
+  utimesSync(file, mtime, mtime);
+  said.length = 0;
+  expect(load(later).desired.cubes[0]?.resources.vcpu).toBe(2);
+  expect(said.join("\n")).toMatch(/^not used for .*fleet\.yaml: the file changed/m);
+
+  // With the real clock the file was written just now: its stat may not stand for it, its digest does.
+  const now = new DiskLoadCache(cacheDir, "test-build", (line) => said.push(line));
+  writeFileSync(file, fleet(400, 1));
+  load(now);
+  expect(JSON.parse(readFileSync(entries(dir)[0]!, "utf8").split("\n", 1)[0]!)).not.toHaveProperty("stamp");
+  said.length = 0;
+  expect(load(now).desired.cubes[0]?.resources.vcpu).toBe(1);
+  expect(said.join("\n")).toMatch(/^used for .*fleet\.yaml .*unchanged by its digest/m);
 });
