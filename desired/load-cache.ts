@@ -142,6 +142,8 @@ export class DiskLoadCache {
     const kept = header.data.body === checksum(body) ? keptOf(parseJson(body)) : undefined;
     if (kept === undefined) return this.damaged(key);
     this.trace(`used for ${key.file} (${path}; the file unchanged by its ${byStat ? "stat" : "digest"})`);
+    // Kept while the file was fresh (or stamped otherwise): the next run knows it by its stat.
+    if (!byStat && source.stamp !== undefined) this.write(path, [`${JSON.stringify({ ...header.data, stamp: source.stamp.id })}\n`, body]);
     return withValues(kept, header.data.env, env);
   }
 

@@ -302,4 +302,12 @@ test("a settled file is known unchanged by its stat; a write that keeps its size
   said.length = 0;
   expect(load(now).desired.cubes[0]?.resources.vcpu).toBe(1);
   expect(said.join("\n")).toMatch(/^used for .*fleet\.yaml .*unchanged by its digest/m);
+
+  // Once the file has settled, the entry learns its stamp the first time it is used.
+  said.length = 0;
+  load(later);
+  expect(said.join("\n")).toMatch(/^used for .*fleet\.yaml .*unchanged by its digest/m);
+  said.length = 0;
+  expect(load(later).desired.cubes[0]?.resources.vcpu).toBe(1);
+  expect(said.join("\n")).toMatch(/^used for .*fleet\.yaml .*unchanged by its stat/m);
 });
