@@ -152,7 +152,9 @@ export class CubeClient implements CubeApi {
     const all: Api.Cube[] = [];
     const take = (cubes: Api.Cube[]): void => {
       const seen: Api.Cube[] = [];
-      for (const cube of cubes) {
+      // Indexed, not for…of: ten thousand cubes go through here before V8 optimizes it.
+      for (let i = 0; i < cubes.length; i++) {
+        const cube = cubes[i] as Api.Cube;
         const known = ids.size;
         if (ids.add(cube.id).size === known) continue;
         all.push(cube);

@@ -105,11 +105,16 @@ export function planCost(
     return hourly * (tierOf(r.vcpu)?.multiplier ?? 1) * hoursPerMonth;
   };
   const byName = new Map<string, { before: number | null; after: number | null }>();
+  // The fleet after the plan by vCPU count, in the order they first appear: the tiers are counted from it.
+  const afterByVcpu = new Map<number, number>();
   const total = (fleet: FleetCube[], side: "before" | "after" | "both"): number => {
     let sum = 0;
-    for (const cube of fleet) {
+    // Indexed, not for…of: this runs once per cube, before V8 optimizes it.
+    for (let i = 0; i < fleet.length; i++) {
+      const cube = fleet[i] as FleetCube;
       const cost = monthly(cube);
       sum += cost;
+      if (side !== "before") afterByVcpu.set(cube.resources.vcpu, (afterByVcpu.get(cube.resources.vcpu) ?? 0) + 1);
       if (listed !== undefined && !listed.has(cube.name)) continue;
       const entry = byName.get(cube.name) ?? { before: null, after: null };
       if (side !== "after") entry.before = (entry.before ?? 0) + cost;
@@ -132,12 +137,12 @@ export function planCost(
     }),
   );
   const tiers = new Map<string, KnownCost["tiers"][number]>();
-  for (const cube of after) {
-    const tier = tierOf(cube.resources.vcpu) ?? { label: "no tier", multiplier: 1 };
+  afterByVcpu.forEach((count, vcpu) => {
+    const tier = tierOf(vcpu) ?? { label: "no tier", multiplier: 1 };
     const seen = tiers.get(tier.label);
-    if (seen === undefined) tiers.set(tier.label, { label: tier.label, multiplier: tier.multiplier, cubes: 1 });
-    else seen.cubes++;
-  }
+    if (seen === undefined) tiers.set(tier.label, { label: tier.label, multiplier: tier.multiplier, cubes: count });
+    else seen.cubes += count;
+  });
   if (!Number.isFinite(totalBefore) || !Number.isFinite(totalAfter))
     throw new ImplausiblePricingError(`implausible prices from GET /pricing: the fleet's monthly cost comes to ${totalAfter}`);
   const cost: KnownCost = {

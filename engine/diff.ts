@@ -50,7 +50,7 @@ export function diff(desired: DesiredState, observed: ObservedState, options?: P
 
 /** Fed by observe (onListed, onRead); finish() answers what diff() answers for the same observed state. */
 export interface DiffAsRead {
-  /** Every cube of the list, before their domains and mappings are read. */
+  /** Every cube of the list but the deleted ones (as observe's onListed has them), before their domains and mappings are read. */
   listed(cubes: readonly Cube[]): void;
   /** One cube with its domains and mappings. */
   read(cube: ObservedCube): void;
@@ -106,8 +106,7 @@ export function diffAsRead(desired: DesiredState, options?: Partial<PlanOptions>
   };
 
   return {
-    listed(cubes) {
-      const present = cubes.filter((cube) => cube.state !== "deleted");
+    listed(present) {
       const stubs = present.map((cube, at): ListedCube => ({ cube, domains: NONE, tcpMappings: NONE, at }));
       const { matches, unmanaged } = matchCubes(declared, stubs, desired.cubes.length);
       addressOf = addressing(declared, unmanaged);

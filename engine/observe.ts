@@ -53,13 +53,21 @@ export async function observe(client: CubeApi, options: ObserveOptions = {}): Pr
     subReading.push(read);
   };
   let cubes: Cube[];
+  let handed = false;
   try {
-    cubes = (await client.listCubes({ onCubes: (seen) => seen.forEach(startReading) })).filter((cube) => cube.state !== "deleted");
+    const listed = await client.listCubes({
+      onCubes: (seen) => {
+        handed = true;
+        seen.forEach(startReading);
+      },
+    });
+    cubes = listed.filter((cube) => cube.state !== "deleted");
   } catch (e) {
     limit.stop();
     throw e;
   }
-  cubes.forEach(startReading);
+  // A client that hands out no cubes as its pages come in: their reads start now.
+  if (!handed) cubes.forEach(startReading);
   options.onListed?.(cubes);
   await Promise.all(subReading);
   const present: ObservedCube[] = [];
