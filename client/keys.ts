@@ -1,11 +1,11 @@
 /** Idempotency keys: minted once per operation, reused on every resend of it. */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { InvalidArgumentError } from "./errors.js";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export function newIdempotencyKey(prefix = "cf-"): string {
-  return checkIdempotencyKey(`${prefix}${randomUUID()}`);
+  return checkIdempotencyKey(`${prefix}${nodeCrypto().randomUUID()}`);
 }
 
 /** Header-safe (visible ASCII), non-empty, at most 255 characters (the API's limit). */

@@ -3,7 +3,7 @@
  * under a lock file. Its critical section, a read and a rename, takes well under a millisecond: synchronous, it holds the lock
  * across no await.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { join } from "node:path";
 import { fileKey, userDir, type Env } from "../system/dirs.js";
 import { readRegularText, STATE_FILE, tryOr, writeFileAtomicSync } from "../system/files.js";
@@ -21,10 +21,17 @@ export function pacingFileFor(stateDir: string, baseUrl: string): string {
 }
 
 export class FileWindowStore implements WindowStore {
-  constructor(readonly path: string) {}
+  private named: string | undefined;
+
+  /** `path`, or what names it the first time the window is read (a plan that paces nothing does not name it). */
+  constructor(private readonly pathOf: string | (() => string)) {}
+
+  get path(): string {
+    return (this.named ??= typeof this.pathOf === "string" ? this.pathOf : this.pathOf());
+  }
 
   take(now: number, cutoff: number, limit: number): Taken {
-    return this.update((grants) => takeFrom(grants, now, cutoff, limit, randomUUID));
+    return this.update((grants) => takeFrom(grants, now, cutoff, limit, () => nodeCrypto().randomUUID()));
   }
 
   redate(id: string, at: number): void {

@@ -1,5 +1,5 @@
 /** The prior-state digest of a plan, and the check that a saved plan still fits the space. */
-import { createHash, hash as hashOnce } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { canonical, powerSide } from "./compare.js";
 import { sshMapping } from "./cube-rules.js";
 import { liveDomainView } from "./domain-rules.js";
@@ -74,7 +74,7 @@ function narrowed(projection: StateProjection, targets: readonly string[] = []):
 }
 
 /** One-shot (crypto.hash): half the time of createHash for the thousands of cubes a plan digests. */
-const sha256 = (text: string): string => hashOnce("sha256", text, "hex");
+const sha256 = (text: string): string => nodeCrypto().hash("sha256", text, "hex");
 
 /** Projections up to this long are their own part of the digest (hashing each costs more than keeping it). */
 const SHORT_PART = 256;
@@ -111,7 +111,7 @@ function identityEntry(cube: CubeIdentity): string {
  * does not name) and its sha256 otherwise. `entries` are the cubes' [id, part] JSON texts (cubeDigestEntry).
  */
 function hashEntries(spaceId: string, entries: readonly string[], webhooks: ProjectedWebhook[] | undefined): string {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   hash.update(`{"spaceId":${JSON.stringify(spaceId)},"cubes":[${entries.join(",")}]`);
   if (webhooks !== undefined) hash.update(`,"webhooks":${JSON.stringify(webhooks)}`);
   return hash.update("}").digest("hex");

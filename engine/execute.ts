@@ -1,5 +1,5 @@
 /** The executors, one per step op. A create's Idempotency-Key is journalled before the request: a lost answer never duplicates a resource on a rerun. */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { errorCode, ignoreNotFound, type ExecContext } from "./context.js";
 import { StepError } from "./errors.js";
 import { bodyDigest, derivedCreateKey } from "./journal.js";
@@ -35,7 +35,7 @@ async function withIdempotencyKey<T>(
   if (ctx.journal) key = await ctx.journal.keyFor(entry, proposed);
   else if (proposed !== undefined) key = proposed;
   else {
-    key = mintedKeys.get(step) ?? `cf-${randomUUID()}`;
+    key = mintedKeys.get(step) ?? `cf-${nodeCrypto().randomUUID()}`;
     mintedKeys.set(step, key);
   }
   try {

@@ -1,5 +1,5 @@
 /** Idempotency journals: where create keys live between the request and its response. */
-import { createHash, randomUUID } from "node:crypto";
+import { nodeCrypto } from "../system/builtins.js";
 import { canonical } from "./compare.js";
 import type { IdempotencyJournal } from "./types.js";
 
@@ -13,7 +13,7 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
   return {
     async keyFor(entry, proposed) {
       const id = entryKey(entry);
-      if (!keys.has(id)) keys.set(id, proposed ?? `cf-${randomUUID()}`);
+      if (!keys.has(id)) keys.set(id, proposed ?? `cf-${nodeCrypto().randomUUID()}`);
       return keys.get(id) as string;
     },
     async settle(entry) {
@@ -32,7 +32,8 @@ export function memoryJournal(): IdempotencyJournal & { size(): number } {
  * with no lock in common that create the same cube at once send one key, and the API creates it once (its keys: 24 h, per space).
  */
 export function derivedCreateKey(entry: Entry, goneIds: readonly string[]): string {
-  const digest = createHash("sha256")
+  const digest = nodeCrypto()
+    .createHash("sha256")
     .update(JSON.stringify(["cubeform create v1", entry.spaceId, entry.address, entry.bodyDigest, goneIds]))
     .digest("hex");
   return `cf-d1-${digest.slice(0, 48)}`;
@@ -40,7 +41,8 @@ export function derivedCreateKey(entry: Entry, goneIds: readonly string[]): stri
 
 /** sha256 of a request body in canonical form: the same body always has the same digest. */
 export function bodyDigest(body: unknown): string {
-  return createHash("sha256")
+  return nodeCrypto()
+    .createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex");
 }

@@ -4,8 +4,7 @@
  * gone. proper-lockfile judges staleness by mtime: a killed run's lock would block the next for seconds, and a busy event loop
  * would lose a held lock.
  */
-import { randomUUID } from "node:crypto";
-import { nodeOs } from "./builtins.js";
+import { nodeCrypto, nodeOs } from "./builtins.js";
 import { linkSync, renameSync } from "node:fs";
 import { readRegularText, tryOr, unlinkQuietly, writeFileAtomicSync, type ReadLimit } from "./files.js";
 import { sleep, sleepSync } from "./time.js";
@@ -95,7 +94,7 @@ function tryTake(path: string, owner: LockOwner, maxHoldMs?: number): typeof TAK
 }
 
 function newOwner(about: LockOptions["about"] = {}): LockOwner {
-  return { token: randomUUID(), pid: process.pid, host: nodeOs().hostname(), startedAt: new Date().toISOString(), ...about };
+  return { token: nodeCrypto().randomUUID(), pid: process.pid, host: nodeOs().hostname(), startedAt: new Date().toISOString(), ...about };
 }
 
 function createLockFile(path: string, owner: LockOwner): boolean {
@@ -136,7 +135,7 @@ export function isStale(owner: LockOwner, maxHoldMs?: number): boolean {
  * (a third run took it meanwhile), it is linked back, which never overwrites.
  */
 function takeOverStale(path: string, stale: LockOwner): void {
-  const aside = `${path}.${process.pid}.${randomUUID()}.stale`;
+  const aside = `${path}.${process.pid}.${nodeCrypto().randomUUID()}.stale`;
   try {
     renameSync(path, aside);
   } catch {

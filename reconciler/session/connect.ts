@@ -135,7 +135,7 @@ export async function connect(options: ConnectOptions, io: CliIo): Promise<Conne
     const { config: fromEnv, keyFrom } = configFromEnv(io.env);
     const { config, spaceFrom } = withFileSpace(fromEnv, options.fileSpaceId, io);
     // The API counts per client IP: every process of this machine paces in one window per API.
-    const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(pacingFileFor(machineDir, config.baseUrl)) });
+    const pacer = new MutationPacer({ ...rateLimit, store: new FileWindowStore(() => pacingFileFor(machineDir, config.baseUrl)) });
     const client = createClient({ ...config, env: io.env, connections, pacer, rateWaits, ...signal, ...memo });
     try {
       const spaceId = await client.spaceId();

@@ -2,8 +2,10 @@
  * Deletions under way, per space on this machine. The API lists a cube while it deletes it, so a plan made meanwhile would count it as present.
  * When apply could not wait for a delete (a timeout, Ctrl-C), the cube is recorded here and later plans leave it out until the API no longer lists it.
  */
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileKey } from "../../system/dirs.js";
+import { tryOr } from "../../system/files.js";
 import type { ObservedState } from "../../engine/index.js";
 import { StateFile } from "./state-file.js";
 
@@ -18,10 +20,23 @@ const isFresh = (entry: unknown): entry is Entry => {
 };
 
 export class DeletionLog {
-  private readonly file: StateFile<Entry>;
+  private journal: StateFile<Entry> | undefined;
 
-  constructor(stateDir: string, scope: string, spaceId: string) {
-    this.file = new StateFile(join(stateDir, "deleting", `${fileKey(`${scope} ${spaceId}`)}.json`), isFresh);
+  constructor(
+    private readonly stateDir: string,
+    private readonly scope: string,
+    private readonly spaceId: string,
+  ) {}
+
+  /** Named when first used: a plan on a machine with no deletion under way names (hashes) nothing. */
+  private get file(): StateFile<Entry> {
+    this.journal ??= new StateFile(join(this.stateDir, "deleting", `${fileKey(`${this.scope} ${this.spaceId}`)}.json`), isFresh);
+    return this.journal;
+  }
+
+  /** No deletion is under way on this machine, in any space: this run has recorded none, and no journal is left. */
+  private noneUnderWay(): boolean {
+    return this.journal === undefined && tryOr(() => readdirSync(join(this.stateDir, "deleting")).length === 0, true);
   }
 
   /** A DELETE of this cube was accepted by the API. */
@@ -32,12 +47,13 @@ export class DeletionLog {
   }
 
   /**
-   * The observed state without the cubes whose deletion is under way, and their names. Entries of cubes the API no longer lists are dropped; nothing
-   * is written when none is (a plan's usual case: no deletion under way).
+   * The observed state without the cubes whose deletion is under way, and their names. Entries of cubes the API no longer lists are dropped, and a
+   * journal left with none is removed; with no journal on the machine (a plan's usual case), nothing is read.
    */
   async exclude(observed: ObservedState): Promise<{ observed: ObservedState; deleting: string[] }> {
+    if (this.noneUnderWay()) return { observed, deleting: [] };
     const entries = await this.file.update((all) => {
-      if (Object.keys(all).length === 0) return false;
+      if (Object.keys(all).length === 0) return true; // an empty journal (an earlier release kept them): removed
       const listed = new Set(observed.cubes.map((c) => c.cube.id));
       const gone = Object.keys(all).filter((id) => !listed.has(id));
       for (const id of gone) delete all[id];

@@ -2,7 +2,7 @@
  * The idempotency journal (.cubeform/journal.json): a create's key is written before the request goes out, so a run that dies mid-request reuses
  * it and the API answers with the first result instead of creating a duplicate.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../../system/builtins.js";
 import type { IdempotencyJournal } from "../../engine/types.js";
 import { StateFile } from "./state-file.js";
 
@@ -30,7 +30,7 @@ export class FileJournal implements IdempotencyJournal {
     const id = entryId(entry);
     const file = await this.file.update((entries) => {
       if (entries[id] !== undefined) return false;
-      entries[id] = { key: proposed ?? randomUUID(), writtenAt: new Date(this.now()).toISOString() };
+      entries[id] = { key: proposed ?? nodeCrypto().randomUUID(), writtenAt: new Date(this.now()).toISOString() };
     });
     return (file[id] as JournalEntry).key;
   }

@@ -2,7 +2,7 @@
  * The plan file of `plan --out` / `apply plan.json`: the engine's Plan plus the normalized desired state. Secrets and every `${env:…}` value are
  * references by name: apply resolves them again, and refuses the plan as stale when a salted digest says a value changed (desired/env.ts).
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../system/builtins.js";
 import "../../schema/zod-english.js";
 import * as z from "zod/mini";
 import { PLAN_FORMAT, type DesiredState, type Plan } from "../../engine/types.js";
@@ -43,7 +43,7 @@ const SavedPlanShape = z.looseObject({
 /** The digest of a plan's content (everything but the digest), over its canonical JSON text. */
 export function contentDigestOf(plan: object): string {
   const { contentDigest: _ignored, ...content } = plan as { contentDigest?: unknown };
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   for (const chunk of jsonChunks(content, 3)) hash.update(chunk, "utf8");
   return hash.digest("hex");
 }

@@ -2,7 +2,7 @@
  * The API never returns a basic-auth password: after apply sends one, a salted scrypt digest of it is kept in .cubeform/secrets.json, and a later
  * plan updates the domain when the environment's value no longer matches (without that file no rotation can be seen).
  */
-import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../../system/builtins.js";
 import { StateFile } from "./state-file.js";
 
 type Entry = { salt: string; digest: string; env: string; appliedAt: string };
@@ -14,7 +14,7 @@ export type SecretSlot = { spaceId: string; cubeName: string; hostname: string }
 
 const slotKey = (slot: SecretSlot): string => `${slot.spaceId} ${slot.cubeName} ${slot.hostname}`;
 
-const digestOf = (value: string, salt: Buffer): Buffer => scryptSync(value, salt, 32);
+const digestOf = (value: string, salt: Buffer): Buffer => nodeCrypto().scryptSync(value, salt, 32);
 
 export class SecretMemory {
   private readonly file: StateFile<Entry>;
@@ -26,7 +26,7 @@ export class SecretMemory {
   /** The value was sent to the API for this domain. */
   async remember(slot: SecretSlot, env: string, value: string): Promise<void> {
     await this.file.update((entries) => {
-      const salt = randomBytes(16);
+      const salt = nodeCrypto().randomBytes(16);
       entries[slotKey(slot)] = {
         salt: salt.toString("base64"),
         digest: digestOf(value, salt).toString("base64"),
@@ -42,6 +42,6 @@ export class SecretMemory {
     if (entry === undefined) return undefined;
     const expected = Buffer.from(entry.digest, "base64");
     const actual = digestOf(value, Buffer.from(entry.salt, "base64"));
-    return expected.length !== actual.length || !timingSafeEqual(expected, actual);
+    return expected.length !== actual.length || !nodeCrypto().timingSafeEqual(expected, actual);
   }
 }

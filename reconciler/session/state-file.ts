@@ -1,5 +1,8 @@
-/** A JSON file of entries by key, changed read-modify-write one change at a time; unreadable reads as empty, entries `keep` refuses are dropped. */
-import { readRegularText, STATE_FILE, writeFileAtomic } from "../../system/files.js";
+/**
+ * A JSON file of entries by key, changed read-modify-write one change at a time; unreadable or missing reads as empty, entries `keep`
+ * refuses are dropped, and a change that leaves none removes the file.
+ */
+import { readRegularText, STATE_FILE, unlinkQuietly, writeFileAtomic } from "../../system/files.js";
 
 export class StateFile<E> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -19,7 +22,10 @@ export class StateFile<E> {
   update(change: (entries: Record<string, E>) => boolean | void): Promise<Record<string, E>> {
     const run = this.queue.then(async () => {
       const entries = this.read();
-      if (change(entries) !== false) await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
+      if (change(entries) === false) return entries;
+      // None left: no file (a plan then need not name one to find nothing under way).
+      if (Object.keys(entries).length === 0) unlinkQuietly(this.path);
+      else await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
       return entries;
     });
     this.queue = run.catch(() => undefined);
