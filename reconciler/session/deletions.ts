@@ -30,7 +30,11 @@ export class DeletionLog {
 
   /** Named when first used: a plan on a machine with no deletion under way names (hashes) nothing. */
   private get file(): StateFile<Entry> {
-    this.journal ??= new StateFile(join(this.stateDir, "deleting", `${fileKey(`${this.scope} ${this.spaceId}`)}.json`), isFresh);
+    if (this.journal === undefined) {
+      const path = join(this.stateDir, "deleting", `${fileKey(`${this.scope} ${this.spaceId}`)}.json`);
+      // Removed once empty: a plan then need not name one to find nothing under way.
+      this.journal = new StateFile(path, isFresh, { removeWhenEmpty: true });
+    }
     return this.journal;
   }
 

@@ -1,6 +1,6 @@
 /**
  * A JSON file of entries by key, changed read-modify-write one change at a time; unreadable or missing reads as empty, entries `keep`
- * refuses are dropped, and a change that leaves none removes the file.
+ * refuses are dropped. `removeWhenEmpty`: a change that leaves none removes the file.
  */
 import { readRegularText, STATE_FILE, unlinkQuietly, writeFileAtomic } from "../../system/files.js";
 
@@ -10,6 +10,7 @@ export class StateFile<E> {
   constructor(
     readonly path: string,
     private readonly keep: (entry: unknown) => entry is E,
+    private readonly options: { removeWhenEmpty?: boolean } = {},
   ) {}
 
   /** The entries once the changes under way are written. */
@@ -23,8 +24,7 @@ export class StateFile<E> {
     const run = this.queue.then(async () => {
       const entries = this.read();
       if (change(entries) === false) return entries;
-      // None left: no file (a plan then need not name one to find nothing under way).
-      if (Object.keys(entries).length === 0) unlinkQuietly(this.path);
+      if (this.options.removeWhenEmpty && Object.keys(entries).length === 0) unlinkQuietly(this.path);
       else await writeFileAtomic(this.path, `${JSON.stringify(entries, null, 2)}\n`);
       return entries;
     });
